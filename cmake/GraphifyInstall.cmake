@@ -1,0 +1,15 @@
+# Installs the tools, the runtime headers and libraries, the rule packs, and a CMake package so
+# that an outside project can write find_package(graphify CONFIG REQUIRED) and link
+# graphify::runtime or graphify::torch_compat.
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/rules/ DESTINATION ${CMAKE_INSTALL_DATADIR}/graphify/rules
+        FILES_MATCHING PATTERN "*.yaml")
+install(EXPORT graphifyTargets NAMESPACE graphify:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/graphify)
+configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/graphifyConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/graphifyConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/graphify)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/graphifyConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/graphifyConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/graphifyConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/graphify)
