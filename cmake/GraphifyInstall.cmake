@@ -5,6 +5,9 @@ include(CMakePackageConfigHelpers)
 
 install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/rules/ DESTINATION ${CMAKE_INSTALL_DATADIR}/graphify/rules
         FILES_MATCHING PATTERN "*.yaml")
+# The runtime links OpenBLAS through this interface target; exporting it carries the library
+# path to outside projects that link graphify::runtime statically.
+install(TARGETS graphify_openblas EXPORT graphifyTargets)
 install(EXPORT graphifyTargets NAMESPACE graphify:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/graphify)
 configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/graphifyConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/graphifyConfig.cmake

@@ -1,0 +1,58 @@
+#pragma once
+/// \file
+/// A finding is plain data: where, which check, what message, notes that walk the taint back
+/// to the device, and an optional fix. Renderers (text, JSON, SARIF, GitHub) read only this.
+///
+/// \code
+///   graphify::Finding F;
+///   F.CheckId = "graphify-host-sync";
+///   F.Where = {"model.cpp", 12, 9};
+///   F.Message = "'item' copies one element to the host, which blocks CUDA-graph capture";
+/// \endcode
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphify {
+
+/// A position in a file: 1-based line and column (columns count bytes, as clang's do).
+struct SourcePoint {
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  unsigned Offset = 0; ///< byte offset in the file, for fixes and ranges
+};
+
+/// A note attached to a finding ("value read from tensor here").
+struct FindingNote {
+  SourcePoint Where;
+  std::string Message;
+};
+
+/// One textual edit, in clang-apply-replacements terms.
+struct Replacement {
+  std::string File;
+  unsigned Offset = 0;
+  unsigned Length = 0;
+  std::string Text;
+};
+
+/// A rewrite offered for a finding: one or more edits that must be applied together.
+struct FixIt {
+  std::string RuleName;    ///< rewrite rule id, e.g. "if-return-to-where"
+  std::string Explanation; ///< one line, shown as a note
+  std::vector<Replacement> Replacements;
+};
+
+struct Finding {
+  std::string CheckId;
+  SourcePoint Where;           ///< caret position
+  unsigned RangeLength = 0;    ///< bytes underlined from `Where` on the same line (0: caret only)
+  std::string Message;         ///< lowercase, no final period, without the [check-id] suffix
+  std::vector<FindingNote> Notes;
+  std::optional<FixIt> Fix;
+  std::string NoFixReason;     ///< why no rewrite is offered, when one was considered
+};
+
+} // namespace graphify

@@ -1,0 +1,113 @@
+#pragma once
+/// \file
+/// API knowledge loaded from rule packs (rules/*.yaml): which tensor methods and functions read
+/// values on the host, produce dynamic shapes, take sizes, are pure, or capture callables.
+/// No C++ code keeps lists of API names; it asks a RuleSet.
+///
+/// \code
+///   auto Rules = graphify::RuleSet::loadFromDirectory(graphify::defaultRulesDirectory(Argv0));
+///   if (!Rules) { llvm::errs() << llvm::toString(Rules.takeError()); return 2; }
+///   for (const graphify::ApiEntry *E : Rules->lookupMethod("item", 1))
+///     if (E->hasTag("host_sync")) ...
+/// \endcode
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringMap.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Error.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphify {
+
+/// Which call forms an entry describes.
+enum EntryKind : unsigned { KindMethod = 1, KindFunction = 2, KindConstructor = 4 };
+
+/// One API element of a pack: a method, a free function or a constructor, with its tags.
+struct ApiEntry {
+  std::string Name;                 ///< as written: `item`, `operator>`, `gfy::capture`, `indexing::Slice`
+  unsigned Kinds = KindMethod | KindFunction;
+  std::vector<std::string> Tags;    ///< from the closed list in tags.yaml
+  std::optional<unsigned> Arity;    ///< matches only calls with this many arguments (self counted)
+  std::vector<unsigned> SizeArgs;   ///< positions of size/bound/k arguments (self is position 0)
+  std::vector<unsigned> IndexArgs;  ///< positions of index lists (bool_mask_index)
+  std::vector<unsigned> CallableArgs; ///< positions of captured callables (capture_entry)
+  std::string Doc;                  ///< short phrase for diagnostics; may be empty
+  std::string Pack;                 ///< name of the pack that declared it
+  std::string File;                 ///< pack file, for messages
+  unsigned Line = 0;                ///< line of the entry in the pack file (1-based)
+
+  bool hasTag(llvm::StringRef Tag) const;
+  bool isMethod() const { return Kinds & KindMethod; }
+  bool isFunction() const { return Kinds & KindFunction; }
+  bool isConstructor() const { return Kinds & KindConstructor; }
+};
+
+/// A tensor API (LibTorch, the gfy runtime): its tensor classes, module bases, and how rewrites
+/// spell its functions (`torch::`, `gfy::`).
+struct ApiFlavor {
+  std::string Name;
+  std::vector<std::string> TensorTypes;  ///< fully qualified class names
+  std::vector<std::string> ModuleBases;  ///< fully qualified class names
+  std::string Spelling;                  ///< prefix for emitted function names, e.g. "torch::"
+};
+
+/// A documented tag from tags.yaml.
+struct TagInfo {
+  std::string Name;
+  std::string Doc;
+};
+
+/// All tags and packs, indexed for lookups by call form.
+class RuleSet {
+public:
+  /// Loads `TagsFile` (the closed tag list) and every pack in `PackFiles`. Errors are
+  /// `file:line:col: error: ...` for syntax, unknown keys, unknown tags, wrong types, duplicates.
+  static llvm::Expected<RuleSet> load(llvm::StringRef TagsFile, llvm::ArrayRef<std::string> PackFiles);
+  /// Loads `Dir/tags.yaml` and every other `Dir/*.yaml` (sorted), then `ExtraPacks`.
+  static llvm::Expected<RuleSet> loadFromDirectory(llvm::StringRef Dir,
+                                                   llvm::ArrayRef<std::string> ExtraPacks = {});
+
+  const std::vector<TagInfo> &tags() const { return Tags; }
+  const std::vector<ApiFlavor> &flavors() const { return Flavors; }
+  const std::vector<ApiEntry> &entries() const { return Entries; }
+  const std::vector<std::string> &packFiles() const { return PackFiles; }
+  bool isKnownTag(llvm::StringRef Tag) const;
+
+  /// Entries for `obj.Name(...)` on a tensor; `NumArgs` counts the object as argument 0.
+  std::vector<const ApiEntry *> lookupMethod(llvm::StringRef Name, unsigned NumArgs) const;
+  /// Entries for a call of the free function with this fully qualified name (`at::nonzero`).
+  std::vector<const ApiEntry *> lookupFunction(llvm::StringRef QualifiedName, unsigned NumArgs) const;
+  /// Entries for constructing the class with this fully qualified name (`at::indexing::Slice`).
+  std::vector<const ApiEntry *> lookupConstructor(llvm::StringRef QualifiedName, unsigned NumArgs) const;
+
+  /// The flavor whose tensor types include this fully qualified class name, if any.
+  const ApiFlavor *flavorOfTensorType(llvm::StringRef QualifiedName) const;
+  /// The flavor whose module bases include this fully qualified class name, if any.
+  const ApiFlavor *flavorOfModuleBase(llvm::StringRef QualifiedName) const;
+  /// The pack entry tagged `Tag` for a flavor, e.g. the where_select function (`torch::where`).
+  std::string spellFunction(const ApiFlavor &Flavor, llvm::StringRef UnqualifiedName) const;
+
+private:
+  std::vector<TagInfo> Tags;
+  std::vector<ApiFlavor> Flavors;
+  std::vector<ApiEntry> Entries;
+  std::vector<std::string> PackFiles;
+  llvm::StringMap<std::vector<unsigned>> MethodIndex;      // unqualified name -> entries
+  llvm::StringMap<std::vector<unsigned>> FunctionIndex;    // qualified name -> entries
+  llvm::StringMap<std::vector<unsigned>> ConstructorIndex; // qualified class name -> entries
+
+  llvm::Error loadTags(llvm::StringRef File);
+  llvm::Error loadPack(llvm::StringRef File);
+  void index(unsigned EntryIdx, llvm::ArrayRef<std::string> Namespaces);
+  std::vector<const ApiEntry *> select(const llvm::StringMap<std::vector<unsigned>> &Index,
+                                       llvm::StringRef Key, unsigned NumArgs) const;
+};
+
+/// Where the shipped packs are: $GRAPHIFY_RULES_DIR, else `<exe>/../share/graphify/rules`, else
+/// the source tree's rules/ (for tools run from a build directory).
+std::string defaultRulesDirectory(const char *Argv0);
+
+} // namespace graphify

@@ -1,0 +1,136 @@
+// The shipped packs load, lookups follow the pack's naming rules, and every malformed pack is
+// rejected with file:line:col so that a typo can never silently disable a check.
+#include "graphify/analyzer/RuleSet.h"
+
+#include <gtest/gtest.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <fstream>
+
+using namespace graphify;
+
+namespace {
+
+std::string writeTemp(const std::string &Name, const std::string &Text) {
+  llvm::SmallString<128> Dir;
+  llvm::sys::fs::createUniqueDirectory("graphify-rules-test", Dir);
+  std::string Path = std::string(Dir) + "/" + Name;
+  std::ofstream(Path) << Text;
+  return Path;
+}
+
+const char *kTags = "tags:\n"
+                    "  - {name: host_sync, doc: reads values}\n"
+                    "  - {name: size_argument, doc: sizes}\n"
+                    "  - {name: pure, doc: no side effects}\n";
+
+std::string loadError(const std::string &Pack) {
+  std::string Tags = writeTemp("tags.yaml", kTags);
+  std::string P = writeTemp("pack.yaml", Pack);
+  auto R = RuleSet::load(Tags, {P});
+  if (R)
+    return "";
+  std::string Msg = llvm::toString(R.takeError());
+  // Strip the temporary directory so expectations read as file:line:col.
+  return Msg.substr(Msg.rfind('/') + 1);
+}
+
+} // namespace
+
+TEST(RuleSet, ShippedPacksLoad) {
+  auto R = RuleSet::loadFromDirectory(GRAPHIFY_RULES_DIR);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_GE(R->tags().size(), 10u);
+  EXPECT_GE(R->packFiles().size(), 2u);
+  for (const TagInfo &T : R->tags())
+    EXPECT_FALSE(T.Doc.empty()) << "tag " << T.Name << " is undocumented";
+}
+
+TEST(RuleSet, LookupsFollowNamespacesAndArity) {
+  auto R = RuleSet::loadFromDirectory(GRAPHIFY_RULES_DIR);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  auto Item = R->lookupMethod("item", 1);
+  ASSERT_EQ(Item.size(), 1u);
+  EXPECT_TRUE(Item[0]->hasTag("host_sync"));
+  EXPECT_FALSE(R->lookupFunction("at::nonzero", 1).empty());
+  EXPECT_FALSE(R->lookupFunction("gfy::nonzero", 1).empty());
+  EXPECT_TRUE(R->lookupFunction("mylib::nonzero", 1).empty());
+  // where: one argument is dynamic, three arguments is the select rewrites emit.
+  auto Where1 = R->lookupFunction("at::where", 1);
+  ASSERT_EQ(Where1.size(), 1u);
+  EXPECT_TRUE(Where1[0]->hasTag("dynamic_output_shape"));
+  auto Where3 = R->lookupFunction("torch::where", 3);
+  ASSERT_EQ(Where3.size(), 1u);
+  EXPECT_TRUE(Where3[0]->hasTag("where_select"));
+  EXPECT_FALSE(R->lookupConstructor("at::indexing::Slice", 2).empty());
+  EXPECT_FALSE(R->lookupFunction("cudaDeviceSynchronize", 0).empty());
+  EXPECT_FALSE(R->lookupFunction("torch::cuda::synchronize", 0).empty());
+  EXPECT_FALSE(R->lookupFunction("gfy::capture", 1).empty());
+  ASSERT_NE(R->flavorOfTensorType("at::Tensor"), nullptr);
+  EXPECT_EQ(R->flavorOfTensorType("gfy::Tensor")->Spelling, "gfy::");
+  EXPECT_EQ(R->spellFunction(*R->flavorOfTensorType("at::Tensor"), "where"), "torch::where");
+  EXPECT_NE(R->flavorOfModuleBase("torch::nn::Module"), nullptr);
+}
+
+TEST(RuleSet, ExtraPackExtendsShipped) {
+  std::string P = writeTemp("mine.yaml", "pack: mine\nnamespaces: [mylib]\n"
+                                         "entries:\n  - {name: read_scalar, kind: function, tags: [host_sync]}\n");
+  auto R = RuleSet::loadFromDirectory(GRAPHIFY_RULES_DIR, {P});
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_FALSE(R->lookupFunction("mylib::read_scalar", 1).empty());
+}
+
+TEST(RuleSetErrors, UnknownKeySuggestsTheKnownOne) {
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - name: item\n    tagz: [host_sync]\n"),
+            "pack.yaml:3:5: error: entry is missing the required key 'tags'");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - name: item\n    tags: [host_sync]\n    doc_: x\n"),
+            "pack.yaml:5:5: error: unknown key 'doc_' in entry; did you mean 'doc'?");
+  EXPECT_EQ(loadError("pack: p\nentry:\n  - {name: item, tags: [host_sync]}\n"),
+            "pack.yaml:1:1: error: rule pack is missing the required key 'entries'");
+}
+
+TEST(RuleSetErrors, UnknownTagSuggestsTheKnownOne) {
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: item, tags: [host_synk]}\n"),
+            "pack.yaml:3:24: error: unknown tag 'host_synk' in entry 'item'; did you mean 'host_sync'? "
+            "(tags are listed in tags.yaml)");
+}
+
+TEST(RuleSetErrors, WrongTypes) {
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: item, tags: host_sync}\n"),
+            "pack.yaml:3:24: error: 'tags' in entry must be a list of strings");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: zeros, tags: [size_argument], size_args: [x]}\n"),
+            "pack.yaml:3:54: error: each item of 'size_args' in entry must be an integer");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: item, kind: metod, tags: [pure]}\n"),
+            "pack.yaml:3:24: error: unknown kind 'metod' (expected method, function or constructor); "
+            "did you mean 'method'?");
+  EXPECT_EQ(loadError("pack: p\nentries: {name: item}\n"), "pack.yaml:2:10: error: 'entries' must be a list");
+  EXPECT_EQ(loadError("- just\n- a list\n"), "pack.yaml:1:1: error: rule pack must be a mapping (key: value)");
+}
+
+TEST(RuleSetErrors, DuplicatesAndMissingPositions) {
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: item, tags: [pure], name: other}\n"),
+            "pack.yaml:3:32: error: duplicate key 'name' in entry");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: zeros, tags: [size_argument]}\n"),
+            "pack.yaml:3:5: error: entry 'zeros' is tagged size_argument but has no 'size_args'");
+}
+
+TEST(RuleSetErrors, SyntaxErrorIsLocated) {
+  std::string E = loadError("pack: p\nentries:\n  - {name: item, tags: [pure]\n");
+  EXPECT_EQ(E.rfind("pack.yaml:", 0), 0u) << E;
+  EXPECT_NE(E.find("error: invalid YAML"), std::string::npos) << E;
+}
+
+TEST(RuleSetErrors, DuplicateTagInTagList) {
+  std::string Tags = writeTemp("tags.yaml", "tags:\n  - {name: a, doc: x}\n  - {name: a, doc: y}\n");
+  auto R = RuleSet::load(Tags, {});
+  ASSERT_FALSE(bool(R));
+  std::string Msg = llvm::toString(R.takeError());
+  EXPECT_NE(Msg.find("tags.yaml:3:5: error: duplicate tag 'a'"), std::string::npos) << Msg;
+}
+
+TEST(RuleSetErrors, MissingDirectoryIsClear) {
+  auto R = RuleSet::loadFromDirectory("/nonexistent/rules");
+  ASSERT_FALSE(bool(R));
+  EXPECT_NE(llvm::toString(R.takeError()).find("has no tags.yaml"), std::string::npos);
+}
