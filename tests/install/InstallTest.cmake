@@ -1,0 +1,37 @@
+# Script run by ctest: install, then configure, build and run the outside project.
+file(REMOVE_RECURSE ${WORK_DIR})
+set(PREFIX ${WORK_DIR}/prefix)
+
+function(run)
+  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "command failed (${rc}): ${ARGV}\n${out}\n${err}")
+  endif()
+  set(LAST_OUTPUT "${out}" PARENT_SCOPE)
+endfunction()
+
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX})
+foreach(f include/graphify/graphify.h include/graphify/compat/torch/torch.h share/graphify/rules/tags.yaml
+          share/graphify/rules/libtorch.yaml lib/cmake/graphify/graphifyConfig.cmake)
+  if(NOT EXISTS ${PREFIX}/${f})
+    message(FATAL_ERROR "install is missing ${f}")
+  endif()
+endforeach()
+
+run(${CMAKE_COMMAND} -S ${OUTSIDE_DIR} -B ${WORK_DIR}/outside -G ${GENERATOR}
+    -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/outside)
+run(${WORK_DIR}/outside/uses_runtime)
+if(NOT LAST_OUTPUT MATCHES "sum=6")
+  message(FATAL_ERROR "uses_runtime printed: ${LAST_OUTPUT}")
+endif()
+run(${WORK_DIR}/outside/uses_torch_compat)
+if(NOT LAST_OUTPUT MATCHES "where=\\[2, 4, 5\\]")
+  message(FATAL_ERROR "uses_torch_compat printed: ${LAST_OUTPUT}")
+endif()
+
+# The installed linter finds Clang's builtin headers and the rule packs from its own prefix.
+if(HAVE_TOOLS AND EXISTS ${PREFIX}/bin/graphify-lint)
+  file(WRITE ${WORK_DIR}/uses_cstddef.cpp "#include <cstddef>\nstd::size_t n = sizeof(int);\n")
+  run(${PREFIX}/bin/graphify-lint ${WORK_DIR}/uses_cstddef.cpp -- -std=c++17)
+endif()
