@@ -1,0 +1,86 @@
+#pragma once
+/// \file
+/// LibTorch-compatibility shim: makes `#include <torch/torch.h>` and the `torch::`, `at::` and
+/// `c10::` names of graphify's subset resolve to the bundled runtime (`gfy::`), so that model
+/// code written against LibTorch compiles unchanged against graphify. Reached through the
+/// `graphify::torch_compat` CMake target, which puts `include/graphify/compat` first on the
+/// include path.
+///
+/// \code
+///   #include <torch/torch.h>                 // this file, under graphify::torch_compat
+///   struct NetImpl : torch::nn::Module { ... };
+///   TORCH_MODULE(Net);
+///   torch::Tensor y = torch::where(x.sum() > 0, x * 2, x + 2);
+/// \endcode
+///
+/// The runtime mirrors LibTorch's names, argument orders and defaults, so this header is almost
+/// only namespace aliasing; the few adapters below exist where LibTorch spells something that
+/// the runtime does not (a macro name, a thread-count setter). Nothing is re-implemented here:
+/// a name that is missing from gfy:: is missing from the shim, and compiling fails at the call,
+/// which is the honest answer for code outside the subset. docs/compat.md lists the subset and
+/// the known differences.
+
+#include <graphify/graphify.h>
+
+#include <optional>
+
+/// Defined when `<torch/torch.h>` is graphify's shim, so that code built both ways (benchmarks,
+/// the differential suite) can use gfy-only features such as `gfy::capture` under `#ifdef`.
+#define GRAPHIFY_TORCH_COMPAT 1
+
+// `using namespace` rather than per-name using-declarations: qualified lookup of `torch::X`
+// follows the directive into gfy::, so every name the runtime adds is available at once and the
+// shim cannot drift out of sync with the runtime's op list.
+namespace torch {
+using namespace ::gfy;
+namespace indexing {
+using namespace ::gfy::indexing;
+} // namespace indexing
+namespace nn {
+using namespace ::gfy::nn;
+} // namespace nn
+namespace cuda {
+/// The runtime is CPU-only where graphify is built without a CUDA backend.
+inline bool is_available() { return ::gfy::has_backend(::gfy::kCUDA); }
+inline int64_t device_count() { return is_available() ? 1 : 0; }
+} // namespace cuda
+} // namespace torch
+
+namespace at {
+using namespace ::gfy;
+namespace indexing {
+using namespace ::gfy::indexing;
+} // namespace indexing
+} // namespace at
+
+// c10 spellings that appear in user code: optionals (`c10::nullopt`) and the value types.
+namespace c10 {
+using ::gfy::Device;
+using ::gfy::DeviceType;
+using ::gfy::IntArrayRef;
+using ::gfy::Scalar;
+using ::gfy::ScalarType;
+using std::make_optional;
+using std::nullopt;
+using std::nullopt_t;
+using std::optional;
+} // namespace c10
+
+/// `TORCH_MODULE(Name)` declares `Name` as a module holder of `NameImpl`.
+#define TORCH_MODULE(Name) GFY_MODULE(Name)
+
+// Thread count. The runtime's own CPU kernels are single-threaded; its matrix products run in
+// OpenBLAS, so the intra-op thread count LibTorch exposes maps onto OpenBLAS's. Declared here
+// (rather than including <cblas.h>) because the runtime links OpenBLAS privately and its headers
+// are not on the user's include path.
+// FIXME: move to gfy::set_num_threads once the runtime owns a thread pool.
+extern "C" void openblas_set_num_threads(int num_threads);
+extern "C" int openblas_get_num_threads(void);
+namespace torch {
+inline void set_num_threads(int num_threads) { ::openblas_set_num_threads(num_threads); }
+inline int get_num_threads() { return ::openblas_get_num_threads(); }
+} // namespace torch
+namespace at {
+using ::torch::get_num_threads;
+using ::torch::set_num_threads;
+} // namespace at
