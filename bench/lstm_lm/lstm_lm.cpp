@@ -1,0 +1,269 @@
+// Seed-001 benchmark: the stacked LSTM language model (vocab 10001, embedding 128, 3 layers,
+// hidden 256, pre-softmax projection to the vocabulary, seq 50, batch 128), forward only, with the
+// LSTM cell written from fine-grained ops exactly as the seed describes:
+//   gates = x_t·W_i + h·W_h + b;  i, f, g, o = chunk(gates, 4);  c = σ(f)c + σ(i)tanh(g);  h = σ(o)tanh(c)
+//
+// Written once against `torch::` and built twice: against LibTorch (lstm_lm_libtorch) and against
+// the bundled runtime through graphify::torch_compat (lstm_lm_gfy). The gfy build also times the
+// same forward captured once with gfy::capture and replayed. Both binaries fill the weights and
+// the token ids from the same fixed formula, so their checksums must agree: a fast wrong answer
+// is visible in the table (bench/lstm_lm/run compares them).
+//
+// It prints the seed's table (wall time per batch, elapsed time, sequences per second) and, for
+// the gfy build, the replay / eager ratio measured in the same run; bench/lstm_lm/run runs both
+// binaries and adds the runtime / LibTorch ratio.
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct Config {
+  int64_t vocab = 10001;
+  int64_t embed = 128;
+  int64_t layers = 3;
+  int64_t hidden = 256;
+  int64_t seq = 50;
+  int64_t batch = 128;
+  int warmup = 10;
+  int batches = 50;
+  int threads = 0;  // 0: leave the library default
+  std::string device = "cpu";
+  std::string json;  // write results here when set
+  bool skip_eager = false;
+};
+
+/// Host-filled tensor from a fixed formula (a scrambled sawtooth in [-scale, scale]) so that
+/// both builds compute on bit-identical weights without sharing a random generator.
+torch::Tensor formula_tensor(std::vector<int64_t> shape, double scale, int64_t salt) {
+  int64_t n = 1;
+  for (auto d : shape) n *= d;
+  std::vector<float> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t k = (i * 7919 + salt * 104729) % 10007;
+    v[static_cast<size_t>(i)] = static_cast<float>((static_cast<double>(k) / 10006.0 * 2.0 - 1.0) * scale);
+  }
+  return torch::from_blob(v.data(), shape, torch::dtype(torch::kFloat)).clone();
+}
+
+/// Token ids of batch `b`: (batch, seq) long, in [0, vocab).
+torch::Tensor batch_ids(const Config& cfg, int64_t b) {
+  std::vector<int64_t> v(static_cast<size_t>(cfg.batch * cfg.seq));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = (static_cast<int64_t>(i) * 31 + b * 977 + 13) % cfg.vocab;
+  return torch::from_blob(v.data(), {cfg.batch, cfg.seq}, torch::dtype(torch::kLong)).clone();
+}
+
+/// The model. Plain tensors rather than nn::Linear/LSTM: the point of seed 001 is the cost of
+/// fine-grained ops, so every op the cell runs is spelled out here.
+struct LstmLm {
+  Config cfg;
+  torch::Tensor embedding;          // (V, E)
+  std::vector<torch::Tensor> w_i;   // per layer (in, 4H)
+  std::vector<torch::Tensor> w_h;   // per layer (H, 4H)
+  std::vector<torch::Tensor> b;     // per layer (4H)
+  torch::Tensor w_out;              // (H, V)
+  torch::Tensor b_out;              // (V)
+
+  LstmLm(const Config& c, torch::Device device) : cfg(c) {
+    const double s = 1.0 / std::sqrt(static_cast<double>(c.hidden));
+    embedding = formula_tensor({c.vocab, c.embed}, 1.0, 1).to(device);
+    for (int64_t l = 0; l < c.layers; ++l) {
+      const int64_t in = l == 0 ? c.embed : c.hidden;
+      w_i.push_back(formula_tensor({in, 4 * c.hidden}, s, 10 + l).to(device));
+      w_h.push_back(formula_tensor({c.hidden, 4 * c.hidden}, s, 20 + l).to(device));
+      b.push_back(formula_tensor({4 * c.hidden}, s, 30 + l).to(device));
+    }
+    w_out = formula_tensor({c.hidden, c.vocab}, s, 40).to(device);
+    b_out = formula_tensor({c.vocab}, s, 41).to(device);
+  }
+
+  /// ids: (B, T) long → log-probabilities (B*T, V).
+  torch::Tensor forward(const torch::Tensor& ids) const {
+    const int64_t B = ids.size(0);
+    const int64_t T = ids.size(1);
+    auto x = torch::embedding(embedding, ids);                  // x: (B, T, E)
+    for (int64_t l = 0; l < cfg.layers; ++l) {
+      auto h = torch::zeros({B, cfg.hidden}, x.options());      // h: (B, H)
+      auto c = torch::zeros({B, cfg.hidden}, x.options());      // c: (B, H)
+      std::vector<torch::Tensor> hs;
+      hs.reserve(static_cast<size_t>(T));
+      for (int64_t t = 0; t < T; ++t) {
+        auto xt = x.select(1, t);                               // xt: (B, in)
+        auto gates = torch::matmul(xt, w_i[l]) + torch::matmul(h, w_h[l]) + b[l];  // (B, 4H)
+        auto g4 = gates.chunk(4, 1);
+        auto i = torch::sigmoid(g4[0]);
+        auto f = torch::sigmoid(g4[1]);
+        auto g = torch::tanh(g4[2]);
+        auto o = torch::sigmoid(g4[3]);
+        c = f * c + i * g;
+        h = o * torch::tanh(c);
+        hs.push_back(h);
+      }
+      x = torch::stack(hs, 1);                                  // x: (B, T, H)
+    }
+    auto logits = torch::matmul(x.reshape({B * T, cfg.hidden}), w_out) + b_out;  // (B*T, V)
+    return torch::log_softmax(logits, 1);
+  }
+};
+
+struct Result {
+  std::string name;
+  double wall = 0;      // seconds per batch
+  double elapsed = 0;   // seconds for all timed batches
+  double seq_per_s = 0;
+  double checksum = 0;  // sum over timed batches of one output element (also a device sync)
+};
+
+using Clock = std::chrono::steady_clock;
+
+/// Reads one output element on the host: the sync point of every batch (on CUDA it waits for the
+/// stream) and a cheap checksum that both builds must reproduce.
+double probe(const torch::Tensor& out) { return out.index({0, 1}).item<double>(); }
+
+template <class Step>
+Result time_variant(const std::string& name, const Config& cfg, Step&& step) {
+  for (int i = 0; i < cfg.warmup; ++i) step(i);
+  Result r;
+  r.name = name;
+  const auto t0 = Clock::now();
+  for (int i = 0; i < cfg.batches; ++i) r.checksum += step(cfg.warmup + i);
+  r.elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+  r.wall = r.elapsed / cfg.batches;
+  r.seq_per_s = static_cast<double>(cfg.batch) / r.wall;
+  return r;
+}
+
+void usage(const char* argv0) {
+  std::printf(
+      "usage: %s [--batches N] [--warmup N] [--threads N] [--device cpu|cuda] [--json FILE]\n"
+      "          [--skip-eager] [--small]\n"
+      "  --batches N   timed batches (default 50), after --warmup N untimed ones (default 10)\n"
+      "  --threads N   intra-op threads for both libraries (LibTorch: set_num_threads; gfy: OpenBLAS)\n"
+      "  --small       a tiny configuration, for smoke tests\n",
+      argv0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config cfg;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        usage(argv[0]);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--batches") cfg.batches = std::stoi(next());
+    else if (a == "--warmup") cfg.warmup = std::stoi(next());
+    else if (a == "--threads") cfg.threads = std::stoi(next());
+    else if (a == "--device") cfg.device = next();
+    else if (a == "--json") cfg.json = next();
+    else if (a == "--skip-eager") cfg.skip_eager = true;
+    else if (a == "--small") {
+      cfg.vocab = 101; cfg.embed = 16; cfg.hidden = 32; cfg.seq = 5; cfg.batch = 4;
+    } else if (a == "--help" || a == "-h") {
+      usage(argv[0]);
+      return 0;
+    } else {
+      usage(argv[0]);
+      return 2;
+    }
+  }
+  if (cfg.batches < 1 || cfg.warmup < 0) {
+    usage(argv[0]);
+    return 2;
+  }
+#ifdef GRAPHIFY_TORCH_COMPAT
+  const char* library = "graphify";
+#else
+  const char* library = "libtorch";
+#endif
+  if (cfg.threads > 0) torch::set_num_threads(cfg.threads);
+  const int threads = torch::get_num_threads();
+
+  torch::Device device(torch::kCPU);
+  if (cfg.device == "cuda") {
+    if (!torch::cuda::is_available()) {
+      std::fprintf(stderr, "%s: --device cuda, but no CUDA device/backend is available\n", library);
+      return 2;
+    }
+    device = torch::Device(torch::kCUDA);
+  } else if (cfg.device != "cpu") {
+    usage(argv[0]);
+    return 2;
+  }
+
+  torch::NoGradGuard no_grad;  // forward only: LibTorch must not record autograd history
+  LstmLm model(cfg, device);
+  // A few distinct batches, built up front so that host-side data generation is never timed.
+  std::vector<torch::Tensor> inputs;
+  for (int64_t b = 0; b < 4; ++b) inputs.push_back(batch_ids(cfg, b).to(device));
+  auto batch = [&](int i) { return inputs[static_cast<size_t>(i) % inputs.size()]; };
+
+  std::vector<Result> results;
+  const std::string prefix = std::string(library == std::string("graphify") ? "graphify" : "LibTorch");
+  if (!cfg.skip_eager) {
+    results.push_back(time_variant(prefix + " eager (forward-only)", cfg,
+                                   [&](int i) { return probe(model.forward(batch(i))); }));
+  }
+#ifdef GRAPHIFY_TORCH_COMPAT
+  {
+    // Capture once on a static input buffer; each batch copies its ids in and replays.
+    auto ids = batch(0).clone();
+    torch::Tensor out;
+    gfy::Graph graph = gfy::capture([&] { out = model.forward(ids); });
+    results.push_back(time_variant(prefix + " graph replay (forward-only)", cfg, [&](int i) {
+      ids.copy_(batch(i));
+      graph.replay();
+      return probe(out);
+    }));
+  }
+#endif
+
+  std::printf("# seed-001 stacked LSTM LM, %s, device %s, %d thread(s)\n", library, cfg.device.c_str(), threads);
+  std::printf("# vocab %lld, embedding %lld, %lld layers, hidden %lld, seq %lld, batch %lld; %d warm-up + %d timed batches\n\n",
+              static_cast<long long>(cfg.vocab), static_cast<long long>(cfg.embed), static_cast<long long>(cfg.layers),
+              static_cast<long long>(cfg.hidden), static_cast<long long>(cfg.seq), static_cast<long long>(cfg.batch),
+              cfg.warmup, cfg.batches);
+  std::printf("| %-40s | %-13s | %-16s | %-19s |\n", "", "Wall Time (s)", "Elapsed Time (s)", "Sequence per Second");
+  std::printf("|:%s|:%s|:%s|:%s|\n", std::string(41, '-').c_str(), std::string(14, '-').c_str(),
+              std::string(17, '-').c_str(), std::string(20, '-').c_str());
+  for (const auto& r : results)
+    std::printf("| %-40s | %-13.4f | %-16.4f | %-19.4f |\n", r.name.c_str(), r.wall, r.elapsed, r.seq_per_s);
+  if (results.size() == 2)
+    std::printf("\nreplay / eager wall time: %.3f (%.2fx speed-up)\n", results[1].wall / results[0].wall,
+                results[0].wall / results[1].wall);
+  for (const auto& r : results) std::printf("checksum %s: %.9g\n", r.name.c_str(), r.checksum);
+
+  if (!cfg.json.empty()) {
+    FILE* f = std::fopen(cfg.json.c_str(), "w");
+    if (!f) {
+      std::perror(cfg.json.c_str());
+      return 1;
+    }
+    std::fprintf(f, "{\n  \"library\": \"%s\",\n  \"device\": \"%s\",\n  \"threads\": %d,\n", library, cfg.device.c_str(), threads);
+    std::fprintf(f, "  \"config\": {\"vocab\": %lld, \"embedding\": %lld, \"layers\": %lld, \"hidden\": %lld, \"seq\": %lld, \"batch\": %lld, \"warmup\": %d, \"batches\": %d},\n",
+                 static_cast<long long>(cfg.vocab), static_cast<long long>(cfg.embed), static_cast<long long>(cfg.layers),
+                 static_cast<long long>(cfg.hidden), static_cast<long long>(cfg.seq), static_cast<long long>(cfg.batch),
+                 cfg.warmup, cfg.batches);
+    std::fprintf(f, "  \"variants\": [\n");
+    for (size_t k = 0; k < results.size(); ++k) {
+      const auto& r = results[k];
+      std::fprintf(f, "    {\"name\": \"%s\", \"wall_s\": %.6f, \"elapsed_s\": %.6f, \"seq_per_s\": %.4f, \"checksum\": %.9g}%s\n",
+                   r.name.c_str(), r.wall, r.elapsed, r.seq_per_s, r.checksum, k + 1 < results.size() ? "," : "");
+    }
+    std::fprintf(f, "  ]\n}\n");
+    std::fclose(f);
+  }
+  return 0;
+}
