@@ -1,0 +1,235 @@
+#pragma once
+/// \file
+/// Free functions of the gfy:: namespace, mirroring `torch::` (names, argument order, defaults).
+///
+/// \code
+///   gfy::manual_seed(0);
+///   auto x = gfy::randn({3, 4});
+///   auto y = gfy::where(x > 0, x, gfy::zeros_like(x));
+///   auto i = gfy::argsort((x <= 0).to(gfy::kInt), /*stable=*/true, /*dim=*/1);
+/// \endcode
+
+#include <graphify/core/Indexing.h>
+#include <graphify/core/Tensor.h>
+
+#include <source_location>
+#include <tuple>
+#include <vector>
+
+namespace gfy {
+
+using SL = std::source_location;
+
+// --- creation ---
+Tensor empty(IntArrayRef size, const TensorOptions &options = {});
+Tensor zeros(IntArrayRef size, const TensorOptions &options = {});
+Tensor ones(IntArrayRef size, const TensorOptions &options = {});
+/// Without an explicit dtype, the dtype follows the fill value (bool, long or float) as in LibTorch.
+Tensor full(IntArrayRef size, const Scalar &fill_value, const TensorOptions &options = {});
+Tensor empty_like(const Tensor &t, const TensorOptions &options = {});
+Tensor zeros_like(const Tensor &t, const TensorOptions &options = {});
+Tensor ones_like(const Tensor &t, const TensorOptions &options = {});
+Tensor full_like(const Tensor &t, const Scalar &fill_value, const TensorOptions &options = {});
+Tensor rand_like(const Tensor &t, const TensorOptions &options = {});
+Tensor randn_like(const Tensor &t, const TensorOptions &options = {});
+/// Long when all of start/end/step are integers, float otherwise (unless a dtype is given).
+Tensor arange(const Scalar &end, const TensorOptions &options = {});
+Tensor arange(const Scalar &start, const Scalar &end, const TensorOptions &options = {});
+Tensor arange(const Scalar &start, const Scalar &end, const Scalar &step, const TensorOptions &options = {});
+Tensor linspace(const Scalar &start, const Scalar &end, int64_t steps, const TensorOptions &options = {});
+Tensor rand(IntArrayRef size, const TensorOptions &options = {});
+Tensor randn(IntArrayRef size, const TensorOptions &options = {});
+Tensor randint(int64_t high, IntArrayRef size, const TensorOptions &options = kLong);
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions &options = kLong);
+Tensor eye(int64_t n, const TensorOptions &options = {});
+/// Seeds the global generator (mt19937_64); the same seed gives the same numbers.
+void manual_seed(uint64_t seed);
+/// 0-d tensor from a scalar: float → Float, int → Long, bool → Bool (unless a dtype is given).
+Tensor scalar_tensor(const Scalar &s, const TensorOptions &options = {});
+/// `gfy::tensor({1.f, 2.f})`, `gfy::tensor(std::vector<int64_t>{...})`, `gfy::tensor(3.5)`.
+Tensor tensor(std::initializer_list<float> values, const TensorOptions &options = {});
+Tensor tensor(std::initializer_list<double> values, const TensorOptions &options = {});
+Tensor tensor(std::initializer_list<int> values, const TensorOptions &options = {});
+Tensor tensor(std::initializer_list<int64_t> values, const TensorOptions &options = {});
+Tensor tensor(std::initializer_list<bool> values, const TensorOptions &options = {});
+Tensor tensor(const std::vector<float> &values, const TensorOptions &options = {});
+Tensor tensor(const std::vector<double> &values, const TensorOptions &options = {});
+Tensor tensor(const std::vector<int> &values, const TensorOptions &options = {});
+Tensor tensor(const std::vector<int64_t> &values, const TensorOptions &options = {});
+Tensor tensor(const std::vector<bool> &values, const TensorOptions &options = {});
+Tensor tensor(double value, const TensorOptions &options = {});
+Tensor tensor(float value, const TensorOptions &options = {});
+Tensor tensor(int value, const TensorOptions &options = {});
+Tensor tensor(int64_t value, const TensorOptions &options = {});
+Tensor tensor(bool value, const TensorOptions &options = {});
+/// Wraps external memory (contiguous strides unless given); the runtime never frees it unless a
+/// deleter is passed.
+Tensor from_blob(void *data, IntArrayRef sizes, const TensorOptions &options = {});
+Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides, const TensorOptions &options = {});
+Tensor from_blob(void *data, IntArrayRef sizes, const std::function<void(void *)> &deleter,
+                 const TensorOptions &options = {});
+
+// --- elementwise ---
+Tensor add(const Tensor &a, const Tensor &b, const Scalar &alpha = 1);
+Tensor add(const Tensor &a, const Scalar &b, const Scalar &alpha = 1);
+Tensor sub(const Tensor &a, const Tensor &b, const Scalar &alpha = 1);
+Tensor sub(const Tensor &a, const Scalar &b, const Scalar &alpha = 1);
+Tensor mul(const Tensor &a, const Tensor &b);
+Tensor mul(const Tensor &a, const Scalar &b);
+Tensor div(const Tensor &a, const Tensor &b);
+Tensor div(const Tensor &a, const Scalar &b);
+Tensor pow(const Tensor &a, const Tensor &b);
+Tensor pow(const Tensor &a, const Scalar &b);
+Tensor pow(const Scalar &a, const Tensor &b);
+Tensor neg(const Tensor &a);
+Tensor abs(const Tensor &a);
+Tensor exp(const Tensor &a);
+Tensor log(const Tensor &a);
+Tensor sqrt(const Tensor &a);
+Tensor rsqrt(const Tensor &a);
+Tensor square(const Tensor &a);
+Tensor relu(const Tensor &a);
+/// approximate: "none" (erf) or "tanh", as LibTorch.
+Tensor gelu(const Tensor &a, const std::string &approximate = "none");
+Tensor sigmoid(const Tensor &a);
+Tensor tanh(const Tensor &a);
+Tensor clamp(const Tensor &a, std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt);
+Tensor clamp_min(const Tensor &a, const Scalar &min);
+Tensor clamp_max(const Tensor &a, const Scalar &max);
+Tensor maximum(const Tensor &a, const Tensor &b);
+Tensor minimum(const Tensor &a, const Tensor &b);
+Tensor where(const Tensor &condition, const Tensor &a, const Tensor &b);
+Tensor where(const Tensor &condition, const Scalar &a, const Tensor &b);
+Tensor where(const Tensor &condition, const Tensor &a, const Scalar &b);
+Tensor where(const Tensor &condition, const Scalar &a, const Scalar &b);
+/// One-argument where == nonzero(condition) as a tuple of per-dim index tensors. Dynamic shape.
+std::vector<Tensor> where(const Tensor &condition, SL loc = SL::current());
+Tensor masked_fill(const Tensor &a, const Tensor &mask, const Scalar &value);
+Tensor masked_fill(const Tensor &a, const Tensor &mask, const Tensor &value);
+Tensor logical_not(const Tensor &a);
+Tensor logical_and(const Tensor &a, const Tensor &b);
+Tensor logical_or(const Tensor &a, const Tensor &b);
+Tensor bitwise_not(const Tensor &a);
+Tensor bitwise_and(const Tensor &a, const Tensor &b);
+Tensor bitwise_or(const Tensor &a, const Tensor &b);
+Tensor isnan(const Tensor &a);
+Tensor eq(const Tensor &a, const Tensor &b);
+Tensor ne(const Tensor &a, const Tensor &b);
+Tensor lt(const Tensor &a, const Tensor &b);
+Tensor le(const Tensor &a, const Tensor &b);
+Tensor gt(const Tensor &a, const Tensor &b);
+Tensor ge(const Tensor &a, const Tensor &b);
+
+// --- reductions ---
+Tensor sum(const Tensor &a, std::optional<ScalarType> dtype = std::nullopt);
+Tensor sum(const Tensor &a, IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt);
+Tensor mean(const Tensor &a, std::optional<ScalarType> dtype = std::nullopt);
+Tensor mean(const Tensor &a, IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt);
+Tensor prod(const Tensor &a, std::optional<ScalarType> dtype = std::nullopt);
+Tensor prod(const Tensor &a, int64_t dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt);
+Tensor max(const Tensor &a);
+std::tuple<Tensor, Tensor> max(const Tensor &a, int64_t dim, bool keepdim = false);
+Tensor max(const Tensor &a, const Tensor &b); ///< elementwise maximum
+Tensor min(const Tensor &a);
+std::tuple<Tensor, Tensor> min(const Tensor &a, int64_t dim, bool keepdim = false);
+Tensor min(const Tensor &a, const Tensor &b);
+Tensor amax(const Tensor &a, IntArrayRef dim = {}, bool keepdim = false);
+Tensor amin(const Tensor &a, IntArrayRef dim = {}, bool keepdim = false);
+Tensor argmax(const Tensor &a, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+Tensor argmin(const Tensor &a, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+Tensor any(const Tensor &a);
+Tensor any(const Tensor &a, int64_t dim, bool keepdim = false);
+Tensor all(const Tensor &a);
+Tensor all(const Tensor &a, int64_t dim, bool keepdim = false);
+Tensor cumsum(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+std::tuple<Tensor, Tensor> sort(const Tensor &a, int64_t dim = -1, bool descending = false);
+std::tuple<Tensor, Tensor> sort(const Tensor &a, std::optional<bool> stable, int64_t dim = -1, bool descending = false);
+Tensor argsort(const Tensor &a, int64_t dim = -1, bool descending = false);
+/// `argsort(x, /*stable=*/true, dim, descending)` as LibTorch 1.13.
+Tensor argsort(const Tensor &a, bool stable, int64_t dim = -1, bool descending = false);
+std::tuple<Tensor, Tensor> topk(const Tensor &a, int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true);
+bool equal(const Tensor &a, const Tensor &b, SL loc = SL::current());
+bool allclose(const Tensor &a, const Tensor &b, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false,
+              SL loc = SL::current());
+Tensor isclose(const Tensor &a, const Tensor &b, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false);
+
+// --- linear algebra (OpenBLAS on CPU) ---
+Tensor matmul(const Tensor &a, const Tensor &b);
+Tensor mm(const Tensor &a, const Tensor &b);
+Tensor bmm(const Tensor &a, const Tensor &b);
+Tensor addmm(const Tensor &self, const Tensor &mat1, const Tensor &mat2, const Scalar &beta = 1,
+             const Scalar &alpha = 1);
+Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias = {});
+
+// --- shape ---
+Tensor cat(const std::vector<Tensor> &tensors, int64_t dim = 0);
+Tensor stack(const std::vector<Tensor> &tensors, int64_t dim = 0);
+std::vector<Tensor> chunk(const Tensor &a, int64_t chunks, int64_t dim = 0);
+std::vector<Tensor> split(const Tensor &a, int64_t split_size, int64_t dim = 0);
+std::vector<Tensor> split(const Tensor &a, IntArrayRef split_sizes, int64_t dim = 0);
+std::vector<Tensor> unbind(const Tensor &a, int64_t dim = 0);
+Tensor slice(const Tensor &a, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+             std::optional<int64_t> end = std::nullopt, int64_t step = 1);
+Tensor narrow(const Tensor &a, int64_t dim, int64_t start, int64_t length);
+Tensor select(const Tensor &a, int64_t dim, int64_t index);
+Tensor view(const Tensor &a, IntArrayRef size);
+Tensor reshape(const Tensor &a, IntArrayRef shape);
+Tensor transpose(const Tensor &a, int64_t dim0, int64_t dim1);
+Tensor t(const Tensor &a);
+Tensor permute(const Tensor &a, IntArrayRef dims);
+Tensor contiguous(const Tensor &a);
+Tensor expand(const Tensor &a, IntArrayRef size);
+Tensor squeeze(const Tensor &a);
+Tensor squeeze(const Tensor &a, int64_t dim);
+Tensor unsqueeze(const Tensor &a, int64_t dim);
+Tensor flatten(const Tensor &a, int64_t start_dim = 0, int64_t end_dim = -1);
+Tensor clone(const Tensor &a);
+/// The shape both inputs broadcast to, or gfy::Error naming the first mismatching dimension.
+std::vector<int64_t> broadcast_shapes(IntArrayRef a, IntArrayRef b);
+std::vector<Tensor> broadcast_tensors(const std::vector<Tensor> &tensors);
+
+// --- indexing ---
+Tensor index_select(const Tensor &a, int64_t dim, const Tensor &index);
+Tensor gather(const Tensor &a, int64_t dim, const Tensor &index);
+Tensor scatter(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &src);
+Tensor scatter(const Tensor &a, int64_t dim, const Tensor &index, const Scalar &value);
+Tensor nonzero(const Tensor &a, SL loc = SL::current());
+Tensor masked_select(const Tensor &a, const Tensor &mask, SL loc = SL::current());
+/// Returns (output, inverse_indices, counts); the last two are empty unless requested.
+std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor &a, bool return_inverse = false,
+                                                      bool return_counts = false,
+                                                      std::optional<int64_t> dim = std::nullopt,
+                                                      SL loc = SL::current());
+Tensor embedding(const Tensor &weight, const Tensor &indices, int64_t padding_idx = -1,
+                 bool scale_grad_by_freq = false, bool sparse = false);
+
+// --- neural network functions ---
+Tensor softmax(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor log_softmax(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor layer_norm(const Tensor &input, IntArrayRef normalized_shape, const Tensor &weight = {},
+                  const Tensor &bias = {}, double eps = 1e-05, bool cudnn_enable = true);
+Tensor dropout(const Tensor &input, double p, bool train);
+
+/// Accepted for source compatibility: the runtime has no autograd, so this guard does nothing.
+struct NoGradGuard {
+  NoGradGuard() = default;
+  NoGradGuard(const NoGradGuard &) = delete;
+  NoGradGuard &operator=(const NoGradGuard &) = delete;
+};
+/// Same as NoGradGuard.
+using InferenceMode = NoGradGuard;
+
+/// Allocation counters of the CPU caching allocator (for tests: replay must not allocate).
+struct AllocatorStats {
+  uint64_t allocations = 0;     ///< Storage allocations requested (cache hits included)
+  uint64_t cache_misses = 0;    ///< of which needed fresh memory from the system
+  uint64_t bytes_in_use = 0;    ///< live bytes handed out
+  uint64_t bytes_cached = 0;    ///< freed bytes held for reuse
+};
+AllocatorStats allocator_stats(DeviceType device = kCPU);
+/// Returns cached blocks to the system.
+void empty_cache(DeviceType device = kCPU);
+
+const char *version();
+
+} // namespace gfy

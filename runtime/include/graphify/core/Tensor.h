@@ -1,0 +1,309 @@
+#pragma once
+/// \file
+/// gfy::Tensor: a strided view (sizes, strides, storage offset, dtype) of a reference-counted
+/// Storage that lives on one device. Copies of a Tensor share the same TensorImpl, exactly as
+/// LibTorch's at::Tensor; views share the Storage.
+///
+/// \code
+///   gfy::Tensor x = gfy::randn({4, 3});
+///   gfy::Tensor y = x.t().contiguous() * 2 + 1;      // views, broadcasting, scalars
+///   auto [vals, idx] = y.max(/*dim=*/1, /*keepdim=*/true);
+///   float first = y.index({0, 0}).item<float>();
+/// \endcode
+
+#include <graphify/core/Types.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <source_location>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace gfy {
+
+class Backend;
+class Tensor;
+namespace indexing {
+class TensorIndex;
+}
+
+/// A device buffer. Allocated through the owning backend's caching allocator and handed back
+/// to it when the last view dies.
+struct Storage {
+  void *data = nullptr;
+  size_t nbytes = 0;
+  Device device;
+  Backend *backend = nullptr; ///< null for external memory (from_blob): never freed here
+  std::function<void(void *)> deleter; ///< from_blob's optional deleter
+  Storage() = default;
+  Storage(const Storage &) = delete;
+  Storage &operator=(const Storage &) = delete;
+  ~Storage();
+};
+
+/// The state a Tensor handle points at. Invariant: `numel` is the product of `sizes`, and every
+/// element addressed by sizes/strides/offset lies inside `storage` (checked when views are made).
+struct TensorImpl {
+  std::shared_ptr<Storage> storage;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides; ///< in elements
+  int64_t offset = 0;           ///< in elements
+  int64_t numel = 1;
+  ScalarType dtype = kFloat;
+  bool contiguous = true;     ///< row-major dense, cached when the impl is made
+  bool wrapped_number = false; ///< a host Scalar wrapped as a 0-d tensor (type promotion)
+  /// Address of element 0 (no capture check: for kernels).
+  char *data() const { return static_cast<char *>(storage->data) + offset * int64_t(element_size(dtype)); }
+  void refresh(); ///< recompute numel and contiguous after sizes/strides change
+};
+
+/// A handle to a tensor (see file comment). Default-constructed handles are undefined.
+class Tensor {
+public:
+  using SL = std::source_location;
+
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  // --- metadata (never needs the data, never refused during capture) ---
+  bool defined() const { return impl_ != nullptr; }
+  int64_t dim() const;
+  int64_t ndimension() const { return dim(); }
+  int64_t numel() const;
+  int64_t size(int64_t d) const;
+  IntArrayRef sizes() const;
+  int64_t stride(int64_t d) const;
+  IntArrayRef strides() const;
+  int64_t storage_offset() const;
+  ScalarType scalar_type() const;
+  ScalarType dtype() const { return scalar_type(); }
+  Device device() const;
+  TensorOptions options() const;
+  bool is_contiguous() const;
+  bool is_cpu() const { return device().is_cpu(); }
+  bool is_cuda() const { return device().is_cuda(); }
+  bool is_floating_point() const { return isFloatingType(scalar_type()); }
+  int64_t element_size() const { return int64_t(gfy::element_size(scalar_type())); }
+  int64_t nbytes() const { return numel() * element_size(); }
+  bool requires_grad() const { return false; }
+  bool is_same(const Tensor &o) const { return impl_ == o.impl_; }
+  TensorImpl *unsafeGetTensorImpl() const { return impl_.get(); }
+  const std::shared_ptr<TensorImpl> &impl() const { return impl_; }
+  std::string toString() const;
+
+  // --- host reads: refused (CaptureError) while capturing, warned while tracing ---
+  Scalar item(SL loc = SL::current()) const;
+  template <class T> T item(SL loc = SL::current()) const { return item(loc).to<T>(); }
+  bool is_nonzero(SL loc = SL::current()) const;
+  /// Typed pointer to element 0 (checks the dtype, as LibTorch).
+  template <class T> T *data_ptr(SL loc = SL::current()) const {
+    check_data_ptr(CppTypeToScalarType<std::remove_cv_t<T>>::value, loc);
+    return reinterpret_cast<T *>(raw_data());
+  }
+  void *data_ptr(SL loc = SL::current()) const;
+  bool equal(const Tensor &other, SL loc = SL::current()) const;
+  bool allclose(const Tensor &other, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false,
+                SL loc = SL::current()) const;
+  Tensor cpu(SL loc = SL::current()) const;
+  Tensor cuda() const;
+  Tensor to(Device device, SL loc = SL::current()) const;
+  Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false,
+            SL loc = SL::current()) const;
+  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(const TensorOptions &options, SL loc = SL::current()) const;
+  Tensor to(const Tensor &other) const { return to(other.scalar_type()); }
+  Tensor type_as(const Tensor &other) const { return to(other.scalar_type()); }
+  Tensor toType(ScalarType t) const { return to(t); }
+
+  // --- views (share storage) ---
+  Tensor view(IntArrayRef size) const;
+  Tensor view_as(const Tensor &other) const { return view(other.sizes()); }
+  Tensor reshape(IntArrayRef shape) const;
+  Tensor reshape_as(const Tensor &other) const { return reshape(other.sizes()); }
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor t() const;
+  Tensor permute(IntArrayRef dims) const;
+  Tensor expand(IntArrayRef size, bool implicit = false) const;
+  Tensor expand_as(const Tensor &other) const { return expand(other.sizes()); }
+  Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+               std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor operator[](int64_t index) const { return select(0, index); }
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
+  Tensor detach() const;
+  /// Dense copy when not already contiguous (recorded as a copy op while capturing).
+  Tensor contiguous() const;
+  Tensor clone() const;
+
+  // --- indexing (see graphify/core/Indexing.h) ---
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices, SL loc = SL::current()) const;
+  Tensor index(const std::vector<indexing::TensorIndex> &indices, SL loc = SL::current()) const;
+  Tensor &index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor &value,
+                     SL loc = SL::current());
+  Tensor &index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar &value,
+                     SL loc = SL::current());
+  Tensor &index_put_(const std::vector<indexing::TensorIndex> &indices, const Tensor &value,
+                     SL loc = SL::current());
+  Tensor &index_put_(const std::vector<indexing::TensorIndex> &indices, const Scalar &value,
+                     SL loc = SL::current());
+  Tensor index_select(int64_t dim, const Tensor &index) const;
+  Tensor gather(int64_t dim, const Tensor &index) const;
+  Tensor scatter(int64_t dim, const Tensor &index, const Tensor &src) const;
+  Tensor scatter(int64_t dim, const Tensor &index, const Scalar &value) const;
+  Tensor &scatter_(int64_t dim, const Tensor &index, const Tensor &src);
+  Tensor &scatter_(int64_t dim, const Tensor &index, const Scalar &value);
+  Tensor masked_select(const Tensor &mask, SL loc = SL::current()) const;
+  Tensor nonzero(SL loc = SL::current()) const;
+
+  // --- in-place ---
+  Tensor &copy_(const Tensor &src, bool non_blocking = false);
+  Tensor &fill_(const Scalar &value);
+  Tensor &fill_(const Tensor &value);
+  Tensor &zero_();
+  Tensor &add_(const Tensor &other, const Scalar &alpha = 1);
+  Tensor &add_(const Scalar &other, const Scalar &alpha = 1);
+  Tensor &sub_(const Tensor &other, const Scalar &alpha = 1);
+  Tensor &sub_(const Scalar &other, const Scalar &alpha = 1);
+  Tensor &mul_(const Tensor &other);
+  Tensor &mul_(const Scalar &other);
+  Tensor &div_(const Tensor &other);
+  Tensor &div_(const Scalar &other);
+  Tensor &masked_fill_(const Tensor &mask, const Scalar &value);
+  Tensor &masked_fill_(const Tensor &mask, const Tensor &value);
+  Tensor &clamp_(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt);
+  Tensor &relu_();
+  Tensor &sigmoid_();
+  Tensor &tanh_();
+  Tensor &exp_();
+  Tensor &neg_();
+  Tensor &uniform_(double from = 0, double to = 1);
+  Tensor &normal_(double mean = 0, double std = 1);
+  Tensor &operator+=(const Tensor &o) { return add_(o); }
+  Tensor &operator+=(const Scalar &o) { return add_(o); }
+  Tensor &operator-=(const Tensor &o) { return sub_(o); }
+  Tensor &operator-=(const Scalar &o) { return sub_(o); }
+  Tensor &operator*=(const Tensor &o) { return mul_(o); }
+  Tensor &operator*=(const Scalar &o) { return mul_(o); }
+  Tensor &operator/=(const Tensor &o) { return div_(o); }
+  Tensor &operator/=(const Scalar &o) { return div_(o); }
+
+  // --- math (same semantics as the free functions in Functions.h) ---
+  Tensor add(const Tensor &other, const Scalar &alpha = 1) const;
+  Tensor add(const Scalar &other, const Scalar &alpha = 1) const;
+  Tensor sub(const Tensor &other, const Scalar &alpha = 1) const;
+  Tensor sub(const Scalar &other, const Scalar &alpha = 1) const;
+  Tensor mul(const Tensor &other) const;
+  Tensor mul(const Scalar &other) const;
+  Tensor div(const Tensor &other) const;
+  Tensor div(const Scalar &other) const;
+  Tensor pow(const Tensor &exponent) const;
+  Tensor pow(const Scalar &exponent) const;
+  Tensor neg() const;
+  Tensor abs() const;
+  Tensor exp() const;
+  Tensor log() const;
+  Tensor sqrt() const;
+  Tensor rsqrt() const;
+  Tensor relu() const;
+  Tensor sigmoid() const;
+  Tensor tanh() const;
+  Tensor square() const { return mul(*this); }
+  Tensor clamp(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt) const;
+  Tensor clamp_min(const Scalar &min) const;
+  Tensor clamp_max(const Scalar &max) const;
+  Tensor masked_fill(const Tensor &mask, const Scalar &value) const;
+  Tensor masked_fill(const Tensor &mask, const Tensor &value) const;
+  Tensor logical_not() const;
+  Tensor logical_and(const Tensor &other) const;
+  Tensor logical_or(const Tensor &other) const;
+  Tensor isnan() const;
+  Tensor eq(const Tensor &o) const;
+  Tensor eq(const Scalar &o) const;
+  Tensor ne(const Tensor &o) const;
+  Tensor ne(const Scalar &o) const;
+  Tensor lt(const Tensor &o) const;
+  Tensor lt(const Scalar &o) const;
+  Tensor le(const Tensor &o) const;
+  Tensor le(const Scalar &o) const;
+  Tensor gt(const Tensor &o) const;
+  Tensor gt(const Scalar &o) const;
+  Tensor ge(const Tensor &o) const;
+  Tensor ge(const Scalar &o) const;
+  Tensor maximum(const Tensor &o) const;
+  Tensor minimum(const Tensor &o) const;
+
+  // --- reductions ---
+  Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor sum(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor prod(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor prod(int64_t dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor max() const;
+  std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
+  Tensor min() const;
+  std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
+  Tensor amax(IntArrayRef dim = {}, bool keepdim = false) const;
+  Tensor amin(IntArrayRef dim = {}, bool keepdim = false) const;
+  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor any() const;
+  Tensor any(int64_t dim, bool keepdim = false) const;
+  Tensor all() const;
+  Tensor all(int64_t dim, bool keepdim = false) const;
+  Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  std::tuple<Tensor, Tensor> sort(int64_t dim = -1, bool descending = false) const;
+  std::tuple<Tensor, Tensor> sort(std::optional<bool> stable, int64_t dim = -1, bool descending = false) const;
+  Tensor argsort(int64_t dim = -1, bool descending = false) const;
+  Tensor argsort(bool stable, int64_t dim = -1, bool descending = false) const;
+  std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true) const;
+
+  // --- linear algebra ---
+  Tensor matmul(const Tensor &other) const;
+  Tensor mm(const Tensor &other) const;
+  Tensor bmm(const Tensor &other) const;
+
+private:
+  void check_data_ptr(ScalarType requested, const SL &loc) const;
+  void *raw_data() const;
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+std::ostream &operator<<(std::ostream &os, const Tensor &t);
+/// Prints like `std::cout << t` but names the caller in a CaptureError.
+void print(std::ostream &os, const Tensor &t, std::source_location loc = std::source_location::current());
+
+// Operators, tensor ⊕ tensor and both scalar orders.
+Tensor operator-(const Tensor &a);
+Tensor operator~(const Tensor &a);
+#define GFY_DECLARE_BINARY_OPERATOR(op)                                                            \
+  Tensor operator op(const Tensor &a, const Tensor &b);                                            \
+  Tensor operator op(const Tensor &a, const Scalar &b);                                            \
+  Tensor operator op(const Scalar &a, const Tensor &b);
+GFY_DECLARE_BINARY_OPERATOR(+)
+GFY_DECLARE_BINARY_OPERATOR(-)
+GFY_DECLARE_BINARY_OPERATOR(*)
+GFY_DECLARE_BINARY_OPERATOR(/)
+GFY_DECLARE_BINARY_OPERATOR(<)
+GFY_DECLARE_BINARY_OPERATOR(<=)
+GFY_DECLARE_BINARY_OPERATOR(>)
+GFY_DECLARE_BINARY_OPERATOR(>=)
+GFY_DECLARE_BINARY_OPERATOR(==)
+GFY_DECLARE_BINARY_OPERATOR(!=)
+GFY_DECLARE_BINARY_OPERATOR(&)
+GFY_DECLARE_BINARY_OPERATOR(|)
+#undef GFY_DECLARE_BINARY_OPERATOR
+
+} // namespace gfy

@@ -1,0 +1,274 @@
+#pragma once
+/// \file
+/// The small value types of the gfy:: runtime: dtypes, devices, tensor options, scalars,
+/// size lists and the two exception types. Names and semantics mirror LibTorch (c10) so that
+/// code written against `torch::` compiles unchanged through the compat header.
+///
+/// \code
+///   auto opts = gfy::TensorOptions().dtype(gfy::kFloat).device(gfy::kCPU);
+///   gfy::Tensor z = gfy::zeros({2, 3}, opts);
+///   gfy::Tensor i = gfy::arange(5, gfy::dtype(gfy::kLong));
+/// \endcode
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <ostream>
+#include <source_location>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace gfy {
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/// Every runtime failure (bad shape, dtype, index, device) is reported as a gfy::Error; the
+/// runtime never aborts on user mistakes.
+class Error : public std::runtime_error {
+public:
+  explicit Error(const std::string &msg) : std::runtime_error(msg) {}
+};
+
+/// Thrown when an op that needs tensor values on the host (item(), nonzero(), boolean-mask
+/// indexing, ...) runs while a graph is being captured. `file()`/`line()` are the caller's
+/// source location, so the message points at the user's code, not at the runtime.
+class CaptureError : public Error {
+public:
+  CaptureError(std::string op, const std::source_location &loc, const std::string &why);
+  const std::string &op() const { return op_; }
+  const std::string &file() const { return file_; }
+  unsigned line() const { return line_; }
+
+private:
+  std::string op_;
+  std::string file_;
+  unsigned line_;
+};
+
+namespace detail {
+[[noreturn]] void throw_error(const std::string &msg);
+template <class... Args> std::string str_cat(const Args &...args);
+} // namespace detail
+
+/// GFY_CHECK(cond, "message parts", ...) throws gfy::Error with the concatenated message.
+#define GFY_CHECK(cond, ...)                                                                       \
+  do {                                                                                             \
+    if (!(cond)) ::gfy::detail::throw_error(::gfy::detail::str_cat(__VA_ARGS__));                  \
+  } while (0)
+
+// ---------------------------------------------------------------------------------------------
+// Dtypes
+
+/// Element types. The order is the promotion order within LibTorch's lattice for these five.
+enum class ScalarType : int8_t { Bool = 0, Int = 1, Long = 2, Float = 3, Double = 4 };
+/// LibTorch spells `x.dtype()` as caffe2::TypeMeta; here dtype and scalar type are one type.
+using Dtype = ScalarType;
+constexpr int kNumScalarTypes = 5;
+
+inline constexpr ScalarType kBool = ScalarType::Bool;
+inline constexpr ScalarType kInt = ScalarType::Int;
+inline constexpr ScalarType kInt32 = ScalarType::Int;
+inline constexpr ScalarType kLong = ScalarType::Long;
+inline constexpr ScalarType kInt64 = ScalarType::Long;
+inline constexpr ScalarType kFloat = ScalarType::Float;
+inline constexpr ScalarType kFloat32 = ScalarType::Float;
+inline constexpr ScalarType kDouble = ScalarType::Double;
+inline constexpr ScalarType kFloat64 = ScalarType::Double;
+
+/// Bytes per element.
+size_t element_size(ScalarType t);
+/// "Float", "Long", ... as LibTorch prints them.
+const char *to_string(ScalarType t);
+std::ostream &operator<<(std::ostream &os, ScalarType t);
+inline bool isFloatingType(ScalarType t) { return t == kFloat || t == kDouble; }
+inline bool isIntegralType(ScalarType t, bool include_bool) {
+  return t == kInt || t == kLong || (include_bool && t == kBool);
+}
+/// The type both operands are converted to (LibTorch's promoteTypes for these five dtypes).
+ScalarType promote_types(ScalarType a, ScalarType b);
+/// Whether a result of type `from` may be written into a tensor of type `to` (LibTorch canCast).
+bool can_cast(ScalarType from, ScalarType to);
+/// The default floating dtype (float32), used for int / int division and float scalars.
+inline ScalarType get_default_dtype() { return kFloat; }
+
+template <class T> struct CppTypeToScalarType;
+template <> struct CppTypeToScalarType<bool> { static constexpr ScalarType value = kBool; };
+template <> struct CppTypeToScalarType<int32_t> { static constexpr ScalarType value = kInt; };
+template <> struct CppTypeToScalarType<int64_t> { static constexpr ScalarType value = kLong; };
+template <> struct CppTypeToScalarType<float> { static constexpr ScalarType value = kFloat; };
+template <> struct CppTypeToScalarType<double> { static constexpr ScalarType value = kDouble; };
+
+// ---------------------------------------------------------------------------------------------
+// Devices
+
+enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
+inline constexpr DeviceType kCPU = DeviceType::CPU;
+inline constexpr DeviceType kCUDA = DeviceType::CUDA;
+constexpr int kNumDeviceTypes = 2;
+
+/// A device: type plus index (-1 = current). Implicitly constructible from a DeviceType as in
+/// LibTorch, so `t.to(gfy::kCPU)` works.
+struct Device {
+  DeviceType type_ = DeviceType::CPU;
+  int8_t index_ = -1;
+  Device(DeviceType t = DeviceType::CPU, int index = -1) : type_(t), index_(int8_t(index)) {}
+  /// Parses "cpu", "cuda", "cuda:1".
+  Device(const std::string &spec);
+  Device(const char *spec) : Device(std::string(spec)) {}
+  DeviceType type() const { return type_; }
+  int8_t index() const { return index_; }
+  bool is_cpu() const { return type_ == DeviceType::CPU; }
+  bool is_cuda() const { return type_ == DeviceType::CUDA; }
+  std::string str() const;
+  bool operator==(const Device &o) const { return type_ == o.type_ && index_ == o.index_; }
+  bool operator!=(const Device &o) const { return !(*this == o); }
+};
+std::ostream &operator<<(std::ostream &os, const Device &d);
+
+// ---------------------------------------------------------------------------------------------
+// TensorOptions
+
+/// Builder for creation options, as `torch::TensorOptions`. Implicit from a dtype or a device.
+struct TensorOptions {
+  std::optional<ScalarType> dtype_;
+  std::optional<Device> device_;
+  bool requires_grad_ = false;
+
+  TensorOptions() = default;
+  TensorOptions(ScalarType t) : dtype_(t) {}
+  TensorOptions(Device d) : device_(d) {}
+  TensorOptions(DeviceType d) : device_(Device(d)) {}
+
+  TensorOptions dtype(ScalarType t) const { auto o = *this; o.dtype_ = t; return o; }
+  TensorOptions device(Device d) const { auto o = *this; o.device_ = d; return o; }
+  /// Accepted for source compatibility; the runtime has no autograd.
+  TensorOptions requires_grad(bool r) const { auto o = *this; o.requires_grad_ = r; return o; }
+
+  ScalarType dtype() const { return dtype_.value_or(get_default_dtype()); }
+  Device device() const { return device_.value_or(Device(kCPU)); }
+  bool has_dtype() const { return dtype_.has_value(); }
+  bool has_device() const { return device_.has_value(); }
+};
+inline TensorOptions dtype(ScalarType t) { return TensorOptions().dtype(t); }
+inline TensorOptions device(Device d) { return TensorOptions().device(d); }
+inline TensorOptions requires_grad(bool r = true) { return TensorOptions().requires_grad(r); }
+
+// ---------------------------------------------------------------------------------------------
+// Scalar
+
+/// A host number: bool, integer or floating, as c10::Scalar. Implicit from any arithmetic type.
+class Scalar {
+public:
+  enum class Kind : int8_t { Bool, Int, Double };
+  Scalar() : kind_(Kind::Int), i_(0) {}
+  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0> Scalar(T v) {
+    if constexpr (std::is_same_v<T, bool>) {
+      kind_ = Kind::Bool;
+      i_ = v ? 1 : 0;
+    } else if constexpr (std::is_integral_v<T>) {
+      kind_ = Kind::Int;
+      i_ = static_cast<int64_t>(v);
+    } else {
+      kind_ = Kind::Double;
+      d_ = static_cast<double>(v);
+    }
+  }
+  bool isFloatingPoint() const { return kind_ == Kind::Double; }
+  bool isIntegral(bool include_bool) const {
+    return kind_ == Kind::Int || (include_bool && kind_ == Kind::Bool);
+  }
+  bool isBoolean() const { return kind_ == Kind::Bool; }
+  Kind kind() const { return kind_; }
+  /// The dtype LibTorch gives a wrapped number of this kind (Double, Long or Bool).
+  ScalarType type() const {
+    return kind_ == Kind::Double ? kDouble : kind_ == Kind::Int ? kLong : kBool;
+  }
+  double toDouble() const { return kind_ == Kind::Double ? d_ : double(i_); }
+  float toFloat() const { return float(toDouble()); }
+  int64_t toLong() const { return kind_ == Kind::Double ? int64_t(d_) : i_; }
+  int32_t toInt() const { return int32_t(toLong()); }
+  bool toBool() const { return kind_ == Kind::Double ? d_ != 0.0 : i_ != 0; }
+  template <class T> T to() const {
+    if constexpr (std::is_same_v<T, bool>) return toBool();
+    else if constexpr (std::is_integral_v<T>) return static_cast<T>(toLong());
+    else return static_cast<T>(toDouble());
+  }
+  Scalar operator-() const {
+    if (kind_ == Kind::Double) return Scalar(-d_);
+    return Scalar(-i_);
+  }
+
+private:
+  Kind kind_;
+  union {
+    int64_t i_;
+    double d_;
+  };
+};
+std::ostream &operator<<(std::ostream &os, const Scalar &s);
+
+// ---------------------------------------------------------------------------------------------
+// IntArrayRef
+
+/// A non-owning view of a list of sizes, as c10::IntArrayRef: constructible from a
+/// std::vector<int64_t>, a braced list `{2, 3}` or a single integer. Only valid for the
+/// duration of the call it is passed to.
+class IntArrayRef {
+public:
+  IntArrayRef() = default;
+  IntArrayRef(const std::vector<int64_t> &v) : data_(v.data()), size_(v.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
+  // Like c10::IntArrayRef: the list lives until the end of the full expression of the call.
+  IntArrayRef(std::initializer_list<int64_t> l) : data_(l.begin()), size_(l.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  IntArrayRef(const int64_t &single) : data_(&single), size_(1) {}
+  IntArrayRef(const int64_t *data, size_t n) : data_(data), size_(n) {}
+  const int64_t *data() const { return data_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const int64_t *begin() const { return data_; }
+  const int64_t *end() const { return data_ + size_; }
+  int64_t operator[](size_t i) const { return data_[i]; }
+  int64_t front() const { return data_[0]; }
+  int64_t back() const { return data_[size_ - 1]; }
+  std::vector<int64_t> vec() const { return std::vector<int64_t>(begin(), end()); }
+  bool equals(IntArrayRef o) const;
+  bool operator==(IntArrayRef o) const { return equals(o); }
+
+private:
+  const int64_t *data_ = nullptr;
+  size_t size_ = 0;
+};
+std::ostream &operator<<(std::ostream &os, IntArrayRef a);
+bool operator==(const std::vector<int64_t> &a, IntArrayRef b);
+
+namespace detail {
+std::string to_display(const ScalarType &t);
+std::string to_display(const Device &d);
+std::string to_display(const IntArrayRef &a);
+std::string to_display(const std::vector<int64_t> &a);
+template <class... Args> std::string str_cat(const Args &...args) {
+  std::string out;
+  auto add = [&out](const auto &a) {
+    using A = std::decay_t<decltype(a)>;
+    if constexpr (std::is_convertible_v<A, std::string> || std::is_same_v<A, std::string_view>) out += std::string(a);
+    else if constexpr (std::is_same_v<A, bool>) out += a ? "true" : "false";
+    else if constexpr (std::is_same_v<A, char>) out += a;
+    else if constexpr (std::is_arithmetic_v<A>) out += std::to_string(a);
+    else out += to_display(a);
+  };
+  (add(args), ...);
+  return out;
+}
+} // namespace detail
+
+} // namespace gfy

@@ -1,0 +1,20 @@
+#pragma once
+/// \file
+/// The whole public gfy:: API: tensors, ops, graph capture and nn modules.
+///
+/// \code
+///   #include <graphify/graphify.h>
+///   gfy::Tensor x = gfy::randn({3});
+///   gfy::Tensor y;
+///   gfy::Graph g = gfy::capture([&] { y = gfy::where(x.sum() > 0, x * 2, x + 2); });
+///   g.replay();
+/// \endcode
+
+#include <graphify/core/Types.h>
+#include <graphify/core/Tensor.h>
+#include <graphify/core/Indexing.h>
+#include <graphify/core/Functions.h>
+#include <graphify/core/Backend.h>
+#include <graphify/graph/Graph.h>
+#include <graphify/nn/Module.h>
+#include <graphify/nn/Layers.h>

@@ -1,0 +1,176 @@
+#pragma once
+/// \file
+/// gfy::nn: modules in the style of torch::nn (C++ frontend of LibTorch 1.13).
+///
+/// \code
+///   struct NetImpl : gfy::nn::Module {
+///     NetImpl() : fc(register_module("fc", gfy::nn::Linear(4, 2))) {}
+///     gfy::Tensor forward(gfy::Tensor x) { return gfy::relu(fc(x)); }
+///     gfy::nn::Linear fc;
+///   };
+///   GFY_MODULE(Net);              // Net is a shared handle: net->forward(x), net(x)
+/// \endcode
+
+#include <graphify/core/Functions.h>
+#include <graphify/core/Tensor.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace gfy::nn {
+
+/// Insertion-ordered name → value list (the subset of torch::OrderedDict that modules use).
+template <class V> class OrderedDict {
+public:
+  struct Item {
+    std::string key_;
+    V value_;
+    const std::string &key() const { return key_; }
+    V &value() { return value_; }
+    const V &value() const { return value_; }
+    V *operator->() { return &value_; }
+  };
+  void insert(std::string key, V value) { items_.push_back({std::move(key), std::move(value)}); }
+  size_t size() const { return items_.size(); }
+  bool is_empty() const { return items_.empty(); }
+  bool contains(const std::string &key) const { return find(key) != nullptr; }
+  const V *find(const std::string &key) const {
+    for (auto &i : items_)
+      if (i.key_ == key) return &i.value_;
+    return nullptr;
+  }
+  V *find(const std::string &key) {
+    for (auto &i : items_)
+      if (i.key_ == key) return &i.value_;
+    return nullptr;
+  }
+  const V &operator[](const std::string &key) const;
+  V &operator[](const std::string &key) { return const_cast<V &>(std::as_const(*this)[key]); }
+  std::vector<std::string> keys() const {
+    std::vector<std::string> k;
+    for (auto &i : items_) k.push_back(i.key_);
+    return k;
+  }
+  std::vector<V> values() const {
+    std::vector<V> v;
+    for (auto &i : items_) v.push_back(i.value_);
+    return v;
+  }
+  auto begin() { return items_.begin(); }
+  auto end() { return items_.end(); }
+  auto begin() const { return items_.begin(); }
+  auto end() const { return items_.end(); }
+
+private:
+  std::vector<Item> items_;
+};
+
+template <class V> const V &OrderedDict<V>::operator[](const std::string &key) const {
+  const V *v = find(key);
+  GFY_CHECK(v != nullptr, "key '", key, "' not found in OrderedDict");
+  return *v;
+}
+
+template <class Impl> class ModuleHolder;
+
+/// Base class of all modules. Parameters and buffers are Tensor handles stored by name;
+/// `register_*` returns a reference to the stored handle (the same TensorImpl as the argument).
+class Module : public std::enable_shared_from_this<Module> {
+public:
+  explicit Module(std::string name = "Module") : name_(std::move(name)) {}
+  virtual ~Module() = default;
+  Module(const Module &) = default;
+  Module &operator=(const Module &) = default;
+
+  const std::string &name() const { return name_; }
+
+  Tensor &register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
+  Tensor &register_buffer(std::string name, Tensor tensor);
+  template <class M> std::shared_ptr<M> register_module(std::string name, std::shared_ptr<M> module) {
+    check_name(name);
+    children_.insert(std::move(name), module);
+    return module;
+  }
+  template <class M> ModuleHolder<M> register_module(std::string name, ModuleHolder<M> holder) {
+    register_module(std::move(name), holder.ptr());
+    return holder;
+  }
+
+  /// All parameters, this module's first then its children's (recursively, in registration order).
+  std::vector<Tensor> parameters(bool recurse = true) const;
+  /// Names are dotted paths: "fc.weight", "lstm.weight_ih_l0".
+  OrderedDict<Tensor> named_parameters(bool recurse = true) const;
+  std::vector<Tensor> buffers(bool recurse = true) const;
+  OrderedDict<Tensor> named_buffers(bool recurse = true) const;
+  std::vector<std::shared_ptr<Module>> children() const;
+  OrderedDict<std::shared_ptr<Module>> named_children() const { return children_; }
+  std::vector<std::shared_ptr<Module>> modules(bool include_self = true);
+
+  virtual void train(bool on = true);
+  void eval() { train(false); }
+  bool is_training() const { return training_; }
+  /// Converts every parameter and buffer in place (existing handles see the new data).
+  virtual void to(ScalarType dtype);
+  virtual void to(Device device);
+  void zero_grad() {}
+
+protected:
+  bool training_ = true;
+
+private:
+  void check_name(const std::string &name) const;
+  void collect(const std::string &prefix, bool recurse, bool buffers, OrderedDict<Tensor> &out) const;
+  std::string name_;
+  OrderedDict<Tensor> parameters_;
+  OrderedDict<Tensor> buffers_;
+  OrderedDict<std::shared_ptr<Module>> children_;
+};
+
+/// A shared handle to a module implementation, as torch::nn::ModuleHolder: `holder->member`,
+/// `holder(args...)` calls `forward`, and `Holder(nullptr)` is an empty handle.
+template <class Impl> class ModuleHolder {
+public:
+  using ContainedType = Impl;
+  /// Default-constructs the module when `Impl` has a default constructor (as LibTorch).
+  ModuleHolder() requires std::is_default_constructible_v<Impl> : impl_(std::make_shared<Impl>()) {}
+  ModuleHolder(std::nullptr_t) {}
+  ModuleHolder(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  template <class A0, class... Args,
+            std::enable_if_t<!std::is_same_v<std::decay_t<A0>, ModuleHolder> &&
+                                 !std::is_same_v<std::decay_t<A0>, std::nullptr_t> &&
+                                 !std::is_same_v<std::decay_t<A0>, std::shared_ptr<Impl>>,
+                             int> = 0>
+  explicit ModuleHolder(A0 &&a0, Args &&...args)
+      : impl_(std::make_shared<Impl>(std::forward<A0>(a0), std::forward<Args>(args)...)) {}
+
+  Impl *operator->() const { return checked(); }
+  Impl &operator*() const { return *checked(); }
+  Impl *get() const { return checked(); }
+  const std::shared_ptr<Impl> &ptr() const { return impl_; }
+  bool is_empty() const { return impl_ == nullptr; }
+  explicit operator bool() const { return impl_ != nullptr; }
+  template <class... Args> decltype(auto) operator()(Args &&...args) const {
+    return checked()->forward(std::forward<Args>(args)...);
+  }
+
+private:
+  Impl *checked() const {
+    GFY_CHECK(impl_ != nullptr, "accessing an empty ModuleHolder (constructed from nullptr)");
+    return impl_.get();
+  }
+  std::shared_ptr<Impl> impl_;
+};
+
+} // namespace gfy::nn
+
+/// Declares `Name` as a ModuleHolder of `NameImpl`, mirroring TORCH_MODULE.
+#define GFY_MODULE(Name)                                                                           \
+  class Name : public ::gfy::nn::ModuleHolder<Name##Impl> {                                        \
+  public:                                                                                          \
+    using ::gfy::nn::ModuleHolder<Name##Impl>::ModuleHolder;                                       \
+  }

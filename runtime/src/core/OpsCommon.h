@@ -1,0 +1,37 @@
+#pragma once
+// Helpers shared by the op front-ends (src/core/ops_*.cpp). A front-end checks arguments with
+// LibTorch's messages, computes the result dtype and shape, allocates outputs and then hands one
+// OpCall to detail::run — the single path shared by eager execution and graph capture.
+#include <graphify/core/Backend.h>
+#include <graphify/core/Functions.h>
+#include <graphify/graph/Graph.h>
+
+#include <optional>
+#include <vector>
+
+namespace gfy::detail {
+
+std::vector<int64_t> contiguous_strides(IntArrayRef sizes);
+int64_t maybe_wrap_dim(int64_t dim, int64_t ndim, bool scalar_ok = true);
+const TensorImpl &impl_of(const Tensor &t);
+Scalar read_scalar(const TensorImpl &t, int64_t linear);
+
+/// LibTorch's result_type over tensors: dimensioned tensors outrank 0-d tensors, which outrank
+/// wrapped numbers, unless the lower tier is of a higher category (bool < integral < floating).
+ScalarType result_type(std::initializer_list<const Tensor *> tensors);
+/// The same with a host scalar as a wrapped number.
+ScalarType result_type(const Tensor &a, const Scalar &s);
+
+/// A 0-d tensor holding `s` converted to `dtype`, on `device` (host write; no kernel).
+Tensor scalar_to_tensor(const Scalar &s, ScalarType dtype, Device device);
+/// Allocates a contiguous tensor like `sizes`, on the device of `like`.
+inline Tensor alloc(IntArrayRef sizes, ScalarType dtype, const Tensor &like) {
+  return make_tensor(sizes, dtype, like.device());
+}
+/// Throws unless all defined tensors are on one device; returns it.
+Device common_device(std::initializer_list<const Tensor *> tensors);
+/// Converts `t` to `dtype` (a copy op) unless it already has it.
+Tensor cast(const Tensor &t, ScalarType dtype);
+void check_defined(const Tensor &t, const char *what);
+
+} // namespace gfy::detail

@@ -1,0 +1,757 @@
+// Front-ends of creation, copy/conversion and elementwise ops. Type promotion follows LibTorch's
+// result_type exactly (dimensioned tensors > 0-d tensors > wrapped numbers, by category), so the
+// same expression gives the same dtype here and in LibTorch.
+#include "OpsCommon.h"
+
+#include <cmath>
+
+namespace gfy {
+namespace detail {
+
+void check_defined(const Tensor &t, const char *what) {
+  GFY_CHECK(t.defined(), "Expected a proper Tensor but got an undefined Tensor for argument '", what, "'");
+}
+
+Device common_device(std::initializer_list<const Tensor *> tensors) {
+  std::optional<Device> dev;
+  for (const Tensor *t : tensors) {
+    if (!t->defined()) continue;
+    const Device d = t->device();
+    if (!dev) dev = d;
+    else if (d.type() != dev->type()) {
+      // LibTorch lets a CPU 0-d tensor join a CUDA op; anything else is an error.
+      if (t->dim() == 0 && d.is_cpu()) continue;
+      throw Error(str_cat("Expected all tensors to be on the same device, but found at least two devices, ",
+                          dev->str(), " and ", d.str(), "!"));
+    }
+  }
+  return dev.value_or(Device(kCPU));
+}
+
+namespace {
+struct PromoState {
+  std::optional<ScalarType> dim, zero, wrapped;
+  void add(ScalarType t, int64_t ndim, bool is_wrapped) {
+    auto &slot = is_wrapped ? wrapped : ndim > 0 ? dim : zero;
+    // A wrapped floating number counts as the default dtype, as in LibTorch.
+    if (is_wrapped && isFloatingType(t)) t = get_default_dtype();
+    slot = slot ? promote_types(*slot, t) : t;
+  }
+};
+std::optional<ScalarType> combine(std::optional<ScalarType> higher, std::optional<ScalarType> lower) {
+  if (!higher) return lower;
+  if (!lower) return higher;
+  if (isFloatingType(*higher)) return higher;
+  if (*higher == kBool || isFloatingType(*lower)) return promote_types(*higher, *lower);
+  return higher;
+}
+ScalarType finish(const PromoState &s) {
+  auto r = combine(s.dim, combine(s.zero, s.wrapped));
+  return r.value_or(get_default_dtype());
+}
+} // namespace
+
+ScalarType result_type(std::initializer_list<const Tensor *> tensors) {
+  PromoState s;
+  for (const Tensor *t : tensors)
+    if (t->defined()) {
+      const TensorImpl &i = *t->unsafeGetTensorImpl();
+      s.add(i.dtype, int64_t(i.sizes.size()), i.wrapped_number);
+    }
+  return finish(s);
+}
+
+ScalarType result_type(const Tensor &a, const Scalar &sc) {
+  PromoState s;
+  const TensorImpl &i = impl_of(a);
+  s.add(i.dtype, int64_t(i.sizes.size()), i.wrapped_number);
+  s.add(sc.type(), 0, true);
+  return finish(s);
+}
+
+Tensor scalar_to_tensor(const Scalar &s, ScalarType dtype, Device device) {
+  Tensor out = make_tensor({}, dtype, Device(kCPU));
+  char *p = out.unsafeGetTensorImpl()->data();
+  switch (dtype) {
+  case kBool: *reinterpret_cast<bool *>(p) = s.toBool(); break;
+  case kInt: *reinterpret_cast<int32_t *>(p) = s.toInt(); break;
+  case kLong: *reinterpret_cast<int64_t *>(p) = s.toLong(); break;
+  case kFloat: *reinterpret_cast<float *>(p) = s.toFloat(); break;
+  case kDouble: *reinterpret_cast<double *>(p) = s.toDouble(); break;
+  }
+  if (!device.is_cpu()) return out.to(device);
+  return out;
+}
+
+Tensor cast(const Tensor &t, ScalarType dtype) {
+  if (t.scalar_type() == dtype) return t;
+  return t.to(dtype);
+}
+
+void run(OpCall &&call, ScalarType dtype) {
+  GFY_CHECK(!call.out.empty() || !call.in.empty(), "internal error: op ", op_name(call.op), " without operands");
+  const Tensor &first = call.out.empty() ? call.in.front() : call.out.front();
+  Backend &be = backend_for(first.device().type());
+  GFY_CHECK(be.supports(call.op, dtype), "\"", op_name(call.op), "_", be.name(), "\" not implemented for '",
+            to_string(dtype), "'");
+  be.compute(call);
+  if (is_capturing()) {
+    // The call (and so every buffer it touches) now belongs to the tape; replay re-enters the
+    // backend directly, skipping every check above.
+    auto recorded = std::make_shared<OpCall>(std::move(call));
+    Backend *b = &be;
+    record([b, recorded] { b->compute(*recorded); });
+  }
+}
+
+} // namespace detail
+
+using namespace detail;
+
+// --- creation -----------------------------------------------------------------------------------
+
+Tensor empty(IntArrayRef size, const TensorOptions &o) { return make_tensor(size, o.dtype(), o.device()); }
+
+Tensor full(IntArrayRef size, const Scalar &v, const TensorOptions &o) {
+  ScalarType dt = o.has_dtype() ? o.dtype() : v.isFloatingPoint() ? get_default_dtype() : v.type();
+  Tensor t = make_tensor(size, dt, o.device());
+  return t.fill_(v);
+}
+Tensor zeros(IntArrayRef size, const TensorOptions &o) { return full(size, 0, o.dtype(o.dtype())); }
+Tensor ones(IntArrayRef size, const TensorOptions &o) { return full(size, 1, o.dtype(o.dtype())); }
+
+namespace {
+TensorOptions like_options(const Tensor &t, const TensorOptions &o) {
+  check_defined(t, "self");
+  return TensorOptions().dtype(o.has_dtype() ? o.dtype() : t.scalar_type()).device(o.has_device() ? o.device() : t.device());
+}
+} // namespace
+Tensor empty_like(const Tensor &t, const TensorOptions &o) { return empty(t.sizes(), like_options(t, o)); }
+Tensor zeros_like(const Tensor &t, const TensorOptions &o) { return zeros(t.sizes(), like_options(t, o)); }
+Tensor ones_like(const Tensor &t, const TensorOptions &o) { return ones(t.sizes(), like_options(t, o)); }
+Tensor full_like(const Tensor &t, const Scalar &v, const TensorOptions &o) { return full(t.sizes(), v, like_options(t, o)); }
+Tensor rand_like(const Tensor &t, const TensorOptions &o) { return rand(t.sizes(), like_options(t, o)); }
+Tensor randn_like(const Tensor &t, const TensorOptions &o) { return randn(t.sizes(), like_options(t, o)); }
+
+Tensor arange(const Scalar &end, const TensorOptions &o) { return arange(0, end, 1, o); }
+Tensor arange(const Scalar &start, const Scalar &end, const TensorOptions &o) { return arange(start, end, 1, o); }
+Tensor arange(const Scalar &start, const Scalar &end, const Scalar &step, const TensorOptions &o) {
+  const bool integral = start.isIntegral(true) && end.isIntegral(true) && step.isIntegral(true);
+  const ScalarType dt = o.has_dtype() ? o.dtype() : integral ? kLong : get_default_dtype();
+  const double s = start.toDouble(), e = end.toDouble(), st = step.toDouble();
+  GFY_CHECK(st != 0, "step must be nonzero");
+  GFY_CHECK(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);
+  GFY_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), "upper bound and larger bound inconsistent with step sign");
+  const int64_t n = integral ? (end.toLong() - start.toLong() + step.toLong() - (step.toLong() > 0 ? 1 : -1)) / step.toLong()
+                             : int64_t(std::ceil((e - s) / st));
+  Tensor out = make_tensor({std::max<int64_t>(n, 0)}, dt, o.device());
+  OpCall c;
+  c.op = OpId::arange;
+  c.out = {out};
+  c.alpha = s;
+  c.beta = st;
+  run(std::move(c), dt);
+  return out;
+}
+
+Tensor linspace(const Scalar &start, const Scalar &end, int64_t steps, const TensorOptions &o) {
+  GFY_CHECK(steps >= 0, "number of steps must be non-negative");
+  const ScalarType dt = o.has_dtype() ? o.dtype() : get_default_dtype();
+  Tensor out = make_tensor({steps}, dt, o.device());
+  OpCall c;
+  c.op = OpId::arange;
+  c.out = {out};
+  c.alpha = start.toDouble();
+  c.beta = steps > 1 ? (end.toDouble() - start.toDouble()) / double(steps - 1) : 0.0;
+  run(std::move(c), dt);
+  return out;
+}
+
+namespace {
+Tensor random_op(OpId op, IntArrayRef size, const TensorOptions &o, double a, double b, ScalarType dt) {
+  Tensor out = make_tensor(size, dt, o.device());
+  OpCall c;
+  c.op = op;
+  c.out = {out};
+  c.alpha = a;
+  c.beta = b;
+  run(std::move(c), dt);
+  return out;
+}
+} // namespace
+
+Tensor rand(IntArrayRef size, const TensorOptions &o) {
+  GFY_CHECK(isFloatingType(o.dtype()), "\"check_uniform_bounds\" not implemented for '", to_string(o.dtype()), "'");
+  return random_op(OpId::uniform, size, o, 0, 1, o.dtype());
+}
+Tensor randn(IntArrayRef size, const TensorOptions &o) {
+  GFY_CHECK(isFloatingType(o.dtype()), "\"normal_kernel_cpu\" not implemented for '", to_string(o.dtype()), "'");
+  return random_op(OpId::normal, size, o, 0, 1, o.dtype());
+}
+Tensor randint(int64_t high, IntArrayRef size, const TensorOptions &o) { return randint(0, high, size, o); }
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions &o) {
+  GFY_CHECK(low < high, "random_ expects 'from' to be less than 'to', but got from=", low, " >= to=", high);
+  const ScalarType dt = o.has_dtype() ? o.dtype() : kLong;
+  GFY_CHECK(dt != kBool, "randint is not implemented for Bool");
+  return random_op(OpId::randint, size, o, double(low), double(high), dt);
+}
+Tensor eye(int64_t n, const TensorOptions &o) {
+  GFY_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
+  Tensor out = zeros({n, n}, o);
+  if (n > 0) make_view(out, {n}, {n + 1}, 0).fill_(1);
+  return out;
+}
+
+Tensor scalar_tensor(const Scalar &s, const TensorOptions &o) {
+  const ScalarType dt = o.has_dtype() ? o.dtype() : s.isFloatingPoint() ? get_default_dtype() : s.type();
+  return detail::scalar_to_tensor(s, dt, o.device());
+}
+
+namespace {
+template <class T> Tensor tensor_from(const T *data, size_t n, ScalarType natural, const TensorOptions &o) {
+  Tensor host = make_tensor({int64_t(n)}, natural, Device(kCPU));
+  T *p = reinterpret_cast<T *>(host.unsafeGetTensorImpl()->data());
+  for (size_t i = 0; i < n; ++i) p[i] = data[i];
+  Tensor r = o.has_dtype() ? cast(host, o.dtype()) : host;
+  return o.has_device() && !o.device().is_cpu() ? r.to(o.device()) : r;
+}
+} // namespace
+Tensor tensor(std::initializer_list<float> v, const TensorOptions &o) { return tensor_from(v.begin(), v.size(), kFloat, o); }
+Tensor tensor(std::initializer_list<double> v, const TensorOptions &o) {
+  // LibTorch's braced double list becomes the default dtype (float32).
+  std::vector<double> d(v);
+  Tensor t = tensor_from(d.data(), d.size(), kDouble, TensorOptions());
+  return cast(t, o.has_dtype() ? o.dtype() : get_default_dtype()).to(o.device());
+}
+Tensor tensor(std::initializer_list<int> v, const TensorOptions &o) {
+  std::vector<int64_t> d(v.begin(), v.end());
+  return tensor_from(d.data(), d.size(), kLong, o);
+}
+Tensor tensor(std::initializer_list<int64_t> v, const TensorOptions &o) { return tensor_from(v.begin(), v.size(), kLong, o); }
+Tensor tensor(std::initializer_list<bool> v, const TensorOptions &o) { return tensor_from(v.begin(), v.size(), kBool, o); }
+Tensor tensor(const std::vector<float> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kFloat, o); }
+Tensor tensor(const std::vector<double> &v, const TensorOptions &o) {
+  return tensor_from(v.data(), v.size(), kDouble, o);
+}
+Tensor tensor(const std::vector<int> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kInt, o); }
+Tensor tensor(const std::vector<int64_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kLong, o); }
+Tensor tensor(const std::vector<bool> &v, const TensorOptions &o) {
+  std::vector<char> b(v.begin(), v.end());
+  Tensor host = make_tensor({int64_t(v.size())}, kBool, Device(kCPU));
+  bool *p = reinterpret_cast<bool *>(host.unsafeGetTensorImpl()->data());
+  for (size_t i = 0; i < b.size(); ++i) p[i] = b[i] != 0;
+  return cast(host, o.has_dtype() ? o.dtype() : kBool).to(o.device());
+}
+Tensor tensor(double v, const TensorOptions &o) { return scalar_tensor(v, o.has_dtype() ? o : o.dtype(get_default_dtype())); }
+Tensor tensor(float v, const TensorOptions &o) { return scalar_tensor(v, o.has_dtype() ? o : o.dtype(kFloat)); }
+Tensor tensor(int v, const TensorOptions &o) { return scalar_tensor(int64_t(v), o.has_dtype() ? o : o.dtype(kLong)); }
+Tensor tensor(int64_t v, const TensorOptions &o) { return scalar_tensor(v, o.has_dtype() ? o : o.dtype(kLong)); }
+Tensor tensor(bool v, const TensorOptions &o) { return scalar_tensor(v, o.has_dtype() ? o : o.dtype(kBool)); }
+
+Tensor from_blob(void *data, IntArrayRef sizes, const TensorOptions &o) {
+  return from_blob(data, sizes, IntArrayRef(contiguous_strides(sizes)), o);
+}
+Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides, const TensorOptions &o) {
+  GFY_CHECK(sizes.size() == strides.size(), "from_blob: sizes and strides must have the same length");
+  GFY_CHECK(data != nullptr || sizes.empty() || std::count(sizes.begin(), sizes.end(), 0) > 0,
+            "from_blob: data pointer is null");
+  int64_t extent = 1;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    GFY_CHECK(sizes[i] >= 0 && strides[i] >= 0, "from_blob: negative size or stride");
+    if (sizes[i] == 0) extent = 0;
+  }
+  auto storage = std::make_shared<Storage>();
+  storage->data = data;
+  storage->device = o.device();
+  if (extent != 0) {
+    int64_t last = 0;
+    for (size_t i = 0; i < sizes.size(); ++i) last += (sizes[i] - 1) * strides[i];
+    storage->nbytes = size_t(last + 1) * element_size(o.dtype());
+  }
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = std::move(storage);
+  impl->sizes = sizes.vec();
+  impl->strides = strides.vec();
+  impl->dtype = o.dtype();
+  impl->refresh();
+  return Tensor(std::move(impl));
+}
+Tensor from_blob(void *data, IntArrayRef sizes, const std::function<void(void *)> &deleter, const TensorOptions &o) {
+  Tensor t = from_blob(data, sizes, o);
+  t.unsafeGetTensorImpl()->storage->deleter = deleter;
+  return t;
+}
+
+// --- copies and conversions ---------------------------------------------------------------------
+
+Tensor &Tensor::copy_(const Tensor &src, bool) {
+  check_defined(*this, "self");
+  check_defined(src, "src");
+  if (src.device() != device()) {
+    // Cross-device copy: through the host. Recording this would need a device copy node.
+    GFY_CHECK(!is_capturing(), "copy_ between devices cannot be captured");
+    Tensor s = src.contiguous();
+    Tensor staged = make_tensor(s.sizes(), s.scalar_type(), device());
+    const size_t bytes = size_t(s.nbytes());
+    if (s.is_cpu()) backend_for(device().type()).copy_from_host(staged.unsafeGetTensorImpl()->data(), s.unsafeGetTensorImpl()->data(), bytes);
+    else backend_for(s.device().type()).copy_to_host(staged.unsafeGetTensorImpl()->data(), s.unsafeGetTensorImpl()->data(), bytes);
+    return copy_(staged);
+  }
+  Tensor s = src.expand(sizes());
+  OpCall c;
+  c.op = OpId::copy;
+  c.in = {s};
+  c.out = {*this};
+  run(std::move(c), scalar_type());
+  return *this;
+}
+
+Tensor &Tensor::fill_(const Scalar &v) {
+  check_defined(*this, "self");
+  OpCall c;
+  c.op = OpId::fill;
+  c.out = {*this};
+  c.alpha = v.toDouble();
+  // Integers above 2^53 do not survive a double; carry them exactly in `k`.
+  c.k = v.toLong();
+  c.flag = !v.isFloatingPoint();
+  run(std::move(c), scalar_type());
+  return *this;
+}
+Tensor &Tensor::fill_(const Tensor &v) {
+  GFY_CHECK(v.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", v.dim(), " dimensions.");
+  return copy_(v);
+}
+Tensor &Tensor::zero_() { return fill_(0); }
+
+Tensor Tensor::to(ScalarType dtype, bool, bool copy) const {
+  check_defined(*this, "self");
+  if (dtype == scalar_type() && !copy) return *this;
+  Tensor out = make_tensor(sizes(), dtype, device());
+  out.copy_(*this);
+  return out;
+}
+Tensor Tensor::to(Device d, SL loc) const { return to(d, scalar_type(), false, false, loc); }
+Tensor Tensor::to(Device d, ScalarType dtype, bool, bool copy, SL loc) const {
+  check_defined(*this, "self");
+  if (d.type() == device().type()) return to(dtype, false, copy);
+  if (d.is_cpu()) detail::on_host_read("to(kCPU)", loc);
+  Tensor out = make_tensor(sizes(), dtype, d);
+  out.copy_(*this);
+  return out;
+}
+Tensor Tensor::to(const TensorOptions &o, SL loc) const {
+  return to(o.has_device() ? o.device() : device(), o.has_dtype() ? o.dtype() : scalar_type(), false, false, loc);
+}
+Tensor Tensor::cpu(SL loc) const { return to(Device(kCPU), loc); }
+Tensor Tensor::cuda() const { return to(Device(kCUDA)); }
+
+Tensor Tensor::contiguous() const {
+  check_defined(*this, "self");
+  if (is_contiguous()) return *this;
+  return clone();
+}
+Tensor Tensor::clone() const {
+  check_defined(*this, "self");
+  Tensor out = make_tensor(sizes(), scalar_type(), device());
+  out.copy_(*this);
+  return out;
+}
+
+
+// --- elementwise front-ends ----------------------------------------------------------------------
+
+std::vector<int64_t> broadcast_shapes(IntArrayRef a, IntArrayRef b) {
+  const size_t n = std::max(a.size(), b.size());
+  std::vector<int64_t> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (da == db || db == 1) out[i] = da;
+    else if (da == 1) out[i] = db;
+    else
+      throw Error(str_cat("The size of tensor a (", da, ") must match the size of tensor b (", db,
+                          ") at non-singleton dimension ", int64_t(i)));
+  }
+  return out;
+}
+
+std::vector<Tensor> broadcast_tensors(const std::vector<Tensor> &tensors) {
+  std::vector<int64_t> shape;
+  for (auto &t : tensors) shape = broadcast_shapes(shape, t.sizes());
+  std::vector<Tensor> out;
+  for (auto &t : tensors) out.push_back(t.expand(shape));
+  return out;
+}
+
+namespace {
+
+enum class Kind { Arith, TrueDiv, Compare, Logical, Bitwise, Pow };
+
+ScalarType compute_dtype(Kind kind, OpId op, ScalarType promoted) {
+  switch (kind) {
+  case Kind::TrueDiv: return isFloatingType(promoted) ? promoted : get_default_dtype();
+  case Kind::Bitwise:
+    GFY_CHECK(!isFloatingType(promoted), "\"", op_name(op), "_cpu\" not implemented for '", to_string(promoted), "'");
+    return promoted;
+  case Kind::Arith:
+    GFY_CHECK(!(op == OpId::sub && promoted == kBool),
+              "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
+              "operator instead.");
+    return promoted;
+  case Kind::Pow: return promoted == kBool ? kLong : promoted;
+  default: return promoted;
+  }
+}
+
+ScalarType output_dtype(Kind kind, ScalarType compute) {
+  return kind == Kind::Compare || kind == Kind::Logical ? kBool : compute;
+}
+
+/// The one binary front-end. `self_out` non-null means in-place into *self_out.
+Tensor binary(OpId op, Kind kind, const Tensor &a, const Tensor &b, double alpha, Tensor *self_out = nullptr) {
+  check_defined(a, "self");
+  check_defined(b, "other");
+  const Device dev = common_device({&a, &b});
+  const ScalarType promoted = result_type({&a, &b});
+  ScalarType ct = compute_dtype(kind, op, promoted);
+  const ScalarType ot = output_dtype(kind, ct);
+  std::vector<int64_t> shape = broadcast_shapes(a.sizes(), b.sizes());
+  Tensor out;
+  if (self_out) {
+    out = *self_out;
+    GFY_CHECK(IntArrayRef(shape) == out.sizes(), "output with shape ", out.sizes(),
+              " doesn't match the broadcast shape ", IntArrayRef(shape));
+    GFY_CHECK(can_cast(ot, out.scalar_type()), "result type ", to_string(ot), " can't be cast to the desired output type ",
+              to_string(out.scalar_type()));
+    // Computing in self's dtype avoids a temporary; for the one narrowing case allowed
+    // (float32 += float64 tensor) LibTorch rounds the same way at the end.
+    if (kind != Kind::Compare && kind != Kind::Logical) ct = out.scalar_type();
+  } else {
+    out = make_tensor(shape, ot, dev);
+  }
+  Tensor ca = cast(a, ct).expand(shape), cb = cast(b, ct).expand(shape);
+  OpCall c;
+  c.op = op;
+  c.in = {ca, cb};
+  c.out = {out};
+  c.alpha = alpha;
+  run(std::move(c), ct);
+  return out;
+}
+
+Tensor binary_scalar(OpId op, Kind kind, const Tensor &a, const Scalar &s, double alpha, Tensor *self_out = nullptr) {
+  check_defined(a, "self");
+  const ScalarType promoted = result_type(a, s);
+  ScalarType ct = compute_dtype(kind, op, promoted);
+  if (self_out && kind != Kind::Compare && kind != Kind::Logical) {
+    GFY_CHECK(can_cast(output_dtype(kind, ct), a.scalar_type()), "result type ", to_string(output_dtype(kind, ct)),
+              " can't be cast to the desired output type ", to_string(a.scalar_type()));
+    ct = a.scalar_type();
+  }
+  Tensor st = scalar_to_tensor(s, ct, a.device());
+  st.unsafeGetTensorImpl()->wrapped_number = true;
+  return binary(op, kind, a, st, alpha, self_out);
+}
+
+Tensor scalar_binary(OpId op, Kind kind, const Scalar &s, const Tensor &b) {
+  check_defined(b, "other");
+  const ScalarType ct = compute_dtype(kind, op, result_type(b, s));
+  Tensor st = scalar_to_tensor(s, ct, b.device());
+  st.unsafeGetTensorImpl()->wrapped_number = true;
+  return binary(op, kind, st, b, 1.0);
+}
+
+enum class UKind { Same, Float, Bool };
+
+Tensor unary(OpId op, UKind kind, const Tensor &a, Tensor *self_out = nullptr) {
+  check_defined(a, "self");
+  const ScalarType in = a.scalar_type();
+  ScalarType ct = kind == UKind::Float && !isFloatingType(in) ? get_default_dtype() : in;
+  if (op == OpId::neg) GFY_CHECK(in != kBool, "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                                              "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+  const ScalarType ot = kind == UKind::Bool ? kBool : ct;
+  Tensor out;
+  if (self_out) {
+    out = *self_out;
+    GFY_CHECK(can_cast(ot, out.scalar_type()), "result type ", to_string(ot), " can't be cast to the desired output type ",
+              to_string(out.scalar_type()));
+  } else {
+    out = make_tensor(a.sizes(), ot, a.device());
+  }
+  OpCall c;
+  c.op = op;
+  c.in = {cast(a, ct)};
+  c.out = {out};
+  run(std::move(c), ct);
+  return out;
+}
+
+} // namespace
+
+#define GFY_BINARY_FN(fn, OP, KIND)                                                                \
+  Tensor fn(const Tensor &a, const Tensor &b) { return binary(OpId::OP, Kind::KIND, a, b, 1.0); }
+GFY_BINARY_FN(mul, mul, Arith)
+GFY_BINARY_FN(div, div, TrueDiv)
+GFY_BINARY_FN(pow, pow, Pow)
+GFY_BINARY_FN(maximum, maximum, Arith)
+GFY_BINARY_FN(minimum, minimum, Arith)
+GFY_BINARY_FN(eq, eq, Compare)
+GFY_BINARY_FN(ne, ne, Compare)
+GFY_BINARY_FN(lt, lt, Compare)
+GFY_BINARY_FN(le, le, Compare)
+GFY_BINARY_FN(gt, gt, Compare)
+GFY_BINARY_FN(ge, ge, Compare)
+GFY_BINARY_FN(logical_and, logical_and, Logical)
+GFY_BINARY_FN(logical_or, logical_or, Logical)
+GFY_BINARY_FN(bitwise_and, bitwise_and, Bitwise)
+GFY_BINARY_FN(bitwise_or, bitwise_or, Bitwise)
+#undef GFY_BINARY_FN
+Tensor max(const Tensor &a, const Tensor &b) { return maximum(a, b); }
+Tensor min(const Tensor &a, const Tensor &b) { return minimum(a, b); }
+
+Tensor add(const Tensor &a, const Tensor &b, const Scalar &alpha) { return binary(OpId::add, Kind::Arith, a, b, alpha.toDouble()); }
+Tensor add(const Tensor &a, const Scalar &b, const Scalar &alpha) {
+  return binary_scalar(OpId::add, Kind::Arith, a, b, alpha.toDouble());
+}
+Tensor sub(const Tensor &a, const Tensor &b, const Scalar &alpha) { return binary(OpId::sub, Kind::Arith, a, b, alpha.toDouble()); }
+Tensor sub(const Tensor &a, const Scalar &b, const Scalar &alpha) {
+  return binary_scalar(OpId::sub, Kind::Arith, a, b, alpha.toDouble());
+}
+Tensor mul(const Tensor &a, const Scalar &b) { return binary_scalar(OpId::mul, Kind::Arith, a, b, 1.0); }
+Tensor div(const Tensor &a, const Scalar &b) { return binary_scalar(OpId::div, Kind::TrueDiv, a, b, 1.0); }
+Tensor pow(const Tensor &a, const Scalar &b) { return binary_scalar(OpId::pow, Kind::Pow, a, b, 1.0); }
+Tensor pow(const Scalar &a, const Tensor &b) { return scalar_binary(OpId::pow, Kind::Pow, a, b); }
+
+Tensor neg(const Tensor &a) { return unary(OpId::neg, UKind::Same, a); }
+Tensor abs(const Tensor &a) {
+  if (a.defined() && a.scalar_type() == kBool) return a.clone();
+  return unary(OpId::abs, UKind::Same, a);
+}
+Tensor exp(const Tensor &a) { return unary(OpId::exp, UKind::Float, a); }
+Tensor log(const Tensor &a) { return unary(OpId::log, UKind::Float, a); }
+Tensor sqrt(const Tensor &a) { return unary(OpId::sqrt, UKind::Float, a); }
+Tensor rsqrt(const Tensor &a) { return unary(OpId::rsqrt, UKind::Float, a); }
+Tensor square(const Tensor &a) { return mul(a, a); }
+Tensor relu(const Tensor &a) {
+  GFY_CHECK(!a.defined() || a.scalar_type() != kBool, "\"clamp_min_cpu\" not implemented for 'Bool'");
+  return unary(OpId::relu, UKind::Same, a);
+}
+Tensor gelu(const Tensor &a, const std::string &approximate) {
+  GFY_CHECK(approximate == "none" || approximate == "tanh", "approximate argument must be either none or tanh.");
+  check_defined(a, "self");
+  GFY_CHECK(isFloatingType(a.scalar_type()), "\"GeluKernelImpl\" not implemented for '", to_string(a.scalar_type()), "'");
+  Tensor out = make_tensor(a.sizes(), a.scalar_type(), a.device());
+  OpCall c;
+  c.op = OpId::gelu;
+  c.in = {a};
+  c.out = {out};
+  c.flag = approximate == "tanh";
+  run(std::move(c), a.scalar_type());
+  return out;
+}
+Tensor sigmoid(const Tensor &a) { return unary(OpId::sigmoid, UKind::Float, a); }
+Tensor tanh(const Tensor &a) { return unary(OpId::tanh, UKind::Float, a); }
+Tensor logical_not(const Tensor &a) { return unary(OpId::logical_not, UKind::Bool, a); }
+Tensor bitwise_not(const Tensor &a) {
+  GFY_CHECK(!a.defined() || !a.is_floating_point(), "\"bitwise_not_cpu\" not implemented for '",
+            to_string(a.scalar_type()), "'");
+  return unary(OpId::bitwise_not, UKind::Same, a);
+}
+Tensor isnan(const Tensor &a) { return unary(OpId::isnan, UKind::Bool, a); }
+
+namespace {
+Tensor clamp_impl(const Tensor &a, std::optional<Scalar> lo, std::optional<Scalar> hi, Tensor *self_out) {
+  check_defined(a, "self");
+  GFY_CHECK(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  GFY_CHECK(a.scalar_type() != kBool, "\"clamp_cpu\" not implemented for 'Bool'");
+  ScalarType ct = a.scalar_type();
+  if (lo) ct = promote_types(ct, result_type(a, *lo));
+  if (hi) ct = promote_types(ct, result_type(a, *hi));
+  if (self_out) {
+    GFY_CHECK(can_cast(ct, a.scalar_type()), "result type ", to_string(ct), " can't be cast to the desired output type ",
+              to_string(a.scalar_type()));
+    ct = a.scalar_type();
+  }
+  Tensor out = self_out ? *self_out : make_tensor(a.sizes(), ct, a.device());
+  OpCall c;
+  c.op = OpId::clamp;
+  c.in = {cast(a, ct)};
+  c.out = {out};
+  c.flag = lo.has_value();
+  c.flag2 = hi.has_value();
+  c.alpha = lo ? lo->toDouble() : 0;
+  c.beta = hi ? hi->toDouble() : 0;
+  run(std::move(c), ct);
+  return out;
+}
+} // namespace
+Tensor clamp(const Tensor &a, std::optional<Scalar> lo, std::optional<Scalar> hi) { return clamp_impl(a, lo, hi, nullptr); }
+Tensor clamp_min(const Tensor &a, const Scalar &lo) { return clamp_impl(a, lo, std::nullopt, nullptr); }
+Tensor clamp_max(const Tensor &a, const Scalar &hi) { return clamp_impl(a, std::nullopt, hi, nullptr); }
+
+Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b) {
+  check_defined(cond, "condition");
+  check_defined(a, "self");
+  check_defined(b, "other");
+  GFY_CHECK(cond.scalar_type() == kBool, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+            to_string(cond.scalar_type()));
+  const Device dev = common_device({&cond, &a, &b});
+  const ScalarType ct = result_type({&a, &b});
+  std::vector<int64_t> shape = broadcast_shapes(broadcast_shapes(cond.sizes(), a.sizes()), b.sizes());
+  Tensor out = make_tensor(shape, ct, dev);
+  OpCall c;
+  c.op = OpId::where;
+  c.in = {cond.expand(shape), cast(a, ct).expand(shape), cast(b, ct).expand(shape)};
+  c.out = {out};
+  run(std::move(c), ct);
+  return out;
+}
+namespace {
+Tensor wrapped(const Scalar &s, const Tensor &like) {
+  Tensor t = scalar_to_tensor(s, s.isFloatingPoint() ? kDouble : s.type(), like.device());
+  t.unsafeGetTensorImpl()->wrapped_number = true;
+  return t;
+}
+} // namespace
+Tensor where(const Tensor &cond, const Scalar &a, const Tensor &b) { return where(cond, wrapped(a, cond), b); }
+Tensor where(const Tensor &cond, const Tensor &a, const Scalar &b) { return where(cond, a, wrapped(b, cond)); }
+Tensor where(const Tensor &cond, const Scalar &a, const Scalar &b) {
+  // Two host numbers: LibTorch gives the default dtype for floats, long for ints.
+  return where(cond, wrapped(a, cond), wrapped(b, cond));
+}
+
+Tensor &Tensor::masked_fill_(const Tensor &mask, const Tensor &value) {
+  check_defined(*this, "self");
+  check_defined(mask, "mask");
+  check_defined(value, "value");
+  GFY_CHECK(mask.scalar_type() == kBool, "masked_fill_ only supports boolean masks, but got mask with dtype ",
+            to_string(mask.scalar_type()));
+  GFY_CHECK(value.dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+            value.dim(), " dimension(s).");
+  common_device({this, &mask});
+  std::vector<int64_t> shape = broadcast_shapes(sizes(), mask.sizes());
+  GFY_CHECK(IntArrayRef(shape) == sizes(), "output with shape ", sizes(), " doesn't match the broadcast shape ",
+            IntArrayRef(shape));
+  OpCall c;
+  c.op = OpId::masked_fill;
+  c.in = {*this, mask.expand(sizes()), cast(value, scalar_type())};
+  c.out = {*this};
+  run(std::move(c), scalar_type());
+  return *this;
+}
+Tensor &Tensor::masked_fill_(const Tensor &mask, const Scalar &value) {
+  check_defined(*this, "self");
+  return masked_fill_(mask, scalar_to_tensor(value, scalar_type(), device()));
+}
+Tensor masked_fill(const Tensor &a, const Tensor &mask, const Scalar &value) {
+  check_defined(a, "self");
+  check_defined(mask, "mask");
+  Tensor out = a.expand(broadcast_shapes(a.sizes(), mask.sizes())).clone();
+  return out.masked_fill_(mask, value);
+}
+Tensor masked_fill(const Tensor &a, const Tensor &mask, const Tensor &value) {
+  check_defined(a, "self");
+  check_defined(mask, "mask");
+  Tensor out = a.expand(broadcast_shapes(a.sizes(), mask.sizes())).clone();
+  return out.masked_fill_(mask, value);
+}
+
+// --- Tensor methods and in-place forms ------------------------------------------------------------
+
+Tensor Tensor::add(const Tensor &o, const Scalar &al) const { return gfy::add(*this, o, al); }
+Tensor Tensor::add(const Scalar &o, const Scalar &al) const { return gfy::add(*this, o, al); }
+Tensor Tensor::sub(const Tensor &o, const Scalar &al) const { return gfy::sub(*this, o, al); }
+Tensor Tensor::sub(const Scalar &o, const Scalar &al) const { return gfy::sub(*this, o, al); }
+Tensor Tensor::mul(const Tensor &o) const { return gfy::mul(*this, o); }
+Tensor Tensor::mul(const Scalar &o) const { return gfy::mul(*this, o); }
+Tensor Tensor::div(const Tensor &o) const { return gfy::div(*this, o); }
+Tensor Tensor::div(const Scalar &o) const { return gfy::div(*this, o); }
+Tensor Tensor::pow(const Tensor &o) const { return gfy::pow(*this, o); }
+Tensor Tensor::pow(const Scalar &o) const { return gfy::pow(*this, o); }
+Tensor Tensor::neg() const { return gfy::neg(*this); }
+Tensor Tensor::abs() const { return gfy::abs(*this); }
+Tensor Tensor::exp() const { return gfy::exp(*this); }
+Tensor Tensor::log() const { return gfy::log(*this); }
+Tensor Tensor::sqrt() const { return gfy::sqrt(*this); }
+Tensor Tensor::rsqrt() const { return gfy::rsqrt(*this); }
+Tensor Tensor::relu() const { return gfy::relu(*this); }
+Tensor Tensor::sigmoid() const { return gfy::sigmoid(*this); }
+Tensor Tensor::tanh() const { return gfy::tanh(*this); }
+Tensor Tensor::clamp(std::optional<Scalar> lo, std::optional<Scalar> hi) const { return gfy::clamp(*this, lo, hi); }
+Tensor Tensor::clamp_min(const Scalar &lo) const { return gfy::clamp_min(*this, lo); }
+Tensor Tensor::clamp_max(const Scalar &hi) const { return gfy::clamp_max(*this, hi); }
+Tensor Tensor::masked_fill(const Tensor &m, const Scalar &v) const { return gfy::masked_fill(*this, m, v); }
+Tensor Tensor::masked_fill(const Tensor &m, const Tensor &v) const { return gfy::masked_fill(*this, m, v); }
+Tensor Tensor::logical_not() const { return gfy::logical_not(*this); }
+Tensor Tensor::logical_and(const Tensor &o) const { return gfy::logical_and(*this, o); }
+Tensor Tensor::logical_or(const Tensor &o) const { return gfy::logical_or(*this, o); }
+Tensor Tensor::isnan() const { return gfy::isnan(*this); }
+Tensor Tensor::maximum(const Tensor &o) const { return gfy::maximum(*this, o); }
+Tensor Tensor::minimum(const Tensor &o) const { return gfy::minimum(*this, o); }
+#define GFY_CMP_METHOD(name)                                                                       \
+  Tensor Tensor::name(const Tensor &o) const { return gfy::name(*this, o); }                       \
+  Tensor Tensor::name(const Scalar &o) const { return binary_scalar(OpId::name, Kind::Compare, *this, o, 1.0); }
+GFY_CMP_METHOD(eq)
+GFY_CMP_METHOD(ne)
+GFY_CMP_METHOD(lt)
+GFY_CMP_METHOD(le)
+GFY_CMP_METHOD(gt)
+GFY_CMP_METHOD(ge)
+#undef GFY_CMP_METHOD
+
+Tensor &Tensor::add_(const Tensor &o, const Scalar &al) { binary(OpId::add, Kind::Arith, *this, o, al.toDouble(), this); return *this; }
+Tensor &Tensor::add_(const Scalar &o, const Scalar &al) { binary_scalar(OpId::add, Kind::Arith, *this, o, al.toDouble(), this); return *this; }
+Tensor &Tensor::sub_(const Tensor &o, const Scalar &al) { binary(OpId::sub, Kind::Arith, *this, o, al.toDouble(), this); return *this; }
+Tensor &Tensor::sub_(const Scalar &o, const Scalar &al) { binary_scalar(OpId::sub, Kind::Arith, *this, o, al.toDouble(), this); return *this; }
+Tensor &Tensor::mul_(const Tensor &o) { binary(OpId::mul, Kind::Arith, *this, o, 1.0, this); return *this; }
+Tensor &Tensor::mul_(const Scalar &o) { binary_scalar(OpId::mul, Kind::Arith, *this, o, 1.0, this); return *this; }
+Tensor &Tensor::div_(const Tensor &o) { binary(OpId::div, Kind::TrueDiv, *this, o, 1.0, this); return *this; }
+Tensor &Tensor::div_(const Scalar &o) { binary_scalar(OpId::div, Kind::TrueDiv, *this, o, 1.0, this); return *this; }
+Tensor &Tensor::clamp_(std::optional<Scalar> lo, std::optional<Scalar> hi) { clamp_impl(*this, lo, hi, this); return *this; }
+Tensor &Tensor::relu_() { unary(OpId::relu, UKind::Same, *this, this); return *this; }
+Tensor &Tensor::sigmoid_() { unary(OpId::sigmoid, UKind::Float, *this, this); return *this; }
+Tensor &Tensor::tanh_() { unary(OpId::tanh, UKind::Float, *this, this); return *this; }
+Tensor &Tensor::exp_() { unary(OpId::exp, UKind::Float, *this, this); return *this; }
+Tensor &Tensor::neg_() { unary(OpId::neg, UKind::Same, *this, this); return *this; }
+Tensor &Tensor::uniform_(double from, double to) {
+  check_defined(*this, "self");
+  GFY_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);
+  Tensor tmp = random_op(OpId::uniform, sizes(), options().dtype(is_floating_point() ? scalar_type() : kDouble), from, to,
+                         is_floating_point() ? scalar_type() : kDouble);
+  return copy_(tmp);
+}
+Tensor &Tensor::normal_(double mean, double std) {
+  check_defined(*this, "self");
+  GFY_CHECK(std >= 0, "normal expects std >= 0.0, but found std ", std);
+  GFY_CHECK(is_floating_point(), "\"normal_kernel_cpu\" not implemented for '", to_string(scalar_type()), "'");
+  Tensor tmp = random_op(OpId::normal, sizes(), options(), mean, std, scalar_type());
+  return copy_(tmp);
+}
+
+// --- operators -----------------------------------------------------------------------------------
+
+Tensor operator-(const Tensor &a) { return neg(a); }
+Tensor operator~(const Tensor &a) {
+  check_defined(a, "self");
+  return a.scalar_type() == kBool ? logical_not(a) : bitwise_not(a);
+}
+#define GFY_OPERATOR(op, fn, OP, KIND)                                                             \
+  Tensor operator op(const Tensor &a, const Tensor &b) { return binary(OpId::OP, Kind::KIND, a, b, 1.0); } \
+  Tensor operator op(const Tensor &a, const Scalar &b) { return binary_scalar(OpId::OP, Kind::KIND, a, b, 1.0); } \
+  Tensor operator op(const Scalar &a, const Tensor &b) { return scalar_binary(OpId::OP, Kind::KIND, a, b); }
+GFY_OPERATOR(+, add, add, Arith)
+GFY_OPERATOR(-, sub, sub, Arith)
+GFY_OPERATOR(*, mul, mul, Arith)
+GFY_OPERATOR(/, div, div, TrueDiv)
+GFY_OPERATOR(<, lt, lt, Compare)
+GFY_OPERATOR(<=, le, le, Compare)
+GFY_OPERATOR(>, gt, gt, Compare)
+GFY_OPERATOR(>=, ge, ge, Compare)
+GFY_OPERATOR(==, eq, eq, Compare)
+GFY_OPERATOR(!=, ne, ne, Compare)
+GFY_OPERATOR(&, bitwise_and, bitwise_and, Bitwise)
+GFY_OPERATOR(|, bitwise_or, bitwise_or, Bitwise)
+#undef GFY_OPERATOR
+
+} // namespace gfy

@@ -1,0 +1,109 @@
+// Value types: dtype tables, promotion lattice, Device parsing, error construction.
+// The promotion table is LibTorch's (c10/core/ScalarType.h) restricted to our five dtypes.
+#include <graphify/core/Functions.h>
+#include <graphify/core/Types.h>
+
+#include <sstream>
+
+namespace gfy {
+
+CaptureError::CaptureError(std::string op, const std::source_location &loc, const std::string &why)
+    : Error(detail::str_cat(loc.file_name(), ":", loc.line(), ": error: ", op, " ", why)), op_(std::move(op)),
+      file_(loc.file_name()), line_(loc.line()) {}
+
+namespace detail {
+void throw_error(const std::string &msg) { throw Error(msg); }
+std::string to_display(const ScalarType &t) { return to_string(t); }
+std::string to_display(const Device &d) { return d.str(); }
+std::string to_display(const IntArrayRef &a) {
+  std::ostringstream os;
+  os << a;
+  return os.str();
+}
+std::string to_display(const std::vector<int64_t> &a) { return to_display(IntArrayRef(a)); }
+} // namespace detail
+
+size_t element_size(ScalarType t) {
+  switch (t) {
+  case kBool: return 1;
+  case kInt: return 4;
+  case kLong: return 8;
+  case kFloat: return 4;
+  case kDouble: return 8;
+  }
+  return 1;
+}
+
+const char *to_string(ScalarType t) {
+  switch (t) {
+  case kBool: return "Bool";
+  case kInt: return "Int";
+  case kLong: return "Long";
+  case kFloat: return "Float";
+  case kDouble: return "Double";
+  }
+  return "Undefined";
+}
+
+std::ostream &operator<<(std::ostream &os, ScalarType t) { return os << to_string(t); }
+
+// With bool < int < long < float < double the lattice is a total order, so promotion is max.
+ScalarType promote_types(ScalarType a, ScalarType b) { return int(a) >= int(b) ? a : b; }
+
+// LibTorch's canCast: no float -> integral, no non-bool -> bool; widening or narrowing within a
+// category is allowed.
+bool can_cast(ScalarType from, ScalarType to) {
+  if (isFloatingType(from) && isIntegralType(to, true)) return false;
+  if (from != kBool && to == kBool) return false;
+  return true;
+}
+
+Device::Device(const std::string &spec) {
+  std::string type = spec;
+  int index = -1;
+  if (auto colon = spec.find(':'); colon != std::string::npos) {
+    type = spec.substr(0, colon);
+    try {
+      index = std::stoi(spec.substr(colon + 1));
+    } catch (const std::exception &) {
+      throw Error("Invalid device string: '" + spec + "'");
+    }
+  }
+  if (type == "cpu") type_ = kCPU;
+  else if (type == "cuda") type_ = kCUDA;
+  else throw Error("Expected one of cpu, cuda device type at start of device string: " + spec);
+  index_ = int8_t(index);
+}
+
+std::string Device::str() const {
+  std::string s = type_ == kCPU ? "cpu" : "cuda";
+  if (index_ >= 0) s += ":" + std::to_string(index_);
+  return s;
+}
+
+std::ostream &operator<<(std::ostream &os, const Device &d) { return os << d.str(); }
+
+std::ostream &operator<<(std::ostream &os, const Scalar &s) {
+  if (s.isFloatingPoint()) return os << s.toDouble();
+  if (s.isBoolean()) return os << (s.toBool() ? "true" : "false");
+  return os << s.toLong();
+}
+
+bool IntArrayRef::equals(IntArrayRef o) const {
+  if (size_ != o.size_) return false;
+  for (size_t i = 0; i < size_; ++i)
+    if (data_[i] != o.data_[i]) return false;
+  return true;
+}
+
+bool operator==(const std::vector<int64_t> &a, IntArrayRef b) { return IntArrayRef(a).equals(b); }
+
+std::ostream &operator<<(std::ostream &os, IntArrayRef a) {
+  os << "[";
+  for (size_t i = 0; i < a.size(); ++i) os << (i ? ", " : "") << a[i];
+  return os << "]";
+}
+
+const char *version() { return "0.1.0"; }
+
+} // namespace gfy

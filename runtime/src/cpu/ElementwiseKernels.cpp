@@ -1,0 +1,347 @@
+// CPU reference kernels for copies, fills, random numbers and elementwise math. Every kernel
+// receives operands already broadcast to the output's shape and already converted to one compute
+// dtype (the front-end did it), so each is one loop_nd with a contiguous fast path.
+#include "Kernels.h"
+#include "Loops.h"
+
+#include <graphify/core/Functions.h>
+
+#include <mutex>
+#include <random>
+
+namespace gfy {
+namespace detail {
+std::mt19937_64 &generator() {
+  static std::mt19937_64 gen(67280421310721ULL);
+  return gen;
+}
+} // namespace detail
+
+void manual_seed(uint64_t seed) { detail::generator().seed(seed); }
+
+namespace cpu {
+namespace {
+
+const TensorImpl &I(const Tensor &t) { return *t.unsafeGetTensorImpl(); }
+
+template <class O, class In> inline O convert(In v) {
+  if constexpr (std::is_same_v<O, bool>) return v != In(0);
+  else return static_cast<O>(v);
+}
+
+/// out = f(a) elementwise; `O` and `A` may differ (conversions, predicates).
+template <class O, class A, class F> void unary_loop(const Tensor &out, const Tensor &a, F f) {
+  loop_nd<2>(I(out).sizes, {&I(out), &I(a)}, [&](char **p, const int64_t *s, int64_t n) {
+    O *o = reinterpret_cast<O *>(p[0]);
+    const A *x = reinterpret_cast<const A *>(p[1]);
+    if (s[0] == int64_t(sizeof(O)) && s[1] == int64_t(sizeof(A))) {
+      for (int64_t i = 0; i < n; ++i) o[i] = f(x[i]);
+    } else if (s[0] == int64_t(sizeof(O)) && s[1] == 0) {
+      const O v = f(*x);
+      for (int64_t i = 0; i < n; ++i) o[i] = v;
+    } else {
+      for (int64_t i = 0; i < n; ++i)
+        *reinterpret_cast<O *>(p[0] + i * s[0]) = f(*reinterpret_cast<const A *>(p[1] + i * s[1]));
+    }
+  });
+}
+
+/// out = f(a, b) elementwise, with fast paths for dense operands and for one scalar operand.
+template <class O, class T, class F> void binary_loop(const Tensor &out, const Tensor &a, const Tensor &b, F f) {
+  loop_nd<3>(I(out).sizes, {&I(out), &I(a), &I(b)}, [&](char **p, const int64_t *s, int64_t n) {
+    O *o = reinterpret_cast<O *>(p[0]);
+    const T *x = reinterpret_cast<const T *>(p[1]);
+    const T *y = reinterpret_cast<const T *>(p[2]);
+    constexpr int64_t so = sizeof(O), st = sizeof(T);
+    if (s[0] == so) {
+      if (s[1] == st && s[2] == st) {
+        for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], y[i]);
+        return;
+      }
+      if (s[1] == st && s[2] == 0) {
+        const T yv = *y;
+        for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], yv);
+        return;
+      }
+      if (s[1] == 0 && s[2] == st) {
+        const T xv = *x;
+        for (int64_t i = 0; i < n; ++i) o[i] = f(xv, y[i]);
+        return;
+      }
+    }
+    for (int64_t i = 0; i < n; ++i)
+      *reinterpret_cast<O *>(p[0] + i * s[0]) =
+          f(*reinterpret_cast<const T *>(p[1] + i * s[1]), *reinterpret_cast<const T *>(p[2] + i * s[2]));
+  });
+}
+
+template <class T> inline bool is_nan(T v) {
+  if constexpr (std::is_floating_point_v<T>) return v != v;
+  else return false;
+}
+
+} // namespace
+
+// --- copies, fills, ranges, random ---------------------------------------------------------------
+
+void copy_kernel(OpCall &c) {
+  const Tensor &out = c.out[0], &in = c.in[0];
+  dispatch_all(I(out).dtype, [&]<class O>() {
+    dispatch_all(I(in).dtype, [&]<class A>() { unary_loop<O, A>(out, in, [](A v) { return convert<O>(v); }); });
+  });
+}
+
+void fill_kernel(OpCall &c) {
+  const TensorImpl &o = I(c.out[0]);
+  dispatch_all(o.dtype, [&]<class T>() {
+    const T v = c.flag ? convert<T>(c.k) : convert<T>(c.alpha);
+    loop_nd<1>(o.sizes, {&o}, [&](char **p, const int64_t *s, int64_t n) {
+      if (s[0] == int64_t(sizeof(T))) {
+        T *d = reinterpret_cast<T *>(p[0]);
+        for (int64_t i = 0; i < n; ++i) d[i] = v;
+      } else {
+        for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T *>(p[0] + i * s[0]) = v;
+      }
+    });
+  });
+}
+
+void arange_kernel(OpCall &c) {
+  const TensorImpl &o = I(c.out[0]); // out: (n), contiguous
+  dispatch_num(o.dtype, [&]<class T>() {
+    T *d = reinterpret_cast<T *>(o.data());
+    for (int64_t i = 0; i < o.numel; ++i) d[i] = static_cast<T>(c.alpha + double(i) * c.beta);
+  });
+}
+
+void uniform_kernel(OpCall &c) {
+  const TensorImpl &o = I(c.out[0]); // out: contiguous
+  auto &gen = detail::generator();
+  dispatch_float(o.dtype, [&]<class T>() {
+    T *d = reinterpret_cast<T *>(o.data());
+    const double lo = c.alpha, span = c.beta - c.alpha;
+    for (int64_t i = 0; i < o.numel; ++i) {
+      const double u = double(gen() >> 11) * 0x1.0p-53;
+      T v = static_cast<T>(lo + u * span);
+      // Rounding to float can reach the excluded upper bound; keep the interval half-open.
+      if (span > 0 && v >= static_cast<T>(c.beta)) v = std::nextafter(static_cast<T>(c.beta), static_cast<T>(lo));
+      d[i] = v;
+    }
+  });
+}
+
+void normal_kernel(OpCall &c) {
+  const TensorImpl &o = I(c.out[0]);
+  auto &gen = detail::generator();
+  dispatch_float(o.dtype, [&]<class T>() {
+    T *d = reinterpret_cast<T *>(o.data());
+    // Box-Muller, two values per pair of uniforms.
+    for (int64_t i = 0; i < o.numel; i += 2) {
+      const double u1 = (double(gen() >> 11) + 1.0) * 0x1.0p-53, u2 = double(gen() >> 11) * 0x1.0p-53;
+      const double r = std::sqrt(-2.0 * std::log(u1)), th = 2.0 * M_PI * u2;
+      d[i] = static_cast<T>(c.alpha + c.beta * r * std::cos(th));
+      if (i + 1 < o.numel) d[i + 1] = static_cast<T>(c.alpha + c.beta * r * std::sin(th));
+    }
+  });
+}
+
+void randint_kernel(OpCall &c) {
+  const TensorImpl &o = I(c.out[0]);
+  auto &gen = detail::generator();
+  const int64_t lo = int64_t(c.alpha);
+  const uint64_t range = uint64_t(int64_t(c.beta) - lo);
+  dispatch_num(o.dtype, [&]<class T>() {
+    T *d = reinterpret_cast<T *>(o.data());
+    for (int64_t i = 0; i < o.numel; ++i) d[i] = static_cast<T>(lo + int64_t(gen() % range));
+  });
+}
+
+// --- binary ------------------------------------------------------------------------------------
+
+void add_kernel(OpCall &c) {
+  dispatch_all(I(c.out[0]).dtype, [&]<class T>() {
+    if constexpr (std::is_same_v<T, bool>) {
+      binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](bool x, bool y) { return x || y; });
+    } else if (c.alpha == 1.0) {
+      binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return T(x + y); });
+    } else {
+      const T al = static_cast<T>(c.alpha);
+      binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [al](T x, T y) { return T(x + al * y); });
+    }
+  });
+}
+
+void sub_kernel(OpCall &c) {
+  dispatch_num(I(c.out[0]).dtype, [&]<class T>() {
+    const T al = static_cast<T>(c.alpha);
+    if (c.alpha == 1.0) binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return T(x - y); });
+    else binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [al](T x, T y) { return T(x - al * y); });
+  });
+}
+
+void mul_kernel(OpCall &c) {
+  dispatch_all(I(c.out[0]).dtype, [&]<class T>() {
+    if constexpr (std::is_same_v<T, bool>) binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](bool x, bool y) { return x && y; });
+    else binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return T(x * y); });
+  });
+}
+
+void div_kernel(OpCall &c) {
+  dispatch_float(I(c.out[0]).dtype, [&]<class T>() { binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return x / y; }); });
+}
+
+void pow_kernel(OpCall &c) {
+  dispatch_num(I(c.out[0]).dtype, [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T>) {
+      binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) {
+        if (y == T(2)) return x * x;
+        return std::pow(x, y);
+      });
+    } else {
+      binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) {
+        if (y < 0) {
+          if (x == 1) return T(1);
+          if (x == -1) return T((y % 2) ? -1 : 1);
+          throw Error("Integers to negative integer powers are not allowed.");
+        }
+        T r = 1;
+        for (T e = y; e > 0; e >>= 1, x *= x)
+          if (e & 1) r *= x;
+        return r;
+      });
+    }
+  });
+}
+
+#define GFY_COMPARE_KERNEL(name, expr)                                                             \
+  void name##_kernel(OpCall &c) {                                                                  \
+    dispatch_all(I(c.in[0]).dtype, [&]<class T>() {                                                \
+      binary_loop<bool, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return bool(expr); });       \
+    });                                                                                            \
+  }
+GFY_COMPARE_KERNEL(eq, x == y)
+GFY_COMPARE_KERNEL(ne, x != y)
+GFY_COMPARE_KERNEL(lt, x < y)
+GFY_COMPARE_KERNEL(le, x <= y)
+GFY_COMPARE_KERNEL(gt, x > y)
+GFY_COMPARE_KERNEL(ge, x >= y)
+GFY_COMPARE_KERNEL(logical_and, (x != T(0)) && (y != T(0)))
+GFY_COMPARE_KERNEL(logical_or, (x != T(0)) || (y != T(0)))
+#undef GFY_COMPARE_KERNEL
+
+void bitwise_and_kernel(OpCall &c) {
+  dispatch_all(I(c.out[0]).dtype, [&]<class T>() {
+    if constexpr (std::is_same_v<T, bool>) binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](bool x, bool y) { return x && y; });
+    else if constexpr (std::is_integral_v<T>) binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return T(x & y); });
+  });
+}
+void bitwise_or_kernel(OpCall &c) {
+  dispatch_all(I(c.out[0]).dtype, [&]<class T>() {
+    if constexpr (std::is_same_v<T, bool>) binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](bool x, bool y) { return x || y; });
+    else if constexpr (std::is_integral_v<T>) binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return T(x | y); });
+  });
+}
+
+void maximum_kernel(OpCall &c) {
+  dispatch_all(I(c.out[0]).dtype, [&]<class T>() {
+    binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return (x > y || is_nan(x)) ? x : y; });
+  });
+}
+void minimum_kernel(OpCall &c) {
+  dispatch_all(I(c.out[0]).dtype, [&]<class T>() {
+    binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return (x < y || is_nan(x)) ? x : y; });
+  });
+}
+
+// --- unary -------------------------------------------------------------------------------------
+
+#define GFY_UNARY_KERNEL(name, dispatcher, expr)                                                   \
+  void name##_kernel(OpCall &c) {                                                                  \
+    dispatcher(I(c.out[0]).dtype, [&]<class T>() { unary_loop<T, T>(c.out[0], c.in[0], [](T x) { return T(expr); }); }); \
+  }
+GFY_UNARY_KERNEL(neg, dispatch_num, -x)
+GFY_UNARY_KERNEL(abs, dispatch_num, x < 0 ? -x : x)
+GFY_UNARY_KERNEL(exp, dispatch_float, exp_fast(x))
+GFY_UNARY_KERNEL(log, dispatch_float, std::log(x))
+GFY_UNARY_KERNEL(sqrt, dispatch_float, std::sqrt(x))
+GFY_UNARY_KERNEL(rsqrt, dispatch_float, T(1) / std::sqrt(x))
+GFY_UNARY_KERNEL(relu, dispatch_num, (x > T(0) || is_nan(x)) ? x : T(0))
+GFY_UNARY_KERNEL(sigmoid, dispatch_float, sigmoid_fn(x))
+GFY_UNARY_KERNEL(tanh, dispatch_float, tanh_fn(x))
+#undef GFY_UNARY_KERNEL
+
+void gelu_kernel(OpCall &c) {
+  dispatch_float(I(c.out[0]).dtype, [&]<class T>() {
+    if (c.flag) {
+      unary_loop<T, T>(c.out[0], c.in[0], [](T x) {
+        const T k = T(0.7978845608028654), inner = k * (x + T(0.044715) * x * x * x);
+        return T(0.5) * x * (T(1) + tanh_fn(inner));
+      });
+    } else {
+      unary_loop<T, T>(c.out[0], c.in[0], [](T x) { return T(0.5) * x * (T(1) + std::erf(x * T(0.7071067811865476))); });
+    }
+  });
+}
+
+void logical_not_kernel(OpCall &c) {
+  dispatch_all(I(c.in[0]).dtype, [&]<class T>() { unary_loop<bool, T>(c.out[0], c.in[0], [](T x) { return x == T(0); }); });
+}
+void bitwise_not_kernel(OpCall &c) {
+  dispatch_all(I(c.out[0]).dtype, [&]<class T>() {
+    if constexpr (std::is_same_v<T, bool>) unary_loop<T, T>(c.out[0], c.in[0], [](bool x) { return !x; });
+    else if constexpr (std::is_integral_v<T>) unary_loop<T, T>(c.out[0], c.in[0], [](T x) { return T(~x); });
+  });
+}
+void isnan_kernel(OpCall &c) {
+  dispatch_all(I(c.in[0]).dtype, [&]<class T>() { unary_loop<bool, T>(c.out[0], c.in[0], [](T x) { return is_nan(x); }); });
+}
+
+void clamp_kernel(OpCall &c) {
+  dispatch_num(I(c.out[0]).dtype, [&]<class T>() {
+    const bool has_lo = c.flag, has_hi = c.flag2;
+    const T lo = static_cast<T>(c.alpha), hi = static_cast<T>(c.beta);
+    unary_loop<T, T>(c.out[0], c.in[0], [=](T x) {
+      if (is_nan(x)) return x;
+      if (has_lo && x < lo) x = lo;
+      if (has_hi && x > hi) x = hi;
+      return x;
+    });
+  });
+}
+
+// --- ternary -----------------------------------------------------------------------------------
+
+void where_kernel(OpCall &c) {
+  const Tensor &out = c.out[0];
+  dispatch_all(I(out).dtype, [&]<class T>() {
+    loop_nd<4>(I(out).sizes, {&I(out), &I(c.in[0]), &I(c.in[1]), &I(c.in[2])},
+               [&](char **p, const int64_t *s, int64_t n) {
+                 constexpr int64_t st = sizeof(T);
+                 if (s[0] == st && s[1] == 1 && s[2] == st && s[3] == st) {
+                   T *o = reinterpret_cast<T *>(p[0]);
+                   const bool *m = reinterpret_cast<const bool *>(p[1]);
+                   const T *a = reinterpret_cast<const T *>(p[2]), *b = reinterpret_cast<const T *>(p[3]);
+                   for (int64_t i = 0; i < n; ++i) o[i] = m[i] ? a[i] : b[i];
+                   return;
+                 }
+                 for (int64_t i = 0; i < n; ++i)
+                   *reinterpret_cast<T *>(p[0] + i * s[0]) = *reinterpret_cast<const bool *>(p[1] + i * s[1])
+                                                                 ? *reinterpret_cast<const T *>(p[2] + i * s[2])
+                                                                 : *reinterpret_cast<const T *>(p[3] + i * s[3]);
+               });
+  });
+}
+
+void masked_fill_kernel(OpCall &c) {
+  const Tensor &out = c.out[0];
+  dispatch_all(I(out).dtype, [&]<class T>() {
+    const T v = *reinterpret_cast<const T *>(I(c.in[2]).data());
+    loop_nd<2>(I(out).sizes, {&I(out), &I(c.in[1])}, [&](char **p, const int64_t *s, int64_t n) {
+      for (int64_t i = 0; i < n; ++i)
+        if (*reinterpret_cast<const bool *>(p[1] + i * s[1])) *reinterpret_cast<T *>(p[0] + i * s[0]) = v;
+    });
+  });
+}
+
+} // namespace cpu
+} // namespace gfy

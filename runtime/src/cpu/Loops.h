@@ -1,0 +1,175 @@
+#pragma once
+// Private helpers of the CPU reference backend: the strided N-d loop every elementwise and
+// reduction kernel is written on, dtype dispatch, and vectorizable float math.
+//
+// Invariant kept by loop_nd: every operand has been given the iteration shape (broadcast operands
+// as stride-0 views), so a kernel never does broadcasting arithmetic itself. The innermost
+// (coalesced) dimension is handed to the kernel as a run of `n` elements with byte strides, so
+// kernels write one plain loop for the contiguous case, which the compiler vectorizes.
+
+#include <graphify/core/Backend.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace gfy::cpu {
+
+constexpr int kMaxDims = 25;
+
+/// Calls inner(ptrs, byte_strides, n) for each innermost run of the iteration `shape`.
+/// `ops[k]` must have `shape` as its sizes (use expanded views for broadcasting).
+template <int N, class Inner>
+void loop_nd(IntArrayRef shape, const std::array<const TensorImpl *, N> &ops, Inner &&inner) {
+  const int nd = int(shape.size());
+  int64_t size[kMaxDims];
+  int64_t st[N][kMaxDims];
+  int d = 0;
+  for (int i = 0; i < nd; ++i) {
+    if (shape[i] == 0) return;
+    if (shape[i] == 1) continue;
+    size[d] = shape[i];
+    for (int k = 0; k < N; ++k) st[k][d] = ops[k]->strides[i] * int64_t(element_size(ops[k]->dtype));
+    ++d;
+  }
+  // Merge dimension j into j+1 when every operand is dense across the pair, so that contiguous
+  // tensors become one long run whatever their rank.
+  int w = 0;
+  for (int j = 1; j < d; ++j) {
+    bool merge = true;
+    for (int k = 0; k < N; ++k) merge = merge && st[k][w] == st[k][j] * size[j];
+    if (merge) {
+      size[w] *= size[j];
+      for (int k = 0; k < N; ++k) st[k][w] = st[k][j];
+    } else {
+      ++w;
+      size[w] = size[j];
+      for (int k = 0; k < N; ++k) st[k][w] = st[k][j];
+    }
+  }
+  d = d == 0 ? 0 : w + 1;
+  std::array<char *, N> base;
+  for (int k = 0; k < N; ++k) base[k] = ops[k]->data();
+  if (d == 0) {
+    int64_t zero[N] = {};
+    inner(base.data(), zero, int64_t(1));
+    return;
+  }
+  const int64_t n = size[d - 1];
+  int64_t inner_strides[N];
+  for (int k = 0; k < N; ++k) inner_strides[k] = st[k][d - 1];
+  const int outer = d - 1;
+  int64_t counter[kMaxDims] = {};
+  std::array<char *, N> p = base;
+  while (true) {
+    inner(p.data(), inner_strides, n);
+    // Advance the outer odometer; stepping a dimension adds its stride, wrapping subtracts
+    // the whole extent, so no per-element index multiplications happen.
+    int j = outer - 1;
+    for (; j >= 0; --j) {
+      if (++counter[j] < size[j]) {
+        for (int k = 0; k < N; ++k) p[k] += st[k][j];
+        break;
+      }
+      counter[j] = 0;
+      for (int k = 0; k < N; ++k) p[k] -= st[k][j] * (size[j] - 1);
+    }
+    if (j < 0) return;
+  }
+}
+
+/// Runs f.template operator()<T>() for the C++ type of `t`.
+template <class F> void dispatch_all(ScalarType t, F &&f) {
+  switch (t) {
+  case ScalarType::Bool: f.template operator()<bool>(); return;
+  case ScalarType::Int: f.template operator()<int32_t>(); return;
+  case ScalarType::Long: f.template operator()<int64_t>(); return;
+  case ScalarType::Float: f.template operator()<float>(); return;
+  case ScalarType::Double: f.template operator()<double>(); return;
+  }
+}
+template <class F> void dispatch_num(ScalarType t, F &&f) {
+  switch (t) {
+  case ScalarType::Int: f.template operator()<int32_t>(); return;
+  case ScalarType::Long: f.template operator()<int64_t>(); return;
+  case ScalarType::Float: f.template operator()<float>(); return;
+  case ScalarType::Double: f.template operator()<double>(); return;
+  default: throw Error(std::string("CPU kernel not implemented for dtype ") + to_string(t));
+  }
+}
+template <class F> void dispatch_float(ScalarType t, F &&f) {
+  switch (t) {
+  case ScalarType::Float: f.template operator()<float>(); return;
+  case ScalarType::Double: f.template operator()<double>(); return;
+  default: throw Error(std::string("CPU kernel not implemented for dtype ") + to_string(t));
+  }
+}
+
+/// How a (rows x cols) matrix with element strides (s0, s1) can be passed to BLAS without a
+/// copy: row-major as is (trans = false) or as the transpose of a row-major matrix
+/// (trans = true), with leading dimension `ld`. False when neither works.
+inline bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, bool &trans, int64_t &ld) {
+  const int64_t r = rows > 1 ? rows : 1, c = cols > 1 ? cols : 1;
+  if (s1 == 1 || cols <= 1) {
+    ld = rows <= 1 ? c : s0;
+    if (ld >= c) {
+      trans = false;
+      return true;
+    }
+  }
+  if (s0 == 1 || rows <= 1) {
+    ld = cols <= 1 ? r : s1;
+    if (ld >= r) {
+      trans = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+// --- vectorizable float math -----------------------------------------------------------------
+// glibc's expf/tanhf are scalar calls; these branch-free versions let the compiler vectorize the
+// gate loops of an LSTM. Relative error is a few ulp over the clamped range.
+
+inline float exp_fast(float x) {
+  x = x > 88.3762626647949f ? 88.3762626647949f : x;
+  x = x < -87.3365447504f ? -87.3365447504f : x;
+  float fx = x * 1.44269504088896341f;
+  fx = __builtin_floorf(fx + 0.5f);
+  float r = x - fx * 0.693359375f;
+  r = r + fx * 2.12194440e-4f;
+  float r2 = r * r;
+  float y = 1.9875691500E-4f;
+  y = y * r + 1.3981999507E-3f;
+  y = y * r + 8.3334519073E-3f;
+  y = y * r + 4.1665795894E-2f;
+  y = y * r + 1.6666665459E-1f;
+  y = y * r + 5.0000001201E-1f;
+  y = y * r2 + r + 1.0f;
+  int32_t n = int32_t(fx) + 127;
+  int32_t bits = n << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return y * scale;
+}
+inline double exp_fast(double x) { return std::exp(x); }
+
+template <class T> inline T sigmoid_fn(T x) {
+  if constexpr (std::is_same_v<T, float>) return 1.0f / (1.0f + exp_fast(-x));
+  else return T(1) / (T(1) + std::exp(-x));
+}
+template <class T> inline T tanh_fn(T x) {
+  if constexpr (std::is_same_v<T, float>) {
+    // tanh(x) = 1 - 2 / (exp(2x) + 1); near 0 that cancels, so use the odd series there.
+    float big = 1.0f - 2.0f / (exp_fast(2.0f * x) + 1.0f);
+    float x2 = x * x;
+    float small = x * (1.0f + x2 * (-0.333333333f + x2 * (0.133333333f + x2 * -0.0539682540f)));
+    return __builtin_fabsf(x) < 0.05f ? small : big;
+  } else {
+    return std::tanh(x);
+  }
+}
+
+} // namespace gfy::cpu

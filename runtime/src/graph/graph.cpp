@@ -1,0 +1,227 @@
+// CPU graph capture. Invariant: a tape node only ever touches buffers that existed when it was
+// recorded (the OpCall holds them), so replay performs no allocation, no shape check and no
+// dispatch; control flow (cond, while_loop) is a node that owns sub-tapes and reads its
+// predicate when it runs. A capture frame stack (thread-local) makes capture re-entrant for
+// those sub-tapes while refusing user-level nesting.
+#include <graphify/core/Backend.h>
+#include <graphify/core/Functions.h>
+#include <graphify/graph/Graph.h>
+
+#include <iostream>
+
+namespace gfy {
+namespace detail {
+
+Scalar read_scalar(const TensorImpl &t, int64_t linear);
+
+struct Tape {
+  std::vector<std::function<void()>> nodes;
+  std::vector<std::string> warnings;
+  void run() const {
+    for (const auto &n : nodes) n();
+  }
+};
+
+namespace {
+enum class Mode { Capture, Trace };
+struct Frame {
+  Tape *tape;
+  Mode mode;
+};
+thread_local std::vector<Frame> g_frames;
+thread_local Tape *g_root = nullptr; ///< the user-level graph (warnings go there)
+
+/// Pushes a frame for the duration of a scope, popping it even when the user's code throws.
+struct FrameGuard {
+  FrameGuard(Tape *t, Mode m) { g_frames.push_back({t, m}); }
+  ~FrameGuard() { g_frames.pop_back(); }
+  FrameGuard(const FrameGuard &) = delete;
+  FrameGuard &operator=(const FrameGuard &) = delete;
+};
+
+Graph run_capture(const std::function<void()> &fn, Mode mode) {
+  GFY_CHECK(g_frames.empty(), mode == Mode::Capture ? "capture()" : "trace()",
+            " cannot be nested inside another capture or trace");
+  auto tape = std::make_shared<Tape>();
+  g_root = tape.get();
+  struct RootReset {
+    ~RootReset() { g_root = nullptr; }
+  } reset;
+  FrameGuard guard(tape.get(), mode);
+  fn();
+  return Graph(tape);
+}
+
+/// Reads a one-element CPU predicate without the host-read check: only control-flow nodes and
+/// eager control flow use it, which is their whole point.
+bool read_predicate(const Tensor &pred) {
+  GFY_CHECK(pred.defined(), "cond/while_loop: predicate is an undefined tensor");
+  GFY_CHECK(pred.numel() == 1, "cond/while_loop: predicate must have exactly one element, got ", pred.numel());
+  GFY_CHECK(pred.is_cpu(), "cond/while_loop: predicates on ", pred.device().str(),
+            " need the CUDA backend's conditional nodes, which this build does not have");
+  return read_scalar(*pred.unsafeGetTensorImpl(), 0).toBool();
+}
+
+/// A prepared copy kernel launch (no recording): used inside control-flow nodes.
+struct CopyCall {
+  Backend *backend;
+  std::shared_ptr<OpCall> call;
+  void operator()() const { backend->compute(*call); }
+};
+CopyCall make_copy(const Tensor &dst, const Tensor &src) {
+  auto c = std::make_shared<OpCall>();
+  c->op = OpId::copy;
+  c->in = {src};
+  c->out = {dst};
+  return {&backend_for(dst.device().type()), c};
+}
+
+void check_same_signature(const std::vector<Tensor> &a, const std::vector<Tensor> &b, const char *what,
+                          const char *an, const char *bn) {
+  GFY_CHECK(a.size() == b.size(), what, ": ", an, " returns ", int64_t(a.size()), " tensors but ", bn, " returns ",
+            int64_t(b.size()));
+  for (size_t i = 0; i < a.size(); ++i) {
+    GFY_CHECK(a[i].defined() && b[i].defined(), what, ": output ", int64_t(i), " is undefined");
+    GFY_CHECK(a[i].sizes() == b[i].sizes() && a[i].scalar_type() == b[i].scalar_type(), what, ": output ",
+              int64_t(i), " is ", a[i].sizes(), " ", to_string(a[i].scalar_type()), " in ", an, " but ", b[i].sizes(),
+              " ", to_string(b[i].scalar_type()), " in ", bn, "; a graph needs both to agree");
+  }
+}
+} // namespace
+
+void record(std::function<void()> node) {
+  if (!g_frames.empty()) g_frames.back().tape->nodes.push_back(std::move(node));
+}
+
+void on_host_read(const char *op, const std::source_location &loc) {
+  if (g_frames.empty()) return;
+  if (g_frames.back().mode == Mode::Capture)
+    throw CaptureError(op, loc,
+                       "reads a tensor value on the host, which cannot happen inside a captured graph; keep the value "
+                       "on the device (gfy::where, gfy::cond) or move the read out of the captured region "
+                       "[graphify-host-sync]");
+  const std::string msg = str_cat(loc.file_name(), ":", loc.line(), ": warning: ", op,
+                                  " converts a tensor to a host value; the trace records it as a constant, so the "
+                                  "traced graph might not generalize to other inputs (TracerWarning)");
+  std::cerr << msg << "\n";
+  if (g_root) g_root->warnings.push_back(msg);
+}
+
+void on_dynamic_shape(const char *op, const std::source_location &loc) {
+  if (g_frames.empty()) return;
+  throw CaptureError(op, loc,
+                     "produces a tensor whose shape depends on tensor values, which a graph with static buffers "
+                     "cannot hold; use a fixed-size form (a mask with gfy::where / masked_fill_, or "
+                     "argsort(stable=true) + index_select) [graphify-dynamic-shape]");
+}
+
+} // namespace detail
+
+using namespace detail;
+
+void Graph::replay() const {
+  GFY_CHECK(tape_ != nullptr, "replay() on an empty Graph");
+  GFY_CHECK(g_frames.empty(), "replay() cannot run while a graph is being captured");
+  tape_->run();
+}
+size_t Graph::num_nodes() const { return tape_ ? tape_->nodes.size() : 0; }
+const std::vector<std::string> &Graph::warnings() const {
+  static const std::vector<std::string> none;
+  return tape_ ? tape_->warnings : none;
+}
+
+Graph capture(const std::function<void()> &fn) { return run_capture(fn, Mode::Capture); }
+Graph trace(const std::function<void()> &fn) { return run_capture(fn, Mode::Trace); }
+bool is_capturing() { return !g_frames.empty(); }
+bool is_tracing() { return !g_frames.empty() && g_frames.back().mode == Mode::Trace; }
+
+std::vector<Tensor> cond(const Tensor &pred, const std::function<std::vector<Tensor>()> &then_fn,
+                         const std::function<std::vector<Tensor>()> &else_fn) {
+  if (g_frames.empty()) return read_predicate(pred) ? then_fn() : else_fn();
+  GFY_CHECK(pred.defined() && pred.numel() == 1, "cond: predicate must have exactly one element");
+  const Mode mode = g_frames.back().mode;
+  auto then_tape = std::make_shared<Tape>(), else_tape = std::make_shared<Tape>();
+  std::vector<Tensor> then_out, else_out;
+  {
+    FrameGuard g(then_tape.get(), mode);
+    then_out = then_fn();
+  }
+  {
+    FrameGuard g(else_tape.get(), mode);
+    else_out = else_fn();
+  }
+  check_same_signature(then_out, else_out, "cond", "then_fn", "else_fn");
+  std::vector<Tensor> outs;
+  std::vector<CopyCall> from_then, from_else;
+  for (size_t i = 0; i < then_out.size(); ++i) {
+    outs.push_back(make_tensor(then_out[i].sizes(), then_out[i].scalar_type(), then_out[i].device()));
+    from_then.push_back(make_copy(outs.back(), then_out[i]));
+    from_else.push_back(make_copy(outs.back(), else_out[i]));
+  }
+  auto node = [pred, then_tape, else_tape, from_then, from_else] {
+    const bool p = read_predicate(pred);
+    (p ? then_tape : else_tape)->run();
+    for (const auto &c : p ? from_then : from_else) c();
+  };
+  // Both branches already ran once (to fix shapes); select the live one for the capture-time value.
+  for (const auto &c : read_predicate(pred) ? from_then : from_else) c();
+  record(node);
+  return outs;
+}
+
+Tensor cond(const Tensor &pred, const std::function<Tensor()> &then_fn, const std::function<Tensor()> &else_fn) {
+  return cond(pred, std::function<std::vector<Tensor>()>([&] { return std::vector<Tensor>{then_fn()}; }),
+              std::function<std::vector<Tensor>()>([&] { return std::vector<Tensor>{else_fn()}; }))
+      .at(0);
+}
+
+std::vector<Tensor> while_loop(const std::function<Tensor(const std::vector<Tensor> &)> &cond_fn,
+                               const std::function<std::vector<Tensor>(const std::vector<Tensor> &)> &body_fn,
+                               std::vector<Tensor> state) {
+  if (g_frames.empty()) {
+    while (read_predicate(cond_fn(state))) {
+      std::vector<Tensor> next = body_fn(state);
+      check_same_signature(state, next, "while_loop", "the state", "body_fn");
+      state = std::move(next);
+    }
+    return state;
+  }
+  const Mode mode = g_frames.back().mode;
+  // Loop-carried buffers: the graph's outputs. Initialised from `state` on every run of the node.
+  std::vector<Tensor> carried;
+  std::vector<CopyCall> init, back;
+  for (const Tensor &s : state) {
+    GFY_CHECK(s.defined(), "while_loop: state contains an undefined tensor");
+    carried.push_back(make_tensor(s.sizes(), s.scalar_type(), s.device()));
+    init.push_back(make_copy(carried.back(), s));
+  }
+  for (const auto &c : init) c();
+  auto cond_tape = std::make_shared<Tape>(), body_tape = std::make_shared<Tape>();
+  Tensor pred;
+  std::vector<Tensor> body_out;
+  {
+    FrameGuard g(cond_tape.get(), mode);
+    pred = cond_fn(carried);
+  }
+  GFY_CHECK(pred.defined() && pred.numel() == 1, "while_loop: cond_fn must return a one-element tensor");
+  {
+    FrameGuard g(body_tape.get(), mode);
+    body_out = body_fn(carried);
+  }
+  check_same_signature(state, body_out, "while_loop", "the state", "body_fn");
+  for (size_t i = 0; i < carried.size(); ++i) back.push_back(make_copy(carried[i], body_out[i]));
+  auto node = [init, back, cond_tape, body_tape, pred] {
+    for (const auto &c : init) c();
+    while (true) {
+      cond_tape->run();
+      if (!read_predicate(pred)) break;
+      body_tape->run();
+      for (const auto &c : back) c();
+    }
+  };
+  node(); // the capture-time result
+  record(node);
+  return carried;
+}
+
+} // namespace gfy

@@ -1,0 +1,198 @@
+// nn::Module bookkeeping and the layers. Parameters are plain tensors (no autograd); a module
+// conversion (`to`) rewrites each parameter's TensorImpl in place so that every handle the user
+// holds (e.g. `fc->weight`) sees the converted data, as LibTorch's set_data does.
+#include <graphify/core/Backend.h>
+#include <graphify/nn/Layers.h>
+
+#include <cmath>
+
+namespace gfy::nn {
+
+void Module::check_name(const std::string &name) const {
+  GFY_CHECK(!name.empty(), "name must not be empty");
+  GFY_CHECK(name.find('.') == std::string::npos, "name must not contain a dot (got \"", name, "\")");
+  GFY_CHECK(!parameters_.contains(name) && !buffers_.contains(name) && !children_.contains(name),
+            "attribute '", name, "' already defined");
+}
+
+Tensor &Module::register_parameter(std::string name, Tensor tensor, bool) {
+  check_name(name);
+  parameters_.insert(name, std::move(tensor));
+  return parameters_[name];
+}
+
+Tensor &Module::register_buffer(std::string name, Tensor tensor) {
+  check_name(name);
+  buffers_.insert(name, std::move(tensor));
+  return buffers_[name];
+}
+
+void Module::collect(const std::string &prefix, bool recurse, bool buffers, OrderedDict<Tensor> &out) const {
+  for (const auto &item : buffers ? buffers_ : parameters_)
+    if (item.value().defined()) out.insert(prefix + item.key(), item.value());
+  if (!recurse) return;
+  for (const auto &child : children_) child.value()->collect(prefix + child.key() + ".", true, buffers, out);
+}
+
+OrderedDict<Tensor> Module::named_parameters(bool recurse) const {
+  OrderedDict<Tensor> out;
+  collect("", recurse, false, out);
+  return out;
+}
+std::vector<Tensor> Module::parameters(bool recurse) const { return named_parameters(recurse).values(); }
+OrderedDict<Tensor> Module::named_buffers(bool recurse) const {
+  OrderedDict<Tensor> out;
+  collect("", recurse, true, out);
+  return out;
+}
+std::vector<Tensor> Module::buffers(bool recurse) const { return named_buffers(recurse).values(); }
+std::vector<std::shared_ptr<Module>> Module::children() const { return children_.values(); }
+std::vector<std::shared_ptr<Module>> Module::modules(bool include_self) {
+  std::vector<std::shared_ptr<Module>> out;
+  if (include_self) out.push_back(shared_from_this());
+  for (auto &c : children_) {
+    auto sub = c.value()->modules(true);
+    out.insert(out.end(), sub.begin(), sub.end());
+  }
+  return out;
+}
+
+void Module::train(bool on) {
+  training_ = on;
+  for (auto &c : children_) c.value()->train(on);
+}
+
+namespace {
+void convert_in_place(Tensor &t, const std::function<Tensor(const Tensor &)> &f) {
+  if (!t.defined()) return;
+  Tensor n = f(t);
+  if (n.is_same(t)) return;
+  *t.unsafeGetTensorImpl() = *n.unsafeGetTensorImpl();
+}
+} // namespace
+
+void Module::to(ScalarType dtype) {
+  for (auto &p : parameters_) convert_in_place(p.value(), [&](const Tensor &t) { return t.to(dtype); });
+  for (auto &b : buffers_) convert_in_place(b.value(), [&](const Tensor &t) { return t.to(dtype); });
+  for (auto &c : children_) c.value()->to(dtype);
+}
+void Module::to(Device device) {
+  for (auto &p : parameters_) convert_in_place(p.value(), [&](const Tensor &t) { return t.to(device); });
+  for (auto &b : buffers_) convert_in_place(b.value(), [&](const Tensor &t) { return t.to(device); });
+  for (auto &c : children_) c.value()->to(device);
+}
+
+// --- layers -----------------------------------------------------------------------------------
+
+LinearImpl::LinearImpl(const LinearOptions &o) : Module("Linear"), options(o) {
+  GFY_CHECK(o.in_features() >= 0 && o.out_features() >= 0, "Linear: feature counts must be non-negative");
+  weight = register_parameter("weight", gfy::empty({o.out_features(), o.in_features()}));
+  if (o.bias()) bias = register_parameter("bias", gfy::empty({o.out_features()}));
+  reset();
+}
+void LinearImpl::reset() {
+  // LibTorch: kaiming_uniform(a = sqrt(5)) on the weight, which is U(-1/sqrt(in), 1/sqrt(in)).
+  const double bound = options.in_features() > 0 ? 1.0 / std::sqrt(double(options.in_features())) : 0.0;
+  weight.uniform_(-bound, bound);
+  if (bias.defined()) bias.uniform_(-bound, bound);
+}
+Tensor LinearImpl::forward(const Tensor &input) { return linear(input, weight, bias); }
+
+EmbeddingImpl::EmbeddingImpl(const EmbeddingOptions &o) : Module("Embedding"), options(o) {
+  weight = register_parameter("weight", gfy::empty({o.num_embeddings(), o.embedding_dim()}));
+  reset();
+}
+void EmbeddingImpl::reset() {
+  weight.normal_(0, 1);
+  if (auto p = options.padding_idx()) {
+    const int64_t idx = *p < 0 ? *p + options.num_embeddings() : *p;
+    weight.select(0, idx).fill_(0);
+  }
+}
+Tensor EmbeddingImpl::forward(const Tensor &indices) { return embedding(weight, indices); }
+
+LayerNormImpl::LayerNormImpl(const LayerNormOptions &o) : Module("LayerNorm"), options(o) {
+  if (o.elementwise_affine()) {
+    weight = register_parameter("weight", gfy::empty(o.normalized_shape()));
+    bias = register_parameter("bias", gfy::empty(o.normalized_shape()));
+  }
+  reset();
+}
+void LayerNormImpl::reset() {
+  if (weight.defined()) weight.fill_(1);
+  if (bias.defined()) bias.fill_(0);
+}
+Tensor LayerNormImpl::forward(const Tensor &input) {
+  return layer_norm(input, options.normalized_shape(), weight, bias, options.eps());
+}
+
+LSTMImpl::LSTMImpl(const LSTMOptions &o) : Module("LSTM"), options(o) {
+  GFY_CHECK(!o.bidirectional(), "nn::LSTM: bidirectional is not supported by the gfy runtime");
+  GFY_CHECK(o.num_layers() >= 1, "nn::LSTM: num_layers must be at least 1");
+  GFY_CHECK(o.hidden_size() > 0, "nn::LSTM: hidden_size must be positive");
+  const int64_t H = o.hidden_size();
+  for (int64_t l = 0; l < o.num_layers(); ++l) {
+    const int64_t in = l == 0 ? o.input_size() : H;
+    const std::string s = std::to_string(l);
+    w_ih.push_back(register_parameter("weight_ih_l" + s, gfy::empty({4 * H, in})));
+    w_hh.push_back(register_parameter("weight_hh_l" + s, gfy::empty({4 * H, H})));
+    if (o.bias()) {
+      b_ih.push_back(register_parameter("bias_ih_l" + s, gfy::empty({4 * H})));
+      b_hh.push_back(register_parameter("bias_hh_l" + s, gfy::empty({4 * H})));
+    }
+  }
+  reset();
+}
+
+void LSTMImpl::reset() {
+  const double bound = 1.0 / std::sqrt(double(options.hidden_size()));
+  for (auto &p : parameters(false)) p.uniform_(-bound, bound);
+}
+
+std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor &input,
+                                                                 std::optional<std::tuple<Tensor, Tensor>> hx) {
+  GFY_CHECK(input.defined(), "LSTM: input is undefined");
+  GFY_CHECK(input.dim() == 3, "LSTM: Expected input to be 3-D, got ", input.dim(), "-D (unbatched input is not supported)");
+  const int64_t H = options.hidden_size(), L = options.num_layers();
+  Tensor x = options.batch_first() ? input.transpose(0, 1) : input; // x: (T, B, in)
+  const int64_t T = x.size(0), B = x.size(1);
+  GFY_CHECK(x.size(2) == options.input_size(), "input.size(-1) must be equal to input_size. Expected ",
+            options.input_size(), ", got ", x.size(2));
+  Tensor h0, c0;
+  if (hx) {
+    std::tie(h0, c0) = *hx;
+    GFY_CHECK(h0.sizes() == IntArrayRef({L, B, H}), "Expected hidden[0] size (", L, ", ", B, ", ", H, "), got ",
+              h0.sizes());
+    GFY_CHECK(c0.sizes() == IntArrayRef({L, B, H}), "Expected hidden[1] size (", L, ", ", B, ", ", H, "), got ",
+              c0.sizes());
+  } else {
+    h0 = zeros({L, B, H}, input.options());
+    c0 = zeros({L, B, H}, input.options());
+  }
+  std::vector<Tensor> hn, cn;
+  Tensor layer_in = x;
+  for (int64_t l = 0; l < L; ++l) {
+    // The input projection of all steps is one GEMM; only h @ W_hh^T stays in the recurrence.
+    Tensor bias = options.bias() ? b_ih[size_t(l)] + b_hh[size_t(l)] : Tensor();
+    Tensor xproj = linear(layer_in.reshape({T * B, layer_in.size(2)}), w_ih[size_t(l)], bias).view({T, B, 4 * H});
+    Tensor wt = w_hh[size_t(l)].t(); // (H, 4H) view: BLAS reads it transposed, no copy
+    Tensor h = h0.select(0, l), c = c0.select(0, l);
+    Tensor out = gfy::empty({T, B, H}, input.options()); // out: (T, B, H)
+    for (int64_t t = 0; t < T; ++t) {
+      Tensor gates = addmm(xproj.select(0, t), h, wt); // gates: (B, 4H), order i f g o
+      auto g = gates.chunk(4, 1);
+      Tensor i_g = sigmoid(g[0]), f_g = sigmoid(g[1]), c_g = tanh(g[2]), o_g = sigmoid(g[3]);
+      c = f_g * c + i_g * c_g;
+      h = o_g * tanh(c);
+      out.select(0, t).copy_(h);
+    }
+    if (options.dropout() > 0 && is_training() && l + 1 < L) out = dropout(out, options.dropout(), true);
+    hn.push_back(h);
+    cn.push_back(c);
+    layer_in = out;
+  }
+  Tensor output = options.batch_first() ? layer_in.transpose(0, 1) : layer_in;
+  return {output, {stack(hn, 0), stack(cn, 0)}};
+}
+
+} // namespace gfy::nn
