@@ -1,0 +1,68 @@
+// A loop whose trip count depends on a host value read from a tensor: a trace unrolls the
+// iterations seen while tracing, and a CUDA graph cannot loop on the host.
+#include "DataDependentLoopCheck.h"
+
+#include <clang/AST/StmtCXX.h>
+
+namespace graphify {
+
+using namespace clang;
+
+const CheckInfo &DataDependentLoopCheck::checkInfo() {
+  static const CheckInfo Info{
+      "graphify-data-dependent-loop",
+      "loop bound depends on a value read from a tensor",
+      "Finds while, do-while and for loops whose condition, initial value or increment depends "
+      "on a tensor value copied to the host, and range-for loops over host containers filled "
+      "from tensor values. A trace unrolls the number of iterations seen while tracing; a CUDA "
+      "graph cannot decide on the host whether to run another iteration.",
+      "Bound the loop by a static size (x.size(0), a constant) and mask the extra iterations "
+      "with torch::where, or move the loop into the graph with gfy::while_loop.",
+      /*InTraceProfile=*/true};
+  return Info;
+}
+
+static const char *const CondMessage =
+    "loop condition depends on a tensor value read on the host; a traced or captured graph "
+    "records a fixed number of iterations";
+static const char *const RangeMessage =
+    "loop range depends on a tensor value read on the host; a traced or captured graph "
+    "records a fixed number of iterations";
+
+void DataDependentLoopCheck::run(AnalysisContext &Ctx) {
+  const TaintFacts &Facts = Ctx.facts();
+  auto Check = [&](const Expr *E, const Stmt *Anchor, const char *Message) {
+    if (!E)
+      return false;
+    if (const TracedOrigin *O = Facts.tracedTaintOf(E)) {
+      Ctx.report(info(), E->getBeginLoc(), Message, Anchor, O, E->getSourceRange());
+      return true;
+    }
+    return false;
+  };
+  Ctx.forEachRegionStmt([&](const Stmt &S) {
+    if (const auto *W = dyn_cast<WhileStmt>(&S)) {
+      Check(W->getCond(), W, CondMessage);
+    } else if (const auto *D = dyn_cast<DoStmt>(&S)) {
+      Check(D->getCond(), D, CondMessage);
+    } else if (const auto *F = dyn_cast<ForStmt>(&S)) {
+      if (Check(F->getCond(), F, CondMessage))
+        return;
+      // Without a tainted condition, a tainted start or step still changes the trip count.
+      if (const auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+        for (const Decl *Dl : Init->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(Dl))
+            if (Check(VD->getInit(), F, CondMessage))
+              return;
+      } else if (const auto *InitE = dyn_cast_or_null<Expr>(F->getInit())) {
+        if (Check(InitE, F, CondMessage))
+          return;
+      }
+      Check(F->getInc(), F, CondMessage);
+    } else if (const auto *RF = dyn_cast<CXXForRangeStmt>(&S)) {
+      Check(RF->getRangeInit(), RF, RangeMessage);
+    }
+  });
+}
+
+} // namespace graphify

@@ -1,0 +1,83 @@
+#pragma once
+/// \file
+/// Maps AST calls onto rule-pack entries. A call is described in one normalized form for all
+/// spellings (`x.nonzero()`, `torch::nonzero(x)`, `a > b`, `Slice(a, b)`): its matching entries,
+/// its arguments by position (self is position 0 for methods, as the packs count), and where its
+/// name is written (the caret of call diagnostics).
+///
+/// \code
+///   graphify::ApiResolver Api(Rules);
+///   if (auto Call = Api.resolve(E))
+///     if (const graphify::ApiEntry *Entry = Call->entryWithTag("host_sync")) ...
+/// \endcode
+
+#include "graphify/analyzer/RuleSet.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallVector.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphify {
+
+/// One call, constructor or overloaded operator in the normalized form the packs use.
+struct ApiCall {
+  const clang::Expr *Call = nullptr;           ///< CallExpr or CXXConstructExpr
+  const clang::FunctionDecl *Callee = nullptr; ///< the called function or constructor
+  std::string Name;                            ///< unqualified callee name (`item`, `operator<<`)
+  bool IsMethod = false;                       ///< called on a tensor object (position 0 is self)
+  /// Arguments by pack position (defaulted arguments are left out).
+  llvm::SmallVector<const clang::Expr *, 4> Args;
+  clang::SourceLocation NameLoc;               ///< where the called name is written
+  std::vector<const ApiEntry *> Entries;       ///< matching entries (empty: not a pack API)
+
+  /// The first matching entry carrying `Tag`, or null.
+  const ApiEntry *entryWithTag(llvm::StringRef Tag) const;
+  bool hasTag(llvm::StringRef Tag) const { return entryWithTag(Tag) != nullptr; }
+  /// The argument at pack position `Pos`, or null when the call has fewer.
+  const clang::Expr *arg(unsigned Pos) const { return Pos < Args.size() ? Args[Pos] : nullptr; }
+};
+
+/// Answers "which pack entries does this call match" and "is this type a tensor".
+class ApiResolver {
+public:
+  explicit ApiResolver(const RuleSet &Rules) : Rules(Rules) {}
+
+  const RuleSet &rules() const { return Rules; }
+
+  /// Normalizes `E` if it is a call, an overloaded operator or a constructor with a known callee;
+  /// `Entries` is empty when no pack entry matches.
+  std::optional<ApiCall> resolve(const clang::Expr *E) const;
+
+  /// The tensor flavor of a type after stripping references and qualifiers (also through
+  /// base classes), or null.
+  const ApiFlavor *tensorFlavor(clang::QualType T) const;
+  bool isTensor(clang::QualType T) const { return tensorFlavor(T) != nullptr; }
+
+  /// The flavor whose module base `RD` derives from (transitively), or null.
+  const ApiFlavor *moduleFlavor(const clang::CXXRecordDecl *RD) const;
+
+  /// Whether `E` names the enumerator `Enumerator` (case-insensitive) anywhere inside it, also
+  /// through constants such as `kCPU = DeviceType::CPU`, or holds a string literal starting with
+  /// `StringPrefix` (`"cpu"`, `"cpu:0"`). Used for `to(kCPU)` and `to(kBool)`.
+  static bool mentionsConstant(const clang::Expr *E, llvm::StringRef Enumerator,
+                               llvm::StringRef StringPrefix);
+
+private:
+  const RuleSet &Rules;
+  mutable llvm::DenseMap<const clang::CXXRecordDecl *, const ApiFlavor *> TensorCache;
+  mutable llvm::DenseMap<const clang::CXXRecordDecl *, const ApiFlavor *> ModuleCache;
+
+  const ApiFlavor *recordFlavor(const clang::CXXRecordDecl *RD, bool Module, unsigned Depth) const;
+};
+
+/// `E` without parentheses, implicit casts, temporaries and the copies clang inserts around
+/// class-typed values (copy/move constructors, conversion-free functional casts).
+const clang::Expr *skipValueWrappers(const clang::Expr *E);
+
+} // namespace graphify

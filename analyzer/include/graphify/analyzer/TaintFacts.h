@@ -1,0 +1,66 @@
+#pragma once
+/// \file
+/// What the taint analysis established for one translation unit: which host expressions depend
+/// on tensor values (with the path back to the read), which tensor expressions are provably
+/// boolean masks, and which host reads flow into the graph. The checks and the rewriter read
+/// these facts; only TaintAnalysis writes them.
+///
+/// \code
+///   if (const graphify::TracedOrigin *O = Facts.tracedTaintOf(Cond))
+///     for (auto &Step : O->Steps) ...   // "assigned to 's' here"
+/// \endcode
+
+#include "graphify/analyzer/Analysis.h"
+#include "graphify/analyzer/ApiResolver.h"
+
+#include <clang/Basic/SourceLocation.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+
+#include <deque>
+#include <memory>
+
+namespace graphify {
+
+/// A TaintOrigin that also knows where to put each note: the called name of the source and one
+/// location per step (steps may name declarations, which are not statements).
+struct TracedOrigin : TaintOrigin {
+  clang::SourceLocation SourceLoc;             ///< the source call's name (`item` in `x.item()`)
+  std::vector<clang::SourceLocation> StepLocs; ///< parallel to Steps
+};
+
+/// The facts of one translation unit; implements the DataFacts interface the rewriter uses.
+class TaintFacts : public DataFacts {
+public:
+  explicit TaintFacts(const RuleSet &Rules) : Api(std::make_unique<ApiResolver>(Rules)) {}
+
+  const TaintOrigin *taintOf(const clang::Expr *E) const override { return tracedTaintOf(E); }
+  bool isBoolMask(const clang::Expr *E) const override;
+  const ApiFlavor *tensorFlavor(clang::QualType T) const override { return Api->tensorFlavor(T); }
+  std::vector<const ApiEntry *> entriesFor(const clang::Expr *CallOrConstruct) const override;
+
+  /// The origin of `E`'s taint (looking through parentheses and implicit conversions), or null.
+  const TracedOrigin *tracedTaintOf(const clang::Expr *E) const;
+  /// Whether the host value read by the source call `SourceCall` reaches tensor math, a branch,
+  /// a loop, a size or a region's return (what changes a trace's result).
+  bool flowsIntoGraph(const clang::Expr *SourceCall) const { return Used.contains(SourceCall); }
+
+  const ApiResolver &api() const { return *Api; }
+
+  // --- written by TaintAnalysis ---
+  TracedOrigin *newOrigin() { return &Storage.emplace_back(); }
+  void recordTaint(const clang::Expr *E, const TracedOrigin *O);
+  void recordMask(const clang::Expr *E) { Masks.insert(E); }
+  void recordUse(const clang::Expr *SourceCall) { Used.insert(SourceCall); }
+  /// Forgets the per-expression facts (origins stay allocated), before a new round.
+  void clearExpressionFacts();
+
+private:
+  std::unique_ptr<ApiResolver> Api;
+  std::deque<TracedOrigin> Storage;
+  llvm::DenseMap<const clang::Expr *, const TracedOrigin *> Taint;
+  llvm::DenseSet<const clang::Expr *> Masks;
+  llvm::DenseSet<const clang::Expr *> Used;
+};
+
+} // namespace graphify

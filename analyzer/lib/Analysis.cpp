@@ -1,0 +1,134 @@
+// The analysis pipeline of one translation unit: pick the function bodies of reported files,
+// find the graph regions, run the taint analysis over all those bodies (regions and the
+// helpers they share state with), then let each enabled check report. Invariant: the checks
+// only read facts; nothing a check does changes what another check sees.
+#include "graphify/analyzer/Analysis.h"
+
+#include "graphify/analyzer/AnalysisContext.h"
+#include "graphify/analyzer/Check.h"
+#include "graphify/analyzer/GraphRegions.h"
+#include "graphify/analyzer/TaintAnalysis.h"
+
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace graphify {
+
+using namespace clang;
+
+namespace {
+
+/// Collects function definitions (template instantiations included) of one top-level decl.
+class DefinitionCollector : public RecursiveASTVisitor<DefinitionCollector> {
+public:
+  explicit DefinitionCollector(std::vector<const FunctionDecl *> &Out) : Out(Out) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return false; }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit() || FD->isDeleted() ||
+        FD->isDefaulted())
+      return true;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda())
+      return true; // lambdas are analyzed where they are written
+    if (FD->isDependentContext() && hasInstantiations(FD))
+      return true; // the instantiations stand for the pattern
+    Out.push_back(FD);
+    return true;
+  }
+
+private:
+  std::vector<const FunctionDecl *> &Out;
+
+  static bool hasInstantiations(const FunctionDecl *FD) {
+    if (const FunctionTemplateDecl *FT = FD->getDescribedFunctionTemplate())
+      if (!FT->specializations().empty())
+        return true;
+    for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+      if (const auto *RD = dyn_cast<CXXRecordDecl>(DC))
+        if (const ClassTemplateDecl *CT = RD->getDescribedClassTemplate())
+          if (!CT->specializations().empty())
+            return true;
+    return false;
+  }
+};
+
+bool acceptedFile(const SourceManager &SM, const AnalysisConfig &Config, SourceLocation Loc) {
+  SourceLocation FileLoc = SM.getFileLoc(Loc);
+  if (FileLoc.isInvalid() || SM.isInSystemHeader(FileLoc))
+    return false;
+  if (!Config.IsFileReported)
+    return SM.isInMainFile(FileLoc);
+  return Config.IsFileReported(SM.getFilename(FileLoc));
+}
+
+void collect(const DeclContext *DC, const SourceManager &SM, const AnalysisConfig &Config,
+             std::vector<const FunctionDecl *> &Out) {
+  for (const Decl *D : DC->decls()) {
+    // Namespaces and extern blocks span files; their members are filtered one by one, so
+    // that the (large) tensor library headers are never traversed.
+    if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D)) {
+      collect(cast<DeclContext>(D), SM, Config, Out);
+      continue;
+    }
+    if (!acceptedFile(SM, Config, D->getLocation()))
+      continue;
+    DefinitionCollector(Out).TraverseDecl(const_cast<Decl *>(D));
+  }
+}
+
+} // namespace
+
+AnalysisResult analyzeTranslationUnit(ASTContext &Ctx, const AnalysisConfig &Config) {
+  AnalysisResult Result;
+  if (!Config.Rules)
+    return Result;
+  auto Facts = std::make_shared<TaintFacts>(*Config.Rules);
+  Result.Facts = Facts;
+
+  std::vector<const FunctionDecl *> Functions;
+  collect(Ctx.getTranslationUnitDecl(), Ctx.getSourceManager(), Config, Functions);
+  // Instantiations may be visited from several places; keep each body once.
+  {
+    llvm::DenseSet<const FunctionDecl *> Unique;
+    llvm::erase_if(Functions, [&](const FunctionDecl *FD) { return !Unique.insert(FD).second; });
+  }
+
+  GraphRegions Regions =
+      GraphRegionFinder(Facts->api(), Config.GraphRegionGlobs).find(Functions);
+  bool All = Config.ScopeKind == Scope::All;
+  TaintAnalysis Taint(Ctx, *Facts, [&](const Decl *D) { return All || Regions.contains(D); });
+  Taint.run(Functions);
+
+  AnalysisContext Context(Ctx, Config, *Facts, Regions, Functions, Result);
+  for (const std::unique_ptr<Check> &C : createChecks()) {
+    const CheckInfo &Info = C->info();
+    if (Config.IsCheckEnabled && !Config.IsCheckEnabled(Info.Id))
+      continue;
+    if (Config.ProfileKind == Profile::Trace && !Info.InTraceProfile)
+      continue;
+    C->run(Context);
+  }
+
+  // Source order (then check id), keeping Anchors parallel.
+  std::vector<size_t> Order(Result.Findings.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    const Finding &X = Result.Findings[A], &Y = Result.Findings[B];
+    return std::tie(X.Where.File, X.Where.Offset, X.CheckId) <
+           std::tie(Y.Where.File, Y.Where.Offset, Y.CheckId);
+  });
+  AnalysisResult Sorted;
+  Sorted.Facts = Result.Facts;
+  for (size_t I : Order) {
+    Sorted.Findings.push_back(std::move(Result.Findings[I]));
+    Sorted.Anchors.push_back(Result.Anchors[I]);
+  }
+  return Sorted;
+}
+
+} // namespace graphify

@@ -1,0 +1,121 @@
+// Reporting and region traversal shared by all checks. Invariant: whatever a check reports,
+// a finding lands at most once per (file, line, check), only in reported files, never in a
+// system header, with its caret on a file location a user can open.
+#include "graphify/analyzer/AnalysisContext.h"
+
+#include <clang/AST/ExprCXX.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+namespace graphify {
+
+using namespace clang;
+
+AnalysisContext::AnalysisContext(ASTContext &Ast, const AnalysisConfig &Config,
+                                 const TaintFacts &Facts, const GraphRegions &Regions,
+                                 llvm::ArrayRef<const FunctionDecl *> Functions,
+                                 AnalysisResult &Out)
+    : Ast(Ast), Config(Config), Facts(Facts), Regions(Regions), Functions(Functions), Out(Out) {}
+
+static void walk(const Stmt *S, bool InRegion, const GraphRegions &Regions,
+                 llvm::function_ref<void(const Stmt &)> Visit) {
+  if (!S)
+    return;
+  if (const auto *LE = dyn_cast<LambdaExpr>(S)) {
+    // A lambda is region code when written in a region, or when it is a region itself
+    // (a callable handed to a capture entry from ordinary code).
+    bool Inner = InRegion || Regions.contains(LE->getCallOperator());
+    if (InRegion)
+      Visit(*S);
+    for (const Expr *Init : LE->capture_inits())
+      walk(Init, InRegion, Regions, Visit);
+    walk(LE->getBody(), Inner, Regions, Visit);
+    return;
+  }
+  if (InRegion)
+    Visit(*S);
+  for (const Stmt *Child : S->children())
+    walk(Child, InRegion, Regions, Visit);
+}
+
+void AnalysisContext::forEachRegionStmt(llvm::function_ref<void(const Stmt &)> Visit) const {
+  bool All = Config.ScopeKind == Scope::All;
+  for (const FunctionDecl *FD : Functions) {
+    bool InRegion = All || Regions.contains(FD);
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten())
+          walk(Init->getInit(), InRegion, Regions, Visit);
+    walk(FD->getBody(), InRegion, Regions, Visit);
+  }
+}
+
+bool AnalysisContext::isReportedLocation(SourceLocation Loc) const {
+  const SourceManager &SM = Ast.getSourceManager();
+  if (Loc.isInvalid())
+    return false;
+  SourceLocation FileLoc = SM.getFileLoc(Loc);
+  if (SM.isInSystemHeader(FileLoc))
+    return false;
+  if (!Config.IsFileReported)
+    return SM.isInMainFile(FileLoc);
+  return Config.IsFileReported(SM.getFilename(FileLoc));
+}
+
+SourcePoint AnalysisContext::point(SourceLocation Loc) const {
+  const SourceManager &SM = Ast.getSourceManager();
+  SourcePoint P;
+  SourceLocation FileLoc = SM.getFileLoc(Loc);
+  if (FileLoc.isInvalid())
+    return P;
+  P.File = SM.getFilename(FileLoc).str();
+  P.Line = SM.getSpellingLineNumber(FileLoc);
+  P.Column = SM.getSpellingColumnNumber(FileLoc);
+  P.Offset = SM.getFileOffset(FileLoc);
+  return P;
+}
+
+bool AnalysisContext::report(const CheckInfo &Check, SourceLocation Caret, std::string Message,
+                             const Stmt *Anchor, const TracedOrigin *Taint, SourceRange Range) {
+  if (!isReportedLocation(Caret))
+    return false;
+  Finding F;
+  F.CheckId = Check.Id;
+  F.Where = point(Caret);
+  if (!Seen.insert({F.Where.File, F.Where.Line, F.CheckId}).second)
+    return false;
+  F.Message = std::move(Message);
+
+  const SourceManager &SM = Ast.getSourceManager();
+  if (Range.isValid()) {
+    SourceLocation B = SM.getFileLoc(Range.getBegin());
+    SourceLocation E = Lexer::getLocForEndOfToken(SM.getFileLoc(Range.getEnd()), 0, SM,
+                                                  Ast.getLangOpts());
+    if (B.isValid() && E.isValid() && SM.getFileID(B) == SM.getFileID(E) &&
+        SM.getFileOffset(B) == F.Where.Offset &&
+        SM.getSpellingLineNumber(B) == SM.getSpellingLineNumber(E) &&
+        SM.getFileOffset(E) > SM.getFileOffset(B))
+      F.RangeLength = SM.getFileOffset(E) - SM.getFileOffset(B);
+  }
+
+  if (Taint) {
+    // Walk back from the use to the read: the latest step first, the tensor read last.
+    for (size_t I = Taint->Steps.size(); I-- > 0;) {
+      SourceLocation L = I < Taint->StepLocs.size() ? Taint->StepLocs[I] : SourceLocation();
+      if (L.isInvalid() && Taint->Steps[I].first)
+        L = Taint->Steps[I].first->getBeginLoc();
+      if (L.isValid())
+        F.Notes.push_back({point(L), Taint->Steps[I].second});
+    }
+    SourceLocation S = Taint->SourceLoc.isValid()
+                           ? Taint->SourceLoc
+                           : (Taint->Source ? Taint->Source->getExprLoc() : SourceLocation());
+    if (S.isValid())
+      F.Notes.push_back({point(S), "value read from tensor here"});
+  }
+  Out.Findings.push_back(std::move(F));
+  Out.Anchors.push_back(Anchor);
+  return true;
+}
+
+} // namespace graphify

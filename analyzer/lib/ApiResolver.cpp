@@ -1,0 +1,177 @@
+// Normalizes calls onto rule-pack entries. The invariant: every check and the taint analysis see
+// the same answer for the same call, whatever its spelling, and no API name is written here —
+// names come from the packs, and only the call *form* (method, function, operator, constructor)
+// is decided in C++.
+#include "graphify/analyzer/ApiResolver.h"
+
+#include <clang/AST/ExprCXX.h>
+#include <llvm/ADT/STLExtras.h>
+
+namespace graphify {
+
+using namespace clang;
+
+const ApiEntry *ApiCall::entryWithTag(llvm::StringRef Tag) const {
+  for (const ApiEntry *E : Entries)
+    if (E->hasTag(Tag))
+      return E;
+  return nullptr;
+}
+
+const Expr *skipValueWrappers(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = B->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(Next))
+      Next = C->getSubExpr();
+    else if (const auto *CE = dyn_cast<ConstantExpr>(Next))
+      Next = CE->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(Next);
+             F && F->getCastKind() == CK_NoOp)
+      Next = F->getSubExpr();
+    else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Next);
+             Ctor && !isa<CXXTemporaryObjectExpr>(Ctor) && Ctor->getNumArgs() == 1 &&
+             Ctor->getConstructor()->isCopyOrMoveConstructor())
+      Next = Ctor->getArg(0);
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+// Entries named after operators describe tensor operators; a namespace-level overload for some
+// other type (c10's `operator<<(ostream&, Scalar)`) must not inherit their tags.
+static bool operatorNeedsTensor(llvm::StringRef Name) { return Name.starts_with("operator"); }
+
+std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
+  if (!E)
+    return std::nullopt;
+  ApiCall C;
+  C.Call = E;
+  llvm::SmallVector<const Expr *, 4> Written;
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+    const CXXConstructorDecl *CD = Ctor->getConstructor();
+    if (!CD)
+      return std::nullopt;
+    C.Callee = CD;
+    C.Name = CD->getParent()->getNameAsString();
+    for (const Expr *A : Ctor->arguments())
+      if (!isa<CXXDefaultArgExpr>(A))
+        C.Args.push_back(A);
+    C.NameLoc = Ctor->getBeginLoc();
+    C.Entries = Rules.lookupConstructor(CD->getParent()->getQualifiedNameAsString(), C.Args.size());
+    return C;
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call)
+    return std::nullopt;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD)
+    return std::nullopt;
+  C.Callee = FD;
+  C.Name = FD->getNameAsString();
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  bool Instance = MD && MD->isInstance();
+
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    C.Args.push_back(MC->getImplicitObjectArgument());
+    for (const Expr *A : MC->arguments())
+      if (!isa<CXXDefaultArgExpr>(A))
+        C.Args.push_back(A);
+    if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+      C.NameLoc = ME->getMemberLoc();
+    else
+      C.NameLoc = MC->getExprLoc();
+  } else {
+    for (const Expr *A : Call->arguments())
+      if (!isa<CXXDefaultArgExpr>(A))
+        C.Args.push_back(A);
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+      C.NameLoc = Op->getOperatorLoc();
+    else
+      C.NameLoc = Call->getCallee()->IgnoreParenImpCasts()->getBeginLoc();
+  }
+
+  if (Instance) {
+    // Only methods of tensor classes match method entries: a `Scalar::equal` or a user's own
+    // `item()` is not the tensor API.
+    if (!recordFlavor(MD->getParent(), /*Module=*/false, 0))
+      return C;
+    C.IsMethod = true;
+    C.Entries = Rules.lookupMethod(C.Name, C.Args.size());
+    return C;
+  }
+  C.Entries = Rules.lookupFunction(FD->getQualifiedNameAsString(), C.Args.size());
+  if (!C.Entries.empty() && operatorNeedsTensor(C.Name) &&
+      llvm::none_of(C.Args, [&](const Expr *A) { return isTensor(A->getType()); }))
+    C.Entries.clear();
+  return C;
+}
+
+const ApiFlavor *ApiResolver::recordFlavor(const CXXRecordDecl *RD, bool Module, unsigned Depth) const {
+  if (!RD || Depth > 16)
+    return nullptr;
+  RD = RD->getCanonicalDecl();
+  auto &Cache = Module ? ModuleCache : TensorCache;
+  if (auto It = Cache.find(RD); It != Cache.end())
+    return It->second;
+  Cache[RD] = nullptr; // breaks cycles through odd template bases
+  std::string Name = RD->getQualifiedNameAsString();
+  const ApiFlavor *F = Module ? Rules.flavorOfModuleBase(Name) : Rules.flavorOfTensorType(Name);
+  if (!F) {
+    if (const CXXRecordDecl *Def = RD->getDefinition()) {
+      for (const CXXBaseSpecifier &B : Def->bases()) {
+        if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
+          if ((F = recordFlavor(Base, Module, Depth + 1)))
+            break;
+      }
+    }
+  }
+  Cache[RD] = F;
+  return F;
+}
+
+const ApiFlavor *ApiResolver::tensorFlavor(QualType T) const {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType().getCanonicalType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return RD ? recordFlavor(RD, /*Module=*/false, 0) : nullptr;
+}
+
+const ApiFlavor *ApiResolver::moduleFlavor(const CXXRecordDecl *RD) const {
+  return recordFlavor(RD, /*Module=*/true, 0);
+}
+
+static bool mentionsConstantImpl(const Stmt *S, llvm::StringRef Enumerator,
+                                 llvm::StringRef StringPrefix, unsigned Depth) {
+  if (!S || Depth > 8)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+      return EC->getName().equals_insensitive(Enumerator);
+    // `kCPU` and `kBool` are constants initialized from the enumerator.
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->getType().isConstQualified() || VD->isConstexpr())
+        if (const Expr *Init = VD->getInit())
+          return mentionsConstantImpl(Init, Enumerator, StringPrefix, Depth + 1);
+    return false;
+  }
+  if (const auto *SL = dyn_cast<StringLiteral>(S))
+    return !StringPrefix.empty() && SL->getCharByteWidth() == 1 && SL->getString().lower().rfind(StringPrefix.lower(), 0) == 0;
+  for (const Stmt *Child : S->children())
+    if (mentionsConstantImpl(Child, Enumerator, StringPrefix, Depth + 1))
+      return true;
+  return false;
+}
+
+bool ApiResolver::mentionsConstant(const Expr *E, llvm::StringRef Enumerator,
+                                   llvm::StringRef StringPrefix) {
+  return mentionsConstantImpl(E, Enumerator, StringPrefix, 0);
+}
+
+} // namespace graphify

@@ -1,0 +1,179 @@
+// Graph regions. Invariant: a body is a region only if a seed reaches it through direct calls,
+// constructor calls, lambda calls or function references written in region code, so that code
+// which merely shares a file with a model (a training loop, logging, data loading) is never
+// reported under --scope=graph.
+#include "graphify/analyzer/GraphRegions.h"
+
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <llvm/Support/GlobPattern.h>
+
+namespace graphify {
+
+using namespace clang;
+
+static const Decl *canon(const Decl *D) { return D ? D->getCanonicalDecl() : nullptr; }
+
+bool GraphRegions::contains(const Decl *D) const { return D && Bodies.contains(canon(D)); }
+bool GraphRegions::insert(const Decl *D) { return D && Bodies.insert(canon(D)).second; }
+
+bool GraphRegionFinder::isAnnotatedRegion(const Decl *D) {
+  if (!D)
+    return false;
+  for (const auto *A : D->specific_attrs<AnnotateAttr>())
+    if (A->getAnnotation() == "graphify.graph_region")
+      return true;
+  // Instantiations carry the pattern's attributes, but look there too for member templates.
+  if (const auto *FD = dyn_cast<FunctionDecl>(D))
+    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern(); Pattern && Pattern != FD)
+      return isAnnotatedRegion(Pattern);
+  return false;
+}
+
+bool GraphRegionFinder::matchesGlob(const FunctionDecl *FD) const {
+  if (Globs.empty())
+    return false;
+  std::string Name = FD->getQualifiedNameAsString();
+  for (const std::string &G : Globs) {
+    auto Pattern = llvm::GlobPattern::create(G);
+    if (Pattern && Pattern->match(Name))
+      return true;
+  }
+  return false;
+}
+
+bool GraphRegionFinder::isSeed(const FunctionDecl *FD) const {
+  if (isAnnotatedRegion(FD) || matchesGlob(FD))
+    return true;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (MD && MD->isInstance() && MD->getIdentifier() && MD->getName() == "forward")
+    return Api.moduleFlavor(MD->getParent()) != nullptr;
+  return false;
+}
+
+namespace {
+
+/// The bodies one body can transfer control to, and the region seeds written inside it
+/// (callables handed to capture entries, annotated lambda variables).
+class EdgeCollector : public RecursiveASTVisitor<EdgeCollector> {
+public:
+  EdgeCollector(const ApiResolver &Api) : Api(Api) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+
+  std::vector<const Decl *> Callees;
+  std::vector<const Decl *> Seeds;
+  /// Lambdas written in the body: they are part of it when it is a region.
+  std::vector<const Decl *> Nested;
+
+  bool VisitCallExpr(CallExpr *CE) {
+    if (const FunctionDecl *FD = CE->getDirectCallee())
+      Callees.push_back(FD);
+    if (auto C = Api.resolve(CE))
+      if (const ApiEntry *E = C->entryWithTag("capture_entry"))
+        for (unsigned Pos : E->CallableArgs)
+          if (const Expr *Arg = C->arg(Pos))
+            if (const Decl *Body = callableBody(Arg))
+              Seeds.push_back(Body);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    if (CE->getConstructor())
+      Callees.push_back(CE->getConstructor());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+      Callees.push_back(FD);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    Nested.push_back(LE->getCallOperator());
+    if (GraphRegionFinder::isAnnotatedRegion(LE->getCallOperator()))
+      Seeds.push_back(LE->getCallOperator());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    // `GRAPHIFY_GRAPH_REGION auto step = [&] { ... };`
+    if (GraphRegionFinder::isAnnotatedRegion(VD) && VD->getInit())
+      if (const Decl *Body = callableBody(VD->getInit()))
+        Seeds.push_back(Body);
+    return true;
+  }
+
+  /// The body a callable argument runs: a lambda, a function, or a variable holding a lambda.
+  static const Decl *callableBody(const Expr *E) {
+    E = skipValueWrappers(E);
+    if (const auto *LE = dyn_cast<LambdaExpr>(E))
+      return LE->getCallOperator();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+      E = UO->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+        return FD;
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (const Expr *Init = VD->getInit())
+          if (const auto *LE = dyn_cast<LambdaExpr>(skipValueWrappers(Init)))
+            return LE->getCallOperator();
+    }
+    return nullptr;
+  }
+
+private:
+  const ApiResolver &Api;
+};
+
+} // namespace
+
+GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functions) const {
+  // Bodies we can see: the analyzed functions and every lambda written in them.
+  llvm::DenseMap<const Decl *, const Stmt *> BodyOf;
+  llvm::DenseMap<const Decl *, EdgeCollector> Edges;
+  std::vector<const Decl *> Work;
+  GraphRegions Regions;
+
+  for (const FunctionDecl *FD : Functions) {
+    BodyOf[canon(FD)] = FD->getBody();
+    EdgeCollector C(Api);
+    C.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        C.TraverseStmt(Init->getInit());
+    for (const Decl *L : C.Nested)
+      BodyOf[canon(L)] = cast<FunctionDecl>(L)->getBody();
+    if (isSeed(FD))
+      Work.push_back(FD);
+    for (const Decl *S : C.Seeds)
+      Work.push_back(S);
+    Edges.try_emplace(canon(FD), std::move(C));
+  }
+
+  // Lambda bodies' edges are included in their enclosing function's collector; a lambda that
+  // is a region on its own (captured) needs its own edges, collected lazily.
+  auto EdgesOf = [&](const Decl *D) -> const EdgeCollector & {
+    auto It = Edges.find(canon(D));
+    if (It != Edges.end())
+      return It->second;
+    EdgeCollector C(Api);
+    if (const Stmt *Body = BodyOf.lookup(canon(D)))
+      C.TraverseStmt(const_cast<Stmt *>(Body));
+    return Edges.try_emplace(canon(D), std::move(C)).first->second;
+  };
+
+  while (!Work.empty()) {
+    const Decl *D = Work.back();
+    Work.pop_back();
+    if (!BodyOf.count(canon(D)) || !Regions.insert(D))
+      continue;
+    const EdgeCollector &C = EdgesOf(D);
+    for (const Decl *Callee : C.Callees)
+      Work.push_back(Callee);
+    for (const Decl *L : C.Nested)
+      Work.push_back(L);
+  }
+  return Regions;
+}
+
+} // namespace graphify

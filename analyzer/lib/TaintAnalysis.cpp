@@ -1,0 +1,922 @@
+// The taint interpreter. Invariant: after run(), every host expression of every analyzed body
+// that may depend on a value read from a tensor has an origin in TaintFacts, and every tensor
+// expression that is provably a boolean mask is recorded as one. Tensor-typed values themselves
+// are never tainted: they are device values and stay in the graph; only their boolean-ness is
+// tracked. Shapes (`size`, `sizes`, `dim`, `numel`) come from tensor methods that are not
+// `data_dependent_output` and so stay clean.
+//
+// The interpreter walks statements in order (not a CFG): structured control flow is joined
+// explicitly, loops iterate to a fixpoint, and `break`/`continue`/`return` hand their states to
+// the enclosing construct. That is exact for the structured code model authors write; `goto`
+// is treated as falling through (FIXME: no CFG edge for goto; it is absent from model code).
+#include "graphify/analyzer/TaintAnalysis.h"
+
+#include "TaintState.h"
+
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/StmtCXX.h>
+#include <llvm/ADT/STLExtras.h>
+
+namespace graphify {
+
+using namespace clang;
+
+namespace {
+
+/// What a caller needs to know about a function body.
+struct FunctionSummary {
+  TaintValue Return;       ///< taint of the returned value (Params: which parameters flow to it)
+  bool ReturnsMask = false;///< every return is a provable boolean mask
+  bool SawReturn = false;
+  /// Per parameter: what a reference or pointer parameter holds at exit.
+  llvm::SmallVector<TaintValue, 4> Out;
+
+  unsigned weight() const {
+    unsigned W = Return.tainted() + llvm::popcount(Return.Params) + ReturnsMask;
+    for (const TaintValue &V : Out)
+      W += V.tainted() + llvm::popcount(V.Params);
+    return W;
+  }
+};
+
+const FunctionDecl *key(const FunctionDecl *FD) { return FD ? FD->getCanonicalDecl() : nullptr; }
+
+bool isLocal(const VarDecl *VD) { return VD->hasLocalStorage() || isa<ParmVarDecl>(VD); }
+
+/// The variable an lvalue ultimately lives in (`v` for `v[i]`, `s.f`, `*p`, `v.at(i)`), or null.
+const VarDecl *rootVariable(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = ME->getBase();
+    else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      E = AS->getBase();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      E = UO->getSubExpr();
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+      E = MC->getImplicitObjectArgument();
+    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getNumArgs() >= 1)
+      E = OC->getArg(0);
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+std::string nameOf(const NamedDecl *D) {
+  if (!D || !D->getIdentifier())
+    return "value";
+  return D->getNameAsString();
+}
+
+std::string calleeName(const FunctionDecl *FD) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda())
+    return "the lambda";
+  return "'" + FD->getNameAsString() + "'";
+}
+
+} // namespace
+
+class TaintAnalysis::Impl {
+public:
+  Impl(ASTContext &Ctx, TaintFacts &Facts, std::function<bool(const Decl *)> IsRegion)
+      : Ctx(Ctx), Facts(Facts), Api(Facts.api()), IsRegion(std::move(IsRegion)) {}
+
+  ASTContext &Ctx;
+  TaintFacts &Facts;
+  const ApiResolver &Api;
+  std::function<bool(const Decl *)> IsRegion;
+
+  llvm::DenseMap<const FunctionDecl *, FunctionSummary> Summaries;
+  /// Taint a parameter receives at some analyzed call site (context for reporting in helpers).
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const TracedOrigin *, 4>> ParamEntry;
+  /// Fields written from tensor data anywhere in the TU (flow-insensitive, per FieldDecl).
+  llvm::DenseMap<const FieldDecl *, const TracedOrigin *> FieldTaint;
+  /// Globals and statics written from tensor data anywhere in the TU.
+  llvm::DenseMap<const VarDecl *, const TracedOrigin *> GlobalTaint;
+
+  unsigned weight() const {
+    unsigned W = FieldTaint.size() + GlobalTaint.size();
+    for (const auto &KV : Summaries)
+      W += KV.second.weight();
+    for (const auto &KV : ParamEntry)
+      W += llvm::count_if(KV.second, [](const TracedOrigin *O) { return O != nullptr; });
+    return W;
+  }
+
+  void noteParamEntry(const FunctionDecl *Callee, unsigned Index, const TracedOrigin *O) {
+    if (!O)
+      return;
+    auto &Slots = ParamEntry[key(Callee)];
+    if (Slots.size() <= Index)
+      Slots.resize(Index + 1, nullptr);
+    if (!Slots[Index])
+      Slots[Index] = O;
+  }
+
+  const TracedOrigin *paramEntry(const FunctionDecl *FD, unsigned Index) const {
+    auto It = ParamEntry.find(key(FD));
+    if (It == ParamEntry.end() || Index >= It->second.size())
+      return nullptr;
+    return It->second[Index];
+  }
+
+  void analyzeFunction(const FunctionDecl *FD);
+};
+
+namespace {
+
+/// Interprets one body (a function, or a lambda in the state it captures).
+class BodyInterpreter {
+public:
+  BodyInterpreter(TaintAnalysis::Impl &A, const FunctionDecl *FD, TaintState Init)
+      : A(A), Facts(A.Facts), Api(A.Api), FD(FD), S(std::move(Init)) {
+    InRegion = A.IsRegion(FD);
+  }
+
+  /// Seeds parameter i with its call-site taint and the summary bit i.
+  void seedParameters() {
+    for (const ParmVarDecl *P : FD->parameters()) {
+      unsigned I = P->getFunctionScopeIndex();
+      TaintValue V{A.paramEntry(FD, I), I < 64 ? (uint64_t(1) << I) : 0};
+      if (!Api.isTensor(P->getType()))
+        S.Values[{P, nullptr}] = V;
+    }
+  }
+
+  void runConstructorInits() {
+    const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD);
+    if (!Ctor)
+      return;
+    for (const CXXCtorInitializer *Init : Ctor->inits()) {
+      if (!Init->isWritten() || !Init->getMember())
+        continue;
+      TaintValue V = eval(Init->getInit());
+      writeField(nullptr, Init->getMember(), V, Init->getMemberLocation(), Init->getInit(),
+                 /*Strong=*/true);
+    }
+  }
+
+  void runBody(const Stmt *Body) {
+    stmt(Body);
+    Exit = joinStates(Exit, S);
+  }
+
+  FunctionSummary summarize() const {
+    FunctionSummary Sum;
+    Sum.Return = Ret;
+    Sum.ReturnsMask = SawReturn && AllReturnsMask;
+    Sum.SawReturn = SawReturn;
+    for (const ParmVarDecl *P : FD->parameters()) {
+      QualType T = P->getType();
+      bool Out = (T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) ||
+                 (T->isPointerType() && !T->getPointeeType().isConstQualified());
+      TaintValue V = Out ? Exit.get({P, nullptr}) : TaintValue{};
+      // A parameter that still holds only its own incoming value carries no news for callers.
+      unsigned I = P->getFunctionScopeIndex();
+      if (!V.tainted() && I < 64 && V.Params == (uint64_t(1) << I))
+        V = {};
+      Sum.Out.push_back(V);
+    }
+    return Sum;
+  }
+
+  /// The state where the body ends (joined over returns), for by-reference captures.
+  const TaintState &exitState() const { return Exit; }
+
+  TaintState S;
+
+private:
+  TaintAnalysis::Impl &A;
+  TaintFacts &Facts;
+  const ApiResolver &Api;
+  const FunctionDecl *FD;
+  bool InRegion = false;
+  TaintState Exit{{}, {}, /*Unreachable=*/true};
+  TaintValue Ret;
+  bool SawReturn = false;
+  bool AllReturnsMask = true;
+
+  struct JumpTargets {
+    std::vector<TaintState> Breaks, Continues;
+  };
+  std::vector<JumpTargets> Jumps;
+
+  // --- origins ---------------------------------------------------------------------------
+
+  TaintValue step(TaintValue V, SourceLocation Loc, const Stmt *At, std::string Msg) {
+    if (!V.Origin)
+      return V;
+    const TracedOrigin *O = V.Origin;
+    if (!O->StepLocs.empty() && O->StepLocs.back() == Loc && O->Steps.back().second == Msg)
+      return V;
+    if (O->Steps.size() >= 8)
+      return V;
+    TracedOrigin *N = Facts.newOrigin();
+    *N = *O;
+    N->Steps.push_back({At, std::move(Msg)});
+    N->StepLocs.push_back(Loc);
+    V.Origin = N;
+    return V;
+  }
+
+  const TracedOrigin *source(const ApiCall &C, const ApiEntry &Entry) {
+    TracedOrigin *O = Facts.newOrigin();
+    O->Source = C.Call;
+    O->SourceLoc = C.NameLoc;
+    O->What = "'" + C.Name + "'" + (Entry.Doc.empty() ? "" : " " + Entry.Doc);
+    return O;
+  }
+
+  /// A host value reaches the graph here (tensor math, a branch, a loop, a size, a return).
+  void use(TaintValue V) {
+    if (V.Origin)
+      Facts.recordUse(V.Origin->Source);
+  }
+
+  // --- storage -----------------------------------------------------------------------------
+
+  TaintValue readVar(const VarDecl *VD) {
+    if (isLocal(VD))
+      return S.get({VD, nullptr});
+    auto It = A.GlobalTaint.find(VD);
+    return {It == A.GlobalTaint.end() ? nullptr : It->second, 0};
+  }
+
+  TaintValue fieldTaint(const FieldDecl *F) {
+    auto It = A.FieldTaint.find(F);
+    return {It == A.FieldTaint.end() ? nullptr : It->second, 0};
+  }
+
+  void setVar(const VarDecl *VD, TaintValue V, SourceLocation Loc, const Stmt *At, bool Strong) {
+    if (Api.isTensor(VD->getType()))
+      return;
+    V = step(V, Loc, At, "assigned to '" + nameOf(VD) + "' here");
+    if (!isLocal(VD)) {
+      if (V.Origin && !A.GlobalTaint.count(VD))
+        A.GlobalTaint[VD] = V.Origin;
+      return;
+    }
+    TaintKey K{VD, nullptr};
+    if (Strong) {
+      if (V.empty())
+        S.Values.erase(K);
+      else
+        S.Values[K] = V;
+    } else if (!V.empty()) {
+      S.Values[K] = join(S.get(K), V);
+    }
+  }
+
+  /// Writes field `F` of `Base` (null: *this).
+  void writeField(const VarDecl *Base, const FieldDecl *F, TaintValue V, SourceLocation Loc,
+                  const Stmt *At, bool Strong) {
+    if (Api.isTensor(F->getType()))
+      return;
+    V = step(V, Loc, At, "stored in field '" + nameOf(F) + "' here");
+    if (V.Origin && !A.FieldTaint.count(F))
+      A.FieldTaint[F] = V.Origin;
+    if (Base && !isLocal(Base))
+      return;
+    TaintKey K{Base, F};
+    if (Strong || !S.Values.count(K))
+      S.Values[K] = V;
+    else
+      S.Values[K] = join(S.get(K), V);
+  }
+
+  /// Stores a host value into the lvalue `LHS`. Whole variables and fields are overwritten
+  /// (a clean value clears their taint); elements of containers and pointees are joined.
+  void assign(const Expr *LHS, TaintValue V, const Stmt *At) {
+    LHS = LHS->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        setVar(VD, V, DRE->getLocation(), At, /*Strong=*/!VD->getType()->isReferenceType() ||
+                                                        isa<ParmVarDecl>(VD));
+      return;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(LHS)) {
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+        const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+        if (isa<CXXThisExpr>(Base))
+          writeField(nullptr, F, V, ME->getMemberLoc(), At, true);
+        else if (const auto *BD = dyn_cast<DeclRefExpr>(Base); BD && isa<VarDecl>(BD->getDecl()))
+          writeField(cast<VarDecl>(BD->getDecl()), F, V, ME->getMemberLoc(), At, true);
+        else
+          writeField(rootVariable(Base), F, V, ME->getMemberLoc(), At, false);
+        return;
+      }
+    }
+    // `*out = v` on a pointer parameter overwrites what it points to.
+    if (const auto *UO = dyn_cast<UnaryOperator>(LHS); UO && UO->getOpcode() == UO_Deref)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+          setVar(VD, V, DRE->getLocation(), At, true);
+          return;
+        }
+    if (const VarDecl *Root = rootVariable(LHS))
+      setVar(Root, V, LHS->getBeginLoc(), At, /*Strong=*/false);
+  }
+
+  // --- masks -------------------------------------------------------------------------------
+
+  bool isMask(const Expr *E) {
+    E = skipValueWrappers(E);
+    if (!E || !Api.isTensor(E->getType()))
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return S.Masks.contains(DRE->getDecl());
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+      return isMask(CO->getTrueExpr()) && isMask(CO->getFalseExpr());
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      // Bitwise operators on booleans stay boolean (a language fact, not an API list).
+      switch (Op->getOperator()) {
+      case OO_Tilde:
+        return Op->getNumArgs() == 1 && isMask(Op->getArg(0));
+      case OO_Amp:
+      case OO_Pipe:
+      case OO_Caret:
+        return Op->getNumArgs() == 2 && isMask(Op->getArg(0)) && isMask(Op->getArg(1));
+      default:
+        break;
+      }
+    }
+    auto C = Api.resolve(E);
+    if (!C)
+      return false;
+    if (C->hasTag("bool_output"))
+      return true;
+    // `m.to(torch::kBool)`: a conversion whose arguments name the Bool dtype.
+    if (C->hasTag("device_transfer"))
+      for (unsigned I = 1; I < C->Args.size(); ++I)
+        if (ApiResolver::mentionsConstant(C->Args[I], "Bool", ""))
+          return true;
+    if (auto It = A.Summaries.find(key(C->Callee)); It != A.Summaries.end())
+      return It->second.ReturnsMask;
+    return false;
+  }
+
+  void setMask(const Decl *D, const Expr *Init) {
+    if (Init && isMask(Init))
+      S.Masks.insert(D);
+    else
+      S.Masks.erase(D);
+  }
+
+  // --- expressions -------------------------------------------------------------------------
+
+public:
+  TaintValue eval(const Expr *E) {
+    if (!E)
+      return {};
+    TaintValue V = evalImpl(E);
+    if (Api.isTensor(E->getType())) {
+      if (isMask(E))
+        Facts.recordMask(E);
+      return {};
+    }
+    Facts.recordTaint(E, V.Origin);
+    return V;
+  }
+
+private:
+  TaintValue evalChildren(const Stmt *E) {
+    TaintValue V;
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        V = join(V, eval(CE));
+    return V;
+  }
+
+  TaintValue evalImpl(const Expr *E) {
+    if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, StringLiteral, CharacterLiteral,
+            CXXNullPtrLiteralExpr, UnaryExprOrTypeTraitExpr, CXXDefaultArgExpr, CXXThisExpr,
+            SizeOfPackExpr, TypeTraitExpr, CXXNoexceptExpr, GNUNullExpr>(E))
+      return {};
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        return readVar(VD);
+      return {};
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return evalMember(ME);
+    if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      return evalBinary(BO);
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      TaintValue V = eval(UO->getSubExpr());
+      if (UO->isIncrementDecrementOp() && V.empty())
+        return V;
+      return V;
+    }
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+      return evalConditional(CO);
+    if (const auto *LE = dyn_cast<LambdaExpr>(E)) {
+      analyzeLambda(LE);
+      return {};
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->isAssignmentOp())
+      return evalOverloadedAssignment(Op);
+    if (isa<CallExpr>(E) || isa<CXXConstructExpr>(E))
+      return evalCall(E);
+    if (const auto *Throw = dyn_cast<CXXThrowExpr>(E)) {
+      eval(Throw->getSubExpr());
+      S.Unreachable = true;
+      return {};
+    }
+    if (const auto *DIE = dyn_cast<CXXDefaultInitExpr>(E))
+      return eval(DIE->getExpr());
+    if (const auto *OVE = dyn_cast<OpaqueValueExpr>(E))
+      return OVE->getSourceExpr() ? eval(OVE->getSourceExpr()) : TaintValue{};
+    // Casts, parentheses, temporaries, initializer lists, subscripts: the value is made of
+    // the values of the children.
+    return evalChildren(E);
+  }
+
+  TaintValue evalMember(const MemberExpr *ME) {
+    TaintValue BaseV = eval(ME->getBase());
+    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!F)
+      return BaseV;
+    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Base)) {
+      auto It = S.Values.find({nullptr, F});
+      return It != S.Values.end() ? It->second : fieldTaint(F);
+    }
+    if (const auto *BD = dyn_cast<DeclRefExpr>(Base))
+      if (const auto *VD = dyn_cast<VarDecl>(BD->getDecl()); VD && isLocal(VD)) {
+        if (auto It = S.Values.find({VD, F}); It != S.Values.end())
+          return It->second;
+        return BaseV;
+      }
+    if (const VarDecl *Root = rootVariable(Base); Root && isLocal(Root))
+      return join(join(BaseV, S.get({Root, F})), fieldTaint(F));
+    return join(BaseV, fieldTaint(F));
+  }
+
+  TaintValue evalBinary(const BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign) {
+      TaintValue V = eval(BO->getRHS());
+      eval(BO->getLHS());
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+          DRE && Api.isTensor(DRE->getType()))
+        setMask(DRE->getDecl(), BO->getRHS());
+      assign(BO->getLHS(), V, BO);
+      return V;
+    }
+    if (BO->isCompoundAssignmentOp()) {
+      TaintValue V = join(eval(BO->getLHS()), eval(BO->getRHS()));
+      assign(BO->getLHS(), V, BO);
+      return V;
+    }
+    if (BO->getOpcode() == BO_Comma) {
+      eval(BO->getLHS());
+      return eval(BO->getRHS());
+    }
+    if (BO->isLogicalOp()) {
+      // The right operand runs only on one outcome of the left one: a branch.
+      TaintValue L = eval(BO->getLHS());
+      use(L);
+      TaintState Before = S;
+      TaintValue R = eval(BO->getRHS());
+      S = joinStates(S, Before);
+      return join(L, R);
+    }
+    return join(eval(BO->getLHS()), eval(BO->getRHS()));
+  }
+
+  TaintValue evalConditional(const AbstractConditionalOperator *CO) {
+    TaintValue C = eval(CO->getCond());
+    use(C);
+    TaintState Before = S;
+    TaintValue T = eval(CO->getTrueExpr());
+    TaintState AfterTrue = std::move(S);
+    S = std::move(Before);
+    TaintValue F = eval(CO->getFalseExpr());
+    S = joinStates(AfterTrue, S);
+    // The selected value depends on the condition: that is a value flow, not only control.
+    return join(join(T, F), step(C, CO->getQuestionLoc(), CO, "selected by this condition"));
+  }
+
+  TaintValue evalOverloadedAssignment(const CXXOperatorCallExpr *Op) {
+    const Expr *LHS = Op->getArg(0);
+    TaintValue V = eval(Op->getArg(1));
+    TaintValue Old = eval(LHS);
+    if (Api.isTensor(LHS->getType())) {
+      // Tensor `=` rebinds the handle (mask-ness follows); tensor `+=` is device math.
+      if (Op->getOperator() == OO_Equal)
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
+          setMask(DRE->getDecl(), Op->getArg(1));
+      use(V);
+      return {};
+    }
+    if (Op->getOperator() != OO_Equal)
+      V = join(V, Old);
+    assign(LHS, V, Op);
+    return V;
+  }
+
+  static bool isInstanceCall(const Expr *E, const FunctionDecl *Callee) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+    return MD && MD->isInstance() && !isa<CXXConstructExpr>(E);
+  }
+
+  TaintValue evalCall(const Expr *E) {
+    auto C = Api.resolve(E);
+    if (!C)
+      return evalChildren(E); // calls through pointers, dependent calls
+    const FunctionDecl *Callee = C->Callee;
+    bool Instance = isInstanceCall(E, Callee);
+    unsigned First = Instance ? 1 : 0;
+
+    llvm::SmallVector<TaintValue, 4> ArgV;
+    for (const Expr *Arg : C->Args)
+      ArgV.push_back(eval(Arg));
+
+    bool ResultTensor = Api.isTensor(E->getType());
+    bool TensorObject = Instance && !C->Args.empty() && Api.isTensor(C->Args[0]->getType());
+    bool TensorParams = llvm::any_of(Callee->parameters(), [&](const ParmVarDecl *P) {
+      return Api.isTensor(P->getType());
+    });
+    if (ResultTensor || TensorObject || TensorParams || !C->Entries.empty())
+      for (const TaintValue &V : ArgV)
+        use(V);
+
+    if (const ApiEntry *Entry = C->entryWithTag("data_dependent_output"); Entry && !ResultTensor)
+      return {source(*C, *Entry), 0};
+
+    if (auto It = A.Summaries.find(key(Callee)); It != A.Summaries.end())
+      return applySummary(*C, It->second, ArgV, First);
+
+    if (ResultTensor || TensorObject)
+      return {}; // device results, and shapes/flags read from a tensor's metadata
+
+    // A function or method we cannot see: its result depends on all of its inputs.
+    TaintValue All;
+    for (const TaintValue &V : ArgV)
+      All = join(All, V);
+    TaintValue Inputs;
+    for (unsigned I = First; I < ArgV.size(); ++I)
+      Inputs = join(Inputs, ArgV[I]);
+    if (!Inputs.empty()) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+      // A non-const method fed with host data (`v.push_back(s)`) now holds that data.
+      if (Instance && MD && !MD->isConst())
+        if (const VarDecl *Root = rootVariable(C->Args[0]))
+          setVar(Root, step(Inputs, C->NameLoc, E, "added to '" + nameOf(Root) + "' here"),
+                 C->NameLoc, E, /*Strong=*/false);
+      // An opaque function may write host data through its non-const reference parameters.
+      for (unsigned I = 0; I < Callee->getNumParams() && First + I < C->Args.size(); ++I) {
+        QualType T = Callee->getParamDecl(I)->getType();
+        if (T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
+            !Api.isTensor(T))
+          assignWeak(C->Args[First + I], Inputs, E, C->NameLoc);
+      }
+    }
+    return All;
+  }
+
+  void assignWeak(const Expr *LHS, TaintValue V, const Stmt *At, SourceLocation Loc) {
+    if (const VarDecl *Root = rootVariable(LHS))
+      if (!Api.isTensor(Root->getType()))
+        setVar(Root, V, Loc, At, /*Strong=*/false);
+  }
+
+  TaintValue applySummary(const ApiCall &C, const FunctionSummary &Sum,
+                          llvm::ArrayRef<TaintValue> ArgV, unsigned First) {
+    const FunctionDecl *Callee = C.Callee;
+    std::string Name = calleeName(Callee);
+    // Context for reporting inside the callee: the taint each parameter receives here.
+    for (unsigned I = First; I < ArgV.size(); ++I)
+      if (ArgV[I].Origin) {
+        unsigned Param = I - First;
+        std::string PName = Param < Callee->getNumParams()
+                                ? nameOf(Callee->getParamDecl(Param))
+                                : std::to_string(Param);
+        A.noteParamEntry(Callee, Param,
+                         step(ArgV[I], C.Args[I]->getBeginLoc(), C.Call,
+                              "passed to " + Name + " as '" + PName + "' here")
+                             .Origin);
+      }
+    auto Through = [&](TaintValue V) {
+      TaintValue R{V.Origin, 0};
+      for (unsigned Bit = 0; Bit < 64; ++Bit)
+        if ((V.Params >> Bit) & 1)
+          if (First + Bit < ArgV.size())
+            R = join(R, ArgV[First + Bit]);
+      return R;
+    };
+    for (unsigned J = 0; J < Sum.Out.size() && First + J < C.Args.size(); ++J) {
+      TaintValue V = Through(Sum.Out[J]);
+      if (!V.empty())
+        assignWeak(C.Args[First + J],
+                   step(V, C.NameLoc, C.Call, "written by " + Name + " here"), C.Call,
+                   C.Args[First + J]->getBeginLoc());
+    }
+    return step(Through(Sum.Return), C.NameLoc, C.Call, "returned from " + Name + " here");
+  }
+
+  /// A lambda body runs later, but reads its captures as they are where it is created (by
+  /// value) or as they will be (by reference): analyzing it here, in the current state, covers
+  /// both for straight-line code; what it writes through reference captures is joined back.
+  void analyzeLambda(const LambdaExpr *LE) {
+    const CXXMethodDecl *Call = LE->getCallOperator();
+    if (!Call || !LE->getBody())
+      return;
+    TaintState Init = S;
+    Init.Unreachable = false;
+    for (const LambdaCapture &Cap : LE->captures())
+      if (Cap.capturesVariable())
+        if (const auto *VD = dyn_cast<VarDecl>(Cap.getCapturedVar()); VD && VD->isInitCapture()) {
+          TaintValue V = eval(VD->getInit());
+          if (!V.empty() && !Api.isTensor(VD->getType()))
+            Init.Values[{VD, nullptr}] = V;
+          else if (Api.isTensor(VD->getType()) && isMask(VD->getInit()))
+            Init.Masks.insert(VD);
+        }
+    BodyInterpreter Inner(A, Call, std::move(Init));
+    Inner.InRegion = InRegion || A.IsRegion(Call);
+    Inner.seedParameters();
+    Inner.runBody(LE->getBody());
+    FunctionSummary Sum = Inner.summarize();
+    FunctionSummary &Slot = A.Summaries[key(Call)];
+    Slot.Return = join(Slot.Return, Sum.Return);
+    Slot.ReturnsMask = Sum.ReturnsMask;
+    Slot.SawReturn = Sum.SawReturn;
+    if (Slot.Out.size() < Sum.Out.size())
+      Slot.Out.resize(Sum.Out.size());
+    for (unsigned I = 0; I < Sum.Out.size(); ++I)
+      Slot.Out[I] = join(Slot.Out[I], Sum.Out[I]);
+    // Writes through reference captures reach the enclosing function.
+    const TaintState &End = Inner.exitState();
+    for (const LambdaCapture &Cap : LE->captures()) {
+      if (!Cap.capturesVariable() || Cap.getCaptureKind() != LCK_ByRef)
+        continue;
+      const auto *VD = dyn_cast<VarDecl>(Cap.getCapturedVar());
+      if (!VD || VD->isInitCapture())
+        continue;
+      TaintValue V = End.get({VD, nullptr});
+      if (V.tainted() && !S.get({VD, nullptr}).tainted())
+        S.Values[{VD, nullptr}] = join(S.get({VD, nullptr}), V);
+    }
+  }
+
+  // --- statements --------------------------------------------------------------------------
+
+  void declare(const VarDecl *VD) {
+    const Expr *Init = VD->getInit();
+    if (!Init) {
+      if (isLocal(VD))
+        S.Values.erase({VD, nullptr});
+      return;
+    }
+    TaintValue V = eval(Init);
+    if (Api.isTensor(VD->getType())) {
+      setMask(VD, Init);
+      return;
+    }
+    setVar(VD, V, VD->getLocation(), Init, /*Strong=*/true);
+  }
+
+  TaintValue condition(const Expr *Cond, const VarDecl *CondVar) {
+    if (CondVar)
+      declare(CondVar);
+    TaintValue V = eval(Cond);
+    use(V);
+    return V;
+  }
+
+  /// Runs a loop body to a fixpoint. `Head` evaluates the condition (and is re-run each round).
+  template <typename HeadFn, typename BodyFn, typename IncFn>
+  void loop(HeadFn Head, BodyFn Body, IncFn Inc, bool BodyFirst) {
+    TaintState Entry = S;
+    TaintState Exit{{}, {}, /*Unreachable=*/true};
+    for (unsigned Round = 0; Round < 8; ++Round) {
+      TaintState Start = S;
+      Jumps.emplace_back();
+      if (!BodyFirst) {
+        Head();
+        Exit = joinStates(Exit, S);
+      }
+      Body();
+      JumpTargets J = std::move(Jumps.back());
+      Jumps.pop_back();
+      for (const TaintState &C : J.Continues)
+        S = joinStates(S, C);
+      Inc();
+      if (BodyFirst) {
+        Head();
+        Exit = joinStates(Exit, S);
+      }
+      for (const TaintState &B : J.Breaks)
+        Exit = joinStates(Exit, B);
+      TaintState Next = joinStates(Entry, S);
+      Next.Unreachable = false;
+      if (sameFacts(Next, Start)) {
+        S = std::move(Next);
+        break;
+      }
+      S = std::move(Next);
+    }
+    S = joinStates(Exit, S);
+    S.Unreachable = Exit.Unreachable && S.Unreachable;
+  }
+
+  void stmt(const Stmt *St) {
+    if (!St)
+      return;
+    if (const auto *E = dyn_cast<Expr>(St)) {
+      eval(E);
+      return;
+    }
+    if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
+      for (const Stmt *Child : CS->body())
+        stmt(Child);
+      return;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(St)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D))
+          declare(VD);
+      return;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(St)) {
+      stmt(If->getInit());
+      if (If->isConsteval()) {
+        stmt(If->getThen());
+        return;
+      }
+      condition(If->getCond(), If->getConditionVariable());
+      TaintState Before = S;
+      stmt(If->getThen());
+      TaintState AfterThen = std::move(S);
+      S = std::move(Before);
+      stmt(If->getElse());
+      S = joinStates(AfterThen, S);
+      return;
+    }
+    if (const auto *W = dyn_cast<WhileStmt>(St)) {
+      loop([&] { condition(W->getCond(), W->getConditionVariable()); },
+           [&] { stmt(W->getBody()); }, [] {}, /*BodyFirst=*/false);
+      return;
+    }
+    if (const auto *D = dyn_cast<DoStmt>(St)) {
+      loop([&] { condition(D->getCond(), nullptr); }, [&] { stmt(D->getBody()); }, [] {},
+           /*BodyFirst=*/true);
+      return;
+    }
+    if (const auto *F = dyn_cast<ForStmt>(St)) {
+      stmt(F->getInit());
+      loop(
+          [&] {
+            if (F->getCond())
+              condition(F->getCond(), F->getConditionVariable());
+          },
+          [&] { stmt(F->getBody()); }, [&] { use(eval(F->getInc())); }, /*BodyFirst=*/false);
+      return;
+    }
+    if (const auto *RF = dyn_cast<CXXForRangeStmt>(St)) {
+      stmt(RF->getInit());
+      TaintValue Range = eval(RF->getRangeInit());
+      use(Range);
+      const VarDecl *LoopVar = RF->getLoopVariable();
+      loop(
+          [&] {
+            if (LoopVar && !Api.isTensor(LoopVar->getType()))
+              setVar(LoopVar, Range, LoopVar->getLocation(), RF->getRangeInit(), true);
+            else if (LoopVar)
+              S.Masks.erase(LoopVar);
+          },
+          [&] { stmt(RF->getBody()); }, [] {}, /*BodyFirst=*/false);
+      return;
+    }
+    if (const auto *Sw = dyn_cast<SwitchStmt>(St)) {
+      stmt(Sw->getInit());
+      condition(Sw->getCond(), Sw->getConditionVariable());
+      TaintState Entry = S;
+      S.Unreachable = true; // code before the first label is not reached
+      Jumps.emplace_back();
+      SwitchEntry.push_back(&Entry);
+      stmt(Sw->getBody());
+      SwitchEntry.pop_back();
+      JumpTargets J = std::move(Jumps.back());
+      Jumps.pop_back();
+      for (const TaintState &B : J.Breaks)
+        S = joinStates(S, B);
+      bool HasDefault = false;
+      for (const SwitchCase *SC = Sw->getSwitchCaseList(); SC; SC = SC->getNextSwitchCase())
+        HasDefault |= isa<DefaultStmt>(SC);
+      if (!HasDefault)
+        S = joinStates(S, Entry);
+      // Continues inside a switch belong to the enclosing loop.
+      if (!J.Continues.empty() && !Jumps.empty())
+        for (TaintState &C : J.Continues)
+          Jumps.back().Continues.push_back(std::move(C));
+      return;
+    }
+    if (const auto *SC = dyn_cast<SwitchCase>(St)) {
+      if (!SwitchEntry.empty())
+        S = joinStates(S, *SwitchEntry.back());
+      stmt(SC->getSubStmt());
+      return;
+    }
+    if (isa<BreakStmt>(St)) {
+      if (!Jumps.empty())
+        Jumps.back().Breaks.push_back(S);
+      S.Unreachable = true;
+      return;
+    }
+    if (isa<ContinueStmt>(St)) {
+      if (!Jumps.empty())
+        Jumps.back().Continues.push_back(S);
+      S.Unreachable = true;
+      return;
+    }
+    if (const auto *R = dyn_cast<ReturnStmt>(St)) {
+      if (const Expr *V = R->getRetValue()) {
+        TaintValue RV = eval(V);
+        if (InRegion)
+          use(RV); // a region's result is the graph's output
+        Ret = join(Ret, RV);
+        AllReturnsMask = AllReturnsMask && isMask(V);
+        SawReturn = true;
+      }
+      Exit = joinStates(Exit, S);
+      S.Unreachable = true;
+      return;
+    }
+    if (const auto *Try = dyn_cast<CXXTryStmt>(St)) {
+      TaintState Before = S;
+      stmt(Try->getTryBlock());
+      TaintState After = S;
+      for (unsigned I = 0; I < Try->getNumHandlers(); ++I) {
+        S = joinStates(Before, After);
+        S.Unreachable = false;
+        stmt(Try->getHandler(I)->getHandlerBlock());
+        After = joinStates(After, S);
+      }
+      S = After;
+      return;
+    }
+    if (const auto *L = dyn_cast<LabelStmt>(St)) {
+      stmt(L->getSubStmt());
+      return;
+    }
+    if (const auto *AS = dyn_cast<AttributedStmt>(St)) {
+      stmt(AS->getSubStmt());
+      return;
+    }
+    // Anything else (asm, goto, coroutines): visit the expressions it holds.
+    for (const Stmt *Child : St->children())
+      stmt(Child);
+  }
+
+  std::vector<const TaintState *> SwitchEntry;
+};
+
+} // namespace
+
+void TaintAnalysis::Impl::analyzeFunction(const FunctionDecl *FD) {
+  BodyInterpreter I(*this, FD, TaintState{});
+  I.seedParameters();
+  I.runConstructorInits();
+  I.runBody(FD->getBody());
+  FunctionSummary Sum = I.summarize();
+  FunctionSummary &Slot = Summaries[key(FD)];
+  // Summaries only grow across rounds, so that the rounds terminate.
+  Slot.Return = join(Slot.Return, Sum.Return);
+  Slot.ReturnsMask = Sum.ReturnsMask;
+  Slot.SawReturn = Sum.SawReturn;
+  if (Slot.Out.size() < Sum.Out.size())
+    Slot.Out.resize(Sum.Out.size());
+  for (unsigned J = 0; J < Sum.Out.size(); ++J)
+    Slot.Out[J] = join(Slot.Out[J], Sum.Out[J]);
+}
+
+TaintAnalysis::TaintAnalysis(ASTContext &Ctx, TaintFacts &Facts,
+                             std::function<bool(const Decl *)> IsGraphRegion)
+    : P(std::make_unique<Impl>(Ctx, Facts, std::move(IsGraphRegion))) {}
+
+TaintAnalysis::~TaintAnalysis() = default;
+
+void TaintAnalysis::run(llvm::ArrayRef<const FunctionDecl *> Functions) {
+  // Every analyzed function starts with an empty summary, so that a call to a function not yet
+  // analyzed in round 1 is not mistaken for an opaque call whose result joins its arguments.
+  for (const FunctionDecl *FD : Functions)
+    P->Summaries[key(FD)];
+  unsigned Previous = ~0u;
+  for (unsigned Round = 0; Round < 6; ++Round) {
+    P->Facts.clearExpressionFacts();
+    for (const FunctionDecl *FD : Functions)
+      P->analyzeFunction(FD);
+    unsigned Now = P->weight();
+    if (Now == Previous)
+      break;
+    Previous = Now;
+  }
+}
+
+} // namespace graphify

@@ -1,0 +1,48 @@
+// Lookups over the recorded facts. Facts are recorded on the exact node the analysis evaluated;
+// queries come from checks and the rewriter holding the node as written, so every lookup also
+// tries the node with its implicit wrappers removed.
+#include "graphify/analyzer/TaintFacts.h"
+
+namespace graphify {
+
+using namespace clang;
+
+template <typename Fn> static auto lookThrough(const Expr *E, Fn &&Lookup) -> decltype(Lookup(E)) {
+  for (const Expr *Cur : {E, E ? E->IgnoreParenImpCasts() : nullptr, skipValueWrappers(E)})
+    if (Cur)
+      if (auto R = Lookup(Cur))
+        return R;
+  return {};
+}
+
+const TracedOrigin *TaintFacts::tracedTaintOf(const Expr *E) const {
+  return lookThrough(E, [&](const Expr *X) -> const TracedOrigin * {
+    auto It = Taint.find(X);
+    return It == Taint.end() ? nullptr : It->second;
+  });
+}
+
+bool TaintFacts::isBoolMask(const Expr *E) const {
+  return lookThrough(E, [&](const Expr *X) { return Masks.contains(X); });
+}
+
+std::vector<const ApiEntry *> TaintFacts::entriesFor(const Expr *CallOrConstruct) const {
+  if (auto C = Api->resolve(skipValueWrappers(CallOrConstruct)))
+    return C->Entries;
+  if (auto C = Api->resolve(CallOrConstruct))
+    return C->Entries;
+  return {};
+}
+
+void TaintFacts::recordTaint(const Expr *E, const TracedOrigin *O) {
+  if (O)
+    Taint.try_emplace(E, O); // the first (shortest) path wins; later loop rounds only lengthen it
+}
+
+void TaintFacts::clearExpressionFacts() {
+  Taint.clear();
+  Masks.clear();
+  Used.clear();
+}
+
+} // namespace graphify

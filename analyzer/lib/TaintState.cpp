@@ -1,0 +1,57 @@
+// The lattice of TaintState. Taint is a may-fact (a value *may* depend on tensor data: union at
+// joins), mask-ness is a must-fact (a tensor is *provably* boolean: intersection), so that a
+// finding never rests on a guess about a dtype.
+#include "TaintState.h"
+
+namespace graphify {
+
+TaintState joinStates(const TaintState &A, const TaintState &B) {
+  if (A.Unreachable)
+    return B;
+  if (B.Unreachable)
+    return A;
+  TaintState R;
+  auto Merge = [&](const TaintState &X, const TaintState &Y) {
+    for (const auto &[Key, Value] : X.Values) {
+      auto It = Y.Values.find(Key);
+      if (It != Y.Values.end()) {
+        R.Values[Key] = join(Value, It->second);
+        continue;
+      }
+      // Absent on the other side means clean for a local, and "the TU-wide field taint" for a
+      // field of *this; keeping a tainted value is an over-approximation of both.
+      if (Key.first || !Value.empty())
+        R.Values[Key] = join(R.Values.lookup(Key), Value);
+    }
+  };
+  Merge(A, B);
+  Merge(B, A);
+  for (const void *M : A.Masks)
+    if (B.Masks.contains(M))
+      R.Masks.insert(M);
+  return R;
+}
+
+bool sameFacts(const TaintState &A, const TaintState &B) {
+  if (A.Unreachable != B.Unreachable)
+    return false;
+  auto Covered = [](const TaintState &X, const TaintState &Y) {
+    for (const auto &[Key, Value] : X.Values) {
+      auto It = Y.Values.find(Key);
+      TaintValue Other = It == Y.Values.end() ? TaintValue{} : It->second;
+      if (!Value.sameKind(Other))
+        return false;
+    }
+    return true;
+  };
+  if (!Covered(A, B) || !Covered(B, A))
+    return false;
+  if (A.Masks.size() != B.Masks.size())
+    return false;
+  for (const void *M : A.Masks)
+    if (!B.Masks.contains(M))
+      return false;
+  return true;
+}
+
+} // namespace graphify

@@ -1,0 +1,57 @@
+#pragma once
+// The abstract state of the taint analysis at one program point, and its lattice operations.
+// Kept apart from the interpreter so that the join and the fixpoint test can be read (and
+// unit-tested) on their own.
+
+#include "graphify/analyzer/TaintFacts.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+
+#include <cstdint>
+#include <utility>
+
+namespace graphify {
+
+/// How a host value depends on tensor data: through a read (Origin) and, inside a function
+/// summary, through its parameters (bit i: parameter i). The empty value is clean.
+struct TaintValue {
+  const TracedOrigin *Origin = nullptr;
+  uint64_t Params = 0;
+
+  bool tainted() const { return Origin != nullptr; }
+  bool empty() const { return !Origin && !Params; }
+  bool sameKind(const TaintValue &O) const { return tainted() == O.tainted() && Params == O.Params; }
+};
+
+/// Least upper bound: tainted if either side is; the first origin is kept for the notes.
+inline TaintValue join(TaintValue A, TaintValue B) {
+  return {A.Origin ? A.Origin : B.Origin, A.Params | B.Params};
+}
+
+/// A storage location: (variable, field). The variable is null for fields of `*this`; the field
+/// is null for the variable as a whole (scalars, containers, whole structs).
+using TaintKey = std::pair<const void *, const void *>;
+
+/// The facts at one program point. Locals absent from `Values` are clean; fields of `*this`
+/// absent from it have the TU-wide taint of the field (written anywhere, by any function).
+struct TaintState {
+  llvm::DenseMap<TaintKey, TaintValue> Values;
+  /// Tensor locals that provably hold a boolean mask here.
+  llvm::DenseSet<const void *> Masks;
+  /// No path reaches this point (after return, break, continue, throw).
+  bool Unreachable = false;
+
+  TaintValue get(TaintKey K) const {
+    auto It = Values.find(K);
+    return It == Values.end() ? TaintValue{} : It->second;
+  }
+};
+
+/// The state where two paths meet: taint is the union, mask-ness the intersection.
+TaintState joinStates(const TaintState &A, const TaintState &B);
+/// Whether two states hold the same facts (ignoring which origin explains a taint): the
+/// termination test of loop fixpoints.
+bool sameFacts(const TaintState &A, const TaintState &B);
+
+} // namespace graphify
