@@ -1,0 +1,632 @@
+// graphify-lint's top level. Invariant: output is a pure function of the inputs — files are
+// parsed in any order and in parallel, but results are collected per input position and printed
+// in the order the files were given, sorted and de-duplicated within each, so `-j 8` and `-j 1`
+// print byte-identical reports. The exit code is decided here and only here: 2 for any usage,
+// configuration, rules or compile error, else 1 when anything was reported, else 0.
+#include "graphify/analyzer/Driver.h"
+#include "graphify/analyzer/Analysis.h"
+#include "graphify/analyzer/Check.h"
+#include "graphify/analyzer/Config.h"
+#include "graphify/analyzer/DriverCompileCommands.h"
+#include "graphify/analyzer/DriverOptions.h"
+#include "graphify/analyzer/DriverPreamble.h"
+#include "graphify/analyzer/Nolint.h"
+#include "graphify/analyzer/Output.h"
+#include "graphify/analyzer/RuleSet.h"
+#include "graphify/analyzer/StrictYaml.h"
+
+#if __has_include("graphify/rewriter/Rewriter.h")
+#include "graphify/rewriter/Rewriter.h"
+#define GRAPHIFY_HAVE_REWRITER 1
+#else
+#define GRAPHIFY_HAVE_REWRITER 0
+#endif
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/ADT/StringMap.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Process.h>
+#include <llvm/Support/Regex.h>
+#include <llvm/Support/ThreadPool.h>
+
+#include <map>
+#include <set>
+#include <mutex>
+
+#ifndef GRAPHIFY_VERSION
+#define GRAPHIFY_VERSION "unknown"
+#endif
+#ifndef GRAPHIFY_LLVM_VERSION
+#define GRAPHIFY_LLVM_VERSION "unknown"
+#endif
+#ifndef GRAPHIFY_CLANG_RESOURCE_DIR
+#define GRAPHIFY_CLANG_RESOURCE_DIR ""
+#endif
+
+namespace graphify {
+namespace {
+
+// The analyzer core (analyzer/lib, analyzer/checks) is built as its own library; while it is
+// absent (GRAPHIFY_WITHOUT_ANALYZER, set by tests/cli/CMakeLists.txt) the driver still parses,
+// reports compile errors and NOLINT problems, and lists no checks.
+#ifdef GRAPHIFY_WITHOUT_ANALYZER
+llvm::ArrayRef<CheckInfo> registeredChecks() { return {}; }
+AnalysisResult analyze(clang::ASTContext &, const AnalysisConfig &) { return {}; }
+#else
+llvm::ArrayRef<CheckInfo> registeredChecks() { return allChecks(); }
+AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisConfig &Config) {
+  return analyzeTranslationUnit(Ctx, Config);
+}
+#endif
+
+const CheckInfo *lookupCheck(llvm::StringRef Id) {
+  for (const CheckInfo &C : registeredChecks())
+    if (C.Id == Id)
+      return &C;
+  return nullptr;
+}
+
+std::string currentDirectory() {
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  return std::string(Cwd);
+}
+
+std::string resolveResourceDir(const LintOptions &O) {
+  if (!O.ResourceDir.empty())
+    return O.ResourceDir;
+  if (auto Env = llvm::sys::Process::GetEnv("GRAPHIFY_RESOURCE_DIR"); Env && !Env->empty())
+    return *Env;
+  return GRAPHIFY_CLANG_RESOURCE_DIR;
+}
+
+/// Everything computed for one input file by a worker thread.
+struct FileResult {
+  bool Parsed = false;
+  std::string CompilerErrors;
+  unsigned ErrorCount = 0;
+  std::vector<ReportedFinding> Findings;
+  unsigned Suppressed = 0;
+  bool PchRejected = false; // parsed fine without the shared PCH but not with it
+};
+
+/// Configurations and rule sets, loaded once on the main thread before any parsing starts.
+class ConfigStore {
+public:
+  ConfigStore(const LintOptions &O, std::string RulesDir) : O(O), RulesDir(std::move(RulesDir)) {}
+
+  /// The effective configuration for `File` (a file may be empty: the working directory's).
+  llvm::Expected<LintConfig> configFor(llvm::StringRef File) {
+    LintConfig C;
+    if (O.Config) {
+      auto Base = commandLineConfig();
+      if (!Base)
+        return Base.takeError();
+      C = *Base;
+    } else {
+      std::string Path = findConfigFile(File.empty() ? llvm::StringRef("./.") : File);
+      if (!Path.empty()) {
+        auto Loaded = fileConfig(Path);
+        if (!Loaded)
+          return Loaded.takeError();
+        C = *Loaded;
+      } else {
+        C.Origin = "defaults";
+      }
+    }
+    // Flags refine the file: --checks is appended (the last matching glob wins), the others
+    // replace, --rules adds packs.
+    if (O.Checks)
+      C.Checks = C.Checks.empty() ? *O.Checks : C.Checks + "," + *O.Checks;
+    if (O.Profile) {
+      auto P = parseProfile(*O.Profile, "--profile");
+      if (!P)
+        return P.takeError();
+      C.ProfileKind = *P;
+    }
+    if (O.Scope) {
+      auto S = parseScope(*O.Scope, "--scope");
+      if (!S)
+        return S.takeError();
+      C.ScopeKind = *S;
+    }
+    if (O.WarningsAsErrors)
+      C.WarningsAsErrors = *O.WarningsAsErrors;
+    if (O.HeaderFilter) {
+      std::string Problem;
+      if (!llvm::Regex(*O.HeaderFilter).isValid(Problem))
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "error: invalid --header-filter regex: " + Problem);
+      C.HeaderFilterRegex = *O.HeaderFilter;
+    }
+    for (const std::string &R : O.RuleFiles) {
+      llvm::SmallString<256> Abs(R);
+      llvm::sys::fs::make_absolute(Abs);
+      C.RulePacks.push_back(std::string(Abs));
+    }
+    return C;
+  }
+
+  /// The rule set for a list of extra packs (shared by every file with the same list).
+  llvm::Expected<const RuleSet *> rulesFor(const std::vector<std::string> &Packs) {
+    std::string Key = llvm::join(Packs, "\n");
+    auto It = Rules.find(Key);
+    if (It != Rules.end())
+      return It->second.get();
+    auto Loaded = RuleSet::loadFromDirectory(RulesDir, Packs);
+    if (!Loaded)
+      return Loaded.takeError();
+    auto Owned = std::make_unique<RuleSet>(std::move(*Loaded));
+    const RuleSet *Ptr = Owned.get();
+    Rules.emplace(Key, std::move(Owned));
+    return Ptr;
+  }
+
+private:
+  const LintOptions &O;
+  std::string RulesDir;
+  std::optional<LintConfig> CommandLine;
+  std::map<std::string, LintConfig> Files;
+  std::map<std::string, std::unique_ptr<RuleSet>> Rules;
+
+  llvm::Expected<LintConfig> commandLineConfig() {
+    if (CommandLine)
+      return *CommandLine;
+    llvm::StringRef Value = *O.Config;
+    llvm::Expected<LintConfig> C = llvm::createStringError(llvm::inconvertibleErrorCode(), "");
+    llvm::consumeError(C.takeError());
+    if (llvm::sys::fs::is_regular_file(Value)) {
+      auto Buffer = llvm::MemoryBuffer::getFile(Value);
+      if (!Buffer)
+        return llvm::createStringError(Buffer.getError(), "error: cannot read --config file '" + Value + "'");
+      llvm::SmallString<256> Abs(Value);
+      llvm::sys::fs::make_absolute(Abs);
+      C = parseConfig((*Buffer)->getBuffer(), Value, llvm::sys::path::parent_path(Abs));
+    } else {
+      C = parseConfig(Value, "--config", currentDirectory());
+    }
+    if (!C)
+      return C.takeError();
+    CommandLine = *C;
+    return *C;
+  }
+
+  llvm::Expected<LintConfig> fileConfig(const std::string &Path) {
+    auto It = Files.find(Path);
+    if (It != Files.end())
+      return It->second;
+    auto Buffer = llvm::MemoryBuffer::getFile(Path);
+    if (!Buffer)
+      return llvm::createStringError(Buffer.getError(), "error: cannot read '" + Path + "'");
+    auto C = parseConfig((*Buffer)->getBuffer(), Path, llvm::sys::path::parent_path(Path));
+    if (!C)
+      return C.takeError();
+    Files.emplace(Path, *C);
+    return *C;
+  }
+};
+
+/// One input file, fully resolved on the main thread.
+struct Job {
+  std::string File;
+  clang::tooling::CompileCommand Command;
+  std::vector<std::string> CommandLine; // syntax-only, with -resource-dir
+  LintConfig Config;
+  const RuleSet *Rules = nullptr;
+  std::string Pch;                      // shared PCH to try, or empty
+};
+
+bool sameFile(llvm::StringRef A, llvm::StringRef B) {
+  if (A == B)
+    return true;
+  bool Equal = false;
+  return !llvm::sys::fs::equivalent(A, B, Equal) && Equal;
+}
+
+FileResult runJob(const Job &J, bool Color) {
+  FileResult R;
+  GlobList Enabled(J.Config.Checks);
+  GlobList AsErrors(J.Config.WarningsAsErrors);
+  std::optional<llvm::Regex> HeaderFilter;
+  if (!J.Config.HeaderFilterRegex.empty())
+    HeaderFilter.emplace(J.Config.HeaderFilterRegex);
+
+  AnalysisConfig AC;
+  AC.Rules = J.Rules;
+  AC.ProfileKind = J.Config.ProfileKind;
+  AC.ScopeKind = J.Config.ScopeKind;
+  AC.GraphRegionGlobs = J.Config.GraphRegions;
+  AC.IsCheckEnabled = [&Enabled](llvm::StringRef Id) { return Enabled.contains(Id); };
+  AC.IsFileReported = [&](llvm::StringRef File) {
+    return sameFile(File, J.Command.Filename) || (HeaderFilter && HeaderFilter->match(File));
+  };
+
+  std::vector<Finding> Raw;
+  auto OnAST = [&](clang::ASTContext &Ctx) {
+    AnalysisResult A = analyze(Ctx, AC);
+#if GRAPHIFY_HAVE_REWRITER
+    if (J.Rules)
+      attachFixes(Ctx, A, *J.Rules);
+#endif
+    Raw = std::move(A.Findings);
+  };
+
+  ParseRequest Req;
+  Req.CommandLine = J.CommandLine;
+  Req.WorkingDir = J.Command.Directory;
+  Req.File = J.Command.Filename;
+  Req.IncludePch = J.Pch;
+  Req.ColorDiagnostics = Color;
+  ParseOutcome Out = parseTranslationUnit(Req, OnAST);
+  if (!Out.Parsed && !J.Pch.empty()) {
+    // Whatever went wrong, the user must see the compiler's verdict on their file as written,
+    // not on file + PCH: parse again without it.
+    Raw.clear();
+    Req.IncludePch.clear();
+    Out = parseTranslationUnit(Req, OnAST);
+    R.PchRejected = Out.Parsed;
+  }
+  R.Parsed = Out.Parsed;
+  R.ErrorCount = Out.Errors;
+  if (!Out.Parsed) {
+    R.CompilerErrors = std::move(Out.Diagnostics);
+    return R;
+  }
+
+  // The analyzer is asked to honour the filters; applying them again here keeps the contract
+  // in one place whatever the checks do.
+  SourceCache Sources;
+  std::map<std::string, std::unique_ptr<NolintMap>> Nolint;
+  auto nolintFor = [&](const std::string &File) -> const NolintMap * {
+    auto &Slot = Nolint[File];
+    if (!Slot) {
+      auto Text = Sources.text(File);
+      if (!Text)
+        return nullptr;
+      Slot = std::make_unique<NolintMap>(*Text, File);
+    }
+    return Slot.get();
+  };
+  std::vector<Finding> Kept;
+  for (Finding &F : Raw) {
+    if (!Enabled.contains(F.CheckId))
+      continue;
+    if (J.Config.ProfileKind == Profile::Trace)
+      if (const CheckInfo *C = lookupCheck(F.CheckId); C && !C->InTraceProfile)
+        continue;
+    if (!AC.IsFileReported(F.Where.File))
+      continue;
+    if (const NolintMap *N = nolintFor(F.Where.File); N && N->suppresses(F.Where.Line, F.CheckId)) {
+      ++R.Suppressed;
+      continue;
+    }
+    Kept.push_back(std::move(F));
+  }
+  // Malformed NOLINT regions in the main file are reported whatever the check filter says, as
+  // clang-tidy does: they silently change what every other check reports.
+  std::string MainFile = J.Command.Filename;
+  if (!llvm::sys::path::is_absolute(MainFile) && !J.Command.Directory.empty())
+    MainFile = (J.Command.Directory + "/" + MainFile);
+  if (const NolintMap *N = nolintFor(MainFile))
+    for (const Finding &P : N->problems()) {
+      Finding Copy = P;
+      Copy.Where.File = J.Command.Filename;
+      Kept.push_back(std::move(Copy));
+    }
+
+  std::stable_sort(Kept.begin(), Kept.end(), [](const Finding &A, const Finding &B) {
+    return std::tie(A.Where.File, A.Where.Line, A.Where.Column, A.CheckId, A.Message) <
+           std::tie(B.Where.File, B.Where.Line, B.Where.Column, B.CheckId, B.Message);
+  });
+  for (Finding &F : Kept) {
+    Severity Level = AsErrors.contains(F.CheckId) ? Severity::Error : Severity::Warning;
+    R.Findings.push_back({std::move(F), Level});
+  }
+  return R;
+}
+
+std::string commandWithoutFile(const std::vector<std::string> &CommandLine, llvm::StringRef File, bool &Found) {
+  std::string Key;
+  Found = false;
+  for (size_t I = 0; I < CommandLine.size(); ++I) {
+    if (I > 0 && CommandLine[I] == File && !Found) {
+      Found = true;
+      continue;
+    }
+    Key += CommandLine[I];
+    Key += '\0';
+  }
+  return Key;
+}
+
+/// Groups files with identical flags and the same first #include, precompiles each group's
+/// common leading includes once, and records the PCH in each job.
+void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoolInterface *Pool) {
+  struct Group {
+    std::vector<size_t> Members;
+    std::vector<std::vector<std::string>> Includes;
+    std::vector<std::string> Flags;
+    std::string WorkingDir;
+    std::string Pch;
+  };
+  std::map<std::string, Group> Groups;
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    Job &J = Jobs[I];
+    auto Buffer = llvm::MemoryBuffer::getFile(J.Command.Directory.empty() || llvm::sys::path::is_absolute(J.File)
+                                                  ? J.File
+                                                  : J.Command.Directory + "/" + J.Command.Filename);
+    if (!Buffer)
+      continue;
+    std::string AbsFile = J.Command.Filename;
+    if (!llvm::sys::path::is_absolute(AbsFile))
+      AbsFile = J.Command.Directory + "/" + AbsFile;
+    std::vector<std::string> Includes = leadingIncludes((*Buffer)->getBuffer(), AbsFile);
+    bool Found = false;
+    std::string Flags = commandWithoutFile(J.CommandLine, J.Command.Filename, Found);
+    if (Includes.empty() || !Found)
+      continue;
+    Group &G = Groups[J.Command.Directory + '\0' + Flags + '\0' + Includes.front()];
+    G.Members.push_back(I);
+    G.Includes.push_back(std::move(Includes));
+    if (G.Flags.empty()) {
+      for (const std::string &A : J.CommandLine)
+        if (A != J.Command.Filename)
+          G.Flags.push_back(A);
+      G.WorkingDir = J.Command.Directory;
+    }
+  }
+  PchCache Cache(O.PchCacheDir.empty() ? defaultPchCacheDir() : O.PchCacheDir);
+  std::mutex Mu;
+  auto build = [&](Group &G) {
+    std::vector<std::string> Prefix = commonPrefix(G.Includes);
+    auto Pch = Cache.getOrBuild(G.Flags, G.WorkingDir, Prefix);
+    if (!Pch) {
+      // The files will be parsed on their own and any error in the prefix reported then.
+      llvm::consumeError(Pch.takeError());
+      return;
+    }
+    std::lock_guard<std::mutex> Lock(Mu);
+    G.Pch = *Pch;
+  };
+  for (auto &[Key, G] : Groups) {
+    if (G.Members.size() < 2)
+      continue; // building a PCH costs more than one parse; it only pays for two or more
+    if (Pool)
+      Pool->async([&build, &G] { build(G); });
+    else
+      build(G);
+  }
+  if (Pool)
+    Pool->wait();
+  for (auto &[Key, G] : Groups)
+    for (size_t I : G.Members)
+      Jobs[I].Pch = G.Pch;
+}
+
+void printVersion(llvm::raw_ostream &Out, llvm::StringRef ResourceDir, llvm::StringRef RulesDir) {
+  Out << "graphify-lint version " << GRAPHIFY_VERSION << "\n"
+      << "  LLVM version " << GRAPHIFY_LLVM_VERSION << "\n"
+      << "  clang resource dir: " << ResourceDir << "\n"
+      << "  rules dir: " << RulesDir << "\n";
+}
+
+int listChecks(llvm::raw_ostream &Out, const LintConfig &C, const RuleSet &Rules) {
+  GlobList Enabled(C.Checks);
+  std::vector<const CheckInfo *> On, Off;
+  for (const CheckInfo &I : registeredChecks()) {
+    bool InProfile = C.ProfileKind != Profile::Trace || I.InTraceProfile;
+    (Enabled.contains(I.Id) && InProfile ? On : Off).push_back(&I);
+  }
+  Out << "Enabled checks (profile " << profileName(C.ProfileKind) << ", scope " << scopeName(C.ScopeKind) << "):\n";
+  for (const CheckInfo *I : On)
+    Out << "    " << llvm::left_justify(I->Id, 34) << " " << I->Summary << "\n";
+  if (On.empty())
+    Out << "    (none)\n";
+  if (!Off.empty()) {
+    Out << "\nDisabled checks:\n";
+    for (const CheckInfo *I : Off)
+      Out << "    " << llvm::left_justify(I->Id, 34) << " " << I->Summary << "\n";
+  }
+  if (registeredChecks().empty())
+    Out << "\nnote: no checks are registered in this build (the analyzer core is not built)\n";
+  Out << "\nRule packs loaded:\n";
+  for (const std::string &P : Rules.packFiles())
+    Out << "    " << P << "\n";
+  return ExitClean;
+}
+
+int explainCheck(llvm::raw_ostream &Out, llvm::raw_ostream &Err, llvm::StringRef Id) {
+  const CheckInfo *C = lookupCheck(Id);
+  if (!C) {
+    std::vector<std::string> Ids;
+    for (const CheckInfo &I : registeredChecks())
+      Ids.push_back(I.Id);
+    Err << "graphify-lint: error: unknown check '" << Id << "'" << didYouMean(Id, Ids)
+        << "; see --list-checks\n";
+    return ExitError;
+  }
+  Out << C->Id << ": " << C->Summary << "\n\n"
+      << C->Description << "\n\n"
+      << "How to fix: " << C->Help << "\n\n"
+      << "Profiles: cuda-graph" << (C->InTraceProfile ? ", trace" : "") << "\n";
+  return ExitClean;
+}
+
+} // namespace
+
+int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  auto Parsed = parseLintOptions(Argv);
+  if (!Parsed) {
+    Err << "graphify-lint: " << llvm::toString(Parsed.takeError()) << "\n";
+    return ExitError;
+  }
+  const LintOptions &O = *Parsed;
+  if (O.Help) {
+    Out << lintHelpText();
+    return ExitClean;
+  }
+  std::string ResourceDir = resolveResourceDir(O);
+  std::string RulesDir = O.RulesDir.empty() ? defaultRulesDirectory(Argv.empty() ? nullptr : Argv[0]) : O.RulesDir;
+  if (O.Version) {
+    printVersion(Out, ResourceDir, RulesDir);
+    return ExitClean;
+  }
+  if (!O.Explain.empty())
+    return explainCheck(Out, Err, O.Explain);
+
+  auto fail = [&](llvm::Error E) {
+    Err << llvm::toString(std::move(E)) << "\n";
+    return ExitError;
+  };
+  ConfigStore Configs(O, RulesDir);
+  if (O.ListChecks || O.DumpConfig) {
+    auto C = Configs.configFor(O.Files.empty() ? "" : O.Files.front());
+    if (!C)
+      return fail(C.takeError());
+    if (O.DumpConfig) {
+      Out << dumpConfig(*C);
+      return ExitClean;
+    }
+    auto Rules = Configs.rulesFor(C->RulePacks);
+    if (!Rules)
+      return fail(Rules.takeError());
+    return listChecks(Out, *C, **Rules);
+  }
+  if (O.Fix || O.Diff || !O.ExportFixes.empty()) {
+    // FIXME: delegate to rewriter/FixApplication.h once the rewriter library provides it; until
+    // then fixes are shown (text, JSON, SARIF) but not applied.
+    Err << "graphify-lint: error: --fix, --diff and --export-fixes need the rewriter, which is not built\n";
+    return ExitError;
+  }
+  if (!ResourceDir.empty() && !llvm::sys::fs::is_directory(ResourceDir + "/include"))
+    Err << "graphify-lint: warning: clang resource dir '" << ResourceDir
+        << "' has no include/; builtin headers such as <stddef.h> will not be found\n";
+
+  std::string Notice;
+  auto DB = loadCompilationDatabase(O.BuildPath, O.HasCompilerArgs, O.CompilerArgs, O.Files, Notice);
+  if (!DB)
+    return fail(DB.takeError());
+  if (!Notice.empty() && !O.Quiet)
+    Err << "graphify-lint: note: " << Notice << "\n";
+  std::vector<std::string> Files = O.Files;
+  if (Files.empty() && !O.BuildPath.empty())
+    Files = (*DB)->getAllFiles();
+  if (Files.empty()) {
+    Err << "graphify-lint: error: no input files; see --help\n";
+    return ExitError;
+  }
+
+  // Resolve everything that can fail for a reason other than the code (missing files, configs,
+  // rule packs) before parsing, so such errors come first and alone.
+  std::vector<Job> Jobs;
+  for (const std::string &File : Files) {
+    if (!llvm::sys::fs::exists(File)) {
+      Err << "graphify-lint: error: no such file: '" << File << "'\n";
+      return ExitError;
+    }
+    Job J;
+    J.File = File;
+    auto C = Configs.configFor(File);
+    if (!C)
+      return fail(C.takeError());
+    J.Config = std::move(*C);
+    auto Rules = Configs.rulesFor(J.Config.RulePacks);
+    if (!Rules)
+      return fail(Rules.takeError());
+    J.Rules = *Rules;
+    std::vector<clang::tooling::CompileCommand> Cmds = (*DB)->getCompileCommands(File);
+    if (Cmds.empty()) {
+      Err << "graphify-lint: error: no compile command for '" << File << "'\n";
+      return ExitError;
+    }
+    J.Command = Cmds.front();
+    J.CommandLine = syntaxOnlyCommand(J.Command, ResourceDir);
+    if (!O.BuildPath.empty() && O.HasCompilerArgs) // -p and --: the arguments are extra flags
+      J.CommandLine.insert(J.CommandLine.begin() + 1, O.CompilerArgs.begin(),
+                           O.CompilerArgs.end());
+    Jobs.push_back(std::move(J));
+  }
+
+  bool Color = O.Color == ColorMode::Always || (O.Color == ColorMode::Auto && Out.is_displayed());
+  bool ErrColor = O.Color == ColorMode::Always || (O.Color == ColorMode::Auto && Err.is_displayed());
+  std::unique_ptr<llvm::DefaultThreadPool> Pool;
+  if (O.Jobs != 1 && Jobs.size() > 1)
+    Pool = std::make_unique<llvm::DefaultThreadPool>(llvm::hardware_concurrency(O.Jobs));
+  if (O.Pch == PchMode::Auto && Jobs.size() > 1)
+    planSharedPch(Jobs, O, Pool.get());
+
+  std::vector<FileResult> Results(Jobs.size());
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    if (Pool)
+      Pool->async([&, I] { Results[I] = runJob(Jobs[I], ErrColor); });
+    else
+      Results[I] = runJob(Jobs[I], ErrColor);
+  }
+  if (Pool)
+    Pool->wait();
+
+  // A PCH that a file could not use although the file compiles on its own is stale (a header
+  // changed under it): drop it so the next run rebuilds it.
+  PchCache Cache(O.PchCacheDir.empty() ? defaultPchCacheDir() : O.PchCacheDir);
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    if (Results[I].PchRejected)
+      Cache.discard(Jobs[I].Pch);
+
+  bool CompileFailed = false;
+  unsigned Suppressed = 0, Errors = 0;
+  std::vector<ReportedFinding> All;
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string, std::string>> Seen;
+  for (FileResult &R : Results) {
+    if (!R.Parsed) {
+      CompileFailed = true;
+      Err << R.CompilerErrors;
+      Err << R.ErrorCount << (R.ErrorCount == 1 ? " error" : " errors") << " generated.\n";
+      continue;
+    }
+    Suppressed += R.Suppressed;
+    for (ReportedFinding &F : R.Findings) {
+      // A header finding reached from several translation units is reported once.
+      if (!Seen.insert({F.F.Where.File, F.F.Where.Line, F.F.Where.Column, F.F.CheckId, F.F.Message}).second)
+        continue;
+      Errors += F.Level == Severity::Error;
+      All.push_back(std::move(F));
+    }
+  }
+
+  SourceCache Sources;
+  OutputContext Ctx{Sources};
+  Ctx.Color = Color;
+  Ctx.WorkingDir = currentDirectory();
+  Ctx.Rules.assign(registeredChecks().begin(), registeredChecks().end());
+  Ctx.Rules.push_back(nolintCheckInfo());
+  Ctx.ToolVersion = GRAPHIFY_VERSION;
+  switch (O.Format) {
+  case OutputFormat::Text: writeText(Out, All, Ctx); break;
+  case OutputFormat::Json: writeJson(Out, All, Ctx); break;
+  case OutputFormat::Sarif: writeSarif(Out, All, Ctx); break;
+  case OutputFormat::Github: writeGithub(Out, All, Ctx); break;
+  }
+  Out.flush();
+
+  if (!O.Quiet) {
+    unsigned Warnings = All.size() - Errors;
+    if (!All.empty()) {
+      Err << Warnings << (Warnings == 1 ? " warning" : " warnings");
+      if (Errors)
+        Err << " and " << Errors << (Errors == 1 ? " error" : " errors");
+      Err << " generated.\n";
+    }
+    if (Suppressed)
+      Err << "Suppressed " << Suppressed << (Suppressed == 1 ? " warning" : " warnings") << " (" << Suppressed
+          << " NOLINT).\n";
+    if (Errors)
+      Err << Errors << (Errors == 1 ? " warning" : " warnings") << " treated as errors\n";
+  }
+  if (CompileFailed)
+    return ExitError;
+  return All.empty() ? ExitClean : ExitFindings;
+}
+
+} // namespace graphify

@@ -1,0 +1,81 @@
+#pragma once
+/// \file
+/// Renderers for findings: clang-style text, JSON, SARIF 2.1.0 and GitHub workflow commands.
+/// They read only plain data (Finding, CheckInfo) and the source text, so they are tested
+/// without parsing anything.
+///
+/// \code
+///   graphify::SourceCache Sources;
+///   graphify::OutputContext Ctx{Sources};
+///   Ctx.Color = llvm::outs().is_displayed();
+///   graphify::writeText(llvm::outs(), Reported, Ctx);
+/// \endcode
+
+#include "graphify/analyzer/Check.h"
+#include "graphify/analyzer/Finding.h"
+
+#include <llvm/ADT/StringMap.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphify {
+
+enum class Severity { Warning, Error };
+
+/// A finding as it will be reported: WarningsAsErrors turns some into errors.
+struct ReportedFinding {
+  Finding F;
+  Severity Level = Severity::Warning;
+};
+
+/// File contents read once, for source lines, carets and offset-to-line conversions.
+class SourceCache {
+public:
+  /// The text of 1-based `Line` of `File` without its line break, or nullopt if unreadable.
+  std::optional<llvm::StringRef> line(llvm::StringRef File, unsigned Line);
+  /// 1-based line and column of a byte offset in `File`.
+  std::optional<std::pair<unsigned, unsigned>> position(llvm::StringRef File, unsigned Offset);
+  /// The whole file, or nullopt.
+  std::optional<llvm::StringRef> text(llvm::StringRef File);
+
+private:
+  struct Entry {
+    std::unique_ptr<llvm::MemoryBuffer> Buffer;
+    std::vector<unsigned> LineStarts;
+  };
+  const Entry *get(llvm::StringRef File);
+  llvm::StringMap<std::unique_ptr<Entry>> Files;
+};
+
+/// What every renderer may need besides the findings.
+struct OutputContext {
+  SourceCache &Sources;
+  bool Color = false;                  ///< ANSI colors (text only)
+  std::string WorkingDir;              ///< SARIF URIs are relative to it where possible
+  std::vector<CheckInfo> Rules;        ///< SARIF tool.driver.rules, in order
+  std::string ToolVersion;
+};
+
+/// `file:line:col: warning: message [check]`, the source line, a caret with `~` over the range,
+/// the fix-it text, and notes, as clang-tidy prints them.
+void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings, OutputContext &Ctx);
+/// A JSON array of findings; the schema is documented in JsonOutput.cpp and docs.
+void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings, OutputContext &Ctx);
+/// One SARIF 2.1.0 log with one run.
+void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings, OutputContext &Ctx);
+/// `::warning file=…,line=…,col=…,title=…::message` workflow commands, one per finding.
+void writeGithub(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings, OutputContext &Ctx);
+
+/// GitHub's escaping of a workflow command's message (`%`, CR, LF) and, with `Property`, of a
+/// property value (also `:` and `,`).
+std::string escapeGithub(llvm::StringRef Text, bool Property);
+
+/// `file` relative to `WorkingDir` when it lies beneath it (with `/` separators), else empty.
+std::string relativeToWorkingDir(llvm::StringRef File, llvm::StringRef WorkingDir);
+
+} // namespace graphify

@@ -1,0 +1,110 @@
+// Command-line parsing, check globs, configuration parsing and the shared-PCH prefix logic, in
+// process.
+#include "CliTestUtil.h"
+
+#include "graphify/analyzer/Config.h"
+#include "graphify/analyzer/DriverOptions.h"
+#include "graphify/analyzer/DriverPreamble.h"
+
+using namespace graphify;
+
+namespace {
+
+TEST(Options, FlagsAndCompilerArgs) {
+  auto O = parseLintOptions({"graphify-lint", "-p", "build", "-j4", "--checks=-*,graphify-host-sync", "--format",
+                             "sarif", "a.cpp", "b.cpp", "--rules=x.yaml", "--rules", "y.yaml", "--", "-DX", "-std=c++20"});
+  ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
+  EXPECT_EQ(O->BuildPath, "build");
+  EXPECT_EQ(O->Jobs, 4u);
+  EXPECT_EQ(*O->Checks, "-*,graphify-host-sync");
+  EXPECT_EQ(O->Format, OutputFormat::Sarif);
+  EXPECT_EQ(O->Files, (std::vector<std::string>{"a.cpp", "b.cpp"}));
+  EXPECT_EQ(O->RuleFiles, (std::vector<std::string>{"x.yaml", "y.yaml"}));
+  EXPECT_TRUE(O->HasCompilerArgs);
+  EXPECT_EQ(O->CompilerArgs, (std::vector<std::string>{"-DX", "-std=c++20"}));
+}
+
+TEST(Options, Errors) {
+  auto Unknown = parseLintOptions({"graphify-lint", "--lst-checks"});
+  ASSERT_FALSE(bool(Unknown));
+  EXPECT_NE(llvm::toString(Unknown.takeError()).find("did you mean '--list-checks'"), std::string::npos);
+  auto Missing = parseLintOptions({"graphify-lint", "-p"});
+  ASSERT_FALSE(bool(Missing));
+  llvm::consumeError(Missing.takeError());
+  auto BadEnum = parseLintOptions({"graphify-lint", "--profile=trcae"});
+  ASSERT_FALSE(bool(BadEnum));
+  EXPECT_NE(llvm::toString(BadEnum.takeError()).find("did you mean 'trace'"), std::string::npos);
+  auto BoolWithValue = parseLintOptions({"graphify-lint", "--quiet=yes"});
+  ASSERT_FALSE(bool(BoolWithValue));
+  llvm::consumeError(BoolWithValue.takeError());
+}
+
+TEST(Globs, ClangTidySemantics) {
+  GlobList L("-*,graphify-host-sync, graphify-data-*,-graphify-data-dependent-loop");
+  EXPECT_TRUE(L.contains("graphify-host-sync"));
+  EXPECT_TRUE(L.contains("graphify-data-dependent-branch"));
+  EXPECT_FALSE(L.contains("graphify-data-dependent-loop"));
+  EXPECT_FALSE(L.contains("graphify-dynamic-shape"));
+  EXPECT_FALSE(GlobList("").contains("graphify-host-sync"));
+  EXPECT_TRUE(matchesGlob("*::forward", "Model::forward"));
+  EXPECT_TRUE(matchesGlob("a*b*c", "aXbYbc"));
+  EXPECT_FALSE(matchesGlob("a*b", "ab-"));
+}
+
+TEST(ConfigParse, AllKeys) {
+  auto C = parseConfig("Checks: '-*,graphify-host-sync'\nProfile: trace\nScope: all\nGraphRegions: ['*::step', f]\n"
+                       "RulePacks: [packs/x.yaml]\nWarningsAsErrors: 'graphify-*'\nHeaderFilterRegex: 'model/.*'\n",
+                       "/p/.graphify.yaml", "/p");
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  EXPECT_EQ(C->Checks, "-*,graphify-host-sync");
+  EXPECT_EQ(C->ProfileKind, Profile::Trace);
+  EXPECT_EQ(C->ScopeKind, Scope::All);
+  EXPECT_EQ(C->GraphRegions, (std::vector<std::string>{"*::step", "f"}));
+  EXPECT_EQ(C->RulePacks, (std::vector<std::string>{"/p/packs/x.yaml"}));
+  EXPECT_EQ(C->WarningsAsErrors, "graphify-*");
+  EXPECT_EQ(C->HeaderFilterRegex, "model/.*");
+  // What --dump-config prints reads back as the same configuration.
+  auto Again = parseConfig(dumpConfig(*C), "dump", "/");
+  ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
+  EXPECT_EQ(dumpConfig(*Again).substr(dumpConfig(*Again).find('\n')), dumpConfig(*C).substr(dumpConfig(*C).find('\n')));
+}
+
+TEST(ConfigParse, StrictErrors) {
+  auto Unknown = parseConfig("Checks: x\nScpoe: all\n", "c.yaml", "/");
+  ASSERT_FALSE(bool(Unknown));
+  std::string U = llvm::toString(Unknown.takeError());
+  EXPECT_NE(U.find("c.yaml:2:1: error:"), std::string::npos) << U;
+  EXPECT_NE(U.find("did you mean 'Scope'"), std::string::npos) << U;
+  auto Type = parseConfig("GraphRegions: {a: b}\n", "c.yaml", "/");
+  ASSERT_FALSE(bool(Type));
+  EXPECT_NE(llvm::toString(Type.takeError()).find("c.yaml:1:"), std::string::npos);
+  auto Regex = parseConfig("HeaderFilterRegex: '('\n", "c.yaml", "/");
+  ASSERT_FALSE(bool(Regex));
+  EXPECT_NE(llvm::toString(Regex.takeError()).find("c.yaml:1:20: error: invalid HeaderFilterRegex"), std::string::npos);
+  auto Syntax = parseConfig("Checks: [\n", "c.yaml", "/");
+  ASSERT_FALSE(bool(Syntax));
+  EXPECT_NE(llvm::toString(Syntax.takeError()).find("c.yaml:"), std::string::npos);
+}
+
+TEST(SharedPch, LeadingIncludes) {
+  test::ScratchDir D;
+  D.file("local.h", "#pragma once\n");
+  std::string Src = D.file("a.cpp", "// header comment\n/* block\n comment */\n#include <torch/torch.h>\n"
+                                    "#  include \"local.h\" // why\n\n#include \"elsewhere.h\"\n#define X 1\n"
+                                    "#include <vector>\n");
+  auto I = leadingIncludes(test::readFile(Src), Src);
+  EXPECT_EQ(I, (std::vector<std::string>{"#include <torch/torch.h>", "#include \"" + D.Path + "/local.h\"",
+                                         "#include \"elsewhere.h\""}));
+  EXPECT_TRUE(leadingIncludes("int x;\n#include <vector>\n", Src).empty());
+  EXPECT_EQ(commonPrefix({{"a", "b", "c"}, {"a", "b"}, {"a", "b", "d"}}), (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(commonPrefix({{"a"}, {"b"}}).empty());
+}
+
+TEST(SharedPch, KeyDependsOnFlagsAndIncludes) {
+  std::string K1 = PchCache::key({"clang", "-std=c++17"}, {"#include <vector>"});
+  EXPECT_EQ(K1, PchCache::key({"clang", "-std=c++17"}, {"#include <vector>"}));
+  EXPECT_NE(K1, PchCache::key({"clang", "-std=c++20"}, {"#include <vector>"}));
+  EXPECT_NE(K1, PchCache::key({"clang", "-std=c++17"}, {"#include <map>"}));
+}
+
+} // namespace
