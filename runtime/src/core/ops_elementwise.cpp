@@ -331,11 +331,12 @@ Tensor Tensor::to(ScalarType dtype, bool, bool copy) const {
   out.copy_(*this);
   return out;
 }
-Tensor Tensor::to(Device d, SL loc) const { return to(d, scalar_type(), false, false, loc); }
 Tensor Tensor::to(Device d, ScalarType dtype, bool, bool copy, SL loc) const {
   check_defined(*this, "self");
-  if (d.type() == device().type()) return to(dtype, false, copy);
+  // A copy to the CPU is refused during capture even from a CPU tensor: capture models a CUDA
+  // graph, where it is a device-to-host sync, and the analyzer reports it without knowing devices.
   if (d.is_cpu()) detail::on_host_read("to(kCPU)", loc);
+  if (d.type() == device().type()) return to(dtype, false, copy);
   Tensor out = make_tensor(sizes(), dtype, d);
   out.copy_(*this);
   return out;
@@ -343,7 +344,10 @@ Tensor Tensor::to(Device d, ScalarType dtype, bool, bool copy, SL loc) const {
 Tensor Tensor::to(const TensorOptions &o, SL loc) const {
   return to(o.has_device() ? o.device() : device(), o.has_dtype() ? o.dtype() : scalar_type(), false, false, loc);
 }
-Tensor Tensor::cpu(SL loc) const { return to(Device(kCPU), loc); }
+Tensor Tensor::cpu(SL loc) const {
+  detail::on_host_read("cpu()", loc);
+  return to(Device(kCPU), scalar_type(), false, false, loc);
+}
 Tensor Tensor::cuda() const { return to(Device(kCUDA)); }
 
 Tensor Tensor::contiguous() const {

@@ -496,6 +496,11 @@ Tensor clone(const Tensor &a) { check_defined(a, "self"); return a.clone(); }
 
 // --- indexing -----------------------------------------------------------------------------------
 
+indexing::TensorIndex::TensorIndex(const char *s) : kind_(Kind::Ellipsis) {
+  GFY_CHECK(s != nullptr && std::string(s) == "...", "Expected \"...\" to represent an ellipsis index, but got \"",
+            s ? s : "(null)", "\"");
+}
+
 namespace {
 
 /// Gather (or, with `values`, scatter) `src` at long index tensors placed on consecutive or

@@ -108,7 +108,6 @@ public:
                 SL loc = SL::current()) const;
   Tensor cpu(SL loc = SL::current()) const;
   Tensor cuda() const;
-  Tensor to(Device device, SL loc = SL::current()) const;
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false,
             SL loc = SL::current()) const;
   Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;

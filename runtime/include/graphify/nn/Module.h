@@ -96,9 +96,8 @@ public:
     children_.insert(std::move(name), module);
     return module;
   }
-  template <class M> ModuleHolder<M> register_module(std::string name, ModuleHolder<M> holder) {
-    register_module(std::move(name), holder.ptr());
-    return holder;
+  template <class M> std::shared_ptr<M> register_module(std::string name, ModuleHolder<M> holder) {
+    return register_module(std::move(name), holder.ptr());
   }
 
   /// All parameters, this module's first then its children's (recursively, in registration order).

@@ -1,0 +1,106 @@
+// Every misuse throws gfy::Error with LibTorch's wording; none crashes.
+#include "TestUtil.h"
+
+using namespace gfy;
+using namespace gfy::indexing;
+
+namespace {
+/// Asserts that `stmt` throws gfy::Error whose message contains `text`.
+#define EXPECT_ERROR(stmt, text)                                                                   \
+  do {                                                                                             \
+    try {                                                                                          \
+      stmt;                                                                                        \
+      ADD_FAILURE() << "no exception from " #stmt;                                                 \
+    } catch (const gfy::Error &e) {                                                                \
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();                  \
+    }                                                                                              \
+  } while (0)
+} // namespace
+
+TEST(Errors, Broadcasting) {
+  EXPECT_ERROR(zeros({3}) + zeros({4}),
+               "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0");
+  EXPECT_ERROR(zeros({2, 3}) * zeros({2, 2}), "at non-singleton dimension 1");
+  EXPECT_ERROR(zeros({3}).expand({4}), "must match the existing size (3)");
+  EXPECT_ERROR(zeros({2}).add_(zeros({3, 2})), "doesn't match the broadcast shape");
+  EXPECT_ERROR(where(zeros({2}) > 0, zeros({3}), zeros({3})), "must match the size");
+}
+
+TEST(Errors, Shapes) {
+  EXPECT_ERROR(zeros({2, 3}).view({4}), "shape '[4]' is invalid for input of size 6");
+  EXPECT_ERROR(zeros({2, 3}).t().view({6}), "view size is not compatible");
+  EXPECT_ERROR(zeros({2, 3}).view({-1, -1}), "only one dimension can be inferred");
+  EXPECT_ERROR(zeros({2}).transpose(0, 2), "Dimension out of range");
+  EXPECT_ERROR(zeros({2}).sum(3), "Dimension out of range (expected to be in range of [-1, 0], but got 3)");
+  EXPECT_ERROR(zeros({2}).select(0, 2), "out of range");
+  EXPECT_ERROR(zeros({2}).narrow(0, 1, 5), "exceeds dimension size");
+  EXPECT_ERROR(zeros({2, 3}).permute({0}), "does not match the length");
+  EXPECT_ERROR(zeros({2, 3}).permute({0, 0}), "duplicate dims");
+  EXPECT_ERROR(zeros({3}).chunk(0), "chunk expects `chunks` to be greater than 0");
+  EXPECT_ERROR(zeros({-1}), "negative dimension");
+  EXPECT_ERROR(cat({zeros({2, 2}), zeros({2, 3})}), "Sizes of tensors must match except in dimension 0");
+  EXPECT_ERROR(cat({}), "non-empty");
+  EXPECT_ERROR(stack({zeros({2}), zeros({3})}), "stack expects each tensor to be equal size");
+  EXPECT_ERROR(zeros({2, 3, 4}).t(), "t() expects a tensor with <= 2 dimensions");
+  EXPECT_ERROR(zeros({2}).split({1, 2}), "split_with_sizes expects split_sizes to sum exactly to 2");
+  EXPECT_ERROR(layer_norm(zeros({2, 3}), {4}), "Given normalized_shape=[4], expected input with shape [*, 4]");
+  EXPECT_ERROR(zeros({2}).max(0, false); zeros({0}).max(), "Expected reduction dim to be specified");
+  EXPECT_ERROR(topk(zeros({3}), 4), "selected index k out of range");
+  EXPECT_ERROR(arange(0, 10, 0), "step must be nonzero");
+  EXPECT_ERROR(arange(10, 0, 1), "upper bound and larger bound inconsistent with step sign");
+}
+
+TEST(Errors, Matmul) {
+  EXPECT_ERROR(mm(zeros({2, 3}), zeros({4, 5})), "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+  EXPECT_ERROR(mm(zeros({2}), zeros({2, 2})), "self must be a matrix");
+  EXPECT_ERROR(mm(zeros({2, 2}), zeros({2, 2}, kDouble)), "same dtype");
+  EXPECT_ERROR(bmm(zeros({2, 2, 3}), zeros({2, 4, 1})), "Expected size for first two dimensions of batch2 tensor");
+  EXPECT_ERROR(matmul(zeros({3}), zeros({4})), "inconsistent tensor size");
+  EXPECT_ERROR(linear(zeros({2, 3}), zeros({4, 5})), "cannot be multiplied");
+}
+
+TEST(Errors, Dtypes) {
+  EXPECT_ERROR(ones({2}, kBool) - ones({2}, kBool), "Subtraction, the `-` operator, with two bool tensors");
+  EXPECT_ERROR(-ones({2}, kBool), "Negation, the `-` operator, on a bool tensor is not supported");
+  EXPECT_ERROR(ones({2}, kLong).add_(1.5), "result type Float can't be cast to the desired output type Long");
+  EXPECT_ERROR(ones({2}, kLong).div_(2), "result type Float can't be cast to the desired output type Long");
+  EXPECT_ERROR(where(ones({2}), ones({2}), ones({2})), "where expected condition to be a boolean tensor");
+  EXPECT_ERROR(ones({2}).masked_fill_(ones({2}), 0), "masked_fill_ only supports boolean masks");
+  EXPECT_ERROR(ones({2}).masked_fill_(ones({2}) > 0, ones({2})), "0-dimensional value tensor");
+  EXPECT_ERROR(ones({2}, kLong).mean(), "mean(): could not infer output dtype");
+  EXPECT_ERROR(ones({2}) & ones({2}), "not implemented for 'Float'");
+  EXPECT_ERROR(softmax(ones({2}, kLong), 0), "not implemented for 'Long'");
+  EXPECT_ERROR(ones({2}).data_ptr<int64_t>(), "expected scalar type Long but found Float");
+  EXPECT_ERROR(rand({2}, kLong), "not implemented for 'Long'");
+  EXPECT_ERROR(pow(tensor({2}), -1), "Integers to negative integer powers are not allowed.");
+}
+
+TEST(Errors, Indexing) {
+  Tensor x = zeros({3, 4});
+  EXPECT_ERROR(x.index({5}), "index 5 is out of bounds for dimension 0 with size 3");
+  EXPECT_ERROR(x.index({0, 0, 0}), "too many indices for tensor of dimension 2");
+  EXPECT_ERROR(x.index({tensor({3})}), "index 3 is out of bounds for dimension 0 with size 3");
+  EXPECT_ERROR(x.index({tensor({1.f})}), "tensors used as indices must be long, int, byte or bool tensors");
+  EXPECT_ERROR(x.index({tensor({true, false})}), "The shape of the mask [2] at index 0 does not match");
+  EXPECT_ERROR(x.index({tensor({0, 1}), tensor({0, 1, 2})}), "shape mismatch: indexing tensors could not be broadcast");
+  EXPECT_ERROR(x.index_put_({tensor({0})}, zeros({5})), "shape mismatch: value tensor");
+  EXPECT_ERROR(x.index_select(0, tensor({1.f})), "Expected dtype int32 or int64 for index");
+  EXPECT_ERROR(x.index_select(0, tensor({7})), "out of bounds");
+  EXPECT_ERROR(x.gather(1, tensor({9}).view({1, 1})), "index 9 is out of bounds");
+  EXPECT_ERROR(x.gather(1, tensor({0})), "Index tensor must have the same number of dimensions");
+  EXPECT_ERROR(embedding(zeros({3, 2}), tensor({3})), "index 3 is out of bounds for dimension 0 with size 3");
+  EXPECT_ERROR(embedding(zeros({3, 2}), tensor({1.f})), "Expected tensor for argument #1 'indices'");
+  EXPECT_ERROR(zeros({3}).item(), "a Tensor with 3 elements cannot be converted to Scalar");
+  EXPECT_ERROR(zeros({2}).is_nonzero(), "Boolean value of Tensor with more than one value is ambiguous");
+}
+
+TEST(Errors, DevicesAndUndefined) {
+  EXPECT_ERROR(zeros({2}).to(kCUDA), "no backend for device type cuda");
+  EXPECT_ERROR(zeros({2}, TensorOptions().device(kCUDA)), "no backend for device type cuda");
+  EXPECT_ERROR(Tensor().sum(), "undefined Tensor");
+  EXPECT_ERROR(Tensor() + 1, "undefined Tensor");
+  EXPECT_ERROR(zeros({2}) + Tensor(), "undefined Tensor");
+  EXPECT_ERROR(Tensor().size(0), "undefined Tensor");
+  EXPECT_ERROR(Device("tpu"), "Expected one of cpu, cuda");
+  EXPECT_ERROR(gfy::nn::Linear(nullptr)->forward(zeros({2})), "empty ModuleHolder");
+}

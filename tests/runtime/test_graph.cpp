@@ -1,0 +1,228 @@
+// Graph capture and replay: static buffers, no allocation on replay, located CaptureErrors,
+// trace's silent divergence (seed 002) versus the where() form, and cond / while_loop.
+#include "TestUtil.h"
+
+using namespace gfy;
+using namespace gfy::testing;
+using namespace gfy::indexing;
+
+namespace {
+
+Tensor mlp(const Tensor &x, const Tensor &w, const Tensor &b) { return relu(linear(x, w, b)).softmax(-1); }
+
+/// Runs `fn` under capture, expecting a CaptureError for `op` located at this file, `line`.
+template <class F> void expect_capture_error(F fn, const std::string &op, unsigned line) {
+  try {
+    capture(fn);
+    ADD_FAILURE() << "capture did not throw for " << op;
+  } catch (const CaptureError &e) {
+    EXPECT_EQ(e.op(), op);
+    EXPECT_NE(e.file().find("test_graph.cpp"), std::string::npos) << e.what();
+    EXPECT_EQ(e.line(), line) << e.what();
+    const std::string where = "test_graph.cpp:" + std::to_string(line) + ":";
+    EXPECT_NE(std::string(e.what()).find(where), std::string::npos) << e.what();
+  }
+}
+
+} // namespace
+
+TEST(Capture, ReplaySeesNewInputsInTheSameOutputBuffer) {
+  manual_seed(1);
+  Tensor x = randn({4, 8}), w = randn({16, 8}), b = randn({16});
+  Tensor out;
+  Graph g = capture([&] { out = mlp(x, w, b); });
+  EXPECT_GT(g.num_nodes(), 0u);
+  EXPECT_TRUE(allclose(out, mlp(x, w, b)));
+  const void *buffer = out.data_ptr();
+  for (int i = 0; i < 3; ++i) {
+    Tensor fresh = randn({4, 8});
+    x.copy_(fresh);
+    g.replay();
+    EXPECT_EQ(out.data_ptr(), buffer);
+    EXPECT_TRUE(allclose(out, mlp(fresh, w, b), 1e-5, 1e-6));
+  }
+  // Writing through a view of a captured input is seen too.
+  x.select(0, 0).fill_(0);
+  g.replay();
+  EXPECT_TRUE(allclose(out, mlp(x, w, b)));
+}
+
+TEST(Capture, ReplayDoesNotAllocate) {
+  Tensor x = randn({32, 16}), w = randn({16, 16});
+  Tensor out;
+  Graph g = capture([&] {
+    Tensor h = x;
+    for (int i = 0; i < 4; ++i) h = tanh(mm(h, w) + 1) * 0.5;
+    out = h.sum(0);
+  });
+  const auto before = allocator_stats();
+  for (int i = 0; i < 10; ++i) g.replay();
+  const auto after = allocator_stats();
+  EXPECT_EQ(after.allocations, before.allocations);
+  EXPECT_EQ(after.cache_misses, before.cache_misses);
+}
+
+TEST(Capture, EagerLoopsReuseTheCache) {
+  Tensor x = randn({64, 64});
+  for (int i = 0; i < 3; ++i) (void)(x * 2 + 1).sum();
+  const auto before = allocator_stats();
+  for (int i = 0; i < 10; ++i) (void)(x * 2 + 1).sum();
+  EXPECT_EQ(allocator_stats().cache_misses, before.cache_misses);
+}
+
+TEST(Capture, InPlaceOpsAndConstants) {
+  Tensor x = zeros({3});
+  Tensor acc = zeros({3});
+  Graph g = capture([&] { acc.add_(x * 2); });
+  x.fill_(1);
+  g.replay();
+  g.replay();
+  EXPECT_VALUES(acc, {4, 4, 4});
+}
+
+TEST(Capture, HostReadsAreLocatedErrors) {
+  Tensor x = ones({3});
+  expect_capture_error([&] { (void)x.sum().item<float>(); }, "item()", __LINE__);
+  expect_capture_error([&] { (void)x.sum().item(); }, "item()", __LINE__);
+  expect_capture_error([&] { (void)(x.sum() > 0).is_nonzero(); }, "is_nonzero()", __LINE__);
+  expect_capture_error([&] { (void)x.nonzero(); }, "nonzero()", __LINE__);
+  expect_capture_error([&] { (void)nonzero(x); }, "nonzero()", __LINE__);
+  expect_capture_error([&] { (void)x.index({x > 0}); }, "index() with a boolean mask", __LINE__);
+  expect_capture_error([&] { x.index_put_({x > 0}, 1.0); }, "index_put_() with a boolean mask", __LINE__);
+  expect_capture_error([&] { (void)masked_select(x, x > 0); }, "masked_select()", __LINE__);
+  expect_capture_error([&] { (void)unique_consecutive(x); }, "unique_consecutive()", __LINE__);
+  expect_capture_error([&] { (void)where(x > 0); }, "where(condition)", __LINE__);
+  expect_capture_error([&] { (void)x.data_ptr<float>(); }, "data_ptr()", __LINE__);
+  expect_capture_error([&] { (void)equal(x, x); }, "equal()", __LINE__);
+  expect_capture_error([&] { (void)x.allclose(x); }, "allclose()", __LINE__);
+  expect_capture_error([&] { print(std::cout, x); }, "printing a tensor", __LINE__);
+  // Fixed-size forms are fine: long-tensor indexing, masks, stable argsort.
+  Tensor y;
+  Graph g = capture([&] {
+    Tensor m = x <= 0;
+    y = x.index({argsort(m.to(kInt), /*stable=*/true, 0)});
+    y.masked_fill_(y == 0, 1e-4);
+  });
+  x.copy_(tensor({0.f, -1.f, 2.f}));
+  g.replay();
+  EXPECT_VALUES(y, {2, 1e-4f, -1});
+}
+
+TEST(Capture, CaptureErrorMessageNamesTheCheck) {
+  Tensor x = ones({3});
+  try {
+    capture([&] { (void)x.sum().item<float>(); });
+    FAIL();
+  } catch (const CaptureError &e) {
+    EXPECT_NE(std::string(e.what()).find("[graphify-host-sync]"), std::string::npos) << e.what();
+  }
+  try {
+    capture([&] { (void)x.nonzero(); });
+    FAIL();
+  } catch (const CaptureError &e) {
+    EXPECT_NE(std::string(e.what()).find("[graphify-dynamic-shape]"), std::string::npos) << e.what();
+  }
+  // The failed capture left no state behind.
+  EXPECT_FALSE(is_capturing());
+  EXPECT_FLOAT_EQ(x.sum().item<float>(), 3.f);
+}
+
+TEST(Capture, IsCapturingAndNesting) {
+  EXPECT_FALSE(is_capturing());
+  bool inside = false;
+  capture([&] { inside = is_capturing(); });
+  EXPECT_TRUE(inside);
+  EXPECT_THROW(capture([&] { capture([] {}); }), Error);
+  EXPECT_FALSE(is_capturing());
+  EXPECT_THROW(Graph().replay(), Error);
+}
+
+// --- seed 002: trace freezes data-dependent branches -------------------------------------------
+
+namespace {
+Tensor non_traceable(const Tensor &x) {
+  if (x.sum().item<float>() > 0) return x * 2;
+  return x + 2;
+}
+Tensor traceable(const Tensor &x) { return where(x.sum() > 0, x * 2, x + 2); }
+} // namespace
+
+TEST(Trace, ItemIsFrozenWithALocatedWarning) {
+  Tensor x = zeros({1}), out;
+  Graph g = trace([&] { out = non_traceable(x); });
+  ASSERT_EQ(g.warnings().size(), 1u);
+  EXPECT_NE(g.warnings()[0].find("test_graph.cpp"), std::string::npos) << g.warnings()[0];
+  EXPECT_NE(g.warnings()[0].find("TracerWarning"), std::string::npos);
+  EXPECT_VALUES(out, {2});           // traced at x = 0: the x + 2 branch
+  x.fill_(1);
+  g.replay();
+  EXPECT_VALUES(out, {3});           // silently wrong: eager gives 2
+  EXPECT_VALUES(non_traceable(x), {2});
+}
+
+TEST(Trace, WhereFormReplaysCorrectly) {
+  Tensor x = zeros({1}), out;
+  Graph g = trace([&] { out = traceable(x); });
+  EXPECT_TRUE(g.warnings().empty());
+  x.fill_(1);
+  g.replay();
+  EXPECT_VALUES(out, {2});
+  x.fill_(0);
+  g.replay();
+  EXPECT_VALUES(out, {2});
+  // And it is capturable, too.
+  Graph c = capture([&] { out = traceable(x); });
+  x.fill_(-3);
+  c.replay();
+  EXPECT_VALUES(out, {-1});
+}
+
+TEST(Trace, DynamicShapesStillRefused) {
+  Tensor x = ones({2});
+  EXPECT_THROW(trace([&] { (void)x.nonzero(); }), CaptureError);
+}
+
+// --- cond and while_loop ------------------------------------------------------------------------
+
+TEST(ControlFlow, CondEagerAndCaptured) {
+  Tensor x = tensor({1.f, 2.f});
+  auto run = [&] { return cond(x.sum() > 0, [&] { return x * 2; }, [&] { return x + 2; }); };
+  EXPECT_VALUES(run(), {2, 4});
+  Tensor out;
+  Graph g = capture([&] { out = run(); });
+  EXPECT_VALUES(out, {2, 4});
+  x.copy_(tensor({-1.f, -2.f}));
+  g.replay();
+  EXPECT_VALUES(out, {1, 0});
+  x.copy_(tensor({3.f, 0.f}));
+  g.replay();
+  EXPECT_VALUES(out, {6, 0});
+  const auto before = allocator_stats();
+  g.replay();
+  EXPECT_EQ(allocator_stats().allocations, before.allocations);
+}
+
+TEST(ControlFlow, CondBranchesMustAgree) {
+  Tensor x = ones({2});
+  EXPECT_THROW(capture([&] { (void)cond(x.sum() > 0, [&] { return x; }, [&] { return x.sum(); }); }), Error);
+}
+
+TEST(ControlFlow, WhileLoopEagerAndCaptured) {
+  Tensor x = tensor({1.f});
+  auto body = [](const std::vector<Tensor> &s) { return std::vector<Tensor>{s[0] * 2, s[1] + 1}; };
+  auto cond_fn = [](const std::vector<Tensor> &s) { return s[0].sum() < 100; };
+  auto eager = while_loop(cond_fn, body, {x, zeros({}, kLong)});
+  EXPECT_VALUES(eager[0], {128});
+  EXPECT_EQ(eager[1].item<int64_t>(), 7);
+  std::vector<Tensor> out;
+  Graph g = capture([&] { out = while_loop(cond_fn, body, {x, zeros({}, kLong)}); });
+  EXPECT_VALUES(out[0], {128});
+  x.fill_(30);
+  g.replay();
+  EXPECT_VALUES(out[0], {120});
+  EXPECT_EQ(out[1].item<int64_t>(), 2);
+  x.fill_(500);
+  g.replay();
+  EXPECT_VALUES(out[0], {500});
+  EXPECT_EQ(out[1].item<int64_t>(), 0);
+}

@@ -1,0 +1,116 @@
+// nn modules: registration, names, handles, layers and the LSTM against a hand-rolled cell.
+#include "TestUtil.h"
+
+#include <cmath>
+
+using namespace gfy;
+using namespace gfy::testing;
+
+namespace {
+struct NetImpl : nn::Module {
+  NetImpl() : fc1(register_module("fc1", nn::Linear(4, 8))), fc2(register_module("fc2", nn::Linear(nn::LinearOptions(8, 2).bias(false)))) {
+    scale = register_parameter("scale", ones({1}));
+    register_buffer("steps", zeros({1}, kLong));
+  }
+  Tensor forward(const Tensor &x) { return fc2(relu(fc1(x))) * scale; }
+  nn::Linear fc1, fc2;
+  Tensor scale;
+};
+GFY_MODULE(Net);
+} // namespace
+
+TEST(Module, RegistrationAndNames) {
+  Net net;
+  auto names = net->named_parameters().keys();
+  EXPECT_EQ(names, (std::vector<std::string>{"scale", "fc1.weight", "fc1.bias", "fc2.weight"}));
+  EXPECT_EQ(net->parameters().size(), 4u);
+  EXPECT_EQ(net->named_buffers().keys(), (std::vector<std::string>{"steps"}));
+  EXPECT_SHAPE(net(ones({3, 4})), {3, 2});
+  EXPECT_SHAPE(net->forward(ones({3, 4})), {3, 2});
+  EXPECT_TRUE(net->is_training());
+  net->eval();
+  EXPECT_FALSE(net->fc1->is_training());
+  // Parameters are shared handles.
+  net->named_parameters()["scale"].fill_(2);
+  EXPECT_EQ(net->scale.item<float>(), 2.f);
+  net->to(kDouble);
+  EXPECT_EQ(net->fc1->weight.scalar_type(), kDouble);
+  EXPECT_EQ(net(ones({1, 4}, kDouble)).scalar_type(), kDouble);
+  Net empty(nullptr);
+  EXPECT_TRUE(empty.is_empty());
+  EXPECT_THROW(net->register_parameter("scale", ones({1})), Error);
+}
+
+TEST(Layers, LinearEmbeddingLayerNorm) {
+  manual_seed(0);
+  nn::Linear fc(3, 2);
+  EXPECT_SHAPE(fc->weight, {2, 3});
+  EXPECT_LE(fc->weight.abs().max().item<float>(), 1.f / std::sqrt(3.f));
+  Tensor x = randn({5, 3});
+  EXPECT_TRUE(allclose(fc(x), matmul(x, fc->weight.t()) + fc->bias));
+  nn::Embedding emb(10, 4);
+  EXPECT_SHAPE(emb(tensor({1, 2, 3}).view({1, 3})), {1, 3, 4});
+  EXPECT_TRUE(equal(emb(tensor({7})).squeeze(0), emb->weight[7]));
+  nn::LayerNorm ln(std::vector<int64_t>{4});
+  Tensor y = ln(randn({2, 4}) * 10 + 3);
+  EXPECT_NEAR(y.mean().item<float>(), 0.f, 1e-5);
+  nn::LayerNorm ln2(nn::LayerNormOptions({4}).eps(1e-3).elementwise_affine(false));
+  EXPECT_EQ(ln2->parameters().size(), 0u);
+}
+
+TEST(Layers, LstmMatchesAHandWrittenCell) {
+  manual_seed(3);
+  const int64_t T = 4, B = 2, I = 3, H = 5;
+  nn::LSTM lstm(nn::LSTMOptions(I, H).num_layers(2));
+  EXPECT_EQ(lstm->named_parameters().keys(),
+            (std::vector<std::string>{"weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0", "weight_ih_l1",
+                                      "weight_hh_l1", "bias_ih_l1", "bias_hh_l1"}));
+  Tensor x = randn({T, B, I});
+  auto [out, state] = lstm(x);
+  auto [hn, cn] = state;
+  EXPECT_SHAPE(out, {T, B, H});
+  EXPECT_SHAPE(hn, {2, B, H});
+  // Reference: the textbook cell, one step at a time.
+  auto p = lstm->named_parameters();
+  Tensor in = x;
+  for (int l = 0; l < 2; ++l) {
+    const std::string s = std::to_string(l);
+    Tensor h = zeros({B, H}), c = zeros({B, H});
+    std::vector<Tensor> outs;
+    for (int64_t t = 0; t < T; ++t) {
+      Tensor g = matmul(in[t], p["weight_ih_l" + s].t()) + p["bias_ih_l" + s] + matmul(h, p["weight_hh_l" + s].t()) +
+                 p["bias_hh_l" + s];
+      auto ch = g.chunk(4, 1);
+      c = sigmoid(ch[1]) * c + sigmoid(ch[0]) * tanh(ch[2]);
+      h = sigmoid(ch[3]) * tanh(c);
+      outs.push_back(h);
+    }
+    in = stack(outs);
+    EXPECT_TRUE(allclose(hn[l], h, 1e-5, 1e-6));
+    EXPECT_TRUE(allclose(cn[l], c, 1e-5, 1e-6));
+  }
+  EXPECT_TRUE(allclose(out, in, 1e-5, 1e-6));
+  // batch_first and explicit state.
+  nn::LSTM bf(nn::LSTMOptions(I, H).batch_first(true));
+  auto r = bf(randn({B, T, I}), std::make_tuple(zeros({1, B, H}), zeros({1, B, H})));
+  EXPECT_SHAPE(std::get<0>(r), {B, T, H});
+}
+
+TEST(Layers, LstmLanguageModelCapturesAndReplays) {
+  manual_seed(5);
+  nn::Embedding emb(50, 8);
+  nn::LSTM lstm(nn::LSTMOptions(8, 16).num_layers(2));
+  nn::Linear head(16, 50);
+  auto model = [&](const Tensor &tokens) { return head(std::get<0>(lstm(emb(tokens)))); };
+  Tensor tokens = randint(50, {6, 3});
+  Tensor out;
+  NoGradGuard no_grad;
+  (void)no_grad;
+  Graph g = capture([&] { out = model(tokens); });
+  Tensor fresh = randint(50, {6, 3});
+  tokens.copy_(fresh);
+  const auto before = allocator_stats();
+  g.replay();
+  EXPECT_EQ(allocator_stats().allocations, before.allocations);
+  EXPECT_TRUE(allclose(out, model(fresh), 1e-5, 1e-6));
+}
