@@ -33,6 +33,9 @@
 // shim cannot drift out of sync with the runtime's op list.
 namespace torch {
 using namespace ::gfy;
+// LibTorch re-exports c10's optional as torch::optional / torch::nullopt.
+using std::nullopt;
+using std::optional;
 namespace indexing {
 using namespace ::gfy::indexing;
 } // namespace indexing
