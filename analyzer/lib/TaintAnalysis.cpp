@@ -17,6 +17,8 @@
 #include <clang/AST/StmtCXX.h>
 #include <llvm/ADT/STLExtras.h>
 
+#include <optional>
+
 namespace graphify {
 
 using namespace clang;
@@ -142,7 +144,7 @@ public:
   void seedParameters() {
     for (const ParmVarDecl *P : FD->parameters()) {
       unsigned I = P->getFunctionScopeIndex();
-      TaintValue V{A.paramEntry(FD, I), I < 64 ? (uint64_t(1) << I) : 0};
+      TaintValue V{nullptr, I < 64 ? (uint64_t(1) << I) : 0, A.paramEntry(FD, I)};
       if (!Api.isTensor(P->getType()))
         S.Values[{P, nullptr}] = V;
     }
@@ -168,7 +170,7 @@ public:
 
   FunctionSummary summarize() const {
     FunctionSummary Sum;
-    Sum.Return = Ret;
+    Sum.Return = {Ret.Origin, Ret.Params, nullptr};
     Sum.ReturnsMask = SawReturn && AllReturnsMask;
     Sum.SawReturn = SawReturn;
     for (const ParmVarDecl *P : FD->parameters()) {
@@ -178,7 +180,8 @@ public:
       TaintValue V = Out ? Exit.get({P, nullptr}) : TaintValue{};
       // A parameter that still holds only its own incoming value carries no news for callers.
       unsigned I = P->getFunctionScopeIndex();
-      if (!V.tainted() && I < 64 && V.Params == (uint64_t(1) << I))
+      V.Context = nullptr;
+      if (!V.Origin && I < 64 && V.Params == (uint64_t(1) << I))
         V = {};
       Sum.Out.push_back(V);
     }
@@ -208,19 +211,24 @@ private:
 
   // --- origins ---------------------------------------------------------------------------
 
-  TaintValue step(TaintValue V, SourceLocation Loc, const Stmt *At, std::string Msg) {
-    if (!V.Origin)
-      return V;
-    const TracedOrigin *O = V.Origin;
+  const TracedOrigin *extend(const TracedOrigin *O, SourceLocation Loc, const Stmt *At,
+                             const std::string &Msg) {
+    if (!O)
+      return O;
     if (!O->StepLocs.empty() && O->StepLocs.back() == Loc && O->Steps.back().second == Msg)
-      return V;
+      return O;
     if (O->Steps.size() >= 8)
-      return V;
+      return O;
     TracedOrigin *N = Facts.newOrigin();
     *N = *O;
-    N->Steps.push_back({At, std::move(Msg)});
+    N->Steps.push_back({At, Msg});
     N->StepLocs.push_back(Loc);
-    V.Origin = N;
+    return N;
+  }
+
+  TaintValue step(TaintValue V, SourceLocation Loc, const Stmt *At, const std::string &Msg) {
+    V.Origin = extend(V.Origin, Loc, At, Msg);
+    V.Context = extend(V.Context, Loc, At, Msg);
     return V;
   }
 
@@ -236,6 +244,8 @@ private:
   void use(TaintValue V) {
     if (V.Origin)
       Facts.recordUse(V.Origin->Source);
+    if (V.Context)
+      Facts.recordUse(V.Context->Source);
   }
 
   // --- storage -----------------------------------------------------------------------------
@@ -252,13 +262,18 @@ private:
     return {It == A.FieldTaint.end() ? nullptr : It->second, 0};
   }
 
-  void setVar(const VarDecl *VD, TaintValue V, SourceLocation Loc, const Stmt *At, bool Strong) {
+  /// Writes variable `VD`; `Note` replaces the default "assigned to 'v' here" step (empty: the
+  /// caller already recorded the step).
+  void setVar(const VarDecl *VD, TaintValue V, SourceLocation Loc, const Stmt *At, bool Strong,
+              std::optional<std::string> Note = std::nullopt) {
     if (Api.isTensor(VD->getType()))
       return;
-    V = step(V, Loc, At, "assigned to '" + nameOf(VD) + "' here");
+    std::string Msg = Note ? *Note : "assigned to '" + nameOf(VD) + "' here";
+    if (!Msg.empty())
+      V = step(V, Loc, At, Msg);
     if (!isLocal(VD)) {
-      if (V.Origin && !A.GlobalTaint.count(VD))
-        A.GlobalTaint[VD] = V.Origin;
+      if (V.tainted() && !A.GlobalTaint.count(VD))
+        A.GlobalTaint[VD] = V.origin();
       return;
     }
     TaintKey K{VD, nullptr};
@@ -278,8 +293,8 @@ private:
     if (Api.isTensor(F->getType()))
       return;
     V = step(V, Loc, At, "stored in field '" + nameOf(F) + "' here");
-    if (V.Origin && !A.FieldTaint.count(F))
-      A.FieldTaint[F] = V.Origin;
+    if (V.tainted() && !A.FieldTaint.count(F))
+      A.FieldTaint[F] = V.origin();
     if (Base && !isLocal(Base))
       return;
     TaintKey K{Base, F};
@@ -379,7 +394,7 @@ public:
         Facts.recordMask(E);
       return {};
     }
-    Facts.recordTaint(E, V.Origin);
+    Facts.recordTaint(E, V.origin());
     return V;
   }
 
@@ -566,23 +581,25 @@ private:
       // A non-const method fed with host data (`v.push_back(s)`) now holds that data.
       if (Instance && MD && !MD->isConst())
         if (const VarDecl *Root = rootVariable(C->Args[0]))
-          setVar(Root, step(Inputs, C->NameLoc, E, "added to '" + nameOf(Root) + "' here"),
-                 C->NameLoc, E, /*Strong=*/false);
+          setVar(Root, Inputs, C->NameLoc, E, /*Strong=*/false,
+                 "added to '" + nameOf(Root) + "' here");
       // An opaque function may write host data through its non-const reference parameters.
       for (unsigned I = 0; I < Callee->getNumParams() && First + I < C->Args.size(); ++I) {
         QualType T = Callee->getParamDecl(I)->getType();
         if (T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
             !Api.isTensor(T))
-          assignWeak(C->Args[First + I], Inputs, E, C->NameLoc);
+          assignWeak(C->Args[First + I], Inputs, E, C->NameLoc,
+                     "written by '" + Callee->getNameAsString() + "' here");
       }
     }
     return All;
   }
 
-  void assignWeak(const Expr *LHS, TaintValue V, const Stmt *At, SourceLocation Loc) {
+  void assignWeak(const Expr *LHS, TaintValue V, const Stmt *At, SourceLocation Loc,
+                  std::string Note) {
     if (const VarDecl *Root = rootVariable(LHS))
       if (!Api.isTensor(Root->getType()))
-        setVar(Root, V, Loc, At, /*Strong=*/false);
+        setVar(Root, V, Loc, At, /*Strong=*/false, std::move(Note));
   }
 
   TaintValue applySummary(const ApiCall &C, const FunctionSummary &Sum,
@@ -591,7 +608,7 @@ private:
     std::string Name = calleeName(Callee);
     // Context for reporting inside the callee: the taint each parameter receives here.
     for (unsigned I = First; I < ArgV.size(); ++I)
-      if (ArgV[I].Origin) {
+      if (ArgV[I].tainted()) {
         unsigned Param = I - First;
         std::string PName = Param < Callee->getNumParams()
                                 ? nameOf(Callee->getParamDecl(Param))
@@ -599,10 +616,10 @@ private:
         A.noteParamEntry(Callee, Param,
                          step(ArgV[I], C.Args[I]->getBeginLoc(), C.Call,
                               "passed to " + Name + " as '" + PName + "' here")
-                             .Origin);
+                             .origin());
       }
     auto Through = [&](TaintValue V) {
-      TaintValue R{V.Origin, 0};
+      TaintValue R{V.Origin, 0, nullptr};
       for (unsigned Bit = 0; Bit < 64; ++Bit)
         if ((V.Params >> Bit) & 1)
           if (First + Bit < ArgV.size())
@@ -612,9 +629,7 @@ private:
     for (unsigned J = 0; J < Sum.Out.size() && First + J < C.Args.size(); ++J) {
       TaintValue V = Through(Sum.Out[J]);
       if (!V.empty())
-        assignWeak(C.Args[First + J],
-                   step(V, C.NameLoc, C.Call, "written by " + Name + " here"), C.Call,
-                   C.Args[First + J]->getBeginLoc());
+        assignWeak(C.Args[First + J], V, C.Call, C.NameLoc, "written by " + Name + " here");
     }
     return step(Through(Sum.Return), C.NameLoc, C.Call, "returned from " + Name + " here");
   }

@@ -16,17 +16,24 @@ namespace graphify {
 /// How a host value depends on tensor data: through a read (Origin) and, inside a function
 /// summary, through its parameters (bit i: parameter i). The empty value is clean.
 struct TaintValue {
+  /// A read inside the analyzed body (or in a callee whose summary says so).
   const TracedOrigin *Origin = nullptr;
   uint64_t Params = 0;
+  /// A read that reached a parameter at some call site. It is reported inside the body but
+  /// kept out of the body's summary, so that one tainted call does not taint every call.
+  const TracedOrigin *Context = nullptr;
 
-  bool tainted() const { return Origin != nullptr; }
-  bool empty() const { return !Origin && !Params; }
+  bool tainted() const { return Origin || Context; }
+  bool empty() const { return !tainted() && !Params; }
+  /// The origin to report: the body's own read first.
+  const TracedOrigin *origin() const { return Origin ? Origin : Context; }
   bool sameKind(const TaintValue &O) const { return tainted() == O.tainted() && Params == O.Params; }
 };
 
 /// Least upper bound: tainted if either side is; the first origin is kept for the notes.
 inline TaintValue join(TaintValue A, TaintValue B) {
-  return {A.Origin ? A.Origin : B.Origin, A.Params | B.Params};
+  return {A.Origin ? A.Origin : B.Origin, A.Params | B.Params,
+          A.Context ? A.Context : B.Context};
 }
 
 /// A storage location: (variable, field). The variable is null for fields of `*this`; the field

@@ -19,6 +19,7 @@
 #include <llvm/Support/Regex.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -163,6 +164,8 @@ TEST_P(LintGolden, MatchesAnnotations) {
                                 Golden->Expected[I].Line, Golden->Expected[I].Column,
                                 Golden->Expected[I].Written)
                       .str();
+  if (std::getenv("GRAPHIFY_GOLDEN_VERBOSE"))
+    llvm::outs() << "--- produced:\n" << Produced << "\n";
   EXPECT_TRUE(Failures.empty()) << Path << "\n" << Failures << "--- produced:\n" << Produced;
 }
 
