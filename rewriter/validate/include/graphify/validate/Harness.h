@@ -1,0 +1,50 @@
+#pragma once
+/// \file
+/// Source generation for the per-(entry, version) harness: a `main` that `#include`s the model
+/// file, reads every trial's inputs from the inputs file (Values.h), calls the entry and writes
+/// its outputs to a results file. The same source compiles against the bundled runtime (through
+/// the compat `<torch/torch.h>`) and against LibTorch; capture and trace exist only with the
+/// former (`#ifdef GRAPHIFY_TORCH_COMPAT`).
+///
+/// Harness command line: `HARNESS MODE INPUTS RESULTS DEVICE SEED` with MODE one of
+///  - `eager`:   every trial, eagerly: `eager <t> ok <n>` + n tensor lines, or `eager <t> error <msg>`;
+///  - `capture`: `gfy::capture` at trial 0, then for t = 1..K-1 copy trial t's inputs into the
+///               captured inputs and `replay()`: `capture ok` + `replay <t> ...`, or
+///               `capture refused <line>\t<op>\t<file>\t<msg>` / `capture failed <msg>`;
+///  - `trace`:   the same with `gfy::trace` (host reads frozen), plus `warning <msg>` lines.
+/// Every mode ends with `done`. DEVICE is `cpu` or `cuda` (exit 3 and `nodevice <why>` when no
+/// CUDA device is usable); SEED seeds the runtime generator before the module is constructed, so
+/// that both versions start from identical parameters.
+///
+/// \code
+///   graphify::validate::HarnessSpec H{"NonTraceableModel", EntryKind::Module, 1,
+///                                     "/abs/non_traceable.cpp", "original"};
+///   std::string Source = graphify::validate::generateHarness(H);
+/// \endcode
+
+#include <string>
+
+namespace graphify::validate {
+
+/// How the harness calls an entry.
+enum class EntryKind {
+  Function, ///< `name(in0, in1, ...)`
+  Module    ///< a default-constructed `nn::Module` subclass or TORCH_MODULE holder; `->forward(...)`
+};
+
+/// What one harness is for.
+struct HarnessSpec {
+  std::string EntryName;  ///< name usable at global scope (qualified if in a namespace)
+  EntryKind Kind = EntryKind::Module;
+  unsigned NumInputs = 0; ///< tensors passed, in parameter order
+  std::string ModelPath;  ///< absolute path of the model file to include
+  std::string Version;    ///< "original" or "rewritten", for the banner comment only
+};
+
+/// Process exit codes of a harness (besides 0 and crashes).
+enum HarnessExit { HarnessNoDevice = 3, HarnessUsage = 64, HarnessFatal = 70 };
+
+/// The harness's C++ source.
+std::string generateHarness(const HarnessSpec &Spec);
+
+} // namespace graphify::validate

@@ -1,0 +1,218 @@
+// Paths baked at configure time (see CMakeLists.txt) are only the last resort, after an install
+// prefix, so that an installed graphify-validate never compiles against a stale build tree.
+#include "graphify/validate/Build.h"
+
+#include "graphify/validate/Runner.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Program.h>
+#include <llvm/Support/SHA256.h>
+#include <llvm/Support/xxhash.h>
+
+#include <cstdlib>
+#include <unistd.h>
+
+namespace graphify::validate {
+
+namespace {
+
+std::vector<std::string> splitList(llvm::StringRef S, char Sep) {
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  S.split(Parts, Sep, -1, /*KeepEmpty=*/false);
+  std::vector<std::string> Out;
+  for (llvm::StringRef P : Parts)
+    Out.push_back(P.trim().str());
+  return Out;
+}
+
+bool exists(const std::string &P) { return llvm::sys::fs::exists(P); }
+
+/// A cheap fingerprint of a header tree: every file's path, size and modification time.
+void fingerprintTree(const std::string &Dir, llvm::SHA256 &H) {
+  std::error_code EC;
+  std::vector<std::string> Entries;
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
+    llvm::sys::fs::file_status St;
+    if (llvm::sys::fs::status(It->path(), St) || St.type() != llvm::sys::fs::file_type::regular_file)
+      continue;
+    Entries.push_back(It->path() + ":" + std::to_string(St.getSize()) + ":" +
+                      std::to_string(St.getLastModificationTime().time_since_epoch().count()));
+  }
+  llvm::sort(Entries);
+  for (const std::string &E : Entries)
+    H.update(E);
+}
+
+void fingerprintFile(const std::string &Path, llvm::SHA256 &H) {
+  // Content, not mtime: relinking an unchanged library must not invalidate the cache.
+  if (auto Buf = llvm::MemoryBuffer::getFile(Path))
+    H.update(llvm::utohexstr(llvm::xxh3_64bits((*Buf)->getBuffer())));
+  H.update(Path);
+}
+
+std::string hexDigest(llvm::SHA256 &H) { return llvm::toHex(H.final(), /*LowerCase=*/true).substr(0, 32); }
+
+/// The install prefix around this executable, if it has the runtime's layout.
+std::string installPrefix(const char *Argv0) {
+  if (const char *Env = std::getenv("GRAPHIFY_RUNTIME_PREFIX"); Env && *Env)
+    return Env;
+  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&installPrefix));
+  if (Exe.empty())
+    return "";
+  llvm::SmallString<256> Prefix(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  if (exists(std::string(Prefix) + "/include/graphify/compat/torch/torch.h") &&
+      (exists(std::string(Prefix) + "/lib/libgraphify_runtime.a") ||
+       exists(std::string(Prefix) + "/lib/libgraphify_runtime.so")))
+    return std::string(Prefix);
+  return "";
+}
+
+} // namespace
+
+llvm::Expected<Toolchain> findToolchain(RuntimeKind Runtime, const char *Argv0) {
+  Toolchain TC;
+  TC.Runtime = Runtime;
+  TC.Compiler = GRAPHIFY_VALIDATE_CXX;
+  if (!exists(TC.Compiler)) {
+    if (auto Found = llvm::sys::findProgramByName("c++"))
+      TC.Compiler = *Found;
+    else
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "no C++ compiler: '" GRAPHIFY_VALIDATE_CXX "' (the compiler graphify was "
+                                     "built with) does not exist and 'c++' is not on PATH");
+  }
+  TC.CompileFlags = {"-std=c++20", "-O1", "-w"};
+  llvm::SHA256 H;
+  H.update(TC.Compiler);
+
+  if (Runtime == RuntimeKind::LibTorch) {
+    std::string Lib = GRAPHIFY_VALIDATE_TORCH_LIB;
+    if (Lib.empty() || !exists(Lib))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "--runtime=libtorch: LibTorch was not found when graphify was configured "
+                                     "(install libtorch-dev and reconfigure with -DGRAPHIFY_LIBTORCH=ON)");
+    TC.IncludeDirs = splitList(GRAPHIFY_VALIDATE_TORCH_INCLUDES, '|');
+    // Models include <graphify/annotations.h> (GRAPHIFY_GRAPH_REGION) whichever API they use.
+    std::string Prefix = installPrefix(Argv0);
+    TC.IncludeDirs.push_back(Prefix.empty() ? std::string(GRAPHIFY_VALIDATE_RUNTIME_INCLUDE) : Prefix + "/include");
+    for (std::string &F : splitList(GRAPHIFY_VALIDATE_TORCH_FLAGS, ' '))
+      TC.CompileFlags.push_back(F);
+    std::string Dir = llvm::sys::path::parent_path(Lib).str();
+    TC.LinkArgs = {"-L" + Dir, "-Wl,-rpath," + Dir, "-Wl,--no-as-needed", "-ltorch", "-ltorch_cpu", "-lc10",
+                   "-Wl,--as-needed", "-lpthread"};
+    TC.Origin = "LibTorch (" + Dir + ")";
+    fingerprintFile(Lib, H);
+    TC.Fingerprint = hexDigest(H);
+    return TC;
+  }
+
+  std::string Include, RuntimeLib;
+  if (std::string Prefix = installPrefix(Argv0); !Prefix.empty()) {
+    Include = Prefix + "/include";
+    RuntimeLib = exists(Prefix + "/lib/libgraphify_runtime.a") ? Prefix + "/lib/libgraphify_runtime.a"
+                                                                : Prefix + "/lib/libgraphify_runtime.so";
+    TC.Origin = "install prefix " + Prefix;
+  } else {
+    Include = GRAPHIFY_VALIDATE_RUNTIME_INCLUDE;
+    RuntimeLib = GRAPHIFY_VALIDATE_RUNTIME_LIB;
+    TC.Origin = "build tree (" + RuntimeLib + ")";
+  }
+  std::string Compat = Include + "/graphify/compat";
+  if (!exists(Compat + "/torch/torch.h"))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the bundled runtime's compat header " + Compat +
+                                       "/torch/torch.h does not exist (" + TC.Origin + ")");
+  if (!exists(RuntimeLib))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the bundled runtime library " + RuntimeLib +
+                                       " does not exist; build it first (ninja graphify_runtime)");
+  // Compat first, so that <torch/torch.h> is the shim even where LibTorch is installed.
+  TC.IncludeDirs = {Compat, Include};
+  TC.LinkArgs = {RuntimeLib};
+  for (std::string &L : splitList(GRAPHIFY_VALIDATE_BLAS_LIBS, '|'))
+    TC.LinkArgs.push_back(L);
+  for (std::string &L : splitList(GRAPHIFY_VALIDATE_CUDA_LIBS, '|'))
+    TC.LinkArgs.push_back(L);
+  TC.LinkArgs.push_back("-lpthread");
+  TC.LinkArgs.push_back("-ldl");
+  TC.HasCudaBackend = GRAPHIFY_VALIDATE_HAVE_CUDA;
+  fingerprintFile(RuntimeLib, H);
+  fingerprintTree(Include + "/graphify", H);
+  TC.Fingerprint = hexDigest(H);
+  return TC;
+}
+
+std::string defaultCacheDir() {
+  if (const char *Env = std::getenv("GRAPHIFY_VALIDATE_CACHE"); Env && *Env)
+    return Env;
+  if (const char *Xdg = std::getenv("XDG_CACHE_HOME"); Xdg && *Xdg)
+    return std::string(Xdg) + "/graphify/validate";
+  if (const char *Home = std::getenv("HOME"); Home && *Home)
+    return std::string(Home) + "/.cache/graphify/validate";
+  llvm::SmallString<256> Tmp;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Tmp);
+  return std::string(Tmp) + "/graphify-validate-cache-" + std::to_string(getuid());
+}
+
+BuildOutcome buildHarness(const Toolchain &TC, const BuildRequest &Req, const std::string &CacheDir,
+                          unsigned TimeoutSeconds) {
+  BuildOutcome Out;
+  std::vector<std::string> Cmd = {TC.Compiler};
+  for (const std::string &F : TC.CompileFlags)
+    Cmd.push_back(F);
+  for (const std::string &I : TC.IncludeDirs)
+    Cmd.push_back("-I" + I);
+  for (const std::string &A : Req.ExtraArgs)
+    Cmd.push_back(A);
+
+  llvm::SHA256 H;
+  H.update(TC.Fingerprint);
+  for (const std::string &A : Cmd)
+    H.update(A + "\x1f");
+  for (const std::string &A : TC.LinkArgs)
+    H.update(A + "\x1f");
+  H.update(Req.SourceText);
+  H.update("\x1e");
+  H.update(Req.ModelText);
+  // FIXME: headers the model includes from its own directory are not hashed; a change there
+  // alone reuses a stale executable until the model file itself changes.
+  std::string Key = hexDigest(H);
+
+  if (auto EC = llvm::sys::fs::create_directories(CacheDir)) {
+    Out.Diagnostics = "cannot create the cache directory " + CacheDir + ": " + EC.message();
+    return Out;
+  }
+  Out.Executable = CacheDir + "/" + Key + ".harness";
+  std::string Tmp = Out.Executable + ".tmp" + std::to_string(getpid());
+  Cmd.push_back(Req.SourcePath);
+  Cmd.push_back("-o");
+  Cmd.push_back(Tmp);
+  for (const std::string &A : TC.LinkArgs)
+    Cmd.push_back(A);
+  for (const std::string &A : Cmd)
+    Out.Command += (Out.Command.empty() ? "" : " ") + A;
+
+  if (exists(Out.Executable)) {
+    Out.Ok = Out.CacheHit = true;
+    return Out;
+  }
+  RunResult R = runIsolated(Cmd, TimeoutSeconds);
+  if (!R.succeeded()) {
+    Out.Diagnostics = R.Stderr + R.Stdout;
+    if (R.Status != RunResult::State::Exited || Out.Diagnostics.empty())
+      Out.Diagnostics += "the compiler " + R.describe() + "\n";
+    std::remove(Tmp.c_str());
+    return Out;
+  }
+  if (auto EC = llvm::sys::fs::rename(Tmp, Out.Executable)) {
+    Out.Diagnostics = "cannot move the executable into the cache: " + EC.message();
+    return Out;
+  }
+  Out.Ok = true;
+  return Out;
+}
+
+} // namespace graphify::validate

@@ -1,0 +1,80 @@
+#include "graphify/validate/Compare.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace graphify::validate;
+
+namespace {
+
+HostTensor f32(std::vector<int64_t> Shape, std::vector<double> V) {
+  HostTensor T;
+  T.Type = DType::F32;
+  T.Shape = std::move(Shape);
+  T.Floats = std::move(V);
+  return T;
+}
+
+const double NaN = std::numeric_limits<double>::quiet_NaN();
+const double Inf = std::numeric_limits<double>::infinity();
+
+TEST(Compare, NaNEqualsNaN) {
+  EXPECT_TRUE(compareValues(f32({2}, {NaN, 1}), f32({2}, {NaN, 1}), {}).Equal);
+  Comparison C = compareValues(f32({2}, {NaN, 1}), f32({2}, {0, 1}), {});
+  EXPECT_FALSE(C.Equal);
+  EXPECT_EQ(C.Reason, "element [0] is nan, expected 0");
+}
+
+TEST(Compare, InfinitiesCompareBySign) {
+  EXPECT_TRUE(compareValues(f32({1}, {Inf}), f32({1}, {Inf}), {}).Equal);
+  EXPECT_FALSE(compareValues(f32({1}, {-Inf}), f32({1}, {Inf}), {}).Equal);
+}
+
+TEST(Compare, RelativeAndAbsoluteTolerance) {
+  EXPECT_TRUE(compareValues(f32({1}, {1000.005}), f32({1}, {1000}), {}).Equal);   // 5e-6 relative
+  EXPECT_FALSE(compareValues(f32({1}, {1000.05}), f32({1}, {1000}), {}).Equal);   // 5e-5 relative
+  EXPECT_TRUE(compareValues(f32({1}, {5e-7}), f32({1}, {0}), {}).Equal);          // absolute floor
+  EXPECT_FALSE(compareValues(f32({1}, {5e-6}), f32({1}, {0}), {}).Equal);
+  EXPECT_TRUE(compareValues(f32({1}, {1.05}), f32({1}, {1}), {0.1, 0}).Equal);     // custom
+}
+
+TEST(Compare, ShapeMismatchIsReported) {
+  Comparison C = compareValues(f32({2, 3}, std::vector<double>(6)), f32({3, 2}, std::vector<double>(6)), {});
+  EXPECT_FALSE(C.Equal);
+  EXPECT_EQ(C.Reason, "shape [2,3], expected [3,2]");
+}
+
+TEST(Compare, DtypeMismatchIsReported) {
+  HostTensor L;
+  L.Type = DType::I64;
+  L.Shape = {1};
+  L.Ints = {1};
+  Comparison C = compareValues(L, f32({1}, {1}), {});
+  EXPECT_EQ(C.Reason, "dtype i64, expected f32");
+}
+
+TEST(Compare, IntegersAreExactAndIndexIsMultiDimensional) {
+  HostTensor A, B;
+  A.Type = B.Type = DType::I32;
+  A.Shape = B.Shape = {2, 2};
+  A.Ints = {1, 2, 3, 4};
+  B.Ints = {1, 2, 3, 5};
+  EXPECT_EQ(compareValues(A, B, {}).Reason, "element [1,1] is 4, expected 5");
+}
+
+TEST(Compare, TrialsCompareOutputCountsAndExceptions) {
+  TrialOutputs A, B;
+  A.Ok = B.Ok = true;
+  A.Values = {f32({1}, {1}), f32({1}, {2})};
+  B.Values = {f32({1}, {1}), f32({1}, {3})};
+  EXPECT_EQ(compareTrial(A, B, {}).Reason, "output 1: element [0] is 2, expected 3");
+  B.Values.pop_back();
+  EXPECT_EQ(compareTrial(A, B, {}).Reason, "2 outputs, expected 1");
+  A.Ok = false;
+  A.Error = "boom";
+  EXPECT_EQ(compareTrial(A, B, {}).Reason, "raised 'boom'");
+}
+
+} // namespace

@@ -1,0 +1,33 @@
+#include "graphify/validate/Harness.h"
+
+#include <gtest/gtest.h>
+
+using namespace graphify::validate;
+
+namespace {
+
+TEST(Harness, ModuleEntriesAreDefaultConstructedAndCalledThroughForward) {
+  std::string S = generateHarness({"ns::Net", EntryKind::Module, 2, "/abs/model.cpp", "rewritten"});
+  EXPECT_NE(S.find("#include \"/abs/model.cpp\""), std::string::npos);
+  EXPECT_NE(S.find("EntryObject<ns::Net> entry;"), std::string::npos);
+  EXPECT_NE(S.find("return entry.obj->forward(in[0], in[1]);"), std::string::npos);
+  EXPECT_NE(S.find("the rewritten harness for entry 'ns::Net'"), std::string::npos);
+  EXPECT_EQ(S.find('@'), std::string::npos) << "every placeholder is filled";
+}
+
+TEST(Harness, FunctionEntriesAreCalledDirectly) {
+  std::string S = generateHarness({"replace_zeros_then_project", EntryKind::Function, 2, "/m.cpp", "original"});
+  EXPECT_NE(S.find("return replace_zeros_then_project(in[0], in[1]);"), std::string::npos);
+  EXPECT_EQ(S.find(" entry;"), std::string::npos) << "no module object for functions";
+}
+
+TEST(Harness, CaptureAndTraceOnlyWithTheBundledRuntime) {
+  std::string S = generateHarness({"F", EntryKind::Function, 0, "/m.cpp", "original"});
+  size_t Guard = S.find("#ifdef GRAPHIFY_TORCH_COMPAT\n  if (mode == \"capture\"");
+  ASSERT_NE(Guard, std::string::npos);
+  EXPECT_LT(Guard, S.find("gfy::capture("));
+  EXPECT_LT(Guard, S.find("gfy::trace("));
+  EXPECT_NE(S.find("return F();"), std::string::npos);
+}
+
+} // namespace
