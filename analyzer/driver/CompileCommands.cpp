@@ -181,7 +181,9 @@ ParseOutcome parseTranslationUnit(const ParseRequest &Request, llvm::function_re
   ErrorPrinter Printer(OS, DiagOpts.get());
 
   bool Ran = false;
-  bool Ok = runInvocation(CommandLine, Request.WorkingDir, fileSystemFor(Request.WorkingDir, Request.File, Request.Content),
+  bool Ok = runInvocation(CommandLine, Request.WorkingDir, fileSystemFor(Request.WorkingDir,
+                                        Request.ContentFile.empty() ? Request.File : Request.ContentFile,
+                                        Request.Content),
                           std::make_unique<CallbackAction>(OnAST, Ran), Printer);
   OS.flush();
   Outcome.Errors = Printer.getNumErrors();

@@ -8,6 +8,7 @@
 #include "graphify/analyzer/Check.h"
 #include "graphify/analyzer/Config.h"
 #include "graphify/analyzer/DriverCompileCommands.h"
+#include "graphify/analyzer/DriverFixes.h"
 #include "graphify/analyzer/DriverOptions.h"
 #include "graphify/analyzer/DriverPreamble.h"
 #include "graphify/analyzer/Nolint.h"
@@ -494,10 +495,12 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       return fail(Rules.takeError());
     return listChecks(Out, *C, **Rules);
   }
-  if (O.Fix || O.Diff || !O.ExportFixes.empty()) {
-    // FIXME: delegate to rewriter/FixApplication.h once the rewriter library provides it; until
-    // then fixes are shown (text, JSON, SARIF) but not applied.
+  if ((O.Fix || O.Diff || !O.ExportFixes.empty()) && !fixesAvailable()) {
     Err << "graphify-lint: error: --fix, --diff and --export-fixes need the rewriter, which is not built\n";
+    return ExitError;
+  }
+  if (int(O.Fix) + int(O.Diff) + int(!O.ExportFixes.empty()) > 1) {
+    Err << "graphify-lint: error: --fix, --diff and --export-fixes are exclusive\n";
     return ExitError;
   }
   if (!ResourceDir.empty() && !llvm::sys::fs::is_directory(ResourceDir + "/include"))
@@ -577,8 +580,10 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   bool CompileFailed = false;
   unsigned Suppressed = 0, Errors = 0;
   std::vector<ReportedFinding> All;
+  std::vector<size_t> FindingJob; // parallel to All: the translation unit that reported it
   std::set<std::tuple<std::string, unsigned, unsigned, std::string, std::string>> Seen;
-  for (FileResult &R : Results) {
+  for (size_t JobIdx = 0; JobIdx < Results.size(); ++JobIdx) {
+    FileResult &R = Results[JobIdx];
     if (!R.Parsed) {
       CompileFailed = true;
       Err << R.CompilerErrors;
@@ -592,6 +597,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
         continue;
       Errors += F.Level == Severity::Error;
       All.push_back(std::move(F));
+      FindingJob.push_back(JobIdx);
     }
   }
 
@@ -610,6 +616,49 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   }
   Out.flush();
 
+  bool FixFailed = false;
+  if (O.Fix || O.Diff || !O.ExportFixes.empty()) {
+    FixRequest Request;
+    Request.What = O.Fix ? FixRequest::Fix : O.Diff ? FixRequest::Diff : FixRequest::Export;
+    Request.ExportPath = O.ExportFixes;
+    // The new content is checked with the compile command of the translation unit it came from:
+    // the file's own when it is a main file, else the first one whose findings touch it.
+    Request.Compiles = [&](llvm::StringRef Path, llvm::StringRef NewContent, std::string &Errors) {
+      const Job *Owner = nullptr;
+      for (size_t I = 0; I < Jobs.size() && !Owner; ++I)
+        if (sameFile(Jobs[I].Command.Filename, Path) || sameFile(Jobs[I].File, Path))
+          Owner = &Jobs[I];
+      for (size_t I = 0; I < All.size() && !Owner; ++I)
+        if (All[I].F.Fix)
+          for (const Replacement &Rep : All[I].F.Fix->Replacements)
+            if (!Owner && sameFile(Rep.File, Path))
+              Owner = &Jobs[FindingJob[I]];
+      if (!Owner) {
+        Errors = "error: no compile command for '" + Path.str() + "'\n";
+        return false;
+      }
+      ParseRequest Req;
+      Req.CommandLine = Owner->CommandLine;
+      Req.WorkingDir = Owner->Command.Directory;
+      Req.File = Owner->Command.Filename;
+      Req.Content = NewContent.str();
+      Req.ContentFile = Path.str();
+      ParseOutcome Reparsed = parseTranslationUnit(Req, [](clang::ASTContext &) {});
+      Errors = Reparsed.Diagnostics;
+      return Reparsed.Parsed;
+    };
+    std::vector<Finding> Plain;
+    for (const ReportedFinding &F : All)
+      Plain.push_back(F.F);
+    // With --diff the diff is the output; findings already went to stdout above only in text
+    // form, which a reader of a diff expects to see first, as clang-tidy does.
+    if (llvm::Error E = deliverFixes(Plain, Request, Out)) {
+      Err << llvm::toString(std::move(E)) << "\n";
+      FixFailed = true;
+    }
+    Out.flush();
+  }
+
   if (!O.Quiet) {
     unsigned Warnings = All.size() - Errors;
     if (!All.empty()) {
@@ -624,7 +673,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     if (Errors)
       Err << Errors << (Errors == 1 ? " warning" : " warnings") << " treated as errors\n";
   }
-  if (CompileFailed)
+  if (CompileFailed || FixFailed)
     return ExitError;
   return All.empty() ? ExitClean : ExitFindings;
 }

@@ -43,7 +43,8 @@ struct ParseRequest {
   std::vector<std::string> CommandLine; ///< driver command line, argv[0] first, naming the file
   std::string WorkingDir;               ///< the compile command's directory
   std::string File;                     ///< the main file (as in CommandLine)
-  std::optional<std::string> Content;   ///< parse this text instead of the file on disk
+  std::optional<std::string> Content;   ///< parse with this text instead of ContentFile's on disk
+  std::string ContentFile;              ///< the file Content replaces (empty: File)
   std::string IncludePch;               ///< a PCH to preload (-include-pch), or empty
   bool ColorDiagnostics = false;
 };
