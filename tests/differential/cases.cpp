@@ -891,6 +891,164 @@ DIFF_CASE(nn_no_grad_guard_copy) {
   return lin->forward(ramp({1, 2}, torch::kFloat, 1.0, 3));
 }
 
+// ---------------------------------------------------------------------------------------------
+// second pass: edges of the rules above (creation defaults, promotion in place, bool arithmetic,
+// view aliasing, more index forms, module options)
+DIFF_CASE(create_full_dtype_from_value) {
+  return {torch::full({2}, true), torch::full({2}, 3), torch::full({2}, 2.5)};
+}
+DIFF_CASE(create_arange_float_rounding) {
+  return {torch::arange(0.0, 1.0, 0.1), torch::arange(1, 2.5, 0.5), torch::arange(0, 10, 3)};
+}
+DIFF_CASE(create_arange_zero_step_errors) { return torch::arange(0, 5, 0); }
+DIFF_CASE(create_linspace_eye) { return {torch::linspace(0, 1, 5), torch::eye(3), torch::eye(2, torch::kLong)}; }
+DIFF_CASE(create_tensor_from_vectors) {
+  std::vector<double> d = {0.5, -1.5, 2.0};
+  std::vector<int64_t> l = {4, -2};
+  return {torch::tensor(d), torch::tensor(l), torch::tensor({true, false, true})};
+}
+DIFF_CASE(create_randint_range) {
+  torch::manual_seed(3);
+  auto r = torch::randint(-2, 5, {64});
+  return {torch::zeros_like(r), (r >= -2).all(), (r < 5).all()};
+}
+DIFF_CASE(promote_inplace_long_add_float_scalar_errors) {
+  auto x = ramp({3}, torch::kLong);
+  x.add_(1.5);
+  return x;
+}
+DIFF_CASE(promote_inplace_float_add_long_tensor) {
+  auto x = ramp({3});
+  x.add_(ramp({3}, torch::kLong));
+  return x;
+}
+DIFF_CASE(promote_where_int_with_float_scalar) { return torch::where(ramp({4}) > 0, ramp({4}, torch::kInt), 0.5); }
+DIFF_CASE(promote_where_int_with_int_scalar) { return torch::where(ramp({4}) > 0, ramp({4}, torch::kInt), 0); }
+DIFF_CASE(promote_masked_fill_int_with_float_value) { return ramp({5}, torch::kInt).masked_fill(ramp({5}) > 0, 2.5); }
+DIFF_CASE(promote_clamp_int_float_bounds) { return ramp({5}, torch::kInt).clamp(-1.5, 2.5); }
+DIFF_CASE(promote_prod_int32_is_long) { return ramp({4}, torch::kInt).prod(); }
+DIFF_CASE(promote_sum_bool_dim) { return (ramp({2, 3}) > 0).sum(1); }
+DIFF_CASE(promote_mean_bool_errors) { return (ramp({3}) > 0).mean(); }
+DIFF_CASE(bool_sub_errors) { return ramp({3}, torch::kBool) - ramp({3}, torch::kBool); }
+DIFF_CASE(bool_neg_errors) { return -ramp({3}, torch::kBool); }
+DIFF_CASE(bitwise_not_float_errors) { return ~ramp({3}); }
+DIFF_CASE(bitwise_int_and_or) {
+  auto a = ramp({5}, torch::kLong);
+  auto b = ramp({5}, torch::kLong, 1.0, 3);
+  return {a & b, a | b, ~a};
+}
+DIFF_CASE(pow_int_negative_exponent_errors) { return ramp({3}, torch::kLong).pow(-1); }
+DIFF_CASE(pow_tensor_exponent) { return torch::pow(positive({4}), ramp({4}, torch::kFloat, 0.5, 1)); }
+DIFF_CASE(view_of_expanded_errors) { return ramp({3, 1}).expand({3, 4}).view({-1}); }
+DIFF_CASE(view_inplace_on_expanded_errors) {
+  auto e = ramp({1, 3}).expand({2, 3});
+  e.add_(1);
+  return e;
+}
+DIFF_CASE(reshape_two_inferred_errors) { return ramp({2, 3}).reshape({-1, -1}); }
+DIFF_CASE(permute_negative_dims) { return ramp({2, 3, 4}).permute({-1, 0, -2}).contiguous(); }
+DIFF_CASE(narrow_negative_start) { return ramp({6}).narrow(0, -3, 2); }
+DIFF_CASE(stack_last_dim) { return torch::stack({ramp({2, 2}), ramp({2, 2}, torch::kFloat, 0.5, 1)}, -1); }
+DIFF_CASE(flatten_zero_dim) { return torch::tensor(3.0f).flatten(); }
+DIFF_CASE(unbind_and_split_sizes) {
+  auto x = ramp({3, 4});
+  auto u = x.unbind(1);
+  auto sp = x.split(std::vector<int64_t>{1, 3}, 1);
+  std::vector<torch::Tensor> all(u.begin(), u.end());
+  all.insert(all.end(), sp.begin(), sp.end());
+  return all;
+}
+DIFF_CASE(split_sizes_mismatch_errors) { return ramp({5}).split(std::vector<int64_t>{2, 2})[0]; }
+DIFF_CASE(bmm_basic) { return torch::bmm(ramp({2, 2, 3}), ramp({2, 3, 2}, torch::kFloat, 0.5, 1)); }
+DIFF_CASE(square_and_isclose) {
+  auto a = ramp({4});
+  return {torch::square(a), torch::isclose(a, a + 1e-6), torch::isclose(ramp_nan({4}), ramp_nan({4}), 1e-5, 1e-8, true)};
+}
+DIFF_CASE(allclose_nan) {
+  auto x = ramp_nan({4});
+  return {S{torch::allclose(x, x) ? 1.0 : 0.0}, S{torch::allclose(x, x, 1e-5, 1e-8, true) ? 1.0 : 0.0}};
+}
+DIFF_CASE(where_one_argument) {
+  auto parts = torch::where(ramp({2, 3}) > 0);
+  return parts;
+}
+DIFF_CASE(index_bool_mask_dim1) {
+  auto x = ramp({2, 4});
+  return x.index({Slice(), ramp({4}) > 0});
+}
+DIFF_CASE(index_slice_negative_step_errors) { return ramp({4}).index({Slice(None, None, -1)}); }
+DIFF_CASE(index_put_two_long_tensors) {
+  auto x = torch::zeros({3, 3});
+  x.index_put_({torch::tensor({int64_t{0}, int64_t{2}}), torch::tensor({int64_t{1}, int64_t{2}})}, 5.0);
+  return x;
+}
+DIFF_CASE(index_put_bool_into_int) {
+  auto x = ramp({6}, torch::kInt);
+  x.index_put_({x < 0}, 0);
+  return x;
+}
+DIFF_CASE(sort_descending_nan_first) {
+  auto r = torch::sort(ramp_nan({8}), /*stable=*/true, 0, /*descending=*/true);
+  return {std::get<0>(r), std::get<1>(r)};
+}
+DIFF_CASE(host_reads_cpu_and_data_ptr) {
+  auto x = ramp({3}).cpu();
+  auto y = x.to(torch::kCPU);
+  const float* p = y.contiguous().data_ptr<float>();
+  return {x, S{static_cast<double>(p[0] + p[2])}};
+}
+DIFF_CASE(data_ptr_wrong_type_errors) {
+  auto x = ramp({3});
+  return S{static_cast<double>(x.data_ptr<int64_t>()[0])};
+}
+DIFF_CASE(dropout_eval_identity) { return torch::dropout(ramp({5}), 0.5, /*train=*/false); }
+DIFF_CASE(nn_linear_1d_input) {
+  torch::nn::Linear lin(3, 2);
+  fix_weights(*lin);
+  return lin->forward(ramp({3}));
+}
+DIFF_CASE(nn_layer_norm_no_affine) {
+  torch::nn::LayerNorm ln(torch::nn::LayerNormOptions({3}).elementwise_affine(false));
+  return {ln->forward(ramp({2, 3})), S{static_cast<double>(ln->parameters().size())}};
+}
+DIFF_CASE(nn_lstm_no_bias) {
+  torch::nn::LSTM lstm(torch::nn::LSTMOptions(2, 3).bias(false));
+  fix_weights(*lstm);
+  auto r = lstm->forward(ramp({3, 1, 2}));
+  return {std::get<0>(r), S{static_cast<double>(lstm->parameters().size())}};
+}
+DIFF_CASE(nn_lstm_wrong_input_size_errors) {
+  torch::nn::LSTM lstm(torch::nn::LSTMOptions(2, 3));
+  return std::get<0>(lstm->forward(ramp({3, 1, 4})));
+}
+DIFF_CASE(nn_train_eval_flags) {
+  torch::nn::Linear lin(2, 2);
+  const bool before = lin->is_training();
+  lin->eval();
+  return {S{before ? 1.0 : 0.0}, S{lin->is_training() ? 1.0 : 0.0}};
+}
+
+namespace {
+// A module that registers only tensors (no submodules), so it does not depend on
+// register_module's return type.
+struct ScaleShiftImpl : torch::nn::Module {
+  ScaleShiftImpl() {
+    scale = register_parameter("scale", torch::ones({3}));
+    shift = register_buffer("shift", torch::full({3}, 0.5));
+  }
+  torch::Tensor forward(const torch::Tensor& x) { return x * scale + shift; }
+  torch::Tensor scale, shift;
+};
+TORCH_MODULE(ScaleShift);
+}  // namespace
+
+DIFF_CASE(nn_custom_module_params_and_buffers) {
+  ScaleShift m;
+  fix_weights(*m, 1.0);
+  return {m(ramp({2, 3})), S{static_cast<double>(m->parameters().size())},
+          S{static_cast<double>(m->buffers().size())}};
+}
+
 int main(int argc, char** argv) {
 #ifdef GRAPHIFY_TORCH_COMPAT
   const char* side = "graphify";
