@@ -149,7 +149,9 @@ const ApiFlavor *ApiResolver::moduleFlavor(const CXXRecordDecl *RD) const {
 
 static bool mentionsConstantImpl(const Stmt *S, llvm::StringRef Enumerator,
                                  llvm::StringRef StringPrefix, unsigned Depth) {
-  if (!S || Depth > 8)
+  // Deep enough for `to(torch::Device("cpu"))`: Device -> TensorOptions -> std::string -> literal
+  // through temporaries and implicit casts.
+  if (!S || Depth > 24)
     return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))

@@ -106,6 +106,13 @@ public:
   /// The body a callable argument runs: a lambda, a function, or a variable holding a lambda.
   static const Decl *callableBody(const Expr *E) {
     E = skipValueWrappers(E);
+    // A lambda converted to std::function (gfy::capture takes one) is the constructor's argument.
+    for (unsigned Depth = 0; Depth < 4; ++Depth) {
+      const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      if (!CE || CE->getNumArgs() == 0)
+        break;
+      E = skipValueWrappers(CE->getArg(0));
+    }
     if (const auto *LE = dyn_cast<LambdaExpr>(E))
       return LE->getCallOperator();
     if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)

@@ -1,0 +1,61 @@
+// Device-to-host reads and transfers inside forward; each call reported once.
+#include <torch/torch.h>
+
+#include <iostream>
+
+struct HostReads : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    float s = x.sum().item<float>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto sc = x.max().item();
+    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto onCpu = x.cpu();
+    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'cpu' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto toCpu = x.to(torch::kCPU);
+    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'to' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto toCpuDevice = x.to(torch::Device("cpu"));
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: 'to' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto toCpuDevice2 = x.to(torch::Device(torch::kCPU));
+    // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: 'to' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto toFloat = x.to(torch::kFloat);
+    auto toCuda = x.to(torch::kCUDA);
+    float *p = x.data_ptr<float>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto acc = x.accessor<float, 1>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'accessor' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    std::cout << x << std::endl;
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'operator<<' prints tensor values from the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    std::cout << "shape " << x.sizes() << std::endl;
+    bool same = x.equal(onCpu);
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'equal' compares all elements on the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    return x * s + sc.toFloat() + p[0] + acc[0] + toCpu + toCpuDevice + toCpuDevice2 + toFloat +
+           toCuda + same;
+  }
+};
+
+// nonzero reads the mask on the host too, but it is reported once, by graphify-dynamic-shape.
+struct NonzeroOnce : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto idx = x.nonzero();
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'nonzero' has a data-dependent output shape: returns one row per non-zero element; a static graph cannot hold it [graphify-dynamic-shape]
+    return idx;
+  }
+};
+
+// Outside any graph region: a training loop may log values freely.
+void train(torch::nn::Module &model, torch::Tensor loss) {
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    std::cout << "loss " << loss.item<float>() << std::endl;
+    if (loss.item<float>() < 1e-3f)
+      break;
+  }
+}
+
+// A class named like a module but not derived from one is not a graph region.
+struct NotAModule {
+  torch::Tensor forward(torch::Tensor x) {
+    if (x.sum().item<float>() > 0)
+      return x;
+    return -x;
+  }
+};
