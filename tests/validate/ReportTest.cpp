@@ -38,7 +38,7 @@ TEST(Report, TextTable) {
   writeTextReport(OS, S);
   EXPECT_EQ(Out, "graphify-validate: runtime gfy (cpu), 8 trials, seed 0\n"
                  "\n"
-                 "entry              equivalent  original capturable         rewritten capturable  replay matches  "
+                 "entry              equivalent  original capturable              rewritten capturable  replay matches  "
                  "traced original diverges\n"
                  "NonTraceableModel  8/8         no: item at non_traceable.cpp:8  yes                   7/7             "
                  "yes (4/7)\n"

@@ -117,6 +117,12 @@ struct Planned {
 enum Mode { Eager = 0, Capture = 1, Trace = 2 };
 const char *modeName(Mode M) { return M == Eager ? "eager" : M == Capture ? "capture" : "trace"; }
 
+/// The runtime names ops as called (`item()`); the report names them as the API does (`item`).
+std::string opName(llvm::StringRef Op) {
+  Op.consume_back("()");
+  return Op.str();
+}
+
 const TrialOutputs *findTrial(const std::vector<TrialOutputs> &Ts, unsigned Trial) {
   for (const TrialOutputs &T : Ts)
     if (T.Trial == Trial)
@@ -155,7 +161,7 @@ CaptureVerdict captureVerdict(const HarnessRun &Run, const std::string &Rewritte
   case CaptureOutcome::State::Captured: V.Status = CaptureVerdict::State::Capturable; break;
   case CaptureOutcome::State::Refused:
     V.Status = CaptureVerdict::State::NotCapturable;
-    V.Op = C.Op;
+    V.Op = opName(C.Op);
     // The rewritten copy lives in a temp dir; name the user's file instead.
     V.File = C.File == RewrittenPath ? DisplayFile + " (rewritten)" : C.File;
     V.Line = C.Line;
@@ -495,7 +501,7 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
           E.Notes.push_back("trace warning: " + W);
       } else if (TO.Status == CaptureOutcome::State::Refused) {
         E.Trace.Status = TraceVerdict::State::NotTraceable;
-        E.Trace.Message = "the original cannot be traced: " + TO.Op + " at " +
+        E.Trace.Message = "the original cannot be traced: " + opName(TO.Op) + " at " +
                           llvm::sys::path::filename(TO.File).str() + ":" + std::to_string(TO.Line) + " (" +
                           TO.Message + ")";
       } else if (TO.Status == CaptureOutcome::State::Failed) {
