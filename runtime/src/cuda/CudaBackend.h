@@ -84,6 +84,15 @@ template <class Fn> void with_relaxed_capture_mode(Fn &&fn) {
   fn();
 }
 
+/// Small host-to-device copies (scalars wrapped as 0-d tensors, index lists) travel as kernel
+/// arguments: the bytes are captured by value into the launch, so they are stream-ordered, legal
+/// inside a CUDA graph, and the host buffer may die right after the call.
+struct SmallCopy {
+  static constexpr size_t kMax = 256;
+  unsigned char bytes[kMax];
+};
+void launch_small_copy(cudaStream_t s, void *dst, const SmallCopy &src, size_t n);
+
 /// Launches the kernel that sets conditional handles from a one-element device predicate.
 /// `negate` sets `h_else` (if not 0) to the negation, for the else branch.
 void launch_set_conditional(cudaStream_t s, unsigned long long h_then, unsigned long long h_else, const void *pred,
