@@ -1,13 +1,237 @@
-// Stub until fix application lands.
+// Fix application keeps two promises: a file is never left half-written (the new content goes to
+// a temporary file in the same directory, which is renamed over the original only after every
+// file's new content compiled), and applying the fixes of already-fixed code changes nothing
+// (fixed code has no findings with fixes, and identical fixes attached to several findings are
+// applied once).
 #include "graphify/rewriter/FixApplication.h"
 
+#include "UnifiedDiff.h"
+
+#include <clang/Format/Format.h>
+#include <clang/Tooling/Core/Diagnostic.h>
+#include <clang/Tooling/Core/Replacement.h>
+#include <clang/Tooling/DiagnosticsYaml.h>
+#include <llvm/ADT/StringMap.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/YAMLTraits.h>
+
+#include <map>
+#include <set>
+
 namespace graphify {
-llvm::Error applyFixes(llvm::ArrayRef<Finding>, const FixApplicationOptions &, llvm::raw_ostream &) {
+
+namespace {
+
+/// A fix chosen for application, with the finding it came from (for messages).
+struct ChosenFix {
+  const Finding *From;
+  const FixIt *Fix;
+};
+
+std::string describe(const Finding &F) {
+  return llvm::formatv("{0}:{1}:{2}", F.Where.File, F.Where.Line, F.Where.Column).str();
+}
+
+bool sameFix(const FixIt &A, const FixIt &B) {
+  if (A.Replacements.size() != B.Replacements.size())
+    return false;
+  for (size_t I = 0; I < A.Replacements.size(); ++I) {
+    const Replacement &X = A.Replacements[I], &Y = B.Replacements[I];
+    if (X.File != Y.File || X.Offset != Y.Offset || X.Length != Y.Length || X.Text != Y.Text)
+      return false;
+  }
+  return true;
+}
+
+bool overlaps(const Replacement &A, const Replacement &B) {
+  if (A.File != B.File)
+    return false;
+  unsigned AE = A.Offset + A.Length, BE = B.Offset + B.Length;
+  if (A.Length == 0 && B.Length == 0)
+    return A.Offset == B.Offset; // two insertions at one point: their order is ambiguous
+  if (A.Length == 0)
+    return A.Offset > B.Offset && A.Offset < BE;
+  if (B.Length == 0)
+    return B.Offset > A.Offset && B.Offset < AE;
+  return A.Offset < BE && B.Offset < AE;
+}
+
+/// Every fix, in finding order, minus duplicates and fixes overlapping an earlier one.
+std::vector<ChosenFix> chooseFixes(llvm::ArrayRef<Finding> Findings, std::vector<std::string> &Skipped) {
+  std::vector<ChosenFix> Chosen;
+  for (const Finding &F : Findings) {
+    if (!F.Fix || F.Fix->Replacements.empty())
+      continue;
+    bool Duplicate = false, Conflict = false;
+    for (const ChosenFix &C : Chosen) {
+      if (sameFix(*C.Fix, *F.Fix)) {
+        Duplicate = true;
+        break;
+      }
+      for (const Replacement &A : C.Fix->Replacements)
+        for (const Replacement &B : F.Fix->Replacements)
+          Conflict |= overlaps(A, B);
+    }
+    if (Duplicate)
+      continue;
+    if (Conflict) {
+      Skipped.push_back(describe(F) + ": skipped fix '" + F.Fix->RuleName +
+                        "': it overlaps a fix applied earlier; run --fix again to apply it");
+      continue;
+    }
+    Chosen.push_back({&F, &*F.Fix});
+  }
+  return Chosen;
+}
+
+/// Files in order of first appearance among the chosen fixes.
+std::vector<std::string> filesOf(const std::vector<ChosenFix> &Chosen) {
+  std::vector<std::string> Files;
+  for (const ChosenFix &C : Chosen)
+    for (const Replacement &R : C.Fix->Replacements)
+      if (std::find(Files.begin(), Files.end(), R.File) == Files.end())
+        Files.push_back(R.File);
+  return Files;
+}
+
+llvm::Expected<std::string> applyChosen(const std::vector<ChosenFix> &Chosen, llvm::StringRef Path,
+                                        llvm::StringRef Original, const std::string &FallbackStyle) {
+  clang::tooling::Replacements Reps;
+  for (const ChosenFix &C : Chosen)
+    for (const Replacement &R : C.Fix->Replacements) {
+      if (R.File != Path)
+        continue;
+      if (R.Offset + R.Length > Original.size())
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "%s: fix '%s' is out of range (the file changed since it was analysed)",
+                                       Path.str().c_str(), C.Fix->RuleName.c_str());
+      if (auto Err = Reps.add(clang::tooling::Replacement(Path, R.Offset, R.Length, R.Text)))
+        return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: fix '%s' cannot be applied: %s",
+                                       Path.str().c_str(), C.Fix->RuleName.c_str(),
+                                       llvm::toString(std::move(Err)).c_str());
+    }
+  if (Reps.empty())
+    return Original.str();
+  // Only the changed ranges are formatted; the style comes from the .clang-format above the file.
+  auto Style = clang::format::getStyle("file", Path, FallbackStyle, Original);
+  if (!Style)
+    return Style.takeError();
+  auto Formatted = clang::format::formatReplacements(Original, Reps, *Style);
+  if (!Formatted)
+    return Formatted.takeError();
+  return clang::tooling::applyAllReplacements(Original, *Formatted);
+}
+
+llvm::Error writeAtomically(llvm::StringRef Path, llvm::StringRef Content) {
+  llvm::SmallString<256> Model(Path);
+  Model += ".graphify-%%%%%%.tmp";
+  int FD = -1;
+  llvm::SmallString<256> Temp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp))
+    return llvm::createStringError(EC, "%s: cannot create a temporary file: %s", Path.str().c_str(),
+                                   EC.message().c_str());
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Content;
+    OS.close();
+    if (OS.has_error()) {
+      llvm::sys::fs::remove(Temp);
+      return llvm::createStringError(OS.error(), "%s: cannot write: %s", Temp.c_str(), OS.error().message().c_str());
+    }
+  }
+  if (auto Perms = llvm::sys::fs::getPermissions(Path))
+    llvm::sys::fs::setPermissions(Temp, *Perms);
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
+    llvm::sys::fs::remove(Temp);
+    return llvm::createStringError(EC, "%s: cannot replace: %s", Path.str().c_str(), EC.message().c_str());
+  }
   return llvm::Error::success();
 }
-llvm::Expected<std::string> applyFixesToText(llvm::ArrayRef<Finding>, llvm::StringRef,
-                                             llvm::StringRef Original, const std::string &,
-                                             std::vector<std::string> *) {
-  return Original.str();
+
+llvm::Error exportYaml(const std::vector<ChosenFix> &Chosen, const FixApplicationOptions &Opts) {
+  clang::tooling::TranslationUnitDiagnostics TUD;
+  if (!Chosen.empty())
+    TUD.MainSourceFile = Chosen.front().From->Where.File;
+  for (const ChosenFix &C : Chosen) {
+    llvm::StringMap<clang::tooling::Replacements> Fix;
+    for (const Replacement &R : C.Fix->Replacements)
+      if (auto Err = Fix[R.File].add(clang::tooling::Replacement(R.File, R.Offset, R.Length, R.Text)))
+        return Err;
+    clang::tooling::DiagnosticMessage Msg;
+    Msg.Message = C.From->Message;
+    Msg.FilePath = C.From->Where.File;
+    Msg.FileOffset = C.From->Where.Offset;
+    Msg.Fix = std::move(Fix);
+    clang::tooling::Diagnostic D(C.From->CheckId, Msg, {}, clang::tooling::Diagnostic::Warning, "");
+    TUD.Diagnostics.push_back(std::move(D));
+  }
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Opts.ExportPath, EC, llvm::sys::fs::OF_Text);
+  if (EC)
+    return llvm::createStringError(EC, "%s: cannot write: %s", Opts.ExportPath.c_str(), EC.message().c_str());
+  llvm::yaml::Output YAML(OS);
+  YAML << TUD;
+  return llvm::Error::success();
 }
+
+} // namespace
+
+llvm::Expected<std::string> applyFixesToText(llvm::ArrayRef<Finding> Findings, llvm::StringRef Path,
+                                             llvm::StringRef Original, const std::string &FormatStyleFallback,
+                                             std::vector<std::string> *Skipped) {
+  std::vector<std::string> LocalSkipped;
+  std::vector<ChosenFix> Chosen = chooseFixes(Findings, Skipped ? *Skipped : LocalSkipped);
+  return applyChosen(Chosen, Path, Original, FormatStyleFallback);
+}
+
+llvm::Error applyFixes(llvm::ArrayRef<Finding> Findings, const FixApplicationOptions &Opts, llvm::raw_ostream &Out) {
+  std::vector<std::string> Skipped;
+  std::vector<ChosenFix> Chosen = chooseFixes(Findings, Skipped);
+  for (const std::string &S : Skipped)
+    Out << S << "\n";
+  if (Opts.Mode == FixApplicationOptions::Mode::Export) {
+    if (Opts.ExportPath.empty())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "--export-fixes needs a file name");
+    return exportYaml(Chosen, Opts);
+  }
+  // Compute every file's new content first: nothing is written unless all of them succeed.
+  std::vector<std::pair<std::string, std::string>> NewContents;
+  std::map<std::string, std::string> Originals;
+  for (const std::string &File : filesOf(Chosen)) {
+    auto Buffer = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+    if (!Buffer)
+      return llvm::createStringError(Buffer.getError(), "%s: cannot read: %s", File.c_str(),
+                                     Buffer.getError().message().c_str());
+    std::string Original = (*Buffer)->getBuffer().str();
+    auto New = applyChosen(Chosen, File, Original, Opts.FormatStyleFallback);
+    if (!New)
+      return New.takeError();
+    if (*New == Original)
+      continue;
+    Originals[File] = Original;
+    NewContents.push_back({File, std::move(*New)});
+  }
+  if (Opts.Mode == FixApplicationOptions::Mode::Diff) {
+    for (const auto &[File, New] : NewContents)
+      rewriter::writeUnifiedDiff(File, Originals[File], New, Out);
+    return llvm::Error::success();
+  }
+  for (const auto &[File, New] : NewContents) {
+    std::string Errors;
+    if (Opts.Compiles && !Opts.Compiles(File, New, Errors))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s: the fixed file does not compile, so nothing was written:\n%s",
+                                     File.c_str(), Errors.c_str());
+  }
+  for (const auto &[File, New] : NewContents) {
+    if (auto Err = writeAtomically(File, New))
+      return Err;
+    Out << File << ": applied fixes\n";
+  }
+  return llvm::Error::success();
+}
+
 } // namespace graphify

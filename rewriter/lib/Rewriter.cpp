@@ -1,6 +1,68 @@
-// Stub until the rules land: attaches nothing.
+// attachFixes: the bridge between findings and rewrite rules. The invariant it keeps: a finding
+// receives a fix only from a candidate that covers the finding's anchor, and never a fix and a
+// refusal at once. A finding no rule matched keeps an empty NoFixReason (no rewrite exists).
 #include "graphify/rewriter/Rewriter.h"
+#include "graphify/rewriter/RewriteCandidates.h"
+
+#include "ExprUtil.h"
+
+#include <clang/AST/ParentMapContext.h>
+#include <clang/Basic/SourceManager.h>
+
+using namespace clang;
 
 namespace graphify {
-void attachFixes(clang::ASTContext &, AnalysisResult &, const RuleSet &) {}
+
+void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<const Decl *> Scopes;
+  for (const Stmt *Anchor : Result.Anchors)
+    if (Anchor)
+      if (const Decl *D = rewriter::enclosingFunction(Anchor, Ctx))
+        if (std::find(Scopes.begin(), Scopes.end(), D) == Scopes.end())
+          Scopes.push_back(D);
+  if (Scopes.empty())
+    return;
+  std::vector<RewriteCandidate> Candidates = findRewriteCandidates(Ctx, Rules, Result.Facts.get(), Scopes);
+
+  for (size_t I = 0; I < Result.Findings.size() && I < Result.Anchors.size(); ++I) {
+    const Stmt *Anchor = Result.Anchors[I];
+    if (!Anchor)
+      continue;
+    SourceLocation Loc = SM.getExpansionLoc(Anchor->getBeginLoc());
+    if (Loc.isInvalid())
+      continue;
+    unsigned Offset = SM.getFileOffset(Loc);
+    std::string File;
+    if (auto FE = SM.getFileEntryRefForID(SM.getFileID(Loc)))
+      File = FE->getName().str();
+    // Prefer the candidate rooted at the anchor itself, then the narrowest one covering it.
+    const RewriteCandidate *Best = nullptr;
+    unsigned BestWidth = ~0u;
+    for (const RewriteCandidate &C : Candidates) {
+      if (C.Where.File != File)
+        continue;
+      if (C.Root == Anchor) {
+        Best = &C;
+        break;
+      }
+      for (auto [B, E] : C.Covered)
+        if (Offset >= B && Offset < E && E - B < BestWidth) {
+          Best = &C;
+          BestWidth = E - B;
+        }
+    }
+    if (!Best)
+      continue;
+    Finding &F = Result.Findings[I];
+    if (Best->Fix) {
+      F.Fix = Best->Fix;
+      F.NoFixReason.clear();
+    } else {
+      F.Fix.reset();
+      F.NoFixReason = Best->NoFixReason;
+    }
+  }
+}
+
 } // namespace graphify

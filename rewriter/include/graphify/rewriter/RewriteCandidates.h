@@ -1,0 +1,47 @@
+#pragma once
+/// \file
+/// The rule runner: every rewrite rule applied to a set of functions, yielding one candidate per
+/// match — edits, or the reason the rule refused. attachFixes maps candidates to findings; tests
+/// and graphify-validate may use candidates directly.
+///
+/// \code
+///   auto Cands = graphify::findRewriteCandidates(Ctx, Rules, /*Facts=*/nullptr, /*Scopes=*/{});
+///   for (const graphify::RewriteCandidate &C : Cands)
+///     llvm::outs() << C.RuleName << ": " << (C.Fix ? "fix" : C.NoFixReason) << "\n";
+/// \endcode
+
+#include "graphify/analyzer/Analysis.h"
+#include "graphify/analyzer/Finding.h"
+#include "graphify/analyzer/RuleSet.h"
+
+#include <clang/AST/ASTContext.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphify {
+
+/// One match of one rewrite rule.
+struct RewriteCandidate {
+  std::string RuleName;
+  const clang::Stmt *Root = nullptr;      ///< the matched node
+  SourcePoint Where;                      ///< start of the matched node
+  /// Byte ranges [Begin, End) in `Where.File` that the candidate covers: the matched node and
+  /// every edit. A finding anchored inside one of them is "about" this candidate.
+  std::vector<std::pair<unsigned, unsigned>> Covered;
+  std::optional<FixIt> Fix;               ///< the edits, when the rule rewrote
+  std::string NoFixReason;                ///< "no fix: ...", when the rule refused
+  /// Whether the matched code reads tensor values on the host or has a value-dependent shape
+  /// (used only when no analysis ran, to decide which matches are worth reporting).
+  bool TouchesDataDependentApi = false;
+};
+
+/// Runs every rule over the bodies of `Scopes` (functions, methods or lambdas; empty: every
+/// function defined in the main file). Matches nested inside another candidate's root of the
+/// same rule are dropped (the outer one rewrites them).
+std::vector<RewriteCandidate> findRewriteCandidates(clang::ASTContext &Ctx, const RuleSet &Rules,
+                                                    const DataFacts *Facts,
+                                                    const std::vector<const clang::Decl *> &Scopes);
+
+} // namespace graphify

@@ -1,0 +1,56 @@
+#pragma once
+/// \file
+/// What the rule packs say about an expression: is its type a tensor (and of which flavor), and
+/// which pack entries (with their tags: pure, in_place, bool_output, ...) describe a call. The
+/// rewriter never keeps API name lists of its own; it asks this model, which asks the RuleSet.
+///
+/// \code
+///   ApiModel Api(Rules);
+///   if (Api.callHasTag(Call, "in_place")) ...
+///   std::string Where = Api.spell(SomeTensorExpr, "where"); // "torch::where"
+/// \endcode
+
+#include "graphify/analyzer/RuleSet.h"
+
+#include <clang/AST/Expr.h>
+#include <clang/AST/Type.h>
+
+#include <string>
+#include <vector>
+
+namespace graphify {
+class DataFacts;
+}
+
+namespace graphify::rewriter {
+
+class ApiModel {
+public:
+  /// `Facts` may be null (no analysis ran); the model then answers from the RuleSet alone.
+  ApiModel(const RuleSet &Rules, const DataFacts *Facts) : Rules(Rules), Facts(Facts) {}
+
+  /// The flavor of a tensor type (references, cv and sugar stripped), or null.
+  const ApiFlavor *tensorFlavor(clang::QualType T) const;
+  bool isTensor(clang::QualType T) const { return tensorFlavor(T) != nullptr; }
+  /// Whether the expression (implicit nodes stripped) has a tensor type.
+  bool isTensorExpr(const clang::Expr *E) const;
+
+  /// The pack entries describing a call, member call or operator call (empty if none).
+  std::vector<const ApiEntry *> entriesFor(const clang::Expr *Call) const;
+  bool callHasTag(const clang::Expr *Call, llvm::StringRef Tag) const;
+
+  /// How code of `TensorExpr`'s flavor spells the function `Name` (`torch::where`); falls back
+  /// to the first flavor when the expression's flavor is unknown.
+  std::string spell(const clang::Expr *TensorExpr, llvm::StringRef Name) const;
+  /// The flavor's spelling prefix for a dtype constant (`torch::kInt`).
+  std::string spellConstant(const clang::Expr *TensorExpr, llvm::StringRef Name) const;
+
+  const RuleSet &rules() const { return Rules; }
+  const DataFacts *facts() const { return Facts; }
+
+private:
+  const RuleSet &Rules;
+  const DataFacts *Facts;
+};
+
+} // namespace graphify::rewriter

@@ -1,0 +1,309 @@
+// LiftConditionToTensor. The invariant: for every input, the lifted tensor condition is true
+// exactly when the original host condition is. Host reads (item<float>()) become the tensor they
+// read, comparisons keep their operator (LibTorch's Tensor-Scalar comparison compares in the
+// tensor's dtype, float32 for the models this targets), and logical connectives become
+// logical_not/and/or. Anything whose exactness cannot be argued locally is refused with a reason.
+#include "ConditionLifting.h"
+#include "ExprUtil.h"
+#include "Refusal.h"
+#include "Safety.h"
+
+#include "graphify/analyzer/Analysis.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Tooling/Transformer/SourceCode.h>
+
+#include <cmath>
+
+using namespace clang;
+
+namespace graphify::rewriter {
+
+namespace {
+
+/// A lifted operand: tensor code, or a host value that may meet a tensor in a comparison.
+struct Lifted {
+  std::string Text;
+  bool IsTensor = false;
+  bool IsBool = false; // a boolean tensor (or a host bool)
+};
+
+class Lifter {
+public:
+  Lifter(const LiftScope &Scope, const ApiModel &Api, ASTContext &Ctx) : Scope(Scope), Api(Api), Ctx(Ctx) {}
+
+  llvm::Expected<Lifted> lift(const Expr *E);
+  std::vector<const VarDecl *> Locals;
+
+private:
+  const LiftScope &Scope;
+  const ApiModel &Api;
+  ASTContext &Ctx;
+  const Expr *FlavorHint = nullptr;
+
+  std::string text(const Expr *E) { return sourceText(E, Ctx); }
+  llvm::Expected<Lifted> liftItem(const CXXMemberCallExpr *Call, const Expr *Whole);
+  llvm::Expected<Lifted> liftHost(const Expr *E);
+  llvm::Expected<Lifted> liftLocal(const VarDecl *V, const Expr *Use);
+};
+
+bool isHostRead(const Expr *E, const ApiModel &Api) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(stripAll(E));
+  return MC && Api.isTensor(MC->getImplicitObjectArgument()->getType()) &&
+         Api.callHasTag(MC, "data_dependent_output") && callArgs(MC).empty() &&
+         MC->getType()->isArithmeticType();
+}
+
+bool isExactFloat32(const Expr *E, const ASTContext &Ctx) {
+  E = stripAll(E);
+  bool Negate = false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus)) {
+    Negate = UO->getOpcode() == UO_Minus;
+    E = stripAll(UO->getSubExpr());
+  }
+  (void)Negate;
+  if (const auto *IL = dyn_cast<IntegerLiteral>(E))
+    return IL->getValue().getActiveBits() <= 24;
+  if (const auto *FL = dyn_cast<FloatingLiteral>(E)) {
+    double V = FL->getValueAsApproximateDouble();
+    return static_cast<double>(static_cast<float>(V)) == V;
+  }
+  if (isa<CXXBoolLiteralExpr>(E))
+    return true;
+  return false;
+}
+
+llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Expr *Whole) {
+  const Expr *Receiver = Call->getImplicitObjectArgument();
+  std::string Name = calleeName(Call);
+  if (!isProvablySingleElement(Receiver, Scope.Body, Api))
+    return refuse("cannot prove that '" + text(Receiver) + "' has a single element ('" + Name +
+                  "' would throw otherwise, where() would broadcast)");
+  if (!FlavorHint)
+    FlavorHint = Receiver;
+  QualType T = Call->getType();
+  Lifted L;
+  L.IsTensor = true;
+  L.Text = text(Receiver);
+  if (T->isBooleanType()) {
+    L.IsBool = true;
+    std::string R = calleeName(Receiver);
+    bool ReceiverIsBool = R == "all" || R == "any" || Api.callHasTag(Receiver, "bool_output");
+    if (!ReceiverIsBool)
+      L.Text = "(" + L.Text + " != 0)";
+    return L;
+  }
+  if (!T->isFloatingType())
+    return refuse("'" + text(Whole) + "' converts to an integer on the host, which a tensor comparison would not do");
+  return L;
+}
+
+llvm::Expected<Lifted> Lifter::liftLocal(const VarDecl *V, const Expr *Use) {
+  const Expr *Init = V->getInit();
+  if (!Init || !isHostRead(Init, Api))
+    return refuse("the condition depends on '" + V->getNameAsString() +
+                  "', which is not a value read from a single tensor element");
+  if (isa<ParmVarDecl>(V) || !V->hasLocalStorage())
+    return refuse("the condition depends on '" + V->getNameAsString() + "', which is not a local variable");
+  if (isReassigned(V, Scope.Body))
+    return refuse("'" + V->getNameAsString() + "' is assigned after its declaration, so it cannot stay a tensor");
+  // The local becomes a tensor, so every use must be one that this rewrite lifts.
+  SourceManager &SM = Ctx.getSourceManager();
+  SourceRange Owner = Scope.Owner->getSourceRange();
+  for (const DeclRefExpr *U : usesOf(V, Scope.Body)) {
+    SourceLocation L = SM.getExpansionLoc(U->getBeginLoc());
+    if (SM.isBeforeInTranslationUnit(L, SM.getExpansionLoc(Owner.getBegin())) ||
+        SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Owner.getEnd()), L))
+      return refuse("'" + V->getNameAsString() + "' is also used at line " +
+                    std::to_string(SM.getExpansionLineNumber(L)) + ", where it must stay a host value");
+  }
+  // Only single-variable declarations are rewritten (`float a = ..., b = ...;` would need a split).
+  for (const DynTypedNode &P : Ctx.getParents(*V))
+    if (const auto *DS = P.get<DeclStmt>(); DS && !DS->isSingleDecl())
+      return refuse("'" + V->getNameAsString() + "' is declared together with other variables");
+  auto Item = liftItem(cast<CXXMemberCallExpr>(stripAll(Init)), Init);
+  if (!Item)
+    return Item.takeError();
+  if (llvm::find(Locals, V) == Locals.end())
+    Locals.push_back(V);
+  Lifted L;
+  L.IsTensor = true;
+  L.IsBool = Item->IsBool && Item->Text.front() != '(';
+  L.Text = V->getNameAsString();
+  if (Item->IsBool && !L.IsBool)
+    return refuse("'" + V->getNameAsString() + "' converts a number to bool on the host");
+  (void)Use;
+  return L;
+}
+
+llvm::Expected<Lifted> Lifter::liftHost(const Expr *E) {
+  const Expr *S = stripAll(E);
+  if (isExactFloat32(S, Ctx))
+    return Lifted{text(E), false, S->getType()->isBooleanType()};
+  if (isa<IntegerLiteral>(S) || isa<FloatingLiteral>(S) ||
+      (isa<UnaryOperator>(S) && isa<FloatingLiteral>(stripAll(cast<UnaryOperator>(S)->getSubExpr()))))
+    return refuse("the constant '" + text(E) + "' is not exactly representable in float32, so a "
+                  "tensor comparison would round it");
+  // A host variable or field that does not depend on tensor values.
+  if (Api.facts())
+    if (Api.facts()->taintOf(S))
+      return refuse("the condition depends on '" + text(E) + "', a host value read from a tensor "
+                    "that cannot be kept on the device");
+  if (isa<DeclRefExpr>(S) || isa<MemberExpr>(S)) {
+    QualType T = S->getType().getNonReferenceType();
+    if (T->isRealFloatingType() && !T->isSpecificBuiltinType(BuiltinType::Float))
+      return refuse("the condition compares with the double '" + text(E) +
+                    "', which a float32 tensor comparison would round");
+    if (T->isArithmeticType())
+      return Lifted{text(E), false, T->isBooleanType()};
+  }
+  return refuse("cannot express '" + text(E) + "' as a tensor");
+}
+
+static bool isComparison(BinaryOperatorKind K) {
+  return K == BO_GT || K == BO_LT || K == BO_GE || K == BO_LE || K == BO_EQ || K == BO_NE;
+}
+
+llvm::Expected<Lifted> Lifter::lift(const Expr *E) {
+  const Expr *S = stripImplicit(E);
+  if (const auto *P = dyn_cast<ParenExpr>(S)) {
+    auto Inner = lift(P->getSubExpr());
+    if (!Inner)
+      return Inner.takeError();
+    Inner->Text = "(" + Inner->Text + ")";
+    return Inner;
+  }
+  // A number used as a condition: `if (x.sum().item<float>())` means "is non-zero".
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(E);
+      IC && (IC->getCastKind() == CK_FloatingToBoolean || IC->getCastKind() == CK_IntegralToBoolean)) {
+    auto Inner = lift(IC->getSubExpr());
+    if (!Inner)
+      return Inner.takeError();
+    if (!Inner->IsTensor)
+      return refuse("cannot express '" + text(E) + "' as a tensor");
+    return Lifted{Inner->Text + " != 0", true, true};
+  }
+  if (isHostRead(S, Api))
+    return liftItem(cast<CXXMemberCallExpr>(stripAll(S)), S);
+  if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_LNot) {
+    auto Inner = lift(UO->getSubExpr());
+    if (!Inner)
+      return Inner.takeError();
+    if (!Inner->IsTensor)
+      return refuse("the condition mixes host values with values read from tensors");
+    if (!Inner->IsBool)
+      Inner->Text = "(" + Inner->Text + " != 0)";
+    return Lifted{Api.spell(FlavorHint, "logical_not") + "(" + Inner->Text + ")", true, true};
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr) {
+      auto L = lift(BO->getLHS());
+      if (!L)
+        return L.takeError();
+      auto R = lift(BO->getRHS());
+      if (!R)
+        return R.takeError();
+      if (!L->IsTensor || !R->IsTensor || !L->IsBool || !R->IsBool)
+        return refuse("the condition mixes host values with values read from tensors");
+      const char *Fn = BO->getOpcode() == BO_LAnd ? "logical_and" : "logical_or";
+      return Lifted{Api.spell(FlavorHint, Fn) + "(" + L->Text + ", " + R->Text + ")", true, true};
+    }
+    if (isComparison(BO->getOpcode())) {
+      auto L = lift(BO->getLHS());
+      if (!L)
+        return L.takeError();
+      auto R = lift(BO->getRHS());
+      if (!R)
+        return R.takeError();
+      if (!L->IsTensor && !R->IsTensor)
+        return refuse("cannot express '" + text(E) + "' as a tensor");
+      return Lifted{L->Text + " " + BO->getOpcodeStr().str() + " " + R->Text, true, true};
+    }
+    return refuse("the condition computes '" + text(E) + "' on the host; only comparisons and "
+                  "logical operators are lifted");
+  }
+  if (const VarDecl *V = referencedVar(S)) {
+    QualType T = V->getType().getNonReferenceType();
+    if (T->isArithmeticType() && V->getInit() && isHostRead(V->getInit(), Api) && !isa<ParmVarDecl>(V))
+      return liftLocal(V, S);
+  }
+  return liftHost(E);
+}
+
+} // namespace
+
+llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope &Scope, const ApiModel &Api,
+                                              ASTContext &Ctx) {
+  if (!Cond)
+    return refuse("the statement has no condition");
+  if (isa<CXXOperatorCallExpr>(stripAll(Cond)) || Api.isTensorExpr(Cond))
+    return refuse("the condition converts a tensor to bool on the host");
+  Lifter L(Scope, Api, Ctx);
+  if (auto Err = [&]() -> llvm::Error {
+        llvm::SmallVector<const Stmt *, 16> Work{Cond};
+        while (!Work.empty()) {
+          const Stmt *S = Work.pop_back_val();
+          if (!S)
+            continue;
+          if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+            if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+              QualType T = V->getType().getNonReferenceType();
+              if (!T->isArithmeticType() && !Api.isTensor(T) && T->getAsCXXRecordDecl())
+                return refuse("the condition depends on the host container '" + V->getNameAsString() + "'");
+              for (const DynTypedNode &P : Ctx.getParents(*V)) {
+                const Stmt *Loop = nullptr;
+                if (const auto *DS = P.get<DeclStmt>())
+                  for (const DynTypedNode &PP : Ctx.getParents(*DS))
+                    if (PP.get<ForStmt>() || PP.get<CXXForRangeStmt>())
+                      Loop = DS;
+                if (P.get<CXXForRangeStmt>())
+                  Loop = P.get<CXXForRangeStmt>();
+                if (Loop)
+                  return refuse("the condition depends on the loop variable '" + V->getNameAsString() + "'");
+              }
+            }
+          for (const Stmt *C : S->children())
+            Work.push_back(C);
+        }
+        return llvm::Error::success();
+      }())
+    return std::move(Err);
+  auto Result = L.lift(Cond);
+  if (!Result)
+    return Result.takeError();
+  if (!Result->IsTensor)
+    return refuse("the condition does not read a tensor");
+  if (!Result->IsBool)
+    Result->Text = Result->Text + " != 0";
+  return LiftedCondition{Result->Text, L.Locals};
+}
+
+llvm::Expected<llvm::SmallVector<transformer::Edit, 1>>
+liftedLocalEdits(const std::vector<const VarDecl *> &Locals, const ApiModel &Api, ASTContext &Ctx) {
+  (void)Api;
+  llvm::SmallVector<transformer::Edit, 1> Edits;
+  for (const VarDecl *V : Locals) {
+    const auto *Call = cast<CXXMemberCallExpr>(stripAll(V->getInit()));
+    // Replace from the start of the declaration (type) to the end of the initializer.
+    SourceLocation Begin = V->getBeginLoc();
+    for (const DynTypedNode &P : Ctx.getParents(*V))
+      if (const auto *DS = P.get<DeclStmt>())
+        Begin = DS->getBeginLoc();
+    CharSourceRange R = CharSourceRange::getTokenRange(Begin, V->getInit()->getEndLoc());
+    std::optional<CharSourceRange> FR = tooling::getFileRangeForEdit(R, Ctx);
+    if (!FR)
+      return refuse("'" + V->getNameAsString() + "' is declared inside a macro");
+    transformer::Edit E;
+    E.Range = *FR;
+    E.Replacement = "auto " + V->getNameAsString() + " = " +
+                    sourceText(Call->getImplicitObjectArgument(), Ctx);
+    Edits.push_back(std::move(E));
+  }
+  return Edits;
+}
+
+} // namespace graphify::rewriter

@@ -1,0 +1,54 @@
+#pragma once
+/// \file
+/// LiftConditionToTensor: turns a host condition computed from tensor values into the same
+/// condition as a 0-d boolean tensor, so that where() can select on the device.
+///
+/// \code
+///   x.sum().item<float>() > 0            ->  x.sum() > 0
+///   x.all().item<bool>()                 ->  x.all()
+///   !(a.max().item<float>() > 1)         ->  torch::logical_not(a.max() > 1)
+///   c1 && c2                             ->  torch::logical_and(c1', c2')
+///   float s = x.sum().item<float>(); if (s > 0)   ->  auto s = x.sum(); ... s > 0
+/// \endcode
+///
+/// Lifting preserves the comparison exactly: the device compares in float32, so host constants
+/// must be exactly representable in float32, host variables must be float or integer (a double
+/// would be rounded), and every item() receiver must provably hold one element (item() would
+/// throw otherwise, where() would broadcast instead).
+
+#include "ApiModel.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <clang/Tooling/Transformer/RewriteRule.h>
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace graphify::rewriter {
+
+/// Where a condition is lifted: the function body (for use and reassignment queries) and the
+/// statement that owns the condition (every use of a lifted local must lie inside it).
+struct LiftScope {
+  const clang::Stmt *Body = nullptr;
+  const clang::Stmt *Owner = nullptr;
+};
+
+/// A condition as tensor code, plus the host locals that must become tensors for it to hold.
+struct LiftedCondition {
+  std::string Text;
+  std::vector<const clang::VarDecl *> Locals;
+};
+
+/// Lifts `Cond`, or fails with a RefusalError naming why it cannot be expressed as a tensor.
+llvm::Expected<LiftedCondition> liftCondition(const clang::Expr *Cond, const LiftScope &Scope,
+                                              const ApiModel &Api, clang::ASTContext &Ctx);
+
+/// The edits that turn each lifted local's declaration into a tensor declaration
+/// (`float s = x.sum().item<float>();` -> `auto s = x.sum();`).
+llvm::Expected<llvm::SmallVector<clang::transformer::Edit, 1>>
+liftedLocalEdits(const std::vector<const clang::VarDecl *> &Locals, const ApiModel &Api,
+                 clang::ASTContext &Ctx);
+
+} // namespace graphify::rewriter

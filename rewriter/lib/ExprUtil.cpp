@@ -1,0 +1,156 @@
+// Why these helpers exist: LibTorch's API is written with value types (Tensor, Scalar,
+// TensorIndex, IListRef) whose implicit constructors wrap every interesting expression in several
+// layers of temporaries. Rules and predicates reason about what the user wrote, so they look
+// through those layers in one place.
+#include "ExprUtil.h"
+#include "Refusal.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Tooling/Transformer/SourceCode.h>
+
+using namespace clang;
+
+namespace graphify::rewriter {
+
+char RefusalError::ID;
+
+static const Expr *stripOnce(const Expr *E, bool Parens) {
+  if (const auto *C = dyn_cast<ImplicitCastExpr>(E))
+    return C->getSubExpr();
+  if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+    return C->getSubExpr();
+  if (const auto *C = dyn_cast<MaterializeTemporaryExpr>(E))
+    return C->getSubExpr();
+  if (const auto *C = dyn_cast<CXXBindTemporaryExpr>(E))
+    return C->getSubExpr();
+  if (const auto *C = dyn_cast<CXXFunctionalCastExpr>(E); C && C->getCastKind() == CK_ConstructorConversion)
+    return C->getSubExpr();
+  if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+    // Implicit conversions and copies only: an explicit `torch::Tensor(x)` or a list
+    // initialisation is something the user wrote.
+    bool RestDefaulted = true;
+    for (unsigned I = 1; I < C->getNumArgs(); ++I)
+      RestDefaulted &= isa<CXXDefaultArgExpr>(C->getArg(I));
+    if (!isa<CXXTemporaryObjectExpr>(C) && !C->isListInitialization() && C->getNumArgs() >= 1 &&
+        RestDefaulted)
+      return C->getArg(0);
+  }
+  if (Parens)
+    if (const auto *P = dyn_cast<ParenExpr>(E))
+      return P->getSubExpr();
+  return E;
+}
+
+static const Expr *strip(const Expr *E, bool Parens) {
+  while (E) {
+    const Expr *N = stripOnce(E, Parens);
+    if (N == E)
+      return E;
+    E = N;
+  }
+  return E;
+}
+
+const Expr *stripImplicit(const Expr *E) { return strip(E, false); }
+const Expr *stripAll(const Expr *E) { return strip(E, true); }
+
+std::string sourceText(const Stmt *S, const ASTContext &Ctx) {
+  if (!S)
+    return "";
+  CharSourceRange R = CharSourceRange::getTokenRange(S->getSourceRange());
+  const SourceManager &SM = Ctx.getSourceManager();
+  R = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
+  if (R.isInvalid())
+    return "";
+  return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+}
+
+llvm::SmallVector<const Expr *, 4> bracedListElements(const Expr *E) {
+  llvm::SmallVector<const Expr *, 4> Out;
+  // Walk down through IListRef/ArrayRef constructors and std::initializer_list to the braces.
+  for (int Depth = 0; E && Depth < 12; ++Depth) {
+    E = stripAll(E);
+    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+      if (IL->isSemanticForm() && IL->getSyntacticForm())
+        IL = IL->getSyntacticForm();
+      for (const Expr *Init : IL->inits())
+        Out.push_back(stripAll(Init));
+      return Out;
+    }
+    if (const auto *L = dyn_cast<CXXStdInitializerListExpr>(E)) {
+      E = L->getSubExpr();
+      continue;
+    }
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() >= 1) {
+      E = C->getArg(0);
+      continue;
+    }
+    return Out;
+  }
+  return Out;
+}
+
+const VarDecl *referencedVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(stripAll(E)))
+    return dyn_cast<VarDecl>(DR->getDecl());
+  return nullptr;
+}
+
+std::string calleeName(const Expr *E) {
+  E = stripAll(E);
+  const FunctionDecl *FD = nullptr;
+  if (const auto *C = dyn_cast<CallExpr>(E))
+    FD = C->getDirectCallee();
+  if (!FD)
+    return "";
+  if (FD->getDeclName().isIdentifier())
+    return FD->getName().str();
+  return FD->getNameAsString(); // operator>, operator*, ...
+}
+
+const Expr *callObject(const Expr *E) {
+  E = stripAll(E);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    return MC->getImplicitObjectArgument();
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getNumArgs() >= 1)
+    return OC->getArg(0);
+  return nullptr;
+}
+
+llvm::SmallVector<const Expr *, 4> callArgs(const Expr *E) {
+  llvm::SmallVector<const Expr *, 4> Out;
+  E = stripAll(E);
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    unsigned First = isa<CXXOperatorCallExpr>(C) ? 1 : 0;
+    for (unsigned I = First; I < C->getNumArgs(); ++I)
+      if (!isa<CXXDefaultArgExpr>(C->getArg(I)))
+        Out.push_back(C->getArg(I));
+  }
+  return Out;
+}
+
+const Decl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    const DynTypedNode &P = Parents[0];
+    if (const auto *L = P.get<LambdaExpr>())
+      return L->getCallOperator();
+    if (const auto *FD = P.get<FunctionDecl>())
+      return FD;
+    Parents = Ctx.getParents(P);
+  }
+  return nullptr;
+}
+
+const Stmt *functionBody(const Decl *D) {
+  if (const auto *FD = dyn_cast_or_null<FunctionDecl>(D))
+    return FD->getBody();
+  return nullptr;
+}
+
+} // namespace graphify::rewriter

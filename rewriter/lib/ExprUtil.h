@@ -1,0 +1,48 @@
+#pragma once
+/// \file
+/// Small, AST-shape helpers shared by the rules and the safety predicates: looking through the
+/// implicit nodes that LibTorch's value types add (temporaries, converting constructors), reading
+/// source text, and finding the elements of a braced list argument (`{x.index({m}), ...}`).
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <llvm/ADT/SmallVector.h>
+
+#include <string>
+
+namespace graphify::rewriter {
+
+/// Strips implicit casts, temporaries, cleanups and implicit converting/copy constructors
+/// (`Scalar(int)`, `TensorIndex(Tensor)`, `Tensor(const Tensor&)`), but not parentheses.
+const clang::Expr *stripImplicit(const clang::Expr *E);
+/// As stripImplicit, and also parentheses.
+const clang::Expr *stripAll(const clang::Expr *E);
+
+/// The source text of a node as written (expansion range), or empty when not in a file.
+std::string sourceText(const clang::Stmt *S, const clang::ASTContext &Ctx);
+
+/// The elements of a braced list passed as an argument (`torch::cat({a, b})`, `x.index({m})`),
+/// each stripped; empty when `E` is not such a list.
+llvm::SmallVector<const clang::Expr *, 4> bracedListElements(const clang::Expr *E);
+
+/// The variable a (stripped) expression names, or null.
+const clang::VarDecl *referencedVar(const clang::Expr *E);
+
+/// The callee's unqualified name for calls, member calls and operator calls (`operator>`), or "".
+std::string calleeName(const clang::Expr *E);
+
+/// The object a member call is made on (`x` in `x.sum()`), or the first argument of an operator
+/// call, or null.
+const clang::Expr *callObject(const clang::Expr *E);
+
+/// The arguments of a call without the object (for member calls) as written.
+llvm::SmallVector<const clang::Expr *, 4> callArgs(const clang::Expr *E);
+
+/// The function (or lambda body owner) that contains `S`, or null.
+const clang::Decl *enclosingFunction(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+/// The body of a function or lambda declaration found by enclosingFunction.
+const clang::Stmt *functionBody(const clang::Decl *D);
+
+} // namespace graphify::rewriter

@@ -1,0 +1,178 @@
+// The rule runner keeps one invariant: every candidate is either a complete set of edits that a
+// rule produced after all of its safety predicates passed, or a refusal with its reason — never a
+// partial edit list. Rules run on the statements of the functions being analysed only (not on
+// LibTorch's headers), which keeps a pass over a TU that includes <torch/torch.h> cheap.
+#include "graphify/rewriter/RewriteCandidates.h"
+
+#include "ApiModel.h"
+#include "ExprUtil.h"
+#include "Refusal.h"
+#include "RuleSupport.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/ASTMatchers/ASTMatchFinder.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Tooling/Core/Replacement.h>
+
+#include <set>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace graphify {
+
+namespace {
+
+using rewriter::ApiModel;
+using rewriter::NamedRewriteRule;
+
+SourcePoint pointOf(SourceLocation L, const SourceManager &SM) {
+  SourcePoint P;
+  L = SM.getExpansionLoc(L);
+  if (L.isInvalid())
+    return P;
+  if (auto FE = SM.getFileEntryRefForID(SM.getFileID(L)))
+    P.File = FE->getName().str();
+  P.Line = SM.getExpansionLineNumber(L);
+  P.Column = SM.getExpansionColumnNumber(L);
+  P.Offset = SM.getFileOffset(L);
+  return P;
+}
+
+/// Whether the subtree reads tensor values on the host or builds a value-dependent shape,
+/// directly or through the initialiser of a local it names.
+bool touchesDataDependentApi(const Stmt *S, const ApiModel &Api, int Depth = 0) {
+  if (!S || Depth > 3)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S))
+    for (const char *Tag : {"data_dependent_output", "host_sync", "dynamic_output_shape", "bool_mask_index"})
+      if (Api.callHasTag(E, Tag))
+        return true;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->hasLocalStorage() && V->getInit())
+      if (touchesDataDependentApi(V->getInit(), Api, Depth + 1))
+        return true;
+  for (const Stmt *C : S->children())
+    if (touchesDataDependentApi(C, Api, Depth))
+      return true;
+  return false;
+}
+
+class CandidateCollector : public MatchFinder::MatchCallback {
+public:
+  CandidateCollector(const NamedRewriteRule &Rule, const ApiModel &Api, std::vector<RewriteCandidate> &Out)
+      : Rule(Rule), Api(Api), Out(Out) {}
+
+  void run(const MatchFinder::MatchResult &R) override {
+    auto It = R.Nodes.getMap().find(transformer::RootID);
+    if (It == R.Nodes.getMap().end())
+      return;
+    const Stmt *Root = It->second.get<Stmt>();
+    if (!Root || !Seen.insert(Root).second)
+      return;
+    const SourceManager &SM = *R.SourceManager;
+    RewriteCandidate C;
+    C.RuleName = Rule.Name;
+    C.Root = Root;
+    C.Where = pointOf(Root->getBeginLoc(), SM);
+    SourcePoint End = pointOf(Root->getEndLoc(), SM);
+    C.Covered.push_back({C.Where.Offset, End.Offset + 1});
+    C.TouchesDataDependentApi = touchesDataDependentApi(Root, Api);
+    size_t CaseIndex = transformer::detail::findSelectedCase(R, Rule.Rule);
+    auto Edits = Rule.Rule.Cases[CaseIndex].Edits(R);
+    if (!Edits) {
+      llvm::handleAllErrors(
+          Edits.takeError(), [&](const rewriter::RefusalError &E) { C.NoFixReason = "no fix: " + E.reason(); },
+          [&](const llvm::ErrorInfoBase &E) { C.NoFixReason = "no fix: " + E.message(); });
+      Out.push_back(std::move(C));
+      return;
+    }
+    FixIt Fix;
+    Fix.RuleName = Rule.Name;
+    auto Explanation = Rule.Rule.Metadata[CaseIndex]->eval(R);
+    if (Explanation)
+      Fix.Explanation = *Explanation;
+    else
+      llvm::consumeError(Explanation.takeError());
+    for (const transformer::Edit &E : *Edits) {
+      if (E.Kind != transformer::EditKind::Range)
+        continue;
+      tooling::Replacement Rep(SM, E.Range, E.Replacement);
+      Fix.Replacements.push_back({Rep.getFilePath().str(), Rep.getOffset(), Rep.getLength(),
+                                  Rep.getReplacementText().str()});
+      C.Covered.push_back({Rep.getOffset(), Rep.getOffset() + std::max(1u, Rep.getLength())});
+    }
+    if (Fix.Replacements.empty())
+      C.NoFixReason = "no fix: the code is produced by a macro expansion";
+    else
+      C.Fix = std::move(Fix);
+    Out.push_back(std::move(C));
+  }
+
+private:
+  const NamedRewriteRule &Rule;
+  const ApiModel &Api;
+  std::vector<RewriteCandidate> &Out;
+  std::set<const Stmt *> Seen;
+};
+
+/// Offers every statement under a body to the match finder (matchers then see one node each,
+/// with full parent information from the ASTContext).
+class StatementFeeder : public RecursiveASTVisitor<StatementFeeder> {
+public:
+  StatementFeeder(MatchFinder &Finder, ASTContext &Ctx) : Finder(Finder), Ctx(Ctx) {}
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitStmt(Stmt *S) {
+    Finder.match(*S, Ctx);
+    return true;
+  }
+
+private:
+  MatchFinder &Finder;
+  ASTContext &Ctx;
+};
+
+} // namespace
+
+std::vector<RewriteCandidate> findRewriteCandidates(ASTContext &Ctx, const RuleSet &Rules, const DataFacts *Facts,
+                                                    const std::vector<const Decl *> &Scopes) {
+  ApiModel Api(Rules, Facts);
+  std::vector<NamedRewriteRule> All = rewriter::allRewriteRules(Api);
+  std::vector<RewriteCandidate> Out;
+  std::vector<std::unique_ptr<CandidateCollector>> Collectors;
+  MatchFinder Finder;
+  for (const NamedRewriteRule &Rule : All) {
+    Collectors.push_back(std::make_unique<CandidateCollector>(Rule, Api, Out));
+    for (const auto &M : transformer::detail::buildMatchers(Rule.Rule))
+      Finder.addDynamicMatcher(M, Collectors.back().get());
+  }
+  std::vector<const Decl *> Targets = Scopes;
+  if (Targets.empty()) {
+    // Every function body written in the main file (methods of classes included).
+    struct MainFileFunctions : RecursiveASTVisitor<MainFileFunctions> {
+      const SourceManager &SM;
+      std::vector<const Decl *> &Found;
+      MainFileFunctions(const SourceManager &SM, std::vector<const Decl *> &Found) : SM(SM), Found(Found) {}
+      bool VisitFunctionDecl(FunctionDecl *FD) {
+        if (FD->doesThisDeclarationHaveABody() && SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())) &&
+            !FD->isTemplateInstantiation())
+          Found.push_back(FD);
+        return true;
+      }
+    } Visitor(Ctx.getSourceManager(), Targets);
+    Visitor.TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+  std::set<const Decl *> Done;
+  for (const Decl *D : Targets) {
+    if (!D || !Done.insert(D).second)
+      continue;
+    const Stmt *Body = D->getBody();
+    if (!Body)
+      continue;
+    StatementFeeder Feeder(Finder, Ctx);
+    Feeder.TraverseStmt(const_cast<Stmt *>(Body));
+  }
+  return Out;
+}
+
+} // namespace graphify

@@ -1,0 +1,93 @@
+#pragma once
+/// \file
+/// What every rewrite rule file shares: the named-rule type the registry lists, the custom AST
+/// matchers that ask the rule packs (tensor types, API calls), and small stencil helpers.
+/// A rule file defines one factory, `NamedRewriteRule make<Name>Rule(const ApiModel &)`, whose
+/// result is a clang Transformer rule: a matcher, `changeTo(selector, stencil)` edits, and an
+/// explanation. Stencils refuse with a RefusalError when a safety predicate fails.
+
+#include "ApiModel.h"
+#include "ExprUtil.h"
+#include "Refusal.h"
+
+#include <clang/ASTMatchers/ASTMatchers.h>
+#include <clang/Tooling/Transformer/RangeSelector.h>
+#include <clang/Tooling/Transformer/RewriteRule.h>
+#include <clang/Tooling/Transformer/Stencil.h>
+
+#include <string>
+#include <vector>
+
+namespace graphify::rewriter {
+
+/// A rewrite rule with its stable id (used as FixIt::RuleName and as testdata/rewrite/<id>/).
+struct NamedRewriteRule {
+  std::string Name;
+  clang::transformer::RewriteRuleWith<std::string> Rule;
+};
+
+/// Every rule, in the order they are tried (the registry, rewriter/lib/RuleRegistry.cpp).
+std::vector<NamedRewriteRule> allRewriteRules(const ApiModel &Api);
+
+namespace matchers {
+using namespace clang::ast_matchers;
+
+/// The expression's type (implicit nodes stripped) is a tensor of some flavor.
+AST_MATCHER_P(clang::Expr, hasTensorType, const ApiModel *, Api) {
+  return Api->isTensorExpr(&Node);
+}
+
+/// The statement is the `else if` (or the unbraced body) of another if: chains are matched once,
+/// at their head.
+AST_MATCHER(clang::IfStmt, isInsideIfChain) {
+  for (const clang::DynTypedNode &P : Finder->getASTContext().getParents(Node))
+    if (P.get<clang::IfStmt>())
+      return true;
+  return false;
+}
+
+/// The statement is directly followed, in its enclosing block, by one matching `Inner`.
+AST_MATCHER_P(clang::Stmt, isFollowedBy, clang::ast_matchers::internal::Matcher<clang::Stmt>, Inner) {
+  for (const clang::DynTypedNode &P : Finder->getASTContext().getParents(Node)) {
+    const auto *CS = P.get<clang::CompoundStmt>();
+    if (!CS)
+      continue;
+    for (auto It = CS->body_begin(); It != CS->body_end(); ++It)
+      if (*It == &Node && It + 1 != CS->body_end())
+        return Inner.matches(**(It + 1), Finder, Builder);
+  }
+  return false;
+}
+
+/// A call (method, function or operator) whose callee's unqualified name is `Name` and that the
+/// rule packs describe (so it belongs to a tensor API, not a user function of the same name).
+AST_MATCHER_P2(clang::Expr, isApiCall, const ApiModel *, Api, std::string, Name) {
+  return calleeName(&Node) == Name && !Api->entriesFor(&Node).empty();
+}
+
+/// `t.item<T>()`-like reads: a tensor method tagged data_dependent_output, no arguments,
+/// returning a number.
+AST_MATCHER_P(clang::Expr, isHostScalarRead, const ApiModel *, Api) {
+  const auto *MC = llvm::dyn_cast<clang::CXXMemberCallExpr>(&Node);
+  return MC && Api->isTensor(MC->getImplicitObjectArgument()->getType()) &&
+         Api->callHasTag(MC, "data_dependent_output") && callArgs(MC).empty() &&
+         MC->getType()->isArithmeticType();
+}
+
+/// Only code the user wrote: not in system headers, not in template instantiations.
+inline auto isUserCode() {
+  return allOf(unless(isExpansionInSystemHeader()), unless(isInTemplateInstantiation()));
+}
+} // namespace matchers
+
+/// A stencil computed by `Fn`; a thin alias that reads better in rule definitions.
+inline clang::transformer::Stencil computed(
+    std::function<llvm::Expected<std::string>(const clang::ast_matchers::MatchFinder::MatchResult &)> Fn) {
+  return clang::transformer::run(std::move(Fn));
+}
+
+/// The range from the statement bound to `First` through the statement bound to `Last` when
+/// `Last` is bound, else just `First` (with its semicolon).
+clang::transformer::RangeSelector statementThroughOptional(std::string First, std::string Last);
+
+} // namespace graphify::rewriter

@@ -1,0 +1,55 @@
+#pragma once
+/// \file
+/// The safety predicates every rewrite consults before it emits an edit. Each returns a reason
+/// (lowercase, no "no fix: " prefix, ready to follow "the else branch ...") when the rewrite
+/// would change what the program does, and nothing when it is safe. They are conservative:
+/// when a property cannot be established, they refuse.
+///
+/// \code
+///   if (auto Why = findSideEffect(ElseArm, Api))
+///     return refuse("the else branch " + *Why);   // "the else branch calls 'add_', which changes state"
+/// \endcode
+
+#include "ApiModel.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+#include <llvm/ADT/SmallPtrSet.h>
+
+#include <optional>
+#include <string>
+
+namespace graphify::rewriter {
+
+/// Why evaluating `S` unconditionally (as both arms of a where() are) could change state or
+/// behaviour: in-place tensor calls, assignments, increments, I/O, `throw`, host reads (which
+/// throw on the side not taken), calls not known to be pure. Null when it is side-effect free.
+/// `AllowHostReads` accepts item()-like reads (for conditions, whose reads the rewrite lifts).
+std::optional<std::string> findSideEffect(const clang::Stmt *S, const ApiModel &Api,
+                                          bool AllowHostReads = false);
+
+/// Whether `E` provably holds exactly one element: a full reduction (`x.sum()`, `x.max()`,
+/// `x.all()`) or a local initialised by one and never reassigned in `Body`.
+bool isProvablySingleElement(const clang::Expr *E, const clang::Stmt *Body, const ApiModel &Api);
+
+/// Why two tensor arms cannot be merged into one where(): one is not a tensor, their statically
+/// known shapes differ (a full reduction against a full-size tensor) or their dtypes differ
+/// (a mask against a number). Unknown shapes are accepted: where() broadcasts both arms.
+std::optional<std::string> armsIncompatible(const clang::Expr *A, const clang::Expr *B,
+                                            const ApiModel &Api, const clang::ASTContext &Ctx);
+
+/// Whether the boolean tensor `Mask` provably has the shape of `Target`: it is (or is a local
+/// initialised once to) an element-wise comparison or logical op whose tensor operand is the
+/// same variable as `Target` (`x > 0`, `~(x == 0)`).
+bool maskHasShapeOf(const clang::Expr *Mask, const clang::Expr *Target, const clang::Stmt *Body,
+                    const ApiModel &Api);
+
+/// Whether `Var` is assigned (or has its address or a non-const reference taken) anywhere in
+/// `Body` other than its declaration.
+bool isReassigned(const clang::VarDecl *Var, const clang::Stmt *Body);
+
+/// Every expression in `Body` that names `Var`.
+llvm::SmallVector<const clang::DeclRefExpr *, 4> usesOf(const clang::VarDecl *Var, const clang::Stmt *Body);
+
+} // namespace graphify::rewriter

@@ -1,0 +1,125 @@
+// if-return-to-where:
+//   if (c) return a; return b;            ->  return torch::where(c', a, b);
+//   if (c) return a; else return b;       ->  return torch::where(c', a, b);
+//   if (c1) return a; else if (c2) return b; else return d;
+//                                         ->  return torch::where(c1', a, torch::where(c2', b, d));
+// c' is c lifted to a 0-d tensor (ConditionLifting). where() evaluates every arm, so each arm
+// must be free of side effects and the arms must agree in shape and dtype where that is known.
+#include "lib/ConditionLifting.h"
+#include "lib/IfChain.h"
+#include "lib/RuleSupport.h"
+#include "lib/Safety.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+
+using namespace clang;
+using namespace clang::transformer;
+using MatchResult = clang::ast_matchers::MatchFinder::MatchResult;
+
+namespace graphify::rewriter {
+
+namespace {
+
+struct ReturnSelect {
+  IfChain Chain;
+  llvm::SmallVector<const Expr *, 3> Values; // one per branch, then the fallback
+  std::vector<LiftedCondition> Conds;
+};
+
+llvm::Expected<ReturnSelect> analyse(const MatchResult &R, const ApiModel &Api) {
+  ASTContext &Ctx = *R.Context;
+  const auto *If = R.Nodes.getNodeAs<IfStmt>("if");
+  const auto *Next = R.Nodes.getNodeAs<ReturnStmt>("next");
+  const Decl *Fn = enclosingFunction(If, Ctx);
+  const Stmt *Body = functionBody(Fn);
+  if (!Body)
+    return refuse("the if is not inside a function body");
+  const auto *FD = dyn_cast<FunctionDecl>(Fn);
+  if (!FD || !Api.isTensor(FD->getReturnType()) || FD->getReturnType()->isReferenceType())
+    return refuse("the function does not return a tensor by value");
+  ReturnSelect S;
+  S.Chain = decomposeIfChain(If);
+  for (const IfChain::Branch &B : S.Chain.Branches) {
+    if (B.If->hasInitStorage() || B.If->hasVarStorage() || B.If->isConstexpr() || B.If->isConsteval())
+      return refuse("the if declares a variable or is constexpr");
+    const Expr *V = soleReturnValue(B.Body);
+    if (!V) {
+      if (containsReturn(B.Body))
+        return refuse("the early returns are nested: the " +
+                      S.Chain.armName(&B - S.Chain.Branches.begin()) + " branch does more than return a value");
+      return refuse("the " + S.Chain.armName(&B - S.Chain.Branches.begin()) + " branch does not return a value");
+    }
+    S.Values.push_back(V);
+  }
+  if (S.Chain.Else) {
+    const Expr *V = soleReturnValue(S.Chain.Else);
+    if (!V)
+      return refuse(containsReturn(S.Chain.Else)
+                        ? "the early returns are nested: the else branch does more than return a value"
+                        : "the else branch does not return a value");
+    S.Values.push_back(V);
+  } else if (Next && Next->getRetValue()) {
+    S.Values.push_back(Next->getRetValue());
+  } else {
+    return refuse("the if returns early but the statement after it is not a return");
+  }
+  for (size_t I = 0; I < S.Values.size(); ++I) {
+    std::string Arm = I < S.Chain.Branches.size() ? S.Chain.armName(I) + " branch"
+                                                 : (S.Chain.Else ? "else branch" : "return after the if");
+    if (auto Why = findSideEffect(S.Values[I], Api))
+      return refuse("the " + Arm + " " + *Why);
+    if (I > 0)
+      if (auto Why = armsIncompatible(S.Values[0], S.Values[I], Api, Ctx))
+        return refuse(*Why);
+  }
+  LiftScope Scope{Body, If};
+  for (size_t I = 0; I < S.Chain.Branches.size(); ++I) {
+    const Expr *C = S.Chain.Branches[I].Cond;
+    // A later condition used to run only when the earlier ones were false; now it always runs.
+    if (I > 0)
+      if (auto Why = findSideEffect(C, Api, /*AllowHostReads=*/true))
+        return refuse("the " + S.Chain.armName(I) + " condition " + *Why);
+    auto L = liftCondition(C, Scope, Api, Ctx);
+    if (!L)
+      return L.takeError();
+    S.Conds.push_back(std::move(*L));
+  }
+  return S;
+}
+
+} // namespace
+
+NamedRewriteRule makeIfReturnToWhereRule(const ApiModel &Api) {
+  using namespace matchers;
+  const ApiModel *A = &Api;
+  auto Matcher =
+      ifStmt(isUserCode(), unless(isInsideIfChain()), hasThen(anyOf(returnStmt(), hasDescendant(returnStmt()))),
+             optionally(allOf(unless(hasElse(stmt())), isFollowedBy(returnStmt().bind("next")))))
+          .bind("if");
+  auto Select = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
+    auto S = analyse(R, *A);
+    if (!S)
+      return S.takeError();
+    std::string Acc = sourceText(S->Values.back(), *R.Context);
+    for (size_t I = S->Conds.size(); I-- > 0;)
+      Acc = A->spell(S->Values[I], "where") + "(" + S->Conds[I].Text + ", " +
+            sourceText(S->Values[I], *R.Context) + ", " + Acc + ")";
+    return "return " + Acc + ";";
+  });
+  EditGenerator Locals = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
+    auto S = analyse(R, *A);
+    if (!S)
+      return S.takeError();
+    std::vector<const VarDecl *> Vars;
+    for (const LiftedCondition &C : S->Conds)
+      Vars.insert(Vars.end(), C.Locals.begin(), C.Locals.end());
+    return liftedLocalEdits(Vars, *A, *R.Context);
+  };
+  return {"if-return-to-where",
+          makeRule(Matcher, flatten(changeTo(statementThroughOptional("if", "next"), Select), Locals),
+                   cat("the branch becomes one where() select on a 0-d tensor condition, so the graph "
+                       "computes both arms and keeps the choice on the device"))};
+}
+
+} // namespace graphify::rewriter

@@ -1,0 +1,132 @@
+// masked-reduce-to-where:
+//   x.masked_select(m).sum()     ->  torch::where(m, x, 0).sum()
+//   x.index({m}).sum()           ->  torch::where(m, x, 0).sum()
+//   x.masked_select(m).mean()    ->  torch::where(m, x, 0).sum() / m.sum()
+// Zeros add nothing to a sum, so reducing the fixed-size where() equals reducing the selection.
+// The mean divides by the number of selected elements; over an empty selection both sides are
+// 0/0 = NaN. Conditions: x is a tensor and the mask is side-effect free; for `index({m})` the
+// mask must provably have x's shape (index() with a lower-rank mask selects whole rows, where()
+// would broadcast instead); for the mean, the count `m.sum()` is the number of selected
+// elements only when m has x's shape — otherwise the broadcast count
+// `torch::logical_and(m, torch::ones_like(x, torch::kBool)).sum()` is emitted, which is what
+// masked_select counts.
+#include "lib/RuleSupport.h"
+#include "lib/Safety.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+
+using namespace clang;
+using namespace clang::transformer;
+using MatchResult = clang::ast_matchers::MatchFinder::MatchResult;
+
+namespace graphify::rewriter {
+
+namespace {
+
+struct Selection {
+  const Expr *Source;
+  const Expr *Mask;
+  bool ByIndex;
+};
+
+std::optional<Selection> asSelection(const Expr *E, const ApiModel &Api) {
+  E = stripAll(E);
+  std::string N = calleeName(E);
+  if (N == "masked_select" && Api.callHasTag(E, "dynamic_output_shape")) {
+    if (const Expr *Obj = callObject(E)) {
+      auto Args = callArgs(E);
+      if (Args.size() == 1)
+        return Selection{Obj, Args[0], false};
+    } else {
+      auto Args = callArgs(E);
+      if (Args.size() == 2)
+        return Selection{Args[0], Args[1], false};
+    }
+  }
+  if (N == "index" && Api.callHasTag(E, "bool_mask_index")) {
+    const Expr *Obj = callObject(E);
+    auto Args = callArgs(E);
+    if (Obj && Args.size() == 1) {
+      auto Elements = bracedListElements(Args[0]);
+      if (Elements.size() == 1 && Api.isTensorExpr(Elements[0]))
+        return Selection{Obj, Elements[0], true};
+    }
+  }
+  return std::nullopt;
+}
+
+/// Whether the replacement text must be parenthesised where `E` stands.
+bool needsParens(const Expr *E, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  for (int Depth = 0; Depth < 8; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return true;
+    N = Parents[0];
+    if (N.get<ReturnStmt>() || N.get<VarDecl>() || N.get<ParenExpr>() || N.get<InitListExpr>())
+      return false;
+    const Expr *P = N.get<Expr>();
+    if (!P)
+      return true;
+    if (isa<ImplicitCastExpr>(P) || isa<MaterializeTemporaryExpr>(P) || isa<CXXBindTemporaryExpr>(P) ||
+        isa<ExprWithCleanups>(P))
+      continue;
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(P); CE && !isa<CXXTemporaryObjectExpr>(CE))
+      continue; // an implicit copy into a variable or argument
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P); OC && OC->getOperator() == OO_Equal)
+      return false;
+    if (const auto *C = dyn_cast<CallExpr>(P); C && !isa<CXXOperatorCallExpr>(C))
+      return stripAll(C->getCallee()) == E; // as an argument no parentheses are needed
+    return true;
+  }
+  return true;
+}
+
+} // namespace
+
+NamedRewriteRule makeMaskedReduceToWhereRule(const ApiModel &Api) {
+  using namespace matchers;
+  const ApiModel *A = &Api;
+  auto Matcher = cxxMemberCallExpr(isUserCode(), hasTensorType(A), argumentCountIs(0),
+                                   callee(cxxMethodDecl(hasAnyName("sum", "mean"))),
+                                   on(expr(anyOf(isApiCall(A, "masked_select"), isApiCall(A, "index")))))
+                     .bind("reduce");
+  auto Rewrite = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
+    ASTContext &Ctx = *R.Context;
+    const auto *Reduce = R.Nodes.getNodeAs<CXXMemberCallExpr>("reduce");
+    const Stmt *Body = functionBody(enclosingFunction(Reduce, Ctx));
+    auto Sel = asSelection(Reduce->getImplicitObjectArgument(), *A);
+    if (!Sel || !Body)
+      return refuse("the reduced tensor is not a boolean selection 'x.masked_select(m)' or 'x.index({m})'");
+    bool SameShape = maskHasShapeOf(Sel->Mask, Sel->Source, Body, *A);
+    if (Sel->ByIndex && !SameShape)
+      return refuse("cannot prove that the mask '" + sourceText(Sel->Mask, Ctx) + "' has the shape of '" +
+                    sourceText(Sel->Source, Ctx) + "' (index() with a smaller mask selects whole rows)");
+    if (auto Why = findSideEffect(Sel->Mask, *A))
+      return refuse("the mask " + *Why);
+    if (auto Why = findSideEffect(Sel->Source, *A))
+      return refuse("the selected tensor " + *Why);
+    std::string M = sourceText(stripAll(Sel->Mask), Ctx), X = sourceText(Sel->Source, Ctx);
+    std::string Sum = A->spell(Sel->Source, "where") + "(" + M + ", " + X + ", 0).sum()";
+    if (calleeName(Reduce) == "sum")
+      return Sum;
+    std::string MaskOperand = isa<DeclRefExpr>(stripAll(Sel->Mask)) || isa<CallExpr>(stripAll(Sel->Mask)) &&
+                                                                           !isa<CXXOperatorCallExpr>(stripAll(Sel->Mask))
+                                  ? M
+                                  : "(" + M + ")";
+    std::string Count = SameShape ? MaskOperand + ".sum()"
+                                  : A->spell(Sel->Source, "logical_and") + "(" + M + ", " +
+                                        A->spell(Sel->Source, "ones_like") + "(" + X + ", " +
+                                        A->spellConstant(Sel->Source, "kBool") + ")).sum()";
+    std::string Mean = Sum + " / " + Count;
+    return needsParens(Reduce, Ctx) ? "(" + Mean + ")" : Mean;
+  });
+  return {"masked-reduce-to-where",
+          makeRule(Matcher, changeTo(node("reduce"), Rewrite),
+                   cat("the reduction runs over a fixed-size where() instead of a value-dependent "
+                       "selection"))};
+}
+
+} // namespace graphify::rewriter

@@ -1,0 +1,181 @@
+// nonzero-index-put-to-masked-fill:
+//   auto i = m.nonzero(); x.index_put_({i}, v);   ->  x.masked_fill_(m, v);
+//   x.index_put_({m.nonzero()}, v);               ->  x.masked_fill_(m, v);
+//   x.index_put_({m}, v);   (m a boolean mask)    ->  x.masked_fill_(m, v);
+// Conditions: the mask provably has x's shape (it is an element-wise comparison or logical op
+// on x itself, directly or through a local assigned once), v is a host scalar or a single-element
+// tensor, no accumulate argument, and for the nonzero form: the index local is used only here,
+// and nothing between its declaration and the index_put_ has side effects (the mask is now
+// computed at the index_put_, not at the declaration).
+#include "lib/RuleSupport.h"
+#include "lib/Safety.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/Lex/Lexer.h>
+
+using namespace clang;
+using namespace clang::transformer;
+using MatchResult = clang::ast_matchers::MatchFinder::MatchResult;
+
+namespace graphify::rewriter {
+
+namespace {
+
+struct MaskedFill {
+  const Expr *Target;
+  const Expr *Mask;
+  const Expr *Value;
+  const DeclStmt *IndexDecl = nullptr; // the `auto i = m.nonzero();` to remove
+};
+
+/// `m.nonzero()` or `torch::nonzero(m)` -> m.
+const Expr *nonzeroOperand(const Expr *E, const ApiModel &Api) {
+  E = stripAll(E);
+  if (calleeName(E) != "nonzero" || !Api.callHasTag(E, "dynamic_output_shape"))
+    return nullptr;
+  if (const Expr *Obj = callObject(E))
+    return callArgs(E).empty() ? Obj : nullptr;
+  auto Args = callArgs(E);
+  return Args.size() == 1 ? Args[0] : nullptr;
+}
+
+/// The statement (directly in a block) that contains `E`, and the block.
+std::pair<const Stmt *, const CompoundStmt *> enclosingBlockStatement(const Stmt *E, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  const Stmt *Child = E;
+  for (int Depth = 0; Depth < 32; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return {nullptr, nullptr};
+    if (const auto *CS = Parents[0].get<CompoundStmt>())
+      return {Child, CS};
+    N = Parents[0];
+    Child = N.get<Stmt>();
+    if (!Child)
+      return {nullptr, nullptr};
+  }
+  return {nullptr, nullptr};
+}
+
+llvm::Expected<MaskedFill> analyse(const MatchResult &R, const ApiModel &Api) {
+  ASTContext &Ctx = *R.Context;
+  const auto *Call = R.Nodes.getNodeAs<CXXMemberCallExpr>("put");
+  const Stmt *Body = functionBody(enclosingFunction(Call, Ctx));
+  if (!Body)
+    return refuse("the call is not inside a function body");
+  MaskedFill F{Call->getImplicitObjectArgument(), nullptr, nullptr};
+  auto Args = callArgs(Call);
+  if (Args.size() == 3) {
+    Expr::EvalResult Acc;
+    if (!Args[2]->EvaluateAsInt(Acc, Ctx) || Acc.Val.getInt() != 0)
+      return refuse("index_put_ accumulates, which masked_fill_ does not");
+  }
+  if (Args.size() < 2)
+    return refuse("index_put_ has no value argument");
+  auto Indices = bracedListElements(Args[0]);
+  if (Indices.size() != 1)
+    return refuse("index_put_ does not take exactly one index");
+  F.Value = Args[1];
+  const Expr *Index = Indices[0];
+  if (const Expr *M = nonzeroOperand(Index, Api)) {
+    F.Mask = M;
+  } else if (const VarDecl *I = referencedVar(Index); I && I->getInit() && nonzeroOperand(I->getInit(), Api)) {
+    F.Mask = nonzeroOperand(I->getInit(), Api);
+    if (usesOf(I, Body).size() != 1)
+      return refuse("'" + I->getNameAsString() + "' is used elsewhere, so its nonzero() cannot be removed");
+    if (isReassigned(I, Body))
+      return refuse("'" + I->getNameAsString() + "' is reassigned");
+    const DeclStmt *DS = nullptr;
+    for (const DynTypedNode &P : Ctx.getParents(*I))
+      DS = P.get<DeclStmt>();
+    if (!DS || !DS->isSingleDecl())
+      return refuse("'" + I->getNameAsString() + "' is not declared on its own");
+    auto [DeclInBlock, Block] = enclosingBlockStatement(DS, Ctx);
+    auto [PutInBlock, PutBlock] = enclosingBlockStatement(Call, Ctx);
+    if (!Block || Block != PutBlock || DeclInBlock != DS)
+      return refuse("'" + I->getNameAsString() + "' is declared in another block than the index_put_");
+    bool Between = false;
+    for (const Stmt *S : Block->body()) {
+      if (S == PutInBlock)
+        break;
+      if (Between)
+        if (auto Why = findSideEffect(S, Api))
+          return refuse("a statement between the nonzero() and the index_put_ " + *Why);
+      Between |= S == DS;
+    }
+    F.IndexDecl = DS;
+  } else if (maskHasShapeOf(Index, F.Target, Body, Api)) {
+    F.Mask = Index;
+  } else {
+    return refuse("the index is neither nonzero() of a mask nor a mask with the shape of '" +
+                  sourceText(F.Target, Ctx) + "'");
+  }
+  if (!referencedVar(F.Target))
+    return refuse("the target of index_put_ is not a variable");
+  if (!maskHasShapeOf(F.Mask, F.Target, Body, Api))
+    return refuse("cannot prove that the mask '" + sourceText(F.Mask, Ctx) + "' has the shape of '" +
+                  sourceText(F.Target, Ctx) + "'");
+  if (auto Why = findSideEffect(F.Mask, Api))
+    return refuse("the mask " + *Why);
+  if (Api.isTensorExpr(F.Value) && !isProvablySingleElement(F.Value, Body, Api))
+    return refuse("the value '" + sourceText(F.Value, Ctx) + "' is a tensor that may have more than one element");
+  return F;
+}
+
+} // namespace
+
+NamedRewriteRule makeNonzeroIndexPutToMaskedFillRule(const ApiModel &Api) {
+  using namespace matchers;
+  const ApiModel *A = &Api;
+  auto Matcher = cxxMemberCallExpr(isUserCode(), isApiCall(A, "index_put_")).bind("put");
+  auto Fill = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
+    auto F = analyse(R, *A);
+    if (!F)
+      return F.takeError();
+    ASTContext &Ctx = *R.Context;
+    // `(x == 0).nonzero()` needed its parentheses; as an argument the comparison does not.
+    const Expr *Mask = stripAll(F->Mask);
+    if (const auto *BO = dyn_cast<BinaryOperator>(Mask); BO && BO->getOpcode() == BO_Comma)
+      Mask = F->Mask;
+    return sourceText(F->Target, Ctx) + ".masked_fill_(" + sourceText(Mask, Ctx) + ", " +
+           sourceText(F->Value, Ctx) + ")";
+  });
+  EditGenerator RemoveIndexDecl = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
+    auto F = analyse(R, *A);
+    if (!F)
+      return F.takeError();
+    llvm::SmallVector<Edit, 1> Edits;
+    if (!F->IndexDecl)
+      return Edits;
+    // Remove the whole line when the declaration is alone on it.
+    ASTContext &Ctx = *R.Context;
+    const SourceManager &SM = Ctx.getSourceManager();
+    SourceLocation B = SM.getExpansionLoc(F->IndexDecl->getBeginLoc());
+    SourceLocation E = SM.getExpansionLoc(F->IndexDecl->getEndLoc()).getLocWithOffset(1);
+    llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(B));
+    unsigned BO = SM.getFileOffset(B), EO = SM.getFileOffset(E);
+    unsigned LineStart = BO;
+    while (LineStart > 0 && (Buffer[LineStart - 1] == ' ' || Buffer[LineStart - 1] == '\t'))
+      --LineStart;
+    unsigned LineEnd = EO;
+    while (LineEnd < Buffer.size() && (Buffer[LineEnd] == ' ' || Buffer[LineEnd] == '\t'))
+      ++LineEnd;
+    if ((LineStart == 0 || Buffer[LineStart - 1] == '\n') && LineEnd < Buffer.size() && Buffer[LineEnd] == '\n') {
+      BO = LineStart;
+      EO = LineEnd + 1;
+    }
+    Edit Remove;
+    Remove.Range = CharSourceRange::getCharRange(B.getLocWithOffset(static_cast<int>(BO) - static_cast<int>(SM.getFileOffset(B))),
+                                                 B.getLocWithOffset(static_cast<int>(EO) - static_cast<int>(SM.getFileOffset(B))));
+    Remove.Replacement = "";
+    Edits.push_back(std::move(Remove));
+    return Edits;
+  };
+  return {"nonzero-index-put-to-masked-fill",
+          makeRule(Matcher, flatten(changeTo(node("put"), Fill), RemoveIndexDecl),
+                   cat("assigning through the mask itself needs no value-dependent index tensor"))};
+}
+
+} // namespace graphify::rewriter
