@@ -62,6 +62,25 @@ TEST(Capture, ReplayDoesNotAllocate) {
   EXPECT_EQ(after.cache_misses, before.cache_misses);
 }
 
+TEST(Capture, IntermediatesShareTheGraphPool) {
+  Tensor x = randn({64, 64}), out;
+  Graph g = capture([&] {
+    Tensor h = x;
+    for (int i = 0; i < 20; ++i) h = sigmoid(h * 0.5 + 1);
+    out = h;
+  });
+  // 60 intermediates of 16 KiB each, but at most a few are alive at once.
+  EXPECT_GT(g.pool_bytes(), 0u);
+  EXPECT_LE(g.pool_bytes(), 4u * 64 * 64 * 4);
+  Tensor expect = x;
+  for (int i = 0; i < 20; ++i) expect = sigmoid(expect * 0.5 + 1);
+  x.copy_(randn({64, 64}));
+  g.replay();
+  Tensor fresh = x;
+  for (int i = 0; i < 20; ++i) fresh = sigmoid(fresh * 0.5 + 1);
+  EXPECT_TRUE(allclose(out, fresh));
+}
+
 TEST(Capture, EagerLoopsReuseTheCache) {
   Tensor x = randn({64, 64});
   for (int i = 0; i < 3; ++i) (void)(x * 2 + 1).sum();

@@ -100,7 +100,7 @@ void run(OpCall &&call, ScalarType dtype) {
     // backend directly, skipping every check above.
     auto recorded = std::make_shared<OpCall>(std::move(call));
     Backend *b = &be;
-    record([b, recorded] { b->compute(*recorded); });
+    record([b, recorded] { b->compute(*recorded); }, recorded);
   }
 }
 

@@ -31,7 +31,7 @@ template <class O, class In> inline O convert(In v) {
 
 /// out = f(a) elementwise; `O` and `A` may differ (conversions, predicates).
 template <class O, class A, class F> void unary_loop(const Tensor &out, const Tensor &a, F f) {
-  loop_nd<2>(I(out).sizes, {&I(out), &I(a)}, [&](char **p, const int64_t *s, int64_t n) {
+  loop_nd<2, true>(I(out).sizes, {&I(out), &I(a)}, [&](char **p, const int64_t *s, int64_t n) {
     O *o = reinterpret_cast<O *>(p[0]);
     const A *x = reinterpret_cast<const A *>(p[1]);
     if (s[0] == int64_t(sizeof(O)) && s[1] == int64_t(sizeof(A))) {
@@ -48,7 +48,7 @@ template <class O, class A, class F> void unary_loop(const Tensor &out, const Te
 
 /// out = f(a, b) elementwise, with fast paths for dense operands and for one scalar operand.
 template <class O, class T, class F> void binary_loop(const Tensor &out, const Tensor &a, const Tensor &b, F f) {
-  loop_nd<3>(I(out).sizes, {&I(out), &I(a), &I(b)}, [&](char **p, const int64_t *s, int64_t n) {
+  loop_nd<3, true>(I(out).sizes, {&I(out), &I(a), &I(b)}, [&](char **p, const int64_t *s, int64_t n) {
     O *o = reinterpret_cast<O *>(p[0]);
     const T *x = reinterpret_cast<const T *>(p[1]);
     const T *y = reinterpret_cast<const T *>(p[2]);
@@ -314,7 +314,7 @@ void clamp_kernel(OpCall &c) {
 void where_kernel(OpCall &c) {
   const Tensor &out = c.out[0];
   dispatch_all(I(out).dtype, [&]<class T>() {
-    loop_nd<4>(I(out).sizes, {&I(out), &I(c.in[0]), &I(c.in[1]), &I(c.in[2])},
+    loop_nd<4, true>(I(out).sizes, {&I(out), &I(c.in[0]), &I(c.in[1]), &I(c.in[2])},
                [&](char **p, const int64_t *s, int64_t n) {
                  constexpr int64_t st = sizeof(T);
                  if (s[0] == st && s[1] == 1 && s[2] == st && s[3] == st) {

@@ -9,6 +9,8 @@
 
 #include <graphify/core/Backend.h>
 
+#include "Parallel.h"
+
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -19,23 +21,30 @@ namespace gfy::cpu {
 
 constexpr int kMaxDims = 25;
 
+/// Elementwise loops at least this large are split across the intra-op pool.
+constexpr int64_t kParallelThreshold = 1 << 16;
+
 /// Calls inner(ptrs, byte_strides, n) for each innermost run of the iteration `shape`.
-/// `ops[k]` must have `shape` as its sizes (use expanded views for broadcasting).
-template <int N, class Inner>
+/// `ops[k]` must have `shape` as its sizes (use expanded views for broadcasting). With
+/// `Parallel`, large loops are split across threads along the outermost dimension, unless
+/// operand 0 (the output) has stride 0 there (a reduction: its elements are shared).
+template <int N, bool Parallel = false, class Inner>
 void loop_nd(IntArrayRef shape, const std::array<const TensorImpl *, N> &ops, Inner &&inner) {
   const int nd = int(shape.size());
   int64_t size[kMaxDims];
   int64_t st[N][kMaxDims];
   int d = 0;
+  int64_t total = 1;
   for (int i = 0; i < nd; ++i) {
     if (shape[i] == 0) return;
+    total *= shape[i];
     if (shape[i] == 1) continue;
     size[d] = shape[i];
     for (int k = 0; k < N; ++k) st[k][d] = ops[k]->strides[i] * int64_t(element_size(ops[k]->dtype));
     ++d;
   }
-  // Merge dimension j into j+1 when every operand is dense across the pair, so that contiguous
-  // tensors become one long run whatever their rank.
+  // Merge dimension j into the previous one when every operand is dense across the pair, so
+  // that contiguous tensors become one long run whatever their rank.
   int w = 0;
   for (int j = 1; j < d; ++j) {
     bool merge = true;
@@ -57,27 +66,47 @@ void loop_nd(IntArrayRef shape, const std::array<const TensorImpl *, N> &ops, In
     inner(base.data(), zero, int64_t(1));
     return;
   }
-  const int64_t n = size[d - 1];
   int64_t inner_strides[N];
   for (int k = 0; k < N; ++k) inner_strides[k] = st[k][d - 1];
-  const int outer = d - 1;
-  int64_t counter[kMaxDims] = {};
-  std::array<char *, N> p = base;
-  while (true) {
-    inner(p.data(), inner_strides, n);
-    // Advance the outer odometer; stepping a dimension adds its stride, wrapping subtracts
-    // the whole extent, so no per-element index multiplications happen.
-    int j = outer - 1;
-    for (; j >= 0; --j) {
-      if (++counter[j] < size[j]) {
-        for (int k = 0; k < N; ++k) p[k] += st[k][j];
-        break;
-      }
-      counter[j] = 0;
-      for (int k = 0; k < N; ++k) p[k] -= st[k][j] * (size[j] - 1);
+  // Runs the odometer over outer dims, with dimension 0 restricted to [b0, e0) when d > 1, or
+  // the single run restricted to [b0, e0) when d == 1.
+  auto run_range = [&](int64_t b0, int64_t e0) {
+    std::array<char *, N> p = base;
+    for (int k = 0; k < N; ++k) p[k] += b0 * st[k][0];
+    if (d == 1) {
+      inner(p.data(), inner_strides, e0 - b0);
+      return;
     }
-    if (j < 0) return;
+    const int64_t n = size[d - 1];
+    const int outer = d - 1;
+    int64_t counter[kMaxDims] = {};
+    counter[0] = b0;
+    while (true) {
+      inner(p.data(), inner_strides, n);
+      // Stepping a dimension adds its stride, wrapping subtracts its extent: no per-element
+      // index multiplications.
+      int j = outer - 1;
+      for (; j >= 0; --j) {
+        const int64_t limit = j == 0 ? e0 : size[j];
+        if (++counter[j] < limit) {
+          for (int k = 0; k < N; ++k) p[k] += st[k][j];
+          break;
+        }
+        if (j == 0) return;
+        counter[j] = 0;
+        for (int k = 0; k < N; ++k) p[k] -= st[k][j] * (size[j] - 1);
+      }
+      if (j < 0) return;
+    }
+  };
+  if constexpr (Parallel) {
+    if (total >= kParallelThreshold && st[0][0] != 0) {
+      const int64_t per = total / size[0];
+      parallel_for(size[0], std::max<int64_t>(1, (kParallelThreshold / 4) / std::max<int64_t>(per, 1)), run_range);
+      return;
+    }
   }
+  run_range(0, size[0]);
 }
 
 /// Runs f.template operator()<T>() for the C++ type of `t`.
@@ -133,8 +162,10 @@ inline bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, bool
 // glibc's expf/tanhf are scalar calls; these branch-free versions let the compiler vectorize the
 // gate loops of an LSTM. Relative error is a few ulp over the clamped range.
 
-inline float exp_fast(float x) {
-  x = x > 88.3762626647949f ? 88.3762626647949f : x;
+inline float exp_fast(float in) {
+  // Cephes-style: exp(x) = 2^n * p(r), r = x - n ln2, clamped so the bit trick stays in range;
+  // the range ends and NaN are patched back with selects (vectorizable blends).
+  float x = in > 88.3762626647949f ? 88.3762626647949f : in;
   x = x < -87.3365447504f ? -87.3365447504f : x;
   float fx = x * 1.44269504088896341f;
   fx = __builtin_floorf(fx + 0.5f);
@@ -152,7 +183,11 @@ inline float exp_fast(float x) {
   int32_t bits = n << 23;
   float scale;
   std::memcpy(&scale, &bits, sizeof scale);
-  return y * scale;
+  float res = y * scale;
+  res = in > 88.7228391f ? __builtin_inff() : res;
+  res = in < -103.972084f ? 0.0f : res;
+  res = in != in ? in : res;
+  return res;
 }
 inline double exp_fast(double x) { return std::exp(x); }
 

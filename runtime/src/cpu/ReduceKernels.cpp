@@ -4,6 +4,7 @@
 // LibTorch's CPU acc_type does.
 #include "Kernels.h"
 #include "Loops.h"
+#include "Parallel.h"
 
 #include <algorithm>
 #include <numeric>
@@ -145,18 +146,55 @@ void cumsum_kernel(OpCall &c) {
 }
 
 namespace {
+/// One contiguous float lane of (log_)softmax: the hot case (last dim), written so that the
+/// max, the exponentials and the sum vectorize (omp simd reductions, exp_fast).
+template <bool Log> void softmax_lane_f32(const float *x, float *y, int64_t n) {
+  float m = -std::numeric_limits<float>::infinity();
+  bool nan = false;
+#pragma omp simd reduction(max : m) reduction(| : nan)
+  for (int64_t r = 0; r < n; ++r) {
+    m = std::max(m, x[r]);
+    nan |= x[r] != x[r];
+  }
+  if (nan) m = std::numeric_limits<float>::quiet_NaN();
+  float s = 0;
+#pragma omp simd reduction(+ : s)
+  for (int64_t r = 0; r < n; ++r) {
+    const float e = exp_fast(x[r] - m);
+    if (!Log) y[r] = e;
+    s += e;
+  }
+  if (Log) {
+    const float ls = std::log(s);
+#pragma omp simd
+    for (int64_t r = 0; r < n; ++r) y[r] = x[r] - m - ls;
+  } else {
+    const float inv = 1.0f / s;
+#pragma omp simd
+    for (int64_t r = 0; r < n; ++r) y[r] *= inv;
+  }
+}
+
 template <bool Log> void softmax_impl(OpCall &c) {
   const TensorImpl &in = I(c.in[0]); // in, out: (outer, n, inner) contiguous
   const Lanes l = lanes(in, c.dim);
   dispatch_float(in.dtype, [&]<class T>() {
     const T *x = reinterpret_cast<const T *>(in.data());
     T *y = reinterpret_cast<T *>(I(c.out[0]).data());
+    if constexpr (std::is_same_v<T, float>) {
+      if (l.inner == 1) {
+        parallel_for(l.outer, std::max<int64_t>(1, 32768 / std::max<int64_t>(l.n, 1)), [&](int64_t b, int64_t e) {
+          for (int64_t o = b; o < e; ++o) softmax_lane_f32<Log>(x + o * l.n, y + o * l.n, l.n);
+        });
+        return;
+      }
+    }
     for (int64_t o = 0; o < l.outer; ++o)
       for (int64_t j = 0; j < l.inner; ++j) {
         const T *xl = x + o * l.n * l.inner + j;
         T *yl = y + o * l.n * l.inner + j;
         T m = -std::numeric_limits<T>::infinity();
-        for (int64_t r = 0; r < l.n; ++r) m = std::max(m, xl[r * l.inner]);
+        for (int64_t r = 0; r < l.n; ++r) m = (xl[r * l.inner] > m || is_nan(xl[r * l.inner])) && !is_nan(m) ? xl[r * l.inner] : m;
         double s = 0;
         for (int64_t r = 0; r < l.n; ++r) {
           const T e = std::exp(xl[r * l.inner] - m);

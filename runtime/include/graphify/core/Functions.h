@@ -230,6 +230,10 @@ AllocatorStats allocator_stats(DeviceType device = kCPU);
 /// Returns cached blocks to the system.
 void empty_cache(DeviceType device = kCPU);
 
+/// Threads used by the CPU backend (its elementwise pool and OpenBLAS). Default: all cores.
+void set_num_threads(int n);
+int get_num_threads();
+
 const char *version();
 
 } // namespace gfy

@@ -28,6 +28,7 @@
 
 namespace gfy {
 
+struct OpCall;
 namespace detail {
 struct Tape;
 }
@@ -41,6 +42,8 @@ public:
   void replay() const;
   /// Number of recorded nodes (kernel launches and control-flow nodes).
   size_t num_nodes() const;
+  /// Bytes of the graph-private pool that holds the intermediates (see docs/runtime.md).
+  size_t pool_bytes() const;
   /// Warnings emitted while tracing (empty for `capture`).
   const std::vector<std::string> &warnings() const;
   bool defined() const { return tape_ != nullptr; }
@@ -82,8 +85,9 @@ std::vector<Tensor> while_loop(const std::function<Tensor(const std::vector<Tens
                                std::vector<Tensor> state);
 
 namespace detail {
-/// Appends a node to the innermost active tape (no-op when not capturing).
-void record(std::function<void()> node);
+/// Appends a node to the innermost active tape (no-op when not capturing). `call`, when given,
+/// is the kernel launch the node replays; the memory planner reads its operands.
+void record(std::function<void()> node, std::shared_ptr<OpCall> call = nullptr);
 /// Called by every op that reads tensor values on the host. Throws CaptureError under capture;
 /// under trace prints and stores one located warning and returns.
 void on_host_read(const char *op, const std::source_location &loc);
