@@ -326,10 +326,21 @@ void CudaBackend::compute(OpCall &call) {
   // Errors of kernels that already finished surface here for free (a read of mapped memory);
   // the rest surface at the next synchronize()/host copy.
   if (!t_capture_pool) check_device_errors();
-  for (const Tensor &t : call.in)
-    if (t.defined() && t.numel() > 0 && !t.is_cuda() && t.dim() != 0)
+  for (Tensor &t : call.in) {
+    if (!t.defined() || t.is_cuda() || t.numel() == 0) continue;
+    // LibTorch lets a CPU 0-d tensor join a CUDA op (common_device allows it); it arrives here
+    // broadcast (all strides 0). Its one value moves to the device through a kernel argument,
+    // which is also legal under capture, where it becomes a constant of the graph.
+    const TensorImpl &ti = *t.unsafeGetTensorImpl();
+    bool scalar = true;
+    for (int64_t s : ti.strides) scalar = scalar && s == 0;
+    if (!scalar)
       throw Error(std::string("op ") + std::string(op_name(call.op)) + ": input on " + t.device().str() +
-                  " given to the CUDA backend");
+                  " given to the CUDA backend; expected all tensors to be on the same device");
+    Tensor one = gfy::detail::make_tensor({}, ti.dtype, Device(kCUDA));
+    copy_from_host(one.unsafeGetTensorImpl()->data(), ti.data(), element_size(ti.dtype));
+    t = gfy::detail::make_view(one, ti.sizes, std::vector<int64_t>(ti.sizes.size(), 0), 0);
+  }
   const LaunchContext ctx = context();
   kKernels[int(call.op)](call, ctx);
 }
