@@ -1,0 +1,51 @@
+// if-assign-to-where: shapes the rule matches but must not rewrite.
+#include "mock_torch.h"
+#include <stdexcept>
+
+torch::Tensor in_place_else(torch::Tensor x, torch::Tensor y) {
+  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: ^no fix: the else branch calls 'add_', which changes state$
+    y = x * 2;
+  } else {
+    y.add_(1);
+  }
+  return y;
+}
+
+torch::Tensor throws(torch::Tensor x) {
+  if (x.sum().item<float>() > 0) // EXPECT-NO-FIX: the then branch throws an exception
+    throw std::runtime_error("positive");
+  return x;
+}
+
+torch::Tensor host_target(torch::Tensor x) {
+  float scale = 1;
+  if (x.sum().item<float>() > 0) // EXPECT-NO-FIX: assigns to 'scale', which is not a tensor
+    scale = 2;
+  return x * scale;
+}
+
+torch::Tensor may_be_undefined(torch::Tensor x) {
+  torch::Tensor y;
+  if (x.sum().item<float>() > 0) // EXPECT-NO-FIX: 'y' may be undefined when a branch does not assign it
+    y = x * 2;
+  return y;
+}
+
+torch::Tensor read_before_write(torch::Tensor x, torch::Tensor a, torch::Tensor b) {
+  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: 'a' is read by the else branch before another branch writes it
+    a = x;
+    b = x * 2;
+  } else {
+    b = a + 1;
+    a = x * 3;
+  }
+  return a + b;
+}
+
+torch::Tensor mask_vs_number(torch::Tensor x, torch::Tensor y) {
+  if (x.sum().item<float>() > 0) // EXPECT-NO-FIX: different dtypes
+    y = x > 0;
+  else
+    y = x * 2;
+  return y;
+}

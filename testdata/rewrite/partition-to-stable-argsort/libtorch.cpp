@@ -1,0 +1,12 @@
+// partition-to-stable-argsort against the real LibTorch headers.
+#include <torch/torch.h>
+
+// Seed 002: positive entries first, each part in its original order.
+torch::Tensor positive_first(torch::Tensor w, torch::Tensor x) {
+  x = torch::cat({x.index({x > 0}), x.index({x <= 0})});
+  return torch::matmul(w, x);
+}
+
+torch::Tensor by_mask(torch::Tensor x, torch::Tensor m) {
+  return torch::cat({x.index({m}), x.index({~m})});
+}

@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// Test support: parse one source text the way graphify-lint does, analyse it, attach fixes and
+/// apply them in memory. Used by the golden runner and the model equivalence tests.
+///
+/// \code
+///   auto Run = graphify::test::rewriteSource("case.cpp", Code);
+///   ASSERT_TRUE(Run.ParseErrors.empty()) << Run.ParseErrors;
+///   EXPECT_EQ(Run.Fixed, Expected);
+/// \endcode
+
+#include "graphify/analyzer/Finding.h"
+#include "graphify/analyzer/RuleSet.h"
+
+#include <llvm/ADT/StringRef.h>
+
+#include <string>
+#include <vector>
+
+namespace graphify::test {
+
+/// The outcome of one analyse-and-fix pass over a source text.
+struct RewriteRun {
+  std::vector<Finding> Findings;
+  std::string Fixed;                  ///< the text after applying every non-conflicting fix
+  std::vector<std::string> Skipped;   ///< conflicting fixes that were not applied
+  std::string ParseErrors;            ///< compiler errors, empty when the text parsed cleanly
+  std::string ApplyError;             ///< error from fix application, if any
+  bool UsedAnalysis = false;          ///< findings came from analyzeTranslationUnit
+};
+
+/// The shipped rule packs (rules/ in the source tree).
+const RuleSet &testRules();
+
+/// Compiler arguments for test sources: C++17 (LibTorch 1.13's headers need it with clang 19),
+/// LibTorch and testdata/rewrite/include on the include path, clang's resource directory.
+std::vector<std::string> testCompilerArgs();
+
+/// Parses `Code` as file `Path`, analyses every function (--scope=all), attaches fixes and
+/// applies them to the text.
+RewriteRun rewriteSource(llvm::StringRef Path, llvm::StringRef Code);
+
+} // namespace graphify::test

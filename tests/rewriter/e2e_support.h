@@ -1,0 +1,82 @@
+#pragma once
+/// \file
+/// Support for the generated model equivalence program: deterministic inputs that take both
+/// sides of sign- and zero-based decisions, and exact comparison (NaN equals NaN; shapes, dtypes
+/// and thrown-or-not must agree).
+
+#include <torch/torch.h>
+
+#include <functional>
+#include <iostream>
+#include <string>
+
+namespace e2e {
+
+constexpr int kTrials = 14;
+
+/// Trial 0: all +1.5, 1: all -1.5, 2: zeros, 3: all +0.25, 4: alternating signs, 5: alternating
+/// with zeros, then seeded normals (some with exact zeros). Integer inputs with a range draw
+/// uniformly from it.
+inline torch::Tensor makeInput(torch::ScalarType Dtype, std::vector<int64_t> Sizes, int Trial, double Lo, double Hi,
+                               bool HasRange) {
+  torch::manual_seed(1000 + Trial);
+  auto Opts = torch::TensorOptions().dtype(torch::kDouble);
+  if (HasRange)
+    return torch::randint(static_cast<int64_t>(Lo), static_cast<int64_t>(Hi) + 1, Sizes,
+                          torch::TensorOptions().dtype(Dtype));
+  torch::Tensor X;
+  int64_t N = 1;
+  for (int64_t S : Sizes)
+    N *= S;
+  auto Alternating = (torch::arange(N, Opts).remainder(2) * 2 - 1).reshape(Sizes);
+  switch (Trial) {
+  case 0: X = torch::full(Sizes, 1.5, Opts); break;
+  case 1: X = torch::full(Sizes, -1.5, Opts); break;
+  case 2: X = torch::zeros(Sizes, Opts); break;
+  case 3: X = torch::full(Sizes, 0.25, Opts); break;
+  case 4: X = Alternating * 0.75; break;
+  case 5: X = Alternating * (torch::arange(N, Opts).remainder(3) != 0).reshape(Sizes).to(torch::kDouble); break;
+  default:
+    X = torch::randn(Sizes, Opts) * 2;
+    if (Trial % 2)
+      X = X * (torch::rand(Sizes, Opts) > 0.3).to(torch::kDouble);
+  }
+  if (Dtype == torch::kBool)
+    return X > 0;
+  return X.to(Dtype);
+}
+
+inline bool sameTensor(const std::string &What, int Trial, const torch::Tensor &A, const torch::Tensor &B) {
+  bool Same = A.defined() == B.defined();
+  if (Same && A.defined())
+    Same = A.sizes() == B.sizes() && A.scalar_type() == B.scalar_type() &&
+           (A.numel() == 0 || (A.eq(B) | (A.isnan() & B.isnan())).all().item<bool>());
+  if (!Same)
+    std::cerr << What << ", trial " << Trial << ": original and fixed differ\n  original: " << A
+              << "\n  fixed:    " << B << "\n";
+  return Same;
+}
+
+inline bool sameOutcome(const std::string &What, int Trial, const std::function<torch::Tensor()> &Original,
+                        const std::function<torch::Tensor()> &Fixed) {
+  torch::Tensor A, B;
+  std::string EA, EB;
+  try {
+    A = Original();
+  } catch (const std::exception &E) {
+    EA = E.what();
+  }
+  try {
+    B = Fixed();
+  } catch (const std::exception &E) {
+    EB = E.what();
+  }
+  if (EA.empty() != EB.empty()) {
+    std::cerr << What << ", trial " << Trial << ": only one side threw: '" << EA.substr(0, 200) << "' vs '"
+              << EB.substr(0, 200) << "'\n";
+    return false;
+  }
+  return EA.empty() ? sameTensor(What, Trial, A, B) : true;
+}
+
+} // namespace e2e
