@@ -135,6 +135,8 @@ public:
     CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&host_error_), sizeof(DeviceErrorRecord), cudaHostAllocMapped));
     std::memset(host_error_, 0, sizeof(DeviceErrorRecord));
     CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void **>(&device_error_), host_error_, 0));
+    CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&host_error_->claim), sizeof(int)));
+    CUDA_CHECK(cudaMemsetAsync(host_error_->claim, 0, sizeof(int), stream_));
     CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&rng_offset_), sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemsetAsync(rng_offset_, 0, sizeof(unsigned long long), stream_));
     CUBLAS_CHECK(cublasCreate(&blas_));
@@ -404,8 +406,10 @@ void check_device_errors() {
   if (!g_backend) return;
   volatile DeviceErrorRecord *e = g_backend->host_error();
   if (e->code == kNoError) return;
-  const DeviceErrorRecord r{e->code, e->dim, e->value, e->size};
+  const DeviceErrorRecord r{e->code, e->dim, e->value, e->size, nullptr};
   e->code = kNoError;
+  // Release the claim after everything already queued (the failing kernel is long done).
+  cudaMemsetAsync(g_backend->host_error()->claim, 0, sizeof(int), backend_stream());
   if (r.code == kIndexOutOfRange)
     throw Error(gfy::detail::str_cat("index ", int64_t(r.value), " is out of bounds for dimension ", r.dim,
                                      " with size ", int64_t(r.size), " (reported by a CUDA kernel)"));

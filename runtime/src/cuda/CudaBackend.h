@@ -25,6 +25,8 @@ struct DeviceErrorRecord {
   int dim;
   long long value; ///< the offending index
   long long size;  ///< the size of the indexed dimension
+  int *claim;      ///< device memory: the first reporting thread claims the record (atomicCAS
+                   ///< there; atomics on mapped host memory are not guaranteed over PCIe)
 };
 enum DeviceErrorCode { kNoError = 0, kIndexOutOfRange = 1, kNegativeIntegerPower = 2 };
 

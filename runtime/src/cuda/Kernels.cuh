@@ -93,12 +93,13 @@ template <int N, class F> void launch_elementwise(const Geometry<N> &g, F f, cud
 
 /// Records a data error (first one wins) for the host to raise at the next synchronisation.
 __device__ __forceinline__ void report_error(DeviceErrorRecord *e, int code, int dim, long long value, long long size) {
-  if (atomicCAS(&e->code, 0, -1) == 0) {
-    e->dim = dim;
-    e->value = value;
-    e->size = size;
+  if (atomicCAS(e->claim, 0, 1) == 0) {
+    volatile DeviceErrorRecord *v = e;
+    v->dim = dim;
+    v->value = value;
+    v->size = size;
     __threadfence_system();
-    atomicExch(&e->code, code);
+    v->code = code; // written last: the host reads `code` first
   }
 }
 
