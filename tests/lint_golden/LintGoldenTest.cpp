@@ -27,10 +27,16 @@ namespace {
 
 using namespace graphify;
 
+/// The testdata root; GRAPHIFY_LINT_TESTDATA overrides it to try the runner on other files.
+std::string testdataRoot() {
+  const char *Env = std::getenv("GRAPHIFY_LINT_TESTDATA");
+  return Env ? Env : GRAPHIFY_TESTDATA_DIR;
+}
+
 std::vector<std::string> goldenFiles() {
   std::vector<std::string> Files;
   std::error_code EC;
-  std::string Root = std::string(GRAPHIFY_TESTDATA_DIR) + "/lint";
+  std::string Root = testdataRoot() + "/lint";
   for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC;
        It.increment(EC))
     if (llvm::StringRef(It->path()).ends_with(".cpp"))
@@ -41,7 +47,7 @@ std::vector<std::string> goldenFiles() {
 
 std::string testName(const std::string &Path) {
   llvm::StringRef Rel(Path);
-  Rel.consume_front(std::string(GRAPHIFY_TESTDATA_DIR) + "/lint/");
+  Rel.consume_front(testdataRoot() + "/lint/");
   std::string Name;
   for (char C : Rel.drop_back(4))
     Name += llvm::isAlnum(C) ? C : '_';
