@@ -57,11 +57,14 @@ TEST(CudaGraph, HostReadUnderStreamCaptureIsRefused) {
   expect_same(full({4}, 2.0f), x + 1, 0, "after abort");
 }
 
-/// Runs `body` under gfy::capture on `device`; returns the CaptureError it raised.
-std::optional<CaptureError> refusal(Device device, const std::function<void(const Tensor &)> &body) {
+/// Runs `body` under gfy::capture on `device`; returns the CaptureError it raised. The mask is
+/// made before the capture: scalar operands of CUDA ops inside gfy::capture need a core change
+/// (see docs/runtime-cuda.md, hooks).
+std::optional<CaptureError> refusal(Device device, const std::function<void(const Tensor &, const Tensor &)> &body) {
   Tensor x = tensor(std::vector<float>{1, -2, 3, 0}).to(device);
+  Tensor mask = tensor(std::vector<bool>{true, false, true, false}).to(device);
   try {
-    gfy::capture([&] { body(x); });
+    gfy::capture([&] { body(x, mask); });
   } catch (const CaptureError &e) {
     return e;
   }
@@ -70,13 +73,14 @@ std::optional<CaptureError> refusal(Device device, const std::function<void(cons
 
 TEST(CudaGraph, CaptureErrorsAreTheCpuOnes) {
   GFY_REQUIRE_CUDA();
-  const std::vector<std::pair<const char *, std::function<void(const Tensor &)>>> bodies = {
-      {"item", [](const Tensor &x) { (void)x.sum().item<float>(); }},
-      {"nonzero", [](const Tensor &x) { (void)x.nonzero(); }},
-      {"masked_select", [](const Tensor &x) { (void)x.masked_select(x > 0); }},
-      {"bool index", [](const Tensor &x) { (void)x.index({x > 0}); }},
-      {"cpu", [](const Tensor &x) { (void)x.cpu(); }},
-      {"is_nonzero", [](const Tensor &x) { (void)x.sum().is_nonzero(); }},
+  using Body = std::function<void(const Tensor &, const Tensor &)>;
+  const std::vector<std::pair<const char *, Body>> bodies = {
+      {"item", [](const Tensor &x, const Tensor &) { (void)x.sum().item<float>(); }},
+      {"nonzero", [](const Tensor &x, const Tensor &) { (void)x.nonzero(); }},
+      {"masked_select", [](const Tensor &x, const Tensor &m) { (void)x.masked_select(m); }},
+      {"bool index", [](const Tensor &x, const Tensor &m) { (void)x.index({m}); }},
+      {"cpu", [](const Tensor &x, const Tensor &) { (void)x.cpu(); }},
+      {"is_nonzero", [](const Tensor &x, const Tensor &) { (void)x.sum().is_nonzero(); }},
   };
   for (const auto &[name, body] : bodies) {
     const auto on_cpu = refusal(kCPU, body), on_cuda = refusal(kCUDA, body);

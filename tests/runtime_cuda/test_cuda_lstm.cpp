@@ -8,10 +8,13 @@ using gfy::cuda_testing::expect_same;
 
 namespace {
 
+/// LibTorch's parameter order per layer (weight_ih, weight_hh, bias_ih, bias_hh), on the device.
 std::vector<Tensor> cuda_weights(const nn::LSTM &lstm) {
+  auto params = lstm->named_parameters();
   std::vector<Tensor> w;
-  for (size_t l = 0; l < lstm->w_ih.size(); ++l)
-    for (const Tensor &t : {lstm->w_ih[l], lstm->w_hh[l], lstm->b_ih[l], lstm->b_hh[l]}) w.push_back(t.to(kCUDA));
+  for (int64_t l = 0; l < lstm->options.num_layers(); ++l)
+    for (const char *name : {"weight_ih_l", "weight_hh_l", "bias_ih_l", "bias_hh_l"})
+      w.push_back(params[name + std::to_string(l)].to(kCUDA));
   return w;
 }
 
