@@ -12,8 +12,11 @@
 
 # Architectures: the user's -DCMAKE_CUDA_ARCHITECTURES (or CUDAARCHS) wins; otherwise A100 and
 # H100/H200 (sm_80, sm_90), instead of nvcc's oldest default.
+# enable_language(CUDA) fills CMAKE_CUDA_ARCHITECTURES with nvcc's default and the help string
+# "CUDA architectures"; a value given with -D (or a preset) carries another help string.
 set(GRAPHIFY_CUDA_ARCHS "80;90")
-if(DEFINED ENV{CUDAARCHS} OR (CMAKE_CUDA_ARCHITECTURES AND NOT CMAKE_CUDA_ARCHITECTURES STREQUAL "${CMAKE_CUDA_ARCHITECTURES_DEFAULT}"))
+get_property(_gfy_arch_help CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY HELPSTRING)
+if(DEFINED ENV{CUDAARCHS} OR (CMAKE_CUDA_ARCHITECTURES AND NOT _gfy_arch_help STREQUAL "CUDA architectures"))
   set(GRAPHIFY_CUDA_ARCHS "${CMAKE_CUDA_ARCHITECTURES}")
 endif()
 
