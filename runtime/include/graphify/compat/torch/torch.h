@@ -15,7 +15,7 @@
 ///
 /// The runtime mirrors LibTorch's names, argument orders and defaults, so this header is almost
 /// only namespace aliasing; the few adapters below exist where LibTorch spells something that
-/// the runtime does not (a macro name, a thread-count setter). Nothing is re-implemented here:
+/// the runtime does not (a macro name, `torch::cuda`, c10's optional). Nothing is re-implemented here:
 /// a name that is missing from gfy:: is missing from the shim, and compiling fails at the call,
 /// which is the honest answer for code outside the subset. docs/compat.md lists the subset and
 /// the known differences.
@@ -71,19 +71,3 @@ using std::optional;
 
 /// `TORCH_MODULE(Name)` declares `Name` as a module holder of `NameImpl`.
 #define TORCH_MODULE(Name) GFY_MODULE(Name)
-
-// Thread count. The runtime's own CPU kernels are single-threaded; its matrix products run in
-// OpenBLAS, so the intra-op thread count LibTorch exposes maps onto OpenBLAS's. Declared here
-// (rather than including <cblas.h>) because the runtime links OpenBLAS privately and its headers
-// are not on the user's include path.
-// FIXME: move to gfy::set_num_threads once the runtime owns a thread pool.
-extern "C" void openblas_set_num_threads(int num_threads);
-extern "C" int openblas_get_num_threads(void);
-namespace torch {
-inline void set_num_threads(int num_threads) { ::openblas_set_num_threads(num_threads); }
-inline int get_num_threads() { return ::openblas_get_num_threads(); }
-} // namespace torch
-namespace at {
-using ::torch::get_num_threads;
-using ::torch::set_num_threads;
-} // namespace at
