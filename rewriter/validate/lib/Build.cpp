@@ -94,6 +94,10 @@ llvm::Expected<Toolchain> findToolchain(RuntimeKind Runtime, const char *Argv0) 
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "--runtime=libtorch: LibTorch was not found when graphify was configured "
                                      "(install libtorch-dev and reconfigure with -DGRAPHIFY_LIBTORCH=ON)");
+    // LibTorch 1.13's headers are C++17 code: under C++20 Clang rejects std::vector<IValue> of
+    // an incomplete type (constexpr vector), so models built against it are parsed and built
+    // as C++17, as LibTorch's own CMake package does.
+    TC.CompileFlags[0] = "-std=c++17";
     TC.IncludeDirs = splitList(GRAPHIFY_VALIDATE_TORCH_INCLUDES, '|');
     // Models include <graphify/annotations.h> (GRAPHIFY_GRAPH_REGION) whichever API they use.
     std::string Prefix = installPrefix(Argv0);

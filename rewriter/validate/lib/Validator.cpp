@@ -197,9 +197,9 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
                  " was built without its CUDA backend: nvcc was not found when graphify was configured)");
 
   std::string RulesDir = Opts.RulesDir.empty() ? defaultRulesDirectory(Opts.Argv0) : Opts.RulesDir;
-  std::vector<std::string> ParseArgs = {"-std=c++20"};
+  std::vector<std::string> ParseArgs;
   for (const std::string &F : TC->CompileFlags)
-    if (llvm::StringRef(F).starts_with("-D"))
+    if (llvm::StringRef(F).starts_with("-D") || llvm::StringRef(F).starts_with("-std="))
       ParseArgs.push_back(F);
   for (const std::string &I : TC->IncludeDirs)
     ParseArgs.push_back("-I" + I);
@@ -419,10 +419,13 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
     E.Trials = Opts.Trials;
     E.Rewrote = P.Rewrote;
     for (const auto &[Line, Text] : P.Model->Rewrite.Applied)
-      if (Line >= P.Decl->BodyBegin && Line <= P.Decl->BodyEnd)
+      // Two findings on one statement (host sync + branch) carry the same fix: list it once.
+      if (Line >= P.Decl->BodyBegin && Line <= P.Decl->BodyEnd &&
+          !llvm::is_contained(E.Fixes, "line " + std::to_string(Line) + ": " + Text))
         E.Fixes.push_back("line " + std::to_string(Line) + ": " + Text);
     for (const auto &[Line, Text] : P.Model->Rewrite.Unfixed)
-      if (Line >= P.Decl->BodyBegin && Line <= P.Decl->BodyEnd)
+      if (Line >= P.Decl->BodyBegin && Line <= P.Decl->BodyEnd &&
+          !llvm::is_contained(E.Notes, "not rewritten: line " + std::to_string(Line) + ": " + Text))
         E.Notes.push_back("not rewritten: line " + std::to_string(Line) + ": " + Text);
     if (!P.Model->Rewrite.AnalyzerAvailable)
       E.Notes.push_back("graphify-validate was built without graphify_analyzer: nothing was rewritten");
