@@ -257,7 +257,7 @@ void minimum_kernel(OpCall &c) {
 
 #define GFY_UNARY_KERNEL(name, dispatcher, expr)                                                   \
   void name##_kernel(OpCall &c) {                                                                  \
-    dispatcher(I(c.out[0]).dtype, [&]<class T>() { unary_loop<T, T>(c.out[0], c.in[0], [](T x) { return T(expr); }); }); \
+    dispatcher(I(c.out[0]).dtype, [&]<class T>() { unary_loop<T, T>(c.out[0], c.in[0], [](T x) GFY_LAMBDA_INLINE { return T(expr); }); }); \
   }
 GFY_UNARY_KERNEL(neg, dispatch_num, -x)
 GFY_UNARY_KERNEL(abs, dispatch_num, x < 0 ? -x : x)

@@ -162,13 +162,19 @@ inline bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, bool
 // glibc's expf/tanhf are scalar calls; these branch-free versions let the compiler vectorize the
 // gate loops of an LSTM. Relative error is a few ulp over the clamped range.
 
-inline float exp_fast(float in) {
+#define GFY_ALWAYS_INLINE inline __attribute__((always_inline))
+/// For kernel lambdas: inlined into the loop, so that the loop vectorizes.
+#define GFY_LAMBDA_INLINE __attribute__((always_inline))
+
+GFY_ALWAYS_INLINE float exp_fast(float in) {
   // Cephes-style: exp(x) = 2^n * p(r), r = x - n ln2, clamped so the bit trick stays in range;
   // the range ends and NaN are patched back with selects (vectorizable blends).
   float x = in > 88.3762626647949f ? 88.3762626647949f : in;
   x = x < -87.3365447504f ? -87.3365447504f : x;
+  // n = round(x / ln2) by the 1.5 * 2^23 trick: branch-free and vectorizable (floorf is a libm
+  // call unless -ffast-math).
   float fx = x * 1.44269504088896341f;
-  fx = __builtin_floorf(fx + 0.5f);
+  fx = (fx + 12582912.0f) - 12582912.0f;
   float r = x - fx * 0.693359375f;
   r = r + fx * 2.12194440e-4f;
   float r2 = r * r;
@@ -189,13 +195,13 @@ inline float exp_fast(float in) {
   res = in != in ? in : res;
   return res;
 }
-inline double exp_fast(double x) { return std::exp(x); }
+GFY_ALWAYS_INLINE double exp_fast(double x) { return std::exp(x); }
 
-template <class T> inline T sigmoid_fn(T x) {
+template <class T> GFY_ALWAYS_INLINE T sigmoid_fn(T x) {
   if constexpr (std::is_same_v<T, float>) return 1.0f / (1.0f + exp_fast(-x));
   else return T(1) / (T(1) + std::exp(-x));
 }
-template <class T> inline T tanh_fn(T x) {
+template <class T> GFY_ALWAYS_INLINE T tanh_fn(T x) {
   if constexpr (std::is_same_v<T, float>) {
     // tanh(x) = 1 - 2 / (exp(2x) + 1); near 0 that cancels, so use the odd series there.
     float big = 1.0f - 2.0f / (exp_fast(2.0f * x) + 1.0f);
