@@ -190,7 +190,8 @@ llvm::Expected<Lifted> Lifter::lift(const Expr *E) {
   if (isHostRead(S, Api))
     return liftItem(cast<CXXMemberCallExpr>(stripAll(S)), S);
   if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_LNot) {
-    auto Inner = lift(UO->getSubExpr());
+    // Operands of function-call forms need no parentheses of their own.
+    auto Inner = lift(UO->getSubExpr()->IgnoreParens());
     if (!Inner)
       return Inner.takeError();
     if (!Inner->IsTensor)
@@ -201,10 +202,10 @@ llvm::Expected<Lifted> Lifter::lift(const Expr *E) {
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr) {
-      auto L = lift(BO->getLHS());
+      auto L = lift(BO->getLHS()->IgnoreParens());
       if (!L)
         return L.takeError();
-      auto R = lift(BO->getRHS());
+      auto R = lift(BO->getRHS()->IgnoreParens());
       if (!R)
         return R.takeError();
       if (!L->IsTensor || !R->IsTensor || !L->IsBool || !R->IsBool)

@@ -15,10 +15,7 @@ RangeSelector statementThroughOptional(std::string First, std::string Last) {
       return Begin.takeError();
     if (R.Nodes.getMap().count(Last) == 0)
       return Begin;
-    auto End = statement(Last)(R);
-    if (!End)
-      return End.takeError();
-    return CharSourceRange::getCharRange(Begin->getBegin(), End->getEnd());
+    return enclose(statement(First), statement(Last))(R);
   };
 }
 

@@ -45,6 +45,11 @@ llvm::Expected<ReturnSelect> analyse(const MatchResult &R, const ApiModel &Api) 
       return refuse("the if declares a variable or is constexpr");
     const Expr *V = soleReturnValue(B.Body);
     if (!V) {
+      // Name the first statement that cannot run unconditionally, if any.
+      for (const Stmt *St : bodyStatements(B.Body))
+        if (!isa<ReturnStmt>(St) && !containsReturn(St))
+          if (auto Why = findSideEffect(St, Api))
+            return refuse("the " + S.Chain.armName(&B - S.Chain.Branches.begin()) + " branch " + *Why);
       if (containsReturn(B.Body))
         return refuse("the early returns are nested: the " +
                       S.Chain.armName(&B - S.Chain.Branches.begin()) + " branch does more than return a value");

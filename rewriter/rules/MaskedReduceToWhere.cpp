@@ -89,8 +89,8 @@ bool needsParens(const Expr *E, ASTContext &Ctx) {
 NamedRewriteRule makeMaskedReduceToWhereRule(const ApiModel &Api) {
   using namespace matchers;
   const ApiModel *A = &Api;
-  auto Matcher = cxxMemberCallExpr(isUserCode(), hasTensorType(A), argumentCountIs(0),
-                                   callee(cxxMethodDecl(hasAnyName("sum", "mean"))),
+  // `sum()` has a defaulted dtype parameter, so "no arguments" is checked on what was written.
+  auto Matcher = cxxMemberCallExpr(isUserCode(), hasTensorType(A), callee(cxxMethodDecl(hasAnyName("sum", "mean"))),
                                    on(expr(anyOf(isApiCall(A, "masked_select"), isApiCall(A, "index")))))
                      .bind("reduce");
   auto Rewrite = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
@@ -98,6 +98,8 @@ NamedRewriteRule makeMaskedReduceToWhereRule(const ApiModel &Api) {
     const auto *Reduce = R.Nodes.getNodeAs<CXXMemberCallExpr>("reduce");
     const Stmt *Body = functionBody(enclosingFunction(Reduce, Ctx));
     auto Sel = asSelection(Reduce->getImplicitObjectArgument(), *A);
+    if (!callArgs(Reduce).empty())
+      return refuse("the reduction takes arguments (a dimension or dtype)");
     if (!Sel || !Body)
       return refuse("the reduced tensor is not a boolean selection 'x.masked_select(m)' or 'x.index({m})'");
     bool SameShape = maskHasShapeOf(Sel->Mask, Sel->Source, Body, *A);
