@@ -297,11 +297,14 @@ template <class T> __global__ void sort_load_kernel(const T *x, T *keys, int64_t
 }
 
 /// One (k, j) stage of the bitonic network over every lane (global memory, any P).
-template <class T> __global__ void sort_stage_kernel(T *keys, int64_t *idx, int64_t total, int64_t k, int64_t j, SortOrder<T> ord) {
+template <class T>
+__global__ void sort_stage_kernel(T *keys, int64_t *idx, int64_t total, int64_t P, int64_t k, int64_t j, SortOrder<T> ord) {
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t l = i ^ j;
+    const int64_t l = i ^ j; // j < P: the partner is in the same lane
     if (l <= i) continue;
-    const bool up = (i & k) == 0;
+    // The direction comes from the position within the lane: with the global index, the last
+    // stage (k == P) would read the lane number's low bit and sort odd lanes backwards.
+    const bool up = ((i & (P - 1)) & k) == 0;
     const bool swap = up ? ord.before(keys[l], idx[l], keys[i], idx[i]) : ord.before(keys[i], idx[i], keys[l], idx[l]);
     if (swap) {
       const T tk = keys[i];
@@ -395,7 +398,7 @@ void sort_lanes(OpCall &c, const LaunchContext &ctx, int64_t k, bool descending)
     } else {
       for (int64_t kk = 2; kk <= P; kk <<= 1)
         for (int64_t j = kk >> 1; j > 0; j >>= 1) {
-          sort_stage_kernel<T><<<grid_for(nl * P), kThreads, 0, ctx.stream>>>(keys, idx, nl * P, kk, j, ord);
+          sort_stage_kernel<T><<<grid_for(nl * P), kThreads, 0, ctx.stream>>>(keys, idx, nl * P, P, kk, j, ord);
           CUDA_CHECK_LAUNCH();
         }
     }
