@@ -205,7 +205,12 @@ llvm::Error buildPch(const std::vector<std::string> &CommandLine, llvm::StringRe
       continue;
     Args.push_back(CommandLine[I]);
   }
-  Args.insert(Args.end(), {"-x", "c++-header", HeaderFile.str(), "-o", OutputFile.str()});
+  // Instantiating the header's pending templates once, into the PCH, is what makes it pay off:
+  // otherwise every translation unit that loads it redoes them at its end (half of a
+  // torch/torch.h parse). The instantiations are those the header needs anyway, so the main
+  // file's AST is unchanged.
+  Args.insert(Args.end(),
+              {"-fpch-instantiate-templates", "-x", "c++-header", HeaderFile.str(), "-o", OutputFile.str()});
 
   std::string Rendered;
   llvm::raw_string_ostream OS(Rendered);

@@ -226,7 +226,21 @@ bool sameFile(llvm::StringRef A, llvm::StringRef B) {
   return !llvm::sys::fs::equivalent(A, B, Equal) && Equal;
 }
 
+/// A path as reported: relative paths are relative to the compile command's directory; they
+/// stay as written when that is the working directory (so `graphify-lint m.cpp` says `m.cpp`),
+/// else become absolute, so that every reader (snippets, NOLINT, SARIF) finds the file.
+std::string reportedPath(llvm::StringRef Path, llvm::StringRef Directory, llvm::StringRef Cwd) {
+  if (Path.empty() || llvm::sys::path::is_absolute(Path) || Directory.empty() || Directory == Cwd)
+    return Path.str();
+  llvm::SmallString<256> Abs(Directory);
+  llvm::sys::path::append(Abs, Path);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return std::string(Abs);
+}
+
 FileResult runJob(const Job &J, bool Color) {
+  const std::string Cwd = currentDirectory();
+  const std::string MainFile = reportedPath(J.Command.Filename, J.Command.Directory, Cwd);
   FileResult R;
   GlobList Enabled(J.Config.Checks);
   GlobList AsErrors(J.Config.WarningsAsErrors);
@@ -241,7 +255,8 @@ FileResult runJob(const Job &J, bool Color) {
   AC.GraphRegionGlobs = J.Config.GraphRegions;
   AC.IsCheckEnabled = [&Enabled](llvm::StringRef Id) { return Enabled.contains(Id); };
   AC.IsFileReported = [&](llvm::StringRef File) {
-    return sameFile(File, J.Command.Filename) || (HeaderFilter && HeaderFilter->match(File));
+    std::string Reported = reportedPath(File, J.Command.Directory, Cwd);
+    return sameFile(Reported, MainFile) || (HeaderFilter && HeaderFilter->match(Reported));
   };
 
   std::vector<Finding> Raw;
@@ -290,6 +305,14 @@ FileResult runJob(const Job &J, bool Color) {
     }
     return Slot.get();
   };
+  for (Finding &F : Raw) {
+    F.Where.File = reportedPath(F.Where.File, J.Command.Directory, Cwd);
+    for (FindingNote &N : F.Notes)
+      N.Where.File = reportedPath(N.Where.File, J.Command.Directory, Cwd);
+    if (F.Fix)
+      for (Replacement &Rep : F.Fix->Replacements)
+        Rep.File = reportedPath(Rep.File, J.Command.Directory, Cwd);
+  }
   std::vector<Finding> Kept;
   for (Finding &F : Raw) {
     if (!Enabled.contains(F.CheckId))
@@ -307,15 +330,8 @@ FileResult runJob(const Job &J, bool Color) {
   }
   // Malformed NOLINT regions in the main file are reported whatever the check filter says, as
   // clang-tidy does: they silently change what every other check reports.
-  std::string MainFile = J.Command.Filename;
-  if (!llvm::sys::path::is_absolute(MainFile) && !J.Command.Directory.empty())
-    MainFile = (J.Command.Directory + "/" + MainFile);
   if (const NolintMap *N = nolintFor(MainFile))
-    for (const Finding &P : N->problems()) {
-      Finding Copy = P;
-      Copy.Where.File = J.Command.Filename;
-      Kept.push_back(std::move(Copy));
-    }
+    Kept.insert(Kept.end(), N->problems().begin(), N->problems().end());
 
   std::stable_sort(Kept.begin(), Kept.end(), [](const Finding &A, const Finding &B) {
     return std::tie(A.Where.File, A.Where.Line, A.Where.Column, A.CheckId, A.Message) <
@@ -626,7 +642,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     Request.Compiles = [&](llvm::StringRef Path, llvm::StringRef NewContent, std::string &Errors) {
       const Job *Owner = nullptr;
       for (size_t I = 0; I < Jobs.size() && !Owner; ++I)
-        if (sameFile(Jobs[I].Command.Filename, Path) || sameFile(Jobs[I].File, Path))
+        if (sameFile(reportedPath(Jobs[I].Command.Filename, Jobs[I].Command.Directory, Ctx.WorkingDir), Path))
           Owner = &Jobs[I];
       for (size_t I = 0; I < All.size() && !Owner; ++I)
         if (All[I].F.Fix)

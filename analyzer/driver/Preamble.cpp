@@ -117,7 +117,8 @@ std::string defaultPchCacheDir() {
 }
 
 std::string PchCache::key(const std::vector<std::string> &CommandLine, llvm::ArrayRef<std::string> Includes) {
-  std::string Material = GRAPHIFY_VERSION "\n" GRAPHIFY_LLVM_VERSION "\n";
+  // "pch-2": how buildPch compiles (bump when its flags change).
+  std::string Material = "pch-2\n" GRAPHIFY_VERSION "\n" GRAPHIFY_LLVM_VERSION "\n";
   for (const std::string &A : CommandLine)
     Material += A + '\0';
   for (const std::string &I : Includes) {

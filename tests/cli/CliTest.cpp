@@ -299,6 +299,58 @@ TEST(Cli, JsonSarifGithubOnRealFindings) {
   EXPECT_EQ(G.Out.rfind("::warning file=s.cpp,line=3,col=3,", 0), 0u) << G.Out;
 }
 
+TEST(Cli, FixModesAreExclusive) {
+  RunResult R = lint({"--fix", "--diff", "a.cpp", "--"});
+  EXPECT_EQ(R.Code, 2);
+}
+
+TEST(Cli, PathsFromBuildDirAreReportedAbsolute) {
+  ScratchDir D;
+  D.file("src/m.cpp", "int m; // NOLINTEND(graphify-host-sync)\n");
+  D.file("build/compile_commands.json",
+         "[{\"directory\": \"" + D.Path + "/build\", \"file\": \"../src/m.cpp\", \"command\": "
+         "\"/usr/bin/c++ -std=c++17 -c ../src/m.cpp\"}]");
+  llvm::sys::fs::create_directories(D.Path + "/elsewhere");
+  RunResult R = lint({"-p", D.Path + "/build"}, D.Path + "/elsewhere");
+  EXPECT_EQ(R.Code, 1) << R.Err;
+  EXPECT_NE(R.Out.find(D.Path + "/src/m.cpp:1:11: warning: unmatched 'NOLINTEND'"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("    1 | int m; // NOLINTEND(graphify-host-sync)\n"), std::string::npos) << R.Out;
+}
+
+TEST(Cli, SharedPchKeepsFindingsIdentical) {
+  ScratchDir D;
+  D.file("include/common.h", "#pragma once\n#include <vector>\n#include <map>\nvoid cudaDeviceSynchronize();\n");
+  std::vector<std::string> Args = {"--scope=all"};
+  for (int I = 0; I < 3; ++I)
+    Args.push_back(D.file("f" + std::to_string(I) + ".cpp",
+                          "// file " + std::to_string(I) + "\n#include \"include/common.h\"\n#include <string>\n"
+                          "void step" + std::to_string(I) + "() {\n  cudaDeviceSynchronize();\n}\n"
+                          "int x; // NOLINTEND\n"));
+  Args.insert(Args.end(), {"--", "-std=c++17"});
+  std::vector<std::string> Env = {"XDG_CACHE_HOME=" + D.Path + "/cache"};
+  RunResult Cold = lint(Args, "", Env);
+  RunResult Warm = lint(Args, "", Env);
+  Args.insert(Args.begin(), "--pch=off");
+  RunResult Off = lint(Args, "", Env);
+  EXPECT_EQ(Cold.Code, 1) << Cold.Err;
+  EXPECT_EQ(Cold.Out, Off.Out);
+  EXPECT_EQ(Warm.Out, Off.Out);
+  EXPECT_EQ(Cold.Err, Off.Err);
+  std::error_code EC;
+  unsigned Pchs = 0;
+  for (llvm::sys::fs::directory_iterator It(D.Path + "/cache/graphify/pch", EC), End; !EC && It != End;
+       It.increment(EC))
+    Pchs += llvm::StringRef(It->path()).ends_with(".pch");
+  EXPECT_EQ(Pchs, 1u);
+  // An edited project header gets a new PCH (its mtime and size are part of the key), and the
+  // findings follow the new text.
+  D.file("include/common.h", "#pragma once\n#include <vector>\nvoid cudaDeviceSynchronize();\nint extra;\n");
+  Args.erase(Args.begin());
+  RunResult Edited = lint(Args, "", Env);
+  EXPECT_EQ(Edited.Code, 1) << Edited.Err;
+  EXPECT_EQ(Edited.Out, Off.Out);
+}
+
 TEST(Cli, InstalledToolFindsResourceDirAndRules) {
   ScratchDir Prefix;
   // The real install rules: the whole project when everything is built, else the analyzer's
