@@ -161,13 +161,13 @@ public:
       if (t_capture_pool->bytes != before) ++stats_.cache_misses;
       live_[p] = {b, t_capture_pool};
     } else {
-      size_t reserved_before = pool_reserved();
       cudaError_t err = cudaMallocFromPoolAsync(&p, b, pool_, current_stream());
       if (err == cudaErrorMemoryAllocation) {
         // Out of memory: return the pool's unused memory to the device once, then retry.
         cudaGetLastError();
         CUDA_CHECK(cudaStreamSynchronize(stream_));
         CUDA_CHECK(cudaMemPoolTrimTo(pool_, 0));
+        pool_peak_ = pool_live_;
         err = cudaMallocFromPoolAsync(&p, b, pool_, current_stream());
       }
       if (err == cudaErrorMemoryAllocation) {
@@ -176,7 +176,13 @@ public:
                     std::to_string(stats_.bytes_in_use) + " bytes in use)");
       }
       CUDA_CHECK(err);
-      if (pool_reserved() != reserved_before) ++stats_.cache_misses;
+      // A miss is an allocation that takes the pool's live bytes past their previous peak: the pool
+      // had to grow. (Asking the pool for its reserved size costs a driver call per allocation.)
+      pool_live_ += b;
+      if (pool_live_ > pool_peak_) {
+        pool_peak_ = pool_live_;
+        ++stats_.cache_misses;
+      }
       live_[p] = {b, nullptr};
     }
     stats_.bytes_in_use += b;
@@ -196,6 +202,7 @@ public:
       blk.pool->free_blocks[blk.bytes].push_back(ptr);
       return;
     }
+    pool_live_ -= blk.bytes;
     if (t_capture_pool) {
       // The graph being captured may read this buffer at replay: keep it until the graph dies.
       t_capture_pool->adopted.push_back(ptr);
@@ -229,6 +236,7 @@ public:
     if (t_capture_pool) return; // nothing may be released while a graph is being built
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     CUDA_CHECK(cudaMemPoolTrimTo(pool_, 0));
+    pool_peak_ = pool_live_;
   }
 
   LaunchContext context() {
@@ -289,6 +297,7 @@ private:
   std::vector<cudaStream_t> body_streams_;
   mutable std::mutex mu_;
   std::unordered_map<void *, Block> live_;
+  uint64_t pool_live_ = 0, pool_peak_ = 0; ///< default-pool bytes handed out, and their peak
   AllocatorStats stats_;
 };
 
