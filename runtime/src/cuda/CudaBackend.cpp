@@ -125,7 +125,19 @@ thread_local std::shared_ptr<PrivatePool> t_capture_pool;
 
 class CudaBackend final : public Backend {
 public:
-  CudaBackend() {
+  // Construction is free: the CUDA context, stream, pool settings and cuBLAS handle are made on
+  // first use (ready()), so a process that links the runtime but never touches CUDA pays only the
+  // device count at start-up.
+  CudaBackend() = default;
+
+  /// Initialises the device state once; every entry point that touches CUDA calls it first.
+  void ready() const {
+    std::call_once(once_, [this] { const_cast<CudaBackend *>(this)->init(); });
+  }
+  bool initialized() const { return initialized_.load(std::memory_order_acquire); }
+
+private:
+  void init() {
     CUDA_CHECK(cudaGetDevice(&device_));
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool_, device_));
@@ -143,14 +155,17 @@ public:
     // A fixed cuBLAS workspace: cuBLAS must not allocate during stream capture.
     CUDA_CHECK(cudaMalloc(&blas_workspace_, kBlasWorkspace));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
+    initialized_.store(true, std::memory_order_release);
   }
 
+public:
   DeviceType device_type() const override { return kCUDA; }
   const char *name() const override { return "cuda"; }
   bool supports(OpId op, ScalarType dtype) const override;
   void compute(OpCall &call) override;
 
   void *allocate(size_t bytes) override {
+    ready();
     const size_t b = bucket_size(bytes);
     std::lock_guard<std::mutex> lock(mu_);
     ++stats_.allocations;
@@ -212,6 +227,7 @@ public:
   }
 
   void copy_to_host(void *dst, const void *src, size_t bytes) override {
+    ready();
     refuse_under_capture("a device-to-host copy");
     if (bytes == 0) return;
     CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, current_stream()));
@@ -222,6 +238,7 @@ public:
   void copy_from_host(void *dst, const void *src, size_t bytes) override;
 
   AllocatorStats stats() const override {
+    ready();
     std::lock_guard<std::mutex> lock(mu_);
     AllocatorStats s = stats_;
     uint64_t used = 0;
@@ -232,6 +249,7 @@ public:
   }
 
   void empty_cache() override {
+    ready();
     std::lock_guard<std::mutex> lock(mu_);
     if (t_capture_pool) return; // nothing may be released while a graph is being built
     CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -240,6 +258,7 @@ public:
   }
 
   LaunchContext context() {
+    ready();
     const cudaStream_t s = current_stream();
     if (s != blas_stream_) {
       // cublasSetStream resets the workspace to cuBLAS's own pool; set ours again each time.
@@ -250,13 +269,18 @@ public:
     return LaunchContext{s, device_error_, blas_, this, seed_.load(), rng_offset_};
   }
 
-  cudaStream_t stream() const { return stream_; }
+  cudaStream_t stream() const {
+    ready();
+    return stream_;
+  }
   DeviceErrorRecord *host_error() const { return host_error_; }
   void seed(uint64_t s) {
+    ready();
     seed_ = s;
     CUDA_CHECK(cudaMemsetAsync(rng_offset_, 0, sizeof(unsigned long long), current_stream()));
   }
   cudaStream_t body_stream(int depth) {
+    ready();
     std::lock_guard<std::mutex> lock(mu_);
     while (int(body_streams_.size()) <= depth) {
       cudaStream_t s = nullptr;
@@ -295,6 +319,8 @@ private:
   cudaStream_t blas_stream_ = nullptr;
   void *blas_workspace_ = nullptr;
   std::vector<cudaStream_t> body_streams_;
+  mutable std::once_flag once_;
+  std::atomic<bool> initialized_{false};
   mutable std::mutex mu_;
   std::unordered_map<void *, Block> live_;
   uint64_t pool_live_ = 0, pool_peak_ = 0; ///< default-pool bytes handed out, and their peak
@@ -357,6 +383,7 @@ void CudaBackend::compute(OpCall &call) {
 }
 
 void CudaBackend::copy_from_host(void *dst, const void *src, size_t bytes) {
+  ready();
   if (bytes == 0) return;
   if (bytes <= SmallCopy::kMax) {
     SmallCopy c;
@@ -412,7 +439,7 @@ cudaStream_t body_stream(int depth) { return the_backend().body_stream(depth); }
 Backend &cuda_backend() { return the_backend(); }
 
 void check_device_errors() {
-  if (!g_backend) return;
+  if (!g_backend || !g_backend->initialized()) return;
   volatile DeviceErrorRecord *e = g_backend->host_error();
   if (e->code == kNoError) return;
   const DeviceErrorRecord r{e->code, e->dim, e->value, e->size, nullptr};
