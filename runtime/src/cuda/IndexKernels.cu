@@ -57,6 +57,32 @@ template <class E, bool Put> __global__ void advanced_kernel(const AdvancedGeom 
   }
 }
 
+/// index_put_(..., accumulate=true): repeated indices add up, so the write is an atomic add
+/// (bool: a logical or, which every racing writer agrees on).
+template <class T> __device__ __forceinline__ void atomic_accumulate(T *dst, T v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (v) *dst = true;
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    atomicAdd(reinterpret_cast<unsigned long long *>(dst), static_cast<unsigned long long>(v));
+  } else {
+    atomicAdd(dst, v);
+  }
+}
+
+template <class T> __global__ void accumulate_kernel(const AdvancedGeom g, DeviceErrorRecord *err) {
+  for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < g.total; e += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t q = e % g.npost, b = (e / g.npost) % g.nB, p = e / (g.npost * g.nB);
+    int64_t off = offset_of(p, g.np, g.pre_sizes, g.pre_strides) + offset_of(q, g.npost_d, g.post_sizes, g.post_strides);
+    bool ok = true;
+    for (int k = 0; k < g.m; ++k) {
+      const int64_t v = checked_index(g.idx[k][b], g.idx_sizes[k], g.np + k, err);
+      if (v < 0) ok = false;
+      else off += v * g.idx_strides[k];
+    }
+    if (ok) atomic_accumulate(reinterpret_cast<T *>(g.t) + off, reinterpret_cast<const T *>(g.dense)[e]);
+  }
+}
+
 template <bool Put> void advanced(OpCall &c, const LaunchContext &ctx) {
   const TensorImpl &t = Put ? I(c.out[0]) : I(c.in[0]);
   const TensorImpl &dense = Put ? I(c.in[0]) : I(c.out[0]);
@@ -86,6 +112,13 @@ template <bool Put> void advanced(OpCall &c, const LaunchContext &ctx) {
   if (g.total == 0) return;
   g.t = t.data();
   g.dense = dense.data();
+  if (Put && c.flag) {
+    GFY_DISPATCH_ALL(t.dtype, T, {
+      accumulate_kernel<T><<<grid_for(g.total), kThreads, 0, ctx.stream>>>(g, ctx.error);
+      CUDA_CHECK_LAUNCH();
+    })
+    return;
+  }
   switch (element_size(t.dtype)) {
   case 1: advanced_kernel<uint8_t, Put><<<grid_for(g.total), kThreads, 0, ctx.stream>>>(g, ctx.error); break;
   case 4: advanced_kernel<uint32_t, Put><<<grid_for(g.total), kThreads, 0, ctx.stream>>>(g, ctx.error); break;
