@@ -71,7 +71,7 @@ void gemm(cublasHandle_t h, cublasOperation_t oa, cublasOperation_t ob, int m, i
   else CUBLAS_CHECK(cublasDgemmStridedBatched(h, oa, ob, m, n, k, alpha, A, lda, sa, B, ldb, sb, beta, C, ldc, sc, batch));
 }
 
-__global__ void set_conditional_kernel(cudaGraphConditionalHandle h_then, cudaGraphConditionalHandle h_else, const void *pred, int dtype) {
+__global__ void set_conditional_kernel(unsigned long long h_then, unsigned long long h_else, const void *pred, int dtype) {
   bool p = false;
   switch (dtype) {
   case int(ScalarType::Bool): p = *static_cast<const bool *>(pred); break;
@@ -80,8 +80,12 @@ __global__ void set_conditional_kernel(cudaGraphConditionalHandle h_then, cudaGr
   case int(ScalarType::Float): p = *static_cast<const float *>(pred) != 0.0f; break;
   default: p = *static_cast<const double *>(pred) != 0.0; break;
   }
+#if CUDART_VERSION >= 12030
   cudaGraphSetConditional(h_then, p ? 1u : 0u);
   if (h_else != 0) cudaGraphSetConditional(h_else, p ? 0u : 1u);
+#else
+  (void)h_then, (void)h_else, (void)p; // never launched: conditional nodes need CUDA 12.3+ headers
+#endif
 }
 
 } // namespace

@@ -11,27 +11,30 @@
 
 #include <vector>
 
+// The graph-editing calls changed names across toolkits: CUDA 12.3-12.9 spell the edge-data forms
+// `_v3`/`_v2`, CUDA 13 gives them the plain names. Conditional nodes need 12.3 headers (12.4 at
+// run time); older toolkits build without them and the helpers throw.
+#if CUDART_VERSION >= 12030
+#define GFY_HAVE_CONDITIONAL_NODES 1
+#if CUDART_VERSION >= 13000
+#define GFY_GET_CAPTURE_INFO cudaStreamGetCaptureInfo
+#define GFY_GRAPH_ADD_NODE cudaGraphAddNode
+#define GFY_UPDATE_CAPTURE_DEPS cudaStreamUpdateCaptureDependencies
+#else
+#define GFY_GET_CAPTURE_INFO cudaStreamGetCaptureInfo_v3
+#define GFY_GRAPH_ADD_NODE cudaGraphAddNode_v2
+#define GFY_UPDATE_CAPTURE_DEPS cudaStreamUpdateCaptureDependencies_v2
+#endif
+#else
+#define GFY_HAVE_CONDITIONAL_NODES 0
+#endif
+
 namespace gfy::cuda {
 namespace detail {
 namespace {
 
 thread_local CaptureSession::Impl *t_active = nullptr; ///< the session capturing on this thread
 thread_local int t_body_depth = 0;                     ///< nesting of conditional bodies
-
-struct CaptureState {
-  cudaGraph_t graph = nullptr;
-  const cudaGraphNode_t *deps = nullptr;
-  size_t num_deps = 0;
-};
-
-CaptureState capture_state(cudaStream_t s, const char *what) {
-  CaptureState st;
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &st.graph, &st.deps, nullptr, &st.num_deps));
-  if (status != cudaStreamCaptureStatusActive)
-    throw Error(std::string(what) + " is only valid while a CUDA graph is being captured (gfy::cuda::CaptureSession)");
-  return st;
-}
 
 void check_predicate(const Tensor &pred, const char *what) {
   GFY_CHECK(pred.defined(), what, ": predicate is an undefined tensor");
@@ -45,6 +48,22 @@ void require_conditional_nodes() {
                 "or newer)");
 }
 
+#if GFY_HAVE_CONDITIONAL_NODES
+struct CaptureState {
+  cudaGraph_t graph = nullptr;
+  const cudaGraphNode_t *deps = nullptr;
+  size_t num_deps = 0;
+};
+
+CaptureState capture_state(cudaStream_t s, const char *what) {
+  CaptureState st;
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  CUDA_CHECK(GFY_GET_CAPTURE_INFO(s, &status, nullptr, &st.graph, &st.deps, nullptr, &st.num_deps));
+  if (status != cudaStreamCaptureStatusActive)
+    throw Error(std::string(what) + " is only valid while a CUDA graph is being captured (gfy::cuda::CaptureSession)");
+  return st;
+}
+
 /// Adds a conditional node of `type` after the current capture dependencies of `s`, makes it the
 /// only dependency of what `s` captures next, and captures `body` into its body graph.
 void add_conditional(cudaStream_t s, cudaGraphConditionalHandle handle, cudaGraphConditionalNodeType type,
@@ -56,9 +75,9 @@ void add_conditional(cudaStream_t s, cudaGraphConditionalHandle handle, cudaGrap
   params.conditional.type = type;
   params.conditional.size = 1;
   cudaGraphNode_t node = nullptr;
-  CUDA_CHECK(cudaGraphAddNode(&node, st.graph, st.deps, nullptr, st.num_deps, &params));
+  CUDA_CHECK(GFY_GRAPH_ADD_NODE(&node, st.graph, st.deps, nullptr, st.num_deps, &params));
   cudaGraph_t body_graph = params.conditional.phGraph_out[0];
-  CUDA_CHECK(cudaStreamUpdateCaptureDependencies(s, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
+  CUDA_CHECK(GFY_UPDATE_CAPTURE_DEPS(s, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
 
   const cudaStream_t bs = body_stream(t_body_depth);
   CUDA_CHECK(cudaStreamBeginCaptureToGraph(bs, body_graph, nullptr, nullptr, 0, cudaStreamCaptureModeThreadLocal));
@@ -77,6 +96,8 @@ void add_conditional(cudaStream_t s, cudaGraphConditionalHandle handle, cudaGrap
   cudaGraph_t ended = nullptr;
   CUDA_CHECK(cudaStreamEndCapture(bs, &ended));
 }
+
+#endif
 
 } // namespace
 } // namespace detail
@@ -170,6 +191,7 @@ size_t CaptureSession::num_nodes() const {
 }
 
 bool has_conditional_nodes() {
+  if (!GFY_HAVE_CONDITIONAL_NODES) return false;
   int rt = 0, drv = 0;
   if (cudaRuntimeGetVersion(&rt) != cudaSuccess || cudaDriverGetVersion(&drv) != cudaSuccess) {
     cudaGetLastError();
@@ -178,6 +200,7 @@ bool has_conditional_nodes() {
   return rt >= 12040 && drv >= 12040;
 }
 
+#if GFY_HAVE_CONDITIONAL_NODES
 void capture_if(const Tensor &pred, const std::function<void()> &then_body, const std::function<void()> &else_body) {
   check_predicate(pred, "cond");
   require_conditional_nodes();
@@ -211,5 +234,12 @@ void capture_while(const std::function<Tensor()> &cond_fn, const std::function<v
     launch_set_conditional(detail::current_stream(), h, 0, next.unsafeGetTensorImpl()->data(), next.scalar_type());
   });
 }
+#else
+void capture_if(const Tensor &pred, const std::function<void()> &, const std::function<void()> &) {
+  check_predicate(pred, "cond");
+  require_conditional_nodes();
+}
+void capture_while(const std::function<Tensor()> &, const std::function<void()> &) { require_conditional_nodes(); }
+#endif
 
 } // namespace gfy::cuda
