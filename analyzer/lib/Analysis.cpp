@@ -10,6 +10,7 @@
 #include "graphify/analyzer/TaintAnalysis.h"
 
 #include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 
@@ -33,11 +34,24 @@ public:
     if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit() || FD->isDeleted() ||
         FD->isDefaulted())
       return true;
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda())
-      return true; // lambdas are analyzed where they are written
+    // Lambdas are analyzed where they are written, in the state they capture; only a lambda
+    // written outside any function (a namespace-scope variable) is a body of its own.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && MD->getParent()->isLambda() &&
+        MD->getParent()->getDeclContext()->isFunctionOrMethod())
+      return true;
     if (FD->isDependentContext() && hasInstantiations(FD))
       return true; // the instantiations stand for the pattern
     Out.push_back(FD);
+    return true;
+  }
+
+  // The traversal does not reach a closure's call operator as a declaration; a lambda written
+  // at namespace scope (`static auto f = [](...) {...};`) is picked up here.
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    const CXXMethodDecl *Call = LE->getCallOperator();
+    if (Call && !LE->getLambdaClass()->getDeclContext()->isFunctionOrMethod())
+      VisitFunctionDecl(const_cast<CXXMethodDecl *>(Call));
     return true;
   }
 

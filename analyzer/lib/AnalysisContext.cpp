@@ -3,6 +3,7 @@
 // system header, with its caret on a file location a user can open.
 #include "graphify/analyzer/AnalysisContext.h"
 
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
@@ -30,6 +31,10 @@ static void walk(const Stmt *S, bool InRegion, const GraphRegions &Regions,
     for (const Expr *Init : LE->capture_inits())
       walk(Init, InRegion, Regions, Visit);
     walk(LE->getBody(), Inner, Regions, Visit);
+    // A generic lambda's instantiations hold the resolved calls of its body.
+    if (const FunctionTemplateDecl *FT = LE->getCallOperator()->getDescribedFunctionTemplate())
+      for (const FunctionDecl *Spec : FT->specializations())
+        walk(Spec->getBody(), Inner, Regions, Visit);
     return;
   }
   if (InRegion)

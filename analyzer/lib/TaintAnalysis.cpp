@@ -13,6 +13,7 @@
 
 #include "TaintState.h"
 
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/StmtCXX.h>
 #include <llvm/ADT/STLExtras.h>
@@ -199,7 +200,7 @@ private:
   const ApiResolver &Api;
   const FunctionDecl *FD;
   bool InRegion = false;
-  TaintState Exit{{}, {}, /*Unreachable=*/true};
+  TaintState Exit = TaintState::unreachable();
   TaintValue Ret;
   bool SawReturn = false;
   bool AllReturnsMask = true;
@@ -375,11 +376,59 @@ private:
     return false;
   }
 
+  /// The origin of a data-dependent shape if `E` is a tensor whose shape follows tensor values:
+  /// the result of a `dynamic_output_shape` op or of indexing with a mask, or a local holding one.
+  const TracedOrigin *dynamicShape(const Expr *E) {
+    E = skipValueWrappers(E);
+    if (!E || !Api.isTensor(E->getType()))
+      return nullptr;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return S.DynamicShapes.lookup(DRE->getDecl());
+    auto C = Api.resolve(E);
+    if (!C)
+      return nullptr;
+    const ApiEntry *Entry = C->entryWithTag("dynamic_output_shape");
+    if (!Entry)
+      if (const ApiEntry *Index = C->entryWithTag("bool_mask_index"); Index && !Index->hasTag("in_place"))
+        for (unsigned Pos : Index->IndexArgs)
+          if (indexHasMask(C->arg(Pos)))
+            Entry = Index;
+    if (!Entry)
+      return nullptr;
+    auto It = DynamicSources.find(E);
+    if (It != DynamicSources.end())
+      return It->second;
+    return DynamicSources[E] = source(*C, *Entry);
+  }
+
+  bool indexHasMask(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 8)
+      return false;
+    E = skipValueWrappers(E);
+    if (Api.isTensor(E->getType()))
+      return isMask(E);
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      return llvm::any_of(IL->inits(), [&](const Expr *I) { return indexHasMask(I, Depth + 1); });
+    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+      return indexHasMask(SIL->getSubExpr(), Depth + 1);
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+      return llvm::any_of(CE->arguments(), [&](const Expr *A) { return indexHasMask(A, Depth + 1); });
+    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+      return indexHasMask(ICE->getSubExpr(), Depth + 1);
+    return false;
+  }
+
+  llvm::DenseMap<const Expr *, const TracedOrigin *> DynamicSources;
+
   void setMask(const Decl *D, const Expr *Init) {
     if (Init && isMask(Init))
       S.Masks.insert(D);
     else
       S.Masks.erase(D);
+    if (const TracedOrigin *O = Init ? dynamicShape(Init) : nullptr)
+      S.DynamicShapes[D] = O;
+    else
+      S.DynamicShapes.erase(D);
   }
 
   // --- expressions -------------------------------------------------------------------------
@@ -566,6 +615,9 @@ private:
     if (auto It = A.Summaries.find(key(Callee)); It != A.Summaries.end())
       return applySummary(*C, It->second, ArgV, First);
 
+    if (TensorObject && !ResultTensor)
+      if (const TracedOrigin *O = dynamicShape(C->Args[0]))
+        return {O, 0, nullptr}; // the size of a value-dependent shape is a value
     if (ResultTensor || TensorObject)
       return {}; // device results, and shapes/flags read from a tensor's metadata
 
@@ -580,9 +632,7 @@ private:
       const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
       // A non-const method fed with host data (`v.push_back(s)`) now holds that data.
       if (Instance && MD && !MD->isConst())
-        if (const VarDecl *Root = rootVariable(C->Args[0]))
-          setVar(Root, Inputs, C->NameLoc, E, /*Strong=*/false,
-                 "added to '" + nameOf(Root) + "' here");
+        taintObject(C->Args[0], Inputs, C->NameLoc, E);
       // An opaque function may write host data through its non-const reference parameters.
       for (unsigned I = 0; I < Callee->getNumParams() && First + I < C->Args.size(); ++I) {
         QualType T = Callee->getParamDecl(I)->getType();
@@ -593,6 +643,23 @@ private:
       }
     }
     return All;
+  }
+
+  /// A container or object now holds host data: a local (`v.push_back(s)`) or a field
+  /// (`history_.push_back(s)`, `stats.values.push_back(s)`).
+  void taintObject(const Expr *Obj, TaintValue V, SourceLocation Loc, const Stmt *At) {
+    const Expr *O = Obj->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(O))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+        const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+        const VarDecl *Root = isa<CXXThisExpr>(Base) ? nullptr : rootVariable(Base);
+        if (Root || isa<CXXThisExpr>(Base))
+          writeField(Root, F, step(V, Loc, At, "added to '" + nameOf(F) + "' here"), Loc, At,
+                     /*Strong=*/false);
+        return;
+      }
+    if (const VarDecl *Root = rootVariable(O))
+      setVar(Root, V, Loc, At, /*Strong=*/false, "added to '" + nameOf(Root) + "' here");
   }
 
   void assignWeak(const Expr *LHS, TaintValue V, const Stmt *At, SourceLocation Loc,
@@ -652,10 +719,21 @@ private:
           else if (Api.isTensor(VD->getType()) && isMask(VD->getInit()))
             Init.Masks.insert(VD);
         }
-    BodyInterpreter Inner(A, Call, std::move(Init));
-    Inner.InRegion = InRegion || A.IsRegion(Call);
+    // A generic lambda's body is a template: its instantiations hold the resolved calls.
+    llvm::SmallVector<const FunctionDecl *, 2> Bodies{Call};
+    if (const FunctionTemplateDecl *FT = Call->getDescribedFunctionTemplate())
+      for (const FunctionDecl *Spec : FT->specializations())
+        if (Spec->getBody())
+          Bodies.push_back(Spec);
+    for (const FunctionDecl *Body : Bodies)
+      analyzeLambdaBody(LE, Body, Init);
+  }
+
+  void analyzeLambdaBody(const LambdaExpr *LE, const FunctionDecl *Call, const TaintState &Init) {
+    BodyInterpreter Inner(A, Call, Init);
+    Inner.InRegion = InRegion || A.IsRegion(LE->getCallOperator());
     Inner.seedParameters();
-    Inner.runBody(LE->getBody());
+    Inner.runBody(Call->getBody());
     FunctionSummary Sum = Inner.summarize();
     FunctionSummary &Slot = A.Summaries[key(Call)];
     Slot.Return = join(Slot.Return, Sum.Return);
@@ -708,7 +786,7 @@ private:
   template <typename HeadFn, typename BodyFn, typename IncFn>
   void loop(HeadFn Head, BodyFn Body, IncFn Inc, bool BodyFirst) {
     TaintState Entry = S;
-    TaintState Exit{{}, {}, /*Unreachable=*/true};
+    TaintState Exit = TaintState::unreachable();
     for (unsigned Round = 0; Round < 8; ++Round) {
       TaintState Start = S;
       Jumps.emplace_back();

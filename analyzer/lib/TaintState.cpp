@@ -29,6 +29,9 @@ TaintState joinStates(const TaintState &A, const TaintState &B) {
   for (const void *M : A.Masks)
     if (B.Masks.contains(M))
       R.Masks.insert(M);
+  R.DynamicShapes = A.DynamicShapes;
+  for (const auto &[Key, Origin] : B.DynamicShapes)
+    R.DynamicShapes.try_emplace(Key, Origin);
   return R;
 }
 
@@ -46,8 +49,11 @@ bool sameFacts(const TaintState &A, const TaintState &B) {
   };
   if (!Covered(A, B) || !Covered(B, A))
     return false;
-  if (A.Masks.size() != B.Masks.size())
+  if (A.Masks.size() != B.Masks.size() || A.DynamicShapes.size() != B.DynamicShapes.size())
     return false;
+  for (const auto &KV : A.DynamicShapes)
+    if (!B.DynamicShapes.count(KV.first))
+      return false;
   for (const void *M : A.Masks)
     if (!B.Masks.contains(M))
       return false;

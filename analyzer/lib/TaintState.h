@@ -46,8 +46,18 @@ struct TaintState {
   llvm::DenseMap<TaintKey, TaintValue> Values;
   /// Tensor locals that provably hold a boolean mask here.
   llvm::DenseSet<const void *> Masks;
+  /// Tensor locals that may hold the result of a data-dependent-shape op (nonzero, boolean
+  /// indexing): their sizes are values read from tensor data, with this origin.
+  llvm::DenseMap<const void *, const TracedOrigin *> DynamicShapes;
   /// No path reaches this point (after return, break, continue, throw).
   bool Unreachable = false;
+
+  /// The state of no path at all (bottom), the neutral element of joinStates.
+  static TaintState unreachable() {
+    TaintState S;
+    S.Unreachable = true;
+    return S;
+  }
 
   TaintValue get(TaintKey K) const {
     auto It = Values.find(K);
