@@ -1049,6 +1049,45 @@ DIFF_CASE(nn_custom_module_params_and_buffers) {
           S{static_cast<double>(m->buffers().size())}};
 }
 
+// ---------------------------------------------------------------------------------------------
+// third pass: the remaining names of the runtime's public API that LibTorch shares
+DIFF_CASE(gelu_tanh_approximation) { return torch::gelu(ramp({7}), "tanh"); }
+DIFF_CASE(max_min_binary) {
+  auto a = ramp({5});
+  auto b = ramp({5}, torch::kFloat, 0.5, 2);
+  return {torch::max(a, b), torch::min(a, b)};
+}
+DIFF_CASE(broadcast_tensors_shapes) {
+  auto r = torch::broadcast_tensors({ramp({3, 1}), ramp({4})});
+  return {r[0].contiguous(), r[1].contiguous()};
+}
+DIFF_CASE(scalar_tensor_dtypes) {
+  return {torch::scalar_tensor(2.5), torch::scalar_tensor(3), torch::scalar_tensor(true),
+          torch::scalar_tensor(1, torch::kDouble)};
+}
+DIFF_CASE(as_variants) {
+  auto x = ramp({2, 3});
+  auto y = ramp({3, 2}, torch::kLong);
+  return {x.view_as(y), x.reshape_as(y), ramp({1, 3}).expand_as(x), x.type_as(y), x.toType(torch::kDouble)};
+}
+DIFF_CASE(inplace_unary) {
+  auto a = ramp({5});
+  auto b = a.clone();
+  auto c = a.clone();
+  auto d = a.clone();
+  auto e = a.clone();
+  a.relu_();
+  b.sigmoid_();
+  c.tanh_();
+  d.exp_();
+  e.neg_();
+  return {a, b, c, d, e};
+}
+DIFF_CASE(like_creation_dtypes) {
+  auto x = ramp({2, 2}, torch::kInt);
+  return {torch::empty_like(x).fill_(1), torch::zeros_like(x, torch::kDouble), torch::full_like(x, 2.7)};
+}
+
 int main(int argc, char** argv) {
 #ifdef GRAPHIFY_TORCH_COMPAT
   const char* side = "graphify";
