@@ -21,8 +21,11 @@ TEST(Errors, Broadcasting) {
   EXPECT_ERROR(zeros({3}) + zeros({4}),
                "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0");
   EXPECT_ERROR(zeros({2, 3}) * zeros({2, 2}), "at non-singleton dimension 1");
+  EXPECT_ERROR(zeros({2, 3}) * zeros({3, 2}), "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1");
   EXPECT_ERROR(zeros({3}).expand({4}), "must match the existing size (3)");
   EXPECT_ERROR(zeros({2}).add_(zeros({3, 2})), "doesn't match the broadcast shape");
+  EXPECT_ERROR(zeros({1, 3}).expand({2, 3}).add_(1), "more than one element of the written-to tensor");
+  EXPECT_ERROR(zeros({1, 3}).expand({2, 3}).copy_(ones({2, 3})), "Please clone() the tensor");
   EXPECT_ERROR(where(zeros({2}) > 0, zeros({3}), zeros({3})), "must match the size");
 }
 
@@ -53,7 +56,7 @@ TEST(Errors, Shapes) {
 TEST(Errors, Matmul) {
   EXPECT_ERROR(mm(zeros({2, 3}), zeros({4, 5})), "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
   EXPECT_ERROR(mm(zeros({2}), zeros({2, 2})), "self must be a matrix");
-  EXPECT_ERROR(mm(zeros({2, 2}), zeros({2, 2}, kDouble)), "same dtype");
+  EXPECT_ERROR(mm(zeros({2, 2}), zeros({2, 2}, kDouble)), "expected scalar type Float but found Double");
   EXPECT_ERROR(bmm(zeros({2, 2, 3}), zeros({2, 4, 1})), "Expected size for first two dimensions of batch2 tensor");
   EXPECT_ERROR(matmul(zeros({3}), zeros({4})), "inconsistent tensor size");
   EXPECT_ERROR(linear(zeros({2, 3}), zeros({4, 5})), "cannot be multiplied");
@@ -80,7 +83,12 @@ TEST(Errors, Indexing) {
   EXPECT_ERROR(x.index({5}), "index 5 is out of bounds for dimension 0 with size 3");
   EXPECT_ERROR(x.index({0, 0, 0}), "too many indices for tensor of dimension 2");
   EXPECT_ERROR(x.index({tensor({3})}), "index 3 is out of bounds for dimension 0 with size 3");
-  EXPECT_ERROR(x.index({tensor({1.f})}), "tensors used as indices must be long, int, byte or bool tensors");
+  EXPECT_ERROR(x.index({tensor({1.f})}), "tensors used as indices must be long, byte or bool tensors");
+  EXPECT_ERROR(x.index({tensor({1}, kInt)}), "tensors used as indices must be long, byte or bool tensors");
+  EXPECT_ERROR(x.index({Slice(None, None, -1)}), "step must be greater than zero");
+  EXPECT_ERROR(x.index_put_({tensor({0})}, zeros({4}, kDouble)), "Index put requires the source and destination dtypes match");
+  EXPECT_ERROR(zeros({3, 4}).index_select(0, tensor({1}, kInt)).gather(1, tensor({0, 4}).view({1, 2})),
+               "index 4 is out of bounds for dimension 1 with size 4");
   EXPECT_ERROR(x.index({tensor({true, false})}), "The shape of the mask [2] at index 0 does not match");
   EXPECT_ERROR(x.index({tensor({0, 1}), tensor({0, 1, 2})}), "shape mismatch: indexing tensors could not be broadcast");
   EXPECT_ERROR(x.index_put_({tensor({0})}, zeros({5})), "shape mismatch: value tensor");
@@ -88,7 +96,7 @@ TEST(Errors, Indexing) {
   EXPECT_ERROR(x.index_select(0, tensor({7})), "out of bounds");
   EXPECT_ERROR(x.gather(1, tensor({9}).view({1, 1})), "index 9 is out of bounds");
   EXPECT_ERROR(x.gather(1, tensor({0})), "Index tensor must have the same number of dimensions");
-  EXPECT_ERROR(embedding(zeros({3, 2}), tensor({3})), "index 3 is out of bounds for dimension 0 with size 3");
+  EXPECT_ERROR(embedding(zeros({3, 2}), tensor({3})), "index out of range in self");
   EXPECT_ERROR(embedding(zeros({3, 2}), tensor({1.f})), "Expected tensor for argument #1 'indices'");
   EXPECT_ERROR(zeros({3}).item(), "a Tensor with 3 elements cannot be converted to Scalar");
   EXPECT_ERROR(zeros({2}).is_nonzero(), "Boolean value of Tensor with more than one value is ambiguous");

@@ -115,6 +115,7 @@ TEST(Capture, HostReadsAreLocatedErrors) {
   expect_capture_error([&] { (void)equal(x, x); }, "equal()", __LINE__);
   expect_capture_error([&] { (void)x.allclose(x); }, "allclose()", __LINE__);
   expect_capture_error([&] { print(std::cout, x); }, "printing a tensor", __LINE__);
+  expect_capture_error([&] { (void)x.cpu(); }, "cpu()", __LINE__);
   // Fixed-size forms are fine: long-tensor indexing, masks, stable argsort.
   Tensor y;
   Graph g = capture([&] {

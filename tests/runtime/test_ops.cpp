@@ -183,6 +183,10 @@ TEST(Indexing, AdvancedGatherScatter) {
   EXPECT_VALUES(z.select(1, 0), {7, 8, 9});
   z.index_put_({tensor({1}), tensor({1})}, tensor({3.f}));
   EXPECT_EQ(z.index({1, 1}).item<float>(), 3.f);
+  Tensor acc = zeros({4});
+  acc.index_put_({tensor({1, 1, 3})}, tensor({1.f, 2.f, 5.f}), /*accumulate=*/true);
+  EXPECT_VALUES(acc, {0, 3, 0, 5});
+  EXPECT_VALUES(tensor({1.f, -2.f}).where(tensor({true, false}), 0), {1, 0});
   Tensor w = arange(6, dtype(kFloat)).view({3, 2});
   EXPECT_VALUES(embedding(w, tensor({2, 0, 2})), {4, 5, 0, 1, 4, 5});
   EXPECT_SHAPE(embedding(w, tensor({2, 0}).view({1, 2})), {1, 2, 2});

@@ -30,7 +30,8 @@ TEST(Creation, TensorAndFromBlobAndLike) {
   EXPECT_EQ(tensor({1, 2}).scalar_type(), kLong);
   EXPECT_EQ(tensor({true, false}).scalar_type(), kBool);
   EXPECT_EQ(tensor({1.0, 2.0}).scalar_type(), kFloat);
-  EXPECT_EQ(tensor(std::vector<double>{1, 2}).scalar_type(), kDouble);
+  EXPECT_EQ(tensor(std::vector<double>{1, 2}).scalar_type(), kFloat);  // as LibTorch
+  EXPECT_EQ(scalar_tensor(3).scalar_type(), kFloat);
   EXPECT_EQ(tensor(3.5).dim(), 0);
   float buf[6] = {1, 2, 3, 4, 5, 6};
   Tensor b = from_blob(buf, {2, 3});

@@ -91,6 +91,19 @@ Tensor cast(const Tensor &t, ScalarType dtype) {
 void run(OpCall &&call, ScalarType dtype) {
   GFY_CHECK(!call.out.empty() || !call.in.empty(), "internal error: op ", op_name(call.op), " without operands");
   const Tensor &first = call.out.empty() ? call.in.front() : call.out.front();
+  // Writing through a stride-0 (expanded) dimension would race on one element. Reductions and
+  // scatter write through such views on purpose (built by their front-ends), so they are exempt.
+  const bool writes_through_broadcast = call.op == OpId::sum || call.op == OpId::prod || call.op == OpId::mean ||
+                                        call.op == OpId::amax || call.op == OpId::amin || call.op == OpId::any ||
+                                        call.op == OpId::all || call.op == OpId::scatter;
+  if (!writes_through_broadcast)
+    for (const Tensor &o : call.out) {
+      const TensorImpl &oi = *o.unsafeGetTensorImpl();
+      for (size_t d = 0; d < oi.sizes.size(); ++d)
+        GFY_CHECK(oi.strides[d] != 0 || oi.sizes[d] <= 1,
+                  "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                  "location. Please clone() the tensor before performing the operation.");
+    }
   Backend &be = backend_for(first.device().type());
   GFY_CHECK(be.supports(call.op, dtype), "\"", op_name(call.op), "_", be.name(), "\" not implemented for '",
             to_string(dtype), "'");
@@ -203,8 +216,9 @@ Tensor eye(int64_t n, const TensorOptions &o) {
 }
 
 Tensor scalar_tensor(const Scalar &s, const TensorOptions &o) {
-  const ScalarType dt = o.has_dtype() ? o.dtype() : s.isFloatingPoint() ? get_default_dtype() : s.type();
-  return detail::scalar_to_tensor(s, dt, o.device());
+  // LibTorch's scalar_tensor takes its dtype from the options alone (default float), whatever
+  // the scalar's kind; gfy::tensor(3) is the one that gives Long.
+  return detail::scalar_to_tensor(s, o.dtype(), o.device());
 }
 
 namespace {
@@ -231,7 +245,9 @@ Tensor tensor(std::initializer_list<int64_t> v, const TensorOptions &o) { return
 Tensor tensor(std::initializer_list<bool> v, const TensorOptions &o) { return tensor_from(v.begin(), v.size(), kBool, o); }
 Tensor tensor(const std::vector<float> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kFloat, o); }
 Tensor tensor(const std::vector<double> &v, const TensorOptions &o) {
-  return tensor_from(v.data(), v.size(), kDouble, o);
+  // As LibTorch: a list of doubles becomes the default dtype unless one is given.
+  Tensor t = tensor_from(v.data(), v.size(), kDouble, TensorOptions());
+  return cast(t, o.has_dtype() ? o.dtype() : get_default_dtype()).to(o.device());
 }
 Tensor tensor(const std::vector<int> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kInt, o); }
 Tensor tensor(const std::vector<int64_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kLong, o); }
@@ -368,7 +384,8 @@ Tensor Tensor::clone() const {
 std::vector<int64_t> broadcast_shapes(IntArrayRef a, IntArrayRef b) {
   const size_t n = std::max(a.size(), b.size());
   std::vector<int64_t> out(n);
-  for (size_t i = 0; i < n; ++i) {
+  // From the last dimension backwards, so the first mismatch reported is LibTorch's.
+  for (size_t i = n; i-- > 0;) {
     const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
     if (da == db || db == 1) out[i] = da;
@@ -692,6 +709,8 @@ Tensor Tensor::logical_and(const Tensor &o) const { return gfy::logical_and(*thi
 Tensor Tensor::logical_or(const Tensor &o) const { return gfy::logical_or(*this, o); }
 Tensor Tensor::isnan() const { return gfy::isnan(*this); }
 Tensor Tensor::maximum(const Tensor &o) const { return gfy::maximum(*this, o); }
+Tensor Tensor::where(const Tensor &cond, const Tensor &o) const { return gfy::where(cond, *this, o); }
+Tensor Tensor::where(const Tensor &cond, const Scalar &o) const { return gfy::where(cond, *this, o); }
 Tensor Tensor::minimum(const Tensor &o) const { return gfy::minimum(*this, o); }
 #define GFY_CMP_METHOD(name)                                                                       \
   Tensor Tensor::name(const Tensor &o) const { return gfy::name(*this, o); }                       \

@@ -267,7 +267,7 @@ bool equal(const Tensor &a, const Tensor &b, SL loc) {
   on_host_read("equal()", loc);
   if (a.sizes() != b.sizes()) return false;
   Tensor r = gfy::all(gfy::eq(a, b));
-  return read_scalar(*r.cpu(loc).unsafeGetTensorImpl(), 0).toBool();
+  return read_scalar(*(r.is_cpu() ? r : r.to(Device(kCPU), r.scalar_type(), false, false, loc)).unsafeGetTensorImpl(), 0).toBool();
 }
 
 Tensor isclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool equal_nan) {
@@ -288,7 +288,7 @@ Tensor isclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool 
 bool allclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool equal_nan, SL loc) {
   on_host_read("allclose()", loc);
   Tensor r = gfy::all(isclose(a, b, rtol, atol, equal_nan));
-  return read_scalar(*r.cpu(loc).unsafeGetTensorImpl(), 0).toBool();
+  return read_scalar(*(r.is_cpu() ? r : r.to(Device(kCPU), r.scalar_type(), false, false, loc)).unsafeGetTensorImpl(), 0).toBool();
 }
 
 // --- linear algebra ---------------------------------------------------------------------------
@@ -304,9 +304,9 @@ Tensor blas_operand(const Tensor &m) {
   return m.contiguous();
 }
 
-void check_same_dtype(const Tensor &a, const Tensor &b, const char *name) {
-  GFY_CHECK(a.scalar_type() == b.scalar_type(), "expected ", name, " to have the same dtype, but got: ",
-            to_string(a.scalar_type()), " != ", to_string(b.scalar_type()));
+void check_same_dtype(const Tensor &a, const Tensor &b, const char *) {
+  GFY_CHECK(a.scalar_type() == b.scalar_type(), "expected scalar type ", to_string(a.scalar_type()), " but found ",
+            to_string(b.scalar_type()));
 }
 
 Tensor mm_impl(const Tensor &a, const Tensor &b, const Tensor *bias, double beta, double alpha) {
@@ -505,7 +505,8 @@ namespace {
 
 /// Gather (or, with `values`, scatter) `src` at long index tensors placed on consecutive or
 /// scattered dims, with LibTorch's advanced-indexing result layout.
-Tensor advanced_index(const Tensor &src, std::vector<std::pair<int64_t, Tensor>> idx, const Tensor *values) {
+Tensor advanced_index(const Tensor &src, std::vector<std::pair<int64_t, Tensor>> idx, const Tensor *values,
+                      bool accumulate = false, bool embedding_message = false) {
   std::vector<int64_t> bshape;
   try {
     for (auto &[d, t] : idx) bshape = broadcast_shapes(bshape, t.sizes());
@@ -537,13 +538,16 @@ Tensor advanced_index(const Tensor &src, std::vector<std::pair<int64_t, Tensor>>
   if (!values) {
     Tensor out = make_tensor(shape, src.scalar_type(), src.device());
     c.op = OpId::index;
+    c.flag2 = embedding_message;
     c.in = {s};
     c.in.insert(c.in.end(), its.begin(), its.end());
     c.out = {out};
     run(std::move(c), src.scalar_type());
     return out;
   }
-  Tensor v = cast(*values, src.scalar_type());
+  GFY_CHECK(values->scalar_type() == src.scalar_type(), "Index put requires the source and destination dtypes match, got ",
+            to_string(src.scalar_type()), " for the destination and ", to_string(values->scalar_type()), " for the source.");
+  Tensor v = *values;
   try {
     v = v.expand(shape).contiguous();
   } catch (const Error &) {
@@ -551,6 +555,7 @@ Tensor advanced_index(const Tensor &src, std::vector<std::pair<int64_t, Tensor>>
                         " cannot be broadcast to indexing result of shape ", IntArrayRef(shape)));
   }
   c.op = OpId::index_put;
+  c.flag = accumulate;
   c.in = {v};
   c.in.insert(c.in.end(), its.begin(), its.end());
   c.out = {s};
@@ -600,6 +605,7 @@ Sliced apply_slicing(const Tensor &self, const std::vector<indexing::TensorIndex
     }
     case K::Slice: {
       const auto &s = i.slice();
+      GFY_CHECK(s.step.value_or(1) > 0, "step must be greater than zero");
       r.view = r.view.slice(dim, s.start, s.stop, s.step.value_or(1));
       ++dim;
       ++orig;
@@ -613,7 +619,7 @@ Sliced apply_slicing(const Tensor &self, const std::vector<indexing::TensorIndex
     case K::Tensor: {
       const Tensor &t = i.tensor();
       const ScalarType tt = t.scalar_type();
-      GFY_CHECK(tt == kLong || tt == kInt || tt == kBool, "tensors used as indices must be long, int, byte or bool tensors");
+      GFY_CHECK(tt == kLong || tt == kBool, "tensors used as indices must be long, byte or bool tensors");
       if (tt == kBool) {
         r.has_bool_mask = true;
         Tensor mask = t;
@@ -666,24 +672,27 @@ Tensor Tensor::index(std::initializer_list<indexing::TensorIndex> indices, SL lo
   return index(std::vector<indexing::TensorIndex>(indices), loc);
 }
 
-Tensor &Tensor::index_put_(const std::vector<indexing::TensorIndex> &indices, const Tensor &value, SL loc) {
+Tensor &Tensor::index_put_(const std::vector<indexing::TensorIndex> &indices, const Tensor &value, bool accumulate,
+                           SL loc) {
   check_defined(*this, "self");
   check_defined(value, "values");
   Sliced s = apply_slicing(*this, indices);
   if (s.tensors.empty()) {
-    s.view.copy_(value);
+    if (accumulate) s.view.add_(value);
+    else s.view.copy_(value);
     return *this;
   }
   if (s.has_bool_mask) on_dynamic_shape("index_put_() with a boolean mask", loc);
-  advanced_index(s.view, expand_masks(s.tensors), &value);
+  advanced_index(s.view, expand_masks(s.tensors), &value, accumulate);
   return *this;
 }
 Tensor &Tensor::index_put_(const std::vector<indexing::TensorIndex> &indices, const Scalar &value, SL loc) {
   check_defined(*this, "self");
-  return index_put_(indices, scalar_to_tensor(value, scalar_type(), device()), loc);
+  return index_put_(indices, scalar_to_tensor(value, scalar_type(), device()), false, loc);
 }
-Tensor &Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor &value, SL loc) {
-  return index_put_(std::vector<indexing::TensorIndex>(indices), value, loc);
+Tensor &Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor &value, bool accumulate,
+                           SL loc) {
+  return index_put_(std::vector<indexing::TensorIndex>(indices), value, accumulate, loc);
 }
 Tensor &Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar &value, SL loc) {
   return index_put_(std::vector<indexing::TensorIndex>(indices), value, loc);
@@ -707,7 +716,7 @@ Tensor embedding(const Tensor &weight, const Tensor &indices, int64_t, bool, boo
   GFY_CHECK(indices.scalar_type() == kLong || indices.scalar_type() == kInt,
             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ",
             to_string(indices.scalar_type()), " instead (while checking arguments for embedding)");
-  return advanced_index(weight, {{0, indices}}, nullptr);
+  return advanced_index(weight, {{0, indices}}, nullptr, false, /*embedding_message=*/true);
 }
 
 namespace {
@@ -744,6 +753,7 @@ Tensor gather(const Tensor &a, int64_t dim, const Tensor &index) {
   Tensor out = make_tensor(index.sizes(), a.scalar_type(), a.device());
   OpCall c;
   c.op = OpId::gather;
+  c.dim = dim;
   c.in = {restride_for(a, dim, index), index};
   c.out = {out};
   c.k = a.dim() == 0 ? 0 : a.stride(dim);
@@ -763,6 +773,7 @@ Tensor &Tensor::scatter_(int64_t dim, const Tensor &index, const Tensor &src) {
   for (int64_t d = 0; d < index.dim(); ++d) s = s.narrow(d, 0, index.size(d));
   OpCall c;
   c.op = OpId::scatter;
+  c.dim = dim;
   c.in = {s, index};
   c.out = {restride_for(*this, dim, index)};
   c.k = this->dim() == 0 ? 0 : stride(dim);

@@ -51,10 +51,24 @@ template <bool Put> void advanced(OpCall &c) {
   for (int64_t po : pre) {
     for (int64_t b = 0; b < nB; ++b) {
       int64_t off = po;
-      for (size_t k = 0; k < M; ++k)
-        off += checked_index(idx[k][b], t.sizes[P + k], int64_t(P + k)) * t.strides[P + k];
+      for (size_t k = 0; k < M; ++k) {
+        const int64_t v = idx[k][b];
+        // embedding() reports range errors in its own words (LibTorch's "index out of range in self").
+        if (!Put && c.flag2 && (v < -t.sizes[P + k] || v >= t.sizes[P + k])) throw Error("index out of range in self");
+        off += checked_index(v, t.sizes[P + k], int64_t(P + k)) * t.strides[P + k];
+      }
       char *tb = tp + off * es;
-      if (post_dense) {
+      if (Put && c.flag) {
+        // accumulate=true: repeated indices sum up, so this cannot be a byte copy.
+        dispatch_all(t.dtype, [&]<class T>() {
+          for (int64_t q = 0; q < post_n; ++q) {
+            T &dst = *reinterpret_cast<T *>(tb + post[size_t(q)] * es);
+            const T v = *reinterpret_cast<const T *>(dp + q * es);
+            if constexpr (std::is_same_v<T, bool>) dst = dst || v;
+            else dst = T(dst + v);
+          }
+        });
+      } else if (post_dense) {
         if (Put) std::memcpy(tb, dp, size_t(post_n * es));
         else std::memcpy(dp, tb, size_t(post_n * es));
       } else {
@@ -79,7 +93,7 @@ void gather_kernel(OpCall &c) {
   dispatch_all(out.dtype, [&]<class T>() {
     loop_nd<3>(out.sizes, {&out, &src, &index}, [&](char **p, const int64_t *s, int64_t n) {
       for (int64_t i = 0; i < n; ++i) {
-        const int64_t v = checked_index(*reinterpret_cast<const int64_t *>(p[2] + i * s[2]), size, 0);
+        const int64_t v = checked_index(*reinterpret_cast<const int64_t *>(p[2] + i * s[2]), size, c.dim);
         *reinterpret_cast<T *>(p[0] + i * s[0]) = reinterpret_cast<const T *>(p[1] + i * s[1])[v * step];
       }
     });
@@ -93,7 +107,7 @@ void scatter_kernel(OpCall &c) {
   dispatch_all(out.dtype, [&]<class T>() {
     loop_nd<3>(index.sizes, {&out, &src, &index}, [&](char **p, const int64_t *s, int64_t n) {
       for (int64_t i = 0; i < n; ++i) {
-        const int64_t v = checked_index(*reinterpret_cast<const int64_t *>(p[2] + i * s[2]), size, 0);
+        const int64_t v = checked_index(*reinterpret_cast<const int64_t *>(p[2] + i * s[2]), size, c.dim);
         reinterpret_cast<T *>(p[0] + i * s[0])[v * step] = *reinterpret_cast<const T *>(p[1] + i * s[1]);
       }
     });

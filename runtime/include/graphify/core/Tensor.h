@@ -147,12 +147,13 @@ public:
   // --- indexing (see graphify/core/Indexing.h) ---
   Tensor index(std::initializer_list<indexing::TensorIndex> indices, SL loc = SL::current()) const;
   Tensor index(const std::vector<indexing::TensorIndex> &indices, SL loc = SL::current()) const;
+  /// With `accumulate`, values at repeated indices are summed (as LibTorch's index_put_).
   Tensor &index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor &value,
-                     SL loc = SL::current());
+                     bool accumulate = false, SL loc = SL::current());
   Tensor &index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar &value,
                      SL loc = SL::current());
   Tensor &index_put_(const std::vector<indexing::TensorIndex> &indices, const Tensor &value,
-                     SL loc = SL::current());
+                     bool accumulate = false, SL loc = SL::current());
   Tensor &index_put_(const std::vector<indexing::TensorIndex> &indices, const Scalar &value,
                      SL loc = SL::current());
   Tensor index_select(int64_t dim, const Tensor &index) const;
@@ -239,6 +240,9 @@ public:
   Tensor ge(const Tensor &o) const;
   Tensor ge(const Scalar &o) const;
   Tensor maximum(const Tensor &o) const;
+  /// `x.where(cond, other)` == `gfy::where(cond, x, other)`.
+  Tensor where(const Tensor &condition, const Tensor &other) const;
+  Tensor where(const Tensor &condition, const Scalar &other) const;
   Tensor minimum(const Tensor &o) const;
 
   // --- reductions ---
