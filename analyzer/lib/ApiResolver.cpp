@@ -105,11 +105,29 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
     C.Entries = Rules.lookupMethod(C.Name, C.Args.size());
     return C;
   }
-  C.Entries = Rules.lookupFunction(FD->getQualifiedNameAsString(), C.Args.size());
+  std::string Qualified = FD->getQualifiedNameAsString();
+  C.Entries = Rules.lookupFunction(Qualified, C.Args.size());
+  // The packs index every entry under its bare name too (for packs of the global namespace,
+  // like the CUDA runtime). A user's global `print` or `split` must not inherit the tensor
+  // API's tags: drop entries that the tensor namespaces claim.
+  if (!C.Entries.empty() && Qualified.find("::") == std::string::npos)
+    llvm::erase_if(C.Entries, [&](const ApiEntry *E) { return claimedByTensorNamespace(*E, C.Args.size()); });
   if (!C.Entries.empty() && operatorNeedsTensor(C.Name) &&
       llvm::none_of(C.Args, [&](const Expr *A) { return isTensor(A->getType()); }))
     C.Entries.clear();
   return C;
+}
+
+bool ApiResolver::claimedByTensorNamespace(const ApiEntry &E, unsigned NumArgs) const {
+  if (TensorNamespaces.empty())
+    for (const ApiFlavor &F : Rules.flavors())
+      for (const std::string &T : F.TensorTypes)
+        if (size_t Pos = T.rfind("::"); Pos != std::string::npos)
+          TensorNamespaces.push_back(T.substr(0, Pos));
+  for (const std::string &Ns : TensorNamespaces)
+    if (llvm::is_contained(Rules.lookupFunction(Ns + "::" + E.Name, NumArgs), &E))
+      return true;
+  return false;
 }
 
 const ApiFlavor *ApiResolver::recordFlavor(const CXXRecordDecl *RD, bool Module, unsigned Depth) const {

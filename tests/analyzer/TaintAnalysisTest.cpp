@@ -135,5 +135,19 @@ struct M : torch::nn::Module {
   EXPECT_EQ(A.findings("graphify-host-sync"), Lines{"6:23"});
 }
 
+TEST(TaintAnalysis, GlobalFunctionsNamedLikeTensorOpsAreNotTheApi) {
+  auto A = analyze(R"cpp(
+void print(const char *);
+float log(float);
+struct M : torch::nn::Module {
+  at::Tensor forward(at::Tensor x) {
+    print("step");
+    return x * log(2.0f);
+  }
+};
+)cpp");
+  EXPECT_TRUE(A.Result.Findings.empty());
+}
+
 } // namespace
 } // namespace graphify

@@ -73,7 +73,13 @@ private:
   mutable llvm::DenseMap<const clang::CXXRecordDecl *, const ApiFlavor *> TensorCache;
   mutable llvm::DenseMap<const clang::CXXRecordDecl *, const ApiFlavor *> ModuleCache;
 
+  /// The namespaces of the flavors' tensor classes (`at`, `gfy`), computed once.
+  mutable std::vector<std::string> TensorNamespaces;
+
   const ApiFlavor *recordFlavor(const clang::CXXRecordDecl *RD, bool Module, unsigned Depth) const;
+  /// Whether `E` is indexed under a tensor namespace (so a bare global name is a different
+  /// function that merely shares the name).
+  bool claimedByTensorNamespace(const ApiEntry &E, unsigned NumArgs) const;
 };
 
 /// `E` without parentheses, implicit casts, temporaries and the copies clang inserts around
