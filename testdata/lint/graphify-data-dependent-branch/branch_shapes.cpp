@@ -2,6 +2,18 @@
 // (plain modules, TORCH_MODULE holders, Cloneable), with negatives on shapes and flags.
 #include <torch/torch.h>
 
+// Seed 002: the hello-world of untraceable code.
+struct NonTraceableModel : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    if (x.sum().item<float>() > 0)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+    // CHECK-NOTES: :[[@LINE-2]]:17: note: value read from tensor here
+    // CHECK-MESSAGES: :[[@LINE-3]]:17: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+      return x * 2;
+    return x + 2;
+  }
+};
+
 struct IfElseChain : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     auto s = x.mean().item<float>();
