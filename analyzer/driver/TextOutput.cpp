@@ -29,8 +29,10 @@ public:
     const Replacement *FixOnLine = nullptr;
     if (F.Fix)
       for (const Replacement &Rep : F.Fix->Replacements) {
+        // Like clang, show a fix-it inline only when it replaces text within the caret's line.
         auto Pos = Ctx.Sources.position(Rep.File, Rep.Offset);
-        if (Rep.File == F.Where.File && Pos && Pos->first == F.Where.Line &&
+        auto End = Ctx.Sources.position(Rep.File, Rep.Offset + Rep.Length);
+        if (Rep.File == F.Where.File && Pos && End && Pos->first == F.Where.Line && End->first == F.Where.Line &&
             !Rep.Text.empty() && llvm::StringRef(Rep.Text).find('\n') == llvm::StringRef::npos) {
           FixOnLine = &Rep;
           break;

@@ -351,6 +351,49 @@ TEST(Cli, SharedPchKeepsFindingsIdentical) {
   EXPECT_EQ(Edited.Out, Off.Out);
 }
 
+// Fixes through the rewriter, on the runtime's LibTorch-compatible headers (fast to parse).
+TEST(Cli, DiffExportAndFixDelegateToRewriter) {
+  REQUIRE_CHECKS();
+  ScratchDir D;
+  const char *Source = "#include <torch/torch.h>\n"
+                       "GRAPHIFY_GRAPH_REGION torch::Tensor pick(torch::Tensor x) {\n"
+                       "  if (x.sum().item<float>() > 0)\n"
+                       "    return x;\n"
+                       "  return -x;\n"
+                       "}\n";
+  std::string Src = D.file("fx.cpp", Source);
+  std::vector<std::string> Flags = {"--", "-std=c++20", "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include/graphify/compat",
+                                    "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include", "-include",
+                                    "graphify/annotations.h"}; // GRAPHIFY_GRAPH_REGION
+  auto args = [&](std::vector<std::string> A) {
+    A.push_back(Src);
+    A.insert(A.end(), Flags.begin(), Flags.end());
+    return A;
+  };
+  RunResult Diff = lint(args({"--diff"}));
+  if (Diff.Err.find("rewriter, which is not built") != std::string::npos)
+    GTEST_SKIP() << "the rewriter is not built";
+  EXPECT_EQ(Diff.Code, 1) << Diff.Err;
+  EXPECT_NE(Diff.Out.find("+++ "), std::string::npos) << Diff.Out;
+  EXPECT_NE(Diff.Out.find("where("), std::string::npos) << Diff.Out;
+  EXPECT_EQ(readFile(Src), Source) << "--diff writes nothing";
+
+  RunResult Export = lint(args({"--export-fixes=" + D.Path + "/fixes.yaml"}));
+  EXPECT_EQ(Export.Code, 1) << Export.Err;
+  std::string Yaml = readFile(D.Path + "/fixes.yaml");
+  EXPECT_NE(Yaml.find("ReplacementText:"), std::string::npos) << Yaml;
+  EXPECT_EQ(readFile(Src), Source);
+
+  RunResult Fix = lint(args({"--fix"}));
+  EXPECT_EQ(Fix.Code, 1) << Fix.Err;
+  std::string Fixed = readFile(Src);
+  EXPECT_NE(Fixed, Source);
+  EXPECT_NE(Fixed.find("where("), std::string::npos) << Fixed;
+  RunResult Again = lint(args({"--fix"}));
+  EXPECT_EQ(Again.Code, 0) << Again.Out << Again.Err;
+  EXPECT_EQ(readFile(Src), Fixed) << "a second --fix changes nothing";
+}
+
 TEST(Cli, InstalledToolFindsResourceDirAndRules) {
   ScratchDir Prefix;
   // The real install rules: the whole project when everything is built, else the analyzer's
