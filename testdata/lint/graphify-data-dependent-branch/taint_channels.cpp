@@ -30,8 +30,6 @@ struct Channels : torch::nn::Module {
     if (scaled > 3.0f)
     // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
     // CHECK-NOTES: :[[@LINE-5]]:23: note: value read from tensor here
-    // CHECK-NOTES: :[[@LINE-4]]:11: note: assigned to 'scaled' here
-    // CHECK-NOTES: :[[@LINE-7]]:11: note: assigned to 's' here
       x = x * 2;
     int casted = static_cast<int>(scaled);
     if (casted == 0)
@@ -155,3 +153,7 @@ struct Overwrite : torch::nn::Module {
     return x;
   }
 };
+
+// The whole walk back from the branch on 'scaled' to the read (absolute lines):
+// CHECK-NOTES: :29:11: note: assigned to 'scaled' here
+// CHECK-NOTES: :27:11: note: assigned to 's' here
