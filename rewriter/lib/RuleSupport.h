@@ -37,11 +37,10 @@ AST_MATCHER_P(clang::Expr, hasTensorType, const ApiModel *, Api) {
   return Api->isTensorExpr(&Node);
 }
 
-/// The statement is the `else if` (or the unbraced body) of another if: chains are matched once,
-/// at their head.
+/// The statement is the `else if` of another if: chains are matched once, at their head.
 AST_MATCHER(clang::IfStmt, isInsideIfChain) {
   for (const clang::DynTypedNode &P : Finder->getASTContext().getParents(Node))
-    if (P.get<clang::IfStmt>())
+    if (const auto *Parent = P.get<clang::IfStmt>(); Parent && Parent->getElse() == &Node)
       return true;
   return false;
 }

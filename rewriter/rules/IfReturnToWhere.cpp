@@ -12,6 +12,8 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
 
 using namespace clang;
 using namespace clang::transformer;
@@ -38,6 +40,14 @@ llvm::Expected<ReturnSelect> analyse(const MatchResult &R, const ApiModel &Api) 
   const auto *FD = dyn_cast<FunctionDecl>(Fn);
   if (!FD || !Api.isTensor(FD->getReturnType()) || FD->getReturnType()->isReferenceType())
     return refuse("the function does not return a tensor by value");
+  // An early return inside a branch of another if is only half of a nested select; rewriting it
+  // alone would leave the outer one for a second pass.
+  for (DynTypedNodeList Parents = Ctx.getParents(*If); !Parents.empty(); Parents = Ctx.getParents(Parents[0])) {
+    if (Parents[0].get<FunctionDecl>() || Parents[0].get<LambdaExpr>())
+      break;
+    if (const auto *Outer = Parents[0].get<IfStmt>(); Outer && Outer->getElse() != If)
+      return refuse("the early returns are nested inside another if");
+  }
   ReturnSelect S;
   S.Chain = decomposeIfChain(If);
   for (const IfChain::Branch &B : S.Chain.Branches) {

@@ -15,6 +15,7 @@
 #include <llvm/Support/Regex.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 namespace {
@@ -25,6 +26,9 @@ struct GoldenCase {
   std::string Path;
   std::string ExpectedPath; // empty: output must equal input
 };
+
+// gtest prints parameters on failure; show the case's path rather than its bytes.
+void PrintTo(const GoldenCase &C, std::ostream *OS) { *OS << C.Path; }
 
 std::vector<GoldenCase> discoverCases() {
   std::vector<GoldenCase> Cases;
@@ -83,6 +87,12 @@ TEST_P(RewriteGolden, Case) {
   ASSERT_TRUE(Run.ParseErrors.empty()) << Run.ParseErrors;
   ASSERT_TRUE(Run.ApplyError.empty()) << Run.ApplyError;
 
+  // GRAPHIFY_REWRITE_ACTUAL_DIR=<dir> saves each case's output there, to review new expectations.
+  if (const char *Dir = std::getenv("GRAPHIFY_REWRITE_ACTUAL_DIR")) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(std::string(Dir) + "/" + C.Rule + "." + C.Name + ".cpp", EC);
+    OS << Run.Fixed;
+  }
   std::string Report;
   for (const graphify::Finding &F : Run.Findings)
     Report += "  " + std::to_string(F.Where.Line) + ":" + std::to_string(F.Where.Column) + " [" + F.CheckId + "] " +

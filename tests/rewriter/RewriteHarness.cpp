@@ -37,7 +37,8 @@ std::vector<std::string> testCompilerArgs() {
   llvm::SmallVector<llvm::StringRef, 4> TorchDirs;
   llvm::StringRef(GRAPHIFY_TEST_TORCH_INCLUDE_DIRS).split(TorchDirs, '|', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef Dir : TorchDirs)
-    Args.push_back("-isystem" + Dir.str());
+    if (Dir.rtrim('/') != "/usr/include") // already a system directory; repeating it breaks include_next
+      Args.push_back("-isystem" + Dir.str());
   return Args;
 }
 
@@ -52,6 +53,7 @@ RewriteRun rewriteSource(llvm::StringRef Path, llvm::StringRef Code) {
       clang::tooling::getClangStripDependencyFileAdjuster(), clang::tooling::FileContentMappings(), &Printer);
   if (!AST || AST->getDiagnostics().hasErrorOccurred()) {
     Run.ParseErrors = Diags.empty() ? std::string("cannot parse ") + Path.str() : Diags;
+    Run.Fixed = Code.str();
     return Run;
   }
   clang::ASTContext &Ctx = AST->getASTContext();

@@ -17,6 +17,9 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
+#include <llvm/Support/xxhash.h>
+
+#include <unistd.h>
 
 #include <atomic>
 #include <fstream>
@@ -210,20 +213,31 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
   for (const EntryRequest &R : Opts.Entries)
     Requested.push_back(R.Name);
 
-  // 1. Parse every file (entries + rewrite).
-  std::vector<ModelInfo> Models;
+  // 1. Parse every file (entries + rewrite), in parallel: parsing through the tensor headers is
+  //    the slowest step left once the harnesses are cached.
+  std::vector<std::string> AbsPaths;
   for (const std::string &File : Opts.Files) {
     llvm::SmallString<256> Abs(File);
     if (!llvm::sys::fs::exists(Abs))
       return error(File + ": no such file");
     llvm::sys::fs::make_absolute(Abs);
     llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-    Log << "graphify-validate: parsing " << File << "\n";
-    auto M = loadModel({std::string(Abs), ParseArgs, RulesDir, Requested});
-    if (!M)
-      return M.takeError();
-    Models.push_back(std::move(*M));
+    AbsPaths.push_back(std::string(Abs));
   }
+  Log << "graphify-validate: parsing " << Opts.Files.size() << " file" << (Opts.Files.size() == 1 ? "" : "s") << "\n";
+  Log.flush();
+  std::vector<ModelInfo> Models(Opts.Files.size());
+  std::vector<std::string> ParseErrors(Opts.Files.size());
+  parallelFor(Opts.Files.size(), Jobs, [&](size_t F) {
+    auto M = loadModel({AbsPaths[F], ParseArgs, RulesDir, Requested});
+    if (M)
+      Models[F] = std::move(*M);
+    else
+      ParseErrors[F] = llvm::toString(M.takeError());
+  });
+  for (const std::string &E : ParseErrors)
+    if (!E.empty())
+      return error(E);
 
   // 2. Decide the entries and their inputs.
   std::vector<Planned> Plan;
@@ -297,13 +311,20 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
     else
       llvm::sys::fs::remove_directories(Tmp);
   });
+  // The rewritten copies live in the cache under a hash of their text: the harness that
+  // includes one then has the same text on every run, so its executable is found in the cache.
+  std::string CacheDir = Opts.CacheDir.empty() ? defaultCacheDir() : Opts.CacheDir;
   std::vector<std::string> RewrittenPaths(Models.size());
   for (size_t F = 0; F < Models.size(); ++F) {
-    std::string Dir = Tmp + "/rewritten-" + std::to_string(F);
-    llvm::sys::fs::create_directories(Dir);
+    std::string Dir = CacheDir + "/rewritten/" +
+                      llvm::utohexstr(llvm::xxh3_64bits(Models[F].RewrittenText + "\x1e" + Models[F].Path));
     RewrittenPaths[F] = Dir + "/" + llvm::sys::path::filename(Models[F].Path).str();
-    if (!writeFile(RewrittenPaths[F], Models[F].RewrittenText))
-      return error("cannot write " + RewrittenPaths[F]);
+    if (readFile(RewrittenPaths[F]) == Models[F].RewrittenText && llvm::sys::fs::exists(RewrittenPaths[F]))
+      continue;
+    std::string Part = RewrittenPaths[F] + ".tmp" + std::to_string(::getpid());
+    if (llvm::sys::fs::create_directories(Dir) || !writeFile(Part, Models[F].RewrittenText) ||
+        llvm::sys::fs::rename(Part, RewrittenPaths[F]))
+      return error("cannot write the rewritten copy " + RewrittenPaths[F]);
   }
   for (size_t I = 0; I < Plan.size(); ++I) {
     Planned &P = Plan[I];
@@ -326,7 +347,6 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
   }
 
   // 4. Build (in parallel, cached). An unchanged rewrite reuses the original's executable.
-  std::string CacheDir = Opts.CacheDir.empty() ? defaultCacheDir() : Opts.CacheDir;
   std::vector<std::pair<size_t, Version>> Builds;
   for (size_t I = 0; I < Plan.size(); ++I) {
     Builds.push_back({I, Original});

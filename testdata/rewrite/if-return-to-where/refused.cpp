@@ -51,7 +51,7 @@ torch::Tensor host_container(torch::Tensor x, std::vector<float> limits) {
 
 torch::Tensor nested_returns(torch::Tensor x, torch::Tensor y) {
   if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: early returns are nested
-    if (y.sum().item<float>() > 0)
+    if (y.sum().item<float>() > 0) // EXPECT-NO-FIX: nested inside another if
       return y;
     return x;
   }
