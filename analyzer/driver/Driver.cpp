@@ -49,18 +49,7 @@
 namespace graphify {
 namespace {
 
-// The analyzer core (analyzer/lib, analyzer/checks) is built as its own library; while it is
-// absent (GRAPHIFY_WITHOUT_ANALYZER, set by tests/cli/CMakeLists.txt) the driver still parses,
-// reports compile errors and NOLINT problems, and lists no checks.
-#ifdef GRAPHIFY_WITHOUT_ANALYZER
-llvm::ArrayRef<CheckInfo> registeredChecks() { return {}; }
-AnalysisResult analyze(clang::ASTContext &, const AnalysisConfig &) { return {}; }
-#else
 llvm::ArrayRef<CheckInfo> registeredChecks() { return allChecks(); }
-AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisConfig &Config) {
-  return analyzeTranslationUnit(Ctx, Config);
-}
-#endif
 
 const CheckInfo *lookupCheck(llvm::StringRef Id) {
   for (const CheckInfo &C : registeredChecks())
@@ -261,7 +250,7 @@ FileResult runJob(const Job &J, bool Color) {
 
   std::vector<Finding> Raw;
   auto OnAST = [&](clang::ASTContext &Ctx) {
-    AnalysisResult A = analyze(Ctx, AC);
+    AnalysisResult A = analyzeTranslationUnit(Ctx, AC);
 #if GRAPHIFY_HAVE_REWRITER
     if (J.Rules)
       attachFixes(Ctx, A, *J.Rules);
@@ -446,8 +435,6 @@ int listChecks(llvm::raw_ostream &Out, const LintConfig &C, const RuleSet &Rules
     for (const CheckInfo *I : Off)
       Out << "    " << llvm::left_justify(I->Id, 34) << " " << I->Summary << "\n";
   }
-  if (registeredChecks().empty())
-    Out << "\nnote: no checks are registered in this build (the analyzer core is not built)\n";
   Out << "\nRule packs loaded:\n";
   for (const std::string &P : Rules.packFiles())
     Out << "    " << P << "\n";

@@ -1,7 +1,6 @@
 // End-to-end tests of the graphify-lint binary: exit codes, help/version/list/explain/dump,
 // compile errors, configuration errors, compile databases, -j ordering, NOLINT and formats on
-// real findings, and an installed copy. Tests that need findings from the checks skip while the
-// analyzer core is not built into the binary.
+// real findings, fixes through the rewriter, and an installed copy.
 #include "CliTestUtil.h"
 
 #include <llvm/Support/JSON.h>
@@ -15,9 +14,8 @@ bool checksAvailable() {
   return Available;
 }
 
-#define REQUIRE_CHECKS()                                                                                         \
-  if (!checksAvailable())                                                                                       \
-  GTEST_SKIP() << "the analyzer core's checks are not built into graphify-lint yet"
+// The checks are part of every build; a binary without them must fail these tests, not skip them.
+#define REQUIRE_CHECKS() ASSERT_TRUE(checksAvailable()) << "graphify-lint lists no checks"
 
 // A file whose graph region calls a capture-unsafe CUDA function, declared locally so it parses
 // without the CUDA toolkit.
@@ -243,6 +241,22 @@ TEST(Cli, CheckFindingsAndFiltering) {
   RunResult AsError = lint({"--scope=all", "--warnings-as-errors=graphify-capture-*", Src, "--", "-std=c++17"});
   EXPECT_EQ(AsError.Code, 1);
   EXPECT_NE(AsError.Out.find(": error: "), std::string::npos) << AsError.Out;
+}
+
+TEST(Cli, HeaderFilterAndTraceProfile) {
+  REQUIRE_CHECKS();
+  ScratchDir D;
+  D.file("sync.hpp", "void cudaDeviceSynchronize();\ninline void helper() {\n  cudaDeviceSynchronize();\n}\n");
+  std::string Src = D.file("main.cpp", "#include \"sync.hpp\"\nvoid step() { helper(); }\n");
+  RunResult MainOnly = lint({"--scope=all", Src, "--", "-std=c++17"});
+  EXPECT_EQ(MainOnly.Code, 0) << MainOnly.Out;
+  RunResult Headers = lint({"--scope=all", "--header-filter=.*\\.hpp$", Src, "--", "-std=c++17"});
+  EXPECT_EQ(Headers.Code, 1) << Headers.Out;
+  EXPECT_NE(Headers.Out.find(D.Path + "/sync.hpp:3:3: warning: "), std::string::npos) << Headers.Out;
+  // capture-unsafe-api is not part of the trace profile.
+  RunResult Trace = lint({"--scope=all", "--profile=trace", "--checks=-*,graphify-capture-unsafe-api",
+                          "--header-filter=.*", Src, "--", "-std=c++17"});
+  EXPECT_EQ(Trace.Code, 0) << Trace.Out;
 }
 
 TEST(Cli, NolintVariantsSuppress) {
