@@ -673,8 +673,10 @@ private:
                           llvm::ArrayRef<TaintValue> ArgV, unsigned First) {
     const FunctionDecl *Callee = C.Callee;
     std::string Name = calleeName(Callee);
-    // Context for reporting inside the callee: the taint each parameter receives here.
-    for (unsigned I = First; I < ArgV.size(); ++I)
+    // Context for reporting inside the callee: the taint each parameter receives here. Only
+    // calls made by graph code count: a helper shared with a training loop is not blamed for
+    // what the loop passes it.
+    for (unsigned I = First; InRegion && I < ArgV.size(); ++I)
       if (ArgV[I].tainted()) {
         unsigned Param = I - First;
         std::string PName = Param < Callee->getNumParams()

@@ -135,6 +135,23 @@ struct M : torch::nn::Module {
   EXPECT_EQ(A.findings("graphify-host-sync"), Lines{"6:23"});
 }
 
+TEST(TaintAnalysis, HelpersAreBlamedOnlyForWhatGraphCodePassesThem) {
+  const char *Helper = R"cpp(
+static at::Tensor grow(at::Tensor x, long n) { return x.view(n, -1); }
+void train(at::Tensor loss, at::Tensor x) { grow(x, loss.item<long>()); }
+struct M : torch::nn::Module {
+  at::Tensor forward(at::Tensor x) { return grow(x, 4); }
+};
+)cpp";
+  EXPECT_EQ(analyze(Helper).findings("graphify-data-dependent-size"), Lines{});
+  std::string FromGraph = std::string(Helper) + R"cpp(
+struct N : torch::nn::Module {
+  at::Tensor forward(at::Tensor x) { return grow(x, x.sum().item<long>()); }
+};
+)cpp";
+  EXPECT_EQ(analyze(FromGraph).findings("graphify-data-dependent-size"), Lines{"2:62"});
+}
+
 TEST(TaintAnalysis, GlobalFunctionsNamedLikeTensorOpsAreNotTheApi) {
   auto A = analyze(R"cpp(
 void print(const char *);
