@@ -58,6 +58,22 @@ bool touchesDataDependentApi(const Stmt *S, const ApiModel &Api, int Depth = 0) 
   return false;
 }
 
+void coverLocalInitializers(const Stmt *S, const SourceManager &SM,
+                            std::vector<std::pair<unsigned, unsigned>> &Covered) {
+  if (!S)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        V && !isa<ParmVarDecl>(V) && V->hasLocalStorage() && V->getInit()) {
+      SourceLocation B = SM.getExpansionLoc(V->getInit()->getBeginLoc());
+      SourceLocation E = SM.getExpansionLoc(V->getInit()->getEndLoc());
+      if (B.isValid() && E.isValid() && SM.getFileID(B) == SM.getFileID(E))
+        Covered.push_back({SM.getFileOffset(B), SM.getFileOffset(E) + 1});
+    }
+  for (const Stmt *C : S->children())
+    coverLocalInitializers(C, SM, Covered);
+}
+
 class CandidateCollector : public MatchFinder::MatchCallback {
 public:
   CandidateCollector(const NamedRewriteRule &Rule, const ApiModel &Api, std::vector<RewriteCandidate> &Out)
@@ -78,6 +94,9 @@ public:
     SourcePoint End = pointOf(Root->getEndLoc(), SM);
     C.Covered.push_back({C.Where.Offset, End.Offset + 1});
     C.TouchesDataDependentApi = touchesDataDependentApi(Root, Api);
+    // Values computed into locals flow into the match: a finding on such an initializer (the
+    // `nonzero()` of `auto i = m.nonzero();`, the `item()` of `float s = ...`) is about it too.
+    coverLocalInitializers(Root, SM, C.Covered);
     size_t CaseIndex = transformer::detail::findSelectedCase(R, Rule.Rule);
     auto Edits = Rule.Rule.Cases[CaseIndex].Edits(R);
     if (!Edits) {

@@ -142,6 +142,10 @@ llvm::Expected<Toolchain> findToolchain(RuntimeKind Runtime, const char *Argv0) 
     TC.LinkArgs.push_back(L);
   TC.LinkArgs.push_back("-lpthread");
   TC.LinkArgs.push_back("-ldl");
+  // The CUDA backend's definition and headers (build tree; an install has them under include/).
+  for (std::string &F : splitList(GRAPHIFY_VALIDATE_RUNTIME_EXTRA_FLAGS, '|'))
+    if (!llvm::StringRef(F).starts_with("-I") || TC.Origin.rfind("build tree", 0) == 0)
+      TC.CompileFlags.push_back(F);
   TC.HasCudaBackend = GRAPHIFY_VALIDATE_HAVE_CUDA;
   fingerprintFile(RuntimeLib, H);
   fingerprintTree(Include + "/graphify", H);

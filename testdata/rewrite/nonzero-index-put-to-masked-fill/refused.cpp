@@ -2,8 +2,8 @@
 #include "mock_torch.h"
 
 torch::Tensor index_reused(torch::Tensor x) {
-  auto idx = (x == 0).nonzero();
-  x.index_put_({idx}, 1); // EXPECT-NO-FIX: 'idx' is used elsewhere
+  auto idx = (x == 0).nonzero(); // EXPECT-NO-FIX: 'idx' is used elsewhere
+  x.index_put_({idx}, 1);
   return idx;
 }
 
@@ -14,8 +14,8 @@ torch::Tensor foreign_mask(torch::Tensor x, torch::Tensor y) {
 }
 
 torch::Tensor changed_between(torch::Tensor x, torch::Tensor y) {
-  auto idx = (x == 0).nonzero();
+  auto idx = (x == 0).nonzero(); // EXPECT-NO-FIX: a statement between the nonzero\(\) and the index_put_ calls 'add_'
   x.add_(y);
-  x.index_put_({idx}, 1); // EXPECT-NO-FIX: a statement between the nonzero\(\) and the index_put_ calls 'add_'
+  x.index_put_({idx}, 1);
   return x;
 }

@@ -8,7 +8,7 @@ torch::Tensor impure(torch::Tensor x) {
 }
 
 torch::Tensor local_used_twice(torch::Tensor x) {
-  float s = x.sum().item<float>();
+  float s = x.sum().item<float>(); // EXPECT-NO-FIX: 's' is also used at line 13
   torch::Tensor y = s > 0 ? x : -x; // EXPECT-NO-FIX: 's' is also used at line 13
   return y * s;
 }
