@@ -269,6 +269,7 @@ Tensor from_blob(void *data, IntArrayRef sizes, const TensorOptions &o) {
 }
 Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides, const TensorOptions &o) {
   GFY_CHECK(sizes.size() == strides.size(), "from_blob: sizes and strides must have the same length");
+  GFY_CHECK(sizes.size() <= 25, "tensors have at most 25 dimensions, got ", int64_t(sizes.size()));
   GFY_CHECK(data != nullptr || sizes.empty() || std::count(sizes.begin(), sizes.end(), 0) > 0,
             "from_blob: data pointer is null");
   int64_t extent = 1;
