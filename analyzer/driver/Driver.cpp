@@ -165,18 +165,18 @@ private:
     if (CommandLine)
       return *CommandLine;
     llvm::StringRef Value = *O.Config;
-    llvm::Expected<LintConfig> C = llvm::createStringError(llvm::inconvertibleErrorCode(), "");
-    llvm::consumeError(C.takeError());
-    if (llvm::sys::fs::is_regular_file(Value)) {
+    // A value naming a file is that file; anything else is YAML text (as clang-tidy's --config).
+    auto Parse = [&]() -> llvm::Expected<LintConfig> {
+      if (!llvm::sys::fs::is_regular_file(Value))
+        return parseConfig(Value, "--config", currentDirectory());
       auto Buffer = llvm::MemoryBuffer::getFile(Value);
       if (!Buffer)
         return llvm::createStringError(Buffer.getError(), "error: cannot read --config file '" + Value + "'");
       llvm::SmallString<256> Abs(Value);
       llvm::sys::fs::make_absolute(Abs);
-      C = parseConfig((*Buffer)->getBuffer(), Value, llvm::sys::path::parent_path(Abs));
-    } else {
-      C = parseConfig(Value, "--config", currentDirectory());
-    }
+      return parseConfig((*Buffer)->getBuffer(), Value, llvm::sys::path::parent_path(Abs));
+    };
+    llvm::Expected<LintConfig> C = Parse();
     if (!C)
       return C.takeError();
     CommandLine = *C;
@@ -371,7 +371,12 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
     std::vector<std::string> Includes = leadingIncludes((*Buffer)->getBuffer(), AbsFile);
     bool Found = false;
     std::string Flags = commandWithoutFile(J.CommandLine, J.Command.Filename, Found);
-    if (Includes.empty() || !Found)
+    // A forced include (-include, -imacros) or a PCH of the user's own comes before the file's
+    // first line; ours would then not be the first thing parsed, so leave such files alone.
+    bool Forced = llvm::any_of(J.CommandLine, [](llvm::StringRef A) {
+      return A.starts_with("-include") || A.starts_with("-imacros") || A.starts_with("--include");
+    });
+    if (Includes.empty() || !Found || Forced)
       continue;
     Group &G = Groups[J.Command.Directory + '\0' + Flags + '\0' + Includes.front()];
     G.Members.push_back(I);
