@@ -470,12 +470,8 @@ private:
       return evalMember(ME);
     if (const auto *BO = dyn_cast<BinaryOperator>(E))
       return evalBinary(BO);
-    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-      TaintValue V = eval(UO->getSubExpr());
-      if (UO->isIncrementDecrementOp() && V.empty())
-        return V;
-      return V;
-    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return eval(UO->getSubExpr()); // `-s`, `!s`, `*p`, `++i`: the operand's dependence
     if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
       return evalConditional(CO);
     if (const auto *LE = dyn_cast<LambdaExpr>(E)) {
