@@ -971,7 +971,7 @@ private:
 } // namespace
 
 void TaintAnalysis::Impl::analyzeFunction(const FunctionDecl *FD) {
-  BodyInterpreter I(*this, FD, TaintState{});
+  BodyInterpreter I(*this, FD, TaintState());
   I.seedParameters();
   I.runConstructorInits();
   I.runBody(FD->getBody());
