@@ -174,9 +174,11 @@ static bool mentionsConstantImpl(const Stmt *S, llvm::StringRef Enumerator,
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
       return EC->getName().equals_insensitive(Enumerator);
-    // `kCPU` and `kBool` are constants initialized from the enumerator.
+    // `kCPU` and `kBool` are constants initialized from the enumerator; a local
+    // `torch::Device dev(torch::kCPU);` names its device in its initializer.
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (VD->getType().isConstQualified() || VD->isConstexpr())
+      if (VD->getType().isConstQualified() || VD->isConstexpr() ||
+          (VD->isLocalVarDecl() && !VD->getType()->isReferenceType()))
         if (const Expr *Init = VD->getInit())
           return mentionsConstantImpl(Init, Enumerator, StringPrefix, Depth + 1);
     return false;

@@ -17,6 +17,9 @@ struct HostReads : torch::nn::Module {
     // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: 'to' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
     auto toCpuDevice2 = x.to(torch::Device(torch::kCPU));
     // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: 'to' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    torch::Device host(torch::kCPU);
+    auto viaLocal = x.to(host);
+    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 'to' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
     auto toFloat = x.to(torch::kFloat);
     auto toCuda = x.to(torch::kCUDA);
     float *p = x.data_ptr<float>();
@@ -28,7 +31,7 @@ struct HostReads : torch::nn::Module {
     std::cout << "shape " << x.sizes() << std::endl;
     bool same = x.equal(onCpu);
     // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'equal' compares all elements on the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
-    return x * s + sc.toFloat() + p[0] + acc[0] + toCpu + toCpuDevice + toCpuDevice2 + toFloat +
+    return viaLocal + x * s + sc.toFloat() + p[0] + acc[0] + toCpu + toCpuDevice + toCpuDevice2 + toFloat +
            toCuda + same;
   }
 };
