@@ -197,7 +197,8 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
     return TC.takeError();
   if (Opts.Cuda && Gfy && !TC->HasCudaBackend)
     return error("no CUDA device available (the graphify runtime in " + TC->Origin +
-                 " was built without its CUDA backend: nvcc was not found when graphify was configured)");
+                 " was built without its CUDA backend; it is built when graphify is configured where nvcc is found and "
+                 "GRAPHIFY_CUDA is not OFF)");
 
   std::string RulesDir = Opts.RulesDir.empty() ? defaultRulesDirectory(Opts.Argv0) : Opts.RulesDir;
   std::vector<std::string> ParseArgs;
