@@ -205,6 +205,8 @@ std::string lintHelpText() {
   OS << "\nCONFIGURATION: the nearest .graphify.yaml above each file (or --config), keys Checks, Profile,\n"
         "Scope, GraphRegions, RulePacks, WarningsAsErrors, HeaderFilterRegex; flags override it.\n"
         "SUPPRESSION: // NOLINT, // NOLINT(check-glob,...), // NOLINTNEXTLINE(...), // NOLINTBEGIN(...) ... // NOLINTEND(...)\n"
+        "ENVIRONMENT: GRAPHIFY_RESOURCE_DIR (Clang resource dir), GRAPHIFY_RULES_DIR (rule packs),\n"
+        "XDG_CACHE_HOME (shared PCH cache), GRAPHIFY_LINT_TIMING=1 (CPU time of analysis and fixes per file).\n"
         "EXIT STATUS: 0 no findings, 1 findings, 2 usage, configuration, rules or compile errors.\n";
   return S;
 }
