@@ -227,8 +227,13 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
 
 void RuleSet::index(unsigned Idx, llvm::ArrayRef<std::string> Namespaces) {
   const ApiEntry &E = Entries[Idx];
+  // A bare name is filed as such only when it is already qualified or the pack claims the global
+  // namespace; otherwise a user's own global `print` would inherit a tensor op's tags.
+  bool ClaimsGlobal = llvm::is_contained(Namespaces, "");
+  bool Qualified = llvm::StringRef(E.Name).contains("::");
   auto AddQualified = [&](llvm::StringMap<std::vector<unsigned>> &Map) {
-    Map[E.Name].push_back(Idx); // a name may already be fully qualified
+    if (Qualified || ClaimsGlobal)
+      Map[E.Name].push_back(Idx);
     for (const std::string &N : Namespaces)
       if (!N.empty())
         Map[N + "::" + E.Name].push_back(Idx);

@@ -56,6 +56,9 @@ TEST(RuleSet, LookupsFollowNamespacesAndArity) {
   EXPECT_FALSE(R->lookupFunction("at::nonzero", 1).empty());
   EXPECT_FALSE(R->lookupFunction("gfy::nonzero", 1).empty());
   EXPECT_TRUE(R->lookupFunction("mylib::nonzero", 1).empty());
+  // A user's global function does not inherit a tensor op's tags.
+  EXPECT_TRUE(R->lookupFunction("print", 1).empty());
+  EXPECT_TRUE(R->lookupFunction("nonzero", 1).empty());
   // where: one argument is dynamic, three arguments is the select rewrites emit.
   auto Where1 = R->lookupFunction("at::where", 1);
   ASSERT_EQ(Where1.size(), 1u);
