@@ -18,8 +18,14 @@ foreach(f include/graphify/graphify.h include/graphify/compat/torch/torch.h shar
   endif()
 endforeach()
 
+# An ASan-built runtime needs its consumer linked with the same sanitizers.
+set(SANITIZER_FLAGS "")
+if(SANITIZE)
+  set(SANITIZER_FLAGS "-fsanitize=address,undefined")
+endif()
 run(${CMAKE_COMMAND} -S ${OUTSIDE_DIR} -B ${WORK_DIR}/outside -G ${GENERATOR}
-    -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
+    -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release
+    "-DCMAKE_CXX_FLAGS=${SANITIZER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${SANITIZER_FLAGS}")
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/outside)
 run(${WORK_DIR}/outside/uses_runtime)
 if(NOT LAST_OUTPUT MATCHES "sum=6")
