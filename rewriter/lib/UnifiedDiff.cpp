@@ -60,16 +60,19 @@ void writeUnifiedDiff(llvm::StringRef Path, llvm::StringRef Before, llvm::String
     if (I < N && J < M && A[Prefix + I] == B[Prefix + J]) {
       Script.push_back({Op::Keep, A[Prefix + I]});
       ++I, ++J;
-    } else if (J < M && (I == N || L[I][J + 1] >= L[I + 1][J])) {
-      Script.push_back({Op::Add, B[Prefix + J++]});
-    } else {
+    } else if (I < N && (J == M || L[I + 1][J] >= L[I][J + 1])) {
+      // On a tie, removals come first, as diff(1) and git print them.
       Script.push_back({Op::Remove, A[Prefix + I++]});
+    } else {
+      Script.push_back({Op::Add, B[Prefix + J++]});
     }
   }
   for (size_t K = A.size() - Suffix; K < A.size(); ++K)
     Script.push_back({Op::Keep, A[K]});
 
-  OS << "--- a/" << Path << "\n+++ b/" << Path << "\n";
+  // git-style a/ b/ prefixes for relative paths (patch -p1); absolute paths as they are (-p0).
+  bool Absolute = Path.starts_with("/");
+  OS << "--- " << (Absolute ? "" : "a/") << Path << "\n+++ " << (Absolute ? "" : "b/") << Path << "\n";
   // Group changes into hunks with `Context` lines around them.
   size_t Pos = 0;
   while (Pos < Script.size()) {

@@ -71,6 +71,8 @@ TEST(FixApplication, DiffPrintsAndWritesNothing) {
   EXPECT_NE(Out.find("-int f(int a) { return a + 1; }"), std::string::npos) << Out;
   EXPECT_NE(Out.find("+int f(int a) { return b + 1; }"), std::string::npos) << Out;
   EXPECT_NE(Out.find("@@ -1,1 +1,1 @@"), std::string::npos) << Out;
+  // Removed lines come before added ones within a hunk, as diff(1) prints them.
+  EXPECT_LT(Out.find("-int f(int a)"), Out.find("+int f(int a)")) << Out;
 }
 
 TEST(FixApplication, ExportWritesClangApplyReplacementsYaml) {

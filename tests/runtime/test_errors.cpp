@@ -103,8 +103,10 @@ TEST(Errors, Indexing) {
 }
 
 TEST(Errors, DevicesAndUndefined) {
-  EXPECT_ERROR(zeros({2}).to(kCUDA), "no backend for device type cuda");
-  EXPECT_ERROR(zeros({2}, TensorOptions().device(kCUDA)), "no backend for device type cuda");
+  if (!has_backend(kCUDA)) { // on a GPU machine these succeed
+    EXPECT_ERROR(zeros({2}).to(kCUDA), "no backend for device type cuda");
+    EXPECT_ERROR(zeros({2}, TensorOptions().device(kCUDA)), "no backend for device type cuda");
+  }
   EXPECT_ERROR(Tensor().sum(), "undefined Tensor");
   EXPECT_ERROR(Tensor() + 1, "undefined Tensor");
   EXPECT_ERROR(zeros({2}) + Tensor(), "undefined Tensor");

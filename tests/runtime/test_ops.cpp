@@ -20,7 +20,7 @@ TEST(OpTable, EveryOpHasACpuKernelAndName) {
   EXPECT_EQ(names.size(), size_t(kNumOps));
   EXPECT_FALSE(cpu.supports(OpId::exp, kLong));
   EXPECT_TRUE(cpu.supports(OpId::mm, kFloat));
-  EXPECT_FALSE(has_backend(kCUDA));
+  // The CUDA backend registers itself only where a device exists (scripts/gpu-check machines).
 }
 
 TEST(Elementwise, Math) {

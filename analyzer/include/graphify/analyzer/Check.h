@@ -11,7 +11,9 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
 
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace graphify {
 
