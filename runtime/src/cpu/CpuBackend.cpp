@@ -16,25 +16,7 @@ namespace gfy {
 namespace cpu {
 namespace {
 
-enum DtypeSet { ALL, NUM, FLT, INT, IDX };
 
-bool in_set(DtypeSet set, ScalarType t) {
-  switch (set) {
-  case ALL: return true;
-  case IDX: return true;
-  case NUM: return t != kBool;
-  case FLT: return isFloatingType(t);
-  case INT: return !isFloatingType(t);
-  }
-  return false;
-}
-
-constexpr DtypeSet kOpDtypes[] = {
-#define GFY_OP(name, dtypes) dtypes,
-#include <graphify/ops.def>
-#undef GFY_OP
-};
-static_assert(sizeof(kOpDtypes) / sizeof(kOpDtypes[0]) == size_t(kNumOps));
 
 using KernelFn = void (*)(OpCall &);
 constexpr KernelFn kKernels[] = {
@@ -56,8 +38,7 @@ public:
   DeviceType device_type() const override { return kCPU; }
   const char *name() const override { return "cpu"; }
   bool supports(OpId op, ScalarType dtype) const override {
-    const int i = int(op);
-    return i >= 0 && i < kNumOps && in_set(kOpDtypes[i], dtype);
+    return op_table_dtypes(op, dtype);
   }
   void compute(OpCall &call) override { kKernels[int(call.op)](call); }
 
@@ -147,6 +128,32 @@ void register_backend(DeviceType type, std::unique_ptr<Backend> backend) {
 
 AllocatorStats allocator_stats(DeviceType device) { return backend_for(device).stats(); }
 void empty_cache(DeviceType device) { backend_for(device).empty_cache(); }
+
+namespace {
+// The dtype sets named in ops.def; see the comment at its top.
+enum DtypeSet { ALL, NUM, FLT, INT, IDX };
+bool in_set(DtypeSet set, ScalarType t) {
+  switch (set) {
+  case ALL: return true;
+  case IDX: return true;
+  case NUM: return t != kBool;
+  case FLT: return isFloatingType(t);
+  case INT: return !isFloatingType(t);
+  }
+  return false;
+}
+constexpr DtypeSet kOpDtypes[] = {
+#define GFY_OP(name, dtypes) dtypes,
+#include <graphify/ops.def>
+#undef GFY_OP
+};
+static_assert(sizeof(kOpDtypes) / sizeof(kOpDtypes[0]) == size_t(kNumOps));
+} // namespace
+
+bool op_table_dtypes(OpId op, ScalarType dtype) {
+  const int i = int(op);
+  return i >= 0 && i < kNumOps && in_set(kOpDtypes[i], dtype);
+}
 
 std::string_view op_name(OpId op) {
   static constexpr std::string_view names[] = {

@@ -329,24 +329,7 @@ private:
 
 // --- op table --------------------------------------------------------------------------------------
 
-enum DtypeSet { ALL, NUM, FLT, INT, IDX };
-bool in_set(DtypeSet set, ScalarType t) {
-  switch (set) {
-  case ALL: return true;
-  case IDX: return true;
-  case NUM: return t != kBool;
-  case FLT: return isFloatingType(t);
-  case INT: return !isFloatingType(t);
-  }
-  return false;
-}
-// The CUDA backend implements exactly the CPU reference's dtype sets (STYLE.md §8).
-constexpr DtypeSet kOpDtypes[] = {
-#define GFY_OP(name, dtypes) dtypes,
-#include <graphify/ops.def>
-#undef GFY_OP
-};
-static_assert(sizeof(kOpDtypes) / sizeof(kOpDtypes[0]) == size_t(kNumOps));
+// The CUDA backend implements exactly the CPU reference's dtype sets (STYLE.md §8): op_table_dtypes.
 using KernelFn = void (*)(OpCall &, const LaunchContext &);
 constexpr KernelFn kKernels[] = {
 #define GFY_OP(name, dtypes) &name##_cuda,
@@ -355,8 +338,7 @@ constexpr KernelFn kKernels[] = {
 };
 
 bool CudaBackend::supports(OpId op, ScalarType dtype) const {
-  const int i = int(op);
-  return i >= 0 && i < kNumOps && in_set(kOpDtypes[i], dtype);
+  return op_table_dtypes(op, dtype);
 }
 
 void CudaBackend::compute(OpCall &call) {

@@ -40,6 +40,9 @@ static_assert(kNumOps == 61, "ops.def changed: update this count, the CPU backen
 
 /// "add", "mm", ... (the ops.def spelling).
 std::string_view op_name(OpId op);
+/// Whether `dtype` is in the dtype set ops.def declares for `op` (false for an invalid op).
+/// Every backend's `supports` starts from this, so all backends implement the same table.
+bool op_table_dtypes(OpId op, ScalarType dtype);
 
 /// The arguments of one kernel launch. Tensors are held by reference count, so a recorded call
 /// keeps its (static) buffers alive for as long as the graph that recorded it.
