@@ -116,6 +116,8 @@ TEST(Capture, HostReadsAreLocatedErrors) {
   expect_capture_error([&] { (void)x.allclose(x); }, "allclose()", __LINE__);
   expect_capture_error([&] { print(std::cout, x); }, "printing a tensor", __LINE__);
   expect_capture_error([&] { (void)x.cpu(); }, "cpu()", __LINE__);
+  // Refused even though x is already on the CPU: capture models a CUDA graph.
+  expect_capture_error([&] { (void)x.to(Device(kCPU), kFloat); }, "to(kCPU)", __LINE__);
   // Fixed-size forms are fine: long-tensor indexing, masks, stable argsort.
   Tensor y;
   Graph g = capture([&] {
