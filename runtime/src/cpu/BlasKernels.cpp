@@ -58,9 +58,14 @@ void mm_kernel(OpCall &c) {
   const bool has_bias = c.in.size() > 2 && c.beta != 0.0;
   dispatch_num(out.dtype, [&]<class T>() {
     T *C = reinterpret_cast<T *>(out.data());
-    if (has_bias) {
+    const TensorImpl *bias_impl = has_bias ? &I(c.in[2]) : nullptr;
+    // A bias that is the output itself with beta = 1 means "accumulate into out" (what the
+    // graph's fusion pass emits for a sum of products): nothing to copy.
+    const bool accumulate = has_bias && c.beta == 1.0 && bias_impl->data() == out.data() &&
+                            bias_impl->strides == out.strides && bias_impl->sizes == out.sizes;
+    if (has_bias && !accumulate) {
       // out = beta * bias first, then the GEMM accumulates into it.
-      const TensorImpl &bias = I(c.in[2]);
+      const TensorImpl &bias = *bias_impl;
       const T beta = static_cast<T>(c.beta);
       loop_nd<2>(out.sizes, {&out, &bias}, [&](char **p, const int64_t *s, int64_t n) {
         for (int64_t i = 0; i < n; ++i)

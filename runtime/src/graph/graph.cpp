@@ -7,6 +7,8 @@
 #include <graphify/core/Functions.h>
 #include <graphify/graph/Graph.h>
 
+#include "Tape.h"
+
 #include <algorithm>
 #include <iostream>
 #include <unordered_map>
@@ -15,16 +17,6 @@ namespace gfy {
 namespace detail {
 
 Scalar read_scalar(const TensorImpl &t, int64_t linear);
-
-struct Tape {
-  std::vector<std::function<void()>> nodes;
-  std::vector<std::shared_ptr<OpCall>> calls; ///< per node: its kernel launch, or null
-  std::vector<std::string> warnings;
-  std::shared_ptr<Storage> pool;              ///< graph-private memory of the intermediates
-  void run() const {
-    for (const auto &n : nodes) n();
-  }
-};
 
 namespace {
 enum class Mode { Capture, Trace };
@@ -43,9 +35,7 @@ struct FrameGuard {
   FrameGuard &operator=(const FrameGuard &) = delete;
 };
 
-void plan_memory(Tape &tape);
-
-Graph run_capture(const std::function<void()> &fn, Mode mode) {
+Graph run_capture(const std::function<void()> &fn, Mode mode, const CaptureOptions &options) {
   GFY_CHECK(g_frames.empty(), mode == Mode::Capture ? "capture()" : "trace()",
             " cannot be nested inside another capture or trace");
   auto tape = std::make_shared<Tape>();
@@ -57,6 +47,7 @@ Graph run_capture(const std::function<void()> &fn, Mode mode) {
     FrameGuard guard(tape.get(), mode);
     fn();
   }
+  if (options.fuse) fuse_linear_combinations(*tape);
   plan_memory(*tape);
   return Graph(tape);
 }
@@ -105,108 +96,6 @@ void record(std::function<void()> node, std::shared_ptr<OpCall> call) {
   t->calls.push_back(std::move(call));
 }
 
-namespace {
-
-/// The graph-private pool. After capture, a buffer that only the tape can reach (no user handle,
-/// no control-flow node holds it) and that the tape writes before it reads is an intermediate:
-/// its contents live exactly from its first to its last node. Intermediates whose lifetimes do
-/// not overlap share memory (first-fit interval packing, largest first), as a CUDA graph's
-/// private pool would, so replay touches about as much memory as eager execution does with the
-/// caching allocator, instead of one buffer per op.
-void plan_memory(Tape &tape) {
-  struct ImplUse {
-    const std::shared_ptr<TensorImpl> *handle = nullptr;
-    long refs = 0;
-  };
-  struct StorageUse {
-    int64_t first = -1, last = -1;
-    bool first_is_write = false, bad = false;
-    std::vector<TensorImpl *> impls;
-  };
-  std::unordered_map<TensorImpl *, ImplUse> impls;
-  std::unordered_map<Storage *, StorageUse> storages;
-  std::vector<Storage *> order;
-  for (size_t i = 0; i < tape.calls.size(); ++i) {
-    const OpCall *c = tape.calls[i].get();
-    if (!c) continue;
-    auto touch = [&](const Tensor &t, bool write) {
-      if (!t.defined()) return;
-      TensorImpl *impl = t.unsafeGetTensorImpl();
-      ImplUse &iu = impls[impl];
-      iu.handle = &t.impl();
-      ++iu.refs;
-      Storage *st = impl->storage.get();
-      auto [it, fresh] = storages.try_emplace(st);
-      StorageUse &su = it->second;
-      if (fresh) order.push_back(st);
-      if (std::find(su.impls.begin(), su.impls.end(), impl) == su.impls.end()) su.impls.push_back(impl);
-      if (su.first < 0) {
-        su.first = int64_t(i);
-        su.first_is_write = write;
-      } else if (su.first == int64_t(i) && !write) {
-        su.first_is_write = false; // read and written by its first op: keeps outside data
-      }
-      su.last = int64_t(i);
-    };
-    for (const Tensor &t : c->out) touch(t, true);
-    for (const Tensor &t : c->in) touch(t, false);
-  }
-  struct Block {
-    Storage *st;
-    int64_t first, last;
-    size_t size, offset = 0;
-  };
-  std::vector<Block> blocks;
-  for (Storage *st : order) {
-    const StorageUse &su = storages[st];
-    if (!su.first_is_write || st->backend == nullptr || !st->device.is_cpu() || st->nbytes == 0) continue;
-    bool tape_only = true;
-    for (TensorImpl *impl : su.impls) {
-      const ImplUse &iu = impls[impl];
-      tape_only = tape_only && iu.handle->use_count() == iu.refs;
-    }
-    // Each TensorImpl holds one reference to its storage; any other holder is outside the tape.
-    tape_only = tape_only && impls[su.impls.front()].handle->get()->storage.use_count() == long(su.impls.size());
-    if (tape_only) blocks.push_back({st, su.first, su.last, (st->nbytes + 63) / 64 * 64});
-  }
-  if (blocks.empty()) return;
-  std::vector<Block *> by_size;
-  for (Block &b : blocks) by_size.push_back(&b);
-  std::stable_sort(by_size.begin(), by_size.end(), [](Block *a, Block *b) { return a->size > b->size; });
-  std::vector<Block *> placed;
-  size_t pool_size = 0;
-  for (Block *b : by_size) {
-    std::vector<std::pair<size_t, size_t>> busy; // [offset, end) of time-overlapping blocks
-    for (Block *p : placed)
-      if (p->first <= b->last && b->first <= p->last) busy.push_back({p->offset, p->offset + p->size});
-    std::sort(busy.begin(), busy.end());
-    size_t at = 0;
-    for (auto [o, e] : busy) {
-      if (o >= at + b->size) break;
-      at = std::max(at, e);
-    }
-    b->offset = at;
-    pool_size = std::max(pool_size, at + b->size);
-    placed.push_back(b);
-  }
-  Backend &cpu = backend_for(kCPU);
-  auto pool = std::make_shared<Storage>();
-  pool->nbytes = pool_size;
-  pool->data = cpu.allocate(pool_size);
-  pool->device = Device(kCPU);
-  pool->backend = &cpu;
-  for (Block &b : blocks) {
-    // The intermediate's own buffer goes back to the cache; from now on it lives in the pool,
-    // which the tape owns (backend = null: the Storage no longer frees anything itself).
-    b.st->backend->deallocate(b.st->data, b.st->nbytes);
-    b.st->data = static_cast<char *>(pool->data) + b.offset;
-    b.st->backend = nullptr;
-  }
-  tape.pool = std::move(pool);
-}
-
-} // namespace
-
 void on_host_read(const char *op, const std::source_location &loc) {
   if (g_frames.empty()) return;
   if (g_frames.back().mode == Mode::Capture)
@@ -245,8 +134,12 @@ const std::vector<std::string> &Graph::warnings() const {
   return tape_ ? tape_->warnings : none;
 }
 
-Graph capture(const std::function<void()> &fn) { return run_capture(fn, Mode::Capture); }
-Graph trace(const std::function<void()> &fn) { return run_capture(fn, Mode::Trace); }
+Graph capture(const std::function<void()> &fn, const CaptureOptions &options) {
+  return run_capture(fn, Mode::Capture, options);
+}
+Graph trace(const std::function<void()> &fn, const CaptureOptions &options) {
+  return run_capture(fn, Mode::Trace, options);
+}
 bool is_capturing() { return !g_frames.empty(); }
 bool is_tracing() { return !g_frames.empty() && g_frames.back().mode == Mode::Trace; }
 

@@ -52,11 +52,19 @@ private:
   std::shared_ptr<detail::Tape> tape_;
 };
 
+/// How a captured tape is prepared for replay.
+struct CaptureOptions {
+  /// Fuse what eager execution cannot: sums of matrix products whose partial results nobody
+  /// else reads (`x·W + h·U + b`) become GEMMs accumulating into one buffer (docs/runtime.md,
+  /// "Graph optimizations"). Results can differ from eager in the last bit (addition order).
+  /// Off: replay runs exactly the recorded kernels.
+  bool fuse = true;
+};
 /// Runs `fn` once eagerly while recording every op; host reads throw CaptureError.
-Graph capture(const std::function<void()> &fn);
+Graph capture(const std::function<void()> &fn, const CaptureOptions &options = {});
 /// torch.jit.trace semantics: like capture, but a host read (item(), is_nonzero(), equal(), ...)
 /// is recorded as a constant and prints one located warning. Dynamic-shape ops still throw.
-Graph trace(const std::function<void()> &fn);
+Graph trace(const std::function<void()> &fn, const CaptureOptions &options = {});
 /// True inside capture() or trace().
 bool is_capturing();
 /// True inside trace() only.

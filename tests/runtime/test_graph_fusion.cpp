@@ -1,0 +1,137 @@
+// The post-capture fusion of sums of matrix products (src/graph/FuseLinearCombinations.cpp):
+// what it fuses gives eager's values (to rounding) on every replay, and what it must not fuse —
+// a product someone else reads, an operand overwritten before the sum, a sum that is the user's
+// own handle — is left exactly as recorded.
+#include "TestUtil.h"
+
+using namespace gfy;
+
+namespace {
+
+/// Captures `fn` with and without fusion; returns the node counts (fused, unfused).
+template <class F> std::pair<size_t, size_t> node_counts(F fn) {
+  return {capture(fn).num_nodes(), capture(fn, CaptureOptions{.fuse = false}).num_nodes()};
+}
+
+/// The LSTM gate pre-activation: two products and a broadcast bias.
+Tensor gates(const Tensor &x, const Tensor &h, const Tensor &wi, const Tensor &wh, const Tensor &b) {
+  return mm(x, wi) + mm(h, wh) + b;
+}
+
+} // namespace
+
+TEST(Fusion, GateSumBecomesAccumulatingProducts) {
+  manual_seed(3);
+  Tensor x = randn({8, 5}), h = randn({8, 6}), wi = randn({5, 12}), wh = randn({6, 12}), b = randn({12});
+  Tensor out;
+  auto fn = [&] { out = gates(x, h, wi, wh, b); };
+  auto [fused, unfused] = node_counts(fn);
+  // mm, mm, add, add  ->  mm(bias b), mm(accumulate)
+  EXPECT_EQ(unfused, 4u);
+  EXPECT_EQ(fused, 2u);
+  Graph g = capture(fn);
+  for (int i = 0; i < 3; ++i) {
+    x.copy_(randn({8, 5}));
+    h.copy_(randn({8, 6}));
+    b.copy_(randn({12}));
+    g.replay();
+    EXPECT_TRUE(allclose(out, gates(x, h, wi, wh, b), 1e-5, 1e-5));
+  }
+}
+
+TEST(Fusion, ProjectionPlusBiasAndDoubles) {
+  Tensor x = randn({16, 4}, kDouble), w = randn({4, 7}, kDouble), b = randn({7}, kDouble);
+  Tensor out;
+  Graph g = capture([&] { out = log_softmax(matmul(x, w) + b, 1); });
+  x.copy_(randn({16, 4}, kDouble));
+  g.replay();
+  EXPECT_TRUE(allclose(out, log_softmax(matmul(x, w) + b, 1), 1e-12, 1e-12));
+}
+
+TEST(Fusion, CoefficientsOfSubAndAlpha) {
+  Tensor a = randn({3, 4}), b = randn({4, 5}), c = randn({3, 5}), d = randn({3, 4});
+  Tensor out;
+  auto eager = [&] { return sub(c, mm(a, b), 2.5) - add(mm(d, b), c, -0.5); };
+  auto [fused, unfused] = node_counts([&] { out = eager(); });
+  EXPECT_LT(fused, unfused);
+  Graph g = capture([&] { out = eager(); });
+  a.copy_(randn({3, 4}));
+  c.copy_(randn({3, 5}));
+  g.replay();
+  EXPECT_TRUE(allclose(out, eager(), 1e-5, 1e-5));
+}
+
+TEST(Fusion, BatchedProducts) {
+  Tensor a = randn({2, 3, 4}), b = randn({2, 4, 5}), c = randn({2, 3, 5});
+  Tensor out;
+  Graph g = capture([&] { out = bmm(a, b) + c; });
+  EXPECT_EQ(g.num_nodes(), 1u);
+  a.copy_(randn({2, 3, 4}));
+  g.replay();
+  EXPECT_TRUE(allclose(out, bmm(a, b) + c, 1e-5, 1e-5));
+}
+
+TEST(Fusion, InPlaceAccumulationIntoAnInput) {
+  // y += a·b on every replay, as eager would: the output is its own first term.
+  Tensor a = randn({3, 4}), b = randn({4, 2}), y = zeros({3, 2});
+  Graph g = capture([&] { y.add_(mm(a, b)); });
+  EXPECT_EQ(g.num_nodes(), 1u);
+  Tensor once = mm(a, b);
+  g.replay(); // the capture ran it once already
+  EXPECT_TRUE(allclose(y, once * 2, 1e-5, 1e-5));
+}
+
+TEST(Fusion, ProductReadElsewhereIsKept) {
+  Tensor a = randn({3, 4}), b = randn({4, 2}), c = randn({3, 2});
+  Tensor out, kept;
+  auto [fused, unfused] = node_counts([&] {
+    Tensor p = mm(a, b);
+    out = p + c;
+    kept = p.relu(); // p is read twice: it must stay materialised
+  });
+  EXPECT_EQ(fused, unfused);
+  // ... and a product the user holds a handle to is the user's, not the graph's.
+  auto [fused2, unfused2] = node_counts([&] {
+    kept = mm(a, b);
+    out = kept + c;
+  });
+  EXPECT_EQ(fused2, unfused2);
+}
+
+TEST(Fusion, OperandOverwrittenBeforeTheSumIsKept) {
+  // Moving the product to the sum would read the new `a`: refused, and replay keeps eager order.
+  Tensor a = randn({3, 4}), b = randn({4, 2}), c = randn({3, 2});
+  Tensor out;
+  auto fn = [&] {
+    Tensor p = mm(a, b);
+    a.mul_(2);
+    out = p + c;
+  };
+  auto [fused, unfused] = node_counts(fn);
+  EXPECT_EQ(fused, unfused);
+  Tensor a0 = randn({3, 4});
+  a.copy_(a0);
+  Graph g = capture(fn); // leaves a == 2 * a0
+  a.copy_(a0);
+  g.replay();
+  EXPECT_TRUE(allclose(out, mm(a0, b) + c, 1e-5, 1e-5));
+}
+
+TEST(Fusion, SumHeldByTheUserStaysTheOutput) {
+  // The sum's buffer is the user's: it is written in place, the data pointer does not move.
+  Tensor x = randn({4, 3}), w = randn({3, 3}), b = randn({3});
+  Tensor out;
+  Graph g = capture([&] { out = mm(x, w) + b; });
+  const void *p = out.data_ptr();
+  x.copy_(randn({4, 3}));
+  g.replay();
+  EXPECT_EQ(out.data_ptr(), p);
+  EXPECT_TRUE(allclose(out, mm(x, w) + b, 1e-5, 1e-5));
+}
+
+TEST(Fusion, IntegerSumsAreNotTouched) {
+  Tensor a = randint(-3, 3, {3, 4}), b = randint(-3, 3, {4, 2}), c = randint(-3, 3, {3, 2});
+  Tensor out;
+  auto [fused, unfused] = node_counts([&] { out = mm(a, b) + c; });
+  EXPECT_EQ(fused, unfused);
+}
