@@ -65,24 +65,21 @@ public:
       gone_[size_t(k)] = true;
       for (int64_t a : absorbed) gone_[size_t(a)] = true;
     }
+    // Survivors keep their order; each fused sum's calls take the place of its root.
     Tape rebuilt;
-    int64_t removed = 0;
     for (int64_t i = 0; i < n; ++i) {
       if (!gone_[size_t(i)]) {
         rebuilt.nodes.push_back(std::move(tape_.nodes[size_t(i)]));
         rebuilt.calls.push_back(std::move(tape_.calls[size_t(i)]));
-        continue;
       }
-      --removed;
       for (auto &c : replacement[size_t(i)]) {
         rebuilt.nodes.push_back(kernel_node(c));
         rebuilt.calls.push_back(c);
-        ++removed;
       }
     }
     tape_.nodes = std::move(rebuilt.nodes);
     tape_.calls = std::move(rebuilt.calls);
-    return -removed;
+    return n - int64_t(tape_.calls.size());
   }
 
 private:
