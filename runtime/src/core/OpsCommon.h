@@ -7,6 +7,7 @@
 #include <graphify/graph/Graph.h>
 
 #include <optional>
+#include <ostream>
 #include <vector>
 
 namespace gfy::detail {
@@ -33,5 +34,9 @@ Device common_device(std::initializer_list<const Tensor *> tensors);
 /// Converts `t` to `dtype` (a copy op) unless it already has it.
 Tensor cast(const Tensor &t, ScalarType dtype);
 void check_defined(const Tensor &t, const char *what);
+
+/// LibTorch's tensor printing (Formatting.cpp), without the capture check (callers do it);
+/// `linesize` is the width rows are wrapped to.
+void print_tensor(std::ostream &os, const Tensor &t, int64_t linesize);
 
 } // namespace gfy::detail

@@ -5,6 +5,8 @@
 #include <graphify/core/Functions.h>
 #include <graphify/graph/Graph.h>
 
+#include "OpsCommon.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -102,7 +104,7 @@ Tensor wrap_scalar(const Scalar &s, Device device) {
   return out;
 }
 
-int64_t maybe_wrap_dim(int64_t dim, int64_t ndim, bool scalar_ok = true) {
+int64_t maybe_wrap_dim(int64_t dim, int64_t ndim, bool scalar_ok) {
   int64_t n = ndim;
   if (n == 0 && scalar_ok) n = 1;
   if (dim < -n || dim >= n)
@@ -475,40 +477,6 @@ Tensor Tensor::detach() const {
 
 // --- printing -----------------------------------------------------------------------------------
 
-namespace {
-void print_impl(std::ostream &os, const Tensor &t) {
-  if (!t.defined()) {
-    os << "[ Tensor (undefined) ]";
-    return;
-  }
-  Tensor c = t.is_cpu() ? t : t.to(Device(kCPU));
-  const TensorImpl &impl = *c.unsafeGetTensorImpl();
-  const bool fl = isFloatingType(impl.dtype);
-  auto elem = [&](int64_t i) {
-    Scalar s = detail::read_scalar(impl, i);
-    std::ostringstream e;
-    if (fl) e << std::setprecision(4) << s.toDouble();
-    else e << s.toLong();
-    return e.str();
-  };
-  if (impl.sizes.empty()) {
-    os << elem(0) << "\n";
-  } else {
-    const int64_t last = impl.sizes.back();
-    const int64_t rows = last == 0 ? 0 : impl.numel / last;
-    const int64_t max_rows = 64;
-    for (int64_t r = 0; r < rows && r < max_rows; ++r) {
-      for (int64_t j = 0; j < last; ++j) os << " " << std::setw(10) << elem(r * last + j);
-      os << "\n";
-    }
-    if (rows > max_rows) os << " ... (" << rows - max_rows << " more rows)\n";
-  }
-  os << "[ " << (impl.storage->device.is_cpu() ? "CPU" : "CUDA") << to_string(impl.dtype) << "Type{";
-  for (size_t i = 0; i < impl.sizes.size(); ++i) os << (i ? "," : "") << impl.sizes[i];
-  os << "} ]";
-}
-} // namespace
-
 std::ostream &operator<<(std::ostream &os, const Tensor &t) {
   print(os, t, std::source_location::current());
   return os;
@@ -516,7 +484,7 @@ std::ostream &operator<<(std::ostream &os, const Tensor &t) {
 
 void print(std::ostream &os, const Tensor &t, std::source_location loc) {
   detail::on_host_read("printing a tensor", loc);
-  print_impl(os, t);
+  detail::print_tensor(os, t, 80);
 }
 
 std::string Tensor::toString() const {
