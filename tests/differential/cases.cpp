@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <tuple>
 #include <vector>
@@ -1086,6 +1087,412 @@ DIFF_CASE(inplace_unary) {
 DIFF_CASE(like_creation_dtypes) {
   auto x = ramp({2, 2}, torch::kInt);
   return {torch::empty_like(x).fill_(1), torch::zeros_like(x, torch::kDouble), torch::full_like(x, 2.7)};
+}
+
+// ---------------------------------------------------------------------------------------------
+// fourth pass: what small LibTorch model programs use beyond the core ops — containers, activation
+// modules, torch::nn::functional, losses, and common composite tensor functions.
+namespace F = torch::nn::functional;
+
+namespace {
+/// Checksum of the keys of a named list (named_parameters, named_modules): the names are the API.
+template <typename Dict>
+double names_checksum(const Dict& dict) {
+  double sum = 0;
+  int64_t k = 1;
+  for (const auto& item : dict) {
+    for (char ch : item.key()) sum += static_cast<double>(ch) * static_cast<double>(k++ % 11 + 1);
+    sum += 1000;
+  }
+  return sum;
+}
+}  // namespace
+
+// containers
+DIFF_CASE(nn_sequential_forward) {
+  torch::nn::Sequential seq(torch::nn::Linear(4, 5), torch::nn::ReLU(), torch::nn::Linear(5, 3));
+  fix_weights(*seq);
+  auto x = ramp({2, 4});
+  return {seq->forward(x), seq->forward<torch::Tensor>(x), S{static_cast<double>(seq->size())},
+          S{static_cast<double>(seq->parameters().size())}};
+}
+DIFF_CASE(nn_sequential_push_back_and_names) {
+  torch::nn::Sequential seq;
+  seq->push_back(torch::nn::Linear(3, 4));
+  seq->push_back("act", torch::nn::Tanh());
+  seq->push_back(torch::nn::Linear(4, 2));
+  fix_weights(*seq);
+  return {seq->forward(ramp({2, 3})), S{names_checksum(seq->named_parameters())},
+          S{seq->is_empty() ? 1.0 : 0.0}};
+}
+DIFF_CASE(nn_sequential_named_init) {
+  torch::nn::Sequential seq({{"fc", torch::nn::Linear(3, 2)}, {"act", torch::nn::Sigmoid()}});
+  fix_weights(*seq);
+  return {seq->forward(ramp({4, 3})), S{names_checksum(seq->named_parameters())}};
+}
+DIFF_CASE(nn_sequential_index_access) {
+  torch::nn::Sequential seq(torch::nn::Linear(3, 4), torch::nn::ReLU(), torch::nn::Linear(4, 2));
+  fix_weights(*seq);
+  auto first = seq[0]->as<torch::nn::Linear>();
+  auto last = seq->ptr<torch::nn::LinearImpl>(2);
+  auto& mid = seq->at<torch::nn::ReLUImpl>(1);
+  return {first->weight, last->bias, mid.forward(ramp({3})), S{seq[1]->as<torch::nn::Linear>() == nullptr ? 1.0 : 0.0},
+          S{static_cast<double>(seq->ptr(2)->parameters().size())}};
+}
+DIFF_CASE(nn_sequential_wrong_type_errors) {
+  torch::nn::Sequential seq(torch::nn::Linear(3, 4), torch::nn::ReLU());
+  return seq->ptr<torch::nn::LinearImpl>(1)->weight;
+}
+DIFF_CASE(nn_sequential_out_of_range_errors) {
+  torch::nn::Sequential seq(torch::nn::Linear(3, 4));
+  return seq->ptr(1)->parameters()[0];
+}
+DIFF_CASE(nn_sequential_empty_forward_errors) {
+  torch::nn::Sequential seq;
+  return seq->forward(ramp({2}));
+}
+DIFF_CASE(nn_sequential_iteration) {
+  torch::nn::Sequential seq(torch::nn::Linear(3, 3), torch::nn::GELU(), torch::nn::Linear(3, 2));
+  fix_weights(*seq);
+  auto x = ramp({2, 3});
+  double params = 0;
+  for (auto& m : *seq) {
+    x = m.forward(x);
+    params += static_cast<double>(m.ptr()->parameters().size());
+  }
+  return {x, S{params}};
+}
+// (LibTorch cannot nest a Sequential in a Sequential: its forward is a template.)
+DIFF_CASE(nn_sequential_extend) {
+  torch::nn::Sequential inner(torch::nn::Linear(2, 3), torch::nn::Tanh());
+  torch::nn::Sequential outer;
+  outer->extend(*inner);
+  outer->push_back("head", torch::nn::Linear(3, 2));
+  outer->push_back(torch::nn::Sigmoid());
+  fix_weights(*outer);
+  return {outer->forward(ramp({4, 2})), S{static_cast<double>(outer->size())},
+          S{names_checksum(outer->named_parameters())}};
+}
+DIFF_CASE(nn_sequential_module_value) {
+  torch::nn::Sequential seq(torch::nn::LinearImpl(2, 2), torch::nn::ReLUImpl());
+  fix_weights(*seq);
+  return seq->forward(ramp({3, 2}));
+}
+DIFF_CASE(nn_sequential_eval_propagates) {
+  torch::nn::Sequential seq(torch::nn::Linear(3, 3), torch::nn::Dropout(0.5), torch::nn::Linear(3, 1));
+  fix_weights(*seq);
+  seq->eval();
+  return {seq->forward(ramp({4, 3})), S{seq->ptr(1)->is_training() ? 1.0 : 0.0}};
+}
+DIFF_CASE(nn_sequential_mlp_with_activation_modules) {
+  torch::nn::Sequential seq(torch::nn::Flatten(), torch::nn::Linear(6, 8), torch::nn::GELU(),
+                            torch::nn::Dropout(torch::nn::DropoutOptions().p(0.2)), torch::nn::Linear(8, 4),
+                            torch::nn::LeakyReLU(torch::nn::LeakyReLUOptions().negative_slope(0.2)),
+                            torch::nn::Identity(), torch::nn::Linear(4, 3), torch::nn::LogSoftmax(1));
+  fix_weights(*seq, 0.3);
+  seq->eval();
+  return seq->forward(ramp({2, 2, 3}));
+}
+
+namespace {
+struct SeqNetImpl : torch::nn::Module {
+  SeqNetImpl() {
+    body = register_module("body", torch::nn::Sequential(torch::nn::Linear(4, 4), torch::nn::ReLU(),
+                                                           torch::nn::Linear(4, 3)));
+    heads = register_module("heads", torch::nn::ModuleList(torch::nn::Linear(3, 2), torch::nn::Linear(3, 1)));
+    norm = register_module("norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({3})));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    x = norm(body->forward(x));
+    std::vector<torch::Tensor> outs;
+    for (const auto& h : *heads) outs.push_back(h->as<torch::nn::Linear>()->forward(x));
+    return torch::cat(outs, 1);
+  }
+  torch::nn::Sequential body{nullptr};
+  torch::nn::ModuleList heads{nullptr};
+  torch::nn::LayerNorm norm{nullptr};
+};
+TORCH_MODULE(SeqNet);
+}  // namespace
+
+DIFF_CASE(nn_registered_containers_dotted_names) {
+  SeqNet net;
+  fix_weights(*net, 0.2);
+  return {net->forward(ramp({2, 4})), S{names_checksum(net->named_parameters())},
+          S{static_cast<double>(net->parameters().size())}, S{names_checksum(net->named_modules())},
+          S{static_cast<double>(net->modules().size())}};
+}
+DIFF_CASE(nn_module_apply_and_named_children) {
+  SeqNet net;
+  int64_t visited = 0;
+  net->apply([&](torch::nn::Module& m) {
+    ++visited;
+    if (auto* lin = m.as<torch::nn::Linear>()) {
+      torch::NoGradGuard g;
+      lin->weight.fill_(0.1);
+      lin->bias.fill_(-0.1);
+    }
+  });
+  return {net->forward(ramp({1, 4})), S{static_cast<double>(visited)},
+          S{static_cast<double>(net->named_children().size())}};
+}
+DIFF_CASE(nn_module_list) {
+  torch::nn::ModuleList list(torch::nn::Linear(3, 3), torch::nn::Linear(3, 2));
+  list->push_back(torch::nn::ReLU());
+  fix_weights(*list);
+  auto x = ramp({2, 3});
+  for (size_t i = 0; i < list->size(); ++i) {
+    if (auto lin = list->ptr<torch::nn::LinearImpl>(i)) x = lin->forward(x);
+    else x = list[i]->as<torch::nn::ReLU>()->forward(x);
+  }
+  return {x, list->at<torch::nn::LinearImpl>(1).weight, S{static_cast<double>(list->size())},
+          S{list->ptr<torch::nn::LinearImpl>(2) == nullptr ? 1.0 : 0.0}, S{names_checksum(list->named_parameters())}};
+}
+DIFF_CASE(nn_module_list_out_of_range_errors) {
+  torch::nn::ModuleList list(torch::nn::Linear(3, 3));
+  return list[3]->parameters()[0];
+}
+
+// activation modules
+DIFF_CASE(nn_activation_modules) {
+  auto x = ramp({2, 5});
+  torch::nn::GELU gelu_tanh(torch::nn::GELUOptions().approximate("tanh"));
+  return {torch::nn::ReLU()(x), torch::nn::GELU()(x), gelu_tanh(x), torch::nn::Sigmoid()(x), torch::nn::Tanh()(x),
+          torch::nn::Softmax(1)(x), torch::nn::Softmax(torch::nn::SoftmaxOptions(0))(x),
+          torch::nn::LogSoftmax(torch::nn::LogSoftmaxOptions(1))(x), torch::nn::Identity()(x),
+          torch::nn::SiLU()(x), torch::nn::LeakyReLU()(x)};
+}
+DIFF_CASE(nn_relu_inplace_module) {
+  auto x = ramp({5});
+  torch::nn::ReLU relu(torch::nn::ReLUOptions().inplace(true));
+  auto y = relu(x);
+  return {x, y, S{relu->options.inplace() ? 1.0 : 0.0}};
+}
+DIFF_CASE(nn_flatten_module) {
+  auto x = ramp({2, 3, 4});
+  return {torch::nn::Flatten()(x), torch::nn::Flatten(torch::nn::FlattenOptions().start_dim(0).end_dim(1))(x)};
+}
+DIFF_CASE(nn_dropout_module) {
+  torch::nn::Dropout drop(0.5);
+  auto x = ramp({64}) + 10;  // no zeros in the input: a zero in the output was dropped
+  auto y = drop(x);           // training mode: random mask, compare the invariants only
+  auto kept_scaled = ((y == 0) | ((y - 2 * x).abs() < 1e-5)).all();
+  drop->eval();
+  return {torch::zeros_like(y), kept_scaled, drop(x), S{drop->options.p()}};
+}
+DIFF_CASE(nn_dropout_bad_p_errors) {
+  torch::nn::Dropout drop(1.5);
+  return drop(ramp({3}));
+}
+
+// torch::nn::functional
+DIFF_CASE(functional_activations) {
+  auto x = ramp({3, 4});
+  return {F::relu(x), F::gelu(x), F::gelu(x, F::GELUFuncOptions().approximate("tanh")), F::silu(x),
+          F::leaky_relu(x), F::leaky_relu(x, F::LeakyReLUFuncOptions().negative_slope(0.3)),
+          F::softmax(x, F::SoftmaxFuncOptions(1)), F::softmax(x, 0), F::log_softmax(x, F::LogSoftmaxFuncOptions(-1)),
+          F::softmax(x, F::SoftmaxFuncOptions(1).dtype(torch::kDouble))};
+}
+DIFF_CASE(functional_relu_inplace) {
+  auto x = ramp({4});
+  auto y = F::relu(x, F::ReLUFuncOptions().inplace(true));
+  return {x, y};
+}
+DIFF_CASE(functional_linear_layer_norm) {
+  auto x = ramp({2, 3});
+  auto w = ramp({4, 3}, torch::kFloat, 0.25, 1);
+  auto b = ramp({4}, torch::kFloat, 0.5, 2);
+  auto lw = ramp({3}, torch::kFloat, 0.25, 3);
+  auto lb = ramp({3}, torch::kFloat, 0.25, 5);
+  return {F::linear(x, w, b), F::linear(x, w), F::layer_norm(x, F::LayerNormFuncOptions({3})),
+          F::layer_norm(x, F::LayerNormFuncOptions({3}).weight(lw).bias(lb).eps(1e-3))};
+}
+DIFF_CASE(functional_dropout) {
+  auto x = ramp({6}) + 10;
+  auto y = F::dropout(x, F::DropoutFuncOptions().p(0.5));  // LibTorch's default: training
+  return {F::dropout(x, F::DropoutFuncOptions().training(false)), torch::zeros_like(y),
+          ((y == 0) | ((y - 2 * x).abs() < 1e-5)).all(), F::dropout(x, F::DropoutFuncOptions().p(0.0))};
+}
+DIFF_CASE(functional_dropout_bad_p_errors) { return F::dropout(ramp({3}), F::DropoutFuncOptions().p(-0.1)); }
+DIFF_CASE(functional_embedding) {
+  auto w = ramp({6, 3});
+  auto ids = torch::tensor({int64_t{5}, int64_t{0}, int64_t{2}, int64_t{2}}).view({2, 2});
+  return {F::embedding(ids, w), F::embedding(ids, w, F::EmbeddingFuncOptions().padding_idx(-1))};
+}
+DIFF_CASE(functional_embedding_bad_padding_errors) {
+  return F::embedding(torch::tensor({int64_t{0}}), ramp({4, 2}), F::EmbeddingFuncOptions().padding_idx(4));
+}
+DIFF_CASE(functional_normalize) {
+  auto x = ramp({3, 4});
+  auto z = torch::zeros({2, 3});
+  return {F::normalize(x), F::normalize(x, F::NormalizeFuncOptions().p(1).dim(-1)),
+          F::normalize(x, F::NormalizeFuncOptions().dim(0)), F::normalize(z)};
+}
+DIFF_CASE(functional_one_hot) {
+  auto l = torch::tensor({int64_t{2}, int64_t{0}, int64_t{3}});
+  return {F::one_hot(l, 5), F::one_hot(l), F::one_hot(l.view({3, 1}), 4)};
+}
+DIFF_CASE(functional_one_hot_negative_errors) { return F::one_hot(torch::tensor({int64_t{-1}}), 3); }
+
+// losses
+namespace {
+torch::Tensor class_targets() { return torch::tensor({int64_t{2}, int64_t{0}, int64_t{1}, int64_t{2}}); }
+}  // namespace
+DIFF_CASE(loss_mse) {
+  auto a = ramp({3, 4});
+  auto b = ramp({3, 4}, torch::kFloat, 0.5, 5);
+  return {F::mse_loss(a, b), F::mse_loss(a, b, F::MSELossFuncOptions(torch::kSum)),
+          F::mse_loss(a, b, F::MSELossFuncOptions().reduction(torch::kNone)),
+          F::mse_loss(a, b, F::MSELossFuncOptions(torch::kMean))};
+}
+DIFF_CASE(loss_nll) {
+  auto logp = torch::log_softmax(ramp({4, 3}), 1);
+  auto t = class_targets();
+  auto w = ramp({3}, torch::kFloat, 0.25, 1).abs() + 0.5;
+  return {F::nll_loss(logp, t), F::nll_loss(logp, t, F::NLLLossFuncOptions().reduction(torch::kSum)),
+          F::nll_loss(logp, t, F::NLLLossFuncOptions().reduction(torch::kNone)),
+          F::nll_loss(logp, t, F::NLLLossFuncOptions().weight(w)),
+          F::nll_loss(logp, t, F::NLLLossFuncOptions().ignore_index(2)),
+          F::nll_loss(logp, t, F::NLLLossFuncOptions().ignore_index(0).weight(w).reduction(torch::kNone))};
+}
+DIFF_CASE(loss_nll_spatial) {
+  auto logp = torch::log_softmax(ramp({2, 3, 2, 2}), 1);
+  auto t = torch::tensor({int64_t{0}, int64_t{1}, int64_t{2}, int64_t{1}, int64_t{2}, int64_t{2}, int64_t{0},
+                          int64_t{0}}).view({2, 2, 2});
+  return {F::nll_loss(logp, t), F::nll_loss(logp, t, F::NLLLossFuncOptions().reduction(torch::kNone))};
+}
+DIFF_CASE(loss_nll_1d_input_errors) { return F::nll_loss(ramp({3}), torch::tensor({int64_t{0}})); }
+DIFF_CASE(loss_nll_batch_mismatch_errors) { return F::nll_loss(ramp({4, 3}), torch::tensor({int64_t{0}})); }
+DIFF_CASE(loss_cross_entropy) {
+  auto logits = ramp({4, 3});
+  auto t = class_targets();
+  auto w = ramp({3}, torch::kFloat, 0.25, 1).abs() + 0.5;
+  return {F::cross_entropy(logits, t), F::cross_entropy(logits, t, F::CrossEntropyFuncOptions().reduction(torch::kSum)),
+          F::cross_entropy(logits, t, F::CrossEntropyFuncOptions().reduction(torch::kNone)),
+          F::cross_entropy(logits, t, F::CrossEntropyFuncOptions().weight(w)),
+          F::cross_entropy(logits, t, F::CrossEntropyFuncOptions().ignore_index(1))};
+}
+DIFF_CASE(loss_cross_entropy_label_smoothing) {
+  auto logits = ramp({4, 3});
+  auto t = class_targets();
+  auto w = ramp({3}, torch::kFloat, 0.25, 1).abs() + 0.5;
+  auto o = F::CrossEntropyFuncOptions().label_smoothing(0.1);
+  return {F::cross_entropy(logits, t, o), F::cross_entropy(logits, t, F::CrossEntropyFuncOptions(o).reduction(torch::kSum)),
+          F::cross_entropy(logits, t, F::CrossEntropyFuncOptions(o).reduction(torch::kNone)),
+          F::cross_entropy(logits, t, F::CrossEntropyFuncOptions(o).ignore_index(2)),
+          F::cross_entropy(logits, t, F::CrossEntropyFuncOptions(o).weight(w))};
+}
+DIFF_CASE(loss_cross_entropy_probabilities) {
+  auto logits = ramp({2, 3});
+  auto probs = torch::softmax(ramp({2, 3}, torch::kFloat, 0.5, 4), 1);
+  return {F::cross_entropy(logits, probs),
+          F::cross_entropy(logits, probs, F::CrossEntropyFuncOptions().reduction(torch::kNone)),
+          F::cross_entropy(logits, probs, F::CrossEntropyFuncOptions().label_smoothing(0.2))};
+}
+DIFF_CASE(loss_cross_entropy_unbatched) {
+  return F::cross_entropy(ramp({3}), torch::tensor(int64_t{1}));
+}
+DIFF_CASE(loss_modules) {
+  auto logits = ramp({4, 3});
+  auto t = class_targets();
+  torch::nn::CrossEntropyLoss ce;
+  torch::nn::NLLLoss nll(torch::nn::NLLLossOptions().reduction(torch::kSum));
+  torch::nn::MSELoss mse(torch::nn::MSELossOptions(torch::kNone));
+  return {ce(logits, t), nll(torch::log_softmax(logits, 1), t), mse(logits, ramp({4, 3}, torch::kFloat, 0.5, 2))};
+}
+
+// composite tensor functions
+DIFF_CASE(stat_var_std) {
+  auto x = ramp({3, 4});
+  return {x.var(), x.std(), x.var(0), x.std(1), x.var({1}), x.var({1}, false, true), torch::var(x, {0}, false),
+          x.std(std::vector<int64_t>{0, 1}), torch::std(x, {1}, true, true), torch::var(ramp({1})),
+          ramp({2, 3}, torch::kDouble).std({1}), torch::var(x, 0), torch::std(x, 1), torch::var(x, false)};
+}
+DIFF_CASE(stat_var_mean_std_mean) {
+  auto x = ramp({3, 4});
+  auto [v, m] = torch::var_mean(x, {1});
+  auto [s, m2] = torch::std_mean(x, {0}, false, true);
+  auto [v3, m3] = torch::var_mean(x, 0);
+  auto [s4, m4] = torch::std_mean(x);
+  return {v, m, s, m2, v3, m3, s4, m4};
+}
+DIFF_CASE(stat_var_int_errors) { return ramp({4}, torch::kLong).var(); }
+DIFF_CASE(stat_norm) {
+  auto x = ramp({3, 4});
+  const double inf = std::numeric_limits<double>::infinity();
+  return {x.norm(), x.norm(1), x.norm(inf), x.norm(-inf), x.norm(0), x.norm(3), x.norm(2, 1), x.norm(1, {0}, true),
+          torch::norm(x), torch::norm(x, 2, std::vector<int64_t>{0, 1})};
+}
+DIFF_CASE(stat_norm_int_errors) { return ramp({4}, torch::kLong).norm(); }
+DIFF_CASE(stat_logsumexp) {
+  auto x = ramp({3, 4});
+  auto y = torch::full({2, 2}, -std::numeric_limits<double>::infinity());
+  return {x.logsumexp(1), x.logsumexp(std::vector<int64_t>{0, 1}), torch::logsumexp(x, {0}, true), y.logsumexp(1),
+          torch::logsumexp(ramp({4}, torch::kFloat, 100.0), 0)};
+}
+DIFF_CASE(shape_repeat) {
+  auto x = ramp({2, 3});
+  return {x.repeat({2, 1}), x.repeat({1, 2}), x.repeat({2, 1, 2}), x.repeat({0, 1}), ramp({3}, torch::kLong).repeat({2})};
+}
+DIFF_CASE(shape_repeat_too_few_dims_errors) { return ramp({2, 3}).repeat({2}); }
+DIFF_CASE(shape_flip_roll) {
+  auto x = ramp({3, 4});
+  return {x.flip({0}), x.flip({0, 1}), torch::flip(x, {-1}), x.roll(1, 0), x.roll(-1, 1), x.roll({1, 2}, {0, 1}),
+          x.roll(5), torch::roll(x, {3}, {1})};
+}
+DIFF_CASE(shape_flip_duplicate_dims_errors) { return ramp({3, 4}).flip({0, 0}); }
+DIFF_CASE(shape_roll_mismatch_errors) { return ramp({3, 4}).roll({1, 2}, {0}); }
+DIFF_CASE(shape_tril_triu) {
+  auto x = ramp({3, 4});
+  return {x.tril(), x.triu(), x.tril(1), x.triu(-1), torch::tril(x, -2), torch::triu(x, 2), ramp({2, 2, 3}).tril(),
+          torch::ones({3, 3}, torch::kBool).triu(1), ramp({3, 3}, torch::kLong).tril()};
+}
+DIFF_CASE(shape_tril_1d_errors) { return ramp({3}).tril(); }
+DIFF_CASE(elementwise_reciprocal_sign) {
+  auto x = ramp({7});
+  auto n = ramp_nan({8});
+  return {x.reciprocal(), torch::reciprocal(ramp({5}, torch::kLong)), x.sign(), torch::sign(ramp({5}, torch::kLong)),
+          n.sign()};
+}
+DIFF_CASE(elementwise_rounding) {
+  auto x = ramp({13}, torch::kFloat, 0.75);  // quarter steps: exact halves and quarters, both signs
+  auto n = ramp_nan({8});
+  const float inf = std::numeric_limits<float>::infinity();
+  auto big = torch::tensor({1e20f, -3e9f, 2.5f, -2.5f, 0.5f, -0.5f, 1.5f, inf, -inf});
+  return {x.floor(), x.ceil(), x.round(), x.trunc(), torch::floor(n), torch::round(n), big.floor(), big.ceil(),
+          big.round(), big.trunc(), ramp({3}, torch::kDouble, 1.25).round(), torch::floor(ramp({4}, torch::kLong))};
+}
+DIFF_CASE(elementwise_isinf_isfinite_xor) {
+  const float inf = std::numeric_limits<float>::infinity();
+  auto x = torch::tensor({1.0f, inf, -inf, std::numeric_limits<float>::quiet_NaN(), 0.0f});
+  auto m = ramp({4}) > 0;
+  auto n = ramp({4}, torch::kFloat, 0.5, 1) > 0;
+  return {x.isinf(), x.isfinite(), torch::isinf(ramp({3}, torch::kLong)), torch::isfinite(ramp({3}, torch::kLong)),
+          m.logical_xor(n), torch::logical_xor(ramp({4}), ramp({4}, torch::kFloat, 0.5, 2))};
+}
+DIFF_CASE(linalg_dot_mv_outer) {
+  auto a = ramp({3});
+  auto b = ramp({3}, torch::kFloat, 0.5, 2);
+  return {torch::dot(a, b), a.dot(b), torch::mv(ramp({2, 3}), a), ramp({2, 3}).mv(b), torch::outer(a, b),
+          a.outer(ramp({2}, torch::kLong))};
+}
+DIFF_CASE(linalg_dot_dtype_mismatch_errors) { return torch::dot(ramp({3}), ramp({3}, torch::kDouble)); }
+DIFF_CASE(tensor_new_and_misc_methods) {
+  auto x = ramp({2, 3}, torch::kDouble);
+  auto v = x.sizes().vec();
+  return {x.new_zeros({2}), x.new_ones({1, 2}), x.new_full({3}, 2), x.new_empty({0, 2}), x.new_zeros({2}, torch::kLong),
+          x.clip(-1, 1), x.to(ramp({1}, torch::kInt)), S{x.is_same_size(ramp({2, 3})) ? 1.0 : 0.0},
+          S{static_cast<double>(v.size() * 10 + v[1])}};
+}
+DIFF_CASE(tensor_reduction_forms) {
+  auto x = ramp({3, 4});
+  return {torch::argmax(x), torch::argmax(x, 1), torch::argmax(x, 0, true), torch::argmin(x, 1), x.max(), x.min(),
+          std::get<0>(torch::max(x, 1, true)), std::get<1>(x.min(0))};
+}
+DIFF_CASE(tensor_stream_output) {
+  std::ostringstream os;
+  os << ramp({2, 2});
+  return S{os.str().empty() ? 0.0 : 1.0};
 }
 
 int main(int argc, char** argv) {

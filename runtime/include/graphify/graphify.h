@@ -18,3 +18,9 @@
 #include <graphify/graph/Graph.h>
 #include <graphify/nn/Module.h>
 #include <graphify/nn/Layers.h>
+#include <graphify/nn/Activations.h>
+#include <graphify/nn/Containers.h>
+#include <graphify/nn/Dropout.h>
+#include <graphify/nn/Flatten.h>
+#include <graphify/nn/Functional.h>
+#include <graphify/nn/Loss.h>

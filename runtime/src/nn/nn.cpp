@@ -57,6 +57,20 @@ std::vector<std::shared_ptr<Module>> Module::modules(bool include_self) {
   return out;
 }
 
+OrderedDict<std::shared_ptr<Module>> Module::named_modules(const std::string &name_prefix, bool include_self) {
+  OrderedDict<std::shared_ptr<Module>> out;
+  if (include_self) out.insert(name_prefix, shared_from_this());
+  const std::string prefix = name_prefix.empty() ? "" : name_prefix + ".";
+  for (auto &c : children_)
+    for (auto &item : c.value()->named_modules(prefix + c.key(), true)) out.insert(item.key(), item.value());
+  return out;
+}
+
+void Module::apply(const std::function<void(Module &)> &fn) {
+  fn(*this);
+  for (auto &c : children_) c.value()->apply(fn);
+}
+
 void Module::train(bool on) {
   training_ = on;
   for (auto &c : children_) c.value()->train(on);

@@ -203,6 +203,47 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor &a, bool retu
 Tensor embedding(const Tensor &weight, const Tensor &indices, int64_t padding_idx = -1,
                  bool scale_grad_by_freq = false, bool sparse = false);
 
+// --- composites (built from the ops above; see src/core/ops_composite.cpp) ---
+/// Variance over `dim` (all dims when empty), Bessel-corrected unless `unbiased` is false.
+Tensor var(const Tensor &a, bool unbiased = true);
+Tensor var(const Tensor &a, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
+/// `var(x, 0)` reduces dim 0: LibTorch's C++-only `int` overloads keep 0 from converting to `unbiased`.
+Tensor var(const Tensor &a, int dim);
+Tensor std(const Tensor &a, bool unbiased = true);
+Tensor std(const Tensor &a, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
+Tensor std(const Tensor &a, int dim);
+std::tuple<Tensor, Tensor> var_mean(const Tensor &a, bool unbiased = true);
+std::tuple<Tensor, Tensor> var_mean(const Tensor &a, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
+std::tuple<Tensor, Tensor> var_mean(const Tensor &a, int dim);
+std::tuple<Tensor, Tensor> std_mean(const Tensor &a, bool unbiased = true);
+std::tuple<Tensor, Tensor> std_mean(const Tensor &a, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
+std::tuple<Tensor, Tensor> std_mean(const Tensor &a, int dim);
+/// Vector p-norm (p = 0, 1, 2, inf, -inf or any other real) over `dim`, floating inputs only.
+Tensor norm(const Tensor &a, const Scalar &p = 2);
+Tensor norm(const Tensor &a, std::optional<Scalar> p, IntArrayRef dim, bool keepdim = false);
+Tensor logsumexp(const Tensor &a, IntArrayRef dim, bool keepdim = false);
+/// Tiles `a`; `repeats` may have more entries than `a` has dims (leading ones are added).
+Tensor repeat(const Tensor &a, IntArrayRef repeats);
+Tensor flip(const Tensor &a, IntArrayRef dims);
+/// Circular shift; without `dims` the flattened tensor is shifted and the shape restored.
+Tensor roll(const Tensor &a, IntArrayRef shifts, IntArrayRef dims = {});
+Tensor tril(const Tensor &a, int64_t diagonal = 0);
+Tensor triu(const Tensor &a, int64_t diagonal = 0);
+Tensor reciprocal(const Tensor &a);
+Tensor sign(const Tensor &a);
+/// Rounding of floating tensors (integers are returned as copies); `round` is half to even.
+Tensor trunc(const Tensor &a);
+Tensor floor(const Tensor &a);
+Tensor ceil(const Tensor &a);
+Tensor round(const Tensor &a);
+Tensor isinf(const Tensor &a);
+Tensor isfinite(const Tensor &a);
+Tensor logical_xor(const Tensor &a, const Tensor &b);
+Tensor silu(const Tensor &a);
+Tensor dot(const Tensor &a, const Tensor &b);
+Tensor mv(const Tensor &a, const Tensor &vec);
+Tensor outer(const Tensor &a, const Tensor &b);
+
 // --- neural network functions ---
 Tensor softmax(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 Tensor log_softmax(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);

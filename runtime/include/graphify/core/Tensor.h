@@ -273,7 +273,46 @@ public:
   Tensor argsort(bool stable, int64_t dim = -1, bool descending = false) const;
   std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true) const;
 
+  // --- composites (see the free functions of the same names in Functions.h) ---
+  Tensor var(bool unbiased = true) const;
+  /// `x.var(0)` reduces dim 0, as LibTorch's C++-only overload (without it, 0 would convert to
+  /// `unbiased`).
+  Tensor var(int dim) const { return var(IntArrayRef{int64_t(dim)}); }
+  Tensor std(int dim) const { return std(IntArrayRef{int64_t(dim)}); }
+  Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  Tensor std(bool unbiased = true) const;
+  Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  Tensor norm(const Scalar &p = 2) const;
+  Tensor norm(std::optional<Scalar> p, IntArrayRef dim, bool keepdim = false) const;
+  Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
+  Tensor repeat(IntArrayRef repeats) const;
+  Tensor flip(IntArrayRef dims) const;
+  Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor triu(int64_t diagonal = 0) const;
+  Tensor reciprocal() const;
+  Tensor sign() const;
+  Tensor trunc() const;
+  Tensor floor() const;
+  Tensor ceil() const;
+  Tensor round() const;
+  Tensor isinf() const;
+  Tensor isfinite() const;
+  Tensor logical_xor(const Tensor &other) const;
+  Tensor clip(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt) const {
+    return clamp(min, max);
+  }
+  bool is_same_size(const Tensor &other) const { return sizes() == other.sizes(); }
+  /// New tensors with this tensor's dtype and device unless `options` say otherwise.
+  Tensor new_empty(IntArrayRef size, const TensorOptions &options = {}) const;
+  Tensor new_zeros(IntArrayRef size, const TensorOptions &options = {}) const;
+  Tensor new_ones(IntArrayRef size, const TensorOptions &options = {}) const;
+  Tensor new_full(IntArrayRef size, const Scalar &fill_value, const TensorOptions &options = {}) const;
+
   // --- linear algebra ---
+  Tensor dot(const Tensor &other) const;
+  Tensor mv(const Tensor &vec) const;
+  Tensor outer(const Tensor &other) const;
   Tensor matmul(const Tensor &other) const;
   Tensor mm(const Tensor &other) const;
   Tensor bmm(const Tensor &other) const;

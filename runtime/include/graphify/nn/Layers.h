@@ -11,17 +11,7 @@
 /// \endcode
 
 #include <graphify/nn/Module.h>
-
-#define GFY_ARG(T, name)                                                                           \
-public:                                                                                            \
-  auto name(const T &v)->decltype(*this) {                                                         \
-    name##_ = v;                                                                                   \
-    return *this;                                                                                  \
-  }                                                                                                \
-  const T &name() const { return name##_; }                                                        \
-                                                                                                   \
-private:                                                                                           \
-  T name##_
+#include <graphify/nn/Options.h>
 
 namespace gfy::nn {
 

@@ -14,6 +14,7 @@
 #include <graphify/core/Functions.h>
 #include <graphify/core/Tensor.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -109,6 +110,21 @@ public:
   std::vector<std::shared_ptr<Module>> children() const;
   OrderedDict<std::shared_ptr<Module>> named_children() const { return children_; }
   std::vector<std::shared_ptr<Module>> modules(bool include_self = true);
+  /// This module (key `name_prefix`, when `include_self`) and every descendant under its dotted
+  /// path ("seq", "seq.0"), in registration order as LibTorch.
+  OrderedDict<std::shared_ptr<Module>> named_modules(const std::string &name_prefix = std::string(),
+                                                     bool include_self = true);
+  /// Calls `fn` on this module, then on every descendant (pre-order), e.g. to initialise weights.
+  void apply(const std::function<void(Module &)> &fn);
+
+  /// `module->as<Linear>()` or `module->as<LinearImpl>()`: the module as that type, or nullptr.
+  template <class M> auto *as() noexcept {
+    if constexpr (requires { typename M::ContainedType; })
+      return dynamic_cast<typename M::ContainedType *>(this);
+    else
+      return dynamic_cast<M *>(this);
+  }
+  template <class M> const auto *as() const noexcept { return const_cast<Module *>(this)->as<M>(); }
 
   virtual void train(bool on = true);
   void eval() { train(false); }
@@ -156,6 +172,8 @@ public:
   template <class... Args> decltype(auto) operator()(Args &&...args) const {
     return checked()->forward(std::forward<Args>(args)...);
   }
+  /// Forwards to the module's `operator[]` (Sequential, ModuleList), as LibTorch.
+  template <class Arg> decltype(auto) operator[](Arg &&arg) const { return (*checked())[std::forward<Arg>(arg)]; }
 
 private:
   Impl *checked() const {
