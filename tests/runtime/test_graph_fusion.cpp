@@ -10,7 +10,7 @@ namespace {
 
 /// Captures `fn` with and without fusion; returns the node counts (fused, unfused).
 template <class F> std::pair<size_t, size_t> node_counts(F fn) {
-  return {capture(fn).num_nodes(), capture(fn, CaptureOptions{.fuse = false}).num_nodes()};
+  return {capture(fn).num_nodes(), capture(fn, CaptureOptions{.optimize = false}).num_nodes()};
 }
 
 /// The LSTM gate pre-activation: two products and a broadcast bias.
@@ -134,4 +134,68 @@ TEST(Fusion, IntegerSumsAreNotTouched) {
   Tensor out;
   auto [fused, unfused] = node_counts([&] { out = mm(a, b) + c; });
   EXPECT_EQ(fused, unfused);
+}
+
+// --- compute_in_outputs (src/graph/ComputeInOutputs.cpp) ------------------------------------
+
+TEST(ComputeInOutputs, LastOpRunsInPlaceInTheUsersOutput) {
+  // The logits die at log_softmax, which writes `out`: they live in `out`, so the pool shrinks
+  // by one buffer and replay still matches eager.
+  Tensor x = randn({6, 4}), w = randn({4, 9}), b = randn({9});
+  Tensor out;
+  auto fn = [&] { out = log_softmax(matmul(x, w) + b, 1); };
+  Graph plain = capture(fn, CaptureOptions{.optimize = false});
+  Graph g = capture(fn);
+  EXPECT_LT(g.pool_bytes(), plain.pool_bytes());
+  const void *p = out.data_ptr();
+  for (int i = 0; i < 3; ++i) {
+    x.copy_(randn({6, 4}));
+    g.replay();
+    EXPECT_EQ(out.data_ptr(), p);
+    EXPECT_TRUE(allclose(out, log_softmax(matmul(x, w) + b, 1), 1e-5, 1e-5));
+  }
+}
+
+TEST(ComputeInOutputs, OutputReadBeforeTheSinkIsLeftAlone) {
+  // `y` is read (into z) while the intermediate t would live in it: t must keep its own buffer.
+  Tensor x = randn({5}), y = randn({5});
+  Tensor z;
+  auto fn = [&] {
+    Tensor t = (x * 3).sigmoid(); // t's life starts here ...
+    z = y + 1;                    // ... y is read here ...
+    y.copy_(t);                   // ... and written, from t, only here
+  };
+  Tensor y0 = y.clone();
+  Graph g = capture(fn);
+  Tensor x1 = randn({5});
+  x.copy_(x1);
+  y.copy_(y0);
+  g.replay();
+  EXPECT_TRUE(allclose(z, y0 + 1, 1e-6, 1e-6));
+  EXPECT_TRUE(allclose(y, (x1 * 3).sigmoid(), 1e-6, 1e-6));
+  // Had t lived in y, z would have read t's values.
+}
+
+TEST(ComputeInOutputs, SinkReadingTheOutputItselfIsLeftAlone) {
+  // out = out * t, with t dying here: computing t inside `out` would overwrite the other operand.
+  Tensor a = randn({4}), out = randn({4});
+  Graph g = capture([&] { out.mul_(a.exp()); });
+  Tensor a1 = randn({4}), o1 = randn({4});
+  a.copy_(a1);
+  out.copy_(o1);
+  g.replay();
+  EXPECT_TRUE(allclose(out, o1 * a1.exp(), 1e-6, 1e-6));
+}
+
+TEST(ComputeInOutputs, SoftmaxAlongAnInnerDimIsLeftAlone) {
+  // Along dim 0 of a (3, 4) tensor the lanes are strided: only last-dim softmax runs in place.
+  Tensor x = randn({3, 4});
+  Tensor out;
+  auto fn = [&] { out = softmax(x * 2, 0); };
+  Graph plain = capture(fn, CaptureOptions{.optimize = false});
+  Graph g = capture(fn); // last: `out` is this graph's output
+  EXPECT_EQ(g.pool_bytes(), plain.pool_bytes());
+  x.copy_(randn({3, 4}));
+  g.replay();
+  EXPECT_TRUE(allclose(out, softmax(x * 2, 0), 1e-6, 1e-6));
 }

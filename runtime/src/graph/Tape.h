@@ -70,6 +70,11 @@ bool same_view(const Tensor &a, const Tensor &b);
 /// nodes it removed.
 int64_t fuse_linear_combinations(Tape &tape);
 
+/// Post-capture pass: an intermediate that dies at the node writing a graph output (a buffer the
+/// user holds) is computed in that output's memory, and the node runs in place. Returns how many
+/// intermediates it moved.
+int64_t compute_in_outputs(Tape &tape);
+
 /// Post-capture pass: moves the tape-private intermediates into one pool, packing those whose
 /// lifetimes do not overlap into the same memory.
 void plan_memory(Tape &tape);

@@ -47,7 +47,10 @@ Graph run_capture(const std::function<void()> &fn, Mode mode, const CaptureOptio
     FrameGuard guard(tape.get(), mode);
     fn();
   }
-  if (options.fuse) fuse_linear_combinations(*tape);
+  if (options.optimize) {
+    fuse_linear_combinations(*tape);
+    compute_in_outputs(*tape); // after fusion: the fused sums are the intermediates it moves
+  }
   plan_memory(*tape);
   return Graph(tape);
 }

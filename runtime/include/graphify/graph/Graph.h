@@ -54,11 +54,12 @@ private:
 
 /// How a captured tape is prepared for replay.
 struct CaptureOptions {
-  /// Fuse what eager execution cannot: sums of matrix products whose partial results nobody
-  /// else reads (`x·W + h·U + b`) become GEMMs accumulating into one buffer (docs/runtime.md,
-  /// "Graph optimizations"). Results can differ from eager in the last bit (addition order).
-  /// Off: replay runs exactly the recorded kernels.
-  bool fuse = true;
+  /// Rewrite the tape where capture knows more than eager execution (docs/runtime.md, "Graph
+  /// optimizations"): sums of matrix products whose partial results nobody else reads
+  /// (`x·W + h·U + b`) become GEMMs accumulating into one buffer, and an intermediate that dies
+  /// at the op writing a graph output is computed in that output. Results can differ from eager
+  /// in the last bit (addition order). Off: replay runs exactly the recorded kernels.
+  bool optimize = true;
 };
 /// Runs `fn` once eagerly while recording every op; host reads throw CaptureError.
 Graph capture(const std::function<void()> &fn, const CaptureOptions &options = {});
