@@ -87,7 +87,7 @@ TEST(Fusion, ProductReadElsewhereIsKept) {
   auto [fused, unfused] = node_counts([&] {
     Tensor p = mm(a, b);
     out = p + c;
-    kept = p.relu(); // p is read twice: it must stay materialised
+    kept = p.sum(0); // p is read twice: it must stay materialised
   });
   EXPECT_EQ(fused, unfused);
   // ... and a product the user holds a handle to is the user's, not the graph's.
@@ -198,4 +198,103 @@ TEST(ComputeInOutputs, SoftmaxAlongAnInnerDimIsLeftAlone) {
   x.copy_(randn({3, 4}));
   g.replay();
   EXPECT_TRUE(allclose(out, softmax(x * 2, 0), 1e-6, 1e-6));
+}
+
+// --- fuse_elementwise (src/graph/FuseElementwise.cpp, cpu/FusedElementwise.cpp) ------------
+
+namespace {
+
+/// An LSTM cell's pointwise part on a (B, 4H) gate buffer, as seed 001 writes it.
+std::pair<Tensor, Tensor> lstm_cell(const Tensor &gates, const Tensor &c) {
+  auto g4 = gates.chunk(4, 1);
+  auto i = sigmoid(g4[0]), f = sigmoid(g4[1]), g = tanh(g4[2]), o = sigmoid(g4[3]);
+  Tensor c2 = f * c + i * g;
+  return {o * tanh(c2), c2};
+}
+
+/// Exact equality: fusion must not change a single bit.
+void expect_identical(const Tensor &a, const Tensor &b) {
+  ASSERT_EQ(a.sizes().vec(), b.sizes().vec());
+  EXPECT_TRUE(equal(a, b)) << "max |a - b| = " << (a - b).abs().max().item<double>();
+}
+
+} // namespace
+
+TEST(FuseElementwise, LstmCellIsOneNodeWithTheSameBits) {
+  for (int64_t hidden : {3, 256, 300}) { // one partial chunk, exactly one, one and a bit
+    Tensor gates = randn({5, 4 * hidden}), c = randn({5, hidden});
+    Tensor h1, c1, h0, c0;
+    Graph plain = capture([&] { std::tie(h0, c0) = lstm_cell(gates, c); }, CaptureOptions{.optimize = false});
+    Graph g = capture([&] { std::tie(h1, c1) = lstm_cell(gates, c); });
+    EXPECT_EQ(plain.num_nodes(), 9u);
+    EXPECT_EQ(g.num_nodes(), 1u);
+    EXPECT_EQ(g.pool_bytes(), 0u); // the seven intermediates never reach memory
+    for (int i = 0; i < 2; ++i) {
+      gates.copy_(randn({5, 4 * hidden}) * 3);
+      c.copy_(randn({5, hidden}));
+      plain.replay();
+      g.replay();
+      expect_identical(h1, h0);
+      expect_identical(c1, c0);
+    }
+  }
+}
+
+TEST(FuseElementwise, LongChainsBroadcastsAndDoubles) {
+  Tensor x = randn({4, 3, 70}, kDouble), b = randn({70}, kDouble), out, ref;
+  auto chain = [&](Tensor &dst) {
+    Tensor h = x;
+    for (int i = 0; i < 6; ++i) h = (h * 0.5 + b).relu() - h.neg().exp() / (h * h + 1);
+    dst = h;
+  };
+  Graph plain = capture([&] { chain(ref); }, CaptureOptions{.optimize = false});
+  Graph g = capture([&] { chain(out); });
+  EXPECT_EQ(g.num_nodes(), 1u);
+  x.copy_(randn({4, 3, 70}, kDouble));
+  b.copy_(randn({70}, kDouble));
+  plain.replay();
+  g.replay();
+  expect_identical(out, ref);
+}
+
+TEST(FuseElementwise, InPlaceUpdatesOfInputsAreStored) {
+  // c is a graph input updated in place: its new value must reach memory every replay.
+  Tensor c = randn({2, 8}), f = randn({2, 8}), u = randn({2, 8});
+  Graph g = capture([&] { c.mul_(f.sigmoid()).add_(u); });
+  EXPECT_EQ(g.num_nodes(), 1u);
+  Tensor c0 = c.clone();
+  g.replay();
+  expect_identical(c, c0 * f.sigmoid() + u);
+}
+
+TEST(FuseElementwise, WrittenBufferSeenThroughAnotherViewEndsTheRun) {
+  // t is written, then read transposed: chunk order would read elements not computed yet, so
+  // the run must stop before the transposed read.
+  Tensor x = randn({6, 6}), out, ref;
+  auto fn = [&](Tensor &dst) {
+    Tensor t = x.exp() + 1;
+    dst = (t.t() * t).sigmoid();
+  };
+  Graph plain = capture([&] { fn(ref); }, CaptureOptions{.optimize = false});
+  Graph g = capture([&] { fn(out); });
+  EXPECT_GT(g.num_nodes(), 1u);
+  x.copy_(randn({6, 6}));
+  plain.replay();
+  g.replay();
+  expect_identical(out, ref);
+}
+
+TEST(FuseElementwise, ValuesReadAfterTheRunAreStored) {
+  // s is read by the reduction after the run: it is stored; the rest stays in registers.
+  Tensor x = randn({3, 5}), total, last;
+  Graph g = capture([&] {
+    Tensor s = x.sigmoid() * 2;
+    last = (s + 1).tanh();
+    total = s.sum();
+  });
+  x.copy_(randn({3, 5}));
+  g.replay();
+  Tensor s = x.sigmoid() * 2;
+  expect_identical(last, (s + 1).tanh());
+  EXPECT_TRUE(allclose(total, s.sum(), 1e-6, 1e-6));
 }

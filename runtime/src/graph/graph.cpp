@@ -50,6 +50,7 @@ Graph run_capture(const std::function<void()> &fn, Mode mode, const CaptureOptio
   if (options.optimize) {
     fuse_linear_combinations(*tape);
     compute_in_outputs(*tape); // after fusion: the fused sums are the intermediates it moves
+    fuse_elementwise(*tape);   // last: its nodes are opaque to the passes above
   }
   plan_memory(*tape);
   return Graph(tape);
