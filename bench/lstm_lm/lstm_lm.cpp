@@ -5,7 +5,9 @@
 //
 // Written once against `torch::` and built twice: against LibTorch (lstm_lm_libtorch) and against
 // the bundled runtime through graphify::torch_compat (lstm_lm_gfy). The gfy build also times the
-// same forward captured once with gfy::capture and replayed. Both binaries fill the weights and
+// same forward captured once with gfy::capture and replayed, with the post-capture optimizations
+// (docs/runtime.md, "Graph optimizations") and without them; its variants are timed interleaved,
+// batch by batch, so their ratios survive a loaded machine. Both binaries fill the weights and
 // the token ids from the same fixed formula, so their checksums must agree: a fast wrong answer
 // is visible in the table (bench/lstm_lm/run compares them).
 //
