@@ -286,6 +286,212 @@ DIFF_CASE(clamp_inplace) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// elementwise math: floating functions (integers promote to the default dtype; outside the domain
+// the result is NaN), atan2, hypot, fmod / remainder / floor_divide, lerp
+namespace {
+/// Floats with the IEEE specials: NaN, +-inf, +-0, and ordinary values of both signs.
+torch::Tensor specials() {
+  const float inf = std::numeric_limits<float>::infinity();
+  return torch::tensor({std::numeric_limits<float>::quiet_NaN(), inf, -inf, 0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -2.5f});
+}
+/// An integer divisor without zeros: the formula's values with 0 replaced by 3 (signs of both kinds).
+torch::Tensor nonzero_divisor(const std::vector<int64_t>& shape, torch::ScalarType dt, int64_t offset = 0) {
+  auto d = ramp(shape, dt, 1.0, offset);
+  return torch::where(d == 0, torch::full_like(d, 3), d);
+}
+}  // namespace
+
+DIFF_CASE(math_trig_hyperbolic) {
+  auto x = ramp({13});  // -3 .. 3 by halves
+  return {torch::sin(x), torch::cos(x), torch::tan(x), torch::atan(x),
+          torch::sinh(x), torch::cosh(x), torch::asinh(x), torch::tanh(x)};
+}
+DIFF_CASE(math_inverse_trig_domain) {
+  auto x = ramp({13}, torch::kFloat, 0.25);  // -1.5 .. 1.5: NaN outside [-1, 1], atanh(+-1) = +-inf
+  return {torch::asin(x), torch::acos(x), torch::atanh(x), torch::asin(torch::tensor({2.0f})),
+          torch::acosh(ramp({13}, torch::kFloat, 1.0))};  // acosh: NaN below 1, 0 at 1
+}
+DIFF_CASE(math_exp_log_family) {
+  auto x = ramp({13});  // log1p(-1) = -inf, log1p(< -1) and log2/log10 of negatives are NaN
+  return {torch::erf(x), torch::erfc(x), torch::log1p(x), torch::expm1(x),
+          torch::log2(x), torch::log10(x), torch::exp2(x)};
+}
+DIFF_CASE(math_methods) {
+  auto x = ramp({7}, torch::kFloat, 0.25);
+  return {x.sin(), x.cos(), x.tan(), x.asin(), x.acos(), x.atan(), x.sinh(), x.cosh(), x.asinh(),
+          x.atanh(), x.erf(), x.erfc(), x.log1p(), x.expm1(), x.log2(), x.log10(), x.exp2(),
+          (x + 2).acosh()};
+}
+DIFF_CASE(math_specials) {
+  auto x = specials();
+  return {x.sin(), x.cos(), x.tan(), x.asin(), x.atan(), x.sinh(), x.cosh(), x.asinh(), x.acosh(),
+          x.atanh(), x.erf(), x.erfc(), x.log1p(), x.expm1(), x.log2(), x.log10(), x.exp2()};
+}
+DIFF_CASE(math_large_values) {
+  auto x = ramp({6}, torch::kFloat, 20.0);  // +-120: sinh/cosh/exp2/expm1 overflow, erfc underflows
+  return {x.sinh(), x.cosh(), x.exp2(), x.expm1(), x.erfc(), x.atan(), x.asinh()};
+}
+DIFF_CASE(math_int_promotes) {
+  auto i = ramp({7}, torch::kInt);
+  auto l = ramp({7}, torch::kLong);
+  return {torch::sin(i), l.cos(), torch::exp2(l), i.log2(), torch::erf(ramp({4}, torch::kBool)),
+          torch::atan(l), torch::log1p(i)};
+}
+DIFF_CASE(math_double) {
+  auto x = ramp({9}, torch::kDouble, 0.3);
+  return {x.sin(), x.acos(), x.erfc(), x.expm1(), x.log1p(), x.exp2(), x.atanh()};
+}
+DIFF_CASE(math_noncontiguous) {
+  auto x = ramp({3, 4}).t();
+  return {x.sin(), torch::log1p(x.abs()), torch::atan2(x, ramp({4, 3}, torch::kFloat, 0.5, 5))};
+}
+DIFF_CASE(math_inplace) {
+  auto a = ramp({5});
+  auto b = ramp({5}, torch::kFloat, 0.25);
+  auto c = ramp({5}, torch::kDouble);
+  a.sin_().cos_();
+  b.asin_();
+  c.exp2_().log2_();
+  auto d = ramp({5});
+  d.erf_();
+  d.expm1_();
+  return {a, b, c, d};
+}
+DIFF_CASE(math_inplace_int_errors) {
+  auto x = ramp({3}, torch::kLong);
+  x.sin_();  // result type Float can't be cast to the desired output type Long
+  return x;
+}
+DIFF_CASE(math_atan2) {
+  auto y = ramp({13});
+  auto x = ramp({13}, torch::kFloat, 0.5, 4);  // zeros on both sides, every quadrant
+  return {torch::atan2(y, x), y.atan2(x), torch::atan2(y, torch::zeros({13})),
+          torch::atan2(torch::zeros({13}), x)};
+}
+DIFF_CASE(math_atan2_int_broadcast) {
+  return {torch::atan2(ramp({3, 1}, torch::kInt), ramp({4}, torch::kLong)),
+          torch::atan2(ramp({4}, torch::kBool), ramp({4}, torch::kBool, 1.0, 1)),
+          torch::atan2(ramp({3}), ramp({3}, torch::kDouble))};
+}
+DIFF_CASE(math_atan2_specials) {
+  auto x = specials();
+  return {torch::atan2(x, x.flip({0})), torch::atan2(x, torch::ones({9}))};
+}
+DIFF_CASE(math_atan2_inplace) {
+  auto y = ramp({5});
+  y.atan2_(ramp({5}, torch::kFloat, 0.5, 2));
+  return y;
+}
+DIFF_CASE(math_atan2_inplace_int_errors) {
+  auto y = ramp({3}, torch::kLong);
+  y.atan2_(ramp({3}, torch::kLong, 1.0, 1));
+  return y;
+}
+DIFF_CASE(math_hypot) {
+  auto a = ramp({7});
+  auto b = ramp({7}, torch::kFloat, 0.5, 3);
+  auto c = ramp({7}, torch::kDouble);
+  c.hypot_(ramp({7}, torch::kDouble, 0.5, 1));
+  return {torch::hypot(a, b), a.hypot(torch::zeros({1})), torch::hypot(specials(), specials().flip({0})), c};
+}
+DIFF_CASE(math_hypot_int_errors) { return torch::hypot(ramp({3}, torch::kLong), ramp({3}, torch::kLong)); }
+DIFF_CASE(math_fmod_remainder_float) {
+  auto a = ramp({13});
+  auto b = ramp({13}, torch::kFloat, 0.75, 5);  // divisors of both signs, and zero (NaN)
+  return {torch::fmod(a, b), torch::remainder(a, b), a.fmod(b), a.remainder(b)};
+}
+DIFF_CASE(math_fmod_remainder_scalar) {
+  auto a = ramp({13});
+  return {torch::fmod(a, 2), torch::fmod(a, -1.5), torch::remainder(a, 2), torch::remainder(a, -1.5),
+          a.fmod(0.75), a.remainder(0.75), torch::remainder(5, nonzero_divisor({13}, torch::kLong)),
+          torch::remainder(2.5, nonzero_divisor({13}, torch::kInt))};
+}
+DIFF_CASE(math_fmod_remainder_int) {
+  auto a = ramp({13}, torch::kLong);
+  auto b = nonzero_divisor({13}, torch::kLong, 4);
+  auto i = ramp({13}, torch::kInt);
+  return {torch::fmod(a, b), torch::remainder(a, b), torch::fmod(i, 4), torch::remainder(i, -4),
+          torch::remainder(i, b), torch::fmod(a, 2.5), torch::remainder(i, 2.5)};
+}
+DIFF_CASE(math_fmod_remainder_specials) {
+  auto x = specials();
+  auto y = x.flip({0});
+  return {torch::fmod(x, y), torch::remainder(x, y), torch::remainder(x, 2), torch::fmod(x, -2)};
+}
+DIFF_CASE(math_fmod_int_by_zero_errors) { return torch::fmod(ramp({5}, torch::kLong), torch::zeros({5}, torch::kLong)); }
+DIFF_CASE(math_remainder_int_by_zero_errors) { return torch::remainder(ramp({5}, torch::kInt), 0); }
+DIFF_CASE(math_fmod_bool_errors) { return torch::fmod(ramp({4}, torch::kBool), ramp({4}, torch::kBool)); }
+DIFF_CASE(math_remainder_bool_errors) { return torch::remainder(ramp({4}, torch::kBool), ramp({4}, torch::kBool)); }
+DIFF_CASE(math_floor_divide_float) {
+  auto a = ramp({13});
+  auto b = ramp({13}, torch::kFloat, 0.75, 5);  // x / 0 gives +-inf or NaN
+  return {torch::floor_divide(a, b), a.floor_divide(b), torch::floor_divide(a, 2),
+          torch::floor_divide(a, -0.75), torch::floor_divide(torch::tensor({0.3f, -0.3f, 7.0f}), 0.1)};
+}
+DIFF_CASE(math_floor_divide_int) {
+  // LibTorch 1.13 rounds toward -inf: -7 // 2 == -4 (earlier versions truncated to -3).
+  auto a = ramp({13}, torch::kLong);
+  auto b = nonzero_divisor({13}, torch::kLong, 4);
+  return {torch::floor_divide(a, b), torch::floor_divide(a, 2), torch::floor_divide(a, -2),
+          torch::floor_divide(ramp({13}, torch::kInt), 3), torch::floor_divide(a, 2.5),
+          torch::floor_divide(ramp({4}, torch::kBool), 2)};
+}
+DIFF_CASE(math_floor_divide_specials) {
+  auto x = specials();
+  return {torch::floor_divide(x, x.flip({0})), torch::floor_divide(x, 3), torch::floor_divide(x, -0.0)};
+}
+DIFF_CASE(math_floor_divide_int_by_zero_errors) {
+  return torch::floor_divide(ramp({5}, torch::kLong), torch::zeros({5}, torch::kLong));
+}
+DIFF_CASE(math_floor_divide_bool_errors) { return torch::floor_divide(ramp({4}, torch::kBool), ramp({4}, torch::kBool)); }
+DIFF_CASE(math_div_family_inplace) {
+  auto a = ramp({6}, torch::kLong);
+  auto b = ramp({6}, torch::kLong);
+  auto c = ramp({6}, torch::kLong);
+  auto d = ramp({6});
+  a.fmod_(4);
+  b.remainder_(nonzero_divisor({6}, torch::kLong, 2));
+  c.floor_divide_(-4);
+  d.remainder_(torch::tensor(1.25f)).floor_divide_(0.25).fmod_(ramp({6}, torch::kFloat, 1.0, 3));
+  return {a, b, c, d};
+}
+DIFF_CASE(math_div_family_inplace_int_by_float_errors) {
+  auto x = ramp({4}, torch::kLong);
+  x.floor_divide_(2.5);  // result type Float can't be cast to Long
+  return x;
+}
+DIFF_CASE(math_lerp) {
+  auto a = ramp({7});
+  auto b = ramp({7}, torch::kFloat, 1.5, 3);
+  auto w = ramp({7}, torch::kFloat, 0.25, 1);  // weights on both sides of 0.5, negative, above 1
+  return {torch::lerp(a, b, 0.25), torch::lerp(a, b, 0.75), a.lerp(b, 1.0), a.lerp(b, -0.5),
+          torch::lerp(a, b, w), a.lerp(b, w)};
+}
+DIFF_CASE(math_lerp_broadcast_double) {
+  auto a = ramp({3, 1}, torch::kDouble);
+  auto b = ramp({4}, torch::kDouble, 0.5, 2);
+  return {torch::lerp(a, b, 0.3), torch::lerp(a, b, ramp({3, 4}, torch::kDouble, 0.1, 1)),
+          torch::lerp(ramp_nan({8}), ramp({8}), 0.5)};
+}
+DIFF_CASE(math_lerp_inplace) {
+  auto a = ramp({2, 3});
+  a.lerp_(ramp({3}, torch::kFloat, 0.5, 4), 0.6);
+  auto b = ramp({4});
+  b.lerp_(ramp({4}, torch::kFloat, 0.5, 1), ramp({4}, torch::kFloat, 0.25, 2));
+  return {a, b};
+}
+DIFF_CASE(math_lerp_int_errors) { return torch::lerp(ramp({3}, torch::kLong), ramp({3}, torch::kLong), 0.5); }
+DIFF_CASE(math_lerp_dtype_mismatch_errors) { return torch::lerp(ramp({3}), ramp({3}, torch::kDouble), 0.5); }
+DIFF_CASE(math_lerp_weight_dtype_mismatch_errors) {
+  return torch::lerp(ramp({3}), ramp({3}), ramp({3}, torch::kDouble));
+}
+DIFF_CASE(math_lerp_inplace_cannot_grow_errors) {
+  auto a = ramp({3});
+  a.lerp_(ramp({2, 3}), 0.5);
+  return a;
+}
+
+// ---------------------------------------------------------------------------------------------
 // where / masked_fill
 DIFF_CASE(where_tensor_tensor) {
   auto x = ramp({2, 3});
@@ -407,6 +613,16 @@ DIFF_CASE(cumsum_dims) {
 DIFF_CASE(cumsum_int_promotes_to_long) { return {ramp({5}, torch::kInt).cumsum(0), ramp({5}, torch::kBool).cumsum(0)}; }
 DIFF_CASE(cumsum_dtype_arg) { return ramp({4}, torch::kLong).cumsum(0, torch::kFloat); }
 DIFF_CASE(cumsum_nan) { return ramp_nan({6}).cumsum(0); }
+DIFF_CASE(cumprod_dims) {
+  auto x = ramp({3, 4});
+  return {x.cumprod(0), x.cumprod(1), torch::cumprod(x, -1), torch::cumprod(ramp({2, 3, 2}), 1)};
+}
+DIFF_CASE(cumprod_int_promotes_to_long) {
+  return {ramp({6}, torch::kInt).cumprod(0), ramp({5}, torch::kBool).cumprod(0), ramp({5}, torch::kLong).cumprod(0)};
+}
+DIFF_CASE(cumprod_dtype_arg) { return {ramp({5}, torch::kLong).cumprod(0, torch::kDouble), ramp({5}).cumprod(0, torch::kDouble)}; }
+DIFF_CASE(cumprod_nan_zero) { return {ramp_nan({6}).cumprod(0), specials().cumprod(0), torch::zeros({0}).cumprod(0)}; }
+DIFF_CASE(cumprod_bad_dim_errors) { return ramp({2, 3}).cumprod(2); }
 
 // ---------------------------------------------------------------------------------------------
 // linear algebra

@@ -20,6 +20,13 @@ TEST(OpTable, EveryOpHasACpuKernelAndName) {
   EXPECT_EQ(names.size(), size_t(kNumOps));
   EXPECT_FALSE(cpu.supports(OpId::exp, kLong));
   EXPECT_TRUE(cpu.supports(OpId::mm, kFloat));
+  // Floating functions have float kernels only (the front-end promotes integers); the division
+  // family has integer kernels but none for bool, as LibTorch.
+  EXPECT_FALSE(cpu.supports(OpId::sin, kLong));
+  EXPECT_TRUE(cpu.supports(OpId::sin, kDouble));
+  EXPECT_TRUE(cpu.supports(OpId::floor_divide, kInt));
+  EXPECT_FALSE(cpu.supports(OpId::remainder, kBool));
+  EXPECT_EQ(op_name(OpId::floor_divide), "floor_divide");
   // The CUDA backend registers itself only where a device exists (scripts/gpu-check machines).
 }
 
@@ -50,6 +57,17 @@ TEST(Elementwise, Math) {
   EXPECT_VALUES(minimum(x, zeros({3})), {-1, 0, 0});
   EXPECT_TRUE(std::isnan(exp(tensor({NAN})).item<float>()));
   EXPECT_VALUES(isnan(tensor({NAN, 1.f})), {1, 0});
+}
+
+TEST(Elementwise, DivisionFamilyRounding) {
+  // LibTorch 1.13: floor_divide floors (it truncated before 1.13), remainder takes the divisor's
+  // sign, fmod the dividend's; an integer zero divisor throws.
+  Tensor a = tensor({-7, 7, -7, 7}), b = tensor({2, -2, -2, 2});
+  EXPECT_LONGS(floor_divide(a, b), {-4, -4, 3, 3});
+  EXPECT_LONGS(remainder(a, b), {1, -1, -1, 1});
+  EXPECT_LONGS(fmod(a, b), {-1, 1, -1, 1});
+  EXPECT_VALUES(floor_divide(tensor({-7.5f, 0.3f}), tensor({2.f, 0.1f})), {-4, 3});
+  EXPECT_THROW(fmod(a, zeros({4}, kLong)), Error);
 }
 
 TEST(Elementwise, LogicalAndComparisons) {

@@ -92,6 +92,18 @@ std::vector<OpCase> make_cases() {
   binary(OpId::bitwise_or, "bitwise_or", kIntegral, [](Tensor a, Tensor b) { return bitwise_or(a, b); });
   binary(OpId::maximum, "maximum", kAll, [](Tensor a, Tensor b) { return maximum(a, b); });
   binary(OpId::minimum, "minimum", kAll, [](Tensor a, Tensor b) { return minimum(a, b); });
+  binary(OpId::atan2, "atan2", kFlt, [](Tensor a, Tensor b) { return atan2(a, b); });
+  binary(OpId::hypot, "hypot", kFlt, [](Tensor a, Tensor b) { return hypot(a, b); });
+  // Integer divisors without zeros (a zero is a reported error, checked on its own below).
+  add_case({OpId::fmod, OpId::remainder, OpId::floor_divide}, "fmod_remainder_floor_divide", kNum,
+           [](ScalarType dt, const Place &on) {
+             Tensor d = sample({4, 5}, dt);
+             Tensor a = on(sample_nan({3, 1, 5}, dt) * 3), b = on(where(d == 0, full_like(d, 2), d));
+             Tensor bt = b.t().contiguous().t();
+             return std::vector<Tensor>{fmod(a, b),         remainder(a, b), floor_divide(a, b),
+                                        fmod(a, bt),        remainder(a, -2), floor_divide(a, 3),
+                                        remainder(b.t(), b.t().contiguous())};
+           });
   add_case({OpId::pow}, "pow", kNum, [](ScalarType dt, const Place &on) {
     if (isFloatingType(dt)) {
       Tensor a = on(sample({4, 5}, dt).abs() + 0.5), b = on(sample({4, 5}, dt));
@@ -118,6 +130,24 @@ std::vector<OpCase> make_cases() {
   unary(OpId::gelu, "gelu", kFlt, [](Tensor a) { return gelu(a) + gelu(a, "tanh"); }, 1e-5);
   unary(OpId::sigmoid, "sigmoid", kFlt, [](Tensor a) { return sigmoid(a); }, 1e-5);
   unary(OpId::tanh, "tanh", kFlt, [](Tensor a) { return tanh(a); }, 1e-5);
+  unary(OpId::sin, "sin", kFlt, [](Tensor a) { return sin(a); });
+  unary(OpId::cos, "cos", kFlt, [](Tensor a) { return cos(a); });
+  unary(OpId::tan, "tan", kFlt, [](Tensor a) { return tan(a); });
+  unary(OpId::asin, "asin", kFlt, [](Tensor a) { return asin(a); }); // NaN outside [-1, 1]
+  unary(OpId::acos, "acos", kFlt, [](Tensor a) { return acos(a); });
+  unary(OpId::atan, "atan", kFlt, [](Tensor a) { return atan(a); });
+  unary(OpId::sinh, "sinh", kFlt, [](Tensor a) { return sinh(a); });
+  unary(OpId::cosh, "cosh", kFlt, [](Tensor a) { return cosh(a); });
+  unary(OpId::asinh, "asinh", kFlt, [](Tensor a) { return asinh(a); });
+  unary(OpId::acosh, "acosh", kFlt, [](Tensor a) { return acosh(abs(a) + 1); });
+  unary(OpId::atanh, "atanh", kFlt, [](Tensor a) { return atanh(a * 0.5); });
+  unary(OpId::erf, "erf", kFlt, [](Tensor a) { return erf(a); });
+  unary(OpId::erfc, "erfc", kFlt, [](Tensor a) { return erfc(a); });
+  unary(OpId::log1p, "log1p", kFlt, [](Tensor a) { return log1p(a); });
+  unary(OpId::expm1, "expm1", kFlt, [](Tensor a) { return expm1(a); });
+  unary(OpId::log2, "log2", kFlt, [](Tensor a) { return log2(abs(a) + 0.1); });
+  unary(OpId::log10, "log10", kFlt, [](Tensor a) { return log10(abs(a) + 0.1); });
+  unary(OpId::exp2, "exp2", kFlt, [](Tensor a) { return exp2(a); });
   unary(OpId::logical_not, "logical_not", kAll, [](Tensor a) { return logical_not(a); });
   unary(OpId::bitwise_not, "bitwise_not", kIntegral, [](Tensor a) { return bitwise_not(a); });
   unary(OpId::isnan, "isnan", kAll, [](Tensor a) { return isnan(a); });
@@ -130,6 +160,10 @@ std::vector<OpCase> make_cases() {
   add_case({OpId::masked_fill}, "masked_fill", kAll, [](ScalarType dt, const Place &on) {
     Tensor a = on(sample({3, 4}, dt)), m = on(sample({4}, kBool));
     return std::vector<Tensor>{masked_fill(a, m, dt == kBool ? Scalar(true) : Scalar(7)), masked_fill(a.t(), m.unsqueeze(1).expand({4, 3}), 0)};
+  });
+  add_case({OpId::lerp}, "lerp", kFlt, [](ScalarType dt, const Place &on) {
+    Tensor a = on(sample_nan({3, 1, 4}, dt)), b = on(sample({5, 4}, dt)), w = on(sample({4}, dt));
+    return std::vector<Tensor>{lerp(a, b, 0.3), lerp(a, b, 0.8), lerp(a, b, w), lerp(b, b.t().contiguous().t(), w)};
   });
   // --- reductions (full, one dim, several dims, keepdim, long lanes that take the block path)
   auto reduction = [&](OpId op, const char *name, std::vector<ScalarType> dts, std::function<Tensor(Tensor, int)> f) {
@@ -163,6 +197,11 @@ std::vector<OpCase> make_cases() {
   add_case({OpId::cumsum}, "cumsum", kNum, [](ScalarType dt, const Place &on) {
     Tensor a = on(sample({4, 5, 6}, dt));
     return std::vector<Tensor>{cumsum(a, 0), cumsum(a, 1), cumsum(a, 2), cumsum(a.t(), 1)};
+  });
+  add_case({OpId::cumprod}, "cumprod", kNum, [](ScalarType dt, const Place &on) {
+    Tensor s = sample({4, 5, 6}, dt);
+    Tensor a = on(isFloatingType(dt) ? s * 0.1 + 1 : clamp(s, -2, 2)); // products stay in range
+    return std::vector<Tensor>{cumprod(a, 0), cumprod(a, 1), cumprod(a, 2), cumprod(a.t(), 1)};
   });
   // --- linear algebra: mm, addmm (bias broadcast), bmm, transposed operands (linear's w.t())
   add_case({OpId::mm}, "mm", kNum, [](ScalarType dt, const Place &on) {

@@ -408,11 +408,23 @@ std::vector<Tensor> broadcast_tensors(const std::vector<Tensor> &tensors) {
 
 namespace {
 
-enum class Kind { Arith, TrueDiv, Compare, Logical, Bitwise, Pow };
+// Float: floating function of two arguments (atan2), integers computed in the default dtype.
+// FloatOnly: no integer kernel at all (hypot). NoBool: integer and floating kernels, none for
+// bool (fmod, remainder, floor_divide).
+enum class Kind { Arith, TrueDiv, Float, FloatOnly, NoBool, Compare, Logical, Bitwise, Pow };
 
 ScalarType compute_dtype(Kind kind, OpId op, ScalarType promoted) {
   switch (kind) {
-  case Kind::TrueDiv: return isFloatingType(promoted) ? promoted : get_default_dtype();
+  case Kind::TrueDiv:
+  case Kind::Float: return isFloatingType(promoted) ? promoted : get_default_dtype();
+  case Kind::FloatOnly:
+    GFY_CHECK(isFloatingType(promoted), "\"", op_name(op), "_cpu\" not implemented for '", to_string(promoted), "'");
+    return promoted;
+  case Kind::NoBool:
+    // LibTorch names floor_divide's kernel after its rounding mode.
+    GFY_CHECK(promoted != kBool, "\"", op == OpId::floor_divide ? std::string_view("div_floor") : op_name(op),
+              "_cpu\" not implemented for 'Bool'");
+    return promoted;
   case Kind::Bitwise:
     GFY_CHECK(!isFloatingType(promoted), "\"", op_name(op), "_cpu\" not implemented for '", to_string(promoted), "'");
     return promoted;
@@ -532,6 +544,86 @@ GFY_BINARY_FN(bitwise_or, bitwise_or, Bitwise)
 Tensor max(const Tensor &a, const Tensor &b) { return maximum(a, b); }
 Tensor min(const Tensor &a, const Tensor &b) { return minimum(a, b); }
 
+Tensor atan2(const Tensor &y, const Tensor &x) { return binary(OpId::atan2, Kind::Float, y, x, 1.0); }
+Tensor hypot(const Tensor &a, const Tensor &b) { return binary(OpId::hypot, Kind::FloatOnly, a, b, 1.0); }
+Tensor fmod(const Tensor &a, const Tensor &b) { return binary(OpId::fmod, Kind::NoBool, a, b, 1.0); }
+Tensor fmod(const Tensor &a, const Scalar &b) { return binary_scalar(OpId::fmod, Kind::NoBool, a, b, 1.0); }
+Tensor remainder(const Tensor &a, const Tensor &b) { return binary(OpId::remainder, Kind::NoBool, a, b, 1.0); }
+Tensor remainder(const Tensor &a, const Scalar &b) { return binary_scalar(OpId::remainder, Kind::NoBool, a, b, 1.0); }
+Tensor remainder(const Scalar &a, const Tensor &b) { return scalar_binary(OpId::remainder, Kind::NoBool, a, b); }
+Tensor floor_divide(const Tensor &a, const Tensor &b) { return binary(OpId::floor_divide, Kind::NoBool, a, b, 1.0); }
+Tensor floor_divide(const Tensor &a, const Scalar &b) {
+  return binary_scalar(OpId::floor_divide, Kind::NoBool, a, b, 1.0);
+}
+
+namespace {
+/// LibTorch's spelling of a dtype in lerp's messages (caffe2::TypeMeta names: "float", "long int").
+const char *type_meta_name(ScalarType t) {
+  switch (t) {
+  case kBool: return "bool";
+  case kInt: return "int";
+  case kLong: return "long int";
+  case kFloat: return "float";
+  case kDouble: return "double";
+  }
+  return "?";
+}
+
+/// lerp and lerp_: no type promotion in LibTorch, every operand must have self's dtype.
+Tensor lerp_impl(const Tensor &a, const Tensor &end, const Tensor *weight, double w, Tensor *self_out) {
+  check_defined(a, "self");
+  check_defined(end, "end");
+  if (weight) check_defined(*weight, "weight");
+  const ScalarType t = a.scalar_type();
+  GFY_CHECK(end.scalar_type() == t, "expected dtype ", type_meta_name(t), " for `end` but got dtype ",
+            type_meta_name(end.scalar_type()));
+  GFY_CHECK(!weight || weight->scalar_type() == t, "expected dtype ", type_meta_name(t), " for `weight` but got dtype ",
+            type_meta_name(weight->scalar_type()));
+  GFY_CHECK(isFloatingType(t), "\"lerp_kernel_", weight ? "tensor" : "scalar", "\" not implemented for '", to_string(t), "'");
+  const Device dev = weight ? common_device({&a, &end, weight}) : common_device({&a, &end});
+  std::vector<int64_t> shape = broadcast_shapes(a.sizes(), end.sizes());
+  if (weight) shape = broadcast_shapes(shape, weight->sizes());
+  Tensor out;
+  if (self_out) {
+    out = *self_out;
+    GFY_CHECK(IntArrayRef(shape) == out.sizes(), "output with shape ", out.sizes(), " doesn't match the broadcast shape ",
+              IntArrayRef(shape));
+  } else {
+    out = make_tensor(shape, t, dev);
+  }
+  OpCall c;
+  c.op = OpId::lerp;
+  c.in = {a.expand(shape), end.expand(shape)};
+  if (weight) c.in.push_back(weight->expand(shape));
+  c.out = {out};
+  c.flag = weight != nullptr;
+  c.alpha = w;
+  run(std::move(c), t);
+  return out;
+}
+} // namespace
+Tensor lerp(const Tensor &a, const Tensor &end, const Scalar &weight) {
+  return lerp_impl(a, end, nullptr, weight.toDouble(), nullptr);
+}
+Tensor lerp(const Tensor &a, const Tensor &end, const Tensor &weight) { return lerp_impl(a, end, &weight, 0, nullptr); }
+
+Tensor cumprod(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype) {
+  // An op along one dim like cumsum (src/core/ops_other.cpp): contiguous input, (outer, n,
+  // inner) lanes; it lives here with the elementwise math LibTorch programs reach for beside it.
+  check_defined(a, "self");
+  dim = maybe_wrap_dim(dim, a.dim());
+  const ScalarType t = dtype ? *dtype : isIntegralType(a.scalar_type(), true) ? kLong : a.scalar_type();
+  Tensor x = cast(a, t).contiguous();
+  Tensor out = make_tensor(x.sizes(), t, x.device());
+  OpCall c;
+  c.op = OpId::cumprod;
+  c.in = {x};
+  c.out = {out};
+  c.dim = x.dim() == 0 ? 0 : dim;
+  run(std::move(c), t);
+  return out;
+}
+
 Tensor add(const Tensor &a, const Tensor &b, const Scalar &alpha) { return binary(OpId::add, Kind::Arith, a, b, alpha.toDouble()); }
 Tensor add(const Tensor &a, const Scalar &b, const Scalar &alpha) {
   return binary_scalar(OpId::add, Kind::Arith, a, b, alpha.toDouble());
@@ -574,6 +666,32 @@ Tensor gelu(const Tensor &a, const std::string &approximate) {
 }
 Tensor sigmoid(const Tensor &a) { return unary(OpId::sigmoid, UKind::Float, a); }
 Tensor tanh(const Tensor &a) { return unary(OpId::tanh, UKind::Float, a); }
+#define GFY_FLOAT_UNARY(name)                                                                      \
+  Tensor name(const Tensor &a) { return unary(OpId::name, UKind::Float, a); }                      \
+  Tensor Tensor::name() const { return gfy::name(*this); }                                         \
+  Tensor &Tensor::name##_() {                                                                      \
+    unary(OpId::name, UKind::Float, *this, this);                                                  \
+    return *this;                                                                                  \
+  }
+GFY_FLOAT_UNARY(sin)
+GFY_FLOAT_UNARY(cos)
+GFY_FLOAT_UNARY(tan)
+GFY_FLOAT_UNARY(asin)
+GFY_FLOAT_UNARY(acos)
+GFY_FLOAT_UNARY(atan)
+GFY_FLOAT_UNARY(sinh)
+GFY_FLOAT_UNARY(cosh)
+GFY_FLOAT_UNARY(asinh)
+GFY_FLOAT_UNARY(acosh)
+GFY_FLOAT_UNARY(atanh)
+GFY_FLOAT_UNARY(erf)
+GFY_FLOAT_UNARY(erfc)
+GFY_FLOAT_UNARY(log1p)
+GFY_FLOAT_UNARY(expm1)
+GFY_FLOAT_UNARY(log2)
+GFY_FLOAT_UNARY(log10)
+GFY_FLOAT_UNARY(exp2)
+#undef GFY_FLOAT_UNARY
 Tensor logical_not(const Tensor &a) { return unary(OpId::logical_not, UKind::Bool, a); }
 Tensor bitwise_not(const Tensor &a) {
   GFY_CHECK(!a.defined() || !a.is_floating_point(), "\"bitwise_not_cpu\" not implemented for '",
@@ -713,6 +831,17 @@ Tensor Tensor::maximum(const Tensor &o) const { return gfy::maximum(*this, o); }
 Tensor Tensor::where(const Tensor &cond, const Tensor &o) const { return gfy::where(cond, *this, o); }
 Tensor Tensor::where(const Tensor &cond, const Scalar &o) const { return gfy::where(cond, *this, o); }
 Tensor Tensor::minimum(const Tensor &o) const { return gfy::minimum(*this, o); }
+Tensor Tensor::atan2(const Tensor &o) const { return gfy::atan2(*this, o); }
+Tensor Tensor::hypot(const Tensor &o) const { return gfy::hypot(*this, o); }
+Tensor Tensor::fmod(const Tensor &o) const { return gfy::fmod(*this, o); }
+Tensor Tensor::fmod(const Scalar &o) const { return gfy::fmod(*this, o); }
+Tensor Tensor::remainder(const Tensor &o) const { return gfy::remainder(*this, o); }
+Tensor Tensor::remainder(const Scalar &o) const { return gfy::remainder(*this, o); }
+Tensor Tensor::floor_divide(const Tensor &o) const { return gfy::floor_divide(*this, o); }
+Tensor Tensor::floor_divide(const Scalar &o) const { return gfy::floor_divide(*this, o); }
+Tensor Tensor::lerp(const Tensor &end, const Scalar &w) const { return gfy::lerp(*this, end, w); }
+Tensor Tensor::lerp(const Tensor &end, const Tensor &w) const { return gfy::lerp(*this, end, w); }
+Tensor Tensor::cumprod(int64_t dim, std::optional<ScalarType> d) const { return gfy::cumprod(*this, dim, d); }
 #define GFY_CMP_METHOD(name)                                                                       \
   Tensor Tensor::name(const Tensor &o) const { return gfy::name(*this, o); }                       \
   Tensor Tensor::name(const Scalar &o) const { return binary_scalar(OpId::name, Kind::Compare, *this, o, 1.0); }
@@ -738,6 +867,19 @@ Tensor &Tensor::sigmoid_() { unary(OpId::sigmoid, UKind::Float, *this, this); re
 Tensor &Tensor::tanh_() { unary(OpId::tanh, UKind::Float, *this, this); return *this; }
 Tensor &Tensor::exp_() { unary(OpId::exp, UKind::Float, *this, this); return *this; }
 Tensor &Tensor::neg_() { unary(OpId::neg, UKind::Same, *this, this); return *this; }
+Tensor &Tensor::atan2_(const Tensor &o) { binary(OpId::atan2, Kind::Float, *this, o, 1.0, this); return *this; }
+Tensor &Tensor::hypot_(const Tensor &o) { binary(OpId::hypot, Kind::FloatOnly, *this, o, 1.0, this); return *this; }
+Tensor &Tensor::fmod_(const Tensor &o) { binary(OpId::fmod, Kind::NoBool, *this, o, 1.0, this); return *this; }
+Tensor &Tensor::fmod_(const Scalar &o) { binary_scalar(OpId::fmod, Kind::NoBool, *this, o, 1.0, this); return *this; }
+Tensor &Tensor::remainder_(const Tensor &o) { binary(OpId::remainder, Kind::NoBool, *this, o, 1.0, this); return *this; }
+Tensor &Tensor::remainder_(const Scalar &o) { binary_scalar(OpId::remainder, Kind::NoBool, *this, o, 1.0, this); return *this; }
+Tensor &Tensor::floor_divide_(const Tensor &o) { binary(OpId::floor_divide, Kind::NoBool, *this, o, 1.0, this); return *this; }
+Tensor &Tensor::floor_divide_(const Scalar &o) {
+  binary_scalar(OpId::floor_divide, Kind::NoBool, *this, o, 1.0, this);
+  return *this;
+}
+Tensor &Tensor::lerp_(const Tensor &end, const Scalar &w) { lerp_impl(*this, end, nullptr, w.toDouble(), this); return *this; }
+Tensor &Tensor::lerp_(const Tensor &end, const Tensor &w) { lerp_impl(*this, end, &w, 0, this); return *this; }
 Tensor &Tensor::uniform_(double from, double to) {
   check_defined(*this, "self");
   GFY_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);

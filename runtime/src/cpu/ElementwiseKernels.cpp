@@ -253,6 +253,71 @@ void minimum_kernel(OpCall &c) {
   });
 }
 
+void atan2_kernel(OpCall &c) {
+  dispatch_float(I(c.out[0]).dtype, [&]<class T>() { binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T y, T x) { return std::atan2(y, x); }); });
+}
+void hypot_kernel(OpCall &c) {
+  dispatch_float(I(c.out[0]).dtype, [&]<class T>() { binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return std::hypot(x, y); }); });
+}
+
+// Integer fmod/remainder/floor_divide throw on a zero divisor as LibTorch does ("ZeroDivisionError");
+// floating ones follow IEEE (NaN or +-inf). The formulas are LibTorch 1.13's, so signed zeros and
+// infinite operands come out the same.
+void fmod_kernel(OpCall &c) {
+  dispatch_num(I(c.out[0]).dtype, [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T>) {
+      binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return std::fmod(x, y); });
+    } else {
+      binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) {
+        if (y == 0) throw Error("ZeroDivisionError");
+        return T(x % y);
+      });
+    }
+  });
+}
+void remainder_kernel(OpCall &c) {
+  dispatch_num(I(c.out[0]).dtype, [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T>) {
+      binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) {
+        T m = std::fmod(x, y);
+        if (m != 0 && ((y < 0) != (m < 0))) m += y;
+        return m;
+      });
+    } else {
+      binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) {
+        if (y == 0) throw Error("ZeroDivisionError");
+        T r = T(x % y);
+        if (r != 0 && ((r < 0) != (y < 0))) r = T(r + y);
+        return r;
+      });
+    }
+  });
+}
+void floor_divide_kernel(OpCall &c) {
+  dispatch_num(I(c.out[0]).dtype, [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T>) {
+      binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) {
+        if (y == 0) return x / y;
+        // (x - fmod(x, y)) / y is exact up to rounding; the correction and the final rounding
+        // step keep a quotient such as 0.3 / 0.1 from landing one below the true floor.
+        const T m = std::fmod(x, y);
+        T d = (x - m) / y;
+        if (m != 0 && ((y < 0) != (m < 0))) d -= T(1);
+        if (d == 0) return std::copysign(T(0), x / y);
+        T f = std::floor(d);
+        if (d - f > T(0.5)) f += T(1);
+        return f;
+      });
+    } else {
+      binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) {
+        if (y == 0) throw Error("ZeroDivisionError");
+        const T q = T(x / y);
+        return ((x < 0) != (y < 0)) && T(x % y) != 0 ? T(q - 1) : q;
+      });
+    }
+  });
+}
+
 // --- unary -------------------------------------------------------------------------------------
 
 #define GFY_UNARY_KERNEL(name, dispatcher, expr)                                                   \
@@ -268,6 +333,26 @@ GFY_UNARY_KERNEL(rsqrt, dispatch_float, T(1) / std::sqrt(x))
 GFY_UNARY_KERNEL(relu, dispatch_num, (x > T(0) || is_nan(x)) ? x : T(0))
 GFY_UNARY_KERNEL(sigmoid, dispatch_float, sigmoid_fn(x))
 GFY_UNARY_KERNEL(tanh, dispatch_float, tanh_fn(x))
+// The rest of the floating functions call libm: accuracy first (exp_fast is for the hot
+// exp/sigmoid/tanh of LSTM gates only). Domain errors give NaN, poles +-inf, as in LibTorch.
+GFY_UNARY_KERNEL(sin, dispatch_float, std::sin(x))
+GFY_UNARY_KERNEL(cos, dispatch_float, std::cos(x))
+GFY_UNARY_KERNEL(tan, dispatch_float, std::tan(x))
+GFY_UNARY_KERNEL(asin, dispatch_float, std::asin(x))
+GFY_UNARY_KERNEL(acos, dispatch_float, std::acos(x))
+GFY_UNARY_KERNEL(atan, dispatch_float, std::atan(x))
+GFY_UNARY_KERNEL(sinh, dispatch_float, std::sinh(x))
+GFY_UNARY_KERNEL(cosh, dispatch_float, std::cosh(x))
+GFY_UNARY_KERNEL(asinh, dispatch_float, std::asinh(x))
+GFY_UNARY_KERNEL(acosh, dispatch_float, std::acosh(x))
+GFY_UNARY_KERNEL(atanh, dispatch_float, std::atanh(x))
+GFY_UNARY_KERNEL(erf, dispatch_float, std::erf(x))
+GFY_UNARY_KERNEL(erfc, dispatch_float, std::erfc(x))
+GFY_UNARY_KERNEL(log1p, dispatch_float, std::log1p(x))
+GFY_UNARY_KERNEL(expm1, dispatch_float, std::expm1(x))
+GFY_UNARY_KERNEL(log2, dispatch_float, std::log2(x))
+GFY_UNARY_KERNEL(log10, dispatch_float, std::log10(x))
+GFY_UNARY_KERNEL(exp2, dispatch_float, std::exp2(x))
 #undef GFY_UNARY_KERNEL
 
 void gelu_kernel(OpCall &c) {
@@ -340,6 +425,28 @@ void masked_fill_kernel(OpCall &c) {
       for (int64_t i = 0; i < n; ++i)
         if (*reinterpret_cast<const bool *>(p[1] + i * s[1])) *reinterpret_cast<T *>(p[0] + i * s[0]) = v;
     });
+  });
+}
+
+void lerp_kernel(OpCall &c) {
+  // LibTorch's formula: from whichever end is nearer the weight, so that w = 0 gives in0 and
+  // w = 1 gives in1 exactly.
+  auto lerp = []<class T>(T a, T b, T w) GFY_LAMBDA_INLINE {
+    return (w < T(0.5) && w > T(-0.5)) ? a + w * (b - a) : b - (b - a) * (T(1) - w);
+  };
+  dispatch_float(I(c.out[0]).dtype, [&]<class T>() {
+    if (!c.flag) {
+      const T w = static_cast<T>(c.alpha);
+      binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [=](T a, T b) { return lerp(a, b, w); });
+      return;
+    }
+    loop_nd<4, true>(I(c.out[0]).sizes, {&I(c.out[0]), &I(c.in[0]), &I(c.in[1]), &I(c.in[2])},
+                     [&](char **p, const int64_t *s, int64_t n) {
+                       for (int64_t i = 0; i < n; ++i)
+                         *reinterpret_cast<T *>(p[0] + i * s[0]) =
+                             lerp(*reinterpret_cast<const T *>(p[1] + i * s[1]), *reinterpret_cast<const T *>(p[2] + i * s[2]),
+                                  *reinterpret_cast<const T *>(p[3] + i * s[3]));
+                     });
   });
 }
 

@@ -1,4 +1,4 @@
-// CPU reference kernels for reductions and ops along one dimension (cumsum, softmax,
+// CPU reference kernels for reductions and ops along one dimension (cumsum, cumprod, softmax,
 // log_softmax, layer_norm, sort, topk). Along-dim ops get a contiguous input and view it as
 // (outer, n, inner) with the op's dim in the middle; floating accumulations use double, as
 // LibTorch's CPU acc_type does.
@@ -139,6 +139,24 @@ void cumsum_kernel(OpCall &c) {
         for (int64_t r = 0; r < l.n; ++r) {
           const int64_t at = (o * l.n + r) * l.inner + j;
           a += x[at];
+          y[at] = static_cast<T>(a);
+        }
+      }
+  });
+}
+
+void cumprod_kernel(OpCall &c) {
+  const TensorImpl &in = I(c.in[0]); // in, out: (outer, n, inner) contiguous
+  const Lanes l = lanes(in, c.dim);
+  dispatch_num(in.dtype, [&]<class T>() {
+    const T *x = reinterpret_cast<const T *>(in.data());
+    T *y = reinterpret_cast<T *>(I(c.out[0]).data());
+    for (int64_t o = 0; o < l.outer; ++o)
+      for (int64_t j = 0; j < l.inner; ++j) {
+        acc_t<T> a = 1;
+        for (int64_t r = 0; r < l.n; ++r) {
+          const int64_t at = (o * l.n + r) * l.inner + j;
+          a *= x[at];
           y[at] = static_cast<T>(a);
         }
       }

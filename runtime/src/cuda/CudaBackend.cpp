@@ -433,6 +433,7 @@ void check_device_errors() {
                                      " with size ", int64_t(r.size), " (reported by a CUDA kernel)"));
   if (r.code == kNegativeIntegerPower)
     throw Error("Integers to negative integer powers are not allowed. (reported by a CUDA kernel)");
+  if (r.code == kIntegerDivisionByZero) throw Error("ZeroDivisionError (reported by a CUDA kernel)");
   throw Error("a CUDA kernel reported error code " + std::to_string(r.code));
 }
 

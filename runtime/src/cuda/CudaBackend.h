@@ -21,14 +21,15 @@ namespace gfy::cuda::detail {
 /// Written by kernels that find bad data (an index out of range) into mapped pinned memory; the
 /// host turns it into a gfy::Error at the next synchronisation point (kernels cannot throw).
 struct DeviceErrorRecord {
-  int code;        ///< 0 = none, 1 = index out of range, 2 = negative integer power
+  int code;        ///< 0 = none, 1 = index out of range, 2 = negative integer power,
+                   ///< 3 = integer division by zero (fmod, remainder, floor_divide)
   int dim;
   long long value; ///< the offending index
   long long size;  ///< the size of the indexed dimension
   int *claim;      ///< device memory: the first reporting thread claims the record (atomicCAS
                    ///< there; atomics on mapped host memory are not guaranteed over PCIe)
 };
-enum DeviceErrorCode { kNoError = 0, kIndexOutOfRange = 1, kNegativeIntegerPower = 2 };
+enum DeviceErrorCode { kNoError = 0, kIndexOutOfRange = 1, kNegativeIntegerPower = 2, kIntegerDivisionByZero = 3 };
 
 /// Everything a kernel wrapper needs besides the OpCall.
 struct LaunchContext {

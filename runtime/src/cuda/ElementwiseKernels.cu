@@ -108,6 +108,82 @@ template <class T> struct MinimumF {
   __device__ T operator()(T x, T y) const { return (x < y || is_nan(x)) ? x : y; }
 };
 
+template <class T> struct Atan2F {
+  __device__ T operator()(T y, T x) const { return ::atan2(y, x); }
+};
+template <class T> struct HypotF {
+  __device__ T operator()(T x, T y) const { return ::hypot(x, y); }
+};
+// fmod / remainder / floor_divide: the CPU reference's formulas (LibTorch 1.13's); an integer
+// zero divisor is reported, as the CPU throws.
+template <class T> struct FmodF {
+  DeviceErrorRecord *err;
+  __device__ T operator()(T x, T y) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      return ::fmod(x, y);
+    } else {
+      if (y == 0) {
+        report_error(err, kIntegerDivisionByZero, 0, 0, 0);
+        return T(0);
+      }
+      return T(x % y);
+    }
+  }
+};
+template <class T> struct RemainderF {
+  DeviceErrorRecord *err;
+  __device__ T operator()(T x, T y) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      T m = ::fmod(x, y);
+      if (m != 0 && ((y < 0) != (m < 0))) m += y;
+      return m;
+    } else {
+      if (y == 0) {
+        report_error(err, kIntegerDivisionByZero, 0, 0, 0);
+        return T(0);
+      }
+      T r = T(x % y);
+      if (r != 0 && ((r < 0) != (y < 0))) r = T(r + y);
+      return r;
+    }
+  }
+};
+template <class T> struct FloorDivideF {
+  DeviceErrorRecord *err;
+  __device__ T operator()(T x, T y) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (y == 0) return x / y;
+      const T m = ::fmod(x, y);
+      T d = (x - m) / y;
+      if (m != 0 && ((y < 0) != (m < 0))) d -= T(1);
+      if (d == 0) return ::copysign(T(0), x / y);
+      T f = ::floor(d);
+      if (d - f > T(0.5)) f += T(1);
+      return f;
+    } else {
+      if (y == 0) {
+        report_error(err, kIntegerDivisionByZero, 0, 0, 0);
+        return T(0);
+      }
+      const T q = T(x / y);
+      return ((x < 0) != (y < 0)) && T(x % y) != 0 ? T(q - 1) : q;
+    }
+  }
+};
+template <class T> __device__ __forceinline__ T lerp_value(T a, T b, T w) {
+  return (w < T(0.5) && w > T(-0.5)) ? a + w * (b - a) : b - (b - a) * (T(1) - w);
+}
+template <class T> struct LerpScalarF {
+  T w;
+  __device__ T operator()(T a, T b) const { return lerp_value(a, b, w); }
+};
+template <class T> struct LerpTensorApply {
+  __device__ void operator()(char **p) const {
+    *reinterpret_cast<T *>(p[0]) = lerp_value(*reinterpret_cast<const T *>(p[1]), *reinterpret_cast<const T *>(p[2]),
+                                              *reinterpret_cast<const T *>(p[3]));
+  }
+};
+
 #define GFY_CUDA_UNARY_FUNCTOR(Name, expr)                                                         \
   template <class T> struct Name {                                                                 \
     __device__ T operator()(T x) const { return T(expr); }                                         \
@@ -121,6 +197,24 @@ GFY_CUDA_UNARY_FUNCTOR(RsqrtF, T(1) / ::sqrt(x))
 GFY_CUDA_UNARY_FUNCTOR(ReluF, (x > T(0) || is_nan(x)) ? x : T(0))
 GFY_CUDA_UNARY_FUNCTOR(SigmoidF, T(1) / (T(1) + ::exp(-x)))
 GFY_CUDA_UNARY_FUNCTOR(TanhF, ::tanh(x))
+GFY_CUDA_UNARY_FUNCTOR(SinF, ::sin(x))
+GFY_CUDA_UNARY_FUNCTOR(CosF, ::cos(x))
+GFY_CUDA_UNARY_FUNCTOR(TanF, ::tan(x))
+GFY_CUDA_UNARY_FUNCTOR(AsinF, ::asin(x))
+GFY_CUDA_UNARY_FUNCTOR(AcosF, ::acos(x))
+GFY_CUDA_UNARY_FUNCTOR(AtanF, ::atan(x))
+GFY_CUDA_UNARY_FUNCTOR(SinhF, ::sinh(x))
+GFY_CUDA_UNARY_FUNCTOR(CoshF, ::cosh(x))
+GFY_CUDA_UNARY_FUNCTOR(AsinhF, ::asinh(x))
+GFY_CUDA_UNARY_FUNCTOR(AcoshF, ::acosh(x))
+GFY_CUDA_UNARY_FUNCTOR(AtanhF, ::atanh(x))
+GFY_CUDA_UNARY_FUNCTOR(ErfF, ::erf(x))
+GFY_CUDA_UNARY_FUNCTOR(ErfcF, ::erfc(x))
+GFY_CUDA_UNARY_FUNCTOR(Log1pF, ::log1p(x))
+GFY_CUDA_UNARY_FUNCTOR(Expm1F, ::expm1(x))
+GFY_CUDA_UNARY_FUNCTOR(Log2F, ::log2(x))
+GFY_CUDA_UNARY_FUNCTOR(Log10F, ::log10(x))
+GFY_CUDA_UNARY_FUNCTOR(Exp2F, ::exp2(x))
 GFY_CUDA_UNARY_FUNCTOR(GeluErfF, T(0.5) * x * (T(1) + ::erf(x * T(0.7071067811865476))))
 GFY_CUDA_UNARY_FUNCTOR(GeluTanhF, T(0.5) * x * (T(1) + ::tanh(T(0.7978845608028654) * (x + T(0.044715) * x * x * x))))
 #undef GFY_CUDA_UNARY_FUNCTOR
@@ -320,6 +414,17 @@ void bitwise_and_cuda(OpCall &c, const LaunchContext &ctx) {
 void bitwise_or_cuda(OpCall &c, const LaunchContext &ctx) {
   GFY_DISPATCH_INT(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, BitOrF<T>{}))
 }
+void atan2_cuda(OpCall &c, const LaunchContext &ctx) { GFY_DISPATCH_FLOAT(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, Atan2F<T>{})) }
+void hypot_cuda(OpCall &c, const LaunchContext &ctx) { GFY_DISPATCH_FLOAT(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, HypotF<T>{})) }
+void fmod_cuda(OpCall &c, const LaunchContext &ctx) {
+  GFY_DISPATCH_NUM(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, FmodF<T>{ctx.error}))
+}
+void remainder_cuda(OpCall &c, const LaunchContext &ctx) {
+  GFY_DISPATCH_NUM(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, RemainderF<T>{ctx.error}))
+}
+void floor_divide_cuda(OpCall &c, const LaunchContext &ctx) {
+  GFY_DISPATCH_NUM(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, FloorDivideF<T>{ctx.error}))
+}
 void maximum_cuda(OpCall &c, const LaunchContext &ctx) { GFY_DISPATCH_ALL(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, MaximumF<T>{})) }
 void minimum_cuda(OpCall &c, const LaunchContext &ctx) { GFY_DISPATCH_ALL(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, MinimumF<T>{})) }
 
@@ -334,6 +439,24 @@ GFY_CUDA_UNARY(rsqrt, GFY_DISPATCH_FLOAT, RsqrtF)
 GFY_CUDA_UNARY(relu, GFY_DISPATCH_NUM, ReluF)
 GFY_CUDA_UNARY(sigmoid, GFY_DISPATCH_FLOAT, SigmoidF)
 GFY_CUDA_UNARY(tanh, GFY_DISPATCH_FLOAT, TanhF)
+GFY_CUDA_UNARY(sin, GFY_DISPATCH_FLOAT, SinF)
+GFY_CUDA_UNARY(cos, GFY_DISPATCH_FLOAT, CosF)
+GFY_CUDA_UNARY(tan, GFY_DISPATCH_FLOAT, TanF)
+GFY_CUDA_UNARY(asin, GFY_DISPATCH_FLOAT, AsinF)
+GFY_CUDA_UNARY(acos, GFY_DISPATCH_FLOAT, AcosF)
+GFY_CUDA_UNARY(atan, GFY_DISPATCH_FLOAT, AtanF)
+GFY_CUDA_UNARY(sinh, GFY_DISPATCH_FLOAT, SinhF)
+GFY_CUDA_UNARY(cosh, GFY_DISPATCH_FLOAT, CoshF)
+GFY_CUDA_UNARY(asinh, GFY_DISPATCH_FLOAT, AsinhF)
+GFY_CUDA_UNARY(acosh, GFY_DISPATCH_FLOAT, AcoshF)
+GFY_CUDA_UNARY(atanh, GFY_DISPATCH_FLOAT, AtanhF)
+GFY_CUDA_UNARY(erf, GFY_DISPATCH_FLOAT, ErfF)
+GFY_CUDA_UNARY(erfc, GFY_DISPATCH_FLOAT, ErfcF)
+GFY_CUDA_UNARY(log1p, GFY_DISPATCH_FLOAT, Log1pF)
+GFY_CUDA_UNARY(expm1, GFY_DISPATCH_FLOAT, Expm1F)
+GFY_CUDA_UNARY(log2, GFY_DISPATCH_FLOAT, Log2F)
+GFY_CUDA_UNARY(log10, GFY_DISPATCH_FLOAT, Log10F)
+GFY_CUDA_UNARY(exp2, GFY_DISPATCH_FLOAT, Exp2F)
 GFY_CUDA_UNARY(bitwise_not, GFY_DISPATCH_INT, BitNotF)
 #undef GFY_CUDA_UNARY
 
@@ -357,6 +480,16 @@ void where_cuda(OpCall &c, const LaunchContext &ctx) {
   const TensorImpl &out = I(c.out[0]);
   const auto g = make_geometry<4>(out.sizes, {&out, &I(c.in[0]), &I(c.in[1]), &I(c.in[2])});
   GFY_DISPATCH_ALL(out.dtype, T, launch_elementwise(g, WhereApply<T>{}, ctx.stream))
+}
+
+void lerp_cuda(OpCall &c, const LaunchContext &ctx) {
+  const TensorImpl &out = I(c.out[0]);
+  GFY_DISPATCH_FLOAT(out.dtype, T, {
+    if (c.flag)
+      launch_elementwise(make_geometry<4>(out.sizes, {&out, &I(c.in[0]), &I(c.in[1]), &I(c.in[2])}), LerpTensorApply<T>{},
+                         ctx.stream);
+    else binary<T, T>(c, ctx, LerpScalarF<T>{static_cast<T>(c.alpha)});
+  })
 }
 
 void masked_fill_cuda(OpCall &c, const LaunchContext &ctx) {

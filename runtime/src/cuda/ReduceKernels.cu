@@ -213,6 +213,19 @@ template <class T> __global__ void cumsum_kernel(const T *x, T *y, Lanes l) {
   }
 }
 
+template <class T> __global__ void cumprod_kernel(const T *x, T *y, Lanes l) {
+  const int64_t nl = l.outer * l.inner;
+  for (int64_t lane = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; lane < nl; lane += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t o = lane / l.inner, j = lane % l.inner;
+    acc_t<T> a = 1;
+    for (int64_t r = 0; r < l.n; ++r) {
+      const int64_t at = (o * l.n + r) * l.inner + j;
+      a *= x[at];
+      y[at] = static_cast<T>(a);
+    }
+  }
+}
+
 template <class T, bool Log> __global__ void softmax_kernel(const T *x, T *y, Lanes l) {
   const int64_t nl = l.outer * l.inner;
   for (int64_t lane = blockIdx.x; lane < nl; lane += gridDim.x) {
@@ -434,6 +447,17 @@ void cumsum_cuda(OpCall &c, const LaunchContext &ctx) {
   if (nl == 0 || l.n == 0) return;
   GFY_DISPATCH_NUM(in.dtype, T, {
     cumsum_kernel<T><<<grid_for(nl), kThreads, 0, ctx.stream>>>(reinterpret_cast<const T *>(in.data()), reinterpret_cast<T *>(I(c.out[0]).data()), l);
+    CUDA_CHECK_LAUNCH();
+  })
+}
+
+void cumprod_cuda(OpCall &c, const LaunchContext &ctx) {
+  const TensorImpl &in = I(c.in[0]); // in, out: (outer, n, inner) contiguous
+  const Lanes l = lanes(in, c.dim);
+  const int64_t nl = l.outer * l.inner;
+  if (nl == 0 || l.n == 0) return;
+  GFY_DISPATCH_NUM(in.dtype, T, {
+    cumprod_kernel<T><<<grid_for(nl), kThreads, 0, ctx.stream>>>(reinterpret_cast<const T *>(in.data()), reinterpret_cast<T *>(I(c.out[0]).data()), l);
     CUDA_CHECK_LAUNCH();
   })
 }

@@ -36,7 +36,7 @@ inline constexpr int kNumOps = 0
     ;
 // Adding an op means adding one ops.def line, one CPU kernel and one test; this count makes the
 // table and the backend-consistency test move together.
-static_assert(kNumOps == 61, "ops.def changed: update this count, the CPU backend and the op-table test");
+static_assert(kNumOps == 86, "ops.def changed: update this count, the CPU backend and the op-table test");
 
 /// "add", "mm", ... (the ops.def spelling).
 std::string_view op_name(OpId op);

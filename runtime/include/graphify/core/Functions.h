@@ -93,6 +93,49 @@ Tensor relu(const Tensor &a);
 Tensor gelu(const Tensor &a, const std::string &approximate = "none");
 Tensor sigmoid(const Tensor &a);
 Tensor tanh(const Tensor &a);
+/// Floating functions: integer and bool inputs give the default dtype, as in LibTorch; outside
+/// the domain (asin(2), log2(-1)) the result is NaN.
+/// \code
+///   gfy::Tensor y = gfy::sin(gfy::arange(4));   // float: 0, 0.8415, 0.9093, 0.1411
+/// \endcode
+Tensor sin(const Tensor &a);
+Tensor cos(const Tensor &a);
+Tensor tan(const Tensor &a);
+Tensor asin(const Tensor &a);
+Tensor acos(const Tensor &a);
+Tensor atan(const Tensor &a);
+Tensor sinh(const Tensor &a);
+Tensor cosh(const Tensor &a);
+Tensor asinh(const Tensor &a);
+Tensor acosh(const Tensor &a);
+Tensor atanh(const Tensor &a);
+Tensor erf(const Tensor &a);
+Tensor erfc(const Tensor &a);
+Tensor log1p(const Tensor &a);
+Tensor expm1(const Tensor &a);
+Tensor log2(const Tensor &a);
+Tensor log10(const Tensor &a);
+Tensor exp2(const Tensor &a);
+/// atan2(y, x); integer inputs give the default dtype.
+Tensor atan2(const Tensor &y, const Tensor &x);
+/// Floating inputs only (LibTorch 1.13 has no integer hypot).
+Tensor hypot(const Tensor &a, const Tensor &b);
+/// C's fmod: the result takes the sign of `a`. Integer division by zero throws.
+Tensor fmod(const Tensor &a, const Tensor &b);
+Tensor fmod(const Tensor &a, const Scalar &b);
+/// Python's %: the result takes the sign of `b`. Integer division by zero throws.
+Tensor remainder(const Tensor &a, const Tensor &b);
+Tensor remainder(const Tensor &a, const Scalar &b);
+Tensor remainder(const Scalar &a, const Tensor &b);
+/// Rounds the quotient toward -inf, as LibTorch 1.13 (earlier versions truncated):
+/// \code
+///   gfy::floor_divide(gfy::tensor({-7, 7}), 2);   // -4, 3
+/// \endcode
+Tensor floor_divide(const Tensor &a, const Tensor &b);
+Tensor floor_divide(const Tensor &a, const Scalar &b);
+/// a + weight * (end - a). `a`, `end` (and a tensor `weight`) must have the same floating dtype.
+Tensor lerp(const Tensor &a, const Tensor &end, const Scalar &weight);
+Tensor lerp(const Tensor &a, const Tensor &end, const Tensor &weight);
 Tensor clamp(const Tensor &a, std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt);
 Tensor clamp_min(const Tensor &a, const Scalar &min);
 Tensor clamp_max(const Tensor &a, const Scalar &max);
@@ -142,6 +185,8 @@ Tensor any(const Tensor &a, int64_t dim, bool keepdim = false);
 Tensor all(const Tensor &a);
 Tensor all(const Tensor &a, int64_t dim, bool keepdim = false);
 Tensor cumsum(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+/// Running product along `dim`; integer and bool inputs give long, as cumsum.
+Tensor cumprod(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 std::tuple<Tensor, Tensor> sort(const Tensor &a, int64_t dim = -1, bool descending = false);
 std::tuple<Tensor, Tensor> sort(const Tensor &a, std::optional<bool> stable, int64_t dim = -1, bool descending = false);
 Tensor argsort(const Tensor &a, int64_t dim = -1, bool descending = false);
