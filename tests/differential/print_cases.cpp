@@ -234,6 +234,35 @@ std::vector<Case> cases() {
       << torch::Scalar(true) << " " << torch::Scalar(false) << " " << torch::Scalar(1e20) << " "
       << torch::Scalar(0.1f) << " " << torch::Scalar(2.0) << "\n";
   });
+  add("dtypes_as_type_meta", [](std::ostream &o) {
+    // x.dtype() is a caffe2::TypeMeta: it prints the C++ type name, not the ScalarType's.
+    for (auto t : {torch::kFloat, torch::kDouble, torch::kInt, torch::kLong, torch::kBool}) {
+      auto x = torch::zeros({2}, t);
+      o << x.dtype() << " " << x.dtype().name() << " " << x.dtype().itemsize() << " " << x.options().dtype() << " "
+        << x.dtype().toScalarType() << " " << c10::typeMetaToScalarType(x.dtype()) << " "
+        << (x.dtype() == t) << (t == x.dtype()) << (x.dtype() != torch::kLong) << "\n";
+    }
+    auto f = torch::zeros({2}), l = torch::zeros({2}, torch::kLong);
+    o << (f.dtype() == l.dtype()) << " " << torch::zeros({2}, l.dtype()).dtype() << " "
+      << torch::ones({2}, torch::dtype(l.dtype())).dtype() << " " << f.to(l.dtype()).dtype() << " "
+      << torch::zeros({1}, torch::TensorOptions().dtype(f.dtype())).dtype() << "\n";
+    caffe2::TypeMeta m = l.dtype();
+    torch::ScalarType st = m.toScalarType();
+    o << m << " " << st << "\n";
+  });
+  add("print_functions", [](std::ostream &o) {
+    auto t = ar(12, torch::kFloat).view({3, 4}) * 1000.5;
+    torch::print(o, t, 30);
+    o << "\n";
+    torch::print(t); // to std::cout, which is `o` here
+    o << "\n";
+  });
+  add("tensor_options", [](std::ostream &o) {
+    o << torch::TensorOptions() << "\n"
+      << f32({1}).options() << "\n"
+      << torch::TensorOptions().dtype(torch::kLong) << "\n"
+      << torch::dtype(torch::kDouble).requires_grad(true) << "\n";
+  });
   add("sizes_of_views", [](std::ostream &o) {
     auto t = ar(24, torch::kFloat).view({2, 3, 4});
     o << t.permute({2, 0, 1}).sizes() << " " << t.permute({2, 0, 1}).strides() << " " << t.select(1, 0).sizes()

@@ -48,7 +48,7 @@ Tensor trunc_long(const Tensor &x, const Tensor &small) { return where(small, x,
 /// `new_*` options: the caller's, completed by the tensor's dtype and device.
 TensorOptions merged_options(const Tensor &self, const TensorOptions &o) {
   return TensorOptions()
-      .dtype(o.has_dtype() ? o.dtype() : self.scalar_type())
+      .dtype(o.has_dtype() ? o.dtype().toScalarType() : self.scalar_type())
       .device(o.has_device() ? o.device() : self.device());
 }
 

@@ -126,7 +126,7 @@ using namespace detail;
 Tensor empty(IntArrayRef size, const TensorOptions &o) { return make_tensor(size, o.dtype(), o.device()); }
 
 Tensor full(IntArrayRef size, const Scalar &v, const TensorOptions &o) {
-  ScalarType dt = o.has_dtype() ? o.dtype() : v.isFloatingPoint() ? get_default_dtype() : v.type();
+  ScalarType dt = o.has_dtype() ? o.dtype().toScalarType() : v.isFloatingPoint() ? get_default_dtype() : v.type();
   Tensor t = make_tensor(size, dt, o.device());
   return t.fill_(v);
 }
@@ -136,7 +136,7 @@ Tensor ones(IntArrayRef size, const TensorOptions &o) { return full(size, 1, o.d
 namespace {
 TensorOptions like_options(const Tensor &t, const TensorOptions &o) {
   check_defined(t, "self");
-  return TensorOptions().dtype(o.has_dtype() ? o.dtype() : t.scalar_type()).device(o.has_device() ? o.device() : t.device());
+  return TensorOptions().dtype(o.has_dtype() ? o.dtype().toScalarType() : t.scalar_type()).device(o.has_device() ? o.device() : t.device());
 }
 } // namespace
 Tensor empty_like(const Tensor &t, const TensorOptions &o) { return empty(t.sizes(), like_options(t, o)); }
@@ -150,7 +150,7 @@ Tensor arange(const Scalar &end, const TensorOptions &o) { return arange(0, end,
 Tensor arange(const Scalar &start, const Scalar &end, const TensorOptions &o) { return arange(start, end, 1, o); }
 Tensor arange(const Scalar &start, const Scalar &end, const Scalar &step, const TensorOptions &o) {
   const bool integral = start.isIntegral(true) && end.isIntegral(true) && step.isIntegral(true);
-  const ScalarType dt = o.has_dtype() ? o.dtype() : integral ? kLong : get_default_dtype();
+  const ScalarType dt = o.has_dtype() ? o.dtype().toScalarType() : integral ? kLong : get_default_dtype();
   const double s = start.toDouble(), e = end.toDouble(), st = step.toDouble();
   GFY_CHECK(st != 0, "step must be nonzero");
   GFY_CHECK(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);
@@ -169,7 +169,7 @@ Tensor arange(const Scalar &start, const Scalar &end, const Scalar &step, const 
 
 Tensor linspace(const Scalar &start, const Scalar &end, int64_t steps, const TensorOptions &o) {
   GFY_CHECK(steps >= 0, "number of steps must be non-negative");
-  const ScalarType dt = o.has_dtype() ? o.dtype() : get_default_dtype();
+  const ScalarType dt = o.has_dtype() ? o.dtype().toScalarType() : get_default_dtype();
   Tensor out = make_tensor({steps}, dt, o.device());
   OpCall c;
   c.op = OpId::arange;
@@ -204,7 +204,7 @@ Tensor randn(IntArrayRef size, const TensorOptions &o) {
 Tensor randint(int64_t high, IntArrayRef size, const TensorOptions &o) { return randint(0, high, size, o); }
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions &o) {
   GFY_CHECK(low < high, "random_ expects 'from' to be less than 'to', but got from=", low, " >= to=", high);
-  const ScalarType dt = o.has_dtype() ? o.dtype() : kLong;
+  const ScalarType dt = o.has_dtype() ? o.dtype().toScalarType() : kLong;
   GFY_CHECK(dt != kBool, "randint is not implemented for Bool");
   return random_op(OpId::randint, size, o, double(low), double(high), dt);
 }
@@ -235,7 +235,7 @@ Tensor tensor(std::initializer_list<double> v, const TensorOptions &o) {
   // LibTorch's braced double list becomes the default dtype (float32).
   std::vector<double> d(v);
   Tensor t = tensor_from(d.data(), d.size(), kDouble, TensorOptions());
-  return cast(t, o.has_dtype() ? o.dtype() : get_default_dtype()).to(o.device());
+  return cast(t, o.has_dtype() ? o.dtype().toScalarType() : get_default_dtype()).to(o.device());
 }
 Tensor tensor(std::initializer_list<int> v, const TensorOptions &o) {
   std::vector<int64_t> d(v.begin(), v.end());
@@ -247,7 +247,7 @@ Tensor tensor(const std::vector<float> &v, const TensorOptions &o) { return tens
 Tensor tensor(const std::vector<double> &v, const TensorOptions &o) {
   // As LibTorch: a list of doubles becomes the default dtype unless one is given.
   Tensor t = tensor_from(v.data(), v.size(), kDouble, TensorOptions());
-  return cast(t, o.has_dtype() ? o.dtype() : get_default_dtype()).to(o.device());
+  return cast(t, o.has_dtype() ? o.dtype().toScalarType() : get_default_dtype()).to(o.device());
 }
 Tensor tensor(const std::vector<int> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kInt, o); }
 Tensor tensor(const std::vector<int64_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kLong, o); }
@@ -256,7 +256,7 @@ Tensor tensor(const std::vector<bool> &v, const TensorOptions &o) {
   Tensor host = make_tensor({int64_t(v.size())}, kBool, Device(kCPU));
   bool *p = reinterpret_cast<bool *>(host.unsafeGetTensorImpl()->data());
   for (size_t i = 0; i < b.size(); ++i) p[i] = b[i] != 0;
-  return cast(host, o.has_dtype() ? o.dtype() : kBool).to(o.device());
+  return cast(host, o.has_dtype() ? o.dtype().toScalarType() : kBool).to(o.device());
 }
 Tensor tensor(double v, const TensorOptions &o) { return scalar_tensor(v, o.has_dtype() ? o : o.dtype(get_default_dtype())); }
 Tensor tensor(float v, const TensorOptions &o) { return scalar_tensor(v, o.has_dtype() ? o : o.dtype(kFloat)); }
@@ -359,7 +359,7 @@ Tensor Tensor::to(Device d, ScalarType dtype, bool, bool copy, SL loc) const {
   return out;
 }
 Tensor Tensor::to(const TensorOptions &o, SL loc) const {
-  return to(o.has_device() ? o.device() : device(), o.has_dtype() ? o.dtype() : scalar_type(), false, false, loc);
+  return to(o.has_device() ? o.device() : device(), o.has_dtype() ? o.dtype().toScalarType() : scalar_type(), false, false, loc);
 }
 Tensor Tensor::cpu(SL loc) const {
   detail::on_host_read("cpu()", loc);

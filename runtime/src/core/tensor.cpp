@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <iostream>
 #include <numeric>
 #include <sstream>
 
@@ -207,7 +208,11 @@ IntArrayRef Tensor::strides() const { return IntArrayRef(impl_of(*this).strides)
 int64_t Tensor::storage_offset() const { return impl_of(*this).offset; }
 ScalarType Tensor::scalar_type() const { return impl_of(*this).dtype; }
 Device Tensor::device() const { return impl_of(*this).storage->device; }
-TensorOptions Tensor::options() const { return TensorOptions().dtype(scalar_type()).device(device()); }
+TensorOptions Tensor::options() const {
+  TensorOptions o = TensorOptions().dtype(scalar_type()).device(device());
+  o.layout_set_ = true;
+  return o;
+}
 bool Tensor::is_contiguous() const { return impl_of(*this).contiguous; }
 void *Tensor::raw_data() const { return impl_of(*this).data(); }
 
@@ -482,10 +487,15 @@ std::ostream &operator<<(std::ostream &os, const Tensor &t) {
   return os;
 }
 
-void print(std::ostream &os, const Tensor &t, std::source_location loc) {
+void print(std::ostream &os, const Tensor &t, std::source_location loc) { print(os, t, 80, loc); }
+
+std::ostream &print(std::ostream &os, const Tensor &t, int64_t linesize, std::source_location loc) {
   detail::on_host_read("printing a tensor", loc);
-  detail::print_tensor(os, t, 80);
+  detail::print_tensor(os, t, linesize);
+  return os;
 }
+
+void print(const Tensor &t, int64_t linesize, std::source_location loc) { print(std::cout, t, linesize, loc); }
 
 std::string Tensor::toString() const {
   if (!defined()) return "UndefinedType";

@@ -47,6 +47,29 @@ const char *to_string(ScalarType t) {
 
 std::ostream &operator<<(std::ostream &os, ScalarType t) { return os << to_string(t); }
 
+// LibTorch names a TypeMeta by its C++ type (typeid-style spelling: int64_t is `long int`).
+const char *TypeMeta::name() const {
+  switch (type_) {
+  case kBool: return "bool";
+  case kInt: return "int";
+  case kLong: return "long int";
+  case kFloat: return "float";
+  case kDouble: return "double";
+  }
+  return "nullptr (uninitialized)";
+}
+std::ostream &operator<<(std::ostream &os, TypeMeta t) { return os << t.name(); }
+
+std::ostream &operator<<(std::ostream &os, const TensorOptions &o) {
+  // LibTorch marks the fields that were never set with " (default)".
+  auto unset = [](bool set) { return set ? "" : " (default)"; };
+  os << "TensorOptions(dtype=" << o.dtype() << unset(o.has_dtype()) << ", device=" << o.device()
+     << unset(o.has_device()) << ", layout=Strided" << unset(o.layout_set_) << ", requires_grad=";
+  if (o.requires_grad_) os << "true";
+  else os << "false (default)";
+  return os << ", pinned_memory=false (default), memory_format=(nullopt))";
+}
+
 // With bool < int < long < float < double the lattice is a total order, so promotion is max.
 ScalarType promote_types(ScalarType a, ScalarType b) { return int(a) >= int(b) ? a : b; }
 
@@ -82,6 +105,7 @@ std::string Device::str() const {
 }
 
 std::ostream &operator<<(std::ostream &os, const Device &d) { return os << d.str(); }
+std::ostream &operator<<(std::ostream &os, DeviceType t) { return os << Device(t).str(); }
 
 std::ostream &operator<<(std::ostream &os, const Scalar &s) {
   if (s.isFloatingPoint()) return os << s.toDouble();

@@ -78,7 +78,7 @@ public:
   IntArrayRef strides() const;
   int64_t storage_offset() const;
   ScalarType scalar_type() const;
-  ScalarType dtype() const { return scalar_type(); }
+  TypeMeta dtype() const { return scalar_type(); }
   Device device() const;
   TensorOptions options() const;
   bool is_contiguous() const;
@@ -111,6 +111,9 @@ public:
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false,
             SL loc = SL::current()) const;
   Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(TypeMeta dtype, bool non_blocking = false, bool copy = false) const {
+    return to(dtype.toScalarType(), non_blocking, copy);
+  }
   Tensor to(const TensorOptions &options, SL loc = SL::current()) const;
   Tensor to(const Tensor &other) const { return to(other.scalar_type()); }
   Tensor type_as(const Tensor &other) const { return to(other.scalar_type()); }
@@ -383,6 +386,11 @@ private:
 std::ostream &operator<<(std::ostream &os, const Tensor &t);
 /// Prints like `std::cout << t` but names the caller in a CaptureError.
 void print(std::ostream &os, const Tensor &t, std::source_location loc = std::source_location::current());
+/// LibTorch's `at::print(stream, t, linesize)`: rows wrapped at `linesize` columns.
+std::ostream &print(std::ostream &os, const Tensor &t, int64_t linesize,
+                    std::source_location loc = std::source_location::current());
+/// LibTorch's `at::print(t)`: prints to std::cout.
+void print(const Tensor &t, int64_t linesize = 80, std::source_location loc = std::source_location::current());
 
 // Operators, tensor ⊕ tensor and both scalar orders.
 Tensor operator-(const Tensor &a);

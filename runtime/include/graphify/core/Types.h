@@ -65,8 +65,6 @@ template <class... Args> std::string str_cat(const Args &...args);
 
 /// Element types. The order is the promotion order within LibTorch's lattice for these five.
 enum class ScalarType : int8_t { Bool = 0, Int = 1, Long = 2, Float = 3, Double = 4 };
-/// LibTorch spells `x.dtype()` as caffe2::TypeMeta; here dtype and scalar type are one type.
-using Dtype = ScalarType;
 constexpr int kNumScalarTypes = 5;
 
 inline constexpr ScalarType kBool = ScalarType::Bool;
@@ -88,6 +86,40 @@ inline bool isFloatingType(ScalarType t) { return t == kFloat || t == kDouble; }
 inline bool isIntegralType(ScalarType t, bool include_bool) {
   return t == kInt || t == kLong || (include_bool && t == kBool);
 }
+/// What `x.dtype()` returns, as LibTorch's caffe2::TypeMeta: it prints and names the C++ element
+/// type (`float`, `long int`, ...) where a ScalarType prints `Float`, `Long`. Beyond LibTorch it
+/// also converts implicitly to ScalarType, so `ScalarType t = x.dtype();` compiles here.
+/// \code
+///   std::cout << x.dtype();                       // float
+///   if (x.dtype() == gfy::kFloat) { ... }
+///   auto y = gfy::zeros({2}, x.dtype());          // TensorOptions from a TypeMeta
+/// \endcode
+class TypeMeta {
+public:
+  constexpr TypeMeta() = default;
+  constexpr TypeMeta(ScalarType t) : type_(t) {}
+  constexpr ScalarType toScalarType() const { return type_; }
+  constexpr operator ScalarType() const { return type_; }
+  /// The element type's C++ name, as LibTorch's TypeMeta::name() ("float", "long int", ...).
+  const char *name() const;
+  size_t itemsize() const { return element_size(type_); }
+  friend constexpr bool operator==(TypeMeta a, TypeMeta b) { return a.type_ == b.type_; }
+  friend constexpr bool operator==(TypeMeta a, ScalarType b) { return a.type_ == b; }
+  friend constexpr bool operator==(ScalarType a, TypeMeta b) { return a == b.type_; }
+  friend constexpr bool operator!=(TypeMeta a, TypeMeta b) { return a.type_ != b.type_; }
+  friend constexpr bool operator!=(TypeMeta a, ScalarType b) { return a.type_ != b; }
+  friend constexpr bool operator!=(ScalarType a, TypeMeta b) { return a != b.type_; }
+
+private:
+  ScalarType type_ = ScalarType::Float;
+};
+/// Prints name(), as LibTorch.
+std::ostream &operator<<(std::ostream &os, TypeMeta t);
+inline ScalarType typeMetaToScalarType(TypeMeta t) { return t.toScalarType(); }
+inline TypeMeta scalarTypeToTypeMeta(ScalarType t) { return TypeMeta(t); }
+/// torch::Dtype, as LibTorch: the ScalarType (x.dtype() is a TypeMeta there too).
+using Dtype = ScalarType;
+
 /// The type both operands are converted to (LibTorch's promoteTypes for these five dtypes).
 ScalarType promote_types(ScalarType a, ScalarType b);
 /// Whether a result of type `from` may be written into a tensor of type `to` (LibTorch canCast).
@@ -128,6 +160,9 @@ struct Device {
   bool operator!=(const Device &o) const { return !(*this == o); }
 };
 std::ostream &operator<<(std::ostream &os, const Device &d);
+/// "cpu" / "cuda", as LibTorch (a declared overload: DeviceType converts to Device and to
+/// TensorOptions alike).
+std::ostream &operator<<(std::ostream &os, DeviceType t);
 
 // ---------------------------------------------------------------------------------------------
 // TensorOptions
@@ -137,23 +172,29 @@ struct TensorOptions {
   std::optional<ScalarType> dtype_;
   std::optional<Device> device_;
   bool requires_grad_ = false;
+  bool layout_set_ = false; ///< only Strided exists; set by Tensor::options(), for printing as LibTorch
 
   TensorOptions() = default;
   TensorOptions(ScalarType t) : dtype_(t) {}
+  TensorOptions(TypeMeta t) : dtype_(t.toScalarType()) {}
   TensorOptions(Device d) : device_(d) {}
   TensorOptions(DeviceType d) : device_(Device(d)) {}
 
   TensorOptions dtype(ScalarType t) const { auto o = *this; o.dtype_ = t; return o; }
+  TensorOptions dtype(TypeMeta t) const { return dtype(t.toScalarType()); }
   TensorOptions device(Device d) const { auto o = *this; o.device_ = d; return o; }
   /// Accepted for source compatibility; the runtime has no autograd.
   TensorOptions requires_grad(bool r) const { auto o = *this; o.requires_grad_ = r; return o; }
 
-  ScalarType dtype() const { return dtype_.value_or(get_default_dtype()); }
+  TypeMeta dtype() const { return dtype_.value_or(get_default_dtype()); }
   Device device() const { return device_.value_or(Device(kCPU)); }
   bool has_dtype() const { return dtype_.has_value(); }
   bool has_device() const { return device_.has_value(); }
 };
 inline TensorOptions dtype(ScalarType t) { return TensorOptions().dtype(t); }
+inline TensorOptions dtype(TypeMeta t) { return TensorOptions().dtype(t); }
+/// As LibTorch: `TensorOptions(dtype=float, device=cpu, layout=Strided, ...)`.
+std::ostream &operator<<(std::ostream &os, const TensorOptions &o);
 inline TensorOptions device(Device d) { return TensorOptions().device(d); }
 inline TensorOptions requires_grad(bool r = true) { return TensorOptions().requires_grad(r); }
 

@@ -63,11 +63,19 @@ using ::gfy::DeviceType;
 using ::gfy::IntArrayRef;
 using ::gfy::Scalar;
 using ::gfy::ScalarType;
+using ::gfy::scalarTypeToTypeMeta;
+using ::gfy::TypeMeta;
+using ::gfy::typeMetaToScalarType;
 using std::make_optional;
 using std::nullopt;
 using std::nullopt_t;
 using std::optional;
 } // namespace c10
+
+// `caffe2::TypeMeta` is what LibTorch's `x.dtype()` returns.
+namespace caffe2 {
+using ::gfy::TypeMeta;
+} // namespace caffe2
 
 /// `TORCH_MODULE(Name)` declares `Name` as a module holder of `NameImpl`.
 #define TORCH_MODULE(Name) GFY_MODULE(Name)
