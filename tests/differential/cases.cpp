@@ -1721,3 +1721,51 @@ int main(int argc, char** argv) {
 #endif
   return diff::dump_main(argc, argv, side);
 }
+
+// --- in-place shape changes, torch::nn::init ---------------------------------------------------
+
+DIFF_CASE(view_squeeze_unsqueeze_inplace) {
+  auto x = ramp({2, 1, 3});
+  auto alias = x;  // the same tensor: in-place metadata changes are seen through every handle
+  x.squeeze_(1);
+  auto a = alias.sizes().vec();
+  x.unsqueeze_(0);
+  x.unsqueeze_(-1);
+  auto b = alias.sizes().vec();
+  x.squeeze_();
+  return torch::cat({torch::tensor(a), torch::tensor(b), torch::tensor(alias.sizes().vec()),
+                     alias.flatten().to(torch::kLong)});
+}
+DIFF_CASE(view_squeeze_inplace_bad_dim_errors) { return ramp({2, 3}).squeeze_(2); }
+
+DIFF_CASE(init_deterministic) {
+  auto w = torch::empty({3, 4});
+  torch::nn::init::constant_(w, 0.25);
+  auto z = torch::nn::init::zeros_(torch::empty({2}));
+  auto o = torch::nn::init::ones_(torch::empty({2}, torch::kDouble)).to(torch::kFloat);
+  auto e = torch::nn::init::eye_(torch::empty({3, 4}));
+  return torch::cat({w.flatten(), z, o, e.flatten()});
+}
+DIFF_CASE(init_gains_and_fans) {
+  auto [fi, fo] = torch::nn::init::_calculate_fan_in_and_fan_out(torch::empty({5, 3, 2, 2}));
+  return torch::tensor({torch::nn::init::calculate_gain(torch::kLinear), torch::nn::init::calculate_gain(torch::kTanh),
+                        torch::nn::init::calculate_gain(torch::kReLU), torch::nn::init::calculate_gain(torch::kSigmoid),
+                        torch::nn::init::calculate_gain(torch::kLeakyReLU, 0.2), static_cast<double>(fi),
+                        static_cast<double>(fo)},
+                       torch::kDouble);
+}
+DIFF_CASE(init_random_bounds) {
+  // The draws differ between libraries; their bounds must not: every |w| <= the Glorot/He bound.
+  auto w = torch::empty({64, 32});
+  const double glorot = std::sqrt(6.0 / (64 + 32));
+  auto a = (torch::nn::init::xavier_uniform_(w).abs() <= glorot + 1e-6).all();
+  const double he = std::sqrt(3.0) * std::sqrt(2.0) / std::sqrt(32.0);
+  auto b = (torch::nn::init::kaiming_uniform_(w, 0, torch::kFanIn, torch::kReLU).abs() <= he + 1e-6).all();
+  auto c = (torch::nn::init::kaiming_uniform_(w, std::sqrt(5.0)).abs() <= 1.0 / std::sqrt(32.0) + 1e-6).all();
+  return torch::stack({a, b, c});
+}
+DIFF_CASE(init_fan_of_vector_errors) { return torch::nn::init::xavier_uniform_(torch::empty({4})); }
+DIFF_CASE(create_randperm_is_a_permutation) {
+  auto p = torch::randperm(7);
+  return torch::cat({std::get<0>(torch::sort(p)), torch::tensor({p.size(0)}), torch::tensor({static_cast<int64_t>(p.scalar_type() == torch::kLong)})});
+}

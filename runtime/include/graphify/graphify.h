@@ -24,3 +24,4 @@
 #include <graphify/nn/Flatten.h>
 #include <graphify/nn/Functional.h>
 #include <graphify/nn/Loss.h>
+#include <graphify/nn/Init.h>

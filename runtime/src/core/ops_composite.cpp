@@ -317,4 +317,13 @@ Tensor Tensor::new_full(IntArrayRef size, const Scalar &fill_value, const Tensor
   return gfy::full(size, fill_value, merged_options(*this, options));
 }
 
+// A stable argsort of uniform draws: a uniformly random permutation from the seeded generator.
+Tensor randperm(int64_t n, const TensorOptions &options) {
+  GFY_CHECK(n >= 0, "n must be non-negative, got", n);
+  const ScalarType dt = options.has_dtype() ? options.dtype().toScalarType() : kLong;
+  GFY_CHECK(dt != kBool, "randperm is not implemented for Bool");
+  Tensor keys = rand({n}, TensorOptions(kDouble).device(options.device()));
+  return argsort(keys, /*stable=*/true, 0, false).to(dt);
+}
+
 } // namespace gfy

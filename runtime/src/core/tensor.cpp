@@ -208,6 +208,23 @@ IntArrayRef Tensor::strides() const { return IntArrayRef(impl_of(*this).strides)
 int64_t Tensor::storage_offset() const { return impl_of(*this).offset; }
 ScalarType Tensor::scalar_type() const { return impl_of(*this).dtype; }
 Device Tensor::device() const { return impl_of(*this).storage->device; }
+namespace {
+/// Gives `self` the shape of `view` (a view of the same storage), in place.
+Tensor &adopt_shape(Tensor &self, const Tensor &view) {
+  TensorImpl &dst = *self.unsafeGetTensorImpl();
+  const TensorImpl &src = *view.unsafeGetTensorImpl();
+  dst.sizes = src.sizes;
+  dst.strides = src.strides;
+  dst.offset = src.offset;
+  dst.refresh();
+  return self;
+}
+} // namespace
+
+Tensor &Tensor::squeeze_() { return adopt_shape(*this, squeeze()); }
+Tensor &Tensor::squeeze_(int64_t dim) { return adopt_shape(*this, squeeze(dim)); }
+Tensor &Tensor::unsqueeze_(int64_t dim) { return adopt_shape(*this, unsqueeze(dim)); }
+
 TensorOptions Tensor::options() const {
   TensorOptions o = TensorOptions().dtype(scalar_type()).device(device());
   o.layout_set_ = true;

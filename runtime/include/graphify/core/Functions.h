@@ -38,6 +38,9 @@ Tensor arange(const Scalar &start, const Scalar &end, const TensorOptions &optio
 Tensor arange(const Scalar &start, const Scalar &end, const Scalar &step, const TensorOptions &options = {});
 Tensor linspace(const Scalar &start, const Scalar &end, int64_t steps, const TensorOptions &options = {});
 Tensor rand(IntArrayRef size, const TensorOptions &options = {});
+/// A random permutation of 0 .. n-1 (Long unless `options` say otherwise), from the seeded
+/// generator; the order differs from LibTorch's for the same seed, as every random op here.
+Tensor randperm(int64_t n, const TensorOptions &options = kLong);
 Tensor randn(IntArrayRef size, const TensorOptions &options = {});
 Tensor randint(int64_t high, IntArrayRef size, const TensorOptions &options = kLong);
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions &options = kLong);

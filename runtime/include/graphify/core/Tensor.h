@@ -128,6 +128,10 @@ public:
   Tensor squeeze() const;
   Tensor squeeze(int64_t dim) const;
   Tensor unsqueeze(int64_t dim) const;
+  /// In-place metadata changes, as LibTorch: every handle to this tensor sees the new shape.
+  Tensor &squeeze_();
+  Tensor &squeeze_(int64_t dim);
+  Tensor &unsqueeze_(int64_t dim);
   Tensor transpose(int64_t dim0, int64_t dim1) const;
   Tensor t() const;
   Tensor permute(IntArrayRef dims) const;

@@ -22,7 +22,22 @@
 
 #include <graphify/graphify.h>
 
+// LibTorch's <torch/torch.h> pulls in much of the standard library, and model code leans on it
+// (std::numeric_limits, std::cout, std::sqrt without their own includes): provide the same.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <iostream>
+#include <limits>
+#include <memory>
 #include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 /// Defined when `<torch/torch.h>` is graphify's shim, so that code built both ways (benchmarks,
 /// the differential suite) can use gfy-only features such as `gfy::capture` under `#ifdef`.

@@ -1,0 +1,79 @@
+// torch::nn::init. Bounds and standard deviations follow LibTorch 1.13 (torch/csrc/api/src/nn/
+// init.cpp is the spec): Glorot for xavier_*, He for kaiming_*, with `calculate_gain`'s table.
+#include <graphify/nn/Init.h>
+
+#include <graphify/core/Functions.h>
+
+#include <cmath>
+
+namespace gfy::nn::init {
+
+double calculate_gain(NonlinearityType nonlinearity, double param) {
+  if (std::holds_alternative<enumtype::kTanh>(nonlinearity)) return 5.0 / 3.0;
+  if (std::holds_alternative<enumtype::kReLU>(nonlinearity)) return std::sqrt(2.0);
+  if (std::holds_alternative<enumtype::kLeakyReLU>(nonlinearity)) return std::sqrt(2.0 / (1 + param * param));
+  return 1.0; // linear, convolutions, sigmoid
+}
+
+std::tuple<int64_t, int64_t> _calculate_fan_in_and_fan_out(const Tensor &tensor) {
+  GFY_CHECK(tensor.defined(), "nn::init: undefined tensor");
+  GFY_CHECK(tensor.dim() >= 2, "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions");
+  int64_t receptive = 1;
+  for (int64_t d = 2; d < tensor.dim(); ++d) receptive *= tensor.size(d);
+  return {tensor.size(1) * receptive, tensor.size(0) * receptive};
+}
+
+Tensor constant_(Tensor tensor, Scalar value) {
+  tensor.fill_(value);
+  return tensor;
+}
+Tensor zeros_(Tensor tensor) { return constant_(tensor, 0); }
+Tensor ones_(Tensor tensor) { return constant_(tensor, 1); }
+
+Tensor eye_(Tensor matrix) {
+  GFY_CHECK(matrix.defined() && matrix.dim() == 2, "Only tensors with 2 dimensions are supported");
+  matrix.zero_();
+  const int64_t n = std::min(matrix.size(0), matrix.size(1));
+  for (int64_t i = 0; i < n; ++i) matrix.select(0, i).select(0, i).fill_(1);
+  return matrix;
+}
+
+Tensor uniform_(Tensor tensor, double low, double high) {
+  tensor.uniform_(low, high);
+  return tensor;
+}
+Tensor normal_(Tensor tensor, double mean, double std) {
+  tensor.normal_(mean, std);
+  return tensor;
+}
+
+Tensor xavier_uniform_(Tensor tensor, double gain) {
+  auto [fan_in, fan_out] = _calculate_fan_in_and_fan_out(tensor);
+  const double std = gain * std::sqrt(2.0 / double(fan_in + fan_out));
+  const double a = std::sqrt(3.0) * std;
+  return uniform_(tensor, -a, a);
+}
+Tensor xavier_normal_(Tensor tensor, double gain) {
+  auto [fan_in, fan_out] = _calculate_fan_in_and_fan_out(tensor);
+  return normal_(tensor, 0, gain * std::sqrt(2.0 / double(fan_in + fan_out)));
+}
+
+namespace {
+/// He et al.'s standard deviation: gain / sqrt(fan), the fan chosen by `mode`.
+double kaiming_std(const Tensor &tensor, double a, FanModeType mode, NonlinearityType nonlinearity) {
+  auto [fan_in, fan_out] = _calculate_fan_in_and_fan_out(tensor);
+  const int64_t fan = std::holds_alternative<enumtype::kFanIn>(mode) ? fan_in : fan_out;
+  GFY_CHECK(fan > 0, "Initializing zero-element tensors is a no-op");
+  return calculate_gain(nonlinearity, a) / std::sqrt(double(fan));
+}
+} // namespace
+
+Tensor kaiming_uniform_(Tensor tensor, double a, FanModeType mode, NonlinearityType nonlinearity) {
+  const double bound = std::sqrt(3.0) * kaiming_std(tensor, a, mode, nonlinearity);
+  return uniform_(tensor, -bound, bound);
+}
+Tensor kaiming_normal_(Tensor tensor, double a, FanModeType mode, NonlinearityType nonlinearity) {
+  return normal_(tensor, 0, kaiming_std(tensor, a, mode, nonlinearity));
+}
+
+} // namespace gfy::nn::init
