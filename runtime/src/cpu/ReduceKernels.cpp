@@ -127,7 +127,9 @@ template <bool IsMax> void max_min_dim(OpCall &c) {
 void max_dim_kernel(OpCall &c) { max_min_dim<true>(c); }
 void min_dim_kernel(OpCall &c) { max_min_dim<false>(c); }
 
-void cumsum_kernel(OpCall &c) {
+namespace {
+/// Running accumulation along `c.dim`: y[r] = x[0] (op) ... (op) x[r], in the accumulation type.
+template <class Step> void scan_lanes(OpCall &c, int init, Step step) {
   const TensorImpl &in = I(c.in[0]); // in, out: (outer, n, inner) contiguous
   const Lanes l = lanes(in, c.dim);
   dispatch_num(in.dtype, [&]<class T>() {
@@ -135,33 +137,19 @@ void cumsum_kernel(OpCall &c) {
     T *y = reinterpret_cast<T *>(I(c.out[0]).data());
     for (int64_t o = 0; o < l.outer; ++o)
       for (int64_t j = 0; j < l.inner; ++j) {
-        acc_t<T> a = 0;
+        acc_t<T> a = static_cast<acc_t<T>>(init);
         for (int64_t r = 0; r < l.n; ++r) {
           const int64_t at = (o * l.n + r) * l.inner + j;
-          a += x[at];
+          a = step(a, static_cast<acc_t<T>>(x[at]));
           y[at] = static_cast<T>(a);
         }
       }
   });
 }
+} // namespace
 
-void cumprod_kernel(OpCall &c) {
-  const TensorImpl &in = I(c.in[0]); // in, out: (outer, n, inner) contiguous
-  const Lanes l = lanes(in, c.dim);
-  dispatch_num(in.dtype, [&]<class T>() {
-    const T *x = reinterpret_cast<const T *>(in.data());
-    T *y = reinterpret_cast<T *>(I(c.out[0]).data());
-    for (int64_t o = 0; o < l.outer; ++o)
-      for (int64_t j = 0; j < l.inner; ++j) {
-        acc_t<T> a = 1;
-        for (int64_t r = 0; r < l.n; ++r) {
-          const int64_t at = (o * l.n + r) * l.inner + j;
-          a *= x[at];
-          y[at] = static_cast<T>(a);
-        }
-      }
-  });
-}
+void cumsum_kernel(OpCall &c) { scan_lanes(c, 0, [](auto a, auto x) { return a + x; }); }
+void cumprod_kernel(OpCall &c) { scan_lanes(c, 1, [](auto a, auto x) { return a * x; }); }
 
 namespace {
 /// One contiguous float lane of (log_)softmax: the hot case (last dim), written so that the
