@@ -330,7 +330,7 @@ GFY_UNARY_KERNEL(exp, dispatch_float, exp_fast(x))
 GFY_UNARY_KERNEL(log, dispatch_float, std::log(x))
 GFY_UNARY_KERNEL(sqrt, dispatch_float, std::sqrt(x))
 GFY_UNARY_KERNEL(rsqrt, dispatch_float, T(1) / std::sqrt(x))
-GFY_UNARY_KERNEL(relu, dispatch_num, (x > T(0) || is_nan(x)) ? x : T(0))
+GFY_UNARY_KERNEL(relu, dispatch_num, relu_fn(x))
 GFY_UNARY_KERNEL(sigmoid, dispatch_float, sigmoid_fn(x))
 GFY_UNARY_KERNEL(tanh, dispatch_float, tanh_fn(x))
 // The rest of the floating functions call libm: accuracy first (exp_fast is for the hot

@@ -1,6 +1,6 @@
 // Executor of fused elementwise runs (see FusedElementwise.h). The per-element expressions are
 // the ones the separate kernels evaluate (ElementwiseKernels.cpp: `T(x + al * y)`, exp_fast,
-// sigmoid_fn, tanh_fn, the NaN-propagating relu), so fusion changes where values live, never
+// sigmoid_fn, tanh_fn, relu_fn from Loops.h), so fusion changes where values live, never
 // their bits; tests/runtime/test_graph_fusion.cpp compares fused and unfused replays exactly.
 #include "FusedElementwise.h"
 
@@ -44,9 +44,7 @@ template <class T> void apply(const FusedElementwise::Step &s, T *o, const T *x,
   case OpId::exp: for (int64_t i = 0; i < n; ++i) o[i] = T(exp_fast(x[i])); return;
   case OpId::sigmoid: for (int64_t i = 0; i < n; ++i) o[i] = T(sigmoid_fn(x[i])); return;
   case OpId::tanh: for (int64_t i = 0; i < n; ++i) o[i] = T(tanh_fn(x[i])); return;
-  case OpId::relu:
-    for (int64_t i = 0; i < n; ++i) o[i] = T((x[i] > T(0) || x[i] != x[i]) ? x[i] : T(0));
-    return;
+  case OpId::relu: for (int64_t i = 0; i < n; ++i) o[i] = T(relu_fn(x[i])); return;
   default: throw Error("internal error: op is not fusable");
   }
 }

@@ -197,6 +197,8 @@ GFY_ALWAYS_INLINE float exp_fast(float in) {
 }
 GFY_ALWAYS_INLINE double exp_fast(double x) { return std::exp(x); }
 
+/// relu that propagates NaN, as LibTorch (`x > 0` is false for NaN).
+template <class T> GFY_ALWAYS_INLINE T relu_fn(T x) { return (x > T(0) || x != x) ? x : T(0); }
 template <class T> GFY_ALWAYS_INLINE T sigmoid_fn(T x) {
   if constexpr (std::is_same_v<T, float>) return 1.0f / (1.0f + exp_fast(-x));
   else return T(1) / (T(1) + std::exp(-x));
