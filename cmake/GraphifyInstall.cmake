@@ -3,8 +3,9 @@
 # graphify::runtime or graphify::torch_compat.
 include(CMakePackageConfigHelpers)
 
-install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/rules/ DESTINATION ${CMAKE_INSTALL_DATADIR}/graphify/rules
-        FILES_MATCHING PATTERN "*.yaml")
+# The packs only: rules/ also holds the loader's sources (lib/, include/).
+file(GLOB _graphify_rule_packs ${CMAKE_CURRENT_SOURCE_DIR}/rules/*.yaml)
+install(FILES ${_graphify_rule_packs} DESTINATION ${CMAKE_INSTALL_DATADIR}/graphify/rules)
 # The runtime links OpenBLAS through this interface target; exporting it carries the library
 # path to outside projects that link graphify::runtime statically.
 install(TARGETS graphify_openblas EXPORT graphifyTargets)

@@ -2,7 +2,8 @@
 /// \file
 /// What the rule packs say about an expression: is its type a tensor (and of which flavor), and
 /// which pack entries (with their tags: pure, in_place, bool_output, ...) describe a call. The
-/// rewriter never keeps API name lists of its own; it asks this model, which asks the RuleSet.
+/// rewriter never keeps API name lists of its own, nor its own call lookup: it asks this model,
+/// which asks the analyzer's ApiResolver, so a call means the same to the checks and the rules.
 ///
 /// \code
 ///   ApiModel Api(Rules);
@@ -10,7 +11,8 @@
 ///   std::string Where = Api.spell(SomeTensorExpr, "where"); // "torch::where"
 /// \endcode
 
-#include "graphify/analyzer/RuleSet.h"
+#include "graphify/analyzer/ApiResolver.h"
+#include "graphify/rules/RuleSet.h"
 
 #include <clang/AST/Expr.h>
 #include <clang/AST/Type.h>
@@ -27,7 +29,7 @@ namespace graphify::rewriter {
 class ApiModel {
 public:
   /// `Facts` may be null (no analysis ran); the model then answers from the RuleSet alone.
-  ApiModel(const RuleSet &Rules, const DataFacts *Facts) : Rules(Rules), Facts(Facts) {}
+  ApiModel(const RuleSet &Rules, const DataFacts *Facts) : Rules(Rules), Facts(Facts), Resolver(Rules) {}
 
   /// The flavor of a tensor type (references, cv and sugar stripped), or null.
   const ApiFlavor *tensorFlavor(clang::QualType T) const;
@@ -51,6 +53,7 @@ public:
 private:
   const RuleSet &Rules;
   const DataFacts *Facts;
+  ApiResolver Resolver;
 };
 
 } // namespace graphify::rewriter

@@ -3,7 +3,7 @@
 // the analysis on it; helpers find nodes by the text they start with.
 
 #include "graphify/analyzer/Analysis.h"
-#include "graphify/analyzer/RuleSet.h"
+#include "graphify/rules/RuleSet.h"
 
 #include <clang/Frontend/ASTUnit.h>
 

@@ -1,5 +1,5 @@
 // NOLINT comments on source text, without parsing.
-#include "graphify/analyzer/Nolint.h"
+#include "graphify/lint/Nolint.h"
 
 #include <gtest/gtest.h>
 

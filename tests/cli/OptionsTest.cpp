@@ -2,9 +2,9 @@
 // process.
 #include "CliTestUtil.h"
 
-#include "graphify/analyzer/Config.h"
-#include "graphify/analyzer/DriverOptions.h"
-#include "graphify/analyzer/DriverPreamble.h"
+#include "graphify/lint/Config.h"
+#include "graphify/lint/Options.h"
+#include "graphify/lint/Preamble.h"
 
 using namespace graphify;
 

@@ -2,7 +2,7 @@
 // shape, SARIF 2.1.0 required fields and 1-based regions, GitHub escaping.
 #include "CliTestUtil.h"
 
-#include "graphify/analyzer/Output.h"
+#include "graphify/lint/Output.h"
 
 #include <llvm/Support/JSON.h>
 

@@ -1,15 +1,16 @@
-// Runs every annotated file under testdata/lint/ through the analysis and compares the findings
-// with the file's CHECK-MESSAGES / CHECK-NOTES annotations. Adding a case is adding a file.
+// Runs every annotated file under testdata/lint/ through graphify-lint's own pipeline (its
+// command-line parser, its configuration lookup and lintTranslationUnit: NOLINT, check globs and
+// filters included) and compares the findings with the file's CHECK-MESSAGES / CHECK-NOTES
+// annotations. `// RUN-ARGS:` holds graphify-lint flags. Adding a case is adding a file.
 // Every warning must be expected; every expected warning and listed note must appear.
 #include "GoldenFile.h"
 
-#include "graphify/analyzer/Analysis.h"
-#include "graphify/analyzer/RuleSet.h"
+#include "graphify/lint/CompileCommands.h"
+#include "graphify/lint/ConfigStore.h"
+#include "graphify/lint/LintPipeline.h"
+#include "graphify/lint/Options.h"
 
-#include <clang/AST/ASTConsumer.h>
-#include <clang/Frontend/CompilerInstance.h>
-#include <clang/Frontend/FrontendAction.h>
-#include <clang/Tooling/Tooling.h>
+#include <clang/Tooling/CompilationDatabase.h>
 #include <gtest/gtest.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
@@ -54,40 +55,6 @@ std::string testName(const std::string &Path) {
   return Name;
 }
 
-const RuleSet &rules() {
-  static RuleSet *Rules = [] {
-    auto R = RuleSet::loadFromDirectory(GRAPHIFY_RULES_DIR);
-    if (!R) {
-      ADD_FAILURE() << llvm::toString(R.takeError());
-      return static_cast<RuleSet *>(nullptr);
-    }
-    return new RuleSet(std::move(*R));
-  }();
-  return *Rules;
-}
-
-class AnalyzeAction : public clang::ASTFrontendAction {
-public:
-  AnalyzeAction(AnalysisConfig Config, AnalysisResult &Out) : Config(std::move(Config)), Out(Out) {}
-
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
-                                                        llvm::StringRef) override {
-    struct Consumer : clang::ASTConsumer {
-      AnalyzeAction &A;
-      explicit Consumer(AnalyzeAction &A) : A(A) {}
-      void HandleTranslationUnit(clang::ASTContext &Ctx) override {
-        if (!Ctx.getDiagnostics().hasErrorOccurred())
-          A.Out = analyzeTranslationUnit(Ctx, A.Config);
-      }
-    };
-    return std::make_unique<Consumer>(*this);
-  }
-
-private:
-  AnalysisConfig Config;
-  AnalysisResult &Out;
-};
-
 class LintGolden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LintGolden, MatchesAnnotations) {
@@ -98,9 +65,7 @@ TEST_P(LintGolden, MatchesAnnotations) {
   auto Golden = golden::parseGoldenFile(Source);
   ASSERT_TRUE(bool(Golden)) << Path << ": " << llvm::toString(Golden.takeError());
 
-  std::vector<std::string> Args = {"-std=c++17", "-w",
-                                   "-resource-dir=" GRAPHIFY_CLANG_RESOURCE_DIR,
-                                   "-I" GRAPHIFY_RUNTIME_INCLUDE_DIR};
+  std::vector<std::string> Args = {"-std=c++17", "-I" GRAPHIFY_RUNTIME_INCLUDE_DIR};
   llvm::StringRef TorchDirs = GRAPHIFY_TORCH_INCLUDE_DIRS;
   bool NeedsTorch = Source.find("#include <torch/") != std::string::npos;
   if (NeedsTorch && TorchDirs.empty())
@@ -115,29 +80,30 @@ TEST_P(LintGolden, MatchesAnnotations) {
     Args.push_back("-I/usr/local/cuda/include");
   }
 
-  AnalysisConfig Config;
-  Config.Rules = &rules();
-  ASSERT_NE(Config.Rules, nullptr);
-  for (const std::string &A : Golden->RunArgs) {
-    llvm::StringRef R(A);
-    if (R == "--profile=trace")
-      Config.ProfileKind = Profile::Trace;
-    else if (R == "--profile=cuda-graph")
-      Config.ProfileKind = Profile::CudaGraph;
-    else if (R == "--scope=all")
-      Config.ScopeKind = Scope::All;
-    else if (R == "--scope=graph")
-      Config.ScopeKind = Scope::Graph;
-    else if (R.consume_front("--graph-region="))
-      Config.GraphRegionGlobs.push_back(R.str());
-    else
-      FAIL() << Path << ": unknown RUN-ARGS flag " << A;
-  }
+  // graphify-lint RUN-ARGS... <file> -- <compiler args>, parsed as the tool parses it.
+  std::vector<const char *> Argv = {"graphify-lint"};
+  for (const std::string &A : Golden->RunArgs)
+    Argv.push_back(A.c_str());
+  Argv.push_back(Path.c_str());
+  auto Options = parseLintOptions(Argv);
+  ASSERT_TRUE(bool(Options)) << Path << ": RUN-ARGS: " << llvm::toString(Options.takeError());
+  ConfigStore Configs(*Options, GRAPHIFY_RULES_DIR);
+  auto Config = Configs.configFor(Path);
+  ASSERT_TRUE(bool(Config)) << Path << ": " << llvm::toString(Config.takeError());
+  auto Rules = Configs.rulesFor(Config->RulePacks);
+  ASSERT_TRUE(bool(Rules)) << Path << ": " << llvm::toString(Rules.takeError());
 
-  AnalysisResult Result;
-  bool Ok = clang::tooling::runToolOnCodeWithArgs(std::make_unique<AnalyzeAction>(Config, Result),
-                                                 Source, Args, Path);
-  ASSERT_TRUE(Ok) << Path << " does not compile";
+  clang::tooling::FixedCompilationDatabase Database(".", Args);
+  std::vector<clang::tooling::CompileCommand> Commands = Database.getCompileCommands(Path);
+  ASSERT_EQ(Commands.size(), 1u);
+  LintUnit Unit;
+  Unit.CommandLine = syntaxOnlyCommand(Commands.front(), GRAPHIFY_CLANG_RESOURCE_DIR);
+  Unit.WorkingDir = Commands.front().Directory;
+  Unit.File = Path;
+  Unit.Config = std::move(*Config);
+  Unit.Rules = *Rules;
+  LintUnitResult Result = lintTranslationUnit(Unit);
+  ASSERT_TRUE(Result.Parsed) << Path << " does not compile:\n" << Result.CompilerErrors;
 
   std::vector<bool> Matched(Golden->Expected.size(), false);
   auto Matches = [](const golden::Expectation &E, unsigned Line, unsigned Col,
@@ -146,7 +112,8 @@ TEST_P(LintGolden, MatchesAnnotations) {
   };
   std::string Failures;
   std::string Produced;
-  for (const Finding &F : Result.Findings) {
+  for (const ReportedFinding &R : Result.Findings) {
+    const Finding &F = R.F;
     std::string Text = "warning: " + F.Message + " [" + F.CheckId + "]";
     Produced += llvm::formatv(":{0}:{1}: {2}\n", F.Where.Line, F.Where.Column, Text).str();
     bool Found = false;

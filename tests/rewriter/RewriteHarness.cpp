@@ -1,16 +1,12 @@
-// One analyse-and-fix pass, as graphify-lint --fix performs it, but in memory. When the analysis
-// library is linked (the normal build), findings come from analyzeTranslationUnit; a build
-// without it falls back to reporting every rule match that reads tensor values on the host.
+// One analyse-and-fix pass, as graphify-lint --fix performs it (the same lintTranslationUnit
+// pipeline, --scope=all), but on a text in memory and applied in memory.
 #include "RewriteHarness.h"
 
-#include "graphify/analyzer/Analysis.h"
+#include "graphify/lint/CompileCommands.h"
+#include "graphify/lint/LintPipeline.h"
+#include "graphify/lint/ReportedPaths.h"
 #include "graphify/rewriter/FixApplication.h"
-#include "graphify/rewriter/RewriteCandidates.h"
-#include "graphify/rewriter/Rewriter.h"
 
-#include <clang/Frontend/ASTUnit.h>
-#include <clang/Frontend/TextDiagnosticPrinter.h>
-#include <clang/Tooling/Tooling.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdlib>
@@ -30,9 +26,7 @@ const RuleSet &testRules() {
 }
 
 std::vector<std::string> testCompilerArgs() {
-  std::vector<std::string> Args = {"-std=c++17", "-fsyntax-only", "-Wno-everything",
-                                   "-resource-dir=" GRAPHIFY_TEST_RESOURCE_DIR,
-                                   "-I" GRAPHIFY_TEST_TESTDATA_DIR "/rewrite/include",
+  std::vector<std::string> Args = {"-std=c++17", "-I" GRAPHIFY_TEST_TESTDATA_DIR "/rewrite/include",
                                    "-I" GRAPHIFY_TEST_RUNTIME_INCLUDE_DIR};
   llvm::SmallVector<llvm::StringRef, 4> TorchDirs;
   llvm::StringRef(GRAPHIFY_TEST_TORCH_INCLUDE_DIRS).split(TorchDirs, '|', -1, /*KeepEmpty=*/false);
@@ -44,41 +38,28 @@ std::vector<std::string> testCompilerArgs() {
 
 RewriteRun rewriteSource(llvm::StringRef Path, llvm::StringRef Code) {
   RewriteRun Run;
-  std::string Diags;
-  llvm::raw_string_ostream DiagOS(Diags);
-  auto Opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  clang::TextDiagnosticPrinter Printer(DiagOS, Opts.get());
-  std::unique_ptr<clang::ASTUnit> AST = clang::tooling::buildASTFromCodeWithArgs(
-      Code, testCompilerArgs(), Path, "graphify-rewriter-test", std::make_shared<clang::PCHContainerOperations>(),
-      clang::tooling::getClangStripDependencyFileAdjuster(), clang::tooling::FileContentMappings(), &Printer);
-  if (!AST || AST->getDiagnostics().hasErrorOccurred()) {
-    Run.ParseErrors = Diags.empty() ? std::string("cannot parse ") + Path.str() : Diags;
+  clang::tooling::CompileCommand Command;
+  Command.Directory = currentDirectory();
+  Command.Filename = Path.str();
+  Command.CommandLine = {"graphify-rewriter-test"};
+  for (std::string &A : testCompilerArgs())
+    Command.CommandLine.push_back(std::move(A));
+  Command.CommandLine.push_back(Path.str());
+  LintUnit Unit;
+  Unit.CommandLine = syntaxOnlyCommand(Command, GRAPHIFY_TEST_RESOURCE_DIR);
+  Unit.WorkingDir = Command.Directory;
+  Unit.File = Path.str();
+  Unit.Content = Code.str();
+  Unit.Config.ScopeKind = Scope::All;
+  Unit.Rules = &testRules();
+  LintUnitResult Result = lintTranslationUnit(Unit);
+  if (!Result.Parsed) {
+    Run.ParseErrors = Result.CompilerErrors;
     Run.Fixed = Code.str();
     return Run;
   }
-  clang::ASTContext &Ctx = AST->getASTContext();
-  const RuleSet &Rules = testRules();
-#ifdef GRAPHIFY_TEST_HAVE_ANALYZER
-  AnalysisConfig Config;
-  Config.Rules = &Rules;
-  Config.ScopeKind = Scope::All;
-  AnalysisResult Result = analyzeTranslationUnit(Ctx, Config);
-  attachFixes(Ctx, Result, Rules);
-  Run.Findings = std::move(Result.Findings);
-  Run.UsedAnalysis = true;
-#else
-  for (const RewriteCandidate &C : findRewriteCandidates(Ctx, Rules, nullptr, {})) {
-    if (!C.TouchesDataDependentApi)
-      continue;
-    Finding F;
-    F.CheckId = "graphify-rewrite-candidate";
-    F.Where = C.Where;
-    F.Message = "rewrite rule '" + C.RuleName + "' matches";
-    F.Fix = C.Fix;
-    F.NoFixReason = C.NoFixReason;
-    Run.Findings.push_back(std::move(F));
-  }
-#endif
+  for (ReportedFinding &F : Result.Findings)
+    Run.Findings.push_back(std::move(F.F));
   auto Fixed = applyFixesToText(Run.Findings, Path, Code, "LLVM", &Run.Skipped);
   if (!Fixed) {
     Run.ApplyError = llvm::toString(Fixed.takeError());

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// Test support: parse one source text the way graphify-lint does, analyse it, attach fixes and
-/// apply them in memory. Used by the golden runner and the model equivalence tests.
+/// Test support: lint one source text through graphify-lint's own pipeline (lintTranslationUnit,
+/// --scope=all) and apply the fixes in memory. Used by the golden runner and the model
+/// equivalence tests.
 ///
 /// \code
 ///   auto Run = graphify::test::rewriteSource("case.cpp", Code);
@@ -10,7 +11,7 @@
 /// \endcode
 
 #include "graphify/analyzer/Finding.h"
-#include "graphify/analyzer/RuleSet.h"
+#include "graphify/rules/RuleSet.h"
 
 #include <llvm/ADT/StringRef.h>
 
@@ -26,7 +27,6 @@ struct RewriteRun {
   std::vector<std::string> Skipped;   ///< conflicting fixes that were not applied
   std::string ParseErrors;            ///< compiler errors, empty when the text parsed cleanly
   std::string ApplyError;             ///< error from fix application, if any
-  bool UsedAnalysis = false;          ///< findings came from analyzeTranslationUnit
 };
 
 /// The shipped rule packs (rules/ in the source tree).
@@ -36,8 +36,7 @@ const RuleSet &testRules();
 /// LibTorch and testdata/rewrite/include on the include path, clang's resource directory.
 std::vector<std::string> testCompilerArgs();
 
-/// Parses `Code` as file `Path`, analyses every function (--scope=all), attaches fixes and
-/// applies them to the text.
+/// Lints `Code` as file `Path` (--scope=all, every check) and applies the fixes to the text.
 RewriteRun rewriteSource(llvm::StringRef Path, llvm::StringRef Code);
 
 } // namespace graphify::test

@@ -1,6 +1,6 @@
 // The shipped packs load, lookups follow the pack's naming rules, and every malformed pack is
 // rejected with file:line:col so that a typo can never silently disable a check.
-#include "graphify/analyzer/RuleSet.h"
+#include "graphify/rules/RuleSet.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>

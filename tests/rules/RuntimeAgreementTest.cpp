@@ -2,7 +2,7 @@
 // packs tag host_sync or dynamic_output_shape (or bool_mask_index, when indexed by a mask) that
 // the runtime implements throws gfy::CaptureError inside gfy::capture, and no other op does.
 // The expectation comes from the packs; this file only says how to call each runtime op.
-#include "graphify/analyzer/RuleSet.h"
+#include "graphify/rules/RuleSet.h"
 
 #include <graphify/graphify.h>
 #include <gtest/gtest.h>

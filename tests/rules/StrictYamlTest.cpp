@@ -1,5 +1,5 @@
 // StrictMap pops known keys and rejects the rest; did-you-mean only suggests close words.
-#include "graphify/analyzer/StrictYaml.h"
+#include "graphify/rules/StrictYaml.h"
 
 #include <gtest/gtest.h>
 

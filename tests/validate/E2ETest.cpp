@@ -78,7 +78,6 @@ std::map<std::string, Row> parseReport(const std::string &Json) {
   return Rows;
 }
 
-#ifdef GRAPHIFY_VALIDATE_TEST_HAVE_ANALYZER
 TEST(E2EModels, EveryTestdataModelValidates) {
   std::vector<std::string> Args;
   std::error_code EC;
@@ -135,7 +134,6 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   }
   EXPECT_EQ(R.ExitCode, 0) << R.Stdout;
 }
-#endif
 
 TEST(E2EModels, TextTableForTheSeedModel) {
   RunResult R = validate({Models + "/non_traceable.cpp", "--trials=4", "--seed=1", "--quiet"});

@@ -10,7 +10,7 @@
 /// \endcode
 
 #include "graphify/analyzer/Finding.h"
-#include "graphify/analyzer/RuleSet.h"
+#include "graphify/rules/RuleSet.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>

@@ -11,7 +11,7 @@
 ///     if (const graphify::ApiEntry *Entry = Call->entryWithTag("host_sync")) ...
 /// \endcode
 
-#include "graphify/analyzer/RuleSet.h"
+#include "graphify/rules/RuleSet.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/Expr.h>

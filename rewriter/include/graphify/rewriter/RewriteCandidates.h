@@ -12,7 +12,7 @@
 
 #include "graphify/analyzer/Analysis.h"
 #include "graphify/analyzer/Finding.h"
-#include "graphify/analyzer/RuleSet.h"
+#include "graphify/rules/RuleSet.h"
 
 #include <clang/AST/ASTContext.h>
 

@@ -12,7 +12,7 @@
 /// \endcode
 
 #include "graphify/analyzer/Analysis.h"
-#include "graphify/analyzer/RuleSet.h"
+#include "graphify/rules/RuleSet.h"
 
 #include <clang/AST/ASTContext.h>
 

@@ -1,0 +1,337 @@
+// Loads rule packs. The invariant: a RuleSet holds only entries whose every key and tag was
+// understood; a pack with anything unrecognised is rejected as a whole with a located message,
+// so a misspelt tag can never silently turn a check off.
+#include "graphify/rules/RuleSet.h"
+
+#include "graphify/rules/StrictYaml.h"
+
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/Path.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#ifndef GRAPHIFY_SOURCE_RULES_DIR
+#define GRAPHIFY_SOURCE_RULES_DIR ""
+#endif
+
+namespace graphify {
+
+bool ApiEntry::hasTag(llvm::StringRef Tag) const { return llvm::is_contained(Tags, Tag); }
+
+bool RuleSet::isKnownTag(llvm::StringRef Tag) const {
+  return llvm::any_of(Tags, [&](const TagInfo &T) { return T.Name == Tag; });
+}
+
+llvm::Error RuleSet::loadTags(llvm::StringRef File) {
+  auto Doc = parseYamlFile(File);
+  if (!Doc)
+    return Doc.takeError();
+  StrictMap Top(*Doc, File.str(), "tag list");
+  if (auto Err = Top.checkShape())
+    return Err;
+  auto List = Top.take("tags", /*Required=*/true);
+  if (!List)
+    return List.takeError();
+  if (auto Err = Top.finish())
+    return Err;
+  if (!(*List)->IsSequence())
+    return yamlError(File, **List, "'tags' must be a list");
+  for (const YAML::Node &Item : **List) {
+    StrictMap M(Item, File.str(), "tag");
+    if (auto Err = M.checkShape())
+      return Err;
+    auto Name = M.takeString("name", true);
+    if (!Name)
+      return Name.takeError();
+    auto Doc = M.takeString("doc", true);
+    if (!Doc)
+      return Doc.takeError();
+    if (auto Err = M.finish())
+      return Err;
+    if (isKnownTag(**Name))
+      return yamlError(File, Item, "duplicate tag '" + **Name + "'");
+    Tags.push_back({**Name, **Doc});
+  }
+  return llvm::Error::success();
+}
+
+static llvm::Expected<unsigned> parseKinds(const std::vector<std::string> &Names, const YAML::Node &Node,
+                                           llvm::StringRef File) {
+  static const std::vector<std::string> Valid = {"method", "function", "constructor"};
+  unsigned Kinds = 0;
+  for (const std::string &K : Names) {
+    if (K == "method")
+      Kinds |= KindMethod;
+    else if (K == "function")
+      Kinds |= KindFunction;
+    else if (K == "constructor")
+      Kinds |= KindConstructor;
+    else
+      return yamlError(File, Node, "unknown kind '" + K + "' (expected method, function or constructor)" +
+                                       didYouMean(K, Valid));
+  }
+  return Kinds;
+}
+
+static llvm::Expected<std::vector<unsigned>> takePositions(StrictMap &M, llvm::StringRef Key) {
+  auto List = M.takeIntList(Key);
+  if (!List)
+    return List.takeError();
+  std::vector<unsigned> Out;
+  if (*List)
+    for (int64_t V : **List) {
+      if (V < 0 || V > 64)
+        return yamlError(M.path(), M.node()[Key.str()], "'" + Key + "' positions must be between 0 and 64");
+      Out.push_back(static_cast<unsigned>(V));
+    }
+  return Out;
+}
+
+llvm::Error RuleSet::loadPack(llvm::StringRef File) {
+  auto Doc = parseYamlFile(File);
+  if (!Doc)
+    return Doc.takeError();
+  StrictMap Top(*Doc, File.str(), "rule pack");
+  if (auto Err = Top.checkShape())
+    return Err;
+  auto PackName = Top.takeString("pack", true);
+  if (!PackName)
+    return PackName.takeError();
+  auto PackDoc = Top.takeString("doc");
+  if (!PackDoc)
+    return PackDoc.takeError();
+  auto Namespaces = Top.takeStringList("namespaces");
+  if (!Namespaces)
+    return Namespaces.takeError();
+  auto FlavorList = Top.take("flavors");
+  if (!FlavorList)
+    return FlavorList.takeError();
+  auto EntryList = Top.take("entries", true);
+  if (!EntryList)
+    return EntryList.takeError();
+  if (auto Err = Top.finish())
+    return Err;
+
+  if (*FlavorList) {
+    if (!(*FlavorList)->IsSequence())
+      return yamlError(File, **FlavorList, "'flavors' must be a list");
+    for (const YAML::Node &Item : **FlavorList) {
+      StrictMap M(Item, File.str(), "flavor");
+      if (auto Err = M.checkShape())
+        return Err;
+      ApiFlavor F;
+      auto Name = M.takeString("name", true);
+      if (!Name)
+        return Name.takeError();
+      auto TT = M.takeStringList("tensor_types", true);
+      if (!TT)
+        return TT.takeError();
+      auto MB = M.takeStringList("module_bases");
+      if (!MB)
+        return MB.takeError();
+      auto Sp = M.takeString("spelling", true);
+      if (!Sp)
+        return Sp.takeError();
+      if (auto Err = M.finish())
+        return Err;
+      F.Name = **Name;
+      F.TensorTypes = **TT;
+      if (*MB)
+        F.ModuleBases = **MB;
+      F.Spelling = **Sp;
+      Flavors.push_back(std::move(F));
+    }
+  }
+
+  std::vector<std::string> Ns = *Namespaces ? **Namespaces : std::vector<std::string>{""};
+  if (!(*EntryList)->IsSequence())
+    return yamlError(File, **EntryList, "'entries' must be a list");
+  std::vector<std::string> TagNames;
+  for (const TagInfo &T : Tags)
+    TagNames.push_back(T.Name);
+  for (const YAML::Node &Item : **EntryList) {
+    StrictMap M(Item, File.str(), "entry");
+    if (auto Err = M.checkShape())
+      return Err;
+    ApiEntry E;
+    E.Pack = **PackName;
+    E.File = File.str();
+    E.Line = Item.Mark().line + 1;
+    auto Name = M.takeString("name", true);
+    if (!Name)
+      return Name.takeError();
+    E.Name = **Name;
+    auto KindNode = M.take("kind");
+    if (!KindNode)
+      return KindNode.takeError();
+    auto KindNames = M.takeStringList("kind", false, /*AllowScalar=*/true);
+    if (!KindNames)
+      return KindNames.takeError();
+    if (*KindNames) {
+      auto K = parseKinds(**KindNames, **KindNode, File);
+      if (!K)
+        return K.takeError();
+      E.Kinds = *K;
+    }
+    auto TagList = M.takeStringList("tags", true);
+    if (!TagList)
+      return TagList.takeError();
+    for (const std::string &T : **TagList)
+      if (!isKnownTag(T))
+        return yamlError(File, Item["tags"], "unknown tag '" + T + "' in entry '" + E.Name + "'" +
+                                                 didYouMean(T, TagNames) + " (tags are listed in tags.yaml)");
+    E.Tags = **TagList;
+    auto Arity = M.takeInt("arity");
+    if (!Arity)
+      return Arity.takeError();
+    if (*Arity) {
+      if (**Arity < 0 || **Arity > 64)
+        return yamlError(File, Item["arity"], "'arity' must be between 0 and 64");
+      E.Arity = static_cast<unsigned>(**Arity);
+    }
+    auto Size = takePositions(M, "size_args");
+    if (!Size)
+      return Size.takeError();
+    E.SizeArgs = *Size;
+    auto Index = takePositions(M, "index_args");
+    if (!Index)
+      return Index.takeError();
+    E.IndexArgs = *Index;
+    auto Callable = takePositions(M, "callable_args");
+    if (!Callable)
+      return Callable.takeError();
+    E.CallableArgs = *Callable;
+    auto EntryDoc = M.takeString("doc");
+    if (!EntryDoc)
+      return EntryDoc.takeError();
+    if (*EntryDoc)
+      E.Doc = **EntryDoc;
+    if (auto Err = M.finish())
+      return Err;
+    // Tags that need positions must have them, or the check silently never fires.
+    if (E.hasTag("size_argument") && E.SizeArgs.empty())
+      return yamlError(File, Item, "entry '" + E.Name + "' is tagged size_argument but has no 'size_args'");
+    if (E.hasTag("capture_entry") && E.CallableArgs.empty())
+      return yamlError(File, Item, "entry '" + E.Name + "' is tagged capture_entry but has no 'callable_args'");
+    if (E.hasTag("bool_mask_index") && E.IndexArgs.empty())
+      return yamlError(File, Item, "entry '" + E.Name + "' is tagged bool_mask_index but has no 'index_args'");
+    Entries.push_back(std::move(E));
+    index(Entries.size() - 1, Ns);
+  }
+  PackFiles.push_back(File.str());
+  return llvm::Error::success();
+}
+
+void RuleSet::index(unsigned Idx, llvm::ArrayRef<std::string> Namespaces) {
+  const ApiEntry &E = Entries[Idx];
+  // A bare name is filed as such only when it is already qualified or the pack claims the global
+  // namespace; otherwise a user's own global `print` would inherit a tensor op's tags.
+  bool ClaimsGlobal = llvm::is_contained(Namespaces, "");
+  bool Qualified = llvm::StringRef(E.Name).contains("::");
+  auto AddQualified = [&](llvm::StringMap<std::vector<unsigned>> &Map) {
+    if (Qualified || ClaimsGlobal)
+      Map[E.Name].push_back(Idx);
+    for (const std::string &N : Namespaces)
+      if (!N.empty())
+        Map[N + "::" + E.Name].push_back(Idx);
+  };
+  if (E.isMethod())
+    MethodIndex[E.Name].push_back(Idx);
+  if (E.isFunction())
+    AddQualified(FunctionIndex);
+  if (E.isConstructor())
+    AddQualified(ConstructorIndex);
+}
+
+std::vector<const ApiEntry *> RuleSet::select(const llvm::StringMap<std::vector<unsigned>> &Index,
+                                              llvm::StringRef Key, unsigned NumArgs) const {
+  std::vector<const ApiEntry *> Out;
+  auto It = Index.find(Key);
+  if (It == Index.end())
+    return Out;
+  for (unsigned Idx : It->second) {
+    const ApiEntry &E = Entries[Idx];
+    if (E.Arity && *E.Arity != NumArgs)
+      continue;
+    if (!llvm::is_contained(Out, &E))
+      Out.push_back(&E);
+  }
+  return Out;
+}
+
+std::vector<const ApiEntry *> RuleSet::lookupMethod(llvm::StringRef Name, unsigned NumArgs) const {
+  return select(MethodIndex, Name, NumArgs);
+}
+std::vector<const ApiEntry *> RuleSet::lookupFunction(llvm::StringRef Q, unsigned NumArgs) const {
+  return select(FunctionIndex, Q, NumArgs);
+}
+std::vector<const ApiEntry *> RuleSet::lookupConstructor(llvm::StringRef Q, unsigned NumArgs) const {
+  return select(ConstructorIndex, Q, NumArgs);
+}
+
+const ApiFlavor *RuleSet::flavorOfTensorType(llvm::StringRef Q) const {
+  for (const ApiFlavor &F : Flavors)
+    if (llvm::is_contained(F.TensorTypes, Q))
+      return &F;
+  return nullptr;
+}
+
+const ApiFlavor *RuleSet::flavorOfModuleBase(llvm::StringRef Q) const {
+  for (const ApiFlavor &F : Flavors)
+    if (llvm::is_contained(F.ModuleBases, Q))
+      return &F;
+  return nullptr;
+}
+
+std::string RuleSet::spellFunction(const ApiFlavor &Flavor, llvm::StringRef UnqualifiedName) const {
+  return Flavor.Spelling + UnqualifiedName.str();
+}
+
+llvm::Expected<RuleSet> RuleSet::load(llvm::StringRef TagsFile, llvm::ArrayRef<std::string> Packs) {
+  RuleSet R;
+  if (auto Err = R.loadTags(TagsFile))
+    return std::move(Err);
+  for (const std::string &P : Packs)
+    if (auto Err = R.loadPack(P))
+      return std::move(Err);
+  return R;
+}
+
+llvm::Expected<RuleSet> RuleSet::loadFromDirectory(llvm::StringRef Dir, llvm::ArrayRef<std::string> Extra) {
+  llvm::SmallString<256> TagsFile(Dir);
+  llvm::sys::path::append(TagsFile, "tags.yaml");
+  if (!llvm::sys::fs::exists(TagsFile))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   llvm::formatv("{0}: error: rules directory has no tags.yaml "
+                                                 "(set GRAPHIFY_RULES_DIR or pass --rules-dir)", Dir));
+  std::vector<std::string> Packs;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
+    llvm::StringRef P = It->path();
+    if (P.ends_with(".yaml") && llvm::sys::path::filename(P) != "tags.yaml")
+      Packs.push_back(P.str());
+  }
+  if (EC)
+    return llvm::createStringError(EC, llvm::formatv("{0}: error: cannot list rules directory", Dir));
+  std::sort(Packs.begin(), Packs.end());
+  Packs.insert(Packs.end(), Extra.begin(), Extra.end());
+  return load(TagsFile, Packs);
+}
+
+std::string defaultRulesDirectory(const char *Argv0) {
+  if (const char *Env = std::getenv("GRAPHIFY_RULES_DIR"); Env && *Env)
+    return Env;
+  if (Argv0) {
+    std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&defaultRulesDirectory));
+    llvm::SmallString<256> Dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+    llvm::sys::path::append(Dir, "share", "graphify", "rules");
+    if (llvm::sys::fs::exists(Dir + "/tags.yaml"))
+      return std::string(Dir);
+  }
+  return GRAPHIFY_SOURCE_RULES_DIR;
+}
+
+} // namespace graphify

@@ -1,0 +1,62 @@
+#pragma once
+/// \file
+/// The one way graphify lints a translation unit: parse (with a shared PCH when given, and again
+/// without it if that fails), analyse, seek fixes for the findings, name files as reported, then
+/// apply the check and profile filters, the header filter and NOLINT, sort, and assign
+/// severities. graphify-lint, graphify-validate, the golden tests and the rewriter tests all call
+/// lintTranslationUnit, so every one of them sees exactly what a user of the CLI sees.
+///
+/// \code
+///   graphify::LintUnit U;
+///   U.CommandLine = graphify::syntaxOnlyCommand(Cmd, ResourceDir);
+///   U.WorkingDir = Cmd.Directory;
+///   U.File = Cmd.Filename;
+///   U.Config = Config;          // from ConfigStore::configFor
+///   U.Rules = Rules;            // from ConfigStore::rulesFor
+///   graphify::LintUnitResult R = graphify::lintTranslationUnit(U);
+///   if (!R.Parsed) llvm::errs() << R.CompilerErrors;
+///   for (const graphify::ReportedFinding &F : R.Findings) ...
+/// \endcode
+
+#include "graphify/lint/Config.h"
+#include "graphify/lint/Output.h"
+#include "graphify/rules/RuleSet.h"
+
+#include <clang/AST/ASTContext.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphify {
+
+/// One translation unit and everything that decides what is reported for it.
+struct LintUnit {
+  std::vector<std::string> CommandLine; ///< syntax-only driver command line, argv[0] first, naming File
+  std::string WorkingDir;               ///< the compile command's directory
+  std::string File;                     ///< the main file, as named in CommandLine
+  std::optional<std::string> Content;   ///< lint this text as File instead of File's content on disk
+  LintConfig Config;                    ///< checks, profile, scope, regions, header filter, severities
+  const RuleSet *Rules = nullptr;       ///< rule packs (required)
+  std::string Pch;                      ///< a shared PCH to try first, or empty
+  bool ColorDiagnostics = false;        ///< ANSI colors in the compiler's messages
+  /// Runs on the parsed AST before the analysis and may add graph regions (qualified-name globs)
+  /// to Config's: the validator makes each of its entries one, since an entry runs in a graph.
+  std::function<void(clang::ASTContext &, std::vector<std::string> &GraphRegions)> BeforeAnalysis;
+};
+
+/// What lintTranslationUnit found.
+struct LintUnitResult {
+  bool Parsed = false;                  ///< the translation unit compiled; else nothing was checked
+  std::string CompilerErrors;           ///< the compiler's errors, rendered like clang's
+  unsigned ErrorCount = 0;              ///< number of compiler errors
+  std::vector<ReportedFinding> Findings; ///< sorted by file, line, column, check, message
+  unsigned Suppressed = 0;              ///< findings silenced by NOLINT
+  bool PchRejected = false;             ///< parsed fine without the shared PCH but not with it
+};
+
+/// Lints one translation unit (see the file comment for the steps, in order).
+LintUnitResult lintTranslationUnit(const LintUnit &Unit);
+
+} // namespace graphify

@@ -1,0 +1,29 @@
+#pragma once
+/// \file
+/// How graphify-lint names files in what it reports. Compile commands carry paths relative to
+/// their own directory; readers of a report (text snippets, NOLINT, SARIF, --fix) need paths that
+/// resolve from the user's working directory.
+///
+/// \code
+///   std::string P = graphify::reportedPath("src/m.cpp", "/work/build", "/work"); // "/work/build/src/m.cpp"
+///   if (graphify::sameFile(P, Other)) ...
+/// \endcode
+
+#include <llvm/ADT/StringRef.h>
+
+#include <string>
+
+namespace graphify {
+
+/// A path as reported: relative paths are relative to the compile command's `Directory`; they
+/// stay as written when that is the working directory `Cwd` (so `graphify-lint m.cpp` says
+/// `m.cpp`), else become absolute.
+std::string reportedPath(llvm::StringRef Path, llvm::StringRef Directory, llvm::StringRef Cwd);
+
+/// Whether two paths name the same file (equal strings, or the same inode).
+bool sameFile(llvm::StringRef A, llvm::StringRef B);
+
+/// The process's working directory.
+std::string currentDirectory();
+
+} // namespace graphify

@@ -1,0 +1,223 @@
+// Configuration: .graphify.yaml and --config. Invariant: a configuration is accepted only if
+// every key in it is known and well typed (StrictMap), because a misspelled `Checks:` that is
+// silently ignored would turn a CI gate off without anyone noticing.
+#include "graphify/lint/Config.h"
+#include "graphify/rules/StrictYaml.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Regex.h>
+
+namespace graphify {
+
+bool matchesGlob(llvm::StringRef Pattern, llvm::StringRef Name) {
+  // Iterative wildcard match with backtracking to the last '*': linear enough for check ids.
+  size_t P = 0, N = 0, StarP = llvm::StringRef::npos, StarN = 0;
+  while (N < Name.size()) {
+    if (P < Pattern.size() && Pattern[P] == '*') {
+      StarP = P++;
+      StarN = N;
+    } else if (P < Pattern.size() && Pattern[P] == Name[N]) {
+      ++P;
+      ++N;
+    } else if (StarP != llvm::StringRef::npos) {
+      P = StarP + 1;
+      N = ++StarN;
+    } else {
+      return false;
+    }
+  }
+  while (P < Pattern.size() && Pattern[P] == '*')
+    ++P;
+  return P == Pattern.size();
+}
+
+GlobList::GlobList(llvm::StringRef Text) {
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  // clang-tidy also accepts newlines between globs (multi-line YAML strings).
+  Text.split(Parts, ',', -1, false);
+  for (llvm::StringRef Part : Parts) {
+    for (llvm::StringRef Glob : llvm::split(Part, '\n')) {
+      Glob = Glob.trim();
+      if (Glob.empty())
+        continue;
+      Item I;
+      I.Positive = !Glob.consume_front("-");
+      I.Pattern = Glob.trim().str();
+      Items.push_back(std::move(I));
+    }
+  }
+}
+
+bool GlobList::contains(llvm::StringRef Name) const {
+  for (auto It = Items.rbegin(); It != Items.rend(); ++It)
+    if (matchesGlob(It->Pattern, Name))
+      return It->Positive;
+  return false;
+}
+
+llvm::StringRef profileName(Profile P) { return P == Profile::Trace ? "trace" : "cuda-graph"; }
+llvm::StringRef scopeName(Scope S) { return S == Scope::All ? "all" : "graph"; }
+
+static llvm::Error valueError(llvm::StringRef Where, llvm::StringRef What, llvm::StringRef Value,
+                              std::vector<std::string> Choices) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 llvm::formatv("{0}: error: invalid {1} '{2}' (expected {3}){4}", Where, What, Value,
+                                               llvm::join(Choices, "|"), didYouMean(Value, Choices)));
+}
+
+llvm::Expected<Profile> parseProfile(llvm::StringRef Name, llvm::StringRef Where) {
+  if (Name == "cuda-graph")
+    return Profile::CudaGraph;
+  if (Name == "trace")
+    return Profile::Trace;
+  return valueError(Where, "profile", Name, {"cuda-graph", "trace"});
+}
+
+llvm::Expected<Scope> parseScope(llvm::StringRef Name, llvm::StringRef Where) {
+  if (Name == "graph")
+    return Scope::Graph;
+  if (Name == "all")
+    return Scope::All;
+  return valueError(Where, "scope", Name, {"graph", "all"});
+}
+
+// The location of a scalar node as "file:line:col", for value errors found after parsing.
+static std::string where(llvm::StringRef Path, const YAML::Node &Node) {
+  YAML::Mark M = Node.Mark();
+  return llvm::formatv("{0}:{1}:{2}", Path, M.line < 0 ? 1 : M.line + 1, M.column < 0 ? 1 : M.column + 1).str();
+}
+
+llvm::Expected<LintConfig> parseConfig(llvm::StringRef Text, llvm::StringRef Path, llvm::StringRef BaseDir,
+                                       LintConfig Config) {
+  auto Doc = parseYamlText(Text, Path);
+  if (!Doc)
+    return Doc.takeError();
+  Config.Origin = Path.str();
+  // An empty document (a file with only comments) is a valid, empty configuration.
+  if (Doc->IsNull())
+    return Config;
+  StrictMap Top(*Doc, Path.str(), "configuration");
+  if (auto Err = Top.checkShape())
+    return std::move(Err);
+
+  auto Checks = Top.takeString("Checks");
+  if (!Checks)
+    return Checks.takeError();
+  if (*Checks)
+    Config.Checks = **Checks;
+
+  if (auto P = Top.take("Profile"); !P) {
+    return P.takeError();
+  } else if (*P) {
+    auto Name = asString(**P, Path, "'Profile'");
+    if (!Name)
+      return Name.takeError();
+    auto Kind = parseProfile(*Name, where(Path, **P));
+    if (!Kind)
+      return Kind.takeError();
+    Config.ProfileKind = *Kind;
+  }
+  if (auto S = Top.take("Scope"); !S) {
+    return S.takeError();
+  } else if (*S) {
+    auto Name = asString(**S, Path, "'Scope'");
+    if (!Name)
+      return Name.takeError();
+    auto Kind = parseScope(*Name, where(Path, **S));
+    if (!Kind)
+      return Kind.takeError();
+    Config.ScopeKind = *Kind;
+  }
+
+  auto Regions = Top.takeStringList("GraphRegions", false, /*AllowScalar=*/true);
+  if (!Regions)
+    return Regions.takeError();
+  if (*Regions)
+    Config.GraphRegions = **Regions;
+
+  auto Packs = Top.takeStringList("RulePacks", false, /*AllowScalar=*/true);
+  if (!Packs)
+    return Packs.takeError();
+  if (*Packs) {
+    Config.RulePacks.clear();
+    for (const std::string &Pack : **Packs) {
+      llvm::SmallString<256> Abs(Pack);
+      if (!llvm::sys::path::is_absolute(Abs) && !BaseDir.empty())
+        Abs = (BaseDir + "/" + Pack).str();
+      llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+      Config.RulePacks.push_back(std::string(Abs));
+    }
+  }
+
+  auto WAE = Top.takeString("WarningsAsErrors");
+  if (!WAE)
+    return WAE.takeError();
+  if (*WAE)
+    Config.WarningsAsErrors = **WAE;
+
+  if (auto H = Top.take("HeaderFilterRegex"); !H) {
+    return H.takeError();
+  } else if (*H) {
+    auto Regex = asString(**H, Path, "'HeaderFilterRegex'");
+    if (!Regex)
+      return Regex.takeError();
+    std::string Problem;
+    if (!llvm::Regex(*Regex).isValid(Problem))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     llvm::formatv("{0}: error: invalid HeaderFilterRegex: {1}", where(Path, **H),
+                                                   Problem));
+    Config.HeaderFilterRegex = *Regex;
+  }
+
+  if (auto Err = Top.finish())
+    return std::move(Err);
+  return Config;
+}
+
+std::string findConfigFile(llvm::StringRef File) {
+  llvm::SmallString<256> Dir(File);
+  llvm::sys::fs::make_absolute(Dir);
+  llvm::sys::path::remove_dots(Dir, true);
+  for (llvm::StringRef D = llvm::sys::path::parent_path(Dir); !D.empty(); D = llvm::sys::path::parent_path(D)) {
+    llvm::SmallString<256> Candidate(D);
+    llvm::sys::path::append(Candidate, ".graphify.yaml");
+    if (llvm::sys::fs::is_regular_file(Candidate))
+      return std::string(Candidate);
+  }
+  return {};
+}
+
+// YAML double-quoted scalar, so that globs starting with '-' or '*' stay strings.
+static std::string quoted(llvm::StringRef S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    Out += C;
+  }
+  return Out + "\"";
+}
+
+std::string dumpConfig(const LintConfig &C) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << "# effective configuration (from " << (C.Origin.empty() ? "defaults" : C.Origin) << ")\n";
+  OS << "Checks: " << quoted(C.Checks) << "\n";
+  OS << "Profile: " << profileName(C.ProfileKind) << "\n";
+  OS << "Scope: " << scopeName(C.ScopeKind) << "\n";
+  OS << "GraphRegions: [";
+  for (size_t I = 0; I < C.GraphRegions.size(); ++I)
+    OS << (I ? ", " : "") << quoted(C.GraphRegions[I]);
+  OS << "]\nRulePacks: [";
+  for (size_t I = 0; I < C.RulePacks.size(); ++I)
+    OS << (I ? ", " : "") << quoted(C.RulePacks[I]);
+  OS << "]\n";
+  OS << "WarningsAsErrors: " << quoted(C.WarningsAsErrors) << "\n";
+  OS << "HeaderFilterRegex: " << quoted(C.HeaderFilterRegex) << "\n";
+  return S;
+}
+
+} // namespace graphify

@@ -1,0 +1,432 @@
+// graphify-lint's top level. Invariant: output is a pure function of the inputs — files are
+// parsed in any order and in parallel, but results are collected per input position and printed
+// in the order the files were given, sorted and de-duplicated within each, so `-j 8` and `-j 1`
+// print byte-identical reports. The exit code is decided here and only here: 2 for any usage,
+// configuration, rules or compile error, else 1 when anything was reported, else 0.
+#include "graphify/lint/Driver.h"
+#include "graphify/analyzer/Analysis.h"
+#include "graphify/analyzer/Check.h"
+#include "graphify/lint/Config.h"
+#include "graphify/lint/ConfigStore.h"
+#include "graphify/lint/LintPipeline.h"
+#include "graphify/lint/ReportedPaths.h"
+#include "graphify/lint/CompileCommands.h"
+#include "graphify/lint/Fixes.h"
+#include "graphify/lint/Options.h"
+#include "graphify/lint/Preamble.h"
+#include "graphify/lint/Nolint.h"
+#include "graphify/lint/Output.h"
+#include "graphify/rules/RuleSet.h"
+#include "graphify/rules/StrictYaml.h"
+
+
+#include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/ADT/StringMap.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Process.h>
+#include <llvm/Support/Regex.h>
+#include <llvm/Support/ThreadPool.h>
+#include <llvm/Support/Timer.h>
+#include <llvm/Support/FormatVariadic.h>
+
+#include <map>
+#include <set>
+#include <mutex>
+
+#ifndef GRAPHIFY_VERSION
+#define GRAPHIFY_VERSION "unknown"
+#endif
+#ifndef GRAPHIFY_LLVM_VERSION
+#define GRAPHIFY_LLVM_VERSION "unknown"
+#endif
+#ifndef GRAPHIFY_CLANG_RESOURCE_DIR
+#define GRAPHIFY_CLANG_RESOURCE_DIR ""
+#endif
+
+namespace graphify {
+namespace {
+
+std::string resolveResourceDir(const LintOptions &O) {
+  if (!O.ResourceDir.empty())
+    return O.ResourceDir;
+  if (auto Env = llvm::sys::Process::GetEnv("GRAPHIFY_RESOURCE_DIR"); Env && !Env->empty())
+    return *Env;
+  return GRAPHIFY_CLANG_RESOURCE_DIR;
+}
+
+/// One input file, fully resolved on the main thread.
+struct Job {
+  std::string File;
+  clang::tooling::CompileCommand Command;
+  std::vector<std::string> CommandLine; // syntax-only, with -resource-dir
+  LintConfig Config;
+  const RuleSet *Rules = nullptr;
+  std::string Pch;                      // shared PCH to try, or empty
+};
+
+/// The pipeline's view of a job.
+LintUnit unitFor(const Job &J, bool Color) {
+  LintUnit U;
+  U.CommandLine = J.CommandLine;
+  U.WorkingDir = J.Command.Directory;
+  U.File = J.Command.Filename;
+  U.Config = J.Config;
+  U.Rules = J.Rules;
+  U.Pch = J.Pch;
+  U.ColorDiagnostics = Color;
+  return U;
+}
+
+std::string commandWithoutFile(const std::vector<std::string> &CommandLine, llvm::StringRef File, bool &Found) {
+  std::string Key;
+  Found = false;
+  for (size_t I = 0; I < CommandLine.size(); ++I) {
+    if (I > 0 && CommandLine[I] == File && !Found) {
+      Found = true;
+      continue;
+    }
+    Key += CommandLine[I];
+    Key += '\0';
+  }
+  return Key;
+}
+
+/// Groups files with identical flags and the same first #include, precompiles each group's
+/// common leading includes once, and records the PCH in each job.
+void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoolInterface *Pool) {
+  struct Group {
+    std::vector<size_t> Members;
+    std::vector<std::vector<std::string>> Includes;
+    std::vector<std::string> Flags;
+    std::string WorkingDir;
+    std::string Pch;
+  };
+  std::map<std::string, Group> Groups;
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    Job &J = Jobs[I];
+    auto Buffer = llvm::MemoryBuffer::getFile(J.Command.Directory.empty() || llvm::sys::path::is_absolute(J.File)
+                                                  ? J.File
+                                                  : J.Command.Directory + "/" + J.Command.Filename);
+    if (!Buffer)
+      continue;
+    std::string AbsFile = J.Command.Filename;
+    if (!llvm::sys::path::is_absolute(AbsFile))
+      AbsFile = J.Command.Directory + "/" + AbsFile;
+    std::vector<std::string> Includes = leadingIncludes((*Buffer)->getBuffer(), AbsFile);
+    bool Found = false;
+    std::string Flags = commandWithoutFile(J.CommandLine, J.Command.Filename, Found);
+    // A forced include (-include, -imacros) or a PCH of the user's own comes before the file's
+    // first line; ours would then not be the first thing parsed, so leave such files alone.
+    bool Forced = llvm::any_of(J.CommandLine, [](llvm::StringRef A) {
+      return A.starts_with("-include") || A.starts_with("-imacros") || A.starts_with("--include");
+    });
+    if (Includes.empty() || !Found || Forced)
+      continue;
+    Group &G = Groups[J.Command.Directory + '\0' + Flags + '\0' + Includes.front()];
+    G.Members.push_back(I);
+    G.Includes.push_back(std::move(Includes));
+    if (G.Flags.empty()) {
+      for (const std::string &A : J.CommandLine)
+        if (A != J.Command.Filename)
+          G.Flags.push_back(A);
+      G.WorkingDir = J.Command.Directory;
+    }
+  }
+  PchCache Cache(O.PchCacheDir.empty() ? defaultPchCacheDir() : O.PchCacheDir);
+  std::mutex Mu;
+  auto build = [&](Group &G) {
+    std::vector<std::string> Prefix = commonPrefix(G.Includes);
+    auto Pch = Cache.getOrBuild(G.Flags, G.WorkingDir, Prefix);
+    if (!Pch) {
+      // The files will be parsed on their own and any error in the prefix reported then.
+      llvm::consumeError(Pch.takeError());
+      return;
+    }
+    std::lock_guard<std::mutex> Lock(Mu);
+    G.Pch = *Pch;
+  };
+  for (auto &[Key, G] : Groups) {
+    if (G.Members.size() < 2)
+      continue; // building a PCH costs more than one parse; it only pays for two or more
+    if (Pool)
+      Pool->async([&build, &G] { build(G); });
+    else
+      build(G);
+  }
+  if (Pool)
+    Pool->wait();
+  for (auto &[Key, G] : Groups)
+    for (size_t I : G.Members)
+      Jobs[I].Pch = G.Pch;
+}
+
+void printVersion(llvm::raw_ostream &Out, llvm::StringRef ResourceDir, llvm::StringRef RulesDir) {
+  Out << "graphify-lint version " << GRAPHIFY_VERSION << "\n"
+      << "  LLVM version " << GRAPHIFY_LLVM_VERSION << "\n"
+      << "  clang resource dir: " << ResourceDir << "\n"
+      << "  rules dir: " << RulesDir << "\n";
+}
+
+int listChecks(llvm::raw_ostream &Out, const LintConfig &C, const RuleSet &Rules) {
+  GlobList Enabled(C.Checks);
+  std::vector<const CheckInfo *> On, Off;
+  for (const CheckInfo &I : allChecks()) {
+    bool InProfile = C.ProfileKind != Profile::Trace || I.InTraceProfile;
+    (Enabled.contains(I.Id) && InProfile ? On : Off).push_back(&I);
+  }
+  Out << "Enabled checks (profile " << profileName(C.ProfileKind) << ", scope " << scopeName(C.ScopeKind) << "):\n";
+  for (const CheckInfo *I : On)
+    Out << "    " << llvm::left_justify(I->Id, 34) << " " << I->Summary << "\n";
+  if (On.empty())
+    Out << "    (none)\n";
+  if (!Off.empty()) {
+    Out << "\nDisabled checks:\n";
+    for (const CheckInfo *I : Off)
+      Out << "    " << llvm::left_justify(I->Id, 34) << " " << I->Summary << "\n";
+  }
+  Out << "\nRule packs loaded:\n";
+  for (const std::string &P : Rules.packFiles())
+    Out << "    " << P << "\n";
+  return ExitClean;
+}
+
+int explainCheck(llvm::raw_ostream &Out, llvm::raw_ostream &Err, llvm::StringRef Id) {
+  const CheckInfo *C = findCheck(Id);
+  if (!C) {
+    std::vector<std::string> Ids;
+    for (const CheckInfo &I : allChecks())
+      Ids.push_back(I.Id);
+    Err << "graphify-lint: error: unknown check '" << Id << "'" << didYouMean(Id, Ids)
+        << "; see --list-checks\n";
+    return ExitError;
+  }
+  Out << C->Id << ": " << C->Summary << "\n\n"
+      << C->Description << "\n\n"
+      << "How to fix: " << C->Help << "\n\n"
+      << "Profiles: cuda-graph" << (C->InTraceProfile ? ", trace" : "") << "\n";
+  return ExitClean;
+}
+
+} // namespace
+
+int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  auto Parsed = parseLintOptions(Argv);
+  if (!Parsed) {
+    Err << "graphify-lint: " << llvm::toString(Parsed.takeError()) << "\n";
+    return ExitError;
+  }
+  const LintOptions &O = *Parsed;
+  if (O.Help) {
+    Out << lintHelpText();
+    return ExitClean;
+  }
+  std::string ResourceDir = resolveResourceDir(O);
+  std::string RulesDir = O.RulesDir.empty() ? defaultRulesDirectory(Argv.empty() ? nullptr : Argv[0]) : O.RulesDir;
+  if (O.Version) {
+    printVersion(Out, ResourceDir, RulesDir);
+    return ExitClean;
+  }
+  if (!O.Explain.empty())
+    return explainCheck(Out, Err, O.Explain);
+
+  auto fail = [&](llvm::Error E) {
+    Err << llvm::toString(std::move(E)) << "\n";
+    return ExitError;
+  };
+  ConfigStore Configs(O, RulesDir);
+  if (O.ListChecks || O.DumpConfig) {
+    auto C = Configs.configFor(O.Files.empty() ? "" : O.Files.front());
+    if (!C)
+      return fail(C.takeError());
+    if (O.DumpConfig) {
+      Out << dumpConfig(*C);
+      return ExitClean;
+    }
+    auto Rules = Configs.rulesFor(C->RulePacks);
+    if (!Rules)
+      return fail(Rules.takeError());
+    return listChecks(Out, *C, **Rules);
+  }
+  if (int(O.Fix) + int(O.Diff) + int(!O.ExportFixes.empty()) > 1) {
+    Err << "graphify-lint: error: --fix, --diff and --export-fixes are exclusive\n";
+    return ExitError;
+  }
+  if (!ResourceDir.empty() && !llvm::sys::fs::is_directory(ResourceDir + "/include"))
+    Err << "graphify-lint: warning: clang resource dir '" << ResourceDir
+        << "' has no include/; builtin headers such as <stddef.h> will not be found\n";
+
+  std::string Notice;
+  auto DB = loadCompilationDatabase(O.BuildPath, O.HasCompilerArgs, O.CompilerArgs, O.Files, Notice);
+  if (!DB)
+    return fail(DB.takeError());
+  if (!Notice.empty() && !O.Quiet)
+    Err << "graphify-lint: note: " << Notice << "\n";
+  std::vector<std::string> Files = O.Files;
+  if (Files.empty() && !O.BuildPath.empty())
+    Files = (*DB)->getAllFiles();
+  if (Files.empty()) {
+    Err << "graphify-lint: error: no input files; see --help\n";
+    return ExitError;
+  }
+
+  // Resolve everything that can fail for a reason other than the code (missing files, configs,
+  // rule packs) before parsing, so such errors come first and alone.
+  std::vector<Job> Jobs;
+  for (const std::string &File : Files) {
+    if (!llvm::sys::fs::exists(File)) {
+      Err << "graphify-lint: error: no such file: '" << File << "'\n";
+      return ExitError;
+    }
+    Job J;
+    J.File = File;
+    auto C = Configs.configFor(File);
+    if (!C)
+      return fail(C.takeError());
+    J.Config = std::move(*C);
+    auto Rules = Configs.rulesFor(J.Config.RulePacks);
+    if (!Rules)
+      return fail(Rules.takeError());
+    J.Rules = *Rules;
+    std::vector<clang::tooling::CompileCommand> Cmds = (*DB)->getCompileCommands(File);
+    if (Cmds.empty()) {
+      Err << "graphify-lint: error: no compile command for '" << File << "'\n";
+      return ExitError;
+    }
+    J.Command = Cmds.front();
+    J.CommandLine = syntaxOnlyCommand(J.Command, ResourceDir);
+    if (!O.BuildPath.empty() && O.HasCompilerArgs) // -p and --: the arguments are extra flags
+      J.CommandLine.insert(J.CommandLine.begin() + 1, O.CompilerArgs.begin(),
+                           O.CompilerArgs.end());
+    Jobs.push_back(std::move(J));
+  }
+
+  bool Color = O.Color == ColorMode::Always || (O.Color == ColorMode::Auto && Out.is_displayed());
+  bool ErrColor = O.Color == ColorMode::Always || (O.Color == ColorMode::Auto && Err.is_displayed());
+  std::unique_ptr<llvm::DefaultThreadPool> Pool;
+  if (O.Jobs != 1 && Jobs.size() > 1)
+    Pool = std::make_unique<llvm::DefaultThreadPool>(llvm::hardware_concurrency(O.Jobs));
+  if (O.Pch == PchMode::Auto && Jobs.size() > 1)
+    planSharedPch(Jobs, O, Pool.get());
+
+  std::vector<LintUnitResult> Results(Jobs.size());
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    if (Pool)
+      Pool->async([&, I] { Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor)); });
+    else
+      Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor));
+  }
+  if (Pool)
+    Pool->wait();
+
+  // A PCH that a file could not use although the file compiles on its own is stale (a header
+  // changed under it): drop it so the next run rebuilds it.
+  PchCache Cache(O.PchCacheDir.empty() ? defaultPchCacheDir() : O.PchCacheDir);
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    if (Results[I].PchRejected)
+      Cache.discard(Jobs[I].Pch);
+
+  bool CompileFailed = false;
+  unsigned Suppressed = 0, Errors = 0;
+  std::vector<ReportedFinding> All;
+  std::vector<size_t> FindingJob; // parallel to All: the translation unit that reported it
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string, std::string>> Seen;
+  for (size_t JobIdx = 0; JobIdx < Results.size(); ++JobIdx) {
+    LintUnitResult &R = Results[JobIdx];
+    if (!R.Parsed) {
+      CompileFailed = true;
+      Err << R.CompilerErrors;
+      Err << R.ErrorCount << (R.ErrorCount == 1 ? " error" : " errors") << " generated.\n";
+      continue;
+    }
+    Suppressed += R.Suppressed;
+    for (ReportedFinding &F : R.Findings) {
+      // A header finding reached from several translation units is reported once.
+      if (!Seen.insert({F.F.Where.File, F.F.Where.Line, F.F.Where.Column, F.F.CheckId, F.F.Message}).second)
+        continue;
+      Errors += F.Level == Severity::Error;
+      All.push_back(std::move(F));
+      FindingJob.push_back(JobIdx);
+    }
+  }
+
+  SourceCache Sources;
+  OutputContext Ctx{Sources};
+  Ctx.Color = Color;
+  Ctx.WorkingDir = currentDirectory();
+  Ctx.Rules.assign(allChecks().begin(), allChecks().end());
+  Ctx.Rules.push_back(nolintCheckInfo());
+  Ctx.ToolVersion = GRAPHIFY_VERSION;
+  switch (O.Format) {
+  case OutputFormat::Text: writeText(Out, All, Ctx); break;
+  case OutputFormat::Json: writeJson(Out, All, Ctx); break;
+  case OutputFormat::Sarif: writeSarif(Out, All, Ctx); break;
+  case OutputFormat::Github: writeGithub(Out, All, Ctx); break;
+  }
+  Out.flush();
+
+  bool FixFailed = false;
+  if (O.Fix || O.Diff || !O.ExportFixes.empty()) {
+    FixRequest Request;
+    Request.What = O.Fix ? FixRequest::Fix : O.Diff ? FixRequest::Diff : FixRequest::Export;
+    Request.ExportPath = O.ExportFixes;
+    // The new content is checked with the compile command of the translation unit it came from:
+    // the file's own when it is a main file, else the first one whose findings touch it.
+    Request.Compiles = [&](llvm::StringRef Path, llvm::StringRef NewContent, std::string &Errors) {
+      const Job *Owner = nullptr;
+      for (size_t I = 0; I < Jobs.size() && !Owner; ++I)
+        if (sameFile(reportedPath(Jobs[I].Command.Filename, Jobs[I].Command.Directory, Ctx.WorkingDir), Path))
+          Owner = &Jobs[I];
+      for (size_t I = 0; I < All.size() && !Owner; ++I)
+        if (All[I].F.Fix)
+          for (const Replacement &Rep : All[I].F.Fix->Replacements)
+            if (!Owner && sameFile(Rep.File, Path))
+              Owner = &Jobs[FindingJob[I]];
+      if (!Owner) {
+        Errors = "error: no compile command for '" + Path.str() + "'\n";
+        return false;
+      }
+      ParseRequest Req;
+      Req.CommandLine = Owner->CommandLine;
+      Req.WorkingDir = Owner->Command.Directory;
+      Req.File = Owner->Command.Filename;
+      Req.Content = NewContent.str();
+      Req.ContentFile = Path.str();
+      ParseOutcome Reparsed = parseTranslationUnit(Req, [](clang::ASTContext &) {});
+      Errors = Reparsed.Diagnostics;
+      return Reparsed.Parsed;
+    };
+    std::vector<Finding> Plain;
+    for (const ReportedFinding &F : All)
+      Plain.push_back(F.F);
+    // With --diff the diff is the output; findings already went to stdout above only in text
+    // form, which a reader of a diff expects to see first, as clang-tidy does.
+    if (llvm::Error E = deliverFixes(Plain, Request, Out)) {
+      Err << llvm::toString(std::move(E)) << "\n";
+      FixFailed = true;
+    }
+    Out.flush();
+  }
+
+  if (!O.Quiet) {
+    unsigned Warnings = All.size() - Errors;
+    if (!All.empty()) {
+      Err << Warnings << (Warnings == 1 ? " warning" : " warnings");
+      if (Errors)
+        Err << " and " << Errors << (Errors == 1 ? " error" : " errors");
+      Err << " generated.\n";
+    }
+    if (Suppressed)
+      Err << "Suppressed " << Suppressed << (Suppressed == 1 ? " warning" : " warnings") << " (" << Suppressed
+          << " NOLINT).\n";
+    if (Errors)
+      Err << Errors << (Errors == 1 ? " warning" : " warnings") << " treated as errors\n";
+  }
+  if (CompileFailed || FixFailed)
+    return ExitError;
+  return All.empty() ? ExitClean : ExitFindings;
+}
+
+} // namespace graphify

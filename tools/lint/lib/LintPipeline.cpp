@@ -1,0 +1,186 @@
+// The lint pipeline for one translation unit. Invariants: nothing is reported for a unit that did
+// not compile; the filters (checks, profile, reported files, NOLINT) are applied here whatever the
+// analysis already honoured, so the contract lives in one place; and the result depends only on
+// the unit, never on the order or the thread it ran on.
+#include "graphify/lint/LintPipeline.h"
+#include "graphify/analyzer/Analysis.h"
+#include "graphify/analyzer/Check.h"
+#include "graphify/lint/CompileCommands.h"
+#include "graphify/lint/Nolint.h"
+#include "graphify/lint/ReportedPaths.h"
+#include "graphify/rewriter/Rewriter.h"
+
+#include <clang/Basic/SourceManager.h>
+#include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/Process.h>
+#include <llvm/Support/Regex.h>
+#include <llvm/Support/Timer.h>
+
+#include <map>
+#include <memory>
+
+namespace graphify {
+namespace {
+
+/// Fixes are only sought for findings, which lie in the main file or in headers the filter
+/// reports; matching the rewrite rules over every declaration of torch/torch.h as well cost more
+/// than the analysis (about 15% of a parse). So the traversal is narrowed to the top-level
+/// declarations of those files (as clangd does) while the rules run. `IsHeaderReported` is null
+/// without a header filter, which spares a file comparison per declaration of the headers.
+void attachFixesInReportedFiles(clang::ASTContext &Ctx, AnalysisResult &A, const RuleSet &Rules,
+                                const std::function<bool(llvm::StringRef)> *IsHeaderReported) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  std::vector<clang::Decl *> Scope;
+  for (clang::Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
+    clang::SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
+    if (Loc.isValid() && (SM.isInMainFile(Loc) || (IsHeaderReported && (*IsHeaderReported)(SM.getFilename(Loc)))))
+      Scope.push_back(D);
+  }
+  Ctx.setTraversalScope(Scope);
+  attachFixes(Ctx, A, Rules);
+  Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
+}
+
+/// NOLINT comments per file, read once; the unit's own text when it was linted from memory.
+class NolintCache {
+public:
+  NolintCache(const std::string &MainFile, const std::optional<std::string> &MainContent)
+      : MainFile(MainFile), MainContent(MainContent) {}
+
+  const NolintMap *forFile(const std::string &File) {
+    auto &Slot = Maps[File];
+    if (!Slot) {
+      if (MainContent && sameFile(File, MainFile)) {
+        Slot = std::make_unique<NolintMap>(*MainContent, File);
+      } else {
+        auto Text = Sources.text(File);
+        if (!Text)
+          return nullptr;
+        Slot = std::make_unique<NolintMap>(*Text, File);
+      }
+    }
+    return Slot.get();
+  }
+
+private:
+  const std::string &MainFile;
+  const std::optional<std::string> &MainContent;
+  SourceCache Sources;
+  std::map<std::string, std::unique_ptr<NolintMap>> Maps;
+};
+
+void nameFilesAsReported(std::vector<Finding> &Findings, llvm::StringRef Directory, llvm::StringRef Cwd) {
+  for (Finding &F : Findings) {
+    F.Where.File = reportedPath(F.Where.File, Directory, Cwd);
+    for (FindingNote &N : F.Notes)
+      N.Where.File = reportedPath(N.Where.File, Directory, Cwd);
+    if (F.Fix)
+      for (Replacement &Rep : F.Fix->Replacements)
+        Rep.File = reportedPath(Rep.File, Directory, Cwd);
+  }
+}
+
+} // namespace
+
+LintUnitResult lintTranslationUnit(const LintUnit &U) {
+  const std::string Cwd = currentDirectory();
+  const std::string MainFile = reportedPath(U.File, U.WorkingDir, Cwd);
+  LintUnitResult R;
+  std::vector<std::string> GraphRegions;
+  const LintConfig &Config = U.Config;
+  GlobList Enabled(Config.Checks);
+  GlobList AsErrors(Config.WarningsAsErrors);
+  std::optional<llvm::Regex> HeaderFilter;
+  if (!Config.HeaderFilterRegex.empty())
+    HeaderFilter.emplace(Config.HeaderFilterRegex);
+  std::function<bool(llvm::StringRef)> IsFileReported = [&](llvm::StringRef File) {
+    std::string Reported = reportedPath(File, U.WorkingDir, Cwd);
+    return sameFile(Reported, MainFile) || (HeaderFilter && HeaderFilter->match(Reported));
+  };
+
+  std::vector<Finding> Raw;
+  // GRAPHIFY_LINT_TIMING=1 prints the CPU time of the analysis and of the fix search per file,
+  // to tell apart what the tool adds to the parse (see bench/lint_speed).
+  static const bool Timing = llvm::sys::Process::GetEnv("GRAPHIFY_LINT_TIMING").has_value();
+  auto OnAST = [&](clang::ASTContext &Ctx) {
+    GraphRegions = Config.GraphRegions;
+    if (U.BeforeAnalysis)
+      U.BeforeAnalysis(Ctx, GraphRegions);
+    AnalysisConfig AC;
+    AC.Rules = U.Rules;
+    AC.ProfileKind = Config.ProfileKind;
+    AC.ScopeKind = Config.ScopeKind;
+    AC.GraphRegionGlobs = GraphRegions;
+    AC.IsCheckEnabled = [&Enabled](llvm::StringRef Id) { return Enabled.contains(Id); };
+    AC.IsFileReported = IsFileReported;
+    llvm::TimeRecord Start = Timing ? llvm::TimeRecord::getCurrentTime(true) : llvm::TimeRecord();
+    AnalysisResult A = analyzeTranslationUnit(Ctx, AC);
+    llvm::TimeRecord Analysed = Timing ? llvm::TimeRecord::getCurrentTime(true) : llvm::TimeRecord();
+    if (U.Rules && !A.Findings.empty())
+      attachFixesInReportedFiles(Ctx, A, *U.Rules, HeaderFilter ? &IsFileReported : nullptr);
+    if (Timing) {
+      llvm::TimeRecord Fixed = llvm::TimeRecord::getCurrentTime(false);
+      llvm::errs() << llvm::formatv("graphify-lint: timing: {0}: analysis {1:f2} s, fixes {2:f2} s (CPU)\n",
+                                    U.File, Analysed.getProcessTime() - Start.getProcessTime(),
+                                    Fixed.getProcessTime() - Analysed.getProcessTime());
+    }
+    Raw = std::move(A.Findings);
+  };
+
+  ParseRequest Req;
+  Req.CommandLine = U.CommandLine;
+  Req.WorkingDir = U.WorkingDir;
+  Req.File = U.File;
+  Req.Content = U.Content;
+  Req.IncludePch = U.Pch;
+  Req.ColorDiagnostics = U.ColorDiagnostics;
+  ParseOutcome Out = parseTranslationUnit(Req, OnAST);
+  if (!Out.Parsed && !U.Pch.empty()) {
+    // Whatever went wrong, the user must see the compiler's verdict on their file as written,
+    // not on file + PCH: parse again without it.
+    Raw.clear();
+    Req.IncludePch.clear();
+    Out = parseTranslationUnit(Req, OnAST);
+    R.PchRejected = Out.Parsed;
+  }
+  R.Parsed = Out.Parsed;
+  R.ErrorCount = Out.Errors;
+  if (!Out.Parsed) {
+    R.CompilerErrors = std::move(Out.Diagnostics);
+    return R;
+  }
+
+  nameFilesAsReported(Raw, U.WorkingDir, Cwd);
+  NolintCache Nolint(MainFile, U.Content);
+  std::vector<Finding> Kept;
+  for (Finding &F : Raw) {
+    if (!Enabled.contains(F.CheckId))
+      continue;
+    if (Config.ProfileKind == Profile::Trace)
+      if (const CheckInfo *C = findCheck(F.CheckId); C && !C->InTraceProfile)
+        continue;
+    if (!IsFileReported(F.Where.File))
+      continue;
+    if (const NolintMap *N = Nolint.forFile(F.Where.File); N && N->suppresses(F.Where.Line, F.CheckId)) {
+      ++R.Suppressed;
+      continue;
+    }
+    Kept.push_back(std::move(F));
+  }
+  // Malformed NOLINT regions in the main file are reported whatever the check filter says, as
+  // clang-tidy does: they silently change what every other check reports.
+  if (const NolintMap *N = Nolint.forFile(MainFile))
+    Kept.insert(Kept.end(), N->problems().begin(), N->problems().end());
+
+  std::stable_sort(Kept.begin(), Kept.end(), [](const Finding &A, const Finding &B) {
+    return std::tie(A.Where.File, A.Where.Line, A.Where.Column, A.CheckId, A.Message) <
+           std::tie(B.Where.File, B.Where.Line, B.Where.Column, B.CheckId, B.Message);
+  });
+  for (Finding &F : Kept) {
+    Severity Level = AsErrors.contains(F.CheckId) ? Severity::Error : Severity::Warning;
+    R.Findings.push_back({std::move(F), Level});
+  }
+  return R;
+}
+
+} // namespace graphify

@@ -1,0 +1,157 @@
+// Command-line parsing for graphify-lint. Invariant: every flag is declared once, in the table
+// below, next to the LintOptions field it fills; parsing and --help both come from that table
+// (FlagTable.h), so the two cannot drift.
+#include "graphify/lint/Options.h"
+#include "graphify/lint/FlagTable.h"
+#include "graphify/rules/StrictYaml.h"
+
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FormatVariadic.h>
+
+#include <functional>
+
+namespace graphify {
+namespace {
+
+llvm::Error usageError(const llvm::Twine &Message) { return flagUsageError(Message); }
+
+using LintFlag = Flag<LintOptions>;
+
+template <typename Enum>
+llvm::Error parseEnum(llvm::StringRef Flag, llvm::StringRef Value,
+                      std::initializer_list<std::pair<const char *, Enum>> Choices, Enum &Out) {
+  std::vector<std::string> Names;
+  for (const auto &[Name, E] : Choices) {
+    if (Value == Name) {
+      Out = E;
+      return llvm::Error::success();
+    }
+    Names.push_back(Name);
+  }
+  return usageError(llvm::formatv("invalid value '{0}' for --{1} (expected {2}){3}", Value, Flag,
+                                  llvm::join(Names, "|"), didYouMean(Value, Names)));
+}
+
+llvm::Error ok() { return llvm::Error::success(); }
+
+const std::vector<LintFlag> &flagTable() {
+  static const std::vector<LintFlag> Table = {
+      {"p", "build-dir", "directory containing compile_commands.json",
+       [](LintOptions &O, llvm::StringRef V) { O.BuildPath = V.str(); return ok(); }},
+      {"j", "N", "translation units to parse in parallel (0: one per core; output order is unchanged)",
+       [](LintOptions &O, llvm::StringRef V) {
+         if (V.getAsInteger(10, O.Jobs))
+           return usageError("-j expects a number, got '" + V + "'");
+         return ok();
+       }},
+      {"checks", "globs", "comma-separated check globs, '-' negates, last match wins (e.g. -*,graphify-host-sync)",
+       [](LintOptions &O, llvm::StringRef V) { O.Checks = V.str(); return ok(); }},
+      {"profile", "cuda-graph|trace", "what to report: everything that blocks CUDA-graph capture, or only what changes traced results",
+       [](LintOptions &O, llvm::StringRef V) {
+         if (V != "cuda-graph" && V != "trace")
+           return usageError(llvm::formatv("invalid value '{0}' for --profile (expected cuda-graph|trace){1}", V,
+                                           didYouMean(V, {"cuda-graph", "trace"})));
+         O.Profile = V.str();
+         return ok();
+       }},
+      {"scope", "graph|all", "check only graph regions (default) or every function",
+       [](LintOptions &O, llvm::StringRef V) {
+         if (V != "graph" && V != "all")
+           return usageError(llvm::formatv("invalid value '{0}' for --scope (expected graph|all){1}", V,
+                                           didYouMean(V, {"graph", "all"})));
+         O.Scope = V.str();
+         return ok();
+       }},
+      {"graph-region", "glob", "a function (qualified-name glob, e.g. Engine::step*) that is a graph region (repeatable)",
+       [](LintOptions &O, llvm::StringRef V) { O.GraphRegions.push_back(V.str()); return ok(); }},
+      {"config", "yaml|file", "configuration as YAML text or a file; disables .graphify.yaml discovery",
+       [](LintOptions &O, llvm::StringRef V) { O.Config = V.str(); return ok(); }},
+      {"rules", "file", "an extra rule pack (repeatable)",
+       [](LintOptions &O, llvm::StringRef V) { O.RuleFiles.push_back(V.str()); return ok(); }},
+      {"rules-dir", "dir", "directory with tags.yaml and the shipped rule packs",
+       [](LintOptions &O, llvm::StringRef V) { O.RulesDir = V.str(); return ok(); }},
+      {"warnings-as-errors", "globs", "report findings of these checks as errors",
+       [](LintOptions &O, llvm::StringRef V) { O.WarningsAsErrors = V.str(); return ok(); }},
+      {"header-filter", "regex", "also report findings in headers whose path matches",
+       [](LintOptions &O, llvm::StringRef V) { O.HeaderFilter = V.str(); return ok(); }},
+      {"format", "text|json|sarif|github", "output format",
+       [](LintOptions &O, llvm::StringRef V) {
+         return parseEnum<OutputFormat>("format", V,
+                                        {{"text", OutputFormat::Text},
+                                         {"json", OutputFormat::Json},
+                                         {"sarif", OutputFormat::Sarif},
+                                         {"github", OutputFormat::Github}},
+                                        O.Format);
+       }},
+      {"color", "auto|always|never", "colored text output (auto: when stdout is a terminal)",
+       [](LintOptions &O, llvm::StringRef V) {
+         return parseEnum<ColorMode>(
+             "color", V, {{"auto", ColorMode::Auto}, {"always", ColorMode::Always}, {"never", ColorMode::Never}},
+             O.Color);
+       }},
+      {"list-checks", nullptr, "list the checks (marking the enabled ones) and the loaded rule packs",
+       [](LintOptions &O, llvm::StringRef) { O.ListChecks = true; return ok(); }},
+      {"explain", "check-id", "explain what a check finds and how to fix it",
+       [](LintOptions &O, llvm::StringRef V) { O.Explain = V.str(); return ok(); }},
+      {"dump-config", nullptr, "print the effective configuration as YAML",
+       [](LintOptions &O, llvm::StringRef) { O.DumpConfig = true; return ok(); }},
+      {"fix", nullptr, "apply the fixes in place (only if the result still compiles)",
+       [](LintOptions &O, llvm::StringRef) { O.Fix = true; return ok(); }},
+      {"diff", nullptr, "print the fixes as a unified diff",
+       [](LintOptions &O, llvm::StringRef) { O.Diff = true; return ok(); }},
+      {"export-fixes", "file", "write the fixes as clang-apply-replacements YAML",
+       [](LintOptions &O, llvm::StringRef V) { O.ExportFixes = V.str(); return ok(); }},
+      {"resource-dir", "dir", "Clang's resource directory (default: $GRAPHIFY_RESOURCE_DIR, else the one baked at build time)",
+       [](LintOptions &O, llvm::StringRef V) { O.ResourceDir = V.str(); return ok(); }},
+      {"pch", "auto|off", "share one precompiled header between files with the same leading #includes",
+       [](LintOptions &O, llvm::StringRef V) {
+         return parseEnum<PchMode>("pch", V, {{"auto", PchMode::Auto}, {"off", PchMode::Off}}, O.Pch);
+       }},
+      {"pch-cache-dir", "dir", "where shared PCHs are kept (default: $XDG_CACHE_HOME/graphify/pch)",
+       [](LintOptions &O, llvm::StringRef V) { O.PchCacheDir = V.str(); return ok(); }},
+      {"quiet", nullptr, "no summary lines on stderr",
+       [](LintOptions &O, llvm::StringRef) { O.Quiet = true; return ok(); }},
+      {"version", nullptr, "print versions, the resource directory and the rules directory",
+       [](LintOptions &O, llvm::StringRef) { O.Version = true; return ok(); }},
+      {"help", nullptr, "print this help",
+       [](LintOptions &O, llvm::StringRef) { O.Help = true; return ok(); }},
+  };
+  return Table;
+}
+
+} // namespace
+
+llvm::Expected<LintOptions> parseLintOptions(llvm::ArrayRef<const char *> Argv) {
+  LintOptions O;
+  llvm::Error E = parseFlags<LintOptions>(
+      Argv, flagTable(), O, [](LintOptions &O, llvm::StringRef File) { O.Files.push_back(File.str()); },
+      [](LintOptions &O, llvm::ArrayRef<const char *> Args) {
+        O.HasCompilerArgs = true;
+        O.CompilerArgs.assign(Args.begin(), Args.end());
+      });
+  if (E)
+    return std::move(E);
+  return O;
+}
+
+std::string lintHelpText() {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << "OVERVIEW: graphify-lint finds what stops eager LibTorch-style C++ from being traced into a\n"
+        "static graph or captured into a CUDA graph.\n\n"
+        "USAGE: graphify-lint [options] <file>... [-- <compiler args>]\n\n"
+        "Compile commands come from -p <build-dir> (compile_commands.json), else from the arguments\n"
+        "after --, else from the nearest compile_commands.json above the first file, else -std=c++17.\n\n"
+        "OPTIONS:\n"
+     << flagHelp<LintOptions>(flagTable());
+  OS << "\nCONFIGURATION: the nearest .graphify.yaml above each file (or --config), keys Checks, Profile,\n"
+        "Scope, GraphRegions, RulePacks, WarningsAsErrors, HeaderFilterRegex; flags override it.\n"
+        "SUPPRESSION: // NOLINT, // NOLINT(check-glob,...), // NOLINTNEXTLINE(...), // NOLINTBEGIN(...) ... // NOLINTEND(...)\n"
+        "ENVIRONMENT: GRAPHIFY_RESOURCE_DIR (Clang resource dir), GRAPHIFY_RULES_DIR (rule packs),\n"
+        "XDG_CACHE_HOME (shared PCH cache), GRAPHIFY_LINT_TIMING=1 (CPU time of analysis and fixes per file).\n"
+        "EXIT STATUS: 0 no findings, 1 findings, 2 usage, configuration, rules or compile errors.\n";
+  return S;
+}
+
+} // namespace graphify

@@ -1,0 +1,33 @@
+// Path naming for reports. Invariant: a reported path is either as the user wrote it (relative to
+// their working directory) or absolute, never relative to some other directory.
+#include "graphify/lint/ReportedPaths.h"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+namespace graphify {
+
+std::string reportedPath(llvm::StringRef Path, llvm::StringRef Directory, llvm::StringRef Cwd) {
+  if (Path.empty() || llvm::sys::path::is_absolute(Path) || Directory.empty() || Directory == Cwd)
+    return Path.str();
+  llvm::SmallString<256> Abs(Directory);
+  llvm::sys::path::append(Abs, Path);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return std::string(Abs);
+}
+
+bool sameFile(llvm::StringRef A, llvm::StringRef B) {
+  if (A == B)
+    return true;
+  bool Equal = false;
+  return !llvm::sys::fs::equivalent(A, B, Equal) && Equal;
+}
+
+std::string currentDirectory() {
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  return std::string(Cwd);
+}
+
+} // namespace graphify

@@ -1,0 +1,80 @@
+#pragma once
+/// \file
+/// The Clang-facing part of the validator: parse a model file once, find its entries (the
+/// declarations under `// graphify-entry:` comments, and any named with `--entry`) with their
+/// `forward` parameters, and produce the rewritten text by running graphify-lint's pipeline on it
+/// and applying the fixes it offers to a copy in memory (the file on disk is never touched).
+///
+/// \code
+///   graphify::validate::ModelLoadOptions O{"/abs/model.cpp", ParseArgs, RulesDir, {"Net"}};
+///   auto M = graphify::validate::loadModel(O);
+///   if (!M) return M.takeError();                  // the compiler's messages
+///   for (const auto &E : M->Entries) ...
+/// \endcode
+
+#include "graphify/validate/Harness.h"
+
+#include <llvm/Support/Error.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphify::validate {
+
+/// A declaration that can be validated: a free function, or a module class / holder.
+struct EntryDecl {
+  std::string Name;          ///< as written (`NonTraceableModel`, `ArgmaxPick`)
+  std::string CallName;      ///< spelling usable at global scope (namespaces included)
+  EntryKind Kind = EntryKind::Module;
+  std::vector<std::string> Params;    ///< `forward`'s (or the function's) parameter names
+  std::vector<bool> ParamIsTensor;    ///< parallel to Params
+  unsigned RequiredParams = 0;        ///< parameters without a default argument
+  std::string ForwardName;            ///< `NonTraceableModel::forward`, for graph-region globs
+  unsigned Line = 0;                  ///< where the declaration starts
+  unsigned BodyBegin = 0, BodyEnd = 0; ///< lines of the code that runs (forward's class or the function)
+  /// The `// graphify-entry:` text above it, when annotated.
+  std::optional<std::string> SpecText;
+  unsigned SpecLine = 0;
+  unsigned SpecColumn = 0;            ///< 1-based column where SpecText starts
+};
+
+/// What the rewrite did to the file.
+struct RewriteSummary {
+  /// (line, "if-return-to-where: explanation") per applied fix.
+  std::vector<std::pair<unsigned, std::string>> Applied;
+  /// (line, "message [check-id] (why no fix)") per finding left alone.
+  std::vector<std::pair<unsigned, std::string>> Unfixed;
+  std::vector<std::string> Skipped;   ///< conflicting fixes the application skipped
+};
+
+/// Inputs of loadModel.
+struct ModelLoadOptions {
+  std::string Path;                     ///< absolute path of the model file
+  std::vector<std::string> ParseArgs;   ///< -std, -I, -D... (resource dir and tool name added here)
+  std::string RulesDir;                 ///< rule packs for the analyzer
+  std::vector<std::string> ExtraEntries; ///< names from --entry, analysed as graph regions too
+};
+
+/// A parsed model file.
+struct ModelInfo {
+  std::string Path;
+  std::string Text;          ///< the file as read
+  std::string RewrittenText; ///< Text with every applicable fix applied (== Text when none)
+  /// Every annotated declaration plus every class/function that could be named by --entry.
+  std::vector<EntryDecl> Decls;
+  RewriteSummary Rewrite;
+
+  /// The declaration called `Name` (simple or qualified), or null.
+  const EntryDecl *find(const std::string &Name) const;
+  /// The annotated declarations, in file order.
+  std::vector<const EntryDecl *> annotated() const;
+};
+
+/// Parses `Opts.Path`; errors carry the compiler's messages, or the rule-pack loader's.
+llvm::Expected<ModelInfo> loadModel(const ModelLoadOptions &Opts);
+
+/// Clang's resource directory: `$GRAPHIFY_CLANG_RESOURCE_DIR` or the one baked at configure time.
+std::string clangResourceDir();
+
+} // namespace graphify::validate

@@ -1,0 +1,234 @@
+// One parse serves both entry discovery and the rewrite, because parsing a model through the
+// tensor headers is the expensive step and the two must agree on what the file declares. That
+// parse is graphify-lint's own pipeline (lintTranslationUnit), so the validator proves exactly the
+// fixes a user of `graphify-lint --fix` gets. The AST dies inside it: everything kept is plain
+// data (names, lines, rewritten text).
+#include "graphify/validate/ModelSource.h"
+
+#include "graphify/lint/CompileCommands.h"
+#include "graphify/lint/LintPipeline.h"
+#include "graphify/lint/ReportedPaths.h"
+#include "graphify/rewriter/FixApplication.h"
+#include "graphify/rules/RuleSet.h"
+#include "graphify/validate/EntrySpec.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <cstdlib>
+#include <sstream>
+
+namespace graphify::validate {
+
+std::string clangResourceDir() {
+  if (const char *Env = std::getenv("GRAPHIFY_CLANG_RESOURCE_DIR"); Env && *Env)
+    return Env;
+  return GRAPHIFY_CLANG_RESOURCE_DIR;
+}
+
+const EntryDecl *ModelInfo::find(const std::string &Name) const {
+  for (const EntryDecl &D : Decls)
+    if (D.Name == Name || D.CallName == Name || "::" + D.CallName == Name)
+      return &D;
+  return nullptr;
+}
+
+std::vector<const EntryDecl *> ModelInfo::annotated() const {
+  std::vector<const EntryDecl *> Out;
+  for (const EntryDecl &D : Decls)
+    if (D.SpecText)
+      Out.push_back(&D);
+  return Out;
+}
+
+namespace {
+
+using namespace clang;
+
+/// `a::b::Name`, skipping anonymous and inline namespaces (both are found by qualified lookup
+/// from the global scope, which is where the harness calls the entry).
+std::string callName(const NamedDecl *D) {
+  std::string Name = D->getNameAsString();
+  for (const DeclContext *C = D->getDeclContext(); C && !C->isTranslationUnit(); C = C->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(C)) {
+      if (NS->isAnonymousNamespace() || NS->isInline())
+        continue;
+      Name = NS->getNameAsString() + "::" + Name;
+    } else if (const auto *RD = dyn_cast<RecordDecl>(C)) {
+      Name = RD->getNameAsString() + "::" + Name;
+    }
+  }
+  return Name;
+}
+
+/// `forward` declared in the class, inherited, or (for a TORCH_MODULE holder) in the held
+/// implementation class `ModuleHolder<Impl>`.
+const CXXMethodDecl *findForward(const CXXRecordDecl *RD, unsigned Depth = 0) {
+  if (!RD || !RD->hasDefinition() || Depth > 8)
+    return nullptr;
+  RD = RD->getDefinition();
+  for (const CXXMethodDecl *M : RD->methods())
+    if (M->getDeclName().isIdentifier() && M->getName() == "forward")
+      return M;
+  for (const CXXBaseSpecifier &B : RD->bases()) {
+    const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl();
+    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Base)) {
+      if (Spec->getSpecializedTemplate()->getName() == "ModuleHolder" && Spec->getTemplateArgs().size() >= 1 &&
+          Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+        if (const CXXMethodDecl *F =
+                findForward(Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl(), Depth + 1))
+          return F;
+    }
+    if (const CXXMethodDecl *F = findForward(Base, Depth + 1))
+      return F;
+  }
+  return nullptr;
+}
+
+void describeParams(const FunctionDecl *F, EntryDecl &E) {
+  unsigned I = 0;
+  for (const ParmVarDecl *P : F->parameters()) {
+    std::string Name = P->getNameAsString();
+    E.Params.push_back(Name.empty() ? "arg" + std::to_string(I) : Name);
+    std::string Type = P->getType().getNonReferenceType().getUnqualifiedType().getAsString();
+    E.ParamIsTensor.push_back(Type.find("Tensor") != std::string::npos);
+    ++I;
+  }
+  E.RequiredParams = F->getMinRequiredArguments();
+}
+
+class EntryCollector : public RecursiveASTVisitor<EntryCollector> {
+public:
+  EntryCollector(ASTContext &Ctx, std::vector<EntryDecl> &Out) : Ctx(Ctx), SM(Ctx.getSourceManager()), Out(Out) {}
+
+  bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
+    if (!RD->isThisDeclarationADefinition() || RD->isImplicit() || RD->isLambda() ||
+        RD->getDescribedClassTemplate() || isa<ClassTemplateSpecializationDecl>(RD) || RD->isDependentContext() ||
+        !RD->getIdentifier() || !inMainFile(RD))
+      return true;
+    const CXXMethodDecl *Fwd = findForward(RD);
+    if (!Fwd)
+      return true;
+    EntryDecl E;
+    E.Name = RD->getNameAsString();
+    E.CallName = callName(RD);
+    E.Kind = EntryKind::Module;
+    E.ForwardName = callName(Fwd->getParent()) + "::forward";
+    E.Line = SM.getExpansionLineNumber(RD->getBeginLoc());
+    const FunctionDecl *Body = Fwd->getDefinition() ? Fwd->getDefinition() : Fwd;
+    E.BodyBegin = std::min(SM.getExpansionLineNumber(Fwd->getParent()->getBeginLoc()),
+                           SM.getExpansionLineNumber(Body->getBeginLoc()));
+    E.BodyEnd = std::max(SM.getExpansionLineNumber(Fwd->getParent()->getEndLoc()),
+                         SM.getExpansionLineNumber(Body->getEndLoc()));
+    describeParams(Fwd, E);
+    Out.push_back(std::move(E));
+    return true;
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (isa<CXXMethodDecl>(FD) || !FD->doesThisDeclarationHaveABody() || FD->isTemplated() ||
+        !FD->getIdentifier() || FD->isMain() || !inMainFile(FD))
+      return true;
+    EntryDecl E;
+    E.Name = FD->getNameAsString();
+    E.CallName = callName(FD);
+    E.Kind = EntryKind::Function;
+    E.ForwardName = E.CallName;
+    E.Line = SM.getExpansionLineNumber(FD->getBeginLoc());
+    E.BodyBegin = E.Line;
+    E.BodyEnd = SM.getExpansionLineNumber(FD->getEndLoc());
+    describeParams(FD, E);
+    Out.push_back(std::move(E));
+    return true;
+  }
+
+private:
+  bool inMainFile(const Decl *D) const { return SM.isInMainFile(SM.getExpansionLoc(D->getLocation())); }
+  ASTContext &Ctx;
+  SourceManager &SM;
+  std::vector<EntryDecl> &Out;
+};
+
+/// Attaches each `// graphify-entry:` comment to the first declaration starting below it.
+void attachComments(const std::string &Text, std::vector<EntryDecl> &Decls) {
+  std::istringstream In(Text);
+  std::string Line;
+  for (unsigned No = 1; std::getline(In, Line); ++No) {
+    unsigned Column = 0;
+    std::optional<std::string> Spec = findEntryComment(Line, Column);
+    if (!Spec)
+      continue;
+    EntryDecl *Best = nullptr;
+    for (EntryDecl &D : Decls)
+      if (D.Line > No && (!Best || D.Line < Best->Line))
+        Best = &D;
+    if (Best && !Best->SpecText) {
+      Best->SpecText = *Spec;
+      Best->SpecLine = No;
+      Best->SpecColumn = Column;
+    }
+  }
+}
+
+} // namespace
+
+llvm::Expected<ModelInfo> loadModel(const ModelLoadOptions &Opts) {
+  ModelInfo M;
+  M.Path = Opts.Path;
+  auto Buf = llvm::MemoryBuffer::getFile(Opts.Path);
+  if (!Buf)
+    return llvm::createStringError(Buf.getError(), "cannot read " + Opts.Path + ": " + Buf.getError().message());
+  M.Text = (*Buf)->getBuffer().str();
+  M.RewrittenText = M.Text;
+  auto Rules = RuleSet::loadFromDirectory(Opts.RulesDir);
+  if (!Rules)
+    return Rules.takeError();
+
+  clang::tooling::CompileCommand Command;
+  Command.Directory = currentDirectory();
+  Command.Filename = Opts.Path;
+  Command.CommandLine = {"graphify-validate"};
+  Command.CommandLine.insert(Command.CommandLine.end(), Opts.ParseArgs.begin(), Opts.ParseArgs.end());
+  Command.CommandLine.push_back(Opts.Path);
+  LintUnit Unit;
+  Unit.CommandLine = syntaxOnlyCommand(Command, clangResourceDir());
+  Unit.WorkingDir = Command.Directory;
+  Unit.File = Opts.Path;
+  Unit.Content = M.Text; // the text the entries and the rewrite are read from, whatever happens on disk
+  Unit.Rules = &*Rules;
+  // Entries are graph regions by definition, even when nothing else marks them.
+  Unit.BeforeAnalysis = [&](clang::ASTContext &Ctx, std::vector<std::string> &GraphRegions) {
+    M.Decls.clear();
+    EntryCollector(Ctx, M.Decls).TraverseDecl(Ctx.getTranslationUnitDecl());
+    attachComments(M.Text, M.Decls);
+    for (const EntryDecl &D : M.Decls)
+      if (D.SpecText || llvm::is_contained(Opts.ExtraEntries, D.Name) ||
+          llvm::is_contained(Opts.ExtraEntries, D.CallName))
+        GraphRegions.push_back(D.ForwardName);
+  };
+  LintUnitResult R = lintTranslationUnit(Unit);
+  if (!R.Parsed)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   Opts.Path + " does not compile:\n" + R.CompilerErrors);
+
+  std::vector<Finding> Findings;
+  for (ReportedFinding &RF : R.Findings) {
+    const Finding &F = RF.F;
+    if (F.Fix)
+      M.Rewrite.Applied.push_back({F.Where.Line, F.Fix->RuleName + (F.Fix->Explanation.empty() ? "" : ": " + F.Fix->Explanation)});
+    else
+      M.Rewrite.Unfixed.push_back({F.Where.Line, F.Message + " [" + F.CheckId + "]" +
+                                                     (F.NoFixReason.empty() ? "" : " (" + F.NoFixReason + ")")});
+    Findings.push_back(std::move(RF.F));
+  }
+  auto Text = applyFixesToText(Findings, Opts.Path, M.Text, "LLVM", &M.Rewrite.Skipped);
+  if (!Text)
+    return Text.takeError();
+  M.RewrittenText = std::move(*Text);
+  return M;
+}
+
+} // namespace graphify::validate

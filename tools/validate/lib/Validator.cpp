@@ -1,0 +1,543 @@
+// The pipeline keeps one invariant: model code never runs in this process. Everything the model
+// does happens in a harness process (Runner.h), and what comes back is data — a results file
+// and an exit status — which the comparison turns into verdicts. Errors returned from here are
+// only the ones that make the run meaningless; they become exit status 2 in main.
+#include "graphify/validate/Validator.h"
+
+#include "graphify/rules/RuleSet.h"
+#include "graphify/rules/StrictYaml.h"
+#include "graphify/validate/Harness.h"
+#include "graphify/validate/InputGenerator.h"
+#include "graphify/validate/ModelSource.h"
+#include "graphify/validate/Runner.h"
+#include "graphify/validate/Values.h"
+
+#include <llvm/ADT/ScopeExit.h>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/xxhash.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace graphify::validate {
+
+namespace {
+
+llvm::Error error(const llvm::Twine &Msg) { return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg); }
+
+void parallelFor(size_t N, unsigned Jobs, const std::function<void(size_t)> &Fn) {
+  std::atomic<size_t> Next{0};
+  unsigned Threads = std::max<unsigned>(1, std::min<size_t>(Jobs, N));
+  std::vector<std::thread> Pool;
+  for (unsigned I = 0; I < Threads; ++I)
+    Pool.emplace_back([&] {
+      for (size_t K; (K = Next++) < N;)
+        Fn(K);
+    });
+  for (std::thread &T : Pool)
+    T.join();
+}
+
+bool writeFile(const std::string &Path, const std::string &Text) {
+  std::ofstream Out(Path, std::ios::binary);
+  Out << Text;
+  return bool(Out);
+}
+
+std::string readFile(const std::string &Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  return Buf ? (*Buf)->getBuffer().str() : std::string();
+}
+
+/// A file-name-safe version of an entry name (`ns::Net` → `ns_Net`).
+std::string fileSafe(const std::string &Name) {
+  std::string Out;
+  for (char C : Name)
+    Out += llvm::isAlnum(C) || C == '_' || C == '-' ? C : '_';
+  return Out;
+}
+
+/// The last `N` lines of a process's stderr, indented, for problem reports.
+std::string tail(const std::string &Text, unsigned N = 6) {
+  llvm::SmallVector<llvm::StringRef, 32> Lines;
+  llvm::StringRef(Text).split(Lines, '\n', -1, false);
+  std::string Out;
+  for (size_t I = Lines.size() > N ? Lines.size() - N : 0; I < Lines.size(); ++I)
+    Out += "\n      " + Lines[I].str();
+  return Out;
+}
+
+enum Version { Original = 0, Rewritten = 1 };
+const char *versionName(Version V) { return V == Original ? "original" : "rewritten"; }
+
+/// One harness process and what it left behind.
+struct HarnessRun {
+  bool Ran = false;
+  RunResult Process;
+  HarnessResults Results;
+  std::string ParseError;
+
+  /// Empty when the process finished cleanly, else why it did not, in words.
+  std::string failure(const std::string &What) const {
+    if (!ParseError.empty())
+      return What + ": unreadable results (" + ParseError + ")";
+    if (!Results.Fatal.empty())
+      return What + " raised outside any trial: " + Results.Fatal;
+    if (Process.succeeded() && Results.Finished)
+      return "";
+    std::string Msg = What + " " + Process.describe();
+    if (Process.Status == RunResult::State::Exited && Process.ExitCode == 0)
+      Msg = What + " stopped before finishing";
+    if (!Process.Stderr.empty())
+      Msg += "; its last output:" + tail(Process.Stderr);
+    return Msg;
+  }
+};
+
+/// An entry scheduled for validation.
+struct Planned {
+  size_t FileIndex = 0;
+  const ModelInfo *Model = nullptr;
+  const EntryDecl *Decl = nullptr;
+  std::string DisplayFile;
+  std::vector<InputSpec> Inputs;
+  std::string InputsPath;
+  bool Rewrote = false;
+  std::string HarnessPath[2];
+  BuildOutcome Build[2];
+  HarnessRun Runs[2][3]; // [version][eager, capture, trace]
+};
+
+enum Mode { Eager = 0, Capture = 1, Trace = 2 };
+const char *modeName(Mode M) { return M == Eager ? "eager" : M == Capture ? "capture" : "trace"; }
+
+/// The runtime names ops as called (`item()`); the report names them as the API does (`item`).
+std::string opName(llvm::StringRef Op) {
+  Op.consume_back("()");
+  return Op.str();
+}
+
+const TrialOutputs *findTrial(const std::vector<TrialOutputs> &Ts, unsigned Trial) {
+  for (const TrialOutputs &T : Ts)
+    if (T.Trial == Trial)
+      return &T;
+  return nullptr;
+}
+
+/// Checks the inputs against the entry's parameters; `Where` names the source of the specs.
+llvm::Error checkInputs(const EntryDecl &D, const std::vector<InputSpec> &Specs, const std::string &Where) {
+  std::string Params = llvm::join(D.Params, ", ");
+  if (Specs.size() > D.Params.size())
+    return error(Where + ": error: entry '" + D.Name + "' takes " + llvm::Twine(D.Params.size()) + " parameter" +
+                 (D.Params.size() == 1 ? "" : "s") + " (" + Params + ") but " + llvm::Twine(Specs.size()) +
+                 " inputs were given");
+  if (Specs.size() < D.RequiredParams)
+    return error(Where + ": error: entry '" + D.Name + "' needs " + llvm::Twine(D.RequiredParams) + " input" +
+                 (D.RequiredParams == 1 ? "" : "s") + " (" + Params + ") but " + llvm::Twine(Specs.size()) +
+                 (Specs.size() == 1 ? " was" : " were") + " given");
+  for (size_t I = 0; I < Specs.size(); ++I) {
+    if (Specs[I].Name != D.Params[I])
+      return error(Where + ": error: input '" + Specs[I].Name + "' does not match parameter " + llvm::Twine(I + 1) +
+                   " of '" + D.Name + "', which is '" + D.Params[I] + "' (inputs follow the parameter order: " +
+                   Params + ")");
+    if (!D.ParamIsTensor[I])
+      return error(Where + ": error: parameter '" + D.Params[I] + "' of '" + D.Name +
+                   "' is not a tensor; graphify-validate only passes tensors");
+  }
+  return llvm::Error::success();
+}
+
+CaptureVerdict captureVerdict(const HarnessRun &Run, const std::string &RewrittenPath, const std::string &DisplayFile,
+                              const std::string &What) {
+  CaptureVerdict V;
+  const CaptureOutcome &C = Run.Results.Capture;
+  switch (C.Status) {
+  case CaptureOutcome::State::Captured: V.Status = CaptureVerdict::State::Capturable; break;
+  case CaptureOutcome::State::Refused:
+    V.Status = CaptureVerdict::State::NotCapturable;
+    V.Op = opName(C.Op);
+    // The rewritten copy lives in a temp dir; name the user's file instead.
+    V.File = C.File == RewrittenPath ? DisplayFile + " (rewritten)" : C.File;
+    V.Line = C.Line;
+    V.Message = C.Message;
+    break;
+  case CaptureOutcome::State::Failed:
+    V.Status = CaptureVerdict::State::Error;
+    V.Message = "capture raised: " + C.Message;
+    break;
+  case CaptureOutcome::State::NotRun:
+    V.Status = CaptureVerdict::State::Error;
+    V.Message = Run.failure(What);
+    break;
+  }
+  return V;
+}
+
+} // namespace
+
+llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_ostream &Log) {
+  if (Opts.Files.empty())
+    return error("no model file given");
+  if (Opts.Trials < 1)
+    return error("--trials must be at least 1");
+  const bool Gfy = Opts.Runtime == RuntimeKind::Gfy;
+  unsigned Jobs = Opts.Jobs ? Opts.Jobs : std::max(1u, std::thread::hardware_concurrency());
+
+  auto TC = findToolchain(Opts.Runtime, Opts.Argv0);
+  if (!TC)
+    return TC.takeError();
+  if (Opts.Cuda && Gfy && !TC->HasCudaBackend)
+    return error("no CUDA device available (the graphify runtime in " + TC->Origin +
+                 " was built without its CUDA backend; it is built when graphify is configured where nvcc is found and "
+                 "GRAPHIFY_CUDA is not OFF)");
+
+  std::string RulesDir = Opts.RulesDir.empty() ? defaultRulesDirectory(Opts.Argv0) : Opts.RulesDir;
+  std::vector<std::string> ParseArgs;
+  for (const std::string &F : TC->CompileFlags)
+    if (llvm::StringRef(F).starts_with("-D") || llvm::StringRef(F).starts_with("-std="))
+      ParseArgs.push_back(F);
+  for (const std::string &I : TC->IncludeDirs)
+    ParseArgs.push_back("-I" + I);
+  for (const std::string &A : Opts.CompilerArgs)
+    ParseArgs.push_back(A);
+
+  std::vector<std::string> Requested;
+  for (const EntryRequest &R : Opts.Entries)
+    Requested.push_back(R.Name);
+
+  // 1. Parse every file (entries + rewrite), in parallel: parsing through the tensor headers is
+  //    the slowest step left once the harnesses are cached.
+  std::vector<std::string> AbsPaths;
+  for (const std::string &File : Opts.Files) {
+    llvm::SmallString<256> Abs(File);
+    if (!llvm::sys::fs::exists(Abs))
+      return error(File + ": no such file");
+    llvm::sys::fs::make_absolute(Abs);
+    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    AbsPaths.push_back(std::string(Abs));
+  }
+  Log << "graphify-validate: parsing " << Opts.Files.size() << " file" << (Opts.Files.size() == 1 ? "" : "s") << "\n";
+  Log.flush();
+  std::vector<ModelInfo> Models(Opts.Files.size());
+  std::vector<std::string> ParseErrors(Opts.Files.size());
+  parallelFor(Opts.Files.size(), Jobs, [&](size_t F) {
+    auto M = loadModel({AbsPaths[F], ParseArgs, RulesDir, Requested});
+    if (M)
+      Models[F] = std::move(*M);
+    else
+      ParseErrors[F] = llvm::toString(M.takeError());
+  });
+  for (const std::string &E : ParseErrors)
+    if (!E.empty())
+      return error(E);
+
+  // 2. Decide the entries and their inputs.
+  std::vector<Planned> Plan;
+  auto AddEntry = [&](size_t FileIndex, const EntryDecl &D, const std::vector<InputSpec> &Given) -> llvm::Error {
+    Planned P;
+    P.FileIndex = FileIndex;
+    P.Model = &Models[FileIndex];
+    P.Decl = &D;
+    P.DisplayFile = Opts.Files[FileIndex];
+    if (!Given.empty()) {
+      P.Inputs = Given;
+      if (auto E = checkInputs(D, Given, "--entry " + D.Name))
+        return E;
+    } else if (D.SpecText) {
+      std::string Where = P.DisplayFile + ":" + std::to_string(D.SpecLine);
+      auto Specs = parseEntryComment(*D.SpecText, Where, D.SpecColumn);
+      if (!Specs)
+        return Specs.takeError();
+      P.Inputs = std::move(*Specs);
+      if (auto E = checkInputs(D, P.Inputs, Where))
+        return E;
+    } else if (D.RequiredParams > 0) {
+      return error("--entry " + D.Name + ": error: '" + D.Name + "' has no '// graphify-entry:' comment; give its " +
+                   "inputs with --input after --entry (parameters: " + llvm::join(D.Params, ", ") + ")");
+    }
+    Plan.push_back(std::move(P));
+    return llvm::Error::success();
+  };
+  if (Opts.Entries.empty()) {
+    for (size_t F = 0; F < Models.size(); ++F) {
+      auto Annotated = Models[F].annotated();
+      if (Annotated.empty())
+        Log << "graphify-validate: " << Opts.Files[F] << ": no '// graphify-entry:' comment; nothing to validate\n";
+      for (const EntryDecl *D : Annotated)
+        if (auto E = AddEntry(F, *D, {}))
+          return std::move(E);
+    }
+    if (Plan.empty())
+      return error("no entries to validate: annotate one with '// graphify-entry: x: f32[3]' or name it with "
+                   "--entry NAME --input x=f32[3]");
+  } else {
+    for (const EntryRequest &R : Opts.Entries) {
+      bool Found = false;
+      for (size_t F = 0; F < Models.size() && !Found; ++F)
+        if (const EntryDecl *D = Models[F].find(R.Name)) {
+          if (auto E = AddEntry(F, *D, R.Inputs))
+            return std::move(E);
+          Found = true;
+        }
+      if (!Found) {
+        std::vector<std::string> Names;
+        for (const ModelInfo &M : Models)
+          for (const EntryDecl &D : M.Decls)
+            Names.push_back(D.Name);
+        return error("unknown entry '" + R.Name + "'" + didYouMean(R.Name, Names) + "; " +
+                     (Names.empty() ? std::string("the file declares no function or module with a forward")
+                                    : "candidates: " + llvm::join(Names, ", ")));
+      }
+    }
+  }
+
+  // 3. Temp files: rewritten copies, inputs, harness sources.
+  llvm::SmallString<256> TmpDir;
+  if (auto EC = llvm::sys::fs::createUniqueDirectory("graphify-validate", TmpDir))
+    return error("cannot create a temporary directory: " + EC.message());
+  std::string Tmp(TmpDir);
+  // Removed on every exit path, errors included, unless the user asked to keep it.
+  auto Cleanup = llvm::make_scope_exit([&] {
+    if (Opts.KeepTemps)
+      Log << "graphify-validate: temporary files kept in " << Tmp << "\n";
+    else
+      llvm::sys::fs::remove_directories(Tmp);
+  });
+  // The rewritten copies live in the cache under a hash of their text: the harness that
+  // includes one then has the same text on every run, so its executable is found in the cache.
+  std::string CacheDir = Opts.CacheDir.empty() ? defaultCacheDir() : Opts.CacheDir;
+  std::vector<std::string> RewrittenPaths(Models.size());
+  for (size_t F = 0; F < Models.size(); ++F) {
+    std::string Dir = CacheDir + "/rewritten/" +
+                      llvm::utohexstr(llvm::xxh3_64bits(Models[F].RewrittenText + "\x1e" + Models[F].Path));
+    RewrittenPaths[F] = Dir + "/" + llvm::sys::path::filename(Models[F].Path).str();
+    if (readFile(RewrittenPaths[F]) == Models[F].RewrittenText && llvm::sys::fs::exists(RewrittenPaths[F]))
+      continue;
+    std::string Part = RewrittenPaths[F] + ".tmp" + std::to_string(::getpid());
+    if (llvm::sys::fs::create_directories(Dir) || !writeFile(Part, Models[F].RewrittenText) ||
+        llvm::sys::fs::rename(Part, RewrittenPaths[F]))
+      return error("cannot write the rewritten copy " + RewrittenPaths[F]);
+  }
+  for (size_t I = 0; I < Plan.size(); ++I) {
+    Planned &P = Plan[I];
+    std::string Stem = Tmp + "/" + std::to_string(I) + "-" + fileSafe(P.Decl->Name);
+    P.InputsPath = Stem + ".inputs";
+    if (!writeFile(P.InputsPath, formatInputsFile(generateTrials(P.Inputs, Opts.Seed, Opts.Trials))))
+      return error("cannot write " + P.InputsPath);
+    P.Rewrote = P.Model->RewrittenText != P.Model->Text;
+    for (Version V : {Original, Rewritten}) {
+      HarnessSpec H;
+      H.EntryName = P.Decl->CallName;
+      H.Kind = P.Decl->Kind;
+      H.NumInputs = P.Inputs.size();
+      H.ModelPath = V == Original ? P.Model->Path : RewrittenPaths[P.FileIndex];
+      H.Version = versionName(V);
+      P.HarnessPath[V] = Stem + "." + versionName(V) + ".cpp";
+      if (!writeFile(P.HarnessPath[V], generateHarness(H)))
+        return error("cannot write " + P.HarnessPath[V]);
+    }
+  }
+
+  // 4. Build (in parallel, cached). An unchanged rewrite reuses the original's executable.
+  std::vector<std::pair<size_t, Version>> Builds;
+  for (size_t I = 0; I < Plan.size(); ++I) {
+    Builds.push_back({I, Original});
+    if (Plan[I].Rewrote)
+      Builds.push_back({I, Rewritten});
+  }
+  Log << "graphify-validate: building " << Builds.size() << " harness" << (Builds.size() == 1 ? "" : "es")
+      << " against " << TC->Origin << "\n";
+  Log.flush();
+  parallelFor(Builds.size(), Jobs, [&](size_t K) {
+    auto [I, V] = Builds[K];
+    Planned &P = Plan[I];
+    BuildRequest Req;
+    Req.SourcePath = P.HarnessPath[V];
+    Req.SourceText = readFile(P.HarnessPath[V]);
+    Req.ModelText = V == Original ? P.Model->Text : P.Model->RewrittenText;
+    Req.ExtraArgs.push_back("-I" + llvm::sys::path::parent_path(P.Model->Path).str());
+    for (const std::string &A : Opts.CompilerArgs)
+      Req.ExtraArgs.push_back(A);
+    P.Build[V] = buildHarness(*TC, Req, CacheDir, Opts.CompileTimeoutSeconds);
+  });
+  for (Planned &P : Plan) {
+    if (!P.Rewrote)
+      P.Build[Rewritten] = P.Build[Original];
+    if (!P.Build[Original].Ok)
+      return error(P.DisplayFile + ": entry '" + P.Decl->Name + "' does not compile against " + TC->Origin + ":\n" +
+                   P.Build[Original].Diagnostics);
+  }
+
+  // 5. Run every harness in its own process.
+  struct RunJob {
+    size_t Entry;
+    Version V;
+    Mode M;
+  };
+  std::vector<RunJob> Runs;
+  for (size_t I = 0; I < Plan.size(); ++I)
+    for (Version V : {Original, Rewritten}) {
+      if (V == Rewritten && (!Plan[I].Rewrote || !Plan[I].Build[Rewritten].Ok))
+        continue;
+      Runs.push_back({I, V, Eager});
+      if (Gfy) {
+        Runs.push_back({I, V, Capture});
+        if (V == Original)
+          Runs.push_back({I, V, Trace});
+      }
+    }
+  Log << "graphify-validate: running " << Plan.size() << (Plan.size() == 1 ? " entry" : " entries") << " ("
+      << Runs.size() << " processes, " << Opts.Trials << " trials)\n";
+  Log.flush();
+  parallelFor(Runs.size(), Jobs, [&](size_t K) {
+    const RunJob &J = Runs[K];
+    Planned &P = Plan[J.Entry];
+    std::string Results = P.HarnessPath[J.V] + "." + modeName(J.M) + ".results";
+    HarnessRun &R = P.Runs[J.V][J.M];
+    R.Ran = true;
+    R.Process = runIsolated({P.Build[J.V].Executable, modeName(J.M), P.InputsPath, Results,
+                             Opts.Cuda ? "cuda" : "cpu", std::to_string(Opts.Seed)},
+                            Opts.TimeoutSeconds);
+    auto Parsed = parseResultsFile(readFile(Results));
+    if (Parsed)
+      R.Results = std::move(*Parsed);
+    else
+      R.ParseError = llvm::toString(Parsed.takeError());
+  });
+  for (Planned &P : Plan) {
+    for (Version V : {Original, Rewritten})
+      for (auto &Run : P.Runs[V])
+        if (!Run.Results.NoDevice.empty())
+          return error("no CUDA device available (" + Run.Results.NoDevice + ")");
+    if (!P.Rewrote)
+      for (Mode M : {Eager, Capture})
+        P.Runs[Rewritten][M] = P.Runs[Original][M];
+  }
+
+  // 6. Compare and report.
+  RunSummary S;
+  S.Runtime = Gfy ? "gfy" : "libtorch";
+  S.Device = Opts.Cuda ? "cuda" : "cpu";
+  S.Trials = Opts.Trials;
+  S.Seed = Opts.Seed;
+  std::vector<std::string> Variants;
+  for (unsigned T = 0; T < Opts.Trials; ++T)
+    Variants.push_back(variantName(variantForTrial(T)));
+  for (Planned &P : Plan) {
+    EntryReport E;
+    E.File = P.DisplayFile;
+    E.Name = P.Decl->Name;
+    E.Inputs = P.Inputs;
+    E.Trials = Opts.Trials;
+    E.Rewrote = P.Rewrote;
+    for (const auto &[Line, Text] : P.Model->Rewrite.Applied)
+      // Two findings on one statement (host sync + branch) carry the same fix: list it once.
+      if (Line >= P.Decl->BodyBegin && Line <= P.Decl->BodyEnd &&
+          !llvm::is_contained(E.Fixes, "line " + std::to_string(Line) + ": " + Text))
+        E.Fixes.push_back("line " + std::to_string(Line) + ": " + Text);
+    for (const auto &[Line, Text] : P.Model->Rewrite.Unfixed)
+      if (Line >= P.Decl->BodyBegin && Line <= P.Decl->BodyEnd &&
+          !llvm::is_contained(E.Notes, "not rewritten: line " + std::to_string(Line) + ": " + Text))
+        E.Notes.push_back("not rewritten: line " + std::to_string(Line) + ": " + Text);
+    auto Trial = [&](unsigned T) { return "trial " + std::to_string(T) + " (" + Variants[T] + ")"; };
+
+    if (P.Rewrote && !P.Build[Rewritten].Ok) {
+      E.Problems.push_back("the rewritten file does not compile:\n" + P.Build[Rewritten].Diagnostics);
+    }
+    const HarnessRun &OrigEager = P.Runs[Original][Eager];
+    const HarnessRun &RewEager = P.Runs[Rewritten][Eager];
+    if (std::string F = OrigEager.failure("the original's eager run"); !F.empty())
+      E.Problems.push_back(F);
+    if (P.Rewrote && RewEager.Ran)
+      if (std::string F = RewEager.failure("the rewritten eager run"); !F.empty())
+        E.Problems.push_back(F);
+    bool Reported = false;
+    for (unsigned T = 0; T < Opts.Trials; ++T) {
+      const TrialOutputs *O = findTrial(OrigEager.Results.Eager, T);
+      const TrialOutputs *R = findTrial(RewEager.Results.Eager, T);
+      if (!O || !R)
+        continue; // covered by the run failure above
+      Comparison C = compareTrial(*R, *O, Opts.Tol);
+      if (C.Equal) {
+        ++E.EquivalentTrials;
+      } else if (!Reported) {
+        Reported = true;
+        if (!O->Ok && !R->Ok)
+          E.Problems.push_back(Trial(T) + ": the original and the rewritten entry both raised: " + O->Error);
+        else if (!O->Ok)
+          E.Problems.push_back(Trial(T) + ": the original raised: " + O->Error);
+        else
+          E.Problems.push_back(Trial(T) + ": the rewritten entry differs from the original: " + C.Reason);
+      }
+    }
+
+    if (Gfy) {
+      E.Original = captureVerdict(P.Runs[Original][Capture], RewrittenPaths[P.FileIndex], P.DisplayFile,
+                                  "the original's capture run");
+      const HarnessRun &RewCap = P.Runs[Rewritten][Capture];
+      E.Rewritten = RewCap.Ran ? captureVerdict(RewCap, RewrittenPaths[P.FileIndex], P.DisplayFile,
+                                                "the rewritten capture run")
+                               : CaptureVerdict{CaptureVerdict::State::Error, "", "", 0, "not built"};
+      E.ReplayChecked = true;
+      E.ReplayTrials = Opts.Trials - 1;
+      if (E.Rewritten.Status == CaptureVerdict::State::Capturable) {
+        bool ReplayReported = false;
+        for (unsigned T = 1; T < Opts.Trials; ++T) {
+          const TrialOutputs *Rep = findTrial(RewCap.Results.Replays, T);
+          const TrialOutputs *Ref = findTrial(RewEager.Results.Eager, T);
+          if (!Rep || !Ref)
+            continue;
+          Comparison C = compareTrial(*Rep, *Ref, Opts.Tol);
+          if (C.Equal)
+            ++E.ReplayMatches;
+          else if (!ReplayReported) {
+            ReplayReported = true;
+            E.Problems.push_back(Trial(T) + ": replaying the captured rewrite differs from eager: " + C.Reason);
+          }
+        }
+        if (std::string F = RewCap.failure("the rewritten capture run"); !F.empty())
+          E.Problems.push_back(F);
+      }
+
+      const HarnessRun &Tr = P.Runs[Original][Trace];
+      const CaptureOutcome &TO = Tr.Results.Capture;
+      E.Trace.Trials = Opts.Trials - 1;
+      if (TO.Status == CaptureOutcome::State::Captured) {
+        for (unsigned T = 1; T < Opts.Trials; ++T) {
+          const TrialOutputs *Rep = findTrial(Tr.Results.Replays, T);
+          const TrialOutputs *Ref = findTrial(OrigEager.Results.Eager, T);
+          if (Rep && Ref && !compareTrial(*Rep, *Ref, Opts.Tol).Equal)
+            ++E.Trace.DivergentTrials;
+        }
+        E.Trace.Status = E.Trace.DivergentTrials ? TraceVerdict::State::Diverges : TraceVerdict::State::Matches;
+        for (const std::string &W : Tr.Results.Warnings)
+          E.Notes.push_back("trace warning: " + W);
+      } else if (TO.Status == CaptureOutcome::State::Refused) {
+        E.Trace.Status = TraceVerdict::State::NotTraceable;
+        E.Trace.Message = "the original cannot be traced: " + opName(TO.Op) + " at " +
+                          llvm::sys::path::filename(TO.File).str() + ":" + std::to_string(TO.Line) + " (" +
+                          TO.Message + ")";
+      } else if (TO.Status == CaptureOutcome::State::Failed) {
+        E.Trace.Status = TraceVerdict::State::NotTraceable;
+        E.Trace.Message = "tracing the original raised: " + TO.Message;
+      } else {
+        E.Trace.Status = TraceVerdict::State::NotTraceable;
+        E.Trace.Message = Tr.failure("the original's trace run");
+      }
+    }
+    S.Entries.push_back(std::move(E));
+  }
+
+  return S;
+}
+
+} // namespace graphify::validate
