@@ -92,11 +92,9 @@ void run(OpCall &&call, ScalarType dtype) {
   GFY_CHECK(!call.out.empty() || !call.in.empty(), "internal error: op ", op_name(call.op), " without operands");
   const Tensor &first = call.out.empty() ? call.in.front() : call.out.front();
   // Writing through a stride-0 (expanded) dimension would race on one element. Reductions and
-  // scatter write through such views on purpose (built by their front-ends), so they are exempt.
-  const bool writes_through_broadcast = call.op == OpId::sum || call.op == OpId::prod || call.op == OpId::mean ||
-                                        call.op == OpId::amax || call.op == OpId::amin || call.op == OpId::any ||
-                                        call.op == OpId::all || call.op == OpId::scatter;
-  if (!writes_through_broadcast)
+  // scatter write through such views on purpose (built by their front-ends): ops.def marks them
+  // writes_broadcast, and they are exempt.
+  if (!op_writes_through_broadcast(call.op))
     for (const Tensor &o : call.out) {
       const TensorImpl &oi = *o.unsafeGetTensorImpl();
       for (size_t d = 0; d < oi.sizes.size(); ++d)
