@@ -1,7 +1,8 @@
 #pragma once
 // Helpers shared by the op front-ends (src/core/ops_*.cpp). A front-end checks arguments with
 // LibTorch's messages, computes the result dtype and shape, allocates outputs and then hands one
-// OpCall to detail::run — the single path shared by eager execution and graph capture.
+// OpCall to detail::run (Dispatch.cpp) — the single path shared by eager execution and graph
+// capture.
 #include <graphify/core/Backend.h>
 #include <graphify/core/Functions.h>
 #include <graphify/graph/Graph.h>
