@@ -579,7 +579,7 @@ Tensor lerp(const Tensor &a, const Tensor &end, const Scalar &weight) {
 Tensor lerp(const Tensor &a, const Tensor &end, const Tensor &weight) { return lerp_impl(a, end, &weight, 0, nullptr); }
 
 Tensor cumprod(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype) {
-  // An op along one dim like cumsum (src/core/ops_other.cpp): contiguous input, (outer, n,
+  // An op along one dim like cumsum (src/core/ops_reduction.cpp): contiguous input, (outer, n,
   // inner) lanes; it lives here with the elementwise math LibTorch programs reach for beside it.
   check_defined(a, "self");
   dim = maybe_wrap_dim(dim, a.dim());
