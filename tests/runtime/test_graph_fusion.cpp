@@ -4,6 +4,10 @@
 // own handle — is left exactly as recorded.
 #include "TestUtil.h"
 
+#include <graphify/core/Backend.h>
+
+#include <cstring>
+
 using namespace gfy;
 
 namespace {
@@ -297,4 +301,46 @@ TEST(FuseElementwise, ValuesReadAfterTheRunAreStored) {
   Tensor s = x.sigmoid() * 2;
   expect_identical(last, (s + 1).tanh());
   EXPECT_TRUE(allclose(total, s.sum(), 1e-6, 1e-6));
+}
+
+// ops.def alone says which ops fuse. Each fusable op runs through the fused executor and through
+// its own kernel, and must give the same bits: an op marked fusable without a step in
+// cpu/FusedElementwise.cpp throws at replay, and a step that drifts from the kernel differs here.
+TEST(FuseElementwise, EveryFusableOpGivesItsKernelsBits) {
+  int fusable = 0;
+  for (int i = 0; i < kNumOps; ++i) {
+    const OpId op = OpId(i);
+    if (!op_is_fusable(op)) continue;
+    ++fusable;
+    for (ScalarType dt : {kFloat, kDouble}) {
+      SCOPED_TRACE(std::string(op_name(op)) + " on " + to_string(dt));
+      Tensor x = randn({3, 300}, dt), y = randn({3, 300}, dt).abs() + 0.5, out, ref;
+      // Three calls of the op on one shape, built as a front-end builds them (one OpCall through
+      // detail::run), so that no front-end list of ops stands between ops.def and the executor.
+      auto chain = [&](Tensor &dst) {
+        Tensor h = x;
+        for (double alpha : {1.0, 0.5, -2.0}) {
+          Tensor o = detail::make_tensor(h.sizes(), dt);
+          OpCall c;
+          c.op = op;
+          c.in = op_kind(op) == OpKind::binary ? std::vector<Tensor>{h, y} : std::vector<Tensor>{h};
+          c.out = {o};
+          c.alpha = alpha;
+          detail::run(std::move(c), dt);
+          h = o;
+        }
+        dst = h;
+      };
+      Graph plain = capture([&] { chain(ref); }, CaptureOptions{.optimize = false});
+      Graph fused = capture([&] { chain(out); });
+      EXPECT_EQ(plain.num_nodes(), 3u);
+      EXPECT_EQ(fused.num_nodes(), 1u);
+      x.copy_(randn({3, 300}, dt) * 2);
+      plain.replay();
+      fused.replay();
+      ASSERT_EQ(out.sizes().vec(), ref.sizes().vec());
+      EXPECT_EQ(std::memcmp(out.data_ptr(), ref.data_ptr(), size_t(ref.nbytes())), 0) << "fused and unfused bits differ";
+    }
+  }
+  EXPECT_GT(fusable, 0);
 }

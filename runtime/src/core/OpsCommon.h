@@ -1,7 +1,8 @@
 #pragma once
 // Helpers shared by the op front-ends (src/core/ops_*.cpp). A front-end checks arguments with
 // LibTorch's messages, computes the result dtype and shape, allocates outputs and then hands one
-// OpCall to detail::run — the single path shared by eager execution and graph capture.
+// OpCall to detail::run (Dispatch.cpp) — the single path shared by eager execution and graph
+// capture.
 #include <graphify/core/Backend.h>
 #include <graphify/core/Functions.h>
 #include <graphify/graph/Graph.h>
@@ -34,6 +35,19 @@ Device common_device(std::initializer_list<const Tensor *> tensors);
 /// Converts `t` to `dtype` (a copy op) unless it already has it.
 Tensor cast(const Tensor &t, ScalarType dtype);
 void check_defined(const Tensor &t, const char *what);
+
+/// Ops along one dim of a contiguous input (cumsum, softmax, log_softmax): `in` converted to `t`
+/// and made contiguous, `op` run along `dim` into an output of its shape.
+inline Tensor along_dim(OpId op, const Tensor &in, int64_t dim, ScalarType t, OpCall c = {}) {
+  Tensor x = cast(in, t).contiguous();
+  Tensor out = make_tensor(x.sizes(), t, x.device());
+  c.op = op;
+  c.in.insert(c.in.begin(), x);
+  c.out = {out};
+  c.dim = x.dim() == 0 ? 0 : dim;
+  run(std::move(c), t);
+  return out;
+}
 
 /// LibTorch's tensor printing (Formatting.cpp), without the capture check (callers do it);
 /// `linesize` is the width rows are wrapped to.

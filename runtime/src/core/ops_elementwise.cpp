@@ -88,35 +88,6 @@ Tensor cast(const Tensor &t, ScalarType dtype) {
   return t.to(dtype);
 }
 
-void run(OpCall &&call, ScalarType dtype) {
-  GFY_CHECK(!call.out.empty() || !call.in.empty(), "internal error: op ", op_name(call.op), " without operands");
-  const Tensor &first = call.out.empty() ? call.in.front() : call.out.front();
-  // Writing through a stride-0 (expanded) dimension would race on one element. Reductions and
-  // scatter write through such views on purpose (built by their front-ends), so they are exempt.
-  const bool writes_through_broadcast = call.op == OpId::sum || call.op == OpId::prod || call.op == OpId::mean ||
-                                        call.op == OpId::amax || call.op == OpId::amin || call.op == OpId::any ||
-                                        call.op == OpId::all || call.op == OpId::scatter;
-  if (!writes_through_broadcast)
-    for (const Tensor &o : call.out) {
-      const TensorImpl &oi = *o.unsafeGetTensorImpl();
-      for (size_t d = 0; d < oi.sizes.size(); ++d)
-        GFY_CHECK(oi.strides[d] != 0 || oi.sizes[d] <= 1,
-                  "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-                  "location. Please clone() the tensor before performing the operation.");
-    }
-  Backend &be = backend_for(first.device().type());
-  GFY_CHECK(be.supports(call.op, dtype), "\"", op_name(call.op), "_", be.name(), "\" not implemented for '",
-            to_string(dtype), "'");
-  be.compute(call);
-  if (is_capturing()) {
-    // The call (and so every buffer it touches) now belongs to the tape; replay re-enters the
-    // backend directly, skipping every check above.
-    auto recorded = std::make_shared<OpCall>(std::move(call));
-    Backend *b = &be;
-    record([b, recorded] { b->compute(*recorded); }, recorded);
-  }
-}
-
 } // namespace detail
 
 using namespace detail;
@@ -608,7 +579,7 @@ Tensor lerp(const Tensor &a, const Tensor &end, const Scalar &weight) {
 Tensor lerp(const Tensor &a, const Tensor &end, const Tensor &weight) { return lerp_impl(a, end, &weight, 0, nullptr); }
 
 Tensor cumprod(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype) {
-  // An op along one dim like cumsum (src/core/ops_other.cpp): contiguous input, (outer, n,
+  // An op along one dim like cumsum (src/core/ops_reduction.cpp): contiguous input, (outer, n,
   // inner) lanes; it lives here with the elementwise math LibTorch programs reach for beside it.
   check_defined(a, "self");
   dim = maybe_wrap_dim(dim, a.dim());

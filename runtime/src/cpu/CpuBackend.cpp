@@ -20,7 +20,7 @@ namespace {
 
 using KernelFn = void (*)(OpCall &);
 constexpr KernelFn kKernels[] = {
-#define GFY_OP(name, dtypes) &name##_kernel,
+#define GFY_OP(name, kind, dtypes, traits) &name##_kernel,
 #include <graphify/ops.def>
 #undef GFY_OP
 };
@@ -143,7 +143,7 @@ bool in_set(DtypeSet set, ScalarType t) {
   return false;
 }
 constexpr DtypeSet kOpDtypes[] = {
-#define GFY_OP(name, dtypes) dtypes,
+#define GFY_OP(name, kind, dtypes, traits) dtypes,
 #include <graphify/ops.def>
 #undef GFY_OP
 };
@@ -157,7 +157,7 @@ bool op_table_dtypes(OpId op, ScalarType dtype) {
 
 std::string_view op_name(OpId op) {
   static constexpr std::string_view names[] = {
-#define GFY_OP(name, dtypes) #name,
+#define GFY_OP(name, kind, dtypes, traits) #name,
 #include <graphify/ops.def>
 #undef GFY_OP
   };

@@ -2,6 +2,8 @@
 // the ones the separate kernels evaluate (ElementwiseKernels.cpp: `T(x + al * y)`, exp_fast,
 // sigmoid_fn, tanh_fn, relu_fn from Loops.h), so fusion changes where values live, never
 // their bits; tests/runtime/test_graph_fusion.cpp compares fused and unfused replays exactly.
+// Which ops fuse is ops.def's `fusable` trait, not this file's: `apply` has one case per fusable
+// op, and FuseElementwise.EveryFusableOpGivesItsKernelsBits runs each of them through it.
 #include "FusedElementwise.h"
 
 #include "Loops.h"
@@ -11,16 +13,6 @@
 #include <cstring>
 
 namespace gfy::cpu {
-
-bool fusable_elementwise(OpId op) {
-  switch (op) {
-  case OpId::add: case OpId::sub: case OpId::mul: case OpId::div: case OpId::neg:
-  case OpId::exp: case OpId::sigmoid: case OpId::tanh: case OpId::relu:
-    return true;
-  default:
-    return false;
-  }
-}
 
 namespace {
 
@@ -45,7 +37,9 @@ template <class T> void apply(const FusedElementwise::Step &s, T *o, const T *x,
   case OpId::sigmoid: for (int64_t i = 0; i < n; ++i) o[i] = T(sigmoid_fn(x[i])); return;
   case OpId::tanh: for (int64_t i = 0; i < n; ++i) o[i] = T(tanh_fn(x[i])); return;
   case OpId::relu: for (int64_t i = 0; i < n; ++i) o[i] = T(relu_fn(x[i])); return;
-  default: throw Error("internal error: op is not fusable");
+  default:
+    throw Error(detail::str_cat("internal error: ops.def marks ", op_name(s.op),
+                                " fusable, but the fused executor has no step for it"));
   }
 }
 

@@ -13,7 +13,7 @@ namespace gfy::cpu {
 constexpr int64_t kFusedChunk = 256;
 
 struct FusedElementwise {
-  /// One op: slots[out] = op(slots[in0], slots[in1]) (in1 unused by unary ops).
+  /// One op, fusable in ops.def: slots[out] = op(slots[in0], slots[in1]) (in1 unused by unary ops).
   struct Step {
     OpId op;
     int out, in0, in1;
@@ -27,8 +27,6 @@ struct FusedElementwise {
   std::vector<std::pair<int, Tensor>> stores; ///< tensor <- slot, at the end of each chunk
 };
 
-/// Whether `op` can be a Step (float and double only).
-bool fusable_elementwise(OpId op);
 /// Runs the program; rows (all dims but the last) are split over the intra-op pool.
 void run_fused_elementwise(const FusedElementwise &program);
 

@@ -332,7 +332,7 @@ private:
 // The CUDA backend implements exactly the CPU reference's dtype sets (STYLE.md §8): op_table_dtypes.
 using KernelFn = void (*)(OpCall &, const LaunchContext &);
 constexpr KernelFn kKernels[] = {
-#define GFY_OP(name, dtypes) &name##_cuda,
+#define GFY_OP(name, kind, dtypes, traits) &name##_cuda,
 #include <graphify/ops.def>
 #undef GFY_OP
 };

@@ -41,7 +41,7 @@ struct LaunchContext {
   unsigned long long *offset; ///< device counter of random numbers drawn (advanced by kernels)
 };
 
-#define GFY_OP(name, dtypes) void name##_cuda(OpCall &call, const LaunchContext &ctx);
+#define GFY_OP(name, kind, dtypes, traits) void name##_cuda(OpCall &call, const LaunchContext &ctx);
 #include <graphify/ops.def>
 #undef GFY_OP
 

@@ -14,21 +14,13 @@
 namespace gfy::detail {
 namespace {
 
-/// Kernels whose output element i depends only on element i of each input (or, for softmax, on
-/// the lane of i, read completely before any of it is written): safe with out aliasing an input
-/// of the same layout.
+/// Kernels whose output element i depends only on element i of each input (ops.def trait
+/// in_output), or on the lane of i along the last dim, read completely before any of it is
+/// written (in_output_by_lane: softmax): safe with out aliasing an input of the same layout.
 bool in_place_safe(const OpCall &c) {
-  switch (c.op) {
-  case OpId::add: case OpId::sub: case OpId::mul: case OpId::div: case OpId::pow:
-  case OpId::maximum: case OpId::minimum: case OpId::neg: case OpId::abs: case OpId::exp:
-  case OpId::log: case OpId::sqrt: case OpId::rsqrt: case OpId::relu: case OpId::gelu:
-  case OpId::sigmoid: case OpId::tanh: case OpId::clamp: case OpId::where: case OpId::copy:
-    return true;
-  case OpId::softmax: case OpId::log_softmax:
-    return c.in[0].dim() > 0 && c.dim == c.in[0].dim() - 1;
-  default:
-    return false;
-  }
+  if (op_computes_in_output(c.op)) return true;
+  if (op_computes_in_output_by_lane(c.op)) return c.in[0].dim() > 0 && c.dim == c.in[0].dim() - 1;
+  return false;
 }
 
 /// `t` is a contiguous CPU tensor that spans its whole storage from offset 0.

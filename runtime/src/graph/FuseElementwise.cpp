@@ -19,10 +19,10 @@ namespace {
 using cpu::FusedElementwise;
 
 bool candidate(const OpCall *c) {
-  if (!c || !cpu::fusable_elementwise(c->op) || c->out.size() != 1) return false;
+  if (!c || !op_is_fusable(c->op) || c->out.size() != 1) return false;
   const Tensor &o = c->out[0];
   if (!o.is_cpu() || (o.scalar_type() != kFloat && o.scalar_type() != kDouble)) return false;
-  const size_t arity = (c->op == OpId::add || c->op == OpId::sub || c->op == OpId::mul || c->op == OpId::div) ? 2 : 1;
+  const size_t arity = op_kind(c->op) == OpKind::binary ? 2 : 1; // fusable ops are unary or binary (ops.def)
   if (c->in.size() != arity) return false;
   for (const Tensor &t : c->in)
     if (!t.defined() || !t.is_cpu() || t.scalar_type() != o.scalar_type() || !(t.sizes() == o.sizes())) return false;

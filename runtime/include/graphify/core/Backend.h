@@ -2,7 +2,10 @@
 /// \file
 /// The op table and the device abstraction.
 ///
-/// Every kernel-running op is one `OpId` from ops.def. A `Backend` (one per DeviceType) owns the
+/// Every kernel-running op is one `OpId` from ops.def, and every property of an op the runtime
+/// needs (its kind, whether it fuses, computes in its output, writes through a broadcast output)
+/// is a column of its row there, read through the constexpr queries below (`op_kind`,
+/// `op_is_fusable`, ...). A `Backend` (one per DeviceType) owns the
 /// device's allocator and implements `compute(OpCall)` for the (op, dtype) pairs it `supports`.
 /// The front-end (src/core) does all shape/dtype checking and output allocation, then calls
 /// `detail::run(call)`, which executes the call on the inputs' backend and, while a graph is
@@ -23,20 +26,87 @@
 
 namespace gfy {
 
-/// One enumerator per line of ops.def.
+/// One enumerator per row of ops.def.
 enum class OpId : int {
-#define GFY_OP(name, dtypes) name,
+#define GFY_OP(name, kind, dtypes, traits) name,
 #include <graphify/ops.def>
 #undef GFY_OP
 };
 inline constexpr int kNumOps = 0
-#define GFY_OP(name, dtypes) +1
+#define GFY_OP(name, kind, dtypes, traits) +1
 #include <graphify/ops.def>
 #undef GFY_OP
     ;
-// Adding an op means adding one ops.def line, one CPU kernel and one test; this count makes the
-// table and the backend-consistency test move together.
-static_assert(kNumOps == 86, "ops.def changed: update this count, the CPU backend and the op-table test");
+// Adding an op means adding one ops.def row, its kernel in each backend and one row in the
+// backend-consistency table (tests/runtime/test_backend_ops.cpp); this count makes them move together.
+static_assert(kNumOps == 86, "ops.def changed: update this count, the kernels of each backend and the consistency table");
+
+/// What an op computes: the `kind` column of ops.def (see the comment at its top).
+enum class OpKind : uint8_t { creation, random, unary, binary, ternary, reduction, scan, linalg, indexing, sorting, nn };
+
+namespace detail::ops_def {
+/// The flags of ops.def's `traits` column; a row joins them with `|`.
+enum Trait : unsigned {
+  none = 0,
+  fusable = 1u << 0,
+  in_output = 1u << 1,
+  in_output_by_lane = 1u << 2,
+  writes_broadcast = 1u << 3,
+};
+struct Row {
+  OpKind kind;
+  unsigned traits;
+};
+/// The kind and traits columns, indexed by OpId.
+inline constexpr Row kRows[] = {
+#define GFY_OP(name, kind, dtypes, traits) {OpKind::kind, unsigned(traits)},
+#include <graphify/ops.def>
+#undef GFY_OP
+};
+static_assert(sizeof(kRows) / sizeof(kRows[0]) == size_t(kNumOps));
+constexpr bool has(OpId op, Trait t) { return (kRows[int(op)].traits & t) != 0; }
+} // namespace detail::ops_def
+
+/// The op's kind (ops.def column `kind`).
+/// \code
+///   static_assert(gfy::op_kind(gfy::OpId::add) == gfy::OpKind::binary);
+/// \endcode
+constexpr OpKind op_kind(OpId op) { return detail::ops_def::kRows[int(op)].kind; }
+/// Whether the CPU fused elementwise executor runs `op` (float and double); trait `fusable`.
+constexpr bool op_is_fusable(OpId op) { return detail::ops_def::has(op, detail::ops_def::fusable); }
+/// Whether out[i] depends only on element i of each input, so the kernel may write an output
+/// that aliases an input of the same layout; trait `in_output`.
+constexpr bool op_computes_in_output(OpId op) { return detail::ops_def::has(op, detail::ops_def::in_output); }
+/// The same per lane of a contiguous last dim, when the call's `dim` is the last dim (the kernel
+/// reads a whole lane before writing it); trait `in_output_by_lane`.
+constexpr bool op_computes_in_output_by_lane(OpId op) {
+  return detail::ops_def::has(op, detail::ops_def::in_output_by_lane);
+}
+/// Whether the op writes through stride-0 dims of its output on purpose (reductions, scatter);
+/// every other op refuses such an output. Trait `writes_broadcast`.
+constexpr bool op_writes_through_broadcast(OpId op) {
+  return detail::ops_def::has(op, detail::ops_def::writes_broadcast);
+}
+
+namespace detail::ops_def {
+// The rules of the traits column (ops.def's comment), checked on every row. Plain loops, not
+// lambdas, so that nvcc's front-end (src/cuda includes this header) reads them as well.
+constexpr bool fusable_rows_are_elementwise() {
+  for (int i = 0; i < kNumOps; ++i) {
+    const OpId op = OpId(i);
+    if (op_is_fusable(op) && !(op_computes_in_output(op) && (op_kind(op) == OpKind::unary || op_kind(op) == OpKind::binary)))
+      return false;
+  }
+  return true;
+}
+constexpr bool in_output_traits_exclusive() {
+  for (int i = 0; i < kNumOps; ++i)
+    if (op_computes_in_output(OpId(i)) && op_computes_in_output_by_lane(OpId(i))) return false;
+  return true;
+}
+static_assert(fusable_rows_are_elementwise(), "ops.def: a fusable op must be unary or binary and in_output");
+static_assert(in_output_traits_exclusive(), "ops.def: in_output and in_output_by_lane exclude each other");
+} // namespace detail::ops_def
 
 /// "add", "mm", ... (the ops.def spelling).
 std::string_view op_name(OpId op);

@@ -1,19 +1,25 @@
 // The backend-consistency suite (STYLE.md §8, ggml's test-backend-ops): every op of ops.def runs on
-// the CUDA backend and on the CPU reference, on the same inputs, for every dtype the op supports,
-// and the results must agree. A case builds its inputs on the CPU from a fixed seed and places
-// them with `on(...)`, so the two runs see identical data. Random ops cannot match the CPU's
-// generator bit for bit; they are checked for range, moments and reproducibility instead.
-//
-// OpTable.EveryOpHasACase runs without a GPU: adding an ops.def line without a case here fails.
-#include "CudaTestUtil.h"
+// every backend, on the same inputs, for every dtype the op supports, and the results must agree
+// with the CPU reference. A case builds its inputs on the CPU from a fixed seed and places them
+// with `on(...)`, so every run sees identical data:
+//   - a device backend (CUDA): `on` moves the input to the device. Where that backend is not
+//     registered (a build without it, or no device) its tests skip with "no CUDA device".
+//   - the CPU backend: `on` makes a strided copy (padded first dim, not contiguous), so each CPU
+//     kernel's general strided path is checked against its contiguous path on every machine.
+// Random ops cannot match the CPU's generator bit for bit; they have their own rows, checked for
+// range and moments on every backend. OpTable.EveryOpHasARow walks ops.def: adding a row there
+// without a row here fails.
+#include "TestUtil.h"
 
 #include <graphify/core/Backend.h>
 
+#include <cctype>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <set>
 
 using namespace gfy;
-using gfy::cuda_testing::expect_same;
 
 namespace {
 
@@ -196,12 +202,12 @@ std::vector<OpCase> make_cases() {
   });
   add_case({OpId::cumsum}, "cumsum", kNum, [](ScalarType dt, const Place &on) {
     Tensor a = on(sample({4, 5, 6}, dt));
-    return std::vector<Tensor>{cumsum(a, 0), cumsum(a, 1), cumsum(a, 2), cumsum(a.t(), 1)};
+    return std::vector<Tensor>{cumsum(a, 0), cumsum(a, 1), cumsum(a, 2), cumsum(a.transpose(0, 2), 1)};
   });
   add_case({OpId::cumprod}, "cumprod", kNum, [](ScalarType dt, const Place &on) {
     Tensor s = sample({4, 5, 6}, dt);
     Tensor a = on(isFloatingType(dt) ? s * 0.1 + 1 : clamp(s, -2, 2)); // products stay in range
-    return std::vector<Tensor>{cumprod(a, 0), cumprod(a, 1), cumprod(a, 2), cumprod(a.t(), 1)};
+    return std::vector<Tensor>{cumprod(a, 0), cumprod(a, 1), cumprod(a, 2), cumprod(a.transpose(0, 2), 1)};
   });
   // --- linear algebra: mm, addmm (bias broadcast), bmm, transposed operands (linear's w.t())
   add_case({OpId::mm}, "mm", kNum, [](ScalarType dt, const Place &on) {
@@ -273,110 +279,222 @@ const std::vector<OpCase> &cases() {
   return c;
 }
 
+/// Rows of the random ops: draws on the device given by `o` and checks the sample.
+struct RandomCase {
+  OpId op;
+  std::string name;
+  std::function<void(const TensorOptions &o)> check;
+};
+
+const std::vector<RandomCase> &random_cases() {
+  static const std::vector<RandomCase> c = {
+      {OpId::uniform, "uniform",
+       [](const TensorOptions &o) {
+         Tensor u = rand({100000}, o);
+         EXPECT_GE(amin(u).item<double>(), 0.0);
+         EXPECT_LT(amax(u).item<double>(), 1.0);
+         EXPECT_NEAR(mean(u).item<double>(), 0.5, 0.01);
+       }},
+      {OpId::normal, "normal",
+       [](const TensorOptions &o) {
+         Tensor n = randn({100001}, o.dtype(kDouble));
+         EXPECT_NEAR(mean(n).item<double>(), 0.0, 0.02);
+         EXPECT_NEAR(mean(n * n).item<double>(), 1.0, 0.02);
+       }},
+      {OpId::randint, "randint",
+       [](const TensorOptions &o) {
+         Tensor r = randint(-3, 4, {100000}, o.dtype(kInt));
+         EXPECT_EQ(amin(r).item<int64_t>(), -3);
+         EXPECT_EQ(amax(r).item<int64_t>(), 3);
+       }},
+  };
+  return c;
+}
+
+/// "cpu" / "cuda": the device type's spelling, as in test names.
+std::string device_name(DeviceType t) { return Device(t).str(); }
+
+/// `t`'s values in a CPU tensor whose first dim has twice the contiguous stride; the padding
+/// holds a value no case produces, so a kernel that reads it gives a different result.
+Tensor strided_copy(const Tensor &t) {
+  if (t.dim() == 0) return t.clone();
+  std::vector<int64_t> padded = t.sizes().vec();
+  padded[0] *= 2;
+  Tensor buffer = full(padded, t.scalar_type() == kBool ? Scalar(true) : Scalar(77), t.options());
+  Tensor view = buffer.slice(0, 0, padded[0], 2);
+  view.copy_(t);
+  return view;
+}
+
+/// How a case places its inputs for `device`: see the file comment.
+Place placement(DeviceType device) {
+  if (device == kCPU) return strided_copy;
+  return [device](const Tensor &t) { return t.to(device); };
+}
+
+/// EXPECTs that `got` (the backend's result) equals `ref` (the CPU reference on contiguous
+/// inputs) within `tol` (relative to the magnitude, absolute near zero); integer and bool results
+/// must match exactly (tol 0), NaN matches NaN.
+void expect_same(const Tensor &ref, const Tensor &got, DeviceType device, double tol, const std::string &what) {
+  ASSERT_TRUE(ref.defined() && got.defined()) << what;
+  EXPECT_EQ(got.device().type(), device) << what << ": result is on " << got.device().str();
+  ASSERT_EQ(ref.sizes().vec(), got.sizes().vec()) << what;
+  ASSERT_EQ(ref.scalar_type(), got.scalar_type()) << what;
+  const std::vector<double> a = gfy::testing::values(ref.cpu()), b = gfy::testing::values(got.cpu());
+  const bool exact = !isFloatingType(ref.scalar_type());
+  int reported = 0;
+  for (size_t i = 0; i < a.size() && reported < 5; ++i) {
+    const bool both_nan = std::isnan(a[i]) && std::isnan(b[i]);
+    const bool ok = both_nan || (exact ? a[i] == b[i] : std::fabs(a[i] - b[i]) <= tol * (1.0 + std::fabs(a[i])));
+    if (!ok) {
+      ADD_FAILURE() << what << ": element " << i << " is " << b[i] << " on " << device_name(device) << ", " << a[i]
+                    << " on the CPU reference";
+      ++reported;
+    }
+  }
+}
+
+/// Every device type; the tests of one whose backend is not registered skip.
+std::vector<DeviceType> device_types() {
+  std::vector<DeviceType> out;
+  for (int t = 0; t < kNumDeviceTypes; ++t) out.push_back(DeviceType(t));
+  return out;
+}
+
+#define GFY_REQUIRE_BACKEND(device)                                                                \
+  do {                                                                                             \
+    if (!has_backend(device)) {                                                                    \
+      std::string upper = device_name(device);                                                     \
+      for (char &ch : upper) ch = char(std::toupper(static_cast<unsigned char>(ch)));             \
+      GTEST_SKIP() << "no " << upper << " device";                                                 \
+    }                                                                                              \
+  } while (0)
+
+// --- the consistency table, on every backend ------------------------------------------------------
+
 struct Param {
+  DeviceType device;
   size_t index;
   ScalarType dtype;
 };
 std::vector<Param> params() {
   std::vector<Param> out;
-  for (size_t i = 0; i < cases().size(); ++i)
-    for (ScalarType dt : cases()[i].dtypes) out.push_back({i, dt});
+  for (DeviceType d : device_types())
+    for (size_t i = 0; i < cases().size(); ++i)
+      for (ScalarType dt : cases()[i].dtypes) out.push_back({d, i, dt});
   return out;
 }
 
 // Names the case in ctest's listing instead of dumping the struct's bytes.
-void PrintTo(const Param &p, std::ostream *os) { *os << cases()[p.index].name << " on " << to_string(p.dtype); }
+void PrintTo(const Param &p, std::ostream *os) {
+  *os << cases()[p.index].name << " on " << device_name(p.device) << " for " << to_string(p.dtype);
+}
 
-class CudaOpConsistency : public ::testing::TestWithParam<Param> {};
+class BackendOps : public ::testing::TestWithParam<Param> {};
 
-TEST_P(CudaOpConsistency, MatchesCpuReference) {
-  GFY_REQUIRE_CUDA();
+TEST_P(BackendOps, MatchesCpuReference) {
+  const DeviceType device = GetParam().device;
+  GFY_REQUIRE_BACKEND(device);
   const OpCase &c = cases()[GetParam().index];
   const ScalarType dt = GetParam().dtype;
   manual_seed(1234);
   const std::vector<Tensor> ref = c.run(dt, [](const Tensor &t) { return t; });
   manual_seed(1234);
-  const std::vector<Tensor> got = c.run(dt, [](const Tensor &t) { return t.to(kCUDA); });
+  const std::vector<Tensor> got = c.run(dt, placement(device));
   ASSERT_EQ(ref.size(), got.size());
-  gfy::cuda::synchronize();
   const double tol = dt == kFloat ? c.tol : dt == kDouble ? 1e-10 : 0;
-  for (size_t i = 0; i < ref.size(); ++i) expect_same(ref[i], got[i], tol, c.name + " result " + std::to_string(i));
+  for (size_t i = 0; i < ref.size(); ++i) expect_same(ref[i], got[i], device, tol, c.name + " result " + std::to_string(i));
 }
 
-INSTANTIATE_TEST_SUITE_P(OpTable, CudaOpConsistency, ::testing::ValuesIn(params()),
+INSTANTIATE_TEST_SUITE_P(OpTable, BackendOps, ::testing::ValuesIn(params()),
                          [](const ::testing::TestParamInfo<Param> &info) {
-                           return cases()[info.param.index].name + "_" + to_string(info.param.dtype);
+                           return device_name(info.param.device) + "_" + cases()[info.param.index].name + "_" +
+                                  to_string(info.param.dtype);
                          });
 
-// Runs everywhere: the table above covers every ops.def line (random ops by the tests below).
-TEST(OpTable, EveryOpHasACase) {
-  std::set<int> covered = {int(OpId::uniform), int(OpId::normal), int(OpId::randint)};
-  for (const OpCase &c : cases())
-    for (OpId op : c.ops) covered.insert(int(op));
-  for (int i = 0; i < kNumOps; ++i)
-    EXPECT_TRUE(covered.count(i)) << "ops.def op '" << op_name(OpId(i)) << "' has no CUDA consistency case";
+// --- random ops, on every backend -------------------------------------------------------------------
+
+struct RandomParam {
+  DeviceType device;
+  size_t index;
+};
+std::vector<RandomParam> random_params() {
+  std::vector<RandomParam> out;
+  for (DeviceType d : device_types())
+    for (size_t i = 0; i < random_cases().size(); ++i) out.push_back({d, i});
+  return out;
+}
+void PrintTo(const RandomParam &p, std::ostream *os) {
+  *os << random_cases()[p.index].name << " on " << device_name(p.device);
 }
 
-TEST(CudaBackend, SupportsMirrorsCpu) {
-  GFY_REQUIRE_CUDA();
-  Backend &cpu = backend_for(kCPU), &cuda = backend_for(kCUDA);
+class BackendRandomOps : public ::testing::TestWithParam<RandomParam> {};
+
+TEST_P(BackendRandomOps, RangeAndMoments) {
+  const DeviceType device = GetParam().device;
+  GFY_REQUIRE_BACKEND(device);
+  manual_seed(7);
+  random_cases()[GetParam().index].check(TensorOptions().device(device));
+}
+
+INSTANTIATE_TEST_SUITE_P(OpTable, BackendRandomOps, ::testing::ValuesIn(random_params()),
+                         [](const ::testing::TestParamInfo<RandomParam> &info) {
+                           return device_name(info.param.device) + "_" + random_cases()[info.param.index].name;
+                         });
+
+// --- every backend implements the whole table -------------------------------------------------------
+
+class BackendTable : public ::testing::TestWithParam<DeviceType> {};
+
+TEST_P(BackendTable, SupportsWhatTheCpuReferenceSupports) {
+  const DeviceType device = GetParam();
+  GFY_REQUIRE_BACKEND(device);
+  Backend &cpu = backend_for(kCPU), &be = backend_for(device);
   for (int i = 0; i < kNumOps; ++i)
     for (ScalarType dt : kAll)
-      EXPECT_EQ(cpu.supports(OpId(i), dt), cuda.supports(OpId(i), dt)) << op_name(OpId(i)) << " " << to_string(dt);
+      EXPECT_EQ(cpu.supports(OpId(i), dt), be.supports(OpId(i), dt)) << op_name(OpId(i)) << " " << to_string(dt);
 }
 
-TEST(CudaRandom, RangesMomentsAndSeeds) {
-  GFY_REQUIRE_CUDA();
-  const TensorOptions o = TensorOptions().device(kCUDA);
-  gfy::cuda::manual_seed(7);
-  Tensor u = rand({100000}, o), n = randn({100001}, o.dtype(kDouble)), r = randint(-3, 4, {100000}, o.dtype(kInt));
-  EXPECT_GE(amin(u).item<double>(), 0.0);
-  EXPECT_LT(amax(u).item<double>(), 1.0);
-  EXPECT_NEAR(mean(u).item<double>(), 0.5, 0.01);
-  EXPECT_NEAR(mean(n).item<double>(), 0.0, 0.02);
-  EXPECT_NEAR(mean(n * n).item<double>(), 1.0, 0.02);
-  EXPECT_GE(amin(r).item<int64_t>(), -3);
-  EXPECT_LE(amax(r).item<int64_t>(), 3);
-  // Same seed, same numbers; the next draw differs.
-  gfy::cuda::manual_seed(7);
-  Tensor u2 = rand({100000}, o), u3 = rand({100000}, o);
-  EXPECT_TRUE(equal(u.cpu(), u2.cpu()));
-  EXPECT_FALSE(equal(u2.cpu(), u3.cpu()));
+INSTANTIATE_TEST_SUITE_P(OpTable, BackendTable, ::testing::ValuesIn(device_types()),
+                         [](const ::testing::TestParamInfo<DeviceType> &info) { return device_name(info.param); });
+
+// --- the table covers ops.def ------------------------------------------------------------------------
+
+/// Every row of ops.def, walked through the X-macro itself.
+const std::vector<OpId> kOpsDef = {
+#define GFY_OP(name, kind, dtypes, traits) OpId::name,
+#include <graphify/ops.def>
+#undef GFY_OP
+};
+
+TEST(OpTable, EveryOpHasARow) {
+  ASSERT_EQ(kOpsDef.size(), size_t(kNumOps));
+  std::set<OpId> covered;
+  for (const OpCase &c : cases()) covered.insert(c.ops.begin(), c.ops.end());
+  for (const RandomCase &c : random_cases()) covered.insert(c.op);
+  for (OpId op : kOpsDef)
+    EXPECT_TRUE(covered.count(op)) << "ops.def op '" << op_name(op) << "' has no row in the backend-consistency table";
 }
 
-TEST(CudaBackend, IndexOutOfRangeIsAnError) {
-  GFY_REQUIRE_CUDA();
-  Tensor a = zeros({3, 4}, TensorOptions().device(kCUDA));
-  Tensor bad = tensor(std::vector<int64_t>{0, 7}).to(kCUDA);
-  // The kernel cannot throw: the error surfaces at the next synchronisation, with the CPU's text.
-  try {
-    Tensor r = a.index({bad});
-    gfy::cuda::synchronize();
-    FAIL() << "expected gfy::Error";
-  } catch (const Error &e) {
-    EXPECT_NE(std::string(e.what()).find("index 7 is out of bounds for dimension 0 with size 3"), std::string::npos) << e.what();
+// Each dtype an op supports is compared on every backend, and no row runs an op on a dtype the
+// op does not support (random ops draw one dtype each: their rows check the generator).
+TEST(OpTable, EveryRowRunsEveryDtypeOfItsOps) {
+  std::set<std::pair<OpId, ScalarType>> covered;
+  for (const OpCase &c : cases())
+    for (OpId op : c.ops)
+      for (ScalarType dt : c.dtypes) {
+        EXPECT_TRUE(op_table_dtypes(op, dt)) << c.name << " runs " << op_name(op) << " on " << to_string(dt)
+                                             << ", which ops.def does not list";
+        covered.insert({op, dt});
+      }
+  for (OpId op : kOpsDef) {
+    if (op_kind(op) == OpKind::random) continue;
+    for (ScalarType dt : kAll) {
+      if (op_table_dtypes(op, dt)) {
+        EXPECT_TRUE(covered.count({op, dt})) << "no row runs " << op_name(op) << " on " << to_string(dt);
+      }
+    }
   }
-  // The record is cleared: the backend stays usable.
-  EXPECT_NO_THROW(gfy::cuda::synchronize());
-}
-
-TEST(CudaBackend, CpuScalarJoinsCudaOp) {
-  GFY_REQUIRE_CUDA();
-  Tensor a = ones({4}, TensorOptions().device(kCUDA));
-  Tensor s = scalar_tensor(2.5); // 0-d CPU tensor: LibTorch lets it join a CUDA op
-  expect_same(ones({4}) * 3.5, a + s, 0, "a + cpu scalar");
-}
-
-TEST(CudaAllocator, CachesFreedMemory) {
-  GFY_REQUIRE_CUDA();
-  { Tensor warm = empty({1 << 20}, TensorOptions().device(kCUDA)); }
-  gfy::cuda::synchronize();
-  const AllocatorStats before = allocator_stats(kCUDA);
-  for (int i = 0; i < 10; ++i) Tensor t = empty({1 << 20}, TensorOptions().device(kCUDA));
-  const AllocatorStats after = allocator_stats(kCUDA);
-  EXPECT_EQ(after.allocations - before.allocations, 10u);
-  EXPECT_EQ(after.cache_misses, before.cache_misses) << "the pool should serve steady-state allocations";
-  empty_cache(kCUDA);
 }
 
 } // namespace

@@ -1,0 +1,368 @@
+// Front-ends of indexing: Tensor::index / index_put_ with TensorIndex lists (basic indices become
+// views, advanced ones one index / index_put call), index_select, embedding, gather and scatter.
+// Ops whose output shape depends on tensor values (nonzero, boolean-mask indexing,
+// masked_select, where(condition), unique_consecutive) call detail::on_dynamic_shape first and
+// are never recorded: a graph's buffers have static shapes.
+#include "OpsCommon.h"
+
+#include <algorithm>
+
+namespace gfy {
+using namespace detail;
+
+// --- indexing -----------------------------------------------------------------------------------
+
+indexing::TensorIndex::TensorIndex(const char *s) : kind_(Kind::Ellipsis) {
+  GFY_CHECK(s != nullptr && std::string(s) == "...", "Expected \"...\" to represent an ellipsis index, but got \"",
+            s ? s : "(null)", "\"");
+}
+
+namespace {
+
+/// Gather (or, with `values`, scatter) `src` at long index tensors placed on consecutive or
+/// scattered dims, with LibTorch's advanced-indexing result layout.
+Tensor advanced_index(const Tensor &src, std::vector<std::pair<int64_t, Tensor>> idx, const Tensor *values,
+                      bool accumulate = false, bool embedding_message = false) {
+  std::vector<int64_t> bshape;
+  try {
+    for (auto &[d, t] : idx) bshape = broadcast_shapes(bshape, t.sizes());
+  } catch (const Error &) {
+    std::string shapes;
+    for (auto &[d, t] : idx) shapes += (shapes.empty() ? "" : ", ") + str_cat(t.sizes());
+    throw Error("shape mismatch: indexing tensors could not be broadcast together with shapes " + shapes);
+  }
+  bool adjacent = true;
+  for (size_t i = 1; i < idx.size(); ++i) adjacent = adjacent && idx[i].first == idx[i - 1].first + 1;
+  const int64_t nd = src.dim(), m = int64_t(idx.size());
+  std::vector<int64_t> order;
+  int64_t p = idx.front().first;
+  if (!adjacent) {
+    p = 0;
+    for (auto &[d, t] : idx) order.push_back(d);
+    for (int64_t d = 0; d < nd; ++d)
+      if (std::none_of(idx.begin(), idx.end(), [d](auto &e) { return e.first == d; })) order.push_back(d);
+  }
+  Tensor s = adjacent ? src : src.permute(order);
+  std::vector<int64_t> shape(s.sizes().begin(), s.sizes().begin() + p);
+  shape.insert(shape.end(), bshape.begin(), bshape.end());
+  shape.insert(shape.end(), s.sizes().begin() + p + m, s.sizes().end());
+  OpCall c;
+  c.k = p;
+  c.dim = m;
+  std::vector<Tensor> its;
+  for (auto &[d, t] : idx) its.push_back(cast(t, kLong).expand(bshape).contiguous());
+  if (!values) {
+    Tensor out = make_tensor(shape, src.scalar_type(), src.device());
+    c.op = OpId::index;
+    c.flag2 = embedding_message;
+    c.in = {s};
+    c.in.insert(c.in.end(), its.begin(), its.end());
+    c.out = {out};
+    run(std::move(c), src.scalar_type());
+    return out;
+  }
+  GFY_CHECK(values->scalar_type() == src.scalar_type(), "Index put requires the source and destination dtypes match, got ",
+            to_string(src.scalar_type()), " for the destination and ", to_string(values->scalar_type()), " for the source.");
+  Tensor v = *values;
+  try {
+    v = v.expand(shape).contiguous();
+  } catch (const Error &) {
+    throw Error(str_cat("shape mismatch: value tensor of shape ", values->sizes(),
+                        " cannot be broadcast to indexing result of shape ", IntArrayRef(shape)));
+  }
+  c.op = OpId::index_put;
+  c.flag = accumulate;
+  c.in = {v};
+  c.in.insert(c.in.end(), its.begin(), its.end());
+  c.out = {s};
+  run(std::move(c), src.scalar_type());
+  return src;
+}
+
+struct Sliced {
+  Tensor view;
+  std::vector<std::pair<int64_t, Tensor>> tensors; ///< (dim in view, index tensor)
+  bool has_bool_mask = false;
+};
+
+/// Applies basic indexing (ints, slices, None, Ellipsis, bools) as views and collects the tensor
+/// indices with the view dimension each applies to.
+Sliced apply_slicing(const Tensor &self, const std::vector<indexing::TensorIndex> &indices) {
+  using K = indexing::TensorIndex::Kind;
+  int64_t consumed = 0;
+  int ellipses = 0;
+  for (auto &i : indices) {
+    switch (i.kind()) {
+    case K::Integer: case K::Slice: consumed += 1; break;
+    case K::Tensor:
+      check_defined(i.tensor(), "indices");
+      consumed += i.tensor().scalar_type() == kBool ? std::max<int64_t>(i.tensor().dim(), 0) : 1;
+      break;
+    case K::Ellipsis: ++ellipses; break;
+    default: break;
+    }
+  }
+  GFY_CHECK(ellipses <= 1, "an index can only have a single ellipsis ('...')");
+  GFY_CHECK(consumed <= self.dim(), "too many indices for tensor of dimension ", self.dim());
+  Sliced r;
+  r.view = self;
+  int64_t dim = 0, orig = 0;
+  for (auto &i : indices) {
+    switch (i.kind()) {
+    case K::None: r.view = r.view.unsqueeze(dim); ++dim; break;
+    case K::Ellipsis: dim += self.dim() - consumed; orig += self.dim() - consumed; break;
+    case K::Integer: {
+      const int64_t n = r.view.size(dim);
+      GFY_CHECK(i.integer() >= -n && i.integer() < n, "index ", i.integer(), " is out of bounds for dimension ", orig,
+                " with size ", n);
+      r.view = r.view.select(dim, i.integer());
+      ++orig;
+      break;
+    }
+    case K::Slice: {
+      const auto &s = i.slice();
+      GFY_CHECK(s.step.value_or(1) > 0, "step must be greater than zero");
+      r.view = r.view.slice(dim, s.start, s.stop, s.step.value_or(1));
+      ++dim;
+      ++orig;
+      break;
+    }
+    case K::Boolean:
+      r.view = r.view.unsqueeze(dim);
+      if (!i.boolean()) r.view = r.view.narrow(dim, 0, 0);
+      ++dim;
+      break;
+    case K::Tensor: {
+      const Tensor &t = i.tensor();
+      const ScalarType tt = t.scalar_type();
+      GFY_CHECK(tt == kLong || tt == kBool, "tensors used as indices must be long, byte or bool tensors");
+      if (tt == kBool) {
+        r.has_bool_mask = true;
+        Tensor mask = t;
+        if (mask.dim() == 0) {
+          r.view = r.view.unsqueeze(dim);
+          mask = mask.view({1});
+        }
+        for (int64_t j = 0; j < mask.dim(); ++j)
+          GFY_CHECK(mask.size(j) == r.view.size(dim + j), "The shape of the mask ", mask.sizes(), " at index ", j,
+                    " does not match the shape of the indexed tensor ", r.view.sizes(), " at index ", dim + j);
+        r.tensors.push_back({dim, mask});
+        dim += mask.dim();
+        orig += t.dim();
+      } else {
+        r.tensors.push_back({dim, t});
+        ++dim;
+        ++orig;
+      }
+      break;
+    }
+    }
+  }
+  return r;
+}
+
+/// Replaces boolean masks by their nonzero() coordinates (one long tensor per mask dim).
+std::vector<std::pair<int64_t, Tensor>> expand_masks(const std::vector<std::pair<int64_t, Tensor>> &in) {
+  std::vector<std::pair<int64_t, Tensor>> out;
+  for (auto &[d, t] : in) {
+    if (t.scalar_type() != kBool) {
+      out.push_back({d, t});
+      continue;
+    }
+    Tensor nz = nonzero(t);
+    for (int64_t j = 0; j < t.dim(); ++j) out.push_back({d + j, nz.select(1, j)});
+  }
+  return out;
+}
+
+} // namespace
+
+Tensor Tensor::index(const std::vector<indexing::TensorIndex> &indices, SL loc) const {
+  check_defined(*this, "self");
+  Sliced s = apply_slicing(*this, indices);
+  if (s.tensors.empty()) return s.view;
+  if (s.has_bool_mask) on_dynamic_shape("index() with a boolean mask", loc);
+  return advanced_index(s.view, expand_masks(s.tensors), nullptr);
+}
+Tensor Tensor::index(std::initializer_list<indexing::TensorIndex> indices, SL loc) const {
+  return index(std::vector<indexing::TensorIndex>(indices), loc);
+}
+
+Tensor &Tensor::index_put_(const std::vector<indexing::TensorIndex> &indices, const Tensor &value, bool accumulate,
+                           SL loc) {
+  check_defined(*this, "self");
+  check_defined(value, "values");
+  Sliced s = apply_slicing(*this, indices);
+  if (s.tensors.empty()) {
+    if (accumulate) s.view.add_(value);
+    else s.view.copy_(value);
+    return *this;
+  }
+  if (s.has_bool_mask) on_dynamic_shape("index_put_() with a boolean mask", loc);
+  advanced_index(s.view, expand_masks(s.tensors), &value, accumulate);
+  return *this;
+}
+Tensor &Tensor::index_put_(const std::vector<indexing::TensorIndex> &indices, const Scalar &value, SL loc) {
+  check_defined(*this, "self");
+  return index_put_(indices, scalar_to_tensor(value, scalar_type(), device()), false, loc);
+}
+Tensor &Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor &value, bool accumulate,
+                           SL loc) {
+  return index_put_(std::vector<indexing::TensorIndex>(indices), value, accumulate, loc);
+}
+Tensor &Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar &value, SL loc) {
+  return index_put_(std::vector<indexing::TensorIndex>(indices), value, loc);
+}
+
+Tensor index_select(const Tensor &a, int64_t dim, const Tensor &index) {
+  check_defined(a, "self");
+  check_defined(index, "index");
+  GFY_CHECK(index.scalar_type() == kLong || index.scalar_type() == kInt,
+            "index_select(): Expected dtype int32 or int64 for index");
+  GFY_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  dim = maybe_wrap_dim(dim, a.dim());
+  if (a.dim() == 0) return advanced_index(a.view({1}), {{0, index.reshape({-1})}}, nullptr).view(index.dim() == 0 ? IntArrayRef{} : IntArrayRef{index.numel()});
+  return advanced_index(a, {{dim, index.reshape({-1})}}, nullptr);
+}
+
+Tensor embedding(const Tensor &weight, const Tensor &indices, int64_t, bool, bool) {
+  check_defined(weight, "weight");
+  check_defined(indices, "indices");
+  GFY_CHECK(weight.dim() == 2, "'weight' must be 2-D");
+  GFY_CHECK(indices.scalar_type() == kLong || indices.scalar_type() == kInt,
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ",
+            to_string(indices.scalar_type()), " instead (while checking arguments for embedding)");
+  return advanced_index(weight, {{0, indices}}, nullptr, false, /*embedding_message=*/true);
+}
+
+namespace {
+void check_gather_shapes(const Tensor &self, int64_t dim, const Tensor &index, const Tensor *src, const char *name) {
+  GFY_CHECK(index.scalar_type() == kLong, name, "(): Expected dtype int64 for index");
+  GFY_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1),
+            "Index tensor must have the same number of dimensions as ", src ? "self tensor" : "input tensor");
+  for (int64_t d = 0; d < index.dim(); ++d) {
+    if (d != dim)
+      GFY_CHECK(index.size(d) <= self.size(d), "Size does not match at dimension ", d, " expected index ", index.sizes(),
+                " to be smaller than self ", self.sizes(), " apart from dimension ", dim);
+    if (src)
+      GFY_CHECK(index.size(d) <= src->size(d), "Expected index ", index.sizes(), " to be smaller than self ",
+                self.sizes(), " apart from dimension ", dim, " and to be smaller size than src ", src->sizes());
+  }
+}
+/// A view of `t` with `index`'s shape, t's strides and stride 0 on `dim` (the kernel adds
+/// index * stride(dim) itself).
+Tensor restride_for(const Tensor &t, int64_t dim, const Tensor &index) {
+  std::vector<int64_t> st = t.strides().vec();
+  if (st.empty()) st = {0};
+  else st[dim] = 0;
+  std::vector<int64_t> sz = index.sizes().vec();
+  if (t.dim() == 0 && sz.empty()) st.clear();
+  return make_view(t, sz, st, t.storage_offset());
+}
+} // namespace
+
+Tensor gather(const Tensor &a, int64_t dim, const Tensor &index) {
+  check_defined(a, "self");
+  check_defined(index, "index");
+  dim = maybe_wrap_dim(dim, a.dim());
+  check_gather_shapes(a, dim, index, nullptr, "gather");
+  Tensor out = make_tensor(index.sizes(), a.scalar_type(), a.device());
+  OpCall c;
+  c.op = OpId::gather;
+  c.dim = dim;
+  c.in = {restride_for(a, dim, index), index};
+  c.out = {out};
+  c.k = a.dim() == 0 ? 0 : a.stride(dim);
+  c.ints = {a.dim() == 0 ? 1 : a.size(dim)};
+  run(std::move(c), a.scalar_type());
+  return out;
+}
+
+Tensor &Tensor::scatter_(int64_t dim, const Tensor &index, const Tensor &src) {
+  check_defined(*this, "self");
+  check_defined(index, "index");
+  check_defined(src, "src");
+  dim = maybe_wrap_dim(dim, this->dim());
+  check_gather_shapes(*this, dim, index, &src, "scatter");
+  GFY_CHECK(src.scalar_type() == scalar_type(), "scatter(): Expected self.dtype to be equal to src.dtype");
+  Tensor s = src;
+  for (int64_t d = 0; d < index.dim(); ++d) s = s.narrow(d, 0, index.size(d));
+  OpCall c;
+  c.op = OpId::scatter;
+  c.dim = dim;
+  c.in = {s, index};
+  c.out = {restride_for(*this, dim, index)};
+  c.k = this->dim() == 0 ? 0 : stride(dim);
+  c.ints = {this->dim() == 0 ? 1 : size(dim)};
+  run(std::move(c), scalar_type());
+  return *this;
+}
+Tensor &Tensor::scatter_(int64_t dim, const Tensor &index, const Scalar &value) {
+  check_defined(index, "index");
+  return scatter_(dim, index, scalar_to_tensor(value, scalar_type(), device()).expand(index.sizes()));
+}
+Tensor scatter(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &src) {
+  check_defined(a, "self");
+  Tensor out = a.clone();
+  return out.scatter_(dim, index, src);
+}
+Tensor scatter(const Tensor &a, int64_t dim, const Tensor &index, const Scalar &value) {
+  check_defined(a, "self");
+  Tensor out = a.clone();
+  return out.scatter_(dim, index, value);
+}
+
+Tensor nonzero(const Tensor &a, SL loc) {
+  check_defined(a, "self");
+  on_dynamic_shape("nonzero()", loc);
+  OpCall c;
+  c.op = OpId::nonzero;
+  c.in = {a};
+  // Dynamic shape: the backend allocates the output; the call is never recorded (refused
+  // above while capturing), so it is still ours after run().
+  run(std::move(c), a.scalar_type());
+  return c.out.at(0);
+}
+
+Tensor masked_select(const Tensor &a, const Tensor &mask, SL loc) {
+  check_defined(a, "self");
+  check_defined(mask, "mask");
+  GFY_CHECK(mask.scalar_type() == kBool, "masked_select: expected BoolTensor for mask");
+  on_dynamic_shape("masked_select()", loc);
+  auto shape = broadcast_shapes(a.sizes(), mask.sizes());
+  return a.expand(shape).index({mask.expand(shape)}, loc);
+}
+
+std::vector<Tensor> where(const Tensor &condition, SL loc) {
+  check_defined(condition, "condition");
+  on_dynamic_shape("where(condition)", loc);
+  Tensor nz = nonzero(condition, loc);
+  std::vector<Tensor> out;
+  for (int64_t d = 0; d < condition.dim(); ++d) out.push_back(nz.select(1, d).contiguous());
+  return out;
+}
+
+std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor &a, bool return_inverse, bool return_counts,
+                                                      std::optional<int64_t> dim, SL loc) {
+  check_defined(a, "self");
+  GFY_CHECK(!dim.has_value() || a.dim() <= 1, "unique_consecutive: only dim=None (or a 1-D input) is supported");
+  on_dynamic_shape("unique_consecutive()", loc);
+  OpCall c;
+  c.op = OpId::unique_consecutive;
+  c.in = {a.contiguous()};
+  run(std::move(c), a.scalar_type());
+  Tensor inv = return_inverse ? c.out.at(1).view(a.sizes()) : make_tensor({0}, kLong, a.device());
+  Tensor cnt = return_counts ? c.out.at(2) : make_tensor({0}, kLong, a.device());
+  return {c.out.at(0), inv, cnt};
+}
+
+// --- Tensor methods ------------------------------------------------------------------------------
+
+Tensor Tensor::index_select(int64_t dim, const Tensor &i) const { return gfy::index_select(*this, dim, i); }
+Tensor Tensor::gather(int64_t dim, const Tensor &i) const { return gfy::gather(*this, dim, i); }
+Tensor Tensor::scatter(int64_t dim, const Tensor &i, const Tensor &s) const { return gfy::scatter(*this, dim, i, s); }
+Tensor Tensor::scatter(int64_t dim, const Tensor &i, const Scalar &v) const { return gfy::scatter(*this, dim, i, v); }
+Tensor Tensor::masked_select(const Tensor &m, SL loc) const { return gfy::masked_select(*this, m, loc); }
+Tensor Tensor::nonzero(SL loc) const { return gfy::nonzero(*this, loc); }
+
+} // namespace gfy
