@@ -99,8 +99,11 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
   if (Instance) {
     // Only methods of tensor classes match method entries: a `Scalar::equal` or a user's own
     // `item()` is not the tensor API.
-    if (!recordFlavor(MD->getParent(), /*Module=*/false, 0))
+    if (!recordFlavor(MD->getParent(), /*Module=*/false, 0)) {
+      // Other classes' methods match only `kind: member` entries, by qualified name.
+      C.Entries = Rules.lookupMember(FD->getQualifiedNameAsString(), C.Args.size());
       return C;
+    }
     C.IsMethod = true;
     C.Entries = Rules.lookupMethod(C.Name, C.Args.size());
     return C;

@@ -60,7 +60,7 @@ llvm::Error RuleSet::loadTags(llvm::StringRef File) {
 
 static llvm::Expected<unsigned> parseKinds(const std::vector<std::string> &Names, const YAML::Node &Node,
                                            llvm::StringRef File) {
-  static const std::vector<std::string> Valid = {"method", "function", "constructor"};
+  static const std::vector<std::string> Valid = {"method", "function", "constructor", "member"};
   unsigned Kinds = 0;
   for (const std::string &K : Names) {
     if (K == "method")
@@ -69,8 +69,10 @@ static llvm::Expected<unsigned> parseKinds(const std::vector<std::string> &Names
       Kinds |= KindFunction;
     else if (K == "constructor")
       Kinds |= KindConstructor;
+    else if (K == "member")
+      Kinds |= KindMember;
     else
-      return yamlError(File, Node, "unknown kind '" + K + "' (expected method, function or constructor)" +
+      return yamlError(File, Node, "unknown kind '" + K + "' (expected method, function, constructor or member)" +
                                        didYouMean(K, Valid));
   }
   return Kinds;
@@ -88,6 +90,17 @@ static llvm::Expected<std::vector<unsigned>> takePositions(StrictMap &M, llvm::S
       Out.push_back(static_cast<unsigned>(V));
     }
   return Out;
+}
+
+static llvm::Expected<std::optional<unsigned>> takePosition(StrictMap &M, llvm::StringRef Key) {
+  auto V = M.takeInt(Key);
+  if (!V)
+    return V.takeError();
+  if (!*V)
+    return std::nullopt;
+  if (**V < 0 || **V > 64)
+    return yamlError(M.path(), M.node()[Key.str()], "'" + Key + "' must be a position between 0 and 64");
+  return static_cast<unsigned>(**V);
 }
 
 llvm::Error RuleSet::loadPack(llvm::StringRef File) {
@@ -204,6 +217,19 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
     if (!Callable)
       return Callable.takeError();
     E.CallableArgs = *Callable;
+    auto Stream = takePosition(M, "stream_arg");
+    if (!Stream)
+      return Stream.takeError();
+    E.StreamArg = *Stream;
+    auto Mode = takePosition(M, "mode_arg");
+    if (!Mode)
+      return Mode.takeError();
+    E.ModeArg = *Mode;
+    auto Relaxed = M.takeStringList("relaxed_modes");
+    if (!Relaxed)
+      return Relaxed.takeError();
+    if (*Relaxed)
+      E.RelaxedModes = **Relaxed;
     auto EntryDoc = M.takeString("doc");
     if (!EntryDoc)
       return EntryDoc.takeError();
@@ -216,6 +242,13 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged size_argument but has no 'size_args'");
     if (E.hasTag("capture_entry") && E.CallableArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged capture_entry but has no 'callable_args'");
+    for (llvm::StringRef Tag : {"capture_begin", "capture_end"})
+      if (E.hasTag(Tag) && !E.StreamArg)
+        return yamlError(File, Item, "entry '" + E.Name + "' is tagged " + Tag.str() + " but has no 'stream_arg'");
+    if (!E.RelaxedModes.empty() && !E.ModeArg)
+      return yamlError(File, Item, "entry '" + E.Name + "' has 'relaxed_modes' but no 'mode_arg'");
+    if (E.isMember() && !llvm::StringRef(E.Name).contains("::"))
+      return yamlError(File, Item, "entry '" + E.Name + "' is of kind member but its name is not qualified (Class::method)");
     if (E.hasTag("bool_mask_index") && E.IndexArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged bool_mask_index but has no 'index_args'");
     Entries.push_back(std::move(E));
@@ -244,6 +277,8 @@ void RuleSet::index(unsigned Idx, llvm::ArrayRef<std::string> Namespaces) {
     AddQualified(FunctionIndex);
   if (E.isConstructor())
     AddQualified(ConstructorIndex);
+  if (E.isMember())
+    MemberIndex[E.Name].push_back(Idx);
 }
 
 std::vector<const ApiEntry *> RuleSet::select(const llvm::StringMap<std::vector<unsigned>> &Index,
@@ -270,6 +305,9 @@ std::vector<const ApiEntry *> RuleSet::lookupFunction(llvm::StringRef Q, unsigne
 }
 std::vector<const ApiEntry *> RuleSet::lookupConstructor(llvm::StringRef Q, unsigned NumArgs) const {
   return select(ConstructorIndex, Q, NumArgs);
+}
+std::vector<const ApiEntry *> RuleSet::lookupMember(llvm::StringRef Q, unsigned NumArgs) const {
+  return select(MemberIndex, Q, NumArgs);
 }
 
 const ApiFlavor *RuleSet::flavorOfTensorType(llvm::StringRef Q) const {

@@ -23,7 +23,9 @@ std::string writeTemp(const std::string &Name, const std::string &Text) {
 const char *kTags = "tags:\n"
                     "  - {name: host_sync, doc: reads values}\n"
                     "  - {name: size_argument, doc: sizes}\n"
-                    "  - {name: pure, doc: no side effects}\n";
+                    "  - {name: pure, doc: no side effects}\n"
+                    "  - {name: capture_begin, doc: opens a window}\n"
+                    "  - {name: capture_end, doc: closes a window}\n";
 
 std::string loadError(const std::string &Pack) {
   std::string Tags = writeTemp("tags.yaml", kTags);
@@ -105,7 +107,7 @@ TEST(RuleSetErrors, WrongTypes) {
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: zeros, tags: [size_argument], size_args: [x]}\n"),
             "pack.yaml:3:54: error: each item of 'size_args' in entry must be an integer");
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: item, kind: metod, tags: [pure]}\n"),
-            "pack.yaml:3:24: error: unknown kind 'metod' (expected method, function or constructor); "
+            "pack.yaml:3:24: error: unknown kind 'metod' (expected method, function, constructor or member); "
             "did you mean 'method'?");
   EXPECT_EQ(loadError("pack: p\nentries: {name: item}\n"), "pack.yaml:2:10: error: 'entries' must be a list");
   EXPECT_EQ(loadError("- just\n- a list\n"), "pack.yaml:1:1: error: rule pack must be a mapping (key: value)");
@@ -116,6 +118,36 @@ TEST(RuleSetErrors, DuplicatesAndMissingPositions) {
             "pack.yaml:3:32: error: duplicate key 'name' in entry");
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: zeros, tags: [size_argument]}\n"),
             "pack.yaml:3:5: error: entry 'zeros' is tagged size_argument but has no 'size_args'");
+}
+
+TEST(RuleSetErrors, CaptureWindowEntriesNeedTheirPositions) {
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: beginCap, kind: function, tags: [capture_begin]}\n"),
+            "pack.yaml:3:5: error: entry 'beginCap' is tagged capture_begin but has no 'stream_arg'");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: endCap, kind: function, tags: [capture_end]}\n"),
+            "pack.yaml:3:5: error: entry 'endCap' is tagged capture_end but has no 'stream_arg'");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: b, kind: function, tags: [capture_begin], stream_arg: 0,\n"
+                      "     relaxed_modes: [Relaxed]}\n"),
+            "pack.yaml:3:5: error: entry 'b' has 'relaxed_modes' but no 'mode_arg'");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: b, kind: function, tags: [capture_begin], stream_arg: -1}\n"),
+            "pack.yaml:3:66: error: 'stream_arg' must be a position between 0 and 64");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: capture_begin, kind: member, tags: [pure]}\n"),
+            "pack.yaml:3:5: error: entry 'capture_begin' is of kind member but its name is not qualified (Class::method)");
+}
+
+TEST(RuleSet, MemberEntriesAreFoundByQualifiedNameOnly) {
+  std::string Tags = writeTemp("tags.yaml", kTags);
+  std::string P = writeTemp("pack.yaml", "pack: p\nentries:\n"
+                                         "  - {name: ns::Graph::capture_begin, kind: member, tags: [capture_begin],\n"
+                                         "     stream_arg: 0, mode_arg: 2, relaxed_modes: [Relaxed]}\n");
+  auto R = RuleSet::load(Tags, {P});
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  auto Found = R->lookupMember("ns::Graph::capture_begin", 1);
+  ASSERT_EQ(Found.size(), 1u);
+  EXPECT_EQ(Found[0]->StreamArg, 0u);
+  EXPECT_EQ(Found[0]->ModeArg, 2u);
+  EXPECT_EQ(Found[0]->RelaxedModes, std::vector<std::string>{"Relaxed"});
+  EXPECT_TRUE(R->lookupMethod("capture_begin", 1).empty());
+  EXPECT_TRUE(R->lookupFunction("ns::Graph::capture_begin", 1).empty());
 }
 
 TEST(RuleSetErrors, SyntaxErrorIsLocated) {

@@ -23,7 +23,9 @@
 namespace graphify {
 
 /// Which call forms an entry describes.
-enum EntryKind : unsigned { KindMethod = 1, KindFunction = 2, KindConstructor = 4 };
+/// `member` is a method of a non-tensor class named by its qualified name
+/// (`at::cuda::CUDAGraph::capture_begin`); the object is position 0, as for tensor methods.
+enum EntryKind : unsigned { KindMethod = 1, KindFunction = 2, KindConstructor = 4, KindMember = 8 };
 
 /// One API element of a pack: a method, a free function or a constructor, with its tags.
 struct ApiEntry {
@@ -34,6 +36,13 @@ struct ApiEntry {
   std::vector<unsigned> SizeArgs;   ///< positions of size/bound/k arguments (self is position 0)
   std::vector<unsigned> IndexArgs;  ///< positions of index lists (bool_mask_index)
   std::vector<unsigned> CallableArgs; ///< positions of captured callables (capture_entry)
+  /// Position naming the stream or graph a capture_begin/capture_end call acts on: a window
+  /// closes at the next end call on the same stream.
+  std::optional<unsigned> StreamArg;
+  std::optional<unsigned> ModeArg;  ///< position of a capture_begin's capture-mode argument
+  /// Enumerators of the mode argument that select relaxed capture (capture_relaxed_ok calls
+  /// are then allowed in the window).
+  std::vector<std::string> RelaxedModes;
   std::string Doc;                  ///< short phrase for diagnostics; may be empty
   std::string Pack;                 ///< name of the pack that declared it
   std::string File;                 ///< pack file, for messages
@@ -43,6 +52,7 @@ struct ApiEntry {
   bool isMethod() const { return Kinds & KindMethod; }
   bool isFunction() const { return Kinds & KindFunction; }
   bool isConstructor() const { return Kinds & KindConstructor; }
+  bool isMember() const { return Kinds & KindMember; }
 };
 
 /// A tensor API (LibTorch, the gfy runtime): its tensor classes, module bases, and how rewrites
@@ -80,6 +90,9 @@ public:
   std::vector<const ApiEntry *> lookupMethod(llvm::StringRef Name, unsigned NumArgs) const;
   /// Entries for a call of the free function with this fully qualified name (`at::nonzero`).
   std::vector<const ApiEntry *> lookupFunction(llvm::StringRef QualifiedName, unsigned NumArgs) const;
+  /// Entries for a call of a non-tensor class's method by its qualified name (`kind: member`);
+  /// `NumArgs` counts the object as argument 0.
+  std::vector<const ApiEntry *> lookupMember(llvm::StringRef QualifiedName, unsigned NumArgs) const;
   /// Entries for constructing the class with this fully qualified name (`at::indexing::Slice`).
   std::vector<const ApiEntry *> lookupConstructor(llvm::StringRef QualifiedName, unsigned NumArgs) const;
 
@@ -98,6 +111,7 @@ private:
   llvm::StringMap<std::vector<unsigned>> MethodIndex;      // unqualified name -> entries
   llvm::StringMap<std::vector<unsigned>> FunctionIndex;    // qualified name -> entries
   llvm::StringMap<std::vector<unsigned>> ConstructorIndex; // qualified class name -> entries
+  llvm::StringMap<std::vector<unsigned>> MemberIndex;      // qualified method name -> entries
 
   llvm::Error loadTags(llvm::StringRef File);
   llvm::Error loadPack(llvm::StringRef File);
