@@ -18,40 +18,94 @@ AnalysisContext::AnalysisContext(ASTContext &Ast, const AnalysisConfig &Config,
                                  AnalysisResult &Out)
     : Ast(Ast), Config(Config), Facts(Facts), Regions(Regions), Functions(Functions), Out(Out) {}
 
-static void walk(const Stmt *S, bool InRegion, const GraphRegions &Regions,
-                 llvm::function_ref<void(const Stmt &)> Visit) {
-  if (!S)
-    return;
-  if (const auto *LE = dyn_cast<LambdaExpr>(S)) {
+namespace {
+
+/// Visits region code of one function: its region bodies, and the statements inside its
+/// capture windows.
+class RegionWalker {
+public:
+  using Visitor = llvm::function_ref<void(const Stmt &, AnalysisContext::RegionSite)>;
+
+  RegionWalker(const GraphRegions &Regions, llvm::ArrayRef<CaptureWindow> Windows,
+               const SourceManager &SM, Visitor Visit)
+      : Regions(Regions), Windows(Windows), SM(SM), Visit(Visit) {}
+
+  /// `Site` is set when `S` is known to be region code; null means only what capture windows
+  /// cover is (or, under Scope::All, everything, with `Fallback` as its site).
+  void walk(const Stmt *S, const AnalysisContext::RegionSite *Site) {
+    if (!S)
+      return;
+    AnalysisContext::RegionSite WindowSite;
+    const AnalysisContext::RegionSite *Known = Site ? Site : windowSite(*S, WindowSite);
+    const AnalysisContext::RegionSite *Here = Known ? Known : Fallback;
+    if (const auto *LE = dyn_cast<LambdaExpr>(S)) {
+      walkLambda(*LE, Known, Here);
+      return;
+    }
+    if (Here)
+      Visit(*S, *Here);
+    for (const Stmt *Child : S->children())
+      walk(Child, Known);
+  }
+
+  /// The site of code outside regions and windows (Scope::All), or null.
+  const AnalysisContext::RegionSite *Fallback = nullptr;
+
+private:
+  const GraphRegions &Regions;
+  llvm::ArrayRef<CaptureWindow> Windows;
+  const SourceManager &SM;
+  Visitor Visit;
+
+  const AnalysisContext::RegionSite *windowSite(const Stmt &S, AnalysisContext::RegionSite &Out) {
+    for (const CaptureWindow &W : Windows)
+      if (W.contains(S.getBeginLoc(), SM)) {
+        Out.RelaxedCapture = W.Relaxed;
+        return &Out;
+      }
+    return nullptr;
+  }
+
+  void walkLambda(const LambdaExpr &LE, const AnalysisContext::RegionSite *Known,
+                  const AnalysisContext::RegionSite *Here) {
     // A lambda is region code when written in a region, or when it is a region itself
     // (a callable handed to a capture entry from ordinary code).
-    bool Inner = InRegion || Regions.contains(LE->getCallOperator());
-    if (InRegion)
-      Visit(*S);
-    for (const Expr *Init : LE->capture_inits())
-      walk(Init, InRegion, Regions, Visit);
-    walk(LE->getBody(), Inner, Regions, Visit);
+    AnalysisContext::RegionSite Own{Regions.isRelaxed(LE.getCallOperator())};
+    const AnalysisContext::RegionSite *Inner =
+        Known ? Known : (Regions.contains(LE.getCallOperator()) ? &Own : nullptr);
+    if (Here)
+      Visit(LE, *Here);
+    for (const Expr *Init : LE.capture_inits())
+      walk(Init, Known);
+    walk(LE.getBody(), Inner);
     // A generic lambda's instantiations hold the resolved calls of its body.
-    if (const FunctionTemplateDecl *FT = LE->getCallOperator()->getDescribedFunctionTemplate())
+    if (const FunctionTemplateDecl *FT = LE.getCallOperator()->getDescribedFunctionTemplate())
       for (const FunctionDecl *Spec : FT->specializations())
-        walk(Spec->getBody(), Inner, Regions, Visit);
-    return;
+        walk(Spec->getBody(), Inner);
   }
-  if (InRegion)
-    Visit(*S);
-  for (const Stmt *Child : S->children())
-    walk(Child, InRegion, Regions, Visit);
-}
+};
+
+} // namespace
 
 void AnalysisContext::forEachRegionStmt(llvm::function_ref<void(const Stmt &)> Visit) const {
+  forEachRegionSite([&](const Stmt &S, RegionSite) { Visit(S); });
+}
+
+void AnalysisContext::forEachRegionSite(
+    llvm::function_ref<void(const Stmt &, RegionSite)> Visit) const {
   bool All = Config.ScopeKind == Scope::All;
   for (const FunctionDecl *FD : Functions) {
-    bool InRegion = All || Regions.contains(FD);
+    // Under Scope::All everything is visited; windows still say where capture is relaxed.
+    RegionSite Body{Regions.isRelaxed(FD)};
+    const RegionSite *Site = Regions.contains(FD) ? &Body : nullptr;
+    RegionWalker Walker(Regions, Regions.windowsOf(FD), Ast.getSourceManager(), Visit);
+    if (All)
+      Walker.Fallback = &Body;
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
       for (const CXXCtorInitializer *Init : Ctor->inits())
         if (Init->isWritten())
-          walk(Init->getInit(), InRegion, Regions, Visit);
-    walk(FD->getBody(), InRegion, Regions, Visit);
+          Walker.walk(Init->getInit(), Site);
+    Walker.walk(FD->getBody(), Site);
   }
 }
 

@@ -17,6 +17,16 @@ static const Decl *canon(const Decl *D) { return D ? D->getCanonicalDecl() : nul
 
 bool GraphRegions::contains(const Decl *D) const { return D && Bodies.contains(canon(D)); }
 bool GraphRegions::insert(const Decl *D) { return D && Bodies.insert(canon(D)).second; }
+bool GraphRegions::isRelaxed(const Decl *D) const { return D && RelaxedBodies.contains(canon(D)); }
+void GraphRegions::markRelaxed(const Decl *D) { RelaxedBodies.insert(canon(D)); }
+
+llvm::ArrayRef<CaptureWindow> GraphRegions::windowsOf(const Decl *Function) const {
+  auto It = Windows.find(canon(Function));
+  if (It == Windows.end())
+    return {};
+  return It->second;
+}
+void GraphRegions::addWindow(const CaptureWindow &W) { Windows[canon(W.Function)].push_back(W); }
 
 bool GraphRegionFinder::isAnnotatedRegion(const Decl *D) {
   if (!D)
@@ -59,6 +69,9 @@ namespace {
 class EdgeCollector : public RecursiveASTVisitor<EdgeCollector> {
 public:
   EdgeCollector(const ApiResolver &Api) : Api(Api) {}
+  /// Collects only what is written inside `W` (the callees of a capture window).
+  EdgeCollector(const ApiResolver &Api, const CaptureWindow &W, const SourceManager &SM)
+      : Api(Api), Window(&W), SM(&SM) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return true; }
@@ -69,6 +82,8 @@ public:
   std::vector<const Decl *> Nested;
 
   bool VisitCallExpr(CallExpr *CE) {
+    if (!inWindow(CE))
+      return true;
     if (const FunctionDecl *FD = CE->getDirectCallee())
       Callees.push_back(FD);
     if (auto C = Api.resolve(CE))
@@ -80,16 +95,18 @@ public:
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
-    if (CE->getConstructor())
+    if (CE->getConstructor() && inWindow(CE))
       Callees.push_back(CE->getConstructor());
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()); FD && inWindow(DRE))
       Callees.push_back(FD);
     return true;
   }
   bool VisitLambdaExpr(LambdaExpr *LE) {
+    if (!inWindow(LE))
+      return true;
     Nested.push_back(LE->getCallOperator());
     if (GraphRegionFinder::isAnnotatedRegion(LE->getCallOperator()))
       Seeds.push_back(LE->getCallOperator());
@@ -97,7 +114,7 @@ public:
   }
   bool VisitVarDecl(VarDecl *VD) {
     // `GRAPHIFY_GRAPH_REGION auto step = [&] { ... };`
-    if (GraphRegionFinder::isAnnotatedRegion(VD) && VD->getInit())
+    if (!Window && GraphRegionFinder::isAnnotatedRegion(VD) && VD->getInit())
       if (const Decl *Body = callableBody(VD->getInit()))
         Seeds.push_back(Body);
     return true;
@@ -130,12 +147,33 @@ public:
 
 private:
   const ApiResolver &Api;
+  const CaptureWindow *Window = nullptr;
+  const SourceManager *SM = nullptr;
+
+  bool inWindow(const Stmt *S) const { return !Window || Window->contains(S->getBeginLoc(), *SM); }
 };
 
 } // namespace
 
+void GraphRegionFinder::addWindowSeeds(const FunctionDecl &FD, GraphRegions &Regions,
+                                       std::vector<const Decl *> &Strict,
+                                       std::vector<const Decl *> &Relaxed) const {
+  const SourceManager &SM = FD.getASTContext().getSourceManager();
+  for (const CaptureWindow &W : findCaptureWindows(FD, Api, SM)) {
+    Regions.addWindow(W);
+    EdgeCollector C(Api, W, SM);
+    C.TraverseStmt(FD.getBody());
+    std::vector<const Decl *> &Into = W.Relaxed ? Relaxed : Strict;
+    for (const std::vector<const Decl *> *List : {&C.Callees, &C.Nested, &C.Seeds})
+      Into.insert(Into.end(), List->begin(), List->end());
+  }
+}
+
 GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functions) const {
-  // Bodies we can see: the analyzed functions and every lambda written in them.
+  // Bodies we can see: the analyzed functions and every lambda written in them. Seeds reached
+  // only from relaxed capture windows are walked last, so that what strict seeds reach stays
+  // strict.
+  std::vector<const Decl *> RelaxedWork;
   llvm::DenseMap<const Decl *, const Stmt *> BodyOf;
   llvm::DenseMap<const Decl *, EdgeCollector> Edges;
   std::vector<const Decl *> Work;
@@ -155,6 +193,7 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
     for (const Decl *S : C.Seeds)
       Work.push_back(S);
     Edges.try_emplace(canon(FD), std::move(C));
+    addWindowSeeds(*FD, Regions, Work, RelaxedWork);
   }
 
   // Lambda bodies' edges are included in their enclosing function's collector; a lambda that
@@ -169,17 +208,23 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
     return Edges.try_emplace(canon(D), std::move(C)).first->second;
   };
 
-  while (!Work.empty()) {
-    const Decl *D = Work.back();
-    Work.pop_back();
-    if (!BodyOf.count(canon(D)) || !Regions.insert(D))
-      continue;
-    const EdgeCollector &C = EdgesOf(D);
-    for (const Decl *Callee : C.Callees)
-      Work.push_back(Callee);
-    for (const Decl *L : C.Nested)
-      Work.push_back(L);
-  }
+  auto Close = [&](std::vector<const Decl *> &Pending, bool Relaxed) {
+    while (!Pending.empty()) {
+      const Decl *D = Pending.back();
+      Pending.pop_back();
+      if (!BodyOf.count(canon(D)) || !Regions.insert(D))
+        continue;
+      if (Relaxed)
+        Regions.markRelaxed(D);
+      const EdgeCollector &C = EdgesOf(D);
+      for (const Decl *Callee : C.Callees)
+        Pending.push_back(Callee);
+      for (const Decl *L : C.Nested)
+        Pending.push_back(L);
+    }
+  };
+  Close(Work, /*Relaxed=*/false);
+  Close(RelaxedWork, /*Relaxed=*/true);
   return Regions;
 }
 

@@ -50,6 +50,14 @@ public:
   /// report() keeps one finding per line and check.
   void forEachRegionStmt(llvm::function_ref<void(const clang::Stmt &)> Visit) const;
 
+  /// Where a region statement runs: `RelaxedCapture` when it is captured only in relaxed mode
+  /// (a relaxed window, or a body reached only from one), so capture_relaxed_ok calls are fine.
+  struct RegionSite {
+    bool RelaxedCapture = false;
+  };
+  /// forEachRegionStmt, also saying where each statement runs.
+  void forEachRegionSite(llvm::function_ref<void(const clang::Stmt &, RegionSite)> Visit) const;
+
   /// Reports a finding of `Check` with the caret at `Caret` (macro locations are mapped to the
   /// file: arguments to where they are spelled, macro bodies to the expansion). `Range`, when
   /// valid and on the caret's line, is underlined. `Taint` adds the notes walking back to the

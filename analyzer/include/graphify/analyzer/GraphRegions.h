@@ -3,9 +3,12 @@
 /// Which code runs inside a traced or captured graph. Seeds: `forward` of classes derived from
 /// a flavor's module base; functions, lambdas and lambda variables annotated
 /// `graphify.graph_region`; qualified names matching the configured globs; callables passed to
-/// `capture_entry` functions. The region is the seeds plus everything they call, transitively,
-/// among the functions defined in the analyzed files. A lambda written inside a region is part
-/// of it.
+/// `capture_entry` functions; the code inside capture windows (CaptureWindows.h) and what it
+/// calls. The region is the seeds plus everything they call, transitively, among the functions
+/// defined in the analyzed files. A lambda written inside a region is part of it.
+///
+/// A body reached only from windows opened in relaxed capture mode is a relaxed region: calls
+/// tagged capture_relaxed_ok are allowed there.
 ///
 /// \code
 ///   graphify::GraphRegionFinder Finder(Api, Config.GraphRegionGlobs);
@@ -14,9 +17,11 @@
 /// \endcode
 
 #include "graphify/analyzer/ApiResolver.h"
+#include "graphify/analyzer/CaptureWindows.h"
 
 #include <clang/AST/Decl.h>
 #include <clang/AST/ExprCXX.h>
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
 
 #include <string>
@@ -33,8 +38,18 @@ public:
   bool insert(const clang::Decl *D);
   size_t size() const { return Bodies.size(); }
 
+  /// Whether the region body `D` is reached only from relaxed-mode capture windows.
+  bool isRelaxed(const clang::Decl *D) const;
+  void markRelaxed(const clang::Decl *D);
+
+  /// The capture windows written in `Function`'s body (empty for most functions).
+  llvm::ArrayRef<CaptureWindow> windowsOf(const clang::Decl *Function) const;
+  void addWindow(const CaptureWindow &W);
+
 private:
   llvm::DenseSet<const clang::Decl *> Bodies;
+  llvm::DenseSet<const clang::Decl *> RelaxedBodies;
+  llvm::DenseMap<const clang::Decl *, std::vector<CaptureWindow>> Windows;
 };
 
 /// Computes the graph regions of a translation unit.
@@ -55,6 +70,10 @@ private:
   std::vector<std::string> Globs;
 
   bool isSeed(const clang::FunctionDecl *FD) const;
+  /// Records `FD`'s capture windows and queues what each calls as region seeds.
+  void addWindowSeeds(const clang::FunctionDecl &FD, GraphRegions &Regions,
+                      std::vector<const clang::Decl *> &Strict,
+                      std::vector<const clang::Decl *> &Relaxed) const;
   bool matchesGlob(const clang::FunctionDecl *FD) const;
 };
 
