@@ -3,6 +3,7 @@
 #include "CliTestUtil.h"
 
 #include "graphify/lint/Config.h"
+#include "graphify/lint/CudaCommand.h"
 #include "graphify/lint/Options.h"
 #include "graphify/lint/Preamble.h"
 
@@ -108,3 +109,44 @@ TEST(SharedPch, KeyDependsOnFlagsAndIncludes) {
 }
 
 } // namespace
+
+TEST(CudaCommand, CppCommandsAreUntouched) {
+  std::vector<std::string> Cmd = {"clang++", "-std=c++17", "-Iinc", "model.cpp"};
+  EXPECT_FALSE(isCudaCommand(Cmd, "model.cpp"));
+  EXPECT_EQ(cudaHostSyntaxCommand(Cmd, "model.cpp"), Cmd);
+}
+
+TEST(CudaCommand, CuFilesParseHostSideWithTheToolkit) {
+  std::vector<std::string> Cmd = {"clang++", "-std=c++17", "kernels.cu"};
+  ASSERT_TRUE(isCudaCommand(Cmd, "kernels.cu"));
+  std::vector<std::string> Out = cudaHostSyntaxCommand(Cmd, "kernels.cu");
+  EXPECT_EQ(Out.front(), "clang++");
+  EXPECT_EQ(Out.back(), "kernels.cu");
+  EXPECT_TRUE(llvm::is_contained(Out, "--cuda-host-only"));
+  EXPECT_TRUE(llvm::any_of(Out, [](llvm::StringRef A) { return A.starts_with("--cuda-path="); }));
+  EXPECT_FALSE(llvm::is_contained(Out, "-x")) << "a .cu file is CUDA by its extension";
+  // A header and an explicit --cuda-path: the language must be named, the path kept.
+  std::vector<std::string> Header = cudaHostSyntaxCommand({"clang++", "--cuda-path=/opt/cuda", "ops.cuh"}, "ops.cuh");
+  auto X = std::find(Header.begin(), Header.end(), "-x");
+  ASSERT_NE(X, Header.end());
+  EXPECT_EQ(*(X + 1), "cuda");
+  EXPECT_LT(X - Header.begin(), std::find(Header.begin(), Header.end(), "ops.cuh") - Header.begin());
+  EXPECT_EQ(llvm::count_if(Header, [](llvm::StringRef A) { return A.starts_with("--cuda-path="); }), 1);
+}
+
+TEST(CudaCommand, NvccCommandsKeepOnlyWhatClangUnderstands) {
+  std::vector<std::string> Cmd = {"/usr/local/cuda/bin/nvcc", "-forward-unknown-to-host-compiler", "-DUSE_GRAPHS=1",
+                                  "-I/src/include", "-isystem=/opt/lib/include", "-x", "cu", "--std=c++17",
+                                  "-gencode", "arch=compute_80,code=sm_80", "-Xcompiler=-fPIC", "-include", "pre.h",
+                                  "-o", "k.cu.o", "-c", "/src/k.cu"};
+  std::vector<std::string> Out = cudaHostSyntaxCommand(Cmd, "/src/k.cu");
+  for (llvm::StringRef Kept : {"-DUSE_GRAPHS=1", "-I/src/include", "-std=c++17", "-include", "pre.h", "/src/k.cu"})
+    EXPECT_TRUE(llvm::is_contained(Out, Kept)) << Kept.str();
+  auto Isystem = std::find(Out.begin(), Out.end(), "-isystem");
+  ASSERT_NE(Isystem, Out.end());
+  EXPECT_EQ(*(Isystem + 1), "/opt/lib/include");
+  for (llvm::StringRef Dropped : {"-forward-unknown-to-host-compiler", "cu", "-gencode", "arch=compute_80,code=sm_80",
+                                  "-Xcompiler=-fPIC", "k.cu.o", "--std=c++17"})
+    EXPECT_FALSE(llvm::is_contained(Out, Dropped)) << Dropped.str();
+  EXPECT_EQ(Out.front(), "clang++");
+}

@@ -40,7 +40,7 @@ std::vector<std::string> goldenFiles() {
   std::string Root = testdataRoot() + "/lint";
   for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC;
        It.increment(EC))
-    if (llvm::StringRef(It->path()).ends_with(".cpp"))
+    if (llvm::StringRef(It->path()).ends_with(".cpp") || llvm::StringRef(It->path()).ends_with(".cu"))
       Files.push_back(It->path());
   std::sort(Files.begin(), Files.end());
   return Files;
@@ -50,7 +50,8 @@ std::string testName(const std::string &Path) {
   llvm::StringRef Rel(Path);
   Rel.consume_front(testdataRoot() + "/lint/");
   std::string Name;
-  for (char C : Rel.drop_back(4))
+  Rel.consume_back(".cpp"); // a .cu file keeps its extension in the name: "kernels_cu"
+  for (char C : Rel)
     Name += llvm::isAlnum(C) ? C : '_';
   return Name;
 }
@@ -74,7 +75,11 @@ TEST_P(LintGolden, MatchesAnnotations) {
   TorchDirs.split(Dirs, '|', -1, false);
   for (llvm::StringRef D : Dirs)
     Args.push_back("-I" + D.str());
-  if (Source.find("#include <cuda_runtime") != std::string::npos) {
+  // A .cu file is parsed as CUDA host code with the toolkit, as the tool does.
+  bool IsCuda = llvm::StringRef(Path).ends_with(".cu");
+  if (IsCuda && !llvm::sys::fs::exists("/usr/local/cuda/include/cuda_runtime.h"))
+    GTEST_SKIP() << "CUDA toolkit not found";
+  if (!IsCuda && Source.find("#include <cuda_runtime") != std::string::npos) {
     if (!llvm::sys::fs::exists("/usr/local/cuda/include/cuda_runtime.h"))
       GTEST_SKIP() << "CUDA headers not found";
     Args.push_back("-I/usr/local/cuda/include");

@@ -3,6 +3,7 @@
 // never writes an output file, and hands the AST on only when the compiler reported no error, so
 // no finding is ever printed for a file that does not compile.
 #include "graphify/lint/CompileCommands.h"
+#include "graphify/lint/CudaCommand.h"
 #include "graphify/lint/ReportedPaths.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -138,7 +139,7 @@ loadCompilationDatabase(llvm::StringRef BuildPath, bool HasCompilerArgs, llvm::A
 
 std::vector<std::string> syntaxOnlyCommand(const clang::tooling::CompileCommand &Cmd, llvm::StringRef ResourceDir) {
   using namespace clang::tooling;
-  std::vector<std::string> Args = Cmd.CommandLine;
+  std::vector<std::string> Args = cudaHostSyntaxCommand(Cmd.CommandLine, Cmd.Filename);
   Args = getClangStripOutputAdjuster()(Args, Cmd.Filename);
   Args = getClangStripDependencyFileAdjuster()(Args, Cmd.Filename);
   Args = getClangSyntaxOnlyAdjuster()(Args, Cmd.Filename);

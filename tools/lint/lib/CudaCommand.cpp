@@ -1,0 +1,105 @@
+// CUDA translation units. Invariant: a CUDA command is parsed as CUDA host code with the
+// include paths and macros its author gave, or it fails with Clang's own error; it is never
+// silently parsed as C++ (where `<<<` and `__global__` would not even tokenize).
+#include "graphify/lint/CudaCommand.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace graphify {
+
+static bool isNvcc(llvm::ArrayRef<std::string> Args) {
+  return !Args.empty() && llvm::sys::path::stem(Args[0]) == "nvcc";
+}
+
+bool isCudaCommand(llvm::ArrayRef<std::string> Args, llvm::StringRef File) {
+  llvm::StringRef Ext = llvm::sys::path::extension(File);
+  if (Ext == ".cu" || Ext == ".cuh" || isNvcc(Args))
+    return true;
+  for (size_t I = 0; I + 1 < Args.size(); ++I)
+    if (Args[I] == "-x" && Args[I + 1] == "cuda")
+      return true;
+  return llvm::is_contained(Args, "-xcuda");
+}
+
+/// nvcc flags that mean the same to Clang, with their value joined or separate.
+static bool keepsForClang(llvm::StringRef A, bool &TakesNext) {
+  static const char *Prefixes[] = {"-I", "-isystem", "-iquote", "-D", "-U", "-include", "-std="};
+  TakesNext = false;
+  for (llvm::StringRef P : Prefixes)
+    if (A.starts_with(P)) {
+      TakesNext = A == P && P != "-std=";
+      return true;
+    }
+  if (A.starts_with("--std=")) // nvcc spells it both ways
+    return true;
+  return false;
+}
+
+/// An nvcc command as the equivalent Clang command: argv[0], the flags Clang shares, the file.
+static std::vector<std::string> fromNvcc(llvm::ArrayRef<std::string> Args, llvm::StringRef File) {
+  std::vector<std::string> Out = {"clang++"};
+  for (size_t I = 1; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    bool TakesNext = false;
+    if (A == File || llvm::sys::path::filename(A) == llvm::sys::path::filename(File)) {
+      Out.push_back(Args[I]);
+      continue;
+    }
+    if (!keepsForClang(A, TakesNext))
+      continue; // an nvcc-only flag, or the value of one
+    if (A.starts_with("-isystem=")) { // CMake's spelling for nvcc; Clang would read '=' as sysroot
+      Out.insert(Out.end(), {"-isystem", A.drop_front(strlen("-isystem=")).str()});
+      continue;
+    }
+    Out.push_back(A.starts_with("--std=") ? A.drop_front(1).str() : Args[I]);
+    if (TakesNext && I + 1 < Args.size())
+      Out.push_back(Args[++I]);
+  }
+  return Out;
+}
+
+static std::string toolkitPath(llvm::ArrayRef<std::string> Args) {
+  for (llvm::StringRef A : Args)
+    if (A.starts_with("--cuda-path="))
+      return A.drop_front(strlen("--cuda-path=")).str();
+  for (const char *Var : {"CUDA_PATH", "CUDA_HOME"})
+    if (const char *V = std::getenv(Var); V && *V)
+      return V;
+  return "/usr/local/cuda";
+}
+
+/// Where the compatibility headers are: installed beside the tool, else in the source tree.
+static std::string compatDirectory() {
+  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&compatDirectory));
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Dir, "share", "graphify", "cuda-compat");
+  if (llvm::sys::fs::is_directory(Dir))
+    return std::string(Dir);
+  return GRAPHIFY_SOURCE_CUDA_COMPAT_DIR;
+}
+
+std::vector<std::string> cudaHostSyntaxCommand(llvm::ArrayRef<std::string> Args, llvm::StringRef File) {
+  if (!isCudaCommand(Args, File))
+    return Args.vec();
+  std::vector<std::string> Out = isNvcc(Args) ? fromNvcc(Args, File) : Args.vec();
+  std::string Toolkit = toolkitPath(Out);
+  std::vector<std::string> Extra = {"--cuda-host-only", "-nocudalib", "-Wno-unknown-cuda-version"};
+  if (llvm::none_of(Out, [](llvm::StringRef A) { return A.starts_with("--cuda-path="); }))
+    Extra.push_back("--cuda-path=" + Toolkit);
+  // A header file is not recognised as CUDA by its extension.
+  if (llvm::sys::path::extension(File) != ".cu" && !llvm::is_contained(Out, "-xcuda"))
+    Extra.insert(Extra.end(), {"-x", "cuda"});
+  if (!llvm::sys::fs::exists(Toolkit + "/include/texture_fetch_functions.h"))
+    Extra.insert(Extra.end(), {"-isystem", compatDirectory()});
+  // Before the file name, so that `-x cuda` applies to it.
+  auto FileIt = std::find(Out.begin() + 1, Out.end(), File.str());
+  Out.insert(FileIt, Extra.begin(), Extra.end());
+  return Out;
+}
+
+} // namespace graphify
