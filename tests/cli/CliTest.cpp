@@ -218,6 +218,18 @@ TEST(Cli, CompileCommandsFromBuildDir) {
   EXPECT_EQ(Missing.Code, 2);
 }
 
+TEST(Cli, RelativeFilesWithABuildDirMeanTheCurrentDirectory) {
+  ScratchDir D;
+  D.file("src/m.cpp", "#ifndef GRAPHIFY_FROM_DB\n#error no database flags\n#endif\nint m; // NOLINTEND\n");
+  D.file("build/compile_commands.json",
+         "[{\"directory\": \"" + D.Path + "/build\", \"file\": \"" + D.Path + "/src/m.cpp\", \"command\": "
+         "\"/usr/bin/c++ -std=c++17 -DGRAPHIFY_FROM_DB -c " + D.Path + "/src/m.cpp\"}]");
+  // As clang-tidy: `-p build src/m.cpp` from the project root, not from build/.
+  RunResult R = lint({"-p", "build", "src/m.cpp"}, D.Path);
+  EXPECT_EQ(R.Code, 1) << R.Err;
+  EXPECT_NE(R.Out.find("src/m.cpp:4:11: warning: unmatched 'NOLINTEND'"), std::string::npos) << R.Out << R.Err;
+}
+
 TEST(Cli, ParallelOutputKeepsInputOrder) {
   ScratchDir D;
   std::vector<std::string> Args = {"-j", "2"};
@@ -408,6 +420,9 @@ TEST(Cli, DiffExportAndFixDelegateToRewriter) {
   EXPECT_EQ(Diff.Code, 1) << Diff.Err;
   EXPECT_NE(Diff.Out.find("+++ "), std::string::npos) << Diff.Out;
   EXPECT_NE(Diff.Out.find("where("), std::string::npos) << Diff.Out;
+  EXPECT_EQ(Diff.Out.rfind("--- ", 0), 0u) << "the diff alone is on stdout:\n" << Diff.Out;
+  EXPECT_EQ(Diff.Out.find("warning:"), std::string::npos) << Diff.Out;
+  EXPECT_NE(Diff.Err.find("warning:"), std::string::npos) << "findings go to stderr:\n" << Diff.Err;
   EXPECT_EQ(readFile(Src), Source) << "--diff writes nothing";
 
   RunResult Export = lint(args({"--export-fixes=" + D.Path + "/fixes.yaml"}));

@@ -2,6 +2,8 @@
 // shape, SARIF 2.1.0 required fields and 1-based regions, GitHub escaping.
 #include "CliTestUtil.h"
 
+#include <cctype>
+
 #include "graphify/lint/Output.h"
 
 #include <llvm/Support/JSON.h>
@@ -176,6 +178,49 @@ TEST_F(Fixture, SarifUsesAbsoluteUriOutsideWorkingDir) {
   Ctx.WorkingDir = "/somewhere/else";
   writeSarif(OS, Findings, Ctx);
   EXPECT_NE(OS.str().find("\"uri\": \"file://" + File + "\""), std::string::npos) << OS.str();
+}
+
+/// RFC 3986 percent-decoding, written independently of the encoder under test.
+static std::string percentDecode(llvm::StringRef Uri) {
+  std::string Out;
+  for (size_t I = 0; I < Uri.size(); ++I) {
+    unsigned Byte = 0;
+    if (Uri[I] == '%' && I + 2 < Uri.size() && !Uri.substr(I + 1, 2).getAsInteger(16, Byte)) {
+      Out += char(Byte);
+      I += 2;
+    } else {
+      Out += Uri[I];
+    }
+  }
+  return Out;
+}
+
+TEST_F(Fixture, SarifUrisPercentEncodeReservedCharacters) {
+  std::string Odd = D.file("with space a+b%c#d.cpp", Model);
+  std::vector<ReportedFinding> OddFindings = Findings;
+  OddFindings[0].F.Where.File = Odd;
+  for (const char *WorkingDir : {"", "/elsewhere"}) {
+    OutputContext Ctx = context();
+    if (*WorkingDir)
+      Ctx.WorkingDir = WorkingDir;
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    writeSarif(OS, OddFindings, Ctx);
+    auto V = llvm::json::parse(OS.str());
+    ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+    const llvm::json::Object *Run = V->getAsObject()->getArray("runs")->front().getAsObject();
+    const llvm::json::Object *Loc = Run->getArray("results")->front().getAsObject()->getArray("locations")->front()
+                                        .getAsObject()->getObject("physicalLocation")->getObject("artifactLocation");
+    llvm::StringRef Uri = *Loc->getString("uri");
+    EXPECT_EQ(Uri.find_first_of(" +#"), llvm::StringRef::npos) << Uri.str();
+    EXPECT_EQ(Uri.find("0x"), llvm::StringRef::npos) << Uri.str();
+    for (size_t P = Uri.find('%'); P != llvm::StringRef::npos; P = Uri.find('%', P + 1))
+      EXPECT_TRUE(P + 2 < Uri.size() && std::isxdigit(Uri[P + 1]) && std::isxdigit(Uri[P + 2])) << Uri.str();
+    if (Loc->getString("uriBaseId"))
+      EXPECT_EQ(percentDecode(Uri), "with space a+b%c#d.cpp");
+    else
+      EXPECT_EQ(percentDecode(Uri), "file://" + Odd);
+  }
 }
 
 TEST_F(Fixture, GithubWorkflowCommands) {

@@ -290,7 +290,12 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     if (!Rules)
       return fail(Rules.takeError());
     J.Rules = *Rules;
-    std::vector<clang::tooling::CompileCommand> Cmds = (*DB)->getCompileCommands(File);
+    // A relative name means the current directory, as for clang-tidy, not the directory of
+    // the database's commands.
+    llvm::SmallString<256> Lookup(File);
+    if (!O.BuildPath.empty())
+      llvm::sys::fs::make_absolute(Lookup);
+    std::vector<clang::tooling::CompileCommand> Cmds = (*DB)->getCompileCommands(Lookup);
     if (Cmds.empty()) {
       Err << "graphify-lint: error: no compile command for '" << File << "'\n";
       return ExitError;
@@ -359,13 +364,16 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   Ctx.Rules.assign(allChecks().begin(), allChecks().end());
   Ctx.Rules.push_back(nolintCheckInfo());
   Ctx.ToolVersion = GRAPHIFY_VERSION;
+  // With --diff the diff alone is the output (it can be piped to `patch`); the findings go to
+  // stderr.
+  llvm::raw_ostream &FindingsOut = O.Diff ? Err : Out;
   switch (O.Format) {
-  case OutputFormat::Text: writeText(Out, All, Ctx); break;
-  case OutputFormat::Json: writeJson(Out, All, Ctx); break;
-  case OutputFormat::Sarif: writeSarif(Out, All, Ctx); break;
-  case OutputFormat::Github: writeGithub(Out, All, Ctx); break;
+  case OutputFormat::Text: writeText(FindingsOut, All, Ctx); break;
+  case OutputFormat::Json: writeJson(FindingsOut, All, Ctx); break;
+  case OutputFormat::Sarif: writeSarif(FindingsOut, All, Ctx); break;
+  case OutputFormat::Github: writeGithub(FindingsOut, All, Ctx); break;
   }
-  Out.flush();
+  FindingsOut.flush();
 
   bool FixFailed = false;
   if (O.Fix || O.Diff || !O.ExportFixes.empty()) {
@@ -401,8 +409,6 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     std::vector<Finding> Plain;
     for (const ReportedFinding &F : All)
       Plain.push_back(F.F);
-    // With --diff the diff is the output; findings already went to stdout above only in text
-    // form, which a reader of a diff expects to see first, as clang-tidy does.
     if (llvm::Error E = deliverFixes(Plain, Request, Out)) {
       Err << llvm::toString(std::move(E)) << "\n";
       FixFailed = true;

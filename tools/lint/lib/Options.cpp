@@ -98,7 +98,7 @@ const std::vector<LintFlag> &flagTable() {
        [](LintOptions &O, llvm::StringRef) { O.DumpConfig = true; return ok(); }},
       {"fix", nullptr, "apply the fixes in place (only if the result still compiles)",
        [](LintOptions &O, llvm::StringRef) { O.Fix = true; return ok(); }},
-      {"diff", nullptr, "print the fixes as a unified diff",
+      {"diff", nullptr, "print the fixes as a unified diff on stdout (the findings go to stderr)",
        [](LintOptions &O, llvm::StringRef) { O.Diff = true; return ok(); }},
       {"export-fixes", "file", "write the fixes as clang-apply-replacements YAML",
        [](LintOptions &O, llvm::StringRef V) { O.ExportFixes = V.str(); return ok(); }},

@@ -21,7 +21,7 @@ std::string encodeUriPath(llvm::StringRef Path) {
     if (llvm::isAlnum(C) || C == '/' || C == '-' || C == '_' || C == '.' || C == '~')
       Out += char(C);
     else
-      Out += llvm::formatv("%{0:X2}", unsigned(C)).str();
+      Out += "%" + llvm::utohexstr(C, /*LowerCase=*/false, /*Width=*/2);
   }
   return Out;
 }
