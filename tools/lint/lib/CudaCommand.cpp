@@ -94,6 +94,9 @@ std::vector<std::string> cudaHostSyntaxCommand(llvm::ArrayRef<std::string> Args,
   // A header file is not recognised as CUDA by its extension.
   if (llvm::sys::path::extension(File) != ".cu" && !llvm::is_contained(Out, "-xcuda"))
     Extra.insert(Extra.end(), {"-x", "cuda"});
+  // CUDA 13 moved libcu++/CUB/Thrust under include/cccl, which nvcc adds itself.
+  if (llvm::sys::fs::is_directory(Toolkit + "/include/cccl"))
+    Extra.insert(Extra.end(), {"-isystem", Toolkit + "/include/cccl"});
   if (!llvm::sys::fs::exists(Toolkit + "/include/texture_fetch_functions.h"))
     Extra.insert(Extra.end(), {"-isystem", compatDirectory()});
   // Before the file name, so that `-x cuda` applies to it.
