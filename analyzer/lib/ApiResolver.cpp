@@ -168,22 +168,56 @@ const ApiFlavor *ApiResolver::moduleFlavor(const CXXRecordDecl *RD) const {
   return recordFlavor(RD, /*Module=*/true, 0);
 }
 
+/// Whether the local `VD` is assigned after its declaration anywhere in its function (then its
+/// initializer is not its only possible value).
+static bool isReassigned(const VarDecl *VD) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (!FD || !FD->getBody())
+    return true;
+  auto Names = [VD](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == VD;
+  };
+  llvm::SmallVector<const Stmt *, 64> Work = {FD->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Names(BO->getLHS()))
+      return true;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+        OC && OC->isAssignmentOp() && OC->getNumArgs() > 0 && Names(OC->getArg(0)))
+      return true;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return false;
+}
+
 static bool mentionsConstantImpl(const Stmt *S, llvm::StringRef Enumerator,
                                  llvm::StringRef StringPrefix, unsigned Depth) {
   // Deep enough for `to(torch::Device("cpu"))`: Device -> TensorOptions -> std::string -> literal
   // through temporaries and implicit casts.
   if (!S || Depth > 24)
     return false;
+  // A value chosen at run time names the constant only when every choice does:
+  // `torch::cuda::is_available() ? torch::kCUDA : torch::kCPU` is not the CPU.
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+    return mentionsConstantImpl(CO->getTrueExpr(), Enumerator, StringPrefix, Depth + 1) &&
+           mentionsConstantImpl(CO->getFalseExpr(), Enumerator, StringPrefix, Depth + 1);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
       return EC->getName().equals_insensitive(Enumerator);
     // `kCPU` and `kBool` are constants initialized from the enumerator; a local
-    // `torch::Device dev(torch::kCPU);` names its device in its initializer.
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (VD->getType().isConstQualified() || VD->isConstexpr() ||
-          (VD->isLocalVarDecl() && !VD->getType()->isReferenceType()))
+    // `torch::Device dev(torch::kCPU);` names its device in its initializer, unless it is
+    // assigned another value later.
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      bool Constant = VD->getType().isConstQualified() || VD->isConstexpr();
+      bool SingleValuedLocal = VD->isLocalVarDecl() && !VD->getType()->isReferenceType() && !isReassigned(VD);
+      if (Constant || SingleValuedLocal)
         if (const Expr *Init = VD->getInit())
           return mentionsConstantImpl(Init, Enumerator, StringPrefix, Depth + 1);
+    }
     return false;
   }
   if (const auto *SL = dyn_cast<StringLiteral>(S))

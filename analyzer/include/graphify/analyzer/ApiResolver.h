@@ -64,7 +64,9 @@ public:
 
   /// Whether `E` names the enumerator `Enumerator` (case-insensitive) anywhere inside it, also
   /// through constants such as `kCPU = DeviceType::CPU`, or holds a string literal starting with
-  /// `StringPrefix` (`"cpu"`, `"cpu:0"`). Used for `to(kCPU)` and `to(kBool)`.
+  /// `StringPrefix` (`"cpu"`, `"cpu:0"`). Used for `to(kCPU)` and `to(kBool)`. A value chosen at
+  /// run time (`c ? kCUDA : kCPU`, a local assigned again later) names the constant only when
+  /// every possible value does.
   static bool mentionsConstant(const clang::Expr *E, llvm::StringRef Enumerator,
                                llvm::StringRef StringPrefix);
 
