@@ -998,14 +998,19 @@ void TaintAnalysis::run(llvm::ArrayRef<const FunctionDecl *> Functions) {
   // analyzed in round 1 is not mistaken for an opaque call whose result joins its arguments.
   for (const FunctionDecl *FD : Functions)
     P->Summaries[key(FD)];
+  // Iterate to the fixed point. Summaries, field and global taint only ever grow (joins), and
+  // their weight is bounded by the functions' parameters, outputs and the program's fields, so
+  // each round either adds weight or is the last: the loop ends without a cap. A call chain
+  // written callers-first needs one round per level.
   unsigned Previous = ~0u;
-  for (unsigned Round = 0; Round < 6; ++Round) {
+  while (true) {
     P->Facts.clearExpressionFacts();
     for (const FunctionDecl *FD : Functions)
       P->analyzeFunction(FD);
     unsigned Now = P->weight();
     if (Now == Previous)
       break;
+    assert((Previous == ~0u || Now > Previous) && "taint summaries must only grow");
     Previous = Now;
   }
 }
