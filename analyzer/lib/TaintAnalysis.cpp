@@ -70,6 +70,18 @@ const VarDecl *rootVariable(const Expr *E) {
   return nullptr;
 }
 
+/// A non-const method that returns a reference into its object and takes only integers by value
+/// (`operator[](size_type)`, `at(size_type)`): it selects an element and stores nothing, unlike
+/// `push_back(const T&)` or `emplace_back(Args&&...)`. Told by the signature, not by name.
+bool isElementAccess(const CXXMethodDecl &MD) {
+  if (!MD.getReturnType()->isLValueReferenceType() || MD.getNumParams() == 0)
+    return false;
+  return llvm::all_of(MD.parameters(), [](const ParmVarDecl *P) {
+    QualType T = P->getType();
+    return !T->isReferenceType() && T->isIntegerType();
+  });
+}
+
 std::string nameOf(const NamedDecl *D) {
   if (!D || !D->getIdentifier())
     return "value";
@@ -626,8 +638,9 @@ private:
       Inputs = join(Inputs, ArgV[I]);
     if (!Inputs.empty()) {
       const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
-      // A non-const method fed with host data (`v.push_back(s)`) now holds that data.
-      if (Instance && MD && !MD->isConst())
+      // A non-const method fed with host data (`v.push_back(s)`) now holds that data; an
+      // element access (`v[i]`, `v.at(i)`) only reads at a position.
+      if (Instance && MD && !MD->isConst() && !isElementAccess(*MD))
         taintObject(C->Args[0], Inputs, C->NameLoc, E);
       // An opaque function may write host data through its non-const reference parameters.
       for (unsigned I = 0; I < Callee->getNumParams() && First + I < C->Args.size(); ++I) {
