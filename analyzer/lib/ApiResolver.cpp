@@ -91,7 +91,8 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
       if (!isa<CXXDefaultArgExpr>(A))
         C.Args.push_back(A);
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
-      C.NameLoc = Op->getOperatorLoc();
+      // The operator location of `x[i]` is its `]`; the indexed expression reads better.
+      C.NameLoc = Op->getOperator() == OO_Subscript ? Op->getBeginLoc() : Op->getOperatorLoc();
     else
       C.NameLoc = Call->getCallee()->IgnoreParenImpCasts()->getBeginLoc();
   }

@@ -378,11 +378,21 @@ private:
       return false;
     if (C->hasTag("bool_output"))
       return true;
-    // `m.to(torch::kBool)`: a conversion whose arguments name the Bool dtype.
-    if (C->hasTag("device_transfer"))
+    // `m.contiguous()`, `m.clone()`, `m.view(...)`: the elements of self.
+    if (C->hasTag("same_elements"))
+      return isMask(C->arg(0));
+    // `torch::cat({m1, m2})`, `torch::stack({...})`: the elements of the listed tensors.
+    if (C->hasTag("joins_inputs"))
+      return listsOnlyMasks(C->arg(0));
+    if (C->hasTag("device_transfer")) {
+      // `m.to(torch::kBool)`: a conversion whose arguments name the Bool dtype.
       for (unsigned I = 1; I < C->Args.size(); ++I)
         if (ApiResolver::mentionsConstant(C->Args[I], "Bool", ""))
           return true;
+      // `m.to(device)`: a transfer that cannot name a dtype keeps self's.
+      if (llvm::none_of(llvm::drop_begin(C->Args), [&](const Expr *A) { return mayNameDtype(A); }))
+        return isMask(C->arg(0));
+    }
     if (auto It = A.Summaries.find(key(C->Callee)); It != A.Summaries.end())
       return It->second.ReturnsMask;
     return false;
@@ -411,6 +421,50 @@ private:
     if (It != DynamicSources.end())
       return It->second;
     return DynamicSources[E] = source(*C, *Entry);
+  }
+
+  /// Whether `E` is a braced list (or a TensorList built from one) of masks only.
+  bool listsOnlyMasks(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 8)
+      return false;
+    E = skipValueWrappers(E);
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      return IL->getNumInits() > 0 && llvm::all_of(IL->inits(), [&](const Expr *I) { return isMask(I); });
+    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+      return listsOnlyMasks(SIL->getSubExpr(), Depth + 1);
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+      return CE->getNumArgs() > 0 && listsOnlyMasks(CE->getArg(0), Depth + 1);
+    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+      return listsOnlyMasks(ICE->getSubExpr(), Depth + 1);
+    return false;
+  }
+
+  /// Whether an argument of a conversion can choose the element type: a tensor (`to(other)`),
+  /// an enumeration that has a `Bool` enumerator (a dtype), or options with a `dtype` (told by
+  /// the written argument's type, before conversions, and by structure, not by name).
+  bool mayNameDtype(const Expr *Arg) {
+    QualType T = Arg->IgnoreUnlessSpelledInSource()->getType().getNonReferenceType();
+    if (Api.isTensor(T))
+      return true;
+    if (const auto *ET = T->getAs<EnumType>())
+      return llvm::any_of(ET->getDecl()->enumerators(),
+                          [](const EnumConstantDecl *EC) { return EC->getName() == "Bool"; });
+    if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl()) {
+      if (!RD->hasDefinition())
+        return true;
+      for (const CXXMethodDecl *M : RD->methods())
+        if (M->getIdentifier() && M->getName() == "dtype")
+          return true;
+      // `std::optional<ScalarType>` and similar wrappers: look at their template arguments.
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+        for (const TemplateArgument &TA : Spec->getTemplateArgs().asArray())
+          if (TA.getKind() == TemplateArgument::Type)
+            if (const auto *AET = TA.getAsType()->getAs<EnumType>())
+              if (llvm::any_of(AET->getDecl()->enumerators(),
+                               [](const EnumConstantDecl *EC) { return EC->getName() == "Bool"; }))
+                return true;
+    }
+    return false;
   }
 
   bool indexHasMask(const Expr *E, unsigned Depth = 0) {

@@ -1,0 +1,26 @@
+// Masks stay masks through layout and device changes and through concatenation, and indexing
+// with operator[] is indexing: each use below has a data-dependent output shape.
+#include <torch/torch.h>
+
+struct Carriers : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x, torch::Tensor scores) {
+    torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+    auto keep = scores > 0.5;
+    auto a = x.index({keep.to(device)});
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+    auto b = x.index({keep.contiguous().view({-1})});
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+    auto c = x[x > 0];
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'operator[]' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+    auto both = torch::cat({keep, scores < 0.1});
+    auto d = torch::cat({x, x}).index({both});
+    // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+    auto e = x[keep.clone()];
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'operator[]' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+    // Not masks: a conversion to another dtype, a concatenation with a non-mask, a position.
+    auto f = x.index({keep.to(torch::kLong)});
+    auto g = x.index({torch::cat({keep, scores})});
+    auto h = x[scores.argmax()];
+    return a.sum() + b.sum() + c.sum() + d.sum() + e.sum() + f.sum() + g.sum() + h.sum();
+  }
+};
