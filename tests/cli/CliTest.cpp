@@ -4,6 +4,7 @@
 #include "CliTestUtil.h"
 
 #include <llvm/Support/JSON.h>
+#include <llvm/Support/Regex.h>
 
 using namespace graphify::test;
 
@@ -116,13 +117,49 @@ TEST(Cli, DumpConfigFromConfigText) {
   EXPECT_NE(R.Out.find("WarningsAsErrors: \"graphify-*\""), std::string::npos) << R.Out;
 }
 
-TEST(Cli, CleanFileExitsZeroSilently) {
+/// stderr without the closing summary line (its seconds differ between runs).
+static std::string withoutSummary(const std::string &Err) {
+  size_t At = Err.rfind("graphify-lint: ");
+  return At == std::string::npos ? Err : Err.substr(0, At);
+}
+
+TEST(Cli, CleanFileSaysOnlyWhatWasChecked) {
   ScratchDir D;
   std::string Src = D.file("clean.cpp", "#include <cstddef>\nstd::size_t twice(std::size_t n) { return 2 * n; }\n");
   RunResult R = lint({Src, "--", "-std=c++17"});
   EXPECT_EQ(R.Code, 0) << R.Err;
   EXPECT_EQ(R.Out, "");
-  EXPECT_EQ(R.Err, "");
+  EXPECT_TRUE(llvm::Regex("^graphify-lint: 1 file checked, 0 findings, [0-9]+\\.[0-9] s\n$").match(R.Err)) << R.Err;
+  RunResult Quiet = lint({"--quiet", Src, "--", "-std=c++17"});
+  EXPECT_EQ(Quiet.Err, "");
+}
+
+TEST(Cli, SummaryCountsFilesFindingsPerCheckAndSuppressions) {
+  ScratchDir D;
+  std::string A = D.file("a.cpp", "void cudaDeviceSynchronize();\nvoid f() { cudaDeviceSynchronize(); }\n"
+                                  "void g() { cudaDeviceSynchronize(); } // NOLINT\n");
+  std::string B = D.file("b.cpp", "int b; // NOLINTEND\n");
+  std::string Broken = D.file("broken.cpp", "int broken(\n");
+  RunResult R = lint({"--scope=all", A, B, Broken, "--", "-std=c++17"});
+  EXPECT_EQ(R.Code, 2) << R.Err;
+  EXPECT_NE(R.Err.find("graphify-lint: 2 files checked, 1 file did not compile, 2 findings "
+                       "(graphify-capture-unsafe-api: 1, graphify-nolint: 1), 1 suppressed by NOLINT, "),
+            std::string::npos)
+      << R.Err;
+  RunResult Json = lint({"--scope=all", "--format=json", A, B, "--", "-std=c++17"});
+  size_t Brace = Json.Err.rfind("{\"summary\"");
+  ASSERT_NE(Brace, std::string::npos) << Json.Err;
+  auto V = llvm::json::parse(llvm::StringRef(Json.Err).substr(Brace).trim());
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object *S = V->getAsObject()->getObject("summary");
+  EXPECT_EQ(S->getInteger("files"), 2);
+  EXPECT_EQ(S->getInteger("not_parsed"), 0);
+  EXPECT_EQ(S->getInteger("findings"), 2);
+  EXPECT_EQ(S->getObject("findings_per_check")->getInteger("graphify-capture-unsafe-api"), 1);
+  EXPECT_EQ(S->getInteger("suppressed"), 1);
+  EXPECT_TRUE(S->getNumber("seconds"));
+  auto Out = llvm::json::parse(Json.Out);
+  ASSERT_TRUE(bool(Out)) << "stdout stays one JSON document: " << llvm::toString(Out.takeError());
 }
 
 TEST(Cli, DefaultsToCxx17WithANote) {
@@ -381,7 +418,7 @@ TEST(Cli, SharedPchKeepsFindingsIdentical) {
   EXPECT_EQ(Cold.Code, 1) << Cold.Err;
   EXPECT_EQ(Cold.Out, Off.Out);
   EXPECT_EQ(Warm.Out, Off.Out);
-  EXPECT_EQ(Cold.Err, Off.Err);
+  EXPECT_EQ(withoutSummary(Cold.Err), withoutSummary(Off.Err));
   std::error_code EC;
   unsigned Pchs = 0;
   for (llvm::sys::fs::directory_iterator It(D.Path + "/cache/graphify/pch", EC), End; !EC && It != End;

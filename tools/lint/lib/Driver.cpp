@@ -32,6 +32,7 @@
 #include <llvm/Support/Timer.h>
 #include <llvm/Support/FormatVariadic.h>
 
+#include <chrono>
 #include <map>
 #include <set>
 #include <mutex>
@@ -213,6 +214,7 @@ int explainCheck(llvm::raw_ostream &Out, llvm::raw_ostream &Err, llvm::StringRef
 } // namespace
 
 int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  const auto Started = std::chrono::steady_clock::now();
   auto Parsed = parseLintOptions(Argv);
   if (!Parsed) {
     Err << "graphify-lint: " << llvm::toString(Parsed.takeError()) << "\n";
@@ -429,6 +431,17 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
           << " NOLINT).\n";
     if (Errors)
       Err << Errors << (Errors == 1 ? " warning" : " warnings") << " treated as errors\n";
+    RunSummary Summary;
+    Summary.Files = Jobs.size();
+    Summary.NotParsed = llvm::count_if(Results, [](const LintUnitResult &R) { return !R.Parsed; });
+    Summary.Suppressed = Suppressed;
+    for (const ReportedFinding &F : All)
+      ++Summary.FindingsPerCheck[F.F.CheckId];
+    Summary.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Started).count();
+    if (O.Format == OutputFormat::Json)
+      writeSummaryJson(Err, Summary);
+    else
+      writeSummaryText(Err, Summary);
   }
   if (CompileFailed || FixFailed)
     return ExitError;

@@ -142,7 +142,9 @@ std::string lintHelpText() {
         "static graph or captured into a CUDA graph.\n\n"
         "USAGE: graphify-lint [options] <file>... [-- <compiler args>]\n\n"
         "Compile commands come from -p <build-dir> (compile_commands.json), else from the arguments\n"
-        "after --, else from the nearest compile_commands.json above the first file, else -std=c++17.\n\n"
+        "after --, else from the nearest compile_commands.json above the first file, else -std=c++17.\n"
+        "With -p and no files, every file of the database is linted. Relative files are relative to\n"
+        "the current directory. .cu files (and nvcc commands) are parsed as CUDA host code.\n\n"
         "OPTIONS:\n"
      << flagHelp<LintOptions>(flagTable());
   OS << "\nCONFIGURATION: the nearest .graphify.yaml above each file (or --config), keys Checks, Profile,\n"

@@ -19,6 +19,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,6 +71,21 @@ void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings, 
 void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings, OutputContext &Ctx);
 /// `::warning file=…,line=…,col=…,title=…::message` workflow commands, one per finding.
 void writeGithub(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings, OutputContext &Ctx);
+
+/// What one run checked and found, for the closing summary line.
+struct RunSummary {
+  unsigned Files = 0;      ///< translation units given
+  unsigned NotParsed = 0;  ///< of those, the ones that did not compile (nothing was checked)
+  unsigned Suppressed = 0; ///< findings silenced by NOLINT
+  std::map<std::string, unsigned> FindingsPerCheck;
+  double Seconds = 0;
+};
+/// One line: `graphify-lint: 3 files checked, 5 findings (graphify-host-sync: 5), 1 suppressed
+/// by NOLINT, 2.4 s` (`, 1 file did not compile` when one did not).
+void writeSummaryText(llvm::raw_ostream &OS, const RunSummary &S);
+/// The same as one JSON object on one line: `{"summary": {"files": 3, "not_parsed": 0,
+/// "findings": 5, "findings_per_check": {...}, "suppressed": 1, "seconds": 2.4}}`.
+void writeSummaryJson(llvm::raw_ostream &OS, const RunSummary &S);
 
 /// GitHub's escaping of a workflow command's message (`%`, CR, LF) and, with `Property`, of a
 /// property value (also `:` and `,`).
