@@ -5,6 +5,7 @@
 #include "checks/CaptureUnsafeApiCheck.h"
 #include "checks/DataDependentBranchCheck.h"
 #include "checks/DataDependentLoopCheck.h"
+#include "checks/DataDependentPositionCheck.h"
 #include "checks/DataDependentSizeCheck.h"
 #include "checks/DynamicShapeCheck.h"
 #include "checks/HostSyncCheck.h"
@@ -30,6 +31,7 @@ const std::vector<Registration> &registry() {
       registration<CaptureUnsafeApiCheck>(),    // graphify-capture-unsafe-api
       registration<DataDependentBranchCheck>(), // graphify-data-dependent-branch
       registration<DataDependentLoopCheck>(),   // graphify-data-dependent-loop
+      registration<DataDependentPositionCheck>(), // graphify-data-dependent-position
       registration<DataDependentSizeCheck>(),   // graphify-data-dependent-size
       registration<DynamicShapeCheck>(),        // graphify-dynamic-shape
       registration<HostSyncCheck>(),            // graphify-host-sync

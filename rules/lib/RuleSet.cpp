@@ -213,6 +213,10 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
     if (!Index)
       return Index.takeError();
     E.IndexArgs = *Index;
+    auto PositionList = takePositions(M, "position_args");
+    if (!PositionList)
+      return PositionList.takeError();
+    E.PositionArgs = *PositionList;
     auto Callable = takePositions(M, "callable_args");
     if (!Callable)
       return Callable.takeError();
@@ -240,6 +244,8 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
     // Tags that need positions must have them, or the check silently never fires.
     if (E.hasTag("size_argument") && E.SizeArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged size_argument but has no 'size_args'");
+    if (E.hasTag("position_argument") && E.PositionArgs.empty())
+      return yamlError(File, Item, "entry '" + E.Name + "' is tagged position_argument but has no 'position_args'");
     if (E.hasTag("capture_entry") && E.CallableArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged capture_entry but has no 'callable_args'");
     for (llvm::StringRef Tag : {"capture_begin", "capture_end"})

@@ -49,6 +49,8 @@ std::vector<Probe> probes() {
       // Not host-needing: must be recorded, not refused.
       {"index", 0, false, [](Inputs &I) { (void)I.X.index({I.Long}); }},
       {"index_put_", 0, false, [](Inputs &I) { I.X.index_put_({I.Long}, I.X); }},
+      // The runtime's operator[] takes a position (select(0, i)); indexing by a mask goes through index().
+      {"operator[]", 0, false, [](Inputs &I) { (void)I.X[1]; }},
       {"where", 3, false, [](Inputs &I) { (void)gfy::where(I.Mask, I.X, I.X * 2); }},
       {"sum", 0, false, [](Inputs &I) { (void)I.X.sum(); }},
       {"mean", 0, false, [](Inputs &I) { (void)I.X.mean(); }},

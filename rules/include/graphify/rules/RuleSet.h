@@ -35,6 +35,7 @@ struct ApiEntry {
   std::optional<unsigned> Arity;    ///< matches only calls with this many arguments (self counted)
   std::vector<unsigned> SizeArgs;   ///< positions of size/bound/k arguments (self is position 0)
   std::vector<unsigned> IndexArgs;  ///< positions of index lists (bool_mask_index)
+  std::vector<unsigned> PositionArgs; ///< positions of element positions (position_argument)
   std::vector<unsigned> CallableArgs; ///< positions of captured callables (capture_entry)
   /// Position naming the stream or graph a capture_begin/capture_end call acts on: a window
   /// closes at the next end call on the same stream.

@@ -1,0 +1,19 @@
+#pragma once
+/// \file
+/// `graphify-data-dependent-position`: arguments at the `position_args` of pack entries (the
+/// position of `x[i]`, `select(d, i)`, `index({i})`, `index_put_({i}, v)`) that depend on a value
+/// read from a tensor.
+
+#include "graphify/analyzer/AnalysisContext.h"
+#include "graphify/analyzer/Check.h"
+
+namespace graphify {
+
+class DataDependentPositionCheck : public Check {
+public:
+  static const CheckInfo &checkInfo();
+  const CheckInfo &info() const override { return checkInfo(); }
+  void run(AnalysisContext &Ctx) override;
+};
+
+} // namespace graphify

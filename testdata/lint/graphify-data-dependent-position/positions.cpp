@@ -1,0 +1,25 @@
+// RUN-ARGS: --checks=-*,graphify-data-dependent-position
+// Element positions read from tensors on the host: x[i], select, index({i}), index_put_({i}, v).
+#include <torch/torch.h>
+
+struct Positions : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x, torch::Tensor idx, torch::Tensor table) {
+    int64_t i = idx.argmax().item<int64_t>();
+    auto row = x[i];
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: position argument of 'operator[]' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
+    auto col = x.select(1, i);
+    // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: position argument of 'select' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
+    auto picked = table.index({0, i});
+    // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: position argument of 'index' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
+    table.index_put_({i}, x.sum());
+    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: position argument of 'index_put_' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
+    int64_t j = idx[0].item<int64_t>();
+    table[0][j] = 1;
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: position argument of 'operator[]' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
+    // Positions from constants, metadata or device tensors are fine.
+    auto last = x[x.size(0) - 1];
+    auto dev = table.index({idx.argmax()});
+    auto first = x.select(0, 0);
+    return row + col + picked + last + dev + first;
+  }
+};
