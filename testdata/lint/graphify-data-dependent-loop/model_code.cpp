@@ -65,12 +65,13 @@ struct PadBatch : torch::nn::Module {
       padded.index_put_({offset % batch}, flat.narrow(0, offset, l).sum(0));
       // CHECK-MESSAGES: :[[@LINE-1]]:58: warning: size argument of 'narrow' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
       // CHECK-NOTES: :[[@LINE-8]]:39: note: value read from tensor here
+      // CHECK-MESSAGES: :[[@LINE-3]]:26: warning: position argument of 'index_put_' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
       offset += l;
     }
     int64_t pos = countPositive(x);
     TORCH_CHECK(pos >= 0, "negative count");
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
-    // CHECK-NOTES: :[[@LINE-64]]:70: note: value read from tensor here
+    // CHECK-NOTES: :[[@LINE-65]]:70: note: value read from tensor here
     TORCH_CHECK(x.dim() == 3, "expected 3-d input");
     auto scores = torch::softmax(x, -1);
     auto keep = scores > 0.5;
