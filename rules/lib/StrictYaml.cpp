@@ -4,6 +4,7 @@
 #include "graphify/rules/StrictYaml.h"
 
 #include <llvm/ADT/STLExtras.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/FormatVariadic.h>
 
 #include <set>
@@ -38,6 +39,10 @@ llvm::Expected<YAML::Node> parseYamlText(llvm::StringRef Text, llvm::StringRef P
 }
 
 llvm::Expected<YAML::Node> parseYamlFile(llvm::StringRef Path) {
+  // A directory opens as a stream on Linux and then fails inside the parser.
+  if (llvm::sys::fs::is_directory(Path))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   llvm::formatv("{0}: error: is a directory, not a YAML file", Path));
   try {
     return YAML::LoadFile(Path.str());
   } catch (const YAML::BadFile &) {
@@ -45,6 +50,9 @@ llvm::Expected<YAML::Node> parseYamlFile(llvm::StringRef Path) {
                                    llvm::formatv("{0}: error: cannot read file", Path));
   } catch (const YAML::ParserException &E) {
     return parseError(Path, E);
+  } catch (const std::exception &E) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   llvm::formatv("{0}: error: cannot read file: {1}", Path, E.what()));
   }
 }
 

@@ -514,3 +514,65 @@ TEST(Cli, InstalledToolFindsResourceDirAndRules) {
 }
 
 } // namespace
+
+// Bad input gets a located error and exit 2 before anything is parsed or written.
+TEST(CliHardening, InputsThatAreNotSourceFiles) {
+  ScratchDir D;
+  llvm::sys::fs::create_directories(D.Path + "/dir");
+  RunResult Dir = lint({D.Path + "/dir", "--", "-std=c++17"});
+  EXPECT_EQ(Dir.Code, 2);
+  EXPECT_NE(Dir.Err.find("is not a source file (a directory)"), std::string::npos) << Dir.Err;
+  RunResult Null = lint({"/dev/null", "--", "-std=c++17"});
+  EXPECT_EQ(Null.Code, 2);
+  EXPECT_NE(Null.Err.find("is not a source file (not a regular file)"), std::string::npos) << Null.Err;
+}
+
+TEST(CliHardening, ExportFixesNeverOverwritesAnInput) {
+  ScratchDir D;
+  const char *Source = "int model;\n";
+  std::string Src = D.file("model.cpp", Source);
+  RunResult R = lint({"--export-fixes=" + Src, Src, "--", "-std=c++17"});
+  EXPECT_EQ(R.Code, 2);
+  EXPECT_NE(R.Err.find("--export-fixes would overwrite the input"), std::string::npos) << R.Err;
+  EXPECT_EQ(readFile(Src), Source);
+}
+
+TEST(CliHardening, ChecksThatEnableNothingAreAnError) {
+  ScratchDir D;
+  std::string Src = D.file("m.cpp", "int m;\n");
+  // --checks adds to the configuration's globs (as clang-tidy's does); '-*,x' leaves nothing.
+  RunResult Flag = lint({"--checks=-*,x", Src, "--", "-std=c++17"});
+  EXPECT_EQ(Flag.Code, 2);
+  EXPECT_NE(Flag.Err.find("no check is enabled by Checks '"), std::string::npos) << Flag.Err;
+  D.file(".graphify.yaml", "Checks: x\n");
+  RunResult Config = lint({Src, "--", "-std=c++17"});
+  EXPECT_EQ(Config.Code, 2);
+  EXPECT_NE(Config.Err.find("no check is enabled"), std::string::npos) << Config.Err;
+  RunResult One = lint({"--checks=-*,graphify-host-sync", Src, "--", "-std=c++17"});
+  EXPECT_EQ(One.Code, 0) << One.Err;
+}
+
+TEST(CliHardening, ConfigAndRulePackPathsMustBeFiles) {
+  ScratchDir D;
+  std::string Src = D.file("m.cpp", "int m;\n");
+  RunResult Missing = lint({"--config=typo.yaml", Src, "--", "-std=c++17"});
+  EXPECT_EQ(Missing.Code, 2);
+  EXPECT_NE(Missing.Err.find("no such --config file: 'typo.yaml'"), std::string::npos) << Missing.Err;
+  RunResult DirConfig = lint({"--config=" + D.Path, Src, "--", "-std=c++17"});
+  EXPECT_EQ(DirConfig.Code, 2);
+  EXPECT_NE(DirConfig.Err.find("--config names a directory"), std::string::npos) << DirConfig.Err;
+  RunResult Inline = lint({"--config={Checks: '-*,graphify-host-sync'}", Src, "--", "-std=c++17"});
+  EXPECT_EQ(Inline.Code, 0) << Inline.Err;
+  RunResult DirPack = lint({"--rules=" + D.Path, Src, "--", "-std=c++17"});
+  EXPECT_EQ(DirPack.Code, 2);
+  EXPECT_NE(DirPack.Err.find("is a directory, not a YAML file"), std::string::npos) << DirPack.Err;
+  EXPECT_EQ(DirPack.Err.find("Stack dump"), std::string::npos) << DirPack.Err;
+}
+
+TEST(CliHardening, JobsHaveAnUpperBound) {
+  ScratchDir D;
+  std::string Src = D.file("m.cpp", "int m;\n");
+  RunResult R = lint({"-j", "1000", Src, "--", "-std=c++17"});
+  EXPECT_EQ(R.Code, 2);
+  EXPECT_NE(R.Err.find("more than 256 parallel jobs"), std::string::npos) << R.Err;
+}

@@ -81,6 +81,14 @@ llvm::Expected<LintConfig> ConfigStore::commandLineConfig() {
   llvm::StringRef Value = *O.Config;
   // A value naming a file is that file; anything else is YAML text (as clang-tidy's --config).
   auto Parse = [&]() -> llvm::Expected<LintConfig> {
+    if (llvm::sys::fs::is_directory(Value))
+      return llvm::createStringError(std::make_error_code(std::errc::is_a_directory),
+                                     ("error: --config names a directory: '" + Value + "'").str());
+    // YAML text for a configuration is a mapping, so it has a ':' (or braces); a value with
+    // neither is a file name, and a missing one is an error rather than a YAML scalar.
+    if (!llvm::sys::fs::is_regular_file(Value) && !Value.contains(':') && !Value.contains('{'))
+      return llvm::createStringError(std::make_error_code(std::errc::no_such_file_or_directory),
+                                     ("error: no such --config file: '" + Value + "'").str());
     if (!llvm::sys::fs::is_regular_file(Value))
       return parseConfig(Value, "--config", currentDirectory());
     auto Buffer = llvm::MemoryBuffer::getFile(Value);

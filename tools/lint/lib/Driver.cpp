@@ -164,6 +164,14 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
       Jobs[I].Pch = G.Pch;
 }
 
+/// Whether the check globs enable at least one check: `Checks: x` (a typo) must not silently
+/// turn the linter off.
+bool anyCheckEnabled(llvm::StringRef Checks) {
+  GlobList Enabled(Checks);
+  return llvm::any_of(allChecks(), [&](const CheckInfo &C) { return Enabled.contains(C.Id); }) ||
+         Enabled.contains(NolintCheckId);
+}
+
 void printVersion(llvm::raw_ostream &Out, llvm::StringRef ResourceDir, llvm::StringRef RulesDir) {
   Out << "graphify-lint version " << GRAPHIFY_VERSION << "\n"
       << "  LLVM version " << GRAPHIFY_LLVM_VERSION << "\n"
@@ -282,12 +290,26 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       Err << "graphify-lint: error: no such file: '" << File << "'\n";
       return ExitError;
     }
+    if (!llvm::sys::fs::is_regular_file(File)) {
+      Err << "graphify-lint: error: '" << File << "' is not a source file ("
+          << (llvm::sys::fs::is_directory(File) ? "a directory" : "not a regular file") << ")\n";
+      return ExitError;
+    }
+    if (!O.ExportFixes.empty() && sameFile(O.ExportFixes, File)) {
+      Err << "graphify-lint: error: --export-fixes would overwrite the input '" << File << "'\n";
+      return ExitError;
+    }
     Job J;
     J.File = File;
     auto C = Configs.configFor(File);
     if (!C)
       return fail(C.takeError());
     J.Config = std::move(*C);
+    if (!anyCheckEnabled(J.Config.Checks)) {
+      Err << "graphify-lint: error: no check is enabled by Checks '" << J.Config.Checks << "' for '" << File
+          << "'; see --list-checks\n";
+      return ExitError;
+    }
     auto Rules = Configs.rulesFor(J.Config.RulePacks);
     if (!Rules)
       return fail(Rules.takeError());

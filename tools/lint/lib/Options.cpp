@@ -43,6 +43,9 @@ const std::vector<LintFlag> &flagTable() {
        [](LintOptions &O, llvm::StringRef V) {
          if (V.getAsInteger(10, O.Jobs))
            return usageError("-j expects a number, got '" + V + "'");
+         // Each job holds a whole translation unit's AST; more jobs than that are a typo.
+         if (O.Jobs > LintOptions::kMaxJobs)
+           return usageError("-j " + V + " is more than " + std::to_string(LintOptions::kMaxJobs) + " parallel jobs");
          return ok();
        }},
       {"checks", "globs", "comma-separated check globs, '-' negates, last match wins (e.g. -*,graphify-host-sync)",

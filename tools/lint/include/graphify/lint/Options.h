@@ -32,6 +32,7 @@ struct LintOptions {
   std::vector<std::string> CompilerArgs; ///< -- <args>: compiler arguments after `--`
   std::string BuildPath;                 ///< -p <dir>: directory holding compile_commands.json
   unsigned Jobs = 1;                     ///< -j <N>: translation units parsed in parallel (0: all cores)
+  static constexpr unsigned kMaxJobs = 256; ///< beyond this, -j is refused
   std::optional<std::string> Checks;     ///< --checks=<globs>: comma list, `-` negates, last match wins
   std::optional<std::string> Profile;    ///< --profile=cuda-graph|trace
   std::optional<std::string> Scope;      ///< --scope=graph|all
