@@ -576,3 +576,16 @@ TEST(CliHardening, JobsHaveAnUpperBound) {
   EXPECT_EQ(R.Code, 2);
   EXPECT_NE(R.Err.find("more than 256 parallel jobs"), std::string::npos) << R.Err;
 }
+
+TEST(CliHardening, DeepExpressionsDoNotOverflowTheAnalysis) {
+  // Clang accepts a 5000-term sum; the analysis walks it recursively and must not crash.
+  ScratchDir D;
+  std::string Sum = "x";
+  for (int I = 1; I < 5000; ++I)
+    Sum += " + x";
+  std::string Src = D.file("deep.cpp", "#include <graphify/annotations.h>\n#include <graphify/graphify.h>\n"
+                                       "GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor x) { return " + Sum + "; }\n");
+  RunResult R = lint({Src, "--", "-std=c++20", "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include"});
+  EXPECT_EQ(R.Code, 0) << R.Err.substr(0, 2000);
+  EXPECT_NE(R.Err.find("1 file checked, 0 findings"), std::string::npos) << R.Err.substr(0, 2000);
+}

@@ -15,6 +15,7 @@
 #include <llvm/Support/Process.h>
 #include <llvm/Support/Regex.h>
 #include <llvm/Support/Timer.h>
+#include <llvm/Support/thread.h>
 
 #include <map>
 #include <memory>
@@ -82,6 +83,19 @@ void nameFilesAsReported(std::vector<Finding> &Findings, llvm::StringRef Directo
 
 } // namespace
 
+/// Parses and analyses on a thread of its own with a large stack. Clang accepts expressions
+/// thousands of operators deep (`x + x + ... + x`), and the analysis walks them recursively; the
+/// default 8 MiB of a thread would overflow where the compiler did not. The reservation is
+/// virtual: only the pages a deep expression touches are used.
+static ParseOutcome parseOnLargeStack(const ParseRequest &Req,
+                                      llvm::function_ref<void(clang::ASTContext &)> OnAST) {
+  constexpr unsigned StackBytes = 1024u << 20; // 1 GiB
+  ParseOutcome Out;
+  llvm::thread Worker(std::optional<unsigned>(StackBytes), [&] { Out = parseTranslationUnit(Req, OnAST); });
+  Worker.join();
+  return Out;
+}
+
 LintUnitResult lintTranslationUnit(const LintUnit &U) {
   const std::string Cwd = currentDirectory();
   const std::string MainFile = reportedPath(U.File, U.WorkingDir, Cwd);
@@ -134,13 +148,13 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
   Req.Content = U.Content;
   Req.IncludePch = U.Pch;
   Req.ColorDiagnostics = U.ColorDiagnostics;
-  ParseOutcome Out = parseTranslationUnit(Req, OnAST);
+  ParseOutcome Out = parseOnLargeStack(Req, OnAST);
   if (!Out.Parsed && !U.Pch.empty()) {
     // Whatever went wrong, the user must see the compiler's verdict on their file as written,
     // not on file + PCH: parse again without it.
     Raw.clear();
     Req.IncludePch.clear();
-    Out = parseTranslationUnit(Req, OnAST);
+    Out = parseOnLargeStack(Req, OnAST);
     R.PchRejected = Out.Parsed;
   }
   R.Parsed = Out.Parsed;
