@@ -58,7 +58,9 @@ TEST(ValidateOptions, UsageErrorsSayWhatIsWrong) {
   EXPECT_EQ(errorOf({"m.cpp", "--device=tpu"}),
             "error: --device expects cpu or cuda, got 'tpu'\n(run graphify-validate --help for usage)");
   EXPECT_EQ(errorOf({"m.cpp", "--rtol=-1"}),
-            "error: --rtol expects a non-negative number, got '-1'\n(run graphify-validate --help for usage)");
+            "error: --rtol expects a finite non-negative number, got '-1'\n(run graphify-validate --help for usage)");
+  for (const char *Bad : {"--rtol=nan", "--atol=inf", "--rtol=-nan"})
+    EXPECT_NE(errorOf({"m.cpp", Bad}).find("expects a finite non-negative number"), std::string::npos) << Bad;
   EXPECT_EQ(errorOf({"m.cpp", "--trails=3"}), "error: unknown option '--trails=3'; did you mean '--trials'?; see --help");
   EXPECT_EQ(errorOf({"m.cpp", "--quiet=yes"}), "error: option '--quiet' takes no value");
   EXPECT_EQ(errorOf({"m.cpp", "--seed"}), "error: option '--seed' expects a value (S)");

@@ -3,6 +3,8 @@
 // the exact column of the token that broke it (the only thing a user needs from such a message).
 #include "graphify/validate/EntrySpec.h"
 
+#include <llvm/Support/MathExtras.h>
+
 #include "graphify/rules/StrictYaml.h"
 
 #include <cctype>
@@ -182,7 +184,15 @@ private:
           ++P;
         if (At == P)
           return error(At, "expected a dimension (a non-negative integer), found " + found());
-        In.Shape.push_back(std::strtoll(S.substr(At, P - At).c_str(), nullptr, 10));
+        // Checked: a dimension, and the product so far, must stay within the input limit.
+        int64_t Dim = 0, Elements = 0;
+        if (S.substr(At, P - At).size() > 18 ||
+            (Dim = std::strtoll(S.substr(At, P - At).c_str(), nullptr, 10)) > InputSpec::kMaxElements ||
+            llvm::MulOverflow(In.numel(), Dim, Elements) || Elements > InputSpec::kMaxElements)
+          return error(At, "input '" + In.Name + "' would have more than " +
+                               std::to_string(InputSpec::kMaxElements) +
+                               " elements; generated inputs are limited to that (equivalence does not depend on size)");
+        In.Shape.push_back(Dim);
         skipSpace();
         if (!atEnd() && S[P] == ',') {
           ++P;

@@ -3,6 +3,7 @@
 #include "graphify/validate/Options.h"
 #include "graphify/lint/FlagTable.h"
 
+#include <cmath>
 #include <cstdlib>
 
 namespace graphify::validate {
@@ -28,8 +29,8 @@ llvm::Error tolerance(llvm::StringRef Flag, llvm::StringRef V, double &Out) {
   std::string Text = V.str();
   char *End = nullptr;
   double D = std::strtod(Text.c_str(), &End);
-  if (Text.empty() || *End || !(D >= 0))
-    return usage("--" + Flag + " expects a non-negative number, got '" + V + "'");
+  if (Text.empty() || *End || !(D >= 0) || !std::isfinite(D))
+    return usage("--" + Flag + " expects a finite non-negative number, got '" + V + "'");
   Out = D;
   return ok();
 }

@@ -36,6 +36,10 @@ struct ValueRange {
 
 /// One tensor input of an entry: `name: dtype[d0,d1,...]` with an optional range.
 struct InputSpec {
+  /// The most elements one generated input may have (256 MiB as f32): equivalence and capture
+  /// do not depend on size, and a typo such as f32[100000000000] must not exhaust memory.
+  static constexpr int64_t kMaxElements = int64_t(1) << 26;
+
   std::string Name;
   DType Type = DType::F32;
   std::vector<int64_t> Shape; ///< empty: a 0-d tensor
