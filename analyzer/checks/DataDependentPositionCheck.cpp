@@ -25,34 +25,6 @@ const CheckInfo &DataDependentPositionCheck::checkInfo() {
   return Info;
 }
 
-/// The first tainted integer inside a position argument: an element of a braced index list
-/// `{b, i}`, the integer a TensorIndex is converted from, or the argument itself. The bounds of
-/// a `Slice(a, b)` are not positions (they are the size check's): a construction that is itself
-/// a pack API is not looked into.
-static const Expr *taintedPosition(const Expr *E, const AnalysisContext &Ctx, unsigned Depth = 0) {
-  const TaintFacts &Facts = Ctx.facts();
-  if (!E || Depth > 8 || !Facts.tracedTaintOf(E))
-    return nullptr;
-  const Expr *Inner = skipValueWrappers(E);
-  llvm::SmallVector<const Expr *, 4> Parts;
-  if (const auto *IL = dyn_cast<InitListExpr>(Inner)) {
-    Parts.append(IL->inits().begin(), IL->inits().end());
-  } else if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(Inner)) {
-    Parts.push_back(SIL->getSubExpr());
-  } else if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner)) {
-    auto Api = Ctx.api().resolve(CE);
-    if (Api && !Api->Entries.empty())
-      return nullptr;
-    Parts.append(CE->arg_begin(), CE->arg_end());
-  } else {
-    return Inner->getType()->isIntegerType() ? E : nullptr;
-  }
-  for (const Expr *P : Parts)
-    if (const Expr *Leaf = taintedPosition(P, Ctx, Depth + 1))
-      return Leaf;
-  return nullptr;
-}
-
 void DataDependentPositionCheck::run(AnalysisContext &Ctx) {
   const TaintFacts &Facts = Ctx.facts();
   Ctx.forEachRegionStmt([&](const Stmt &S) {
@@ -66,7 +38,7 @@ void DataDependentPositionCheck::run(AnalysisContext &Ctx) {
       if (E->hasTag("position_argument"))
         Positions.insert(E->PositionArgs.begin(), E->PositionArgs.end());
     for (unsigned Pos : Positions) {
-      const Expr *Leaf = taintedPosition(Call->arg(Pos), Ctx);
+      const Expr *Leaf = Ctx.taintedLeaf(Call->arg(Pos), AnalysisContext::ArgumentSlot::Position);
       if (!Leaf)
         continue;
       Ctx.report(info(), Leaf->getBeginLoc(),

@@ -25,26 +25,6 @@ const CheckInfo &DataDependentSizeCheck::checkInfo() {
   return Info;
 }
 
-/// The first tainted leaf inside a size argument: an element of a braced list `{n, 3}`, an
-/// argument of a vector's construction, or the argument itself.
-static const Expr *taintedLeaf(const Expr *E, const TaintFacts &Facts, unsigned Depth = 0) {
-  if (!E || Depth > 8 || !Facts.tracedTaintOf(E))
-    return nullptr;
-  const Expr *Inner = skipValueWrappers(E);
-  llvm::SmallVector<const Expr *, 4> Parts;
-  if (const auto *IL = dyn_cast<InitListExpr>(Inner))
-    Parts.append(IL->inits().begin(), IL->inits().end());
-  else if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(Inner))
-    Parts.push_back(SIL->getSubExpr());
-  else if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner))
-    for (const Expr *A : CE->arguments())
-      Parts.push_back(A);
-  for (const Expr *P : Parts)
-    if (const Expr *Leaf = taintedLeaf(P, Facts, Depth + 1))
-      return Leaf;
-  return E;
-}
-
 void DataDependentSizeCheck::run(AnalysisContext &Ctx) {
   const TaintFacts &Facts = Ctx.facts();
   Ctx.forEachRegionStmt([&](const Stmt &S) {
@@ -58,7 +38,7 @@ void DataDependentSizeCheck::run(AnalysisContext &Ctx) {
       if (E->hasTag("size_argument"))
         Positions.insert(E->SizeArgs.begin(), E->SizeArgs.end());
     for (unsigned Pos : Positions) {
-      const Expr *Leaf = taintedLeaf(Call->arg(Pos), Facts);
+      const Expr *Leaf = Ctx.taintedLeaf(Call->arg(Pos), AnalysisContext::ArgumentSlot::Size);
       if (!Leaf)
         continue;
       const TracedOrigin *O = Facts.tracedTaintOf(Leaf);

@@ -109,6 +109,30 @@ void AnalysisContext::forEachRegionSite(
   }
 }
 
+const Expr *AnalysisContext::taintedLeaf(const Expr *Arg, ArgumentSlot Slot, unsigned Depth) const {
+  if (!Arg || Depth > 8 || !Facts.tracedTaintOf(Arg))
+    return nullptr;
+  bool Positions = Slot == ArgumentSlot::Position;
+  const Expr *Inner = skipValueWrappers(Arg);
+  llvm::SmallVector<const Expr *, 4> Parts;
+  if (const auto *IL = dyn_cast<InitListExpr>(Inner)) {
+    Parts.append(IL->inits().begin(), IL->inits().end());
+  } else if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(Inner)) {
+    Parts.push_back(SIL->getSubExpr());
+  } else if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner)) {
+    if (Positions)
+      if (auto Call = api().resolve(CE); Call && !Call->Entries.empty())
+        return nullptr;
+    Parts.append(CE->arg_begin(), CE->arg_end());
+  } else {
+    return !Positions || Inner->getType()->isIntegerType() ? Arg : nullptr;
+  }
+  for (const Expr *P : Parts)
+    if (const Expr *Leaf = taintedLeaf(P, Slot, Depth + 1))
+      return Leaf;
+  return Positions ? nullptr : Arg;
+}
+
 bool AnalysisContext::isReportedLocation(SourceLocation Loc) const {
   const SourceManager &SM = Ast.getSourceManager();
   if (Loc.isInvalid())

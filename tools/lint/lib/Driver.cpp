@@ -37,15 +37,6 @@
 #include <set>
 #include <mutex>
 
-#ifndef GRAPHIFY_VERSION
-#define GRAPHIFY_VERSION "unknown"
-#endif
-#ifndef GRAPHIFY_LLVM_VERSION
-#define GRAPHIFY_LLVM_VERSION "unknown"
-#endif
-#ifndef GRAPHIFY_CLANG_RESOURCE_DIR
-#define GRAPHIFY_CLANG_RESOURCE_DIR ""
-#endif
 
 namespace graphify {
 namespace {

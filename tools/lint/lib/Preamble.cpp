@@ -14,12 +14,6 @@
 
 #include <thread>
 
-#ifndef GRAPHIFY_VERSION
-#define GRAPHIFY_VERSION "unknown"
-#endif
-#ifndef GRAPHIFY_LLVM_VERSION
-#define GRAPHIFY_LLVM_VERSION "unknown"
-#endif
 
 namespace graphify {
 namespace {

@@ -58,6 +58,14 @@ public:
   /// forEachRegionStmt, also saying where each statement runs.
   void forEachRegionSite(llvm::function_ref<void(const clang::Stmt &, RegionSite)> Visit) const;
 
+  /// What a tainted argument slot may hold (size_args and position_args).
+  enum class ArgumentSlot { Size, Position };
+  /// The first tainted leaf inside argument `Arg`: an element of a braced list `{n, 3}`, an
+  /// argument of a construction (a vector, a TensorIndex), or `Arg` itself; null when `Arg` is
+  /// clean. For positions, leaves must be integers and a construction that is itself a pack API
+  /// (`Slice(a, b)`, whose bounds are sizes) is not looked into.
+  const clang::Expr *taintedLeaf(const clang::Expr *Arg, ArgumentSlot Slot, unsigned Depth = 0) const;
+
   /// Reports a finding of `Check` with the caret at `Caret` (macro locations are mapped to the
   /// file: arguments to where they are spelled, macro bodies to the expansion). `Range`, when
   /// valid and on the caret's line, is underlined. `Taint` adds the notes walking back to the
