@@ -1,6 +1,9 @@
 // Every misuse throws gfy::Error with LibTorch's wording; none crashes.
 #include "TestUtil.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace gfy;
 using namespace gfy::indexing;
 
@@ -93,7 +96,7 @@ TEST(Errors, Indexing) {
   EXPECT_ERROR(x.index({tensor({0, 1}), tensor({0, 1, 2})}), "shape mismatch: indexing tensors could not be broadcast");
   EXPECT_ERROR(x.index_put_({tensor({0})}, zeros({5})), "shape mismatch: value tensor");
   EXPECT_ERROR(x.index_select(0, tensor({1.f})), "Expected dtype int32 or int64 for index");
-  EXPECT_ERROR(x.index_select(0, tensor({7})), "out of bounds");
+  EXPECT_ERROR(x.index_select(0, tensor({7})), "index out of range in self");
   EXPECT_ERROR(x.gather(1, tensor({9}).view({1, 1})), "index 9 is out of bounds");
   EXPECT_ERROR(x.gather(1, tensor({0})), "Index tensor must have the same number of dimensions");
   EXPECT_ERROR(embedding(zeros({3, 2}), tensor({3})), "index out of range in self");
@@ -113,4 +116,66 @@ TEST(Errors, DevicesAndUndefined) {
   EXPECT_ERROR(Tensor().size(0), "undefined Tensor");
   EXPECT_ERROR(Device("tpu"), "Expected one of cpu, cuda");
   EXPECT_ERROR(gfy::nn::Linear(nullptr)->forward(zeros({2})), "empty ModuleHolder");
+}
+
+// Sizes whose product does not fit in int64_t (or whose byte count does not) are refused before
+// any memory is touched; before, empty({INT64_MAX}) allocated a tiny buffer that fill_ overran.
+TEST(Errors, SizeOverflow) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  EXPECT_ERROR(empty({kMax}).fill_(1), "Storage size calculation overflowed with sizes=[9223372036854775807]");
+  EXPECT_ERROR(zeros({int64_t(1) << 62}), "Storage size calculation overflowed");
+  EXPECT_ERROR(zeros({int64_t(1) << 32, int64_t(1) << 32}, kBool), "Storage size calculation overflowed");
+  EXPECT_ERROR(ones({4}).expand({int64_t(1) << 40, int64_t(1) << 40, 4}).sum(), "numel: integer multiplication overflow");
+  EXPECT_ERROR(zeros({0}).view({int64_t(1) << 32, int64_t(1) << 32, 0}), "is invalid for input of size 0");
+  EXPECT_ERROR(zeros({2}).view({int64_t(1) << 62, 8, -1}), "is invalid for input of size 2");
+  // Large but representable: an allocation failure, not a crash.
+  EXPECT_ERROR(empty({int64_t(1) << 50}, kBool), "out of memory");
+  EXPECT_EQ(zeros({0, kMax}).numel(), 0); // zero elements: no overflow, as LibTorch
+}
+
+// The minimum of a signed type divided by -1 overflows; the hardware traps (SIGFPE). LibTorch
+// gives the wrapped quotient and a zero remainder.
+TEST(Errors, IntegerMinimumDividedByMinusOne) {
+  constexpr int64_t kMin64 = std::numeric_limits<int64_t>::min();
+  constexpr int32_t kMin32 = std::numeric_limits<int32_t>::min();
+  Tensor a = full({3}, kMin64, kLong), m = full({3}, -1, kLong);
+  EXPECT_EQ(floor_divide(a, m).index({0}).item<int64_t>(), kMin64);
+  EXPECT_EQ(remainder(a, m).index({1}).item<int64_t>(), 0);
+  EXPECT_EQ(fmod(a, m).index({2}).item<int64_t>(), 0);
+  Tensor b = full({2}, kMin32, kInt), n = full({2}, -1, kInt);
+  EXPECT_EQ(fmod(b, n).index({0}).item<int64_t>(), 0);
+  EXPECT_EQ(floor_divide(b, n).index({1}).item<int64_t>(), kMin32);
+  EXPECT_EQ(remainder(b, -1).index({0}).item<int64_t>(), 0);
+  // Ordinary operands keep Python's floor / sign-of-divisor semantics.
+  EXPECT_EQ(floor_divide(full({1}, -7, kLong), full({1}, 2, kLong)).item<int64_t>(), -4);
+  EXPECT_EQ(remainder(full({1}, -7, kLong), full({1}, 2, kLong)).item<int64_t>(), 1);
+  EXPECT_EQ(fmod(full({1}, -7, kLong), full({1}, 2, kLong)).item<int64_t>(), -1);
+}
+
+// index_select and embedding take indices in [0, size): a negative one is an error (LibTorch),
+// not counted from the end as in advanced indexing.
+TEST(Errors, SelectIndicesAreNonNegative) {
+  Tensor w = arange(12, kFloat).view({4, 3});
+  EXPECT_ERROR(w.index_select(0, tensor({-1}, kLong)), "index out of range in self");
+  EXPECT_ERROR(w.index_select(1, tensor({0, -3}, kInt)), "index out of range in self");
+  EXPECT_ERROR(w.index_select(0, tensor({4}, kLong)), "index out of range in self");
+  EXPECT_ERROR(embedding(w, tensor({-1}, kLong)), "index out of range in self");
+  nn::Embedding emb(4, 3);
+  EXPECT_ERROR(emb->forward(tensor({0, -2}, kLong).view({1, 2})), "index out of range in self");
+  EXPECT_EQ(w.index_select(0, tensor({3}, kLong)).index({0, 0}).item<float>(), 9.f);
+  EXPECT_EQ(w.index({tensor({-1}, kLong)}).index({0, 0}).item<float>(), 9.f); // advanced indexing wraps
+}
+
+// Integer reads are checked as c10::checked_convert: no undefined conversion of NaN or of
+// values outside the target's range.
+TEST(Errors, ItemConversionOverflow) {
+  EXPECT_ERROR(tensor(NAN).item<int64_t>(), "value cannot be converted to type int64_t without overflow");
+  EXPECT_ERROR(tensor(INFINITY).item<int32_t>(), "value cannot be converted to type int32_t without overflow");
+  EXPECT_ERROR(tensor(1e19).item<int64_t>(), "int64_t without overflow");
+  EXPECT_ERROR(tensor(int64_t(1) << 40).item<int32_t>(), "int32_t without overflow");
+  EXPECT_ERROR(Scalar(3e9).toInt(), "int32_t without overflow");
+  EXPECT_EQ(tensor(-9.223372036854775808e18).item<int64_t>(), std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(tensor(-2.9).item<int64_t>(), -2);
+  EXPECT_EQ(tensor(-1.0).item<uint8_t>(), 255); // c10 allows -1 -> 255
+  EXPECT_TRUE(std::isnan(tensor(NAN).item<float>()));
 }

@@ -20,9 +20,11 @@ indexing::TensorIndex::TensorIndex(const char *s) : kind_(Kind::Ellipsis) {
 namespace {
 
 /// Gather (or, with `values`, scatter) `src` at long index tensors placed on consecutive or
-/// scattered dims, with LibTorch's advanced-indexing result layout.
+/// scattered dims, with LibTorch's advanced-indexing result layout. `select_indices`: the
+/// index_select / embedding contract, where an index must lie in [0, size) (negative ones are
+/// errors, not counted from the end) and a bad one is "index out of range in self".
 Tensor advanced_index(const Tensor &src, std::vector<std::pair<int64_t, Tensor>> idx, const Tensor *values,
-                      bool accumulate = false, bool embedding_message = false) {
+                      bool accumulate = false, bool select_indices = false) {
   std::vector<int64_t> bshape;
   try {
     for (auto &[d, t] : idx) bshape = broadcast_shapes(bshape, t.sizes());
@@ -54,7 +56,7 @@ Tensor advanced_index(const Tensor &src, std::vector<std::pair<int64_t, Tensor>>
   if (!values) {
     Tensor out = make_tensor(shape, src.scalar_type(), src.device());
     c.op = OpId::index;
-    c.flag2 = embedding_message;
+    c.flag2 = select_indices;
     c.in = {s};
     c.in.insert(c.in.end(), its.begin(), its.end());
     c.out = {out};
@@ -221,8 +223,10 @@ Tensor index_select(const Tensor &a, int64_t dim, const Tensor &index) {
             "index_select(): Expected dtype int32 or int64 for index");
   GFY_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   dim = maybe_wrap_dim(dim, a.dim());
-  if (a.dim() == 0) return advanced_index(a.view({1}), {{0, index.reshape({-1})}}, nullptr).view(index.dim() == 0 ? IntArrayRef{} : IntArrayRef{index.numel()});
-  return advanced_index(a, {{dim, index.reshape({-1})}}, nullptr);
+  if (a.dim() == 0)
+    return advanced_index(a.view({1}), {{0, index.reshape({-1})}}, nullptr, false, /*select_indices=*/true)
+        .view(index.dim() == 0 ? IntArrayRef{} : IntArrayRef{index.numel()});
+  return advanced_index(a, {{dim, index.reshape({-1})}}, nullptr, false, /*select_indices=*/true);
 }
 
 Tensor embedding(const Tensor &weight, const Tensor &indices, int64_t, bool, bool) {
@@ -232,7 +236,7 @@ Tensor embedding(const Tensor &weight, const Tensor &indices, int64_t, bool, boo
   GFY_CHECK(indices.scalar_type() == kLong || indices.scalar_type() == kInt,
             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ",
             to_string(indices.scalar_type()), " instead (while checking arguments for embedding)");
-  return advanced_index(weight, {{0, indices}}, nullptr, false, /*embedding_message=*/true);
+  return advanced_index(weight, {{0, indices}}, nullptr, false, /*select_indices=*/true);
 }
 
 namespace {

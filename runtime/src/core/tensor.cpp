@@ -23,9 +23,23 @@ Storage::~Storage() {
   else if (deleter) deleter(data);
 }
 
+namespace {
+
+/// The product of `sizes`, or nullopt when it does not fit in int64_t.
+std::optional<int64_t> checked_product(IntArrayRef sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes)
+    if (__builtin_mul_overflow(n, s, &n)) return std::nullopt;
+  return n;
+}
+
+} // namespace
+
 void TensorImpl::refresh() {
-  numel = 1;
-  for (int64_t s : sizes) numel *= s;
+  // A view (expand, as_strided) can name more elements than memory holds; LibTorch's wording.
+  const std::optional<int64_t> n = checked_product(sizes);
+  GFY_CHECK(n.has_value(), "numel: integer multiplication overflow");
+  numel = *n;
   contiguous = true;
   int64_t expected = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
@@ -53,14 +67,17 @@ std::vector<int64_t> contiguous_strides(IntArrayRef sizes) {
 Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device) {
   GFY_CHECK(int64_t(sizes.size()) <= kMaxTensorDims, "tensors have at most ", kMaxTensorDims, " dimensions, got ",
             int64_t(sizes.size()));
-  int64_t numel = 1;
-  for (int64_t s : sizes) {
-    GFY_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", sizes);
-    numel *= s;
-  }
+  for (int64_t s : sizes) GFY_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", sizes);
+  // Checked before allocating: an overflowed product would allocate a small buffer that the
+  // kernels then overrun. LibTorch's wording (c10::computeStorageNbytesContiguous).
+  const std::optional<int64_t> n = checked_product(sizes);
+  int64_t nbytes = 0;
+  GFY_CHECK(n.has_value() && !__builtin_mul_overflow(*n, int64_t(element_size(dtype)), &nbytes),
+            "Storage size calculation overflowed with sizes=", sizes);
+  const int64_t numel = *n;
   Backend &be = backend_for(device.type());
   auto storage = std::make_shared<Storage>();
-  storage->nbytes = size_t(numel) * element_size(dtype);
+  storage->nbytes = size_t(nbytes);
   storage->data = be.allocate(storage->nbytes);
   storage->device = device;
   storage->backend = &be;
@@ -156,7 +173,8 @@ std::vector<int64_t> infer_size(IntArrayRef shape, int64_t numel) {
       infer = i;
     } else {
       GFY_CHECK(res[i] >= 0, "invalid shape dimension ", res[i]);
-      newsize *= res[i];
+      GFY_CHECK(!__builtin_mul_overflow(newsize, res[i], &newsize), "shape '", shape,
+                "' is invalid for input of size ", numel);
     }
   }
   if (infer) {

@@ -107,6 +107,10 @@ std::string Device::str() const {
 std::ostream &operator<<(std::ostream &os, const Device &d) { return os << d.str(); }
 std::ostream &operator<<(std::ostream &os, DeviceType t) { return os << Device(t).str(); }
 
+void Scalar::throw_conversion_overflow(const char *type_name) {
+  throw Error(std::string("value cannot be converted to type ") + type_name + " without overflow");
+}
+
 std::ostream &operator<<(std::ostream &os, const Scalar &s) {
   if (s.isFloatingPoint()) return os << s.toDouble();
   if (s.isBoolean()) return os << (s.toBool() ? "true" : "false");

@@ -1,6 +1,7 @@
 // CPU reference kernels for copies, fills, random numbers and elementwise math. Every kernel
 // receives operands already broadcast to the output's shape and already converted to one compute
 // dtype (the front-end did it), so each is one loop_nd with a contiguous fast path.
+#include "../core/IntegerDivision.h"
 #include "Kernels.h"
 #include "Loops.h"
 
@@ -270,7 +271,7 @@ void fmod_kernel(OpCall &c) {
     } else {
       binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) {
         if (y == 0) throw Error("ZeroDivisionError");
-        return T(x % y);
+        return gfy::detail::integer_fmod(x, y);
       });
     }
   });
@@ -286,9 +287,7 @@ void remainder_kernel(OpCall &c) {
     } else {
       binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) {
         if (y == 0) throw Error("ZeroDivisionError");
-        T r = T(x % y);
-        if (r != 0 && ((r < 0) != (y < 0))) r = T(r + y);
-        return r;
+        return gfy::detail::integer_remainder(x, y);
       });
     }
   });
@@ -311,8 +310,7 @@ void floor_divide_kernel(OpCall &c) {
     } else {
       binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) {
         if (y == 0) throw Error("ZeroDivisionError");
-        const T q = T(x / y);
-        return ((x < 0) != (y < 0)) && T(x % y) != 0 ? T(q - 1) : q;
+        return gfy::detail::integer_floor_divide(x, y);
       });
     }
   });

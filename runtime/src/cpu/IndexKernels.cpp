@@ -53,8 +53,8 @@ template <bool Put> void advanced(OpCall &c) {
       int64_t off = po;
       for (size_t k = 0; k < M; ++k) {
         const int64_t v = idx[k][b];
-        // embedding() reports range errors in its own words (LibTorch's "index out of range in self").
-        if (!Put && c.flag2 && (v < -t.sizes[P + k] || v >= t.sizes[P + k])) throw Error("index out of range in self");
+        // index_select / embedding (flag2): indices in [0, size), LibTorch's words for the rest.
+        if (!Put && c.flag2 && (v < 0 || v >= t.sizes[P + k])) throw Error("index out of range in self");
         off += checked_index(v, t.sizes[P + k], int64_t(P + k)) * t.strides[P + k];
       }
       char *tb = tp + off * es;

@@ -3,6 +3,7 @@
 // exactly what the CPU reference (src/cpu/ElementwiseKernels.cpp) computes per element. The
 // transcendental functions are CUDA's correctly-rounded-within-few-ulp versions; the CPU uses
 // its own fast exp/tanh, so the two agree to a few ulp, not bitwise.
+#include "../core/IntegerDivision.h"
 #include "Kernels.cuh"
 
 #include <cmath>
@@ -126,7 +127,7 @@ template <class T> struct FmodF {
         report_error(err, kIntegerDivisionByZero, 0, 0, 0);
         return T(0);
       }
-      return T(x % y);
+      return gfy::detail::integer_fmod(x, y);
     }
   }
 };
@@ -142,9 +143,7 @@ template <class T> struct RemainderF {
         report_error(err, kIntegerDivisionByZero, 0, 0, 0);
         return T(0);
       }
-      T r = T(x % y);
-      if (r != 0 && ((r < 0) != (y < 0))) r = T(r + y);
-      return r;
+      return gfy::detail::integer_remainder(x, y);
     }
   }
 };
@@ -165,8 +164,7 @@ template <class T> struct FloorDivideF {
         report_error(err, kIntegerDivisionByZero, 0, 0, 0);
         return T(0);
       }
-      const T q = T(x / y);
-      return ((x < 0) != (y < 0)) && T(x % y) != 0 ? T(q - 1) : q;
+      return gfy::detail::integer_floor_divide(x, y);
     }
   }
 };

@@ -26,6 +26,7 @@ struct AdvancedGeom {
   int64_t idx_sizes[kMaxDims], idx_strides[kMaxDims];
   const int64_t *idx[kMaxDims];
   int64_t nB = 0, npost = 1, total = 0;
+  bool select_indices = false; // index_select / embedding: a negative index is out of range
   char *t = nullptr;
   char *dense = nullptr;
 };
@@ -45,7 +46,9 @@ template <class E, bool Put> __global__ void advanced_kernel(const AdvancedGeom 
     int64_t off = offset_of(p, g.np, g.pre_sizes, g.pre_strides) + offset_of(q, g.npost_d, g.post_sizes, g.post_strides);
     bool ok = true;
     for (int k = 0; k < g.m; ++k) {
-      const int64_t v = checked_index(g.idx[k][b], g.idx_sizes[k], g.np + k, err);
+      const int64_t raw = g.idx[k][b];
+      if (g.select_indices && raw < 0) report_error(err, kIndexOutOfRange, g.np + k, raw, g.idx_sizes[k]);
+      const int64_t v = g.select_indices && raw < 0 ? -1 : checked_index(raw, g.idx_sizes[k], g.np + k, err);
       if (v < 0) ok = false;
       else off += v * g.idx_strides[k];
     }
@@ -108,6 +111,7 @@ template <bool Put> void advanced(OpCall &c, const LaunchContext &ctx) {
     g.npost *= t.sizes[size_t(d)];
   }
   g.nB = I(c.in[1]).numel;
+  g.select_indices = !Put && c.flag2;
   g.total = npre * g.nB * g.npost;
   if (g.total == 0) return;
   g.t = t.data();

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <source_location>
@@ -230,12 +231,15 @@ public:
   }
   double toDouble() const { return kind_ == Kind::Double ? d_ : double(i_); }
   float toFloat() const { return float(toDouble()); }
-  int64_t toLong() const { return kind_ == Kind::Double ? int64_t(d_) : i_; }
-  int32_t toInt() const { return int32_t(toLong()); }
+  /// Integer reads are checked, as c10::checked_convert: NaN, infinities and values outside the
+  /// type's range throw gfy::Error ("value cannot be converted to type int64_t without
+  /// overflow") instead of being undefined behaviour.
+  int64_t toLong() const { return to<int64_t>(); }
+  int32_t toInt() const { return to<int32_t>(); }
   bool toBool() const { return kind_ == Kind::Double ? d_ != 0.0 : i_ != 0; }
   template <class T> T to() const {
     if constexpr (std::is_same_v<T, bool>) return toBool();
-    else if constexpr (std::is_integral_v<T>) return static_cast<T>(toLong());
+    else if constexpr (std::is_integral_v<T>) return to_integer<T>();
     else return static_cast<T>(toDouble());
   }
   Scalar operator-() const {
@@ -244,6 +248,30 @@ public:
   }
 
 private:
+  /// In range for T: [min, max], or for an unsigned T [-max, max] (c10 lets -1 become 255).
+  template <class T> T to_integer() const {
+    using L = std::numeric_limits<T>;
+    const double lo = L::is_signed ? double(L::min()) : -double(L::max());
+    const double hi_exclusive = (double(L::max()) + 1.0); // exact: max + 1 is a power of two
+    if (kind_ == Kind::Double) {
+      if (!(d_ >= lo && d_ < hi_exclusive)) throw_conversion_overflow(integer_type_name<T>());
+      return static_cast<T>(static_cast<int64_t>(d_));
+    }
+    if constexpr (sizeof(T) < sizeof(int64_t)) {
+      if (i_ < int64_t(lo) || i_ > int64_t(L::max())) throw_conversion_overflow(integer_type_name<T>());
+    }
+    return static_cast<T>(i_);
+  }
+  template <class T> static const char *integer_type_name() {
+    if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
+    else if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
+    else if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
+    else if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
+    else if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
+    else return "an integer type";
+  }
+  [[noreturn]] static void throw_conversion_overflow(const char *type_name);
+
   Kind kind_;
   union {
     int64_t i_;
