@@ -885,6 +885,8 @@ DIFF_CASE(embedding_negative_index_errors) {
   return torch::embedding(ramp({4, 2}), torch::tensor({int64_t{1}, int64_t{-1}}));
 }
 DIFF_CASE(item_nan_to_long_errors) { return torch::tensor(torch::tensor(NAN).item<int64_t>()); }
+DIFF_CASE(fill_long_with_nan_errors) { return torch::zeros({2}, torch::kLong).fill_(NAN); }
+DIFF_CASE(fill_float_with_infinity) { return torch::zeros({2}).fill_(-INFINITY); }
 DIFF_CASE(item_out_of_int_range_errors) { return torch::tensor(torch::tensor(3e9).item<int32_t>()); }
 DIFF_CASE(gather_out_of_range_errors) { return ramp({2, 2}).gather(1, torch::tensor({int64_t{0}, int64_t{2}}).view({1, 2})); }
 DIFF_CASE(scatter_inplace) {

@@ -301,7 +301,10 @@ Tensor &Tensor::fill_(const Scalar &v) {
   c.out = {*this};
   c.alpha = v.toDouble();
   // Integers above 2^53 do not survive a double; carry them exactly in `k`.
-  c.k = v.toLong();
+  c.k = v.isFloatingPoint() ? 0 : v.toLong();
+  // A floating value stored in an integer tensor must fit it (NaN does not), as LibTorch checks.
+  if (scalar_type() == kLong) (void)v.toLong();
+  if (scalar_type() == kInt) (void)v.toInt();
   c.flag = !v.isFloatingPoint();
   run(std::move(c), scalar_type());
   return *this;
