@@ -1,10 +1,12 @@
-// Fix application keeps two promises: a file is never left half-written (the new content goes to
-// a temporary file in the same directory, which is renamed over the original only after every
-// file's new content compiled), and applying the fixes of already-fixed code changes nothing
+// Fix application keeps three promises: a file is never left half-written (the new content goes
+// to a temporary file in the same directory, which is renamed over the original only after every
+// file's new content compiled; SafeFileReplace.cpp), a file edited since the analysis is never
+// patched (content hashes, then a last comparison before the rename), and applying the fixes of already-fixed code changes nothing
 // (fixed code has no findings with fixes, and identical fixes attached to several findings are
 // applied once).
 #include "graphify/rewriter/FixApplication.h"
 
+#include "SafeFileReplace.h"
 #include "UnifiedDiff.h"
 
 #include <clang/Format/Format.h>
@@ -17,6 +19,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/YAMLTraits.h>
+#include <llvm/Support/xxhash.h>
 
 #include <map>
 #include <set>
@@ -125,29 +128,17 @@ llvm::Expected<std::string> applyChosen(const std::vector<ChosenFix> &Chosen, ll
   return clang::tooling::applyAllReplacements(Original, *Formatted);
 }
 
-llvm::Error writeAtomically(llvm::StringRef Path, llvm::StringRef Content) {
-  llvm::SmallString<256> Model(Path);
-  Model += ".graphify-%%%%%%.tmp";
-  int FD = -1;
-  llvm::SmallString<256> Temp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp))
-    return llvm::createStringError(EC, "%s: cannot create a temporary file: %s", Path.str().c_str(),
-                                   EC.message().c_str());
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Content;
-    OS.close();
-    if (OS.has_error()) {
-      llvm::sys::fs::remove(Temp);
-      return llvm::createStringError(OS.error(), "%s: cannot write: %s", Temp.c_str(), OS.error().message().c_str());
-    }
-  }
-  if (auto Perms = llvm::sys::fs::getPermissions(Path))
-    llvm::sys::fs::setPermissions(Temp, *Perms);
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
-    llvm::sys::fs::remove(Temp);
-    return llvm::createStringError(EC, "%s: cannot replace: %s", Path.str().c_str(), EC.message().c_str());
-  }
+/// Offsets are only meaningful in the text that was analysed: a file edited since then is
+/// refused rather than patched at positions that now mean something else.
+llvm::Error checkAnalysedContent(const std::vector<ChosenFix> &Chosen, llvm::StringRef Path,
+                                 llvm::StringRef Current) {
+  const uint64_t Now = llvm::xxh3_64bits(Current);
+  for (const ChosenFix &C : Chosen)
+    for (const Replacement &R : C.Fix->Replacements)
+      if (R.File == Path && R.FileHash != 0 && R.FileHash != Now)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "%s: the file changed since it was analysed; not fixed (run again)",
+                                       Path.str().c_str());
   return llvm::Error::success();
 }
 
@@ -206,6 +197,8 @@ llvm::Error applyFixes(llvm::ArrayRef<Finding> Findings, const FixApplicationOpt
       return llvm::createStringError(Buffer.getError(), "%s: cannot read: %s", File.c_str(),
                                      Buffer.getError().message().c_str());
     std::string Original = (*Buffer)->getBuffer().str();
+    if (auto Err = checkAnalysedContent(Chosen, File, Original))
+      return Err;
     auto New = applyChosen(Chosen, File, Original, Opts.FormatStyleFallback);
     if (!New)
       return New.takeError();
@@ -219,6 +212,9 @@ llvm::Error applyFixes(llvm::ArrayRef<Finding> Findings, const FixApplicationOpt
       rewriter::writeUnifiedDiff(File, Originals[File], New, Out);
     return llvm::Error::success();
   }
+  for (const auto &[File, New] : NewContents)
+    if (auto Err = rewriter::checkFileReplaceable(File))
+      return Err;
   for (const auto &[File, New] : NewContents) {
     std::string Errors;
     if (Opts.Compiles && !Opts.Compiles(File, New, Errors))
@@ -227,7 +223,7 @@ llvm::Error applyFixes(llvm::ArrayRef<Finding> Findings, const FixApplicationOpt
                                      File.c_str(), Errors.c_str());
   }
   for (const auto &[File, New] : NewContents) {
-    if (auto Err = writeAtomically(File, New))
+    if (auto Err = rewriter::replaceFileContent(File, Originals[File], New))
       return Err;
     Out << File << ": applied fixes\n";
   }

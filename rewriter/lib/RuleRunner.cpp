@@ -14,6 +14,8 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Tooling/Core/Replacement.h>
 
+#include <llvm/Support/xxhash.h>
+
 #include <set>
 
 using namespace clang;
@@ -22,6 +24,18 @@ using namespace clang::ast_matchers;
 namespace graphify {
 
 namespace {
+
+/// The hash of the text clang parsed for `Path`: fix application compares it with the file on
+/// disk, so an edit made after the analysis is never overwritten by offsets that no longer fit.
+uint64_t analysedContentHash(const SourceManager &SM, llvm::StringRef Path) {
+  auto File = SM.getFileManager().getOptionalFileRef(Path);
+  if (!File)
+    return 0;
+  const FileID Id = SM.translateFile(*File);
+  if (Id.isInvalid())
+    return 0;
+  return llvm::xxh3_64bits(SM.getBufferData(Id));
+}
 
 using rewriter::ApiModel;
 using rewriter::NamedRewriteRule;
@@ -118,7 +132,7 @@ public:
         continue;
       tooling::Replacement Rep(SM, E.Range, E.Replacement);
       Fix.Replacements.push_back({Rep.getFilePath().str(), Rep.getOffset(), Rep.getLength(),
-                                  Rep.getReplacementText().str()});
+                                  Rep.getReplacementText().str(), analysedContentHash(SM, Rep.getFilePath())});
       C.Covered.push_back({Rep.getOffset(), Rep.getOffset() + std::max(1u, Rep.getLength())});
     }
     if (Fix.Replacements.empty())

@@ -4,7 +4,12 @@
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -89,6 +94,116 @@ TEST(FixApplication, ExportWritesClangApplyReplacementsYaml) {
                           "DiagnosticMessage:", "FileOffset:", "Replacements:", "ReplacementText: b"})
     EXPECT_NE(Y.find(Key), std::string::npos) << Key << " missing in\n" << Y;
   EXPECT_EQ(S.read(), kCode);
+}
+
+// --- what --fix keeps and refuses (docs/reliability.md) ----------------------------------------
+
+const char *kFixed = "int f(int a) { return b + 1; }\n";
+
+/// applyFixes in Fix mode on one finding; the error text, or "" on success.
+std::string fixOne(const std::string &Path, graphify::FixApplicationOptions Opts = {},
+                   uint64_t AnalysedHash = 0) {
+  graphify::Finding F = findingWithFix(Path, 22, 1, "b");
+  F.Fix->Replacements[0].FileHash = AnalysedHash;
+  std::string Log;
+  llvm::raw_string_ostream OS(Log);
+  llvm::Error E = graphify::applyFixes({F}, Opts, OS);
+  return E ? llvm::toString(std::move(E)) : "";
+}
+
+std::string siblingPath(const std::string &Path, const char *Suffix) { return Path + Suffix; }
+
+struct stat statOf(const std::string &Path) {
+  struct stat S {};
+  EXPECT_EQ(::lstat(Path.c_str(), &S), 0) << Path;
+  return S;
+}
+
+TEST(FixApplication, SymlinkStaysALinkAndItsTargetIsFixed) {
+  Scratch S(kCode);
+  const std::string Link = siblingPath(S.Path, ".link.cpp");
+  ASSERT_EQ(::symlink(S.Path.c_str(), Link.c_str()), 0);
+  EXPECT_EQ(fixOne(Link), "");
+  EXPECT_TRUE(S_ISLNK(statOf(Link).st_mode));
+  EXPECT_EQ(S.read(), kFixed);
+  ::unlink(Link.c_str());
+}
+
+TEST(FixApplication, HardLinkedFileIsRefusedUntouched) {
+  Scratch S(kCode);
+  const std::string Other = siblingPath(S.Path, ".hard.cpp");
+  ASSERT_EQ(::link(S.Path.c_str(), Other.c_str()), 0);
+  const std::string Error = fixOne(S.Path);
+  EXPECT_NE(Error.find("2 hard links"), std::string::npos) << Error;
+  EXPECT_EQ(S.read(), kCode);
+  EXPECT_EQ(statOf(Other).st_ino, statOf(S.Path).st_ino);
+  ::unlink(Other.c_str());
+}
+
+TEST(FixApplication, ReadOnlyFileIsRefusedEvenForRoot) {
+  Scratch S(kCode);
+  ASSERT_EQ(::chmod(S.Path.c_str(), 0444), 0);
+  const std::string Error = fixOne(S.Path);
+  EXPECT_NE(Error.find("read-only; not fixed"), std::string::npos) << Error;
+  EXPECT_EQ(S.read(), kCode);
+  EXPECT_EQ(statOf(S.Path).st_mode & 07777, 0444u);
+}
+
+TEST(FixApplication, ModeAndOwnerAreKept) {
+  Scratch S(kCode);
+  ASSERT_EQ(::chmod(S.Path.c_str(), 0640), 0);
+  // Another owner is only possible as root (CI runs as root; elsewhere the mode is still checked).
+  const bool Root = ::geteuid() == 0;
+  if (Root)
+    ASSERT_EQ(::chown(S.Path.c_str(), 4321, 8765), 0);
+  const struct stat Before = statOf(S.Path);
+  EXPECT_EQ(fixOne(S.Path), "");
+  EXPECT_EQ(S.read(), kFixed);
+  const struct stat After = statOf(S.Path);
+  EXPECT_EQ(After.st_mode & 07777, 0640u);
+  EXPECT_EQ(After.st_uid, Before.st_uid);
+  EXPECT_EQ(After.st_gid, Before.st_gid);
+  if (Root)
+    EXPECT_EQ(After.st_uid, 4321u);
+}
+
+TEST(FixApplication, FileEditedSinceTheAnalysisIsRefused) {
+  Scratch S(kCode);
+  // The analysis saw other content (hash of a different text): the offsets no longer apply.
+  const std::string Error = fixOne(S.Path, {}, llvm::xxh3_64bits(llvm::StringRef("int g;\n")));
+  EXPECT_NE(Error.find("changed since it was analysed"), std::string::npos) << Error;
+  EXPECT_EQ(S.read(), kCode);
+  EXPECT_EQ(fixOne(S.Path, {}, llvm::xxh3_64bits(llvm::StringRef(kCode))), "");
+  EXPECT_EQ(S.read(), kFixed);
+}
+
+TEST(FixApplication, EditDuringTheCompileCheckIsKept) {
+  Scratch S(kCode);
+  const char *Edit = "int f(int a) { return a + 2; } // saved by an editor meanwhile\n";
+  graphify::FixApplicationOptions Opts;
+  Opts.Compiles = [&](llvm::StringRef, llvm::StringRef, std::string &) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(S.Path, EC);
+    OS << Edit;
+    return true;
+  };
+  const std::string Error = fixOne(S.Path, Opts);
+  EXPECT_NE(Error.find("changed while it was being fixed"), std::string::npos) << Error;
+  EXPECT_EQ(S.read(), Edit);
+}
+
+TEST(FixApplication, NoTemporaryFileIsLeftBehind) {
+  Scratch S(kCode);
+  ASSERT_EQ(::chmod(S.Path.c_str(), 0444), 0);
+  fixOne(S.Path);
+  ASSERT_EQ(::chmod(S.Path.c_str(), 0644), 0);
+  EXPECT_EQ(fixOne(S.Path), "");
+  const std::string Dir = llvm::sys::path::parent_path(S.Path).str();
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC; I.increment(EC))
+    EXPECT_EQ(llvm::StringRef(I->path()).find(llvm::sys::path::filename(S.Path).str() + ".graphify-"),
+              llvm::StringRef::npos)
+        << I->path();
 }
 
 } // namespace

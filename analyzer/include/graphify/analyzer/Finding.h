@@ -10,6 +10,7 @@
 ///   F.Message = "'item' copies one element to the host, which blocks CUDA-graph capture";
 /// \endcode
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ struct Replacement {
   unsigned Offset = 0;
   unsigned Length = 0;
   std::string Text;
+  /// xxh3 of the file content that Offset and Length refer to (what was analysed); 0 when
+  /// unknown. --fix and --diff refuse a file whose content no longer has this hash.
+  uint64_t FileHash = 0;
 };
 
 /// A rewrite offered for a finding: one or more edits that must be applied together.
