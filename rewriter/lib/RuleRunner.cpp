@@ -5,6 +5,7 @@
 #include "graphify/rewriter/RewriteCandidates.h"
 
 #include "ApiModel.h"
+#include "CommentCarry.h"
 #include "ExprUtil.h"
 #include "Refusal.h"
 #include "RuleSupport.h"
@@ -130,7 +131,8 @@ public:
     for (const transformer::Edit &E : *Edits) {
       if (E.Kind != transformer::EditKind::Range)
         continue;
-      tooling::Replacement Rep(SM, E.Range, E.Replacement);
+      tooling::Replacement Rep(SM, E.Range,
+                               rewriter::withCarriedComments(SM, R.Context->getLangOpts(), E.Range, E.Replacement));
       Fix.Replacements.push_back({Rep.getFilePath().str(), Rep.getOffset(), Rep.getLength(),
                                   Rep.getReplacementText().str(), analysedContentHash(SM, Rep.getFilePath())});
       C.Covered.push_back({Rep.getOffset(), Rep.getOffset() + std::max(1u, Rep.getLength())});
