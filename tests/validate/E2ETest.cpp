@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <csignal>
+#include <unistd.h>
 #include <map>
 
 using namespace graphify::validate;
@@ -222,6 +224,93 @@ TEST(E2EErrors, CrashingAndHangingModelsAreReportedNotFatal) {
   EXPECT_NE(R.Stdout.find("timed out after 2 s"), std::string::npos) << R.Stdout;
   EXPECT_NE(R.Stdout.find("trial 0 (random): the original and the rewritten entry both raised"), std::string::npos)
       << R.Stdout;
+}
+
+TEST(E2EErrors, NonTensorReturnIsAClearError) {
+  std::string Path = writeModel("named.cpp", "#include <torch/torch.h>\n"
+                                             "#include <string>\n"
+                                             "// graphify-entry: x: f32[3]\n"
+                                             "struct Named : torch::nn::Module {\n"
+                                             "  std::string forward(torch::Tensor x) { return \"n\"; }\n"
+                                             "};\n"
+                                             "// graphify-entry: x: f32[3]\n"
+                                             "std::tuple<torch::Tensor, std::vector<torch::Tensor>, double> fine(torch::Tensor x) {\n"
+                                             "  return {x, {x, x}, 1.0};\n"
+                                             "}\n");
+  RunResult R = validate({Path, "--quiet", "--entry=Named"});
+  SKIP_UNLESS_PIPELINE_READY(R);
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stderr.find("named.cpp:3: error: entry 'Named' returns 'std::string'; graphify-validate compares "
+                          "tensors"),
+            std::string::npos)
+      << R.Stderr;
+  EXPECT_EQ(R.Stderr.find("static assertion"), std::string::npos) << "no template backtrace: " << R.Stderr;
+  RunResult Fine = validate({Path, "--quiet", "--entry=fine", "--trials=1"});
+  EXPECT_EQ(Fine.ExitCode, 0) << Fine.Stdout << Fine.Stderr;
+}
+
+TEST(E2EModels, TruncatedCachedHarnessIsRebuilt) {
+  llvm::SmallString<256> Cache;
+  llvm::sys::fs::createUniqueDirectory("graphify-validate-cache", Cache);
+  const std::vector<std::string> Args = {GRAPHIFY_VALIDATE_EXE, Models + "/scalar_read.cpp", "--quiet", "--trials=2",
+                                         "--cache-dir=" + std::string(Cache)};
+  RunResult First = runIsolated(Args, 1500);
+  SKIP_UNLESS_PIPELINE_READY(First);
+  ASSERT_EQ(First.ExitCode, 0) << First.Stdout << First.Stderr;
+  unsigned Truncated = 0;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator I(Cache, EC), E; I != E && !EC; I.increment(EC))
+    if (llvm::StringRef(I->path()).ends_with(".harness")) {
+      ASSERT_EQ(::truncate(I->path().c_str(), 4096), 0);
+      ++Truncated;
+    }
+  ASSERT_GT(Truncated, 0u);
+  RunResult Second = runIsolated(Args, 1500);
+  EXPECT_EQ(Second.ExitCode, 0) << Second.Stdout << Second.Stderr;
+  llvm::sys::fs::remove_directories(Cache);
+}
+
+TEST(E2EErrors, SigtermStopsTheHarnessAndRemovesTemporaryFiles) {
+  llvm::SmallString<256> Tmp;
+  llvm::sys::fs::createUniqueDirectory("graphify-validate-tmpdir", Tmp);
+  const std::string PidFile = std::string(Tmp) + "/harness.pid";
+  std::string Path = writeModel("spins.cpp", "#include <torch/torch.h>\n"
+                                             "#include <fstream>\n"
+                                             "#include <unistd.h>\n"
+                                             "// graphify-entry: x: f32[3]\n"
+                                             "torch::Tensor spins(torch::Tensor x) {\n"
+                                             "  std::ofstream(\"" + PidFile + ".part\") << getpid() << std::endl;\n"
+                                             "  std::rename(\"" + PidFile + ".part\", \"" + PidFile + "\");\n"
+                                             "  volatile bool spin = true;\n"
+                                             "  while (spin) {}\n"
+                                             "  return x;\n"
+                                             "}\n");
+  const std::string ScratchDir = std::string(Tmp) + "/scratch";
+  llvm::sys::fs::create_directory(ScratchDir);
+  // The validator under a shell that sends SIGTERM once the harness has started.
+  const std::string Script = "TMPDIR='" + ScratchDir + "' '" GRAPHIFY_VALIDATE_EXE "' '" + Path +
+                             "' --timeout=600 --quiet --cache-dir=" GRAPHIFY_VALIDATE_TEST_CACHE " & v=$!; "
+                             "i=0; while [ ! -s '" + PidFile + "' ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i+1)); done; "
+                             "kill -TERM $v; wait $v; echo \"validate exit $?\"";
+  RunResult R = runIsolated({"/bin/sh", "-c", Script}, 900);
+  ASSERT_TRUE(R.succeeded()) << R.describe() << R.Stderr;
+  EXPECT_NE(R.Stdout.find("validate exit 143"), std::string::npos) << R.Stdout << R.Stderr;
+  EXPECT_NE(R.Stderr.find("interrupted by SIGTERM"), std::string::npos) << R.Stderr;
+  std::ifstream In(PidFile);
+  pid_t Harness = 0;
+  In >> Harness;
+  ASSERT_GT(Harness, 0);
+  bool Gone = false;
+  for (int I = 0; I < 100 && !Gone; ++I) { // SIGKILL is delivered asynchronously
+    Gone = ::kill(Harness, 0) != 0;
+    if (!Gone)
+      ::usleep(50000);
+  }
+  EXPECT_TRUE(Gone) << "the harness " << Harness << " is still running";
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator I(ScratchDir, EC), E; I != E && !EC; I.increment(EC))
+    ADD_FAILURE() << "left behind: " << I->path();
+  llvm::sys::fs::remove_directories(Tmp);
 }
 
 TEST(E2EErrors, CudaWithoutADeviceIsAClearError) {

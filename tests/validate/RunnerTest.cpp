@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <pthread.h>
+
 #include <csignal>
 
 using namespace graphify::validate;
@@ -37,6 +39,30 @@ TEST(Runner, MissingProgram) {
   // posix_spawn may report the failure itself or through an exit status of 127.
   EXPECT_TRUE(R.Status == RunResult::State::FailedToStart ||
               (R.Status == RunResult::State::Exited && R.ExitCode == 127));
+}
+
+TEST(Runner, FloodedOutputIsCappedKeepingBothEnds) {
+  // 40 MB on stderr: the validator keeps its first and last half megabyte, not all of it.
+  RunResult R = runIsolated({"/bin/sh", "-c", "echo first >&2; yes 0123456789 | head -c 40000000 >&2; echo last >&2"}, 60);
+  ASSERT_TRUE(R.succeeded()) << R.describe();
+  EXPECT_LE(R.Stderr.size(), kOutputKeptBytes + 100);
+  EXPECT_EQ(R.Stderr.rfind("first\n", 0), 0u);
+  EXPECT_EQ(R.Stderr.substr(R.Stderr.size() - 5), "last\n");
+  EXPECT_NE(R.Stderr.find("bytes of output left out"), std::string::npos);
+  RunResult Small = runIsolated({"/bin/sh", "-c", "echo small >&2"}, 10);
+  EXPECT_EQ(Small.Stderr, "small\n");
+}
+
+TEST(Runner, ChildGetsDefaultSignalHandling) {
+  // The validator blocks SIGINT/SIGTERM for its interrupt thread; its children must not inherit that.
+  sigset_t Blocked, Old;
+  sigemptyset(&Blocked);
+  sigaddset(&Blocked, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &Blocked, &Old);
+  RunResult R = runIsolated({"/bin/sh", "-c", "kill -TERM $$; sleep 5"}, 20);
+  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
+  EXPECT_EQ(R.Status, RunResult::State::Signaled) << R.describe();
+  EXPECT_EQ(R.Signal, SIGTERM);
 }
 
 } // namespace

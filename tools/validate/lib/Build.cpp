@@ -1,6 +1,7 @@
 // Paths baked at configure time (see CMakeLists.txt) are only the last resort, after an install
 // prefix, so that an installed graphify-validate never compiles against a stale build tree.
 #include "graphify/validate/Build.h"
+#include "graphify/validate/Interrupts.h"
 
 #include "graphify/validate/Runner.h"
 
@@ -10,9 +11,11 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
 #include <llvm/Support/SHA256.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/xxhash.h>
 
 #include <cstdlib>
+#include <optional>
 #include <unistd.h>
 
 namespace graphify::validate {
@@ -51,6 +54,49 @@ void fingerprintFile(const std::string &Path, llvm::SHA256 &H) {
   if (auto Buf = llvm::MemoryBuffer::getFile(Path))
     H.update(llvm::utohexstr(llvm::xxh3_64bits((*Buf)->getBuffer())));
   H.update(Path);
+}
+
+/// The content digest kept beside a cached executable.
+std::optional<std::string> contentDigest(const std::string &Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return std::nullopt;
+  return llvm::utohexstr(llvm::xxh3_64bits((*Buf)->getBuffer())) + ":" + std::to_string((*Buf)->getBufferSize());
+}
+
+/// Whether the cached `Executable` is whole: its digest file matches its content. A truncated or
+/// damaged entry (disk full, a copy interrupted, a cleaner) is removed and rebuilt, never run.
+bool cachedExecutableIsWhole(const std::string &Executable) {
+  auto Recorded = llvm::MemoryBuffer::getFile(Executable + ".digest");
+  auto Actual = contentDigest(Executable);
+  const bool Whole = Recorded && Actual && (*Recorded)->getBuffer().trim() == *Actual;
+  if (!Whole) {
+    llvm::sys::fs::remove(Executable);
+    llvm::sys::fs::remove(Executable + ".digest");
+  }
+  return Whole;
+}
+
+/// Records the digest of a freshly built `Executable` (temp file + rename, like the executable).
+bool recordDigest(const std::string &Executable) {
+  auto Digest = contentDigest(Executable);
+  if (!Digest)
+    return false;
+  const std::string Part = Executable + ".digest.tmp" + std::to_string(getpid());
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Part, EC);
+    if (EC)
+      return false;
+    OS << *Digest << "\n";
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      llvm::sys::fs::remove(Part);
+      return false;
+    }
+  }
+  return !llvm::sys::fs::rename(Part, Executable + ".digest");
 }
 
 std::string hexDigest(llvm::SHA256 &H) { return llvm::toHex(H.final(), /*LowerCase=*/true).substr(0, 32); }
@@ -203,10 +249,11 @@ BuildOutcome buildHarness(const Toolchain &TC, const BuildRequest &Req, const st
   for (const std::string &A : Cmd)
     Out.Command += (Out.Command.empty() ? "" : " ") + A;
 
-  if (exists(Out.Executable)) {
+  if (exists(Out.Executable) && cachedExecutableIsWhole(Out.Executable)) {
     Out.Ok = Out.CacheHit = true;
     return Out;
   }
+  TrackedPath TmpTracked(Tmp);
   RunResult R = runIsolated(Cmd, TimeoutSeconds);
   if (!R.succeeded()) {
     Out.Diagnostics = R.Stderr + R.Stdout;
@@ -215,8 +262,13 @@ BuildOutcome buildHarness(const Toolchain &TC, const BuildRequest &Req, const st
     std::remove(Tmp.c_str());
     return Out;
   }
+  // The digest is written after the executable: an entry without one is incomplete.
   if (auto EC = llvm::sys::fs::rename(Tmp, Out.Executable)) {
     Out.Diagnostics = "cannot move the executable into the cache: " + EC.message();
+    return Out;
+  }
+  if (!recordDigest(Out.Executable)) {
+    Out.Diagnostics = "cannot record the executable's digest in the cache " + CacheDir + " (disk full?)";
     return Out;
   }
   Out.Ok = true;

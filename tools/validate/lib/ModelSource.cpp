@@ -89,7 +89,42 @@ const CXXMethodDecl *findForward(const CXXRecordDecl *RD, unsigned Depth = 0) {
   return nullptr;
 }
 
+/// Whether the harness can serialise a value of type `T`: a tensor, a number, or a tuple, pair
+/// or vector of those. Unknown (dependent, undeduced) types are given the benefit of the doubt.
+bool serialisable(QualType T, unsigned Depth = 0) {
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (Depth > 8 || T->isDependentType() || T->isUndeducedType())
+    return true;
+  if (T->isArithmeticType())
+    return true;
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier())
+    return false;
+  if (RD->getName() == "Tensor")
+    return true;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || !Spec->isInStdNamespace() ||
+      !llvm::is_contained(std::initializer_list<llvm::StringRef>{"tuple", "pair", "vector"}, RD->getName()))
+    return false;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  const unsigned Elements = RD->getName() == "vector" ? 1 : Args.size(); // vector's allocator is not an element
+  for (unsigned I = 0; I < Elements; ++I) {
+    const TemplateArgument &A = Args[I];
+    if (A.getKind() == TemplateArgument::Pack) {
+      for (const TemplateArgument &P : A.pack_elements())
+        if (P.getKind() != TemplateArgument::Type || !serialisable(P.getAsType(), Depth + 1))
+          return false;
+    } else if (A.getKind() != TemplateArgument::Type || !serialisable(A.getAsType(), Depth + 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void describeParams(const FunctionDecl *F, EntryDecl &E) {
+  const FunctionDecl *Def = F->getDefinition() ? F->getDefinition() : F;
+  if (!serialisable(Def->getReturnType()))
+    E.UnsupportedReturn = Def->getReturnType().getAsString(Def->getASTContext().getPrintingPolicy());
   unsigned I = 0;
   for (const ParmVarDecl *P : F->parameters()) {
     std::string Name = P->getNameAsString();

@@ -2,6 +2,7 @@
 // child must get its own process group (so a timeout kills whatever the model spawned too) and
 // because the report needs the signal's name, which ExecuteAndWait folds into an error string.
 #include "graphify/validate/Runner.h"
+#include "graphify/validate/Interrupts.h"
 
 #include <chrono>
 #include <csignal>
@@ -30,12 +31,33 @@ std::string RunResult::describe() const {
   return "?";
 }
 
+/// The output of a child, at most `kOutputKeptBytes`: its beginning (the first compiler errors)
+/// and its end (what a crashing model printed last), with the size of what was left out. A model
+/// printing without end must not make the validator hold it all (20M lines were 1.2 GB).
 static std::string slurpAndRemove(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  std::stringstream SS;
-  SS << In.rdbuf();
+  std::ifstream In(Path, std::ios::binary | std::ios::ate);
+  const std::streamoff Size = In.tellg();
+  std::string Out;
+  if (Size <= 0) {
+    std::remove(Path.c_str());
+    return Out;
+  }
+  const std::streamoff Half = kOutputKeptBytes / 2;
+  auto readAt = [&](std::streamoff From, std::streamoff Count) {
+    std::string Part(size_t(Count), '\0');
+    In.seekg(From);
+    In.read(Part.data(), Count);
+    Part.resize(size_t(In.gcount()));
+    return Part;
+  };
+  if (Size <= std::streamoff(kOutputKeptBytes)) {
+    Out = readAt(0, Size);
+  } else {
+    Out = readAt(0, Half) + "\n[... " + std::to_string(Size - 2 * Half) + " bytes of output left out ...]\n" +
+          readAt(Size - Half, Half);
+  }
   std::remove(Path.c_str());
-  return SS.str();
+  return Out;
 }
 
 RunResult runIsolated(const std::vector<std::string> &Argv, unsigned TimeoutSeconds) {
@@ -52,6 +74,7 @@ RunResult runIsolated(const std::vector<std::string> &Argv, unsigned TimeoutSeco
   ErrName.push_back(0);
   int OutFd = mkstemp(OutName.data());
   int ErrFd = mkstemp(ErrName.data());
+  TrackedPath OutTracked(OutName.data()), ErrTracked(ErrName.data());
   if (OutFd < 0 || ErrFd < 0) {
     R.StartError = std::string("cannot create a temporary file: ") + std::strerror(errno);
     if (OutFd >= 0) { close(OutFd); std::remove(OutName.data()); }
@@ -66,8 +89,17 @@ RunResult runIsolated(const std::vector<std::string> &Argv, unsigned TimeoutSeco
   posix_spawn_file_actions_adddup2(&Actions, ErrFd, STDERR_FILENO);
   posix_spawnattr_t Attr;
   posix_spawnattr_init(&Attr);
-  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&Attr, 0); // its own group: a timeout kills its children too
+  // Its own group: a timeout kills its children too. The signals the interrupt handler blocks in
+  // the validator are unblocked and defaulted in the child.
+  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&Attr, 0);
+  sigset_t NoSignals, Defaulted;
+  sigemptyset(&NoSignals);
+  posix_spawnattr_setsigmask(&Attr, &NoSignals);
+  sigemptyset(&Defaulted);
+  for (int S : {SIGINT, SIGTERM, SIGHUP, SIGPIPE})
+    sigaddset(&Defaulted, S);
+  posix_spawnattr_setsigdefault(&Attr, &Defaulted);
 
   std::vector<char *> Args;
   for (const std::string &A : Argv)
@@ -88,6 +120,7 @@ RunResult runIsolated(const std::vector<std::string> &Argv, unsigned TimeoutSeco
     return R;
   }
 
+  TrackedProcessGroup Group(Pid);
   int WaitStatus = 0;
   auto Deadline = Start + std::chrono::seconds(TimeoutSeconds);
   auto Sleep = std::chrono::milliseconds(2);

@@ -3,6 +3,7 @@
 // and an exit status — which the comparison turns into verdicts. Errors returned from here are
 // only the ones that make the run meaningless; they become exit status 2 in main.
 #include "graphify/validate/Validator.h"
+#include "graphify/validate/Interrupts.h"
 
 #include "graphify/rules/RuleSet.h"
 #include "graphify/rules/StrictYaml.h"
@@ -136,6 +137,10 @@ const TrialOutputs *findTrial(const std::vector<TrialOutputs> &Ts, unsigned Tria
 /// Checks the inputs against the entry's parameters; `Where` names the source of the specs.
 llvm::Error checkInputs(const EntryDecl &D, const std::vector<InputSpec> &Specs, const std::string &Where) {
   std::string Params = llvm::join(D.Params, ", ");
+  if (!D.UnsupportedReturn.empty())
+    return error(Where + ": error: entry '" + D.Name + "' returns '" + D.UnsupportedReturn +
+                 "'; graphify-validate compares tensors: return a tensor, a number, or a tuple, pair or vector "
+                 "of those");
   if (Specs.size() > D.Params.size())
     return error(Where + ": error: entry '" + D.Name + "' takes " + llvm::Twine(D.Params.size()) + " parameter" +
                  (D.Params.size() == 1 ? "" : "s") + " (" + Params + ") but " + llvm::Twine(Specs.size()) +
@@ -305,7 +310,10 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
   if (auto EC = llvm::sys::fs::createUniqueDirectory("graphify-validate", TmpDir))
     return error("cannot create a temporary directory: " + EC.message());
   std::string Tmp(TmpDir);
-  // Removed on every exit path, errors included, unless the user asked to keep it.
+  // Removed on every exit path, errors included, and on an interrupt, unless the user asked to keep it.
+  std::optional<TrackedPath> TmpTracked;
+  if (!Opts.KeepTemps)
+    TmpTracked.emplace(Tmp);
   auto Cleanup = llvm::make_scope_exit([&] {
     if (Opts.KeepTemps)
       Log << "graphify-validate: temporary files kept in " << Tmp << "\n";
@@ -314,7 +322,10 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
   });
   // The rewritten copies live in the cache under a hash of their text: the harness that
   // includes one then has the same text on every run, so its executable is found in the cache.
-  std::string CacheDir = Opts.CacheDir.empty() ? defaultCacheDir() : Opts.CacheDir;
+  // Absolute: the harness sources in the temp dir #include the rewritten copies by this path.
+  llvm::SmallString<256> CacheDirAbs(Opts.CacheDir.empty() ? defaultCacheDir() : Opts.CacheDir);
+  llvm::sys::fs::make_absolute(CacheDirAbs);
+  const std::string CacheDir(CacheDirAbs);
   std::vector<std::string> RewrittenPaths(Models.size());
   for (size_t F = 0; F < Models.size(); ++F) {
     std::string Dir = CacheDir + "/rewritten/" +
@@ -323,6 +334,7 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
     if (readFile(RewrittenPaths[F]) == Models[F].RewrittenText && llvm::sys::fs::exists(RewrittenPaths[F]))
       continue;
     std::string Part = RewrittenPaths[F] + ".tmp" + std::to_string(::getpid());
+    TrackedPath PartTracked(Part);
     if (llvm::sys::fs::create_directories(Dir) || !writeFile(Part, Models[F].RewrittenText) ||
         llvm::sys::fs::rename(Part, RewrittenPaths[F]))
       return error("cannot write the rewritten copy " + RewrittenPaths[F]);

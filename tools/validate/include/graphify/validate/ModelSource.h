@@ -30,6 +30,9 @@ struct EntryDecl {
   std::vector<std::string> Params;    ///< `forward`'s (or the function's) parameter names
   std::vector<bool> ParamIsTensor;    ///< parallel to Params
   unsigned RequiredParams = 0;        ///< parameters without a default argument
+  /// The return type, spelled, when the harness cannot compare it (not a tensor, number, or a
+  /// tuple, pair or vector of those); empty otherwise.
+  std::string UnsupportedReturn;
   std::string ForwardName;            ///< `NonTraceableModel::forward`, for graph-region globs
   unsigned Line = 0;                  ///< where the declaration starts
   unsigned BodyBegin = 0, BodyEnd = 0; ///< lines of the code that runs (forward's class or the function)

@@ -36,8 +36,14 @@ struct RunResult {
   std::string describe() const;
 };
 
+/// How much of each output stream RunResult keeps: the first and the last half of it, with a
+/// line saying how many bytes were left out in between.
+inline constexpr size_t kOutputKeptBytes = 1 << 20;
+
 /// Runs `Argv` (Argv[0] is a path) and waits at most `TimeoutSeconds` (0: no limit). Output is
-/// collected through temporary files, so a chatty child never blocks on a full pipe.
+/// collected through temporary files, so a chatty child never blocks on a full pipe. The child's
+/// process group and the temporary files are registered with the interrupt handler
+/// (Interrupts.h) while it runs.
 RunResult runIsolated(const std::vector<std::string> &Argv, unsigned TimeoutSeconds);
 
 } // namespace graphify::validate
