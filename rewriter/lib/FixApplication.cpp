@@ -159,13 +159,13 @@ llvm::Error exportYaml(const std::vector<ChosenFix> &Chosen, const FixApplicatio
     clang::tooling::Diagnostic D(C.From->CheckId, Msg, {}, clang::tooling::Diagnostic::Warning, "");
     TUD.Diagnostics.push_back(std::move(D));
   }
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Opts.ExportPath, EC, llvm::sys::fs::OF_Text);
-  if (EC)
-    return llvm::createStringError(EC, "%s: cannot write: %s", Opts.ExportPath.c_str(), EC.message().c_str());
-  llvm::yaml::Output YAML(OS);
-  YAML << TUD;
-  return llvm::Error::success();
+  std::string Text;
+  {
+    llvm::raw_string_ostream OS(Text);
+    llvm::yaml::Output YAML(OS);
+    YAML << TUD;
+  }
+  return rewriter::writeOutputFile(Opts.ExportPath, Text);
 }
 
 } // namespace

@@ -52,7 +52,7 @@ llvm::Error checkUnchanged(llvm::StringRef Path, llvm::StringRef Target, llvm::S
 
 /// Writes `Content` to a new file beside `Target`, with `Status`'s mode and owner.
 llvm::Expected<std::string> writeTemporary(llvm::StringRef Path, llvm::StringRef Target, llvm::StringRef Content,
-                                           const struct stat &Status) {
+                                           const struct stat &Status, const char *Outcome = "not fixed") {
   llvm::SmallString<256> Model(Target);
   Model += ".graphify-%%%%%%.tmp";
   int FD = -1;
@@ -64,8 +64,8 @@ llvm::Expected<std::string> writeTemporary(llvm::StringRef Path, llvm::StringRef
     const std::string Why = std::strerror(errno);
     ::close(FD);
     llvm::sys::fs::remove(Temp);
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s: %s; not fixed", Path.str().c_str(),
-                                   What, Why.c_str());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s: %s; %s", Path.str().c_str(), What,
+                                   Why.c_str(), Outcome);
   };
   if (::fchmod(FD, Status.st_mode & 07777) != 0)
     return Fail("cannot keep the file's mode");
@@ -83,7 +83,8 @@ llvm::Expected<std::string> writeTemporary(llvm::StringRef Path, llvm::StringRef
     return Fail("cannot write");
   if (::close(FD) != 0) {
     llvm::sys::fs::remove(Temp);
-    return refuse(Path, "cannot write the temporary file");
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: cannot write the temporary file; %s",
+                                   Path.str().c_str(), Outcome);
   }
   return Temp.str().str();
 }
@@ -99,6 +100,44 @@ llvm::Error resolve(llvm::StringRef Path, llvm::SmallString<256> &Target, struct
 }
 
 } // namespace
+
+llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Content) {
+  struct stat Status;
+  const bool Exists = ::stat(Path.str().c_str(), &Status) == 0;
+  if (Exists && !S_ISREG(Status.st_mode)) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    if (EC)
+      return llvm::createStringError(EC, "%s: cannot write: %s", Path.str().c_str(), EC.message().c_str());
+    OS << Content;
+    OS.close();
+    if (OS.has_error()) {
+      const std::error_code Why = OS.error();
+      OS.clear_error();
+      return llvm::createStringError(Why, "%s: cannot write: %s", Path.str().c_str(), Why.message().c_str());
+    }
+    return llvm::Error::success();
+  }
+  // An existing file keeps its mode and owner; a new one gets what open(2) would give it.
+  struct stat Wanted {};
+  if (Exists) {
+    Wanted = Status;
+  } else {
+    const mode_t Umask = ::umask(0);
+    ::umask(Umask);
+    Wanted.st_mode = 0666 & ~Umask;
+    Wanted.st_uid = ::geteuid();
+    Wanted.st_gid = ::getegid();
+  }
+  auto Temp = writeTemporary(Path, Path, Content, Wanted, "not written");
+  if (!Temp)
+    return Temp.takeError();
+  if (std::error_code EC = llvm::sys::fs::rename(*Temp, Path)) {
+    llvm::sys::fs::remove(*Temp);
+    return llvm::createStringError(EC, "%s: cannot write: %s", Path.str().c_str(), EC.message().c_str());
+  }
+  return llvm::Error::success();
+}
 
 llvm::Error checkFileReplaceable(llvm::StringRef Path) {
   llvm::SmallString<256> Target;

@@ -18,6 +18,11 @@ namespace graphify::rewriter {
 /// A reader sees the old content or the new one, never a mix (temporary file + rename).
 llvm::Error replaceFileContent(llvm::StringRef Path, llvm::StringRef Expected, llvm::StringRef Content);
 
+/// Writes a file the tool produces (--export-fixes): a regular file appears whole or not at all
+/// (temporary file + rename; nothing is left behind on a full disk); a device or pipe
+/// (/dev/stdout) is written directly. Write errors are returned, never left to abort.
+llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Content);
+
 /// The refusals of replaceFileContent that do not depend on content, checked for every file
 /// before any is written.
 llvm::Error checkFileReplaceable(llvm::StringRef Path);

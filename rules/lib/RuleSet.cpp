@@ -362,7 +362,19 @@ llvm::Expected<RuleSet> RuleSet::loadFromDirectory(llvm::StringRef Dir, llvm::Ar
     return llvm::createStringError(EC, llvm::formatv("{0}: error: cannot list rules directory", Dir));
   std::sort(Packs.begin(), Packs.end());
   Packs.insert(Packs.end(), Extra.begin(), Extra.end());
-  return load(TagsFile, Packs);
+  auto R = load(TagsFile, Packs);
+  if (!R)
+    return R.takeError();
+  // Rules that recognise nothing would make every file "clean": say so instead.
+  if (R->flavors().empty() || R->entries().empty())
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("{0}: error: the rule packs here define {1}, so nothing would be checked{2}", Dir,
+                      Packs.empty()          ? "nothing (only tags.yaml)"
+                      : R->flavors().empty() ? "no tensor types (no 'flavors:')"
+                                             : "no API entries",
+                      Packs.empty() ? "; add the packs (*.yaml) beside tags.yaml" : ""));
+  return R;
 }
 
 std::string defaultRulesDirectory(const char *Argv0) {

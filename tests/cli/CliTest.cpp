@@ -589,3 +589,40 @@ TEST(CliHardening, DeepExpressionsDoNotOverflowTheAnalysis) {
   EXPECT_EQ(R.Code, 0) << R.Err.substr(0, 2000);
   EXPECT_NE(R.Err.find("1 file checked, 0 findings"), std::string::npos) << R.Err.substr(0, 2000);
 }
+
+TEST(CliHardening, RulesThatRecogniseNothingAreAnError) {
+  ScratchDir D;
+  std::string Src = D.file("m.cpp", "int m;\n");
+  D.file("rules/tags.yaml", readFile(std::string(GRAPHIFY_SOURCE_DIR) + "/rules/tags.yaml"));
+  RunResult R = lint({"--rules-dir=" + D.Path + "/rules", Src, "--", "-std=c++17"});
+  EXPECT_EQ(R.Code, 2);
+  EXPECT_NE(R.Err.find("the rule packs here define nothing (only tags.yaml), so nothing would be checked"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(R.Err.find("0 findings"), std::string::npos) << R.Err;
+}
+
+// A full disk (here /dev/full) gives the tool's own error and exit 2, never "LLVM ERROR" (an
+// abort) nor a silent exit code over output that was lost.
+TEST(CliHardening, FullDiskIsAnErrorNotAnAbort) {
+  ScratchDir D;
+  std::string Src = D.file("m.cpp", "#include <graphify/annotations.h>\n#include <graphify/graphify.h>\n"
+                                    "GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor x) {\n"
+                                    "  if (x.sum().item<float>() > 0)\n    return x;\n  return -x;\n}\n");
+  const std::vector<std::string> Flags = {"--", "-std=c++20", "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include"};
+  auto withFlags = [&](std::vector<std::string> Args) {
+    Args.insert(Args.end(), Flags.begin(), Flags.end());
+    return Args;
+  };
+  std::vector<std::string> ToFull = {"-c", "exec \"$0\" \"$@\" > /dev/full", GRAPHIFY_LINT_EXE, Src};
+  RunResult Stdout = run("/bin/sh", withFlags(ToFull));
+  EXPECT_EQ(Stdout.Code, 2);
+  EXPECT_NE(Stdout.Err.find("graphify-lint: error: cannot write the output: No space left on device"),
+            std::string::npos)
+      << Stdout.Err;
+  RunResult Export = lint(withFlags({"--export-fixes=/dev/full", Src}));
+  EXPECT_EQ(Export.Code, 2);
+  EXPECT_NE(Export.Err.find("/dev/full: cannot write: No space left on device"), std::string::npos) << Export.Err;
+  for (const RunResult *R : {&Stdout, &Export})
+    EXPECT_EQ(R->Err.find("LLVM ERROR"), std::string::npos) << R->Err;
+}

@@ -1,5 +1,6 @@
 // graphify-validate: see graphify/validate/Options.h. Everything lives in the graphify_validate
 // library so that tests can call it in-process.
+#include "graphify/lint/StdoutCheck.h"
 #include "graphify/validate/Interrupts.h"
 #include "graphify/validate/Options.h"
 
@@ -7,5 +8,7 @@
 
 int main(int Argc, char **Argv) {
   graphify::validate::installInterruptHandler();
-  return graphify::validate::runValidateTool(llvm::ArrayRef<const char *>(Argv, Argc), llvm::outs(), llvm::errs());
+  return graphify::exitAfterFlushingStdout(
+      graphify::validate::runValidateTool(llvm::ArrayRef<const char *>(Argv, Argc), llvm::outs(), llvm::errs()),
+      "graphify-validate");
 }

@@ -156,6 +156,13 @@ llvm::Expected<std::string> PchCache::getOrBuild(const std::vector<std::string> 
       OS << "// graphify-lint shared prefix; generated, do not edit\n";
       for (const std::string &I : Includes)
         OS << I << "\n";
+      OS.close();
+      if (OS.has_error()) { // disk full: an error, not raw_fd_ostream's abort
+        const std::error_code Why = OS.error();
+        OS.clear_error();
+        llvm::sys::fs::remove(TmpHeader);
+        return llvm::createStringError(Why, "error: cannot write '" + TmpHeader + "': " + Why.message());
+      }
     }
     if (std::error_code EC = llvm::sys::fs::rename(TmpHeader, Header))
       return llvm::createStringError(EC, "error: cannot write '" + Header + "'");

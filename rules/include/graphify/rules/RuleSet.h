@@ -77,7 +77,8 @@ public:
   /// Loads `TagsFile` (the closed tag list) and every pack in `PackFiles`. Errors are
   /// `file:line:col: error: ...` for syntax, unknown keys, unknown tags, wrong types, duplicates.
   static llvm::Expected<RuleSet> load(llvm::StringRef TagsFile, llvm::ArrayRef<std::string> PackFiles);
-  /// Loads `Dir/tags.yaml` and every other `Dir/*.yaml` (sorted), then `ExtraPacks`.
+  /// Loads `Dir/tags.yaml` and every other `Dir/*.yaml` (sorted), then `ExtraPacks`. Packs that
+  /// together define no flavor or no API entry are an error: they would check nothing.
   static llvm::Expected<RuleSet> loadFromDirectory(llvm::StringRef Dir,
                                                    llvm::ArrayRef<std::string> ExtraPacks = {});
 
