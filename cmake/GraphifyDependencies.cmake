@@ -32,7 +32,7 @@ if(NOT TARGET graphify_openblas)
   endif()
 endif()
 
-if(GRAPHIFY_BUILD_TOOLS)
+if(GRAPHIFY_BUILD_TOOLS OR GRAPHIFY_FUZZ)
   # LLVM's version file only accepts an exact major.minor request, so check the major ourselves.
   find_package(LLVM CONFIG QUIET HINTS /usr/lib/llvm-19/lib/cmake/llvm NO_DEFAULT_PATH)
   if(LLVM_FOUND AND NOT LLVM_VERSION_MAJOR EQUAL 19)

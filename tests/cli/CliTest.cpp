@@ -626,3 +626,13 @@ TEST(CliHardening, FullDiskIsAnErrorNotAnAbort) {
   for (const RunResult *R : {&Stdout, &Export})
     EXPECT_EQ(R->Err.find("LLVM ERROR"), std::string::npos) << R->Err;
 }
+
+// Found by fuzz_compile_db: an entry with `"arguments": []` indexed past an empty command line.
+TEST(CliHardening, EmptyCompileCommandIsAnError) {
+  ScratchDir D;
+  std::string Src = D.file("k.cu", "int k;\n");
+  D.file("compile_commands.json", "[{\"directory\": \"" + D.Path + "\", \"file\": \"k.cu\", \"arguments\": []}]\n");
+  RunResult R = lint({"-p", D.Path, Src});
+  EXPECT_EQ(R.Code, 2);
+  EXPECT_NE(R.Err.find("the compile command for '" + Src + "' is empty"), std::string::npos) << R.Err;
+}

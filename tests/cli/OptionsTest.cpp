@@ -70,6 +70,22 @@ TEST(ConfigParse, AllKeys) {
   EXPECT_EQ(dumpConfig(*Again).substr(dumpConfig(*Again).find('\n')), dumpConfig(*C).substr(dumpConfig(*C).find('\n')));
 }
 
+// Found by fuzz_config: --dump-config output must read back. The default's empty
+// HeaderFilterRegex was rejected as an invalid regex, and control characters were written raw.
+TEST(ConfigParse, DumpedConfigurationReadsBack) {
+  auto Default = parseConfig("", "empty", "/");
+  ASSERT_TRUE(bool(Default)) << llvm::toString(Default.takeError());
+  auto Again = parseConfig(dumpConfig(*Default), "dump", "/");
+  ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
+  EXPECT_EQ(Again->HeaderFilterRegex, "");
+  auto Tabs = parseConfig("GraphRegions: [\"a\\tb\"]\nWarningsAsErrors: \"x\\ny\"\n", "tabs", "/");
+  ASSERT_TRUE(bool(Tabs)) << llvm::toString(Tabs.takeError());
+  auto Back = parseConfig(dumpConfig(*Tabs), "dump", "/");
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError()) << dumpConfig(*Tabs);
+  EXPECT_EQ(Back->GraphRegions, Tabs->GraphRegions);
+  EXPECT_EQ(Back->WarningsAsErrors, "x\ny");
+}
+
 TEST(ConfigParse, StrictErrors) {
   auto Unknown = parseConfig("Checks: x\nScpoe: all\n", "c.yaml", "/");
   ASSERT_FALSE(bool(Unknown));
@@ -109,6 +125,10 @@ TEST(SharedPch, KeyDependsOnFlagsAndIncludes) {
 }
 
 } // namespace
+
+TEST(CudaCommand, EmptyCommandIsLeftEmpty) { // found by fuzz_compile_db
+  EXPECT_TRUE(cudaHostSyntaxCommand({}, "k.cu").empty());
+}
 
 TEST(CudaCommand, CppCommandsAreUntouched) {
   std::vector<std::string> Cmd = {"clang++", "-std=c++17", "-Iinc", "model.cpp"};

@@ -928,6 +928,10 @@ DIFF_CASE(topk_2d_dim) {
   auto r = x.topk(2, 1);
   return {std::get<0>(r), std::get<1>(r)};
 }
+DIFF_CASE(topk_zero_dim) { // found by fuzz_runtime_ops: k = 0 left the output unwritten
+  auto x = torch::full({}, 2.5);
+  return {std::get<0>(x.topk(0)), std::get<1>(x.topk(0)), std::get<0>(x.topk(1, 0))};
+}
 DIFF_CASE(topk_k_too_large_errors) { return std::get<0>(ramp({3}).topk(4)); }
 
 // ---------------------------------------------------------------------------------------------

@@ -133,6 +133,29 @@ TEST(Errors, SizeOverflow) {
   EXPECT_EQ(zeros({0, kMax}).numel(), 0); // zero elements: no overflow, as LibTorch
 }
 
+// Found by fuzz_runtime_ops: expand accepted negative sizes other than -1 for size-1 dimensions.
+TEST(Errors, ExpandRejectsNegativeSizes) {
+  EXPECT_ERROR(zeros({1, 3}).expand({-2, 3}), "The expanded size of the tensor (-2) isn't allowed");
+  EXPECT_ERROR(zeros({3}).expand({-3, 3}), "The expanded size of the tensor (-3) isn't allowed");
+  EXPECT_EQ(zeros({1, 3}).expand({-1, 3}).size(0), 1);
+  EXPECT_EQ(zeros({1, 3}).expand({4, -1}).size(0), 4);
+}
+
+// Found by fuzz_runtime_ops: NaN and out-of-range floats converted to integers were undefined
+// behaviour (and could differ between eager and replayed graphs); they give x86's (and so
+// LibTorch's) minimum, and exp of NaN is NaN without an undefined conversion inside.
+TEST(Errors, FloatToIntegerConversionIsDefined) {
+  Tensor f = tensor(std::vector<float>{NAN, INFINITY, -INFINITY, 3e9f, -2.5f});
+  std::vector<int64_t> want32 = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN, -2};
+  Tensor i = f.to(kInt);
+  for (int64_t k = 0; k < 5; ++k)
+    EXPECT_EQ(i.index({k}).item<int64_t>(), want32[size_t(k)]) << k;
+  EXPECT_EQ(f.to(kLong).index({0}).item<int64_t>(), std::numeric_limits<int64_t>::min());
+  EXPECT_TRUE(std::isnan(f.exp().index({0}).item<float>()));
+  // Integer arithmetic wraps around, as LibTorch's kernels do.
+  EXPECT_EQ((full({1}, INT32_MIN, kInt) * 5).item<int64_t>(), int64_t(int32_t(uint32_t(INT32_MIN) * 5u)));
+}
+
 // The minimum of a signed type divided by -1 overflows; the hardware traps (SIGFPE). LibTorch
 // gives the wrapped quotient and a zero remainder.
 TEST(Errors, IntegerMinimumDividedByMinusOne) {

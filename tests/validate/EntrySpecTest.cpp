@@ -151,6 +151,22 @@ TEST(EntrySpec, InputsTooLargeToGenerateAreRefusedWhereTheyGrow) {
   EXPECT_EQ(Largest->numel(), InputSpec::kMaxElements);
 }
 
+// Found by fuzz_validate_spec: integer bounds beyond what the type (and a double, exactly) holds
+// made the generator convert 9.5e22 to int64 (undefined behaviour).
+TEST(EntrySpec, IntegerRangesMustFitTheirType) {
+  for (const char *Spec : {"x=i64[3]@-1e23:1e23", "x=i32[3]@0:3000000000", "x=i64[2]@0:1e16"}) {
+    auto S = parseInputFlag(Spec);
+    ASSERT_FALSE(bool(S)) << Spec;
+    EXPECT_NE(errorOf(S.takeError()).find("must lie in ["), std::string::npos) << Spec;
+  }
+  auto F = parseInputFlag("x=f32[2]@-1e39:0");
+  ASSERT_FALSE(bool(F));
+  EXPECT_NE(errorOf(F.takeError()).find("exceed the largest f32"), std::string::npos);
+  for (const char *Spec : {"x=i32[3]@-2147483648:2147483647", "x=i64[3]@-9007199254740992:9007199254740992",
+                           "x=f64[2]@-1e300:1e300"})
+    EXPECT_TRUE(bool(parseInputFlag(Spec))) << Spec;
+}
+
 TEST(EntrySpec, FindsTheMarkerInAComment) {
   unsigned Column = 0;
   auto T = findEntryComment("// graphify-entry: ids: i64[4,5] in [0, 99]", Column);

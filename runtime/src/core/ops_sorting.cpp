@@ -42,7 +42,9 @@ std::tuple<Tensor, Tensor> topk(const Tensor &a, int64_t k, int64_t dim, bool la
   c.in = {x};
   c.out = {vals, idx};
   c.dim = x.dim() == 0 ? 0 : dim;
-  c.k = k;
+  // A 0-d tensor has its one element whatever k (0 or 1) says, as in LibTorch; with k = 0 the
+  // kernel would select nothing and leave the output unwritten.
+  c.k = x.dim() == 0 ? 1 : k;
   c.flag = largest;
   c.flag2 = sorted;
   run(std::move(c), x.scalar_type());

@@ -36,6 +36,10 @@ std::optional<int64_t> checked_product(IntArrayRef sizes) {
 } // namespace
 
 void TensorImpl::refresh() {
+  // Every view constructor validates its sizes; this is the last line of defence, so that a
+  // negative size (found by fuzzing expand) can never reach a kernel as a loop bound.
+  for (int64_t s : sizes)
+    GFY_CHECK(s >= 0, "internal error: a view with negative size ", s, " in ", IntArrayRef(sizes));
   // A view (expand, as_strided) can name more elements than memory holds; LibTorch's wording.
   const std::optional<int64_t> n = checked_product(sizes);
   GFY_CHECK(n.has_value(), "numel: integer multiplication overflow");
@@ -401,6 +405,8 @@ Tensor Tensor::expand(IntArrayRef size, bool) const {
                 i);
       want = have;
     }
+    GFY_CHECK(want >= 0, "The expanded size of the tensor (", want, ") isn't allowed: sizes must be non-negative (-1 "
+              "keeps a dimension). Target sizes: ", size, ".  Tensor sizes: ", IntArrayRef(t.sizes));
     if (have == want) {
       sz[i] = want;
       st[i] = have_st;

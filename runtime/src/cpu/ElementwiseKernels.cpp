@@ -7,6 +7,7 @@
 
 #include <graphify/core/Functions.h>
 
+#include <limits>
 #include <mutex>
 #include <random>
 
@@ -26,8 +27,16 @@ namespace {
 const TensorImpl &I(const Tensor &t) { return *t.unsafeGetTensorImpl(); }
 
 template <class O, class In> inline O convert(In v) {
-  if constexpr (std::is_same_v<O, bool>) return v != In(0);
-  else return static_cast<O>(v);
+  if constexpr (std::is_same_v<O, bool>) {
+    return v != In(0);
+  } else if constexpr (std::is_integral_v<O> && std::is_floating_point_v<In>) {
+    // A float with no value in O (NaN, infinities, out of range) is undefined in C++; give what
+    // x86's truncating conversion gives, and so LibTorch on x86: the minimum of O.
+    constexpr In Lo = In(std::numeric_limits<O>::min()), HiExclusive = -In(std::numeric_limits<O>::min());
+    return v >= Lo && v < HiExclusive ? static_cast<O>(v) : std::numeric_limits<O>::min();
+  } else {
+    return static_cast<O>(v);
+  }
 }
 
 /// out = f(a) elementwise; `O` and `A` may differ (conversions, predicates).

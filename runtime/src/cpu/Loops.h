@@ -171,6 +171,7 @@ GFY_ALWAYS_INLINE float exp_fast(float in) {
   // the range ends and NaN are patched back with selects (vectorizable blends).
   float x = in > 88.3762626647949f ? 88.3762626647949f : in;
   x = x < -87.3365447504f ? -87.3365447504f : x;
+  x = in != in ? 0.0f : x; // NaN would reach the int conversion below (undefined); patched back at the end
   // n = round(x / ln2) by the 1.5 * 2^23 trick: branch-free and vectorizable (floorf is a libm
   // call unless -ffast-math).
   float fx = x * 1.44269504088896341f;

@@ -165,7 +165,8 @@ llvm::Expected<LintConfig> parseConfig(llvm::StringRef Text, llvm::StringRef Pat
     if (!Regex)
       return Regex.takeError();
     std::string Problem;
-    if (!llvm::Regex(*Regex).isValid(Problem))
+    // Empty means "no filter" (what --dump-config prints for the default), not an empty regex.
+    if (!Regex->empty() && !llvm::Regex(*Regex).isValid(Problem))
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      llvm::formatv("{0}: error: invalid HeaderFilterRegex: {1}", where(Path, **H),
                                                    Problem));
@@ -194,9 +195,14 @@ std::string findConfigFile(llvm::StringRef File) {
 static std::string quoted(llvm::StringRef S) {
   std::string Out = "\"";
   for (char C : S) {
-    if (C == '"' || C == '\\')
+    if (C == '"' || C == '\\') {
       Out += '\\';
-    Out += C;
+      Out += C;
+    } else if (static_cast<unsigned char>(C) < 0x20 || C == 0x7f) {
+      Out += llvm::formatv("\\x{0:X-2}", unsigned(static_cast<unsigned char>(C))).str(); // read back as is
+    } else {
+      Out += C;
+    }
   }
   return Out + "\"";
 }

@@ -84,7 +84,7 @@ static std::string compatDirectory() {
 }
 
 std::vector<std::string> cudaHostSyntaxCommand(llvm::ArrayRef<std::string> Args, llvm::StringRef File) {
-  if (!isCudaCommand(Args, File))
+  if (Args.empty() || !isCudaCommand(Args, File)) // an empty command (`"arguments": []`) has no compiler
     return Args.vec();
   std::vector<std::string> Out = isNvcc(Args) ? fromNvcc(Args, File) : Args.vec();
   std::string Toolkit = toolkitPath(Out);

@@ -316,6 +316,12 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       return ExitError;
     }
     J.Command = Cmds.front();
+    if (J.Command.CommandLine.empty()) { // `"arguments": []`: no compiler to imitate
+      Err << "graphify-lint: error: the compile command for '" << File << "' is empty (in "
+          << (O.BuildPath.empty() ? std::string("the compilation database") : O.BuildPath + "/compile_commands.json")
+          << ")\n";
+      return ExitError;
+    }
     J.CommandLine = syntaxOnlyCommand(J.Command, ResourceDir);
     if (!O.BuildPath.empty() && O.HasCompilerArgs) // -p and --: the arguments are extra flags
       J.CommandLine.insert(J.CommandLine.begin() + 1, O.CompilerArgs.begin(),

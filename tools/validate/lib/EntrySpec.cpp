@@ -257,6 +257,15 @@ private:
     if (!isFloating(In.Type) && (R.Lo != std::floor(R.Lo) || R.Hi != std::floor(R.Hi)))
       return error(RangeAt, "the bounds of a range for " + std::string(dtypeName(In.Type)) + " input '" +
                                 In.Name + "' must be integers");
+    // Integer draws are made in double arithmetic and then converted: the bounds must be values
+    // of the type that a double also holds exactly.
+    const double Limit = In.Type == DType::I32 ? 2147483647.0 : In.Type == DType::I64 ? 9007199254740992.0 : 0;
+    if (Limit != 0 && (R.Lo < -Limit - (In.Type == DType::I32 ? 1 : 0) || R.Hi > Limit))
+      return error(RangeAt, "the bounds of a range for " + std::string(dtypeName(In.Type)) + " input '" + In.Name +
+                                "' must lie in [" + formatNumber(-Limit - (In.Type == DType::I32 ? 1 : 0)) + ", " +
+                                formatNumber(Limit) + "]");
+    if (In.Type == DType::F32 && (std::abs(R.Lo) > 3.4028234663852886e38 || std::abs(R.Hi) > 3.4028234663852886e38))
+      return error(RangeAt, "the bounds of a range for f32 input '" + In.Name + "' exceed the largest f32");
     In.Range = R;
     return In;
   }
