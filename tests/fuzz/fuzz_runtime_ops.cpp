@@ -163,10 +163,16 @@ struct Program {
   Tensor X, Y;
   std::vector<Op> Ops;
   std::vector<int> Kinds; ///< decodeOp's choice per op, for reports
+  /// Expanded views may name up to 2^62 elements without memory; computing over them is a
+  /// correct but endless loop (found as a 30 s timeout), so such programs stop there.
+  static constexpr int64_t kMaxComputedElements = int64_t(1) << 22;
   Tensor run() const {
     Tensor W = X;
-    for (const Op &O : Ops)
+    for (const Op &O : Ops) {
+      if (W.numel() > kMaxComputedElements)
+        throw Error("fuzz: the working tensor is too large to compute on");
       W = O(W, Y);
+    }
     return W;
   }
 };
