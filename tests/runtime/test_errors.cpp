@@ -133,6 +133,19 @@ TEST(Errors, SizeOverflow) {
   EXPECT_EQ(zeros({0, kMax}).numel(), 0); // zero elements: no overflow, as LibTorch
 }
 
+// Found by fuzz_runtime_ops: selecting from an empty tensor whose other dimension is a huge
+// expanded size built a position list of 2^62 entries (std::length_error escaped).
+TEST(Errors, IndexingEmptyTensorsWithHugeExpandedDimensions) {
+  const int64_t kHuge = int64_t(1) << 62;
+  Tensor x = zeros({1, 0}).expand({kHuge, 0});
+  EXPECT_EQ(x.index_select(1, tensor(std::vector<int64_t>{})).numel(), 0);
+  EXPECT_ERROR(x.index_select(1, tensor(std::vector<int64_t>{0})), "Storage size calculation overflowed");
+  EXPECT_ERROR(zeros({3, 0}).index_select(1, tensor(std::vector<int64_t>{0})), "index out of range in self");
+  Tensor y = zeros({0, 1}).expand({0, kHuge});
+  EXPECT_EQ(y.index({tensor(std::vector<int64_t>{})}).numel(), 0);
+  EXPECT_EQ(y.nonzero().size(0), 0);
+}
+
 // Found by fuzz_runtime_ops: expand accepted negative sizes other than -1 for size-1 dimensions.
 TEST(Errors, ExpandRejectsNegativeSizes) {
   EXPECT_ERROR(zeros({1, 3}).expand({-2, 3}), "The expanded size of the tensor (-2) isn't allowed");

@@ -13,6 +13,10 @@ const TensorImpl &I(const Tensor &t) { return *t.unsafeGetTensorImpl(); }
 
 /// Element offsets of every position of a (sizes, strides) block, in row-major order.
 std::vector<int64_t> offsets(const int64_t *sizes, const int64_t *strides, size_t nd) {
+  // An empty block has no positions, however large its other (expanded) dimensions are.
+  for (size_t d = 0; d < nd; ++d)
+    if (sizes[d] == 0)
+      return {};
   std::vector<int64_t> out{0};
   for (size_t d = 0; d < nd; ++d) {
     std::vector<int64_t> next;
@@ -38,6 +42,19 @@ template <bool Put> void advanced(OpCall &c) {
   const size_t P = size_t(c.k), M = size_t(c.dim), nd = t.sizes.size();
   const size_t first_idx = 1;
   const int64_t nB = I(c.in[first_idx]).numel;
+  if (dense.numel == 0) {
+    // Nothing to move, but the indices are still checked, and the position lists below must not
+    // be built: a zero-size dimension elsewhere leaves the others free to be huge (an expanded
+    // view of 2^62 rows), which made offsets() throw std::length_error (found by fuzzing).
+    for (size_t k = 0; k < M; ++k) {
+      const int64_t *ix = reinterpret_cast<const int64_t *>(I(c.in[first_idx + k]).data());
+      for (int64_t b = 0; b < nB; ++b) {
+        if (!Put && c.flag2 && (ix[b] < 0 || ix[b] >= t.sizes[P + k])) throw Error("index out of range in self");
+        checked_index(ix[b], t.sizes[P + k], int64_t(P + k));
+      }
+    }
+    return;
+  }
   const auto pre = offsets(t.sizes.data(), t.strides.data(), P);
   const auto post = offsets(t.sizes.data() + P + M, t.strides.data() + P + M, nd - P - M);
   bool post_dense = true;
