@@ -83,6 +83,10 @@ TEST_P(RewriteGolden, Case) {
   const GoldenCase &C = GetParam();
   std::string Input = readFile(C.Path);
   ASSERT_FALSE(Input.empty()) << C.Path;
+  // As the lint goldens: a case written against the real LibTorch headers needs them (the
+  // asan-ubsan preset builds without LibTorch).
+  if (Input.find("#include <torch/") != std::string::npos && llvm::StringRef(GRAPHIFY_TEST_TORCH_INCLUDE_DIRS).empty())
+    GTEST_SKIP() << "LibTorch headers not found";
   graphify::test::RewriteRun Run = graphify::test::rewriteSource(C.Path, Input);
   ASSERT_TRUE(Run.ParseErrors.empty()) << Run.ParseErrors;
   ASSERT_TRUE(Run.ApplyError.empty()) << Run.ApplyError;
