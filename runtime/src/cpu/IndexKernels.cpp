@@ -34,6 +34,13 @@ inline int64_t checked_index(int64_t v, int64_t size, int64_t dim) {
   return v < 0 ? v + size : v;
 }
 
+/// The position index value `v` names in indexed dim `P + k` of `t`. index_select / embedding
+/// (`select`: flag2 of a gather) take indices in [0, size), in LibTorch's words for the rest.
+inline int64_t index_position(int64_t v, const TensorImpl &t, size_t P, size_t k, bool select) {
+  if (select && (v < 0 || v >= t.sizes[P + k])) throw Error("index out of range in self");
+  return checked_index(v, t.sizes[P + k], int64_t(P + k));
+}
+
 /// Shared geometry of index / index_put: `t` has shape pre(P) + indexed(M) + post; the index
 /// tensors are contiguous long with nB elements each; the dense side is (pre, nB, post).
 template <bool Put> void advanced(OpCall &c) {
@@ -48,10 +55,8 @@ template <bool Put> void advanced(OpCall &c) {
     // view of 2^62 rows), which made offsets() throw std::length_error (found by fuzzing).
     for (size_t k = 0; k < M; ++k) {
       const int64_t *ix = reinterpret_cast<const int64_t *>(I(c.in[first_idx + k]).data());
-      for (int64_t b = 0; b < nB; ++b) {
-        if (!Put && c.flag2 && (ix[b] < 0 || ix[b] >= t.sizes[P + k])) throw Error("index out of range in self");
-        checked_index(ix[b], t.sizes[P + k], int64_t(P + k));
-      }
+      for (int64_t b = 0; b < nB; ++b)
+        index_position(ix[b], t, P, k, !Put && c.flag2);
     }
     return;
   }
@@ -69,10 +74,7 @@ template <bool Put> void advanced(OpCall &c) {
     for (int64_t b = 0; b < nB; ++b) {
       int64_t off = po;
       for (size_t k = 0; k < M; ++k) {
-        const int64_t v = idx[k][b];
-        // index_select / embedding (flag2): indices in [0, size), LibTorch's words for the rest.
-        if (!Put && c.flag2 && (v < 0 || v >= t.sizes[P + k])) throw Error("index out of range in self");
-        off += checked_index(v, t.sizes[P + k], int64_t(P + k)) * t.strides[P + k];
+        off += index_position(idx[k][b], t, P, k, !Put && c.flag2) * t.strides[P + k];
       }
       char *tb = tp + off * es;
       if (Put && c.flag) {
