@@ -14,9 +14,13 @@
 #include "graphify/analyzer/ApiResolver.h"
 #include "graphify/rules/RuleSet.h"
 
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Type.h>
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +33,9 @@ namespace graphify::rewriter {
 class ApiModel {
 public:
   /// `Facts` may be null (no analysis ran); the model then answers from the RuleSet alone.
-  ApiModel(const RuleSet &Rules, const DataFacts *Facts) : Rules(Rules), Facts(Facts), Resolver(Rules) {}
+  /// `Ctx` (optional) lets refusals name lines.
+  ApiModel(const RuleSet &Rules, const DataFacts *Facts, const clang::ASTContext *Ctx = nullptr)
+      : Rules(Rules), Facts(Facts), Ctx(Ctx), Resolver(Rules) {}
 
   /// The flavor of a tensor type (references, cv and sugar stripped), or null.
   const ApiFlavor *tensorFlavor(clang::QualType T) const;
@@ -49,10 +55,17 @@ public:
 
   const RuleSet &rules() const { return Rules; }
   const DataFacts *facts() const { return Facts; }
+  const clang::ASTContext *context() const { return Ctx; }
+
+  /// Purity summaries of user functions (Safety.h, calleeImpurity), computed once per TU.
+  using PuritySummaries = std::map<const clang::FunctionDecl *, std::optional<std::string>>;
+  PuritySummaries &purityCache() const { return Purity; }
 
 private:
   const RuleSet &Rules;
   const DataFacts *Facts;
+  const clang::ASTContext *Ctx;
+  mutable PuritySummaries Purity;
   ApiResolver Resolver;
 };
 

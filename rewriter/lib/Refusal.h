@@ -2,7 +2,7 @@
 /// \file
 /// A rule that matched a shape but must not rewrite it says why with a RefusalError. The error
 /// travels out of the Transformer stencil or edit generator that detected the problem, and the
-/// rule runner turns it into `Finding::NoFixReason` ("no fix: ...").
+/// rule runner turns it into `Finding::NoFixReason`; outputs print it after "no fix offered: ".
 ///
 /// \code
 ///   if (auto Why = findSideEffect(Arm, Api))

@@ -36,21 +36,35 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
     std::string File;
     if (auto FE = SM.getFileEntryRefForID(SM.getFileID(Loc)))
       File = FE->getName().str();
-    // Prefer the candidate rooted at the anchor itself, then the narrowest one covering it.
+    // A fix beats a refusal; among fixes the widest wins (an if-conversion of a whole region
+    // contains the fixes of the ifs inside it), among refusals the narrowest (the most specific
+    // reason). The candidate rooted at the anchor itself is preferred among equals.
     const RewriteCandidate *Best = nullptr;
+    auto Better = [&](const RewriteCandidate &C, unsigned Width, unsigned BestWidth) {
+      if (!Best)
+        return true;
+      if (bool(C.Fix) != bool(Best->Fix))
+        return bool(C.Fix);
+      if (C.Fix && C.FixSpan != Best->FixSpan)
+        return C.FixSpan > Best->FixSpan;
+      if (C.Root == Anchor && Best->Root != Anchor)
+        return true;
+      return !C.Fix && Width < BestWidth;
+    };
     unsigned BestWidth = ~0u;
     for (const RewriteCandidate &C : Candidates) {
       if (C.Where.File != File)
         continue;
-      if (C.Root == Anchor) {
-        Best = &C;
-        break;
-      }
+      unsigned Width = ~0u;
+      if (C.Root == Anchor)
+        Width = 0;
       for (auto [B, E] : C.Covered)
-        if (Offset >= B && Offset < E && E - B < BestWidth) {
-          Best = &C;
-          BestWidth = E - B;
-        }
+        if (Offset >= B && Offset < E)
+          Width = std::min(Width, E - B);
+      if (Width != ~0u && Better(C, Width, BestWidth)) {
+        Best = &C;
+        BestWidth = Width;
+      }
     }
     if (!Best)
       continue;

@@ -73,20 +73,90 @@ bool touchesDataDependentApi(const Stmt *S, const ApiModel &Api, int Depth = 0) 
   return false;
 }
 
-void coverLocalInitializers(const Stmt *S, const SourceManager &SM,
-                            std::vector<std::pair<unsigned, unsigned>> &Covered) {
+/// The conditions of a select-shaped statement (an if / else-if chain, a ?: chain), or none.
+llvm::SmallVector<const Stmt *, 2> selectConditions(const Stmt *S) {
+  llvm::SmallVector<const Stmt *, 2> Conds;
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    for (; If; If = dyn_cast_or_null<IfStmt>(If->getElse()))
+      Conds.push_back(If->getCond());
+  } else if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+    for (; CO; CO = dyn_cast<ConditionalOperator>(CO->getFalseExpr()->IgnoreParenImpCasts()))
+      Conds.push_back(CO->getCond());
+  }
+  return Conds;
+}
+
+void coverStatement(const Stmt *S, const SourceManager &SM, std::vector<std::pair<unsigned, unsigned>> &Covered) {
+  SourceLocation B = SM.getExpansionLoc(S->getBeginLoc());
+  SourceLocation E = SM.getExpansionLoc(S->getEndLoc());
+  if (B.isValid() && E.isValid() && SM.getFileID(B) == SM.getFileID(E))
+    Covered.push_back({SM.getFileOffset(B), SM.getFileOffset(E) + 1});
+}
+
+/// The `if` keyword itself: a branch finding may be anchored on the statement.
+void coverStatementHead(const Stmt *S, const SourceManager &SM, std::vector<std::pair<unsigned, unsigned>> &Covered) {
+  SourceLocation B = SM.getExpansionLoc(S->getBeginLoc());
+  if (B.isValid())
+    Covered.push_back({SM.getFileOffset(B), SM.getFileOffset(B) + 1});
+}
+
+/// Adds the condition of every if inside a replaced range of `Fix` (the region an if-conversion
+/// rewrote) to what the candidate covers.
+void coverConvertedIfs(const Stmt *Root, const FixIt &Fix, ASTContext &Ctx,
+                       std::vector<std::pair<unsigned, unsigned>> &Covered, const ApiModel &Api);
+
+/// Bytes the fix replaces, in total (wider fixes contain narrower ones they overlap).
+unsigned fixSpan(const FixIt &Fix) {
+  unsigned Span = 0;
+  for (const Replacement &R : Fix.Replacements)
+    Span += R.Length;
+  return Span;
+}
+
+/// Covers the initialisers of the locals `S` reads that carry a value read from a tensor or a
+/// value-dependent shape themselves (`auto i = m.nonzero();`, `float s = x.sum().item<float>();`):
+/// the rewrite removes them. A local merely computed from such a value (a buffer sized by it)
+/// stays what its own finding says.
+void coverLocalInitializers(const Stmt *S, const SourceManager &SM, std::vector<std::pair<unsigned, unsigned>> &Covered,
+                            const ApiModel &Api) {
   if (!S)
     return;
   if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-        V && !isa<ParmVarDecl>(V) && V->hasLocalStorage() && V->getInit()) {
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && !isa<ParmVarDecl>(V) && V->hasLocalStorage() &&
+                                                          V->getInit() &&
+                                                          touchesDataDependentApi(V->getInit(), Api, /*Depth=*/3)) {
       SourceLocation B = SM.getExpansionLoc(V->getInit()->getBeginLoc());
       SourceLocation E = SM.getExpansionLoc(V->getInit()->getEndLoc());
       if (B.isValid() && E.isValid() && SM.getFileID(B) == SM.getFileID(E))
         Covered.push_back({SM.getFileOffset(B), SM.getFileOffset(E) + 1});
     }
   for (const Stmt *C : S->children())
-    coverLocalInitializers(C, SM, Covered);
+    coverLocalInitializers(C, SM, Covered, Api);
+}
+
+void coverConvertedIfs(const Stmt *Root, const FixIt &Fix, ASTContext &Ctx,
+                       std::vector<std::pair<unsigned, unsigned>> &Covered, const ApiModel &Api) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Stmt *Body = rewriter::functionBody(rewriter::enclosingFunction(Root, Ctx));
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      unsigned Begin = SM.getFileOffset(SM.getExpansionLoc(If->getBeginLoc()));
+      for (const Replacement &R : Fix.Replacements)
+        if (Begin >= R.Offset && Begin < R.Offset + R.Length) {
+          coverStatementHead(If, SM, Covered);
+          for (const Stmt *Cond : selectConditions(If)) {
+            coverStatement(Cond, SM, Covered);
+            coverLocalInitializers(Cond, SM, Covered, Api);
+          }
+        }
+    }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
 }
 
 class CandidateCollector : public MatchFinder::MatchCallback {
@@ -106,18 +176,24 @@ public:
     C.RuleName = Rule.Name;
     C.Root = Root;
     C.Where = pointOf(Root->getBeginLoc(), SM);
-    SourcePoint End = pointOf(Root->getEndLoc(), SM);
-    C.Covered.push_back({C.Where.Offset, End.Offset + 1});
     C.TouchesDataDependentApi = touchesDataDependentApi(Root, Api);
-    // Values computed into locals flow into the match: a finding on such an initializer (the
+    // A select rewrite (if, ?:) concerns its conditions only: a finding inside an arm (a print,
+    // a gather) is neither removed by it nor blocked by the arm's own refusal. Values computed
+    // into locals flow into what the candidate concerns: a finding on such an initializer (the
     // `nonzero()` of `auto i = m.nonzero();`, the `item()` of `float s = ...`) is about it too.
-    coverLocalInitializers(Root, SM, C.Covered);
+    const bool SelectsOnConditions = !selectConditions(Root).empty();
+    for (const Stmt *Concern : SelectsOnConditions ? selectConditions(Root) : llvm::SmallVector<const Stmt *, 2>{Root}) {
+      coverStatement(Concern, SM, C.Covered);
+      coverLocalInitializers(Concern, SM, C.Covered, Api);
+    }
+    if (SelectsOnConditions)
+      coverStatementHead(Root, SM, C.Covered);
     size_t CaseIndex = transformer::detail::findSelectedCase(R, Rule.Rule);
     auto Edits = Rule.Rule.Cases[CaseIndex].Edits(R);
     if (!Edits) {
       llvm::handleAllErrors(
-          Edits.takeError(), [&](const rewriter::RefusalError &E) { C.NoFixReason = "no fix: " + E.reason(); },
-          [&](const llvm::ErrorInfoBase &E) { C.NoFixReason = "no fix: " + E.message(); });
+          Edits.takeError(), [&](const rewriter::RefusalError &E) { C.NoFixReason = E.reason(); },
+          [&](const llvm::ErrorInfoBase &E) { C.NoFixReason = E.message(); });
       Out.push_back(std::move(C));
       return;
     }
@@ -135,12 +211,18 @@ public:
                                rewriter::withCarriedComments(SM, R.Context->getLangOpts(), E.Range, E.Replacement));
       Fix.Replacements.push_back({Rep.getFilePath().str(), Rep.getOffset(), Rep.getLength(),
                                   Rep.getReplacementText().str(), analysedContentHash(SM, Rep.getFilePath())});
-      C.Covered.push_back({Rep.getOffset(), Rep.getOffset() + std::max(1u, Rep.getLength())});
+      if (!SelectsOnConditions)
+        C.Covered.push_back({Rep.getOffset(), Rep.getOffset() + std::max(1u, Rep.getLength())});
     }
-    if (Fix.Replacements.empty())
-      C.NoFixReason = "no fix: the code is produced by a macro expansion";
-    else
+    if (Fix.Replacements.empty()) {
+      C.NoFixReason = "the code is produced by a macro expansion";
+    } else {
+      // An if-conversion rewrites every if of its region: their conditions are its concern too.
+      if (SelectsOnConditions)
+        coverConvertedIfs(Root, Fix, *R.Context, C.Covered, Api);
+      C.FixSpan = fixSpan(Fix);
       C.Fix = std::move(Fix);
+    }
     Out.push_back(std::move(C));
   }
 
@@ -171,7 +253,7 @@ private:
 
 std::vector<RewriteCandidate> findRewriteCandidates(ASTContext &Ctx, const RuleSet &Rules, const DataFacts *Facts,
                                                     const std::vector<const Decl *> &Scopes) {
-  ApiModel Api(Rules, Facts);
+  ApiModel Api(Rules, Facts, &Ctx);
   std::vector<NamedRewriteRule> All = rewriter::allRewriteRules(Api);
   std::vector<RewriteCandidate> Out;
   std::vector<std::unique_ptr<CandidateCollector>> Collectors;

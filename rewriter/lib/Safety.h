@@ -13,6 +13,7 @@
 #include "ApiModel.h"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
 #include <llvm/ADT/SmallPtrSet.h>
@@ -28,6 +29,12 @@ namespace graphify::rewriter {
 /// `AllowHostReads` accepts item()-like reads (for conditions, whose reads the rewrite lifts).
 std::optional<std::string> findSideEffect(const clang::Stmt *S, const ApiModel &Api,
                                           bool AllowHostReads = false);
+
+/// The purity summary of a function the user wrote (or a library forwarder `{ return f(...); }`
+/// such as a module holder's operator()): null when its body is side-effect free by the rules of
+/// findSideEffect, with writes to its own by-value locals allowed; else why not ("writes the
+/// field 'w' (line 12)"), or an empty string when its body is not available. Memoised per TU.
+std::optional<std::string> calleeImpurity(const clang::FunctionDecl *FD, const ApiModel &Api);
 
 /// Whether `E` provably holds exactly one element: a full reduction (`x.sum()`, `x.max()`,
 /// `x.all()`) or a local initialised by one and never reassigned in `Body`.

@@ -9,6 +9,7 @@
 // that read in the original branch too (or not at all in that branch).
 #include "lib/ConditionLifting.h"
 #include "lib/IfChain.h"
+#include "lib/Predication.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
 
@@ -68,66 +69,7 @@ std::string armLabel(const AssignSelect &S, size_t I) {
   return "the " + (I < S.Chain.Branches.size() ? S.Chain.armName(I) : std::string("else")) + " branch";
 }
 
-/// The variable holds a value when no branch assigns it: a parameter, an initialised local, or
-/// a local assigned somewhere before the if.
-bool isDefinedBefore(const VarDecl *V, const Stmt *If, const Stmt *Body, ASTContext &Ctx) {
-  if (isa<ParmVarDecl>(V))
-    return true;
-  if (const Expr *Init = V->getInit()) {
-    const auto *CE = dyn_cast<CXXConstructExpr>(stripImplicit(Init));
-    if (!CE || CE->getNumArgs() > 0)
-      return true;
-  }
-  SourceManager &SM = Ctx.getSourceManager();
-  llvm::SmallVector<const Stmt *, 32> Work{Body};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *E = dyn_cast<Expr>(S)) {
-      const Expr *Target = nullptr;
-      if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Assign)
-        Target = BO->getLHS();
-      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Equal)
-        Target = OC->getArg(0);
-      if (Target && referencedVar(Target) == V &&
-          SM.isBeforeInTranslationUnit(S->getEndLoc(), If->getBeginLoc()))
-        return true;
-    }
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
-  return false;
-}
-
 bool reads(const Expr *E, const VarDecl *V) { return !usesOf(V, E).empty(); }
-
-std::string freshName(llvm::StringRef Base, const Stmt *Body, std::vector<std::string> &Taken) {
-  for (int N = 0;; ++N) {
-    std::string Name = N == 0 ? Base.str() : Base.str() + std::to_string(N + 1);
-    if (llvm::is_contained(Taken, Name))
-      continue;
-    bool Clash = false;
-    llvm::SmallVector<const Stmt *, 32> Work{Body};
-    while (!Work.empty() && !Clash) {
-      const Stmt *S = Work.pop_back_val();
-      if (!S)
-        continue;
-      if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-        Clash |= DR->getDecl()->getDeclName().isIdentifier() && DR->getDecl()->getName() == Name;
-      if (const auto *DS = dyn_cast<DeclStmt>(S))
-        for (const Decl *D : DS->decls())
-          if (const auto *ND = dyn_cast<NamedDecl>(D))
-            Clash |= ND->getDeclName().isIdentifier() && ND->getName() == Name;
-      for (const Stmt *C : S->children())
-        Work.push_back(C);
-    }
-    if (!Clash) {
-      Taken.push_back(Name);
-      return Name;
-    }
-  }
-}
 
 llvm::Expected<AssignSelect> analyse(const MatchResult &R, const ApiModel &Api) {
   ASTContext &Ctx = *R.Context;
@@ -270,8 +212,15 @@ NamedRewriteRule makeIfAssignToWhereRule(const ApiModel &Api) {
                      .bind("if");
   auto Select = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
     auto S = analyse(R, *A);
-    if (!S)
-      return S.takeError();
+    if (!S) {
+      // The general if-conversion handles what the select form does not (branch locals, nested
+      // ifs, assignments that read each other); its refusal is the precise one.
+      llvm::consumeError(S.takeError());
+      auto P = predicateAssignIf(R.Nodes.getNodeAs<IfStmt>("if"), *A, *R.Context);
+      if (!P)
+        return P.takeError();
+      return P->Text;
+    }
     ASTContext &Ctx = *R.Context;
     std::string Out;
     std::vector<std::string> CondNames;
@@ -313,8 +262,13 @@ NamedRewriteRule makeIfAssignToWhereRule(const ApiModel &Api) {
   });
   EditGenerator Locals = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
     auto S = analyse(R, *A);
-    if (!S)
-      return S.takeError();
+    if (!S) {
+      llvm::consumeError(S.takeError());
+      auto P = predicateAssignIf(R.Nodes.getNodeAs<IfStmt>("if"), *A, *R.Context);
+      if (!P)
+        return P.takeError();
+      return liftedLocalEdits(P->LiftedLocals, *A, *R.Context);
+    }
     std::vector<const VarDecl *> Vars;
     for (const LiftedCondition &C : S->Conds)
       Vars.insert(Vars.end(), C.Locals.begin(), C.Locals.end());

@@ -7,6 +7,7 @@
 // must be free of side effects and the arms must agree in shape and dtype where that is known.
 #include "lib/ConditionLifting.h"
 #include "lib/IfChain.h"
+#include "lib/Predication.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
 
@@ -14,6 +15,7 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
+#include <clang/Tooling/Transformer/SourceCode.h>
 
 using namespace clang;
 using namespace clang::transformer;
@@ -103,6 +105,58 @@ llvm::Expected<ReturnSelect> analyse(const MatchResult &R, const ApiModel &Api) 
   return S;
 }
 
+/// The region an early return starts: the if alone when it has an else, else the if and the
+/// statements of its block after it through the first return.
+llvm::SmallVector<const Stmt *, 4> returnRegion(const IfStmt *If, ASTContext &Ctx) {
+  llvm::SmallVector<const Stmt *, 4> Region{If};
+  if (If->getElse())
+    return Region;
+  for (const DynTypedNode &P : Ctx.getParents(*If))
+    if (const auto *CS = P.get<CompoundStmt>()) {
+      const auto *It = llvm::find(CS->body(), If);
+      for (++It; It != CS->body_end(); ++It) {
+        Region.push_back(*It);
+        if (isa<ReturnStmt>(*It))
+          break;
+      }
+    }
+  return Region;
+}
+
+/// The where() form, from the select analysis or, when that refuses, the general if-conversion.
+llvm::Expected<PredicatedCode> rewriteOf(const MatchResult &R, const ApiModel &Api) {
+  auto S = analyse(R, Api);
+  if (S) {
+    PredicatedCode Out;
+    std::string Acc = sourceText(S->Values.back(), *R.Context);
+    for (size_t I = S->Conds.size(); I-- > 0;)
+      Acc = Api.spell(S->Values[I], "where") + "(" + S->Conds[I].Text + ", " + sourceText(S->Values[I], *R.Context) +
+            ", " + Acc + ")";
+    Out.Text = "return " + Acc + ";";
+    for (const LiftedCondition &C : S->Conds)
+      Out.LiftedLocals.insert(Out.LiftedLocals.end(), C.Locals.begin(), C.Locals.end());
+    return Out;
+  }
+  llvm::consumeError(S.takeError());
+  const auto *If = R.Nodes.getNodeAs<IfStmt>("if");
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(enclosingFunction(If, *R.Context));
+  if (!FD || !Api.isTensor(FD->getReturnType()) || FD->getReturnType()->isReferenceType())
+    return refuse("the function does not return a tensor by value");
+  return predicateReturnRegion(returnRegion(If, *R.Context), Api, *R.Context);
+}
+
+/// The source range of the region, for the edit.
+RangeSelector regionOfIf(std::string Id) {
+  return [Id](const MatchResult &R) -> llvm::Expected<CharSourceRange> {
+    const auto *If = R.Nodes.getNodeAs<IfStmt>(Id);
+    auto Region = returnRegion(If, *R.Context);
+    // Through the semicolon of a final `return e;` (its statement ends at `e`).
+    return tooling::maybeExtendRange(
+        CharSourceRange::getTokenRange(Region.front()->getBeginLoc(), Region.back()->getEndLoc()), tok::semi,
+        *R.Context);
+  };
+}
+
 } // namespace
 
 NamedRewriteRule makeIfReturnToWhereRule(const ApiModel &Api) {
@@ -113,26 +167,19 @@ NamedRewriteRule makeIfReturnToWhereRule(const ApiModel &Api) {
              optionally(allOf(unless(hasElse(stmt())), isFollowedBy(returnStmt().bind("next")))))
           .bind("if");
   auto Select = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
-    auto S = analyse(R, *A);
-    if (!S)
-      return S.takeError();
-    std::string Acc = sourceText(S->Values.back(), *R.Context);
-    for (size_t I = S->Conds.size(); I-- > 0;)
-      Acc = A->spell(S->Values[I], "where") + "(" + S->Conds[I].Text + ", " +
-            sourceText(S->Values[I], *R.Context) + ", " + Acc + ")";
-    return "return " + Acc + ";";
+    auto P = rewriteOf(R, *A);
+    if (!P)
+      return P.takeError();
+    return P->Text;
   });
   EditGenerator Locals = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
-    auto S = analyse(R, *A);
-    if (!S)
-      return S.takeError();
-    std::vector<const VarDecl *> Vars;
-    for (const LiftedCondition &C : S->Conds)
-      Vars.insert(Vars.end(), C.Locals.begin(), C.Locals.end());
-    return liftedLocalEdits(Vars, *A, *R.Context);
+    auto P = rewriteOf(R, *A);
+    if (!P)
+      return P.takeError();
+    return liftedLocalEdits(P->LiftedLocals, *A, *R.Context);
   };
   return {"if-return-to-where",
-          makeRule(Matcher, flatten(changeTo(statementThroughOptional("if", "next"), Select), Locals),
+          makeRule(Matcher, flatten(changeTo(regionOfIf("if"), Select), Locals),
                    cat("the branch becomes one where() select on a 0-d tensor condition, so the graph "
                        "computes both arms and keeps the choice on the device"))};
 }

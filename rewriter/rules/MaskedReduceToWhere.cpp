@@ -12,6 +12,7 @@
 // masked_select counts.
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
+#include "lib/SingleUseLocal.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
@@ -29,7 +30,25 @@ struct Selection {
   const Expr *Source;
   const Expr *Mask;
   bool ByIndex;
+  const DeclStmt *Decl = nullptr; ///< the local's declaration, removed by the rewrite
 };
+
+/// The local variables an expression reads.
+llvm::SmallVector<const VarDecl *, 4> readVars(const Stmt *S) {
+  llvm::SmallVector<const VarDecl *, 4> Out;
+  llvm::SmallVector<const Stmt *, 16> Work{S};
+  while (!Work.empty()) {
+    const Stmt *N = Work.pop_back_val();
+    if (!N)
+      continue;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(N))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->hasLocalStorage())
+        Out.push_back(V);
+    for (const Stmt *C : N->children())
+      Work.push_back(C);
+  }
+  return Out;
+}
 
 std::optional<Selection> asSelection(const Expr *E, const ApiModel &Api) {
   E = stripAll(E);
@@ -38,11 +57,11 @@ std::optional<Selection> asSelection(const Expr *E, const ApiModel &Api) {
     if (const Expr *Obj = callObject(E)) {
       auto Args = callArgs(E);
       if (Args.size() == 1)
-        return Selection{Obj, Args[0], false};
+        return Selection{Obj, Args[0], false, nullptr};
     } else {
       auto Args = callArgs(E);
       if (Args.size() == 2)
-        return Selection{Args[0], Args[1], false};
+        return Selection{Args[0], Args[1], false, nullptr};
     }
   }
   if (N == "index" && Api.callHasTag(E, "bool_mask_index")) {
@@ -51,10 +70,33 @@ std::optional<Selection> asSelection(const Expr *E, const ApiModel &Api) {
     if (Obj && Args.size() == 1) {
       auto Elements = bracedListElements(Args[0]);
       if (Elements.size() == 1 && Api.isTensorExpr(Elements[0]))
-        return Selection{Obj, Elements[0], true};
+        return Selection{Obj, Elements[0], true, nullptr};
     }
   }
   return std::nullopt;
+}
+
+/// The selection the reduction reduces: its receiver, or the single-use local holding it.
+llvm::Expected<Selection> selectionOf(const CXXMemberCallExpr *Reduce, const Stmt *Body, const ApiModel &Api,
+                                      ASTContext &Ctx) {
+  const Expr *Receiver = Reduce->getImplicitObjectArgument();
+  if (!Body)
+    return refuse("the reduction is not inside a function body");
+  if (auto Sel = asSelection(Receiver, Api))
+    return *Sel;
+  const VarDecl *V = referencedVar(Receiver);
+  auto Sel = V && V->getInit() ? asSelection(throughSameElements(V->getInit(), Api), Api) : std::nullopt;
+  if (!Sel)
+    return refuse("the reduced tensor is not a boolean selection 'x.masked_select(m)' or 'x.index({m})'");
+  auto Decl = singleUseLocal(V, Reduce, Body, Api, Ctx, "the selection");
+  if (!Decl)
+    return Decl.takeError();
+  for (const Expr *Input : {Sel->Source, Sel->Mask})
+    for (const VarDecl *Read : readVars(Input))
+      if (isReassigned(Read, Body))
+        return refuse("'" + Read->getNameAsString() + "' is reassigned, so the selection cannot move to its use");
+  Sel->Decl = *Decl;
+  return *Sel;
 }
 
 /// Whether the replacement text must be parenthesised where `E` stands.
@@ -90,18 +132,22 @@ NamedRewriteRule makeMaskedReduceToWhereRule(const ApiModel &Api) {
   using namespace matchers;
   const ApiModel *A = &Api;
   // `sum()` has a defaulted dtype parameter, so "no arguments" is checked on what was written.
-  auto Matcher = cxxMemberCallExpr(isUserCode(), hasTensorType(A), callee(cxxMethodDecl(hasAnyName("sum", "mean"))),
-                                   on(expr(anyOf(isApiCall(A, "masked_select"), isApiCall(A, "index")))))
-                     .bind("reduce");
+  // The selection is the receiver itself, or a local initialised by it (and used only here).
+  auto Selection = expr(anyOf(isApiCall(A, "masked_select"), isApiCall(A, "index")));
+  auto Matcher =
+      cxxMemberCallExpr(isUserCode(), hasTensorType(A), callee(cxxMethodDecl(hasAnyName("sum", "mean"))),
+                        on(expr(anyOf(Selection, ignoringImplicit(declRefExpr(to(varDecl(
+                                                     hasLocalStorage(), hasInitializer(hasDescendant(Selection))))))))))
+          .bind("reduce");
   auto Rewrite = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
     ASTContext &Ctx = *R.Context;
     const auto *Reduce = R.Nodes.getNodeAs<CXXMemberCallExpr>("reduce");
     const Stmt *Body = functionBody(enclosingFunction(Reduce, Ctx));
-    auto Sel = asSelection(Reduce->getImplicitObjectArgument(), *A);
     if (!callArgs(Reduce).empty())
       return refuse("the reduction takes arguments (a dimension or dtype)");
-    if (!Sel || !Body)
-      return refuse("the reduced tensor is not a boolean selection 'x.masked_select(m)' or 'x.index({m})'");
+    auto Sel = selectionOf(Reduce, Body, *A, Ctx);
+    if (!Sel)
+      return Sel.takeError();
     bool SameShape = maskHasShapeOf(Sel->Mask, Sel->Source, Body, *A);
     if (Sel->ByIndex && !SameShape)
       return refuse("cannot prove that the mask '" + sourceText(Sel->Mask, Ctx) + "' has the shape of '" +
@@ -125,8 +171,18 @@ NamedRewriteRule makeMaskedReduceToWhereRule(const ApiModel &Api) {
     std::string Mean = Sum + " / " + Count;
     return needsParens(Reduce, Ctx) ? "(" + Mean + ")" : Mean;
   });
+  EditGenerator RemoveLocal = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
+    const auto *Reduce = R.Nodes.getNodeAs<CXXMemberCallExpr>("reduce");
+    auto Sel = selectionOf(Reduce, functionBody(enclosingFunction(Reduce, *R.Context)), *A, *R.Context);
+    if (!Sel)
+      return Sel.takeError();
+    llvm::SmallVector<Edit, 1> Edits;
+    if (Sel->Decl)
+      Edits.push_back(removeDeclaration(Sel->Decl, *R.Context));
+    return Edits;
+  };
   return {"masked-reduce-to-where",
-          makeRule(Matcher, changeTo(node("reduce"), Rewrite),
+          makeRule(Matcher, flatten(changeTo(node("reduce"), Rewrite), RemoveLocal),
                    cat("the reduction runs over a fixed-size where() instead of a value-dependent "
                        "selection"))};
 }

@@ -9,6 +9,7 @@
 // computed at the index_put_, not at the declaration).
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
+#include "lib/SingleUseLocal.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
@@ -41,24 +42,6 @@ const Expr *nonzeroOperand(const Expr *E, const ApiModel &Api) {
   return Args.size() == 1 ? Args[0] : nullptr;
 }
 
-/// The statement (directly in a block) that contains `E`, and the block.
-std::pair<const Stmt *, const CompoundStmt *> enclosingBlockStatement(const Stmt *E, ASTContext &Ctx) {
-  DynTypedNode N = DynTypedNode::create(*E);
-  const Stmt *Child = E;
-  for (int Depth = 0; Depth < 32; ++Depth) {
-    auto Parents = Ctx.getParents(N);
-    if (Parents.empty())
-      return {nullptr, nullptr};
-    if (const auto *CS = Parents[0].get<CompoundStmt>())
-      return {Child, CS};
-    N = Parents[0];
-    Child = N.get<Stmt>();
-    if (!Child)
-      return {nullptr, nullptr};
-  }
-  return {nullptr, nullptr};
-}
-
 llvm::Expected<MaskedFill> analyse(const MatchResult &R, const ApiModel &Api) {
   ASTContext &Ctx = *R.Context;
   const auto *Call = R.Nodes.getNodeAs<CXXMemberCallExpr>("put");
@@ -79,33 +62,17 @@ llvm::Expected<MaskedFill> analyse(const MatchResult &R, const ApiModel &Api) {
     return refuse("index_put_ does not take exactly one index");
   F.Value = Args[1];
   const Expr *Index = Indices[0];
-  if (const Expr *M = nonzeroOperand(Index, Api)) {
+  // Elements-preserving calls after nonzero() (`.squeeze(1)`, `.view(-1)`) list the same
+  // positions for the one-dimensional masks this rule is exact for.
+  if (const Expr *M = nonzeroOperand(throughSameElements(Index, Api), Api)) {
     F.Mask = M;
-  } else if (const VarDecl *I = referencedVar(Index); I && I->getInit() && nonzeroOperand(I->getInit(), Api)) {
-    F.Mask = nonzeroOperand(I->getInit(), Api);
-    if (usesOf(I, Body).size() != 1)
-      return refuse("'" + I->getNameAsString() + "' is used elsewhere, so its nonzero() cannot be removed");
-    if (isReassigned(I, Body))
-      return refuse("'" + I->getNameAsString() + "' is reassigned");
-    const DeclStmt *DS = nullptr;
-    for (const DynTypedNode &P : Ctx.getParents(*I))
-      DS = P.get<DeclStmt>();
-    if (!DS || !DS->isSingleDecl())
-      return refuse("'" + I->getNameAsString() + "' is not declared on its own");
-    auto [DeclInBlock, Block] = enclosingBlockStatement(DS, Ctx);
-    auto [PutInBlock, PutBlock] = enclosingBlockStatement(Call, Ctx);
-    if (!Block || Block != PutBlock || DeclInBlock != DS)
-      return refuse("'" + I->getNameAsString() + "' is declared in another block than the index_put_");
-    bool Between = false;
-    for (const Stmt *S : Block->body()) {
-      if (S == PutInBlock)
-        break;
-      if (Between)
-        if (auto Why = findSideEffect(S, Api))
-          return refuse("a statement between the nonzero() and the index_put_ " + *Why);
-      Between |= S == DS;
-    }
-    F.IndexDecl = DS;
+  } else if (const VarDecl *I = referencedVar(Index);
+             I && I->getInit() && nonzeroOperand(throughSameElements(I->getInit(), Api), Api)) {
+    F.Mask = nonzeroOperand(throughSameElements(I->getInit(), Api), Api);
+    auto Decl = singleUseLocal(I, Call, Body, Api, Ctx, "the nonzero()");
+    if (!Decl)
+      return Decl.takeError();
+    F.IndexDecl = *Decl;
   } else if (maskHasShapeOf(Index, F.Target, Body, Api)) {
     F.Mask = Index;
   } else {
@@ -147,30 +114,8 @@ NamedRewriteRule makeNonzeroIndexPutToMaskedFillRule(const ApiModel &Api) {
     if (!F)
       return F.takeError();
     llvm::SmallVector<Edit, 1> Edits;
-    if (!F->IndexDecl)
-      return Edits;
-    // Remove the whole line when the declaration is alone on it.
-    ASTContext &Ctx = *R.Context;
-    const SourceManager &SM = Ctx.getSourceManager();
-    SourceLocation B = SM.getExpansionLoc(F->IndexDecl->getBeginLoc());
-    SourceLocation E = SM.getExpansionLoc(F->IndexDecl->getEndLoc()).getLocWithOffset(1);
-    llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(B));
-    unsigned BO = SM.getFileOffset(B), EO = SM.getFileOffset(E);
-    unsigned LineStart = BO;
-    while (LineStart > 0 && (Buffer[LineStart - 1] == ' ' || Buffer[LineStart - 1] == '\t'))
-      --LineStart;
-    unsigned LineEnd = EO;
-    while (LineEnd < Buffer.size() && (Buffer[LineEnd] == ' ' || Buffer[LineEnd] == '\t'))
-      ++LineEnd;
-    if ((LineStart == 0 || Buffer[LineStart - 1] == '\n') && LineEnd < Buffer.size() && Buffer[LineEnd] == '\n') {
-      BO = LineStart;
-      EO = LineEnd + 1;
-    }
-    Edit Remove;
-    Remove.Range = CharSourceRange::getCharRange(B.getLocWithOffset(static_cast<int>(BO) - static_cast<int>(SM.getFileOffset(B))),
-                                                 B.getLocWithOffset(static_cast<int>(EO) - static_cast<int>(SM.getFileOffset(B))));
-    Remove.Replacement = "";
-    Edits.push_back(std::move(Remove));
+    if (F->IndexDecl)
+      Edits.push_back(removeDeclaration(F->IndexDecl, *R.Context));
     return Edits;
   };
   return {"nonzero-index-put-to-masked-fill",

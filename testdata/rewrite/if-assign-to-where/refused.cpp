@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 torch::Tensor in_place_else(torch::Tensor x, torch::Tensor y) {
-  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: ^no fix: the else branch calls 'add_', which changes state$
+  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: ^the else branch calls 'add_', which changes state \(line 9\)$
     y = x * 2;
   } else {
     y.add_(1);
@@ -12,7 +12,7 @@ torch::Tensor in_place_else(torch::Tensor x, torch::Tensor y) {
 }
 
 torch::Tensor throws(torch::Tensor x) {
-  if (x.sum().item<float>() > 0) // EXPECT-NO-FIX: the then branch throws an exception
+  if (x.sum().item<float>() > 0) // EXPECT-NO-FIX: the then branch throws an exception \(line 16\)$
     throw std::runtime_error("positive");
   return x;
 }
@@ -31,21 +31,26 @@ torch::Tensor may_be_undefined(torch::Tensor x) {
   return y;
 }
 
-torch::Tensor read_before_write(torch::Tensor x, torch::Tensor a, torch::Tensor b) {
-  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: 'a' is read by the else branch before another branch writes it
-    a = x;
-    b = x * 2;
-  } else {
-    b = a + 1;
-    a = x * 3;
-  }
-  return a + b;
-}
-
 torch::Tensor mask_vs_number(torch::Tensor x, torch::Tensor y) {
   if (x.sum().item<float>() > 0) // EXPECT-NO-FIX: different dtypes
     y = x > 0;
   else
     y = x * 2;
+  return y;
+}
+
+torch::Tensor loop_in_branch(torch::Tensor x, torch::Tensor y) {
+  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: ^the then branch contains a loop \(line 44\)$
+    for (int i = 0; i < 3; ++i)
+      y = y * 2;
+  }
+  return y;
+}
+
+torch::Tensor impure_local(torch::Tensor x, torch::Tensor y) {
+  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: ^the then branch calls 'add_', which changes state \(line 52\)$
+    auto t = y.add_(1);
+    y = t * 2;
+  }
   return y;
 }

@@ -6,13 +6,13 @@
 torch::Tensor helper(torch::Tensor x);
 
 torch::Tensor in_place_arm(torch::Tensor x) {
-  if (x.sum().item<float>() > 0) // EXPECT-NO-FIX: ^no fix: the then branch calls 'add_', which changes state$
+  if (x.sum().item<float>() > 0) // EXPECT-NO-FIX: ^the then branch calls 'add_', which changes state \(line 10\)$
     return x.add_(1);
   return x;
 }
 
 torch::Tensor prints(torch::Tensor x) {
-  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: ^no fix: the then branch writes output$
+  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: ^the then branch writes output \(line 16\)$
     std::cout << "positive\n";
     return x * 2;
   }
@@ -47,22 +47,6 @@ torch::Tensor host_container(torch::Tensor x, std::vector<float> limits) {
   if (x.sum().item<float>() > limits[0]) // EXPECT-NO-FIX: host container 'limits'
     return x;
   return -x;
-}
-
-torch::Tensor nested_returns(torch::Tensor x, torch::Tensor y) {
-  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: early returns are nested
-    if (y.sum().item<float>() > 0) // EXPECT-NO-FIX: nested inside another if
-      return y;
-    return x;
-  }
-  return -x;
-}
-
-torch::Tensor not_followed_by_return(torch::Tensor x) {
-  if (x.sum().item<float>() > 0) // EXPECT-NO-FIX: statement after it is not a return
-    return x;
-  x = x * 2;
-  return x;
 }
 
 torch::Tensor truncating_read(torch::Tensor x) {

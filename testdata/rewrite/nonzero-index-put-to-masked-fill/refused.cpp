@@ -14,7 +14,7 @@ torch::Tensor foreign_mask(torch::Tensor x, torch::Tensor y) {
 }
 
 torch::Tensor changed_between(torch::Tensor x, torch::Tensor y) {
-  auto idx = (x == 0).nonzero(); // EXPECT-NO-FIX: a statement between the nonzero\(\) and the index_put_ calls 'add_'
+  auto idx = (x == 0).nonzero(); // EXPECT-NO-FIX: a statement between the nonzero\(\) and its use calls 'add_'
   x.add_(y);
   x.index_put_({idx}, 1);
   return x;

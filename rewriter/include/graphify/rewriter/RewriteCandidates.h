@@ -27,11 +27,14 @@ struct RewriteCandidate {
   std::string RuleName;
   const clang::Stmt *Root = nullptr;      ///< the matched node
   SourcePoint Where;                      ///< start of the matched node
-  /// Byte ranges [Begin, End) in `Where.File` that the candidate covers: the matched node and
-  /// every edit. A finding anchored inside one of them is "about" this candidate.
+  /// Byte ranges [Begin, End) in `Where.File` that the candidate is about: for a select (if,
+  /// ?:) its conditions (and, when it rewrote, those of every if it converted), else the matched
+  /// node and its edits; with the initialisers of the locals they read. A finding anchored
+  /// inside one of them is "about" this candidate.
   std::vector<std::pair<unsigned, unsigned>> Covered;
   std::optional<FixIt> Fix;               ///< the edits, when the rule rewrote
-  std::string NoFixReason;                ///< "no fix: ...", when the rule refused
+  unsigned FixSpan = 0;                   ///< bytes the fix replaces (wider fixes win)
+  std::string NoFixReason;                ///< why the rule refused ("the else branch calls 'add_', ..."), when it did
   /// Whether the matched code reads tensor values on the host or has a value-dependent shape
   /// (used only when no analysis ran, to decide which matches are worth reporting).
   bool TouchesDataDependentApi = false;

@@ -18,11 +18,12 @@
 
 namespace graphify {
 
-/// For each finding whose anchor a rewrite rule matches, fills `Finding::Fix` with the rule's
+/// For each finding whose construct a rewrite candidate concerns (a select's conditions, or the
+/// whole matched expression, and the locals they read), fills `Finding::Fix` with the rule's
 /// edits, or `Finding::NoFixReason` when the rule matched the shape but a safety predicate
-/// refused (e.g. "no fix: the else branch calls 'add_', which changes state"). Findings that no
-/// rule matches are left untouched. Function spellings come from the RuleSet flavor of the
-/// tensor type involved (`Rules.spellFunction(Flavor, "where")`).
+/// refused ("the else branch calls 'add_', which changes state (line 12)"). A finding that no
+/// candidate concerns gets the manual recipe for what it is (ManualRecipe.h), so no finding is
+/// left without a reason. Function spellings come from the RuleSet flavor of the tensor type.
 void attachFixes(clang::ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules);
 
 } // namespace graphify
