@@ -4,7 +4,9 @@
 #include "graphify/rewriter/Rewriter.h"
 #include "graphify/rewriter/RewriteCandidates.h"
 
+#include "ApiModel.h"
 #include "ExprUtil.h"
+#include "ManualRecipe.h"
 
 #include <clang/AST/ParentMapContext.h>
 #include <clang/Basic/SourceManager.h>
@@ -24,6 +26,7 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
   if (Scopes.empty())
     return;
   std::vector<RewriteCandidate> Candidates = findRewriteCandidates(Ctx, Rules, Result.Facts.get(), Scopes);
+  rewriter::ApiModel Api(Rules, Result.Facts.get(), &Ctx);
 
   for (size_t I = 0; I < Result.Findings.size() && I < Result.Anchors.size(); ++I) {
     const Stmt *Anchor = Result.Anchors[I];
@@ -58,6 +61,8 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
       unsigned Width = ~0u;
       if (C.Root == Anchor)
         Width = 0;
+      else if (llvm::is_contained(C.ConcernNodes, Anchor))
+        Width = 1;
       for (auto [B, E] : C.Covered)
         if (Offset >= B && Offset < E)
           Width = std::min(Width, E - B);
@@ -66,9 +71,11 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
         BestWidth = Width;
       }
     }
-    if (!Best)
-      continue;
     Finding &F = Result.Findings[I];
+    if (!Best) {
+      F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api);
+      continue;
+    }
     if (Best->Fix) {
       F.Fix = Best->Fix;
       F.NoFixReason.clear();

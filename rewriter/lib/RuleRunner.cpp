@@ -100,6 +100,20 @@ void coverStatementHead(const Stmt *S, const SourceManager &SM, std::vector<std:
     Covered.push_back({SM.getFileOffset(B), SM.getFileOffset(B) + 1});
 }
 
+/// The calls under `S` that read tensor values on the host or have a value-dependent shape.
+void collectValueDependentCalls(const Stmt *S, const ApiModel &Api, std::vector<const Stmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *E = dyn_cast<Expr>(S))
+    for (const char *Tag : {"data_dependent_output", "host_sync", "dynamic_output_shape", "bool_mask_index"})
+      if (isa<CallExpr>(E) && Api.callHasTag(E, Tag)) {
+        Out.push_back(S);
+        break;
+      }
+  for (const Stmt *C : S->children())
+    collectValueDependentCalls(C, Api, Out);
+}
+
 /// Adds the condition of every if inside a replaced range of `Fix` (the region an if-conversion
 /// rewrote) to what the candidate covers.
 void coverConvertedIfs(const Stmt *Root, const FixIt &Fix, ASTContext &Ctx,
@@ -118,12 +132,12 @@ unsigned fixSpan(const FixIt &Fix) {
 /// the rewrite removes them. A local merely computed from such a value (a buffer sized by it)
 /// stays what its own finding says.
 void coverLocalInitializers(const Stmt *S, const SourceManager &SM, std::vector<std::pair<unsigned, unsigned>> &Covered,
-                            const ApiModel &Api) {
+                            const ApiModel &Api, bool TensorsOnly = false) {
   if (!S)
     return;
   if (const auto *DR = dyn_cast<DeclRefExpr>(S))
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && !isa<ParmVarDecl>(V) && V->hasLocalStorage() &&
-                                                          V->getInit() &&
+                                                          V->getInit() && (!TensorsOnly || Api.isTensor(V->getType())) &&
                                                           touchesDataDependentApi(V->getInit(), Api, /*Depth=*/3)) {
       SourceLocation B = SM.getExpansionLoc(V->getInit()->getBeginLoc());
       SourceLocation E = SM.getExpansionLoc(V->getInit()->getEndLoc());
@@ -131,7 +145,7 @@ void coverLocalInitializers(const Stmt *S, const SourceManager &SM, std::vector<
         Covered.push_back({SM.getFileOffset(B), SM.getFileOffset(E) + 1});
     }
   for (const Stmt *C : S->children())
-    coverLocalInitializers(C, SM, Covered, Api);
+    coverLocalInitializers(C, SM, Covered, Api, TensorsOnly);
 }
 
 void coverConvertedIfs(const Stmt *Root, const FixIt &Fix, ASTContext &Ctx,
@@ -181,13 +195,20 @@ public:
     // a gather) is neither removed by it nor blocked by the arm's own refusal. Values computed
     // into locals flow into what the candidate concerns: a finding on such an initializer (the
     // `nonzero()` of `auto i = m.nonzero();`, the `item()` of `float s = ...`) is about it too.
+    // Other rules are about the value-dependent calls they fold away (the nonzero(), the
+    // masked_select(), the item()), not about everything written inside the matched call (a
+    // Slice bound among index_put_'s indices is its own finding).
     const bool SelectsOnConditions = !selectConditions(Root).empty();
-    for (const Stmt *Concern : SelectsOnConditions ? selectConditions(Root) : llvm::SmallVector<const Stmt *, 2>{Root}) {
-      coverStatement(Concern, SM, C.Covered);
-      coverLocalInitializers(Concern, SM, C.Covered, Api);
-    }
-    if (SelectsOnConditions)
+    if (SelectsOnConditions) {
+      for (const Stmt *Concern : selectConditions(Root)) {
+        coverStatement(Concern, SM, C.Covered);
+        coverLocalInitializers(Concern, SM, C.Covered, Api);
+      }
       coverStatementHead(Root, SM, C.Covered);
+    } else {
+      collectValueDependentCalls(Root, Api, C.ConcernNodes);
+      coverLocalInitializers(Root, SM, C.Covered, Api, /*TensorsOnly=*/true);
+    }
     size_t CaseIndex = transformer::detail::findSelectedCase(R, Rule.Rule);
     auto Edits = Rule.Rule.Cases[CaseIndex].Edits(R);
     if (!Edits) {
@@ -211,8 +232,6 @@ public:
                                rewriter::withCarriedComments(SM, R.Context->getLangOpts(), E.Range, E.Replacement));
       Fix.Replacements.push_back({Rep.getFilePath().str(), Rep.getOffset(), Rep.getLength(),
                                   Rep.getReplacementText().str(), analysedContentHash(SM, Rep.getFilePath())});
-      if (!SelectsOnConditions)
-        C.Covered.push_back({Rep.getOffset(), Rep.getOffset() + std::max(1u, Rep.getLength())});
     }
     if (Fix.Replacements.empty()) {
       C.NoFixReason = "the code is produced by a macro expansion";

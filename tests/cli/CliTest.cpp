@@ -636,3 +636,39 @@ TEST(CliHardening, EmptyCompileCommandIsAnError) {
   EXPECT_EQ(R.Code, 2);
   EXPECT_NE(R.Err.find("the compile command for '" + Src + "' is empty"), std::string::npos) << R.Err;
 }
+
+TEST(Cli, FindingsNoRewriteIsAboutCarryAManualRecipe) {
+  // A printed value, a data-dependent trip count and a buffer sized from data: no rewrite is about
+  // them, so each says what to do by hand; the refusal of the print's enclosing if stays with the
+  // if's own findings.
+  ScratchDir D;
+  std::string Src = D.file("recipes.cpp", R"(#include <graphify/annotations.h>
+#include <graphify/graphify.h>
+#include <iostream>
+GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor x) {
+  if (x.sum().item<float>() > 0)
+    std::cout << x.max().item<float>() << "\n";
+  while (x.sum().item<float>() > 1)
+    x = x / 2;
+  auto n = x.sum().item<int64_t>();
+  return gfy::zeros({n});
+}
+)");
+  RunResult R = lint({Src, "--", "-std=c++20", "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include"});
+  EXPECT_EQ(R.Code, 1) << R.Err;
+  auto NoteOn = [&](int Line) {
+    std::string Out;
+    llvm::SmallVector<llvm::StringRef, 64> Lines;
+    llvm::StringRef(R.Out).split(Lines, '\n');
+    for (llvm::StringRef L : Lines)
+      if (L.contains(":" + std::to_string(Line) + ":") && L.contains(": note: ") &&
+          (L.contains("by hand: ") || L.contains("no fix offered: ")))
+        Out += L.str() + "\n";
+    return Out;
+  };
+  EXPECT_NE(NoteOn(5).find("no fix offered: the then branch writes output (line 6)"), std::string::npos) << R.Out;
+  EXPECT_NE(NoteOn(6).find("by hand: the value is printed on the host"), std::string::npos) << R.Out;
+  EXPECT_EQ(NoteOn(6).find("no fix offered"), std::string::npos) << R.Out;
+  EXPECT_NE(NoteOn(7).find("by hand: "), std::string::npos) << R.Out;
+  EXPECT_NE(NoteOn(10).find("by hand: use sizes from tensor metadata"), std::string::npos) << R.Out;
+}

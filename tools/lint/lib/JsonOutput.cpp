@@ -12,6 +12,7 @@
 //       "fix": null | { "rule", "explanation",
 //                       "replacements": [ { "file", "offset", "length", "line", "column", "text" } ] },
 //       "noFixReason": "..."            omitted when empty
+//       "recipe": "..."                 what to do by hand, when no rewrite is about the finding
 //     } ]
 #include "graphify/lint/Output.h"
 
@@ -52,6 +53,8 @@ void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings, 
                          {"fix", std::move(Fix)}};
     if (!F.NoFixReason.empty())
       O["noFixReason"] = F.NoFixReason;
+    else if (!F.Fix && !F.Recipe.empty())
+      O["recipe"] = F.Recipe;
     All.push_back(std::move(O));
   }
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(All))) << "\n";

@@ -74,9 +74,10 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
         {"ruleId", F.CheckId},
         {"ruleIndex", RuleIndex[F.CheckId]},
         {"level", R.Level == Severity::Error ? "error" : "warning"},
-        {"message", llvm::json::Object{{"text", F.NoFixReason.empty() ? F.Message
-                                                                     : F.Message + " (no fix offered: " +
-                                                                           F.NoFixReason + ")"}}},
+        {"message", llvm::json::Object{{"text", !F.NoFixReason.empty()
+                                                    ? F.Message + " (no fix offered: " + F.NoFixReason + ")"
+                                                : !F.Fix && !F.Recipe.empty() ? F.Message + " (by hand: " + F.Recipe + ")"
+                                                                              : F.Message}}},
         {"locations", llvm::json::Array{physicalLocation(F.Where, F.RangeLength, Ctx)}},
     };
     if (!F.Notes.empty()) {

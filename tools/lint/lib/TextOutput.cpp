@@ -47,6 +47,8 @@ public:
       header(F.Where, "note", BoldBlack, "fix: " + F.Fix->Explanation);
     if (!F.NoFixReason.empty())
       header(F.Where, "note", BoldBlack, "no fix offered: " + F.NoFixReason);
+    else if (!F.Fix && !F.Recipe.empty())
+      header(F.Where, "note", BoldBlack, "by hand: " + F.Recipe);
   }
 
 private:

@@ -57,6 +57,9 @@ struct Finding {
   std::vector<FindingNote> Notes;
   std::optional<FixIt> Fix;
   std::string NoFixReason;     ///< why no rewrite is offered, when one was considered
+  /// What to do by hand when no rewrite is about the finding (printed value, data-dependent
+  /// trip count, host copy, else the check's help); empty when a fix or a refusal is given.
+  std::string Recipe;
 };
 
 } // namespace graphify

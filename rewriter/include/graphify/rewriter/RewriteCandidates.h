@@ -28,10 +28,14 @@ struct RewriteCandidate {
   const clang::Stmt *Root = nullptr;      ///< the matched node
   SourcePoint Where;                      ///< start of the matched node
   /// Byte ranges [Begin, End) in `Where.File` that the candidate is about: for a select (if,
-  /// ?:) its conditions (and, when it rewrote, those of every if it converted), else the matched
-  /// node and its edits; with the initialisers of the locals they read. A finding anchored
-  /// inside one of them is "about" this candidate.
+  /// ?:) its conditions (and, when it rewrote, those of every if it converted) with the
+  /// initialisers of the host locals they read; for other rules the initialisers of the tensor
+  /// locals holding a value-dependent result they fold (`auto i = m.nonzero();`). A finding
+  /// anchored inside one of them is "about" this candidate.
   std::vector<std::pair<unsigned, unsigned>> Covered;
+  /// The value-dependent calls a non-select rewrite folds away: a finding anchored on one of
+  /// them is about this candidate.
+  std::vector<const clang::Stmt *> ConcernNodes;
   std::optional<FixIt> Fix;               ///< the edits, when the rule rewrote
   unsigned FixSpan = 0;                   ///< bytes the fix replaces (wider fixes win)
   std::string NoFixReason;                ///< why the rule refused ("the else branch calls 'add_', ..."), when it did

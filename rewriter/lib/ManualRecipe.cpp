@@ -1,0 +1,84 @@
+// Manual recipes. The context walk goes up from the finding's construct to its statement and
+// asks what consumes the value: an output stream (printing), the condition of a loop (a
+// data-dependent trip count), a device transfer to the CPU (a host copy). Those have standard
+// graph-mode forms; anything else gets the check's help text, which says how to express it.
+#include "ManualRecipe.h"
+
+#include "ExprUtil.h"
+
+#include "graphify/analyzer/Check.h"
+
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/StmtCXX.h>
+
+using namespace clang;
+
+namespace graphify::rewriter {
+
+namespace {
+
+bool isOutputStream(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && llvm::StringRef(RD->getQualifiedNameAsString()).contains("ostream");
+}
+
+enum class Consumer { None, Printed, LoopCondition, HostCopy };
+
+/// What the value of `Anchor` flows into, looking up through its enclosing expressions.
+Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
+  if (const auto *E = dyn_cast<Expr>(Anchor); E && Api.callHasTag(E, "device_transfer"))
+    return Consumer::HostCopy;
+  DynTypedNode N = DynTypedNode::create(*Anchor);
+  const Stmt *Child = Anchor;
+  for (int Depth = 0; Depth < 24; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return Consumer::None;
+    N = Parents[0];
+    const Stmt *S = N.get<Stmt>();
+    if (!S)
+      return Consumer::None;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+        OC && OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 && isOutputStream(OC->getArg(0)->getType()))
+      return Consumer::Printed;
+    if (const auto *W = dyn_cast<WhileStmt>(S); W && W->getCond() == Child)
+      return Consumer::LoopCondition;
+    if (const auto *F = dyn_cast<ForStmt>(S); F && F->getCond() == Child)
+      return Consumer::LoopCondition;
+    if (const auto *D = dyn_cast<DoStmt>(S); D && D->getCond() == Child)
+      return Consumer::LoopCondition;
+    if (isa<CompoundStmt>(S) || isa<IfStmt>(S) || isa<ReturnStmt>(S))
+      return Consumer::None;
+    Child = S;
+  }
+  return Consumer::None;
+}
+
+} // namespace
+
+std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
+  switch (Anchor ? consumerOf(Anchor, Ctx, Api) : Consumer::None) {
+  case Consumer::Printed:
+    return "the value is printed on the host, which no rewrite can keep on the device: move the print out "
+           "of the graph region (print after the replay, from a tensor the graph writes)";
+  case Consumer::LoopCondition:
+    return "the loop's trip count depends on tensor values: loop to a static bound and mask the updates of "
+           "finished iterations (h = torch::where(done, h, h_new)), the static decoding form";
+  case Consumer::HostCopy:
+    return "the tensor is copied to host memory: move the copy, and the host code that uses it, out of the "
+           "graph region";
+  case Consumer::None:
+    break;
+  }
+  if (const CheckInfo *Check = findCheck(F.CheckId); Check && !Check->Help.empty()) {
+    std::string Help = Check->Help;
+    Help[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(Help[0])));
+    if (!Help.empty() && Help.back() == '.')
+      Help.pop_back();
+    return Help;
+  }
+  return "";
+}
+
+} // namespace graphify::rewriter
