@@ -23,12 +23,14 @@ bool isOutputStream(QualType T) {
   return RD && llvm::StringRef(RD->getQualifiedNameAsString()).contains("ostream");
 }
 
-enum class Consumer { None, Printed, LoopCondition, HostCopy };
+enum class Consumer { None, Printed, LoopCondition, HostCopy, HostSelect };
 
 /// What the value of `Anchor` flows into, looking up through its enclosing expressions.
 Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
   if (const auto *E = dyn_cast<Expr>(Anchor); E && Api.callHasTag(E, "device_transfer"))
     return Consumer::HostCopy;
+  if (const auto *CO = dyn_cast<ConditionalOperator>(Anchor); CO && !Api.isTensorExpr(CO))
+    return Consumer::HostSelect;
   DynTypedNode N = DynTypedNode::create(*Anchor);
   const Stmt *Child = Anchor;
   for (int Depth = 0; Depth < 24; ++Depth) {
@@ -42,6 +44,8 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
         OC && OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 && isOutputStream(OC->getArg(0)->getType()))
       return Consumer::Printed;
+    if (const auto *CO = dyn_cast<ConditionalOperator>(S); CO && CO->getCond() == Child && !Api.isTensorExpr(CO))
+      return Consumer::HostSelect;
     if (const auto *W = dyn_cast<WhileStmt>(S); W && W->getCond() == Child)
       return Consumer::LoopCondition;
     if (const auto *F = dyn_cast<ForStmt>(S); F && F->getCond() == Child)
@@ -68,6 +72,9 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   case Consumer::HostCopy:
     return "the tensor is copied to host memory: move the copy, and the host code that uses it, out of the "
            "graph region";
+  case Consumer::HostSelect:
+    return "the branch chooses between host values (not tensors), which where() cannot select: make the "
+           "choice after the graph replays, or express both values as tensors";
   case Consumer::None:
     break;
   }

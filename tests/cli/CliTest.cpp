@@ -672,3 +672,19 @@ GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor x) {
   EXPECT_NE(NoteOn(7).find("by hand: "), std::string::npos) << R.Out;
   EXPECT_NE(NoteOn(10).find("by hand: use sizes from tensor metadata"), std::string::npos) << R.Out;
 }
+
+TEST(Cli, HostValueSelectGetsAHostRecipeNotWhere) {
+  // A ternary that picks between host values on a tensor read: where() cannot select strings or
+  // host ints, so the recipe must not suggest it.
+  ScratchDir D;
+  std::string Src = D.file("host_select.cpp", R"(#include <graphify/annotations.h>
+#include <graphify/graphify.h>
+GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor x) {
+  const char *label = x.sum().item<float>() > 0 ? "up" : "down";
+  return x + (label[0] == 'u' ? 1 : 2);
+}
+)");
+  RunResult R = lint({Src, "--", "-std=c++20", "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include"});
+  EXPECT_EQ(R.Code, 1) << R.Err;
+  EXPECT_NE(R.Out.find("by hand: the branch chooses between host values (not tensors)"), std::string::npos) << R.Out;
+}

@@ -93,7 +93,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   SKIP_UNLESS_PIPELINE_READY(R);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 11u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 13u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -107,14 +107,15 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   EXPECT_EQ(Seed.TraceDiverges, true);
 
   // Host reads feeding a branch or tensor math: the trace freezes them and diverges.
-  for (const char *Name : {"IfElseAssign", "ElseIfChain", "TernarySelect", "ScalarReadScale"}) {
+  for (const char *Name : {"IfElseAssign", "ElseIfChain", "TernarySelect", "ScalarReadScale", "BranchLocals"}) {
     const Row &E = Rows[Name];
     EXPECT_EQ(E.OrigCapturable, false) << Name;
     EXPECT_EQ(E.OrigOp, "item") << Name;
     EXPECT_EQ(E.TraceDiverges, true) << Name;
   }
   // Dynamic shapes: neither capturable nor traceable (so no divergence verdict).
-  for (const char *Name : {"PartitionPositiveFirst", "replace_zeros_then_project", "MaskedSum", "MaskedMean"}) {
+  for (const char *Name :
+       {"PartitionPositiveFirst", "replace_zeros_then_project", "MaskedSum", "MaskedMean", "SelectionLocals"}) {
     const Row &E = Rows[Name];
     EXPECT_EQ(E.OrigCapturable, false) << Name;
     EXPECT_FALSE(E.TraceDiverges.has_value()) << Name;
