@@ -19,16 +19,6 @@ using namespace clang;
 
 namespace graphify::rewriter {
 
-// Tensor methods that mutate state although at::Tensor declares them const and their names do
-// not follow the trailing-underscore convention of in-place ops.
-// FIXME: these belong in rules/libtorch.yaml as `in_place` entries; kept here until the pack
-// lists autograd mutators.
-static bool isAutogradMutator(llvm::StringRef Name) {
-  static const llvm::StringSet<> Names = {"backward", "set_requires_grad", "set_data",
-                                          "retain_grad", "register_hook", "mutable_grad"};
-  return Names.contains(Name);
-}
-
 static bool isOstream(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   if (!RD)
@@ -177,7 +167,8 @@ std::optional<std::string> SideEffectWalker::checkCall(const CallExpr *C, const 
   }
   const Expr *Object = callObject(C);
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && Object && Api.isTensor(Object->getType())) {
-    if (llvm::StringRef(Name).ends_with("_") || isAutogradMutator(Name))
+    // In-place ops by LibTorch's naming convention; the pack lists the mutators without it.
+    if (llvm::StringRef(Name).ends_with("_"))
       return "calls '" + Name + "', which changes state";
     if (MD->isConst())
       return std::nullopt;
