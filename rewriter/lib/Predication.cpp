@@ -56,12 +56,14 @@ bool isDefinedBefore(const VarDecl *V, const Stmt *If, const Stmt *Body, ASTCont
   return false;
 }
 
-/// Whether `Name` is declared or referenced anywhere in `Body` (other than by `Except`).
-static bool nameUsed(llvm::StringRef Name, const Stmt *Body, const VarDecl *Except = nullptr) {
+/// Whether `Name` is declared or referenced in `Body` (other than by `Except`), not counting the
+/// statements `Skip` says to leave out.
+static bool nameUsed(llvm::StringRef Name, const Stmt *Body, const VarDecl *Except = nullptr,
+                     llvm::function_ref<bool(const Stmt *)> Skip = nullptr) {
   llvm::SmallVector<const Stmt *, 32> Work{Body};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
-    if (!S)
+    if (!S || (Skip && Skip(S)))
       continue;
     if (const auto *DR = dyn_cast<DeclRefExpr>(S))
       if (DR->getDecl() != Except && DR->getDecl()->getDeclName().isIdentifier() && DR->getDecl()->getName() == Name)
@@ -169,21 +171,8 @@ bool Predicator::nameUsedOutside(llvm::StringRef Name, const VarDecl *V) const {
     return !SM.isBeforeInTranslationUnit(S->getBeginLoc(), Region.getBegin()) &&
            !SM.isBeforeInTranslationUnit(Region.getEnd(), S->getEndLoc());
   };
-  llvm::SmallVector<const Stmt *, 32> Work{Body};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S || Inside(S))
-      continue;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      if (DR->getDecl() != V && DR->getDecl()->getDeclName().isIdentifier() && DR->getDecl()->getName() == Name)
-        return true;
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (const auto *ND = dyn_cast<NamedDecl>(D); ND && ND != V && ND->getDeclName().isIdentifier() && ND->getName() == Name)
-          return true;
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
+  if (nameUsed(Name, Body, V, Inside))
+    return true;
   // Parameters are declared outside the body.
   if (const auto *FD = dyn_cast_or_null<FunctionDecl>(enclosingFunction(Body, Ctx)))
     for (const ParmVarDecl *P : FD->parameters())
@@ -357,7 +346,6 @@ llvm::Expected<std::optional<Value>> Predicator::run(llvm::ArrayRef<const Stmt *
 llvm::Expected<std::optional<Value>> Predicator::runIf(const IfStmt *If, llvm::ArrayRef<const Stmt *> Rest, Env &E,
                                                        bool MayReturn, const std::string &Where) {
   IfChain Chain = decomposeIfChain(If);
-  Out.Ifs.push_back(If);
   // Conditions: lifted to tensors; they read the values before the if.
   std::vector<std::string> Conds;
   for (size_t I = 0; I < Chain.Branches.size(); ++I) {

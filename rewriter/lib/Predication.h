@@ -37,8 +37,6 @@ struct PredicatedCode {
   std::string Text;
   /// Host locals the lifted conditions turn into tensors (their declarations are edited too).
   std::vector<const clang::VarDecl *> LiftedLocals;
-  /// The ifs the region converted (each one's condition is what the rewrite is about).
-  std::vector<const clang::IfStmt *> Ifs;
 };
 
 /// `Region` runs from an if through the `return` that ends it, in one block: every path

@@ -85,8 +85,5 @@ inline clang::transformer::Stencil computed(
   return clang::transformer::run(std::move(Fn));
 }
 
-/// The range from the statement bound to `First` through the statement bound to `Last` when
-/// `Last` is bound, else just `First` (with its semicolon).
-clang::transformer::RangeSelector statementThroughOptional(std::string First, std::string Last);
 
 } // namespace graphify::rewriter
