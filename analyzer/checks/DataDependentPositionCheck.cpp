@@ -45,7 +45,7 @@ void DataDependentPositionCheck::run(AnalysisContext &Ctx) {
                  "position argument of '" + Call->Name +
                      "' depends on a tensor value read on the host; keep the index on the device "
                      "as a long tensor instead of reading it",
-                 &S, Facts.tracedTaintOf(Leaf), Leaf->getSourceRange());
+                 Leaf, Facts.tracedTaintOf(Leaf), Leaf->getSourceRange());
       return;
     }
   });

@@ -153,4 +153,20 @@ const Stmt *functionBody(const Decl *D) {
   return nullptr;
 }
 
+const VarDecl *localInitialisedBy(const Expr *E, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  for (int Depth = 0; Depth < 8; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return nullptr;
+    N = Parents[0];
+    if (const auto *V = N.get<VarDecl>())
+      return V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() ? V : nullptr;
+    const auto *P = N.get<Expr>();
+    if (!P || !(isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P) || isa<CXXStaticCastExpr>(P) || isa<ExprWithCleanups>(P)))
+      return nullptr;
+  }
+  return nullptr;
+}
+
 } // namespace graphify::rewriter

@@ -3,6 +3,7 @@
 #include "IfChain.h"
 
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/StmtCXX.h>
 
 using namespace clang;
 
@@ -50,6 +51,37 @@ const Expr *soleReturnValue(const Stmt *Body) {
   if (const auto *R = dyn_cast<ReturnStmt>(Stmts.front()))
     return R->getRetValue();
   return nullptr;
+}
+
+const Expr *breakCondition(const Stmt *S) {
+  const auto *If = dyn_cast_or_null<IfStmt>(S);
+  if (!If || If->getElse() || If->hasInitStorage() || If->hasVarStorage())
+    return nullptr;
+  auto Then = bodyStatements(If->getThen());
+  return Then.size() == 1 && isa<BreakStmt>(Then[0]) ? If->getCond() : nullptr;
+}
+
+static void collectExits(const Stmt *S, llvm::SmallVectorImpl<const Expr *> &Out) {
+  if (!S || isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S) ||
+      isa<SwitchStmt>(S) || isa<LambdaExpr>(S) || isa<Expr>(S))
+    return;
+  if (const Expr *C = breakCondition(S)) {
+    Out.push_back(C);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    collectExits(Child, Out);
+}
+
+llvm::SmallVector<const Expr *, 2> loopExitConditions(const Stmt *Loop) {
+  llvm::SmallVector<const Expr *, 2> Out;
+  if (const auto *F = dyn_cast_or_null<ForStmt>(Loop))
+    collectExits(F->getBody(), Out);
+  else if (const auto *W = dyn_cast_or_null<WhileStmt>(Loop))
+    collectExits(W->getBody(), Out);
+  else if (const auto *D = dyn_cast_or_null<DoStmt>(Loop))
+    collectExits(D->getBody(), Out);
+  return Out;
 }
 
 bool containsReturn(const Stmt *S) {

@@ -39,6 +39,13 @@ llvm::SmallVector<const clang::Stmt *, 4> bodyStatements(const clang::Stmt *Body
 /// `return e;` or `{ return e; }` -> e; null otherwise.
 const clang::Expr *soleReturnValue(const clang::Stmt *Body);
 
+/// The condition of `if (c) break;` (or `if (c) { break; }`, no else), or null.
+const clang::Expr *breakCondition(const clang::Stmt *S);
+
+/// The conditions of the `if (c) break;` statements that leave `Loop` itself: in its body and
+/// in the ifs of its body, not in nested loops or switches.
+llvm::SmallVector<const clang::Expr *, 2> loopExitConditions(const clang::Stmt *Loop);
+
 /// Whether a return statement occurs anywhere under `S` (not counting lambda bodies).
 bool containsReturn(const clang::Stmt *S);
 

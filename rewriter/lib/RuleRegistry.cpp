@@ -5,6 +5,8 @@
 
 namespace graphify::rewriter {
 
+NamedRewriteRule makeEarlyExitLoopToMaskedRule(const ApiModel &Api);
+NamedRewriteRule makeHostPositionToDeviceIndexRule(const ApiModel &Api);
 NamedRewriteRule makeIfAssignToWhereRule(const ApiModel &Api);
 NamedRewriteRule makeIfReturnToWhereRule(const ApiModel &Api);
 NamedRewriteRule makeMaskedReduceToWhereRule(const ApiModel &Api);
@@ -15,6 +17,8 @@ NamedRewriteRule makeTernaryToWhereRule(const ApiModel &Api);
 
 std::vector<NamedRewriteRule> allRewriteRules(const ApiModel &Api) {
   std::vector<NamedRewriteRule> Rules;
+  Rules.push_back(makeEarlyExitLoopToMaskedRule(Api));
+  Rules.push_back(makeHostPositionToDeviceIndexRule(Api));
   Rules.push_back(makeIfAssignToWhereRule(Api));
   Rules.push_back(makeIfReturnToWhereRule(Api));
   Rules.push_back(makeMaskedReduceToWhereRule(Api));

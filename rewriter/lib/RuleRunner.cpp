@@ -6,10 +6,13 @@
 
 #include "ApiModel.h"
 #include "CommentCarry.h"
+#include "IfChain.h"
 #include "ExprUtil.h"
 #include "Refusal.h"
 #include "RuleSupport.h"
+#include "Safety.h"
 
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/ASTMatchers/ASTMatchFinder.h>
 #include <clang/Basic/SourceManager.h>
@@ -73,9 +76,21 @@ bool touchesDataDependentApi(const Stmt *S, const ApiModel &Api, int Depth = 0) 
   return false;
 }
 
-/// The conditions of a select-shaped statement (an if / else-if chain, a ?: chain), or none.
+/// The conditions of a select-shaped statement (an if / else-if chain, a ?: chain) or of a
+/// loop (its condition and those of the `if (c) break;` that leave it), or none.
 llvm::SmallVector<const Stmt *, 2> selectConditions(const Stmt *S) {
   llvm::SmallVector<const Stmt *, 2> Conds;
+  if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) {
+    if (const auto *F = dyn_cast<ForStmt>(S); F && F->getCond())
+      Conds.push_back(F->getCond());
+    if (const auto *W = dyn_cast<WhileStmt>(S))
+      Conds.push_back(W->getCond());
+    if (const auto *D = dyn_cast<DoStmt>(S))
+      Conds.push_back(D->getCond());
+    for (const Expr *C : rewriter::loopExitConditions(S))
+      Conds.push_back(C);
+    return Conds;
+  }
   if (const auto *If = dyn_cast<IfStmt>(S)) {
     for (; If; If = dyn_cast_or_null<IfStmt>(If->getElse()))
       Conds.push_back(If->getCond());
@@ -148,6 +163,19 @@ void coverLocalInitializers(const Stmt *S, const SourceManager &SM, std::vector<
     coverLocalInitializers(C, SM, Covered, Api, TensorsOnly);
 }
 
+/// A rule rooted at the initialiser of a host local (`int64_t i = t.item<int64_t>();`) rewrites
+/// where that value goes: findings on the local's uses (a position `x[i]`) are about it too.
+void coverUsesOfInitialisedLocal(const Stmt *Root, ASTContext &Ctx,
+                                 std::vector<std::pair<unsigned, unsigned>> &Covered) {
+  const auto *E = dyn_cast<Expr>(Root);
+  const VarDecl *V = E ? rewriter::localInitialisedBy(E, Ctx) : nullptr;
+  const Stmt *Body = V ? rewriter::functionBody(rewriter::enclosingFunction(Root, Ctx)) : nullptr;
+  if (!Body)
+    return;
+  for (const DeclRefExpr *Use : rewriter::usesOf(V, Body))
+    coverStatement(Use, Ctx.getSourceManager(), Covered);
+}
+
 void coverConvertedIfs(const Stmt *Root, const FixIt &Fix, ASTContext &Ctx,
                        std::vector<std::pair<unsigned, unsigned>> &Covered, const ApiModel &Api) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -203,11 +231,17 @@ public:
       for (const Stmt *Concern : selectConditions(Root)) {
         coverStatement(Concern, SM, C.Covered);
         coverLocalInitializers(Concern, SM, C.Covered, Api);
+        // A branch finding on an `if (c) break;` is anchored on the if itself.
+        for (const DynTypedNode &P : R.Context->getParents(*Concern))
+          if (const auto *If = P.get<IfStmt>(); If && If != Root && If->getCond() == Concern)
+            coverStatementHead(If, SM, C.Covered);
       }
       coverStatementHead(Root, SM, C.Covered);
     } else {
       collectValueDependentCalls(Root, Api, C.ConcernNodes);
       coverLocalInitializers(Root, SM, C.Covered, Api, /*TensorsOnly=*/true);
+      coverUsesOfInitialisedLocal(Root, *R.Context, C.Covered);
+      coverStatementHead(Root, SM, C.Covered); // a finding on the value the root starts with
     }
     size_t CaseIndex = transformer::detail::findSelectedCase(R, Rule.Rule);
     auto Edits = Rule.Rule.Cases[CaseIndex].Edits(R);

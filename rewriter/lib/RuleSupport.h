@@ -8,6 +8,7 @@
 
 #include "ApiModel.h"
 #include "ExprUtil.h"
+#include "IfChain.h"
 #include "Refusal.h"
 
 #include <clang/ASTMatchers/ASTMatchers.h>
@@ -41,6 +42,22 @@ AST_MATCHER_P(clang::Expr, hasTensorType, const ApiModel *, Api) {
 AST_MATCHER(clang::IfStmt, isInsideIfChain) {
   for (const clang::DynTypedNode &P : Finder->getASTContext().getParents(Node))
     if (const auto *Parent = P.get<clang::IfStmt>(); Parent && Parent->getElse() == &Node)
+      return true;
+  return false;
+}
+
+/// `if (c) break;`: leaving a loop is the loop rewrite's concern (early-exit-loop-to-masked),
+/// not a select.
+AST_MATCHER(clang::IfStmt, isLoopExit) { return breakCondition(&Node) != nullptr; }
+
+/// The call's first argument is an index list with a tensor among its entries (a mask, a
+/// nonzero() result, a long tensor), not only integers and slices.
+AST_MATCHER_P(clang::Expr, hasTensorIndexEntry, const ApiModel *, Api) {
+  auto Args = callArgs(&Node);
+  if (Args.empty())
+    return false;
+  for (const clang::Expr *E : bracedListElements(Args[0]))
+    if (Api->isTensorExpr(E))
       return true;
   return false;
 }

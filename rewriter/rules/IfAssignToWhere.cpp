@@ -207,7 +207,7 @@ llvm::Expected<AssignSelect> analyse(const MatchResult &R, const ApiModel &Api) 
 NamedRewriteRule makeIfAssignToWhereRule(const ApiModel &Api) {
   using namespace matchers;
   const ApiModel *A = &Api;
-  auto Matcher = ifStmt(isUserCode(), unless(isInsideIfChain()),
+  auto Matcher = ifStmt(isUserCode(), unless(isInsideIfChain()), unless(isLoopExit()),
                         unless(hasThen(anyOf(returnStmt(), hasDescendant(returnStmt())))))
                      .bind("if");
   auto Select = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {

@@ -96,7 +96,7 @@ llvm::Expected<MaskedFill> analyse(const MatchResult &R, const ApiModel &Api) {
 NamedRewriteRule makeNonzeroIndexPutToMaskedFillRule(const ApiModel &Api) {
   using namespace matchers;
   const ApiModel *A = &Api;
-  auto Matcher = cxxMemberCallExpr(isUserCode(), isApiCall(A, "index_put_")).bind("put");
+  auto Matcher = cxxMemberCallExpr(isUserCode(), isApiCall(A, "index_put_"), hasTensorIndexEntry(A)).bind("put");
   auto Fill = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
     auto F = analyse(R, *A);
     if (!F)

@@ -1,0 +1,368 @@
+// early-exit-loop-to-masked:
+//   for (int64_t t = 0; t < max_len && !done.all().item<bool>(); ++t) {
+//     auto logits = step(tok, h);
+//     h = next(h);
+//     tok = logits.argmax(-1);
+//     done = done | (tok == eos);
+//   }
+// becomes the fixed-trip loop whose state updates are masked, the static decoding form:
+//   auto active = torch::ones({}, h.options().dtype(torch::kBool));
+//   for (int64_t t = 0; t < max_len; ++t) {
+//     active = torch::logical_and(active, torch::logical_not(done.all()));
+//     auto logits = step(tok, h);
+//     h = torch::where(active, next(h), h);
+//     ...
+//   }
+// and `if (c) break;` inside a loop with a static trip count updates the mask instead of leaving
+// (`active = torch::logical_and(active, torch::logical_not(c'));`).
+//
+// Why it is exact: once the original loop would have stopped, `active` stays false, so every
+// variable of the code outside the loop keeps the value it had when the original left; the
+// iterations after that compute values nobody keeps. So every statement of the body must be
+// free of side effects apart from those masked updates (assignments to tensors defined before
+// the loop, writes into them through basic indexing), the loop counter must be local to the loop
+// (its final value would change), and the static part of the condition must exist (it is the
+// trip count). Each refusal names the construct and line that cannot be masked.
+#include "lib/ConditionLifting.h"
+#include "lib/IfChain.h"
+#include "lib/Predication.h"
+#include "lib/RuleSupport.h"
+#include "lib/Safety.h"
+
+#include "graphify/analyzer/Analysis.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/StmtCXX.h>
+
+using namespace clang;
+using namespace clang::transformer;
+using MatchResult = clang::ast_matchers::MatchFinder::MatchResult;
+
+namespace graphify::rewriter {
+
+namespace {
+
+/// The loop being rewritten and what the rewrite has learnt of it.
+struct MaskedLoop {
+  const ForStmt *Loop = nullptr;
+  const Stmt *FunctionBody = nullptr;
+  std::string Active;                        ///< the mask's name
+  std::vector<const VarDecl *> Targets;      ///< tensors of the outside code the body updates
+  std::vector<LiftedCondition> Lifted;       ///< every lifted condition (for their locals)
+  bool HasDataDependentExit = false;
+};
+
+std::string lineOf(const Stmt *S, const ASTContext &Ctx) {
+  return std::to_string(Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()));
+}
+
+/// Whether `E` depends on a tensor value read on the host: the analysis's taint when it ran,
+/// else a host read written in it.
+bool readsTensorOnHost(const Expr *E, const ApiModel &Api) {
+  if (const DataFacts *Facts = Api.facts())
+    return Facts->taintOf(E) != nullptr;
+  llvm::SmallVector<const Stmt *, 16> Work{E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (const auto *X = dyn_cast_or_null<Expr>(S); X && Api.callHasTag(X, "data_dependent_output"))
+      return true;
+    if (S)
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+  }
+  return false;
+}
+
+/// The conjuncts of `a && b && c`.
+void conjuncts(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
+  const Expr *S = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_LAnd) {
+    conjuncts(BO->getLHS(), Out);
+    conjuncts(BO->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
+std::string statementText(const Stmt *S, const ASTContext &Ctx) {
+  std::string Text = sourceText(S, Ctx);
+  return isa<Expr>(S) ? Text + ";" : Text;
+}
+
+/// The left side and value of `lhs = value` (built-in or overloaded), or nothing.
+std::optional<std::pair<const Expr *, const Expr *>> asAssignment(const Stmt *S) {
+  const auto *E = dyn_cast<Expr>(S);
+  if (!E)
+    return std::nullopt;
+  E = stripAll(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Assign)
+    return std::make_pair(BO->getLHS(), BO->getRHS());
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+    return std::make_pair(static_cast<const Expr *>(OC->getArg(0)), static_cast<const Expr *>(OC->getArg(1)));
+  return std::nullopt;
+}
+
+/// The tensor variable a basic-indexing view chain starts from (`out` in `out[t]`,
+/// `out.select(0, t)`, `out.index({t, Slice()})`), when every position is static; else null.
+const VarDecl *viewTarget(const Expr *E, const ApiModel &Api) {
+  E = stripAll(E);
+  if (const VarDecl *V = referencedVar(E))
+    return Api.isTensor(V->getType()) ? V : nullptr;
+  const std::string Name = calleeName(E);
+  if ((Name != "operator[]" && Name != "select" && Name != "index" && Name != "slice" && Name != "narrow") ||
+      Api.entriesFor(E).empty())
+    return nullptr;
+  for (const Expr *Arg : callArgs(E)) {
+    if (readsTensorOnHost(Arg, Api))
+      return nullptr;
+    for (const Expr *El : bracedListElements(Arg))
+      if (Api.isTensorExpr(El))
+        return nullptr; // advanced indexing copies
+    if (Api.isTensorExpr(Arg))
+      return nullptr;
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getNumArgs() == 2 && Api.isTensorExpr(OC->getArg(1)))
+    return nullptr;
+  const Expr *Base = callObject(E);
+  return Base ? viewTarget(Base, Api) : nullptr;
+}
+
+/// Whether `V` is declared inside `Scope`.
+bool declaredIn(const VarDecl *V, const Stmt *Scope) {
+  return Scope->getSourceRange().fullyContains(V->getSourceRange());
+}
+
+class LoopMasker {
+public:
+  LoopMasker(MaskedLoop &L, const ApiModel &Api, ASTContext &Ctx) : L(L), Api(Api), Ctx(Ctx) {}
+
+  /// The masked text of the body's statements, or why one of them cannot be masked.
+  llvm::Expected<std::string> statements(llvm::ArrayRef<const Stmt *> Stmts) {
+    std::string Out;
+    for (const Stmt *S : Stmts) {
+      auto Text = statement(S);
+      if (!Text)
+        return Text.takeError();
+      Out += *Text + "\n";
+    }
+    return Out;
+  }
+
+private:
+  MaskedLoop &L;
+  const ApiModel &Api;
+  ASTContext &Ctx;
+
+  llvm::Error cannot(const Stmt *S, const std::string &What) {
+    // Safety reasons already name their line ("calls 'f', which ... (line 12)").
+    const bool Located = llvm::StringRef(What).contains("(line ");
+    return refuse("the loop body " + What + (Located ? "" : " (line " + lineOf(S, Ctx) + ")") +
+                  ", which cannot be masked");
+  }
+
+  std::string where(const std::string &Value, const std::string &Old, const Expr *Hint) {
+    return Api.spell(Hint, "where") + "(" + L.Active + ", " + Value + ", " + Old + ")";
+  }
+
+  llvm::Expected<std::string> lift(const Expr *Cond) {
+    auto Lifted = liftCondition(Cond, LiftScope{L.FunctionBody, L.Loop}, Api, Ctx);
+    if (!Lifted)
+      return Lifted.takeError();
+    L.Lifted.push_back(*Lifted);
+    return Lifted->Text;
+  }
+
+  void noteTarget(const VarDecl *V) {
+    if (!llvm::is_contained(L.Targets, V))
+      L.Targets.push_back(V);
+  }
+
+  llvm::Expected<std::string> statement(const Stmt *S) {
+    if (const Expr *Cond = breakCondition(S)) {
+      if (!readsTensorOnHost(Cond, Api))
+        return statementText(S, Ctx); // a static exit stays a host decision
+      auto Lifted = lift(Cond);
+      if (!Lifted)
+        return Lifted.takeError();
+      L.HasDataDependentExit = true;
+      return L.Active + " = " + Api.spell(Cond, "logical_and") + "(" + L.Active + ", " +
+             Api.spell(Cond, "logical_not") + "(" + *Lifted + "));";
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+          if (auto Why = findSideEffect(V->getInit(), Api))
+            return cannot(S, *Why);
+      return statementText(S, Ctx);
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      if (If->hasInitStorage() || If->hasVarStorage() || readsTensorOnHost(If->getCond(), Api))
+        return cannot(S, "branches on a tensor value");
+      if (auto Why = findSideEffect(If->getCond(), Api))
+        return cannot(S, *Why);
+      auto Then = statements(bodyStatements(If->getThen()));
+      if (!Then)
+        return Then.takeError();
+      std::string Text = "if (" + sourceText(If->getCond(), Ctx) + ") {\n" + *Then + "}";
+      if (If->getElse()) {
+        auto Else = statements(bodyStatements(If->getElse()));
+        if (!Else)
+          return Else.takeError();
+        Text += " else {\n" + *Else + "}";
+      }
+      return Text;
+    }
+    if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S))
+      return cannot(S, "contains a loop");
+    if (isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<ReturnStmt>(S) || isa<GotoStmt>(S))
+      return cannot(S, "leaves the iteration early");
+    if (isa<CompoundStmt>(S)) {
+      auto Inner = statements(bodyStatements(S));
+      if (!Inner)
+        return Inner.takeError();
+      return "{\n" + *Inner + "}";
+    }
+    if (auto A = asAssignment(S))
+      return assignment(S, A->first, A->second);
+    if (const auto *E = dyn_cast<Expr>(S))
+      if (const auto *Put = dyn_cast<CXXMemberCallExpr>(stripAll(E));
+          Put && calleeName(Put) == "index_put_" && Api.callHasTag(Put, "in_place"))
+        return indexPut(S, Put);
+    if (auto Why = findSideEffect(S, Api))
+      return cannot(S, *Why);
+    return statementText(S, Ctx);
+  }
+
+  /// `v = e;` keeps `v`'s value in masked iterations; `out[t] = e;` keeps the element's.
+  llvm::Expected<std::string> assignment(const Stmt *S, const Expr *Lhs, const Expr *Rhs) {
+    if (auto Why = findSideEffect(Rhs, Api))
+      return cannot(S, *Why);
+    if (const VarDecl *V = referencedVar(Lhs)) {
+      if (declaredIn(V, L.Loop->getBody()))
+        return statementText(S, Ctx);
+      if (!Api.isTensor(V->getType()))
+        return cannot(S, "updates the host variable '" + V->getNameAsString() + "'");
+      if (!isDefinedBefore(V, L.Loop, L.FunctionBody, Ctx))
+        return refuse("'" + V->getNameAsString() + "' has no value before the loop (line " + lineOf(S, Ctx) +
+                      "), so a masked iteration has no value to keep");
+      noteTarget(V);
+      return sourceText(Lhs, Ctx) + " = " + where(sourceText(Rhs, Ctx), sourceText(Lhs, Ctx), Lhs) + ";";
+    }
+    const VarDecl *Target = viewTarget(Lhs, Api);
+    if (!Target)
+      return cannot(S, "assigns to '" + sourceText(Lhs, Ctx) + "'");
+    if (declaredIn(Target, L.Loop->getBody()))
+      return statementText(S, Ctx);
+    noteTarget(Target);
+    return sourceText(Lhs, Ctx) + " = " + where(sourceText(Rhs, Ctx), sourceText(Lhs, Ctx), Lhs) + ";";
+  }
+
+  /// `out.index_put_({t}, e);` writes the old element back in masked iterations.
+  llvm::Expected<std::string> indexPut(const Stmt *S, const CXXMemberCallExpr *Put) {
+    auto Args = callArgs(Put);
+    const Expr *Obj = Put->getImplicitObjectArgument();
+    const VarDecl *Target = viewTarget(Obj, Api);
+    if (!Target || Args.size() != 2)
+      return cannot(S, "calls '" + sourceText(Put, Ctx) + "'");
+    auto Indices = bracedListElements(Args[0]);
+    for (const Expr *I : Indices)
+      if (Api.isTensorExpr(I) || readsTensorOnHost(I, Api))
+        return cannot(S, "writes through the index '" + sourceText(I, Ctx) + "'");
+    if (auto Why = findSideEffect(Args[1], Api))
+      return cannot(S, *Why);
+    if (declaredIn(Target, L.Loop->getBody()))
+      return statementText(S, Ctx);
+    noteTarget(Target);
+    const std::string Object = sourceText(Obj, Ctx), List = sourceText(Args[0], Ctx);
+    return Object + ".index_put_(" + List + ", " +
+           where(sourceText(Args[1], Ctx), Object + ".index(" + List + ")", Obj) + ");";
+  }
+};
+
+llvm::Expected<std::string> maskLoop(const MatchResult &R, const ApiModel &Api) {
+  ASTContext &Ctx = *R.Context;
+  MaskedLoop L;
+  L.Loop = R.Nodes.getNodeAs<ForStmt>("loop");
+  L.FunctionBody = functionBody(enclosingFunction(L.Loop, Ctx));
+  if (!L.FunctionBody)
+    return refuse("the loop is not inside a function body");
+  if (!L.Loop->getCond())
+    return refuse("the loop has no condition, so it has no static trip count");
+  // The header: a static bound (the trip count) and the data-dependent conditions.
+  llvm::SmallVector<const Expr *, 2> Parts, Static, Dynamic;
+  conjuncts(L.Loop->getCond(), Parts);
+  for (const Expr *P : Parts)
+    (readsTensorOnHost(P, Api) ? Dynamic : Static).push_back(P);
+  if (Static.empty())
+    return refuse("the loop has no static bound beside its data-dependent condition");
+  if (L.Loop->getInit() && !isa<DeclStmt>(L.Loop->getInit()))
+    return refuse("the loop counter is declared outside the loop, so its final value would change");
+  if (auto Why = findSideEffect(L.Loop->getCond(), Api, /*AllowHostReads=*/true))
+    return refuse("the loop condition " + *Why);
+  std::vector<std::string> Taken;
+  L.Active = freshName("active", L.FunctionBody, Taken);
+  LoopMasker M(L, Api, Ctx);
+  std::string Head;
+  for (const Expr *D : Dynamic) {
+    auto Lifted = liftCondition(D, LiftScope{L.FunctionBody, L.Loop}, Api, Ctx);
+    if (!Lifted)
+      return Lifted.takeError();
+    L.Lifted.push_back(*Lifted);
+    Head += L.Active + " = " + Api.spell(D, "logical_and") + "(" + L.Active + ", " + Lifted->Text + ");\n";
+  }
+  auto Body = M.statements(bodyStatements(L.Loop->getBody()));
+  if (!Body)
+    return Body.takeError();
+  if (Dynamic.empty() && !L.HasDataDependentExit)
+    return refuse("the loop does not depend on tensor values");
+  if (L.Targets.empty())
+    return refuse("the loop updates no tensor of the code around it, so there is nothing to mask");
+  for (const LiftedCondition &C : L.Lifted)
+    if (!C.Locals.empty())
+      return refuse("the loop's condition reads the host local '" + C.Locals.front()->getNameAsString() +
+                    "', which would have to become a tensor");
+  // The mask starts true, on the device (and with the options) of the first updated tensor.
+  const std::string First = L.Targets.front()->getNameAsString();
+  std::string Init = "auto " + L.Active + " = " + Api.spell(L.Loop->getCond(), "ones") + "({}, " + First +
+                     ".options().dtype(" + Api.spellConstant(L.Loop->getCond(), "kBool") + "));\n";
+  std::string StaticCond;
+  for (const Expr *S : Static)
+    StaticCond += (StaticCond.empty() ? "" : " && ") + sourceText(S, Ctx);
+  std::string Header = "for (" + (L.Loop->getInit() ? sourceText(L.Loop->getInit(), Ctx) : std::string(";")) + " " +
+                       StaticCond + "; " + (L.Loop->getInc() ? sourceText(L.Loop->getInc(), Ctx) : "") + ") {\n";
+  bool InBlock = false;
+  for (const DynTypedNode &P : Ctx.getParents(*L.Loop))
+    InBlock |= P.get<CompoundStmt>() != nullptr;
+  std::string Text = Init + Header + Head + *Body + "}";
+  return InBlock ? Text : "{\n" + Text + "\n}";
+}
+
+} // namespace
+
+namespace matchers {
+/// The loop's condition, or the condition of an `if (c) break;` that leaves it, reads a tensor
+/// value on the host.
+AST_MATCHER_P(ForStmt, exitsOnTensorValue, const ApiModel *, Api) {
+  if (Node.getCond() && readsTensorOnHost(Node.getCond(), *Api))
+    return true;
+  for (const Expr *C : loopExitConditions(&Node))
+    if (readsTensorOnHost(C, *Api))
+      return true;
+  return false;
+}
+} // namespace matchers
+
+NamedRewriteRule makeEarlyExitLoopToMaskedRule(const ApiModel &Api) {
+  using namespace matchers;
+  const ApiModel *A = &Api;
+  auto Matcher = forStmt(isUserCode(), exitsOnTensorValue(A)).bind("loop");
+  auto Masked = computed([A](const MatchResult &R) { return maskLoop(R, *A); });
+  return {"early-exit-loop-to-masked",
+          makeRule(Matcher, changeTo(node("loop"), Masked),
+                   cat("the loop runs to its static bound and masks the updates of the iterations after the "
+                       "original would have stopped, so its trip count no longer depends on tensor values"))};
+}
+
+} // namespace graphify::rewriter

@@ -1,0 +1,40 @@
+// early-exit-loop-to-masked: loops whose effects cannot be masked.
+#include <torch/torch.h>
+
+#include <vector>
+
+std::vector<torch::Tensor> collect(torch::Tensor h, int64_t max_len) {
+  std::vector<torch::Tensor> outputs;
+  for (int64_t t = 0; t < max_len; ++t) {
+    h = torch::tanh(h);
+    outputs.push_back(h);
+    if (h.sum().item<float>() > 1.0f) // EXPECT-NO-FIX: the loop body calls 'push_back'.*line 10.*cannot be masked
+      break;
+  }
+  return outputs;
+}
+
+torch::Tensor counts(torch::Tensor h, int64_t max_len) {
+  int64_t steps = 0;
+  for (int64_t t = 0; t < max_len && h.max().item<float>() > 0.5f; ++t) { // EXPECT-NO-FIX: updates the host variable 'steps' \(line 21\)
+    h = h * 0.5;
+    steps = steps + 1;
+  }
+  return h + steps;
+}
+
+torch::Tensor unbounded(torch::Tensor h) {
+  for (;;) {
+    h = h * 0.5;
+    if (h.max().item<float>() < 0.1f) // EXPECT-NO-FIX: the loop has no condition
+      break;
+  }
+  return h;
+}
+
+torch::Tensor outside_counter(torch::Tensor h) {
+  int t = 0;
+  for (t = 0; t < 10 && h.max().item<float>() > 0.1f; ++t) // EXPECT-NO-FIX: the loop counter is declared outside the loop
+    h = h * 0.5;
+  return h * t;
+}
