@@ -41,7 +41,10 @@ add_library(graphify_runtime_cuda OBJECT
   ${_gfy_cuda_dir}/ElementwiseKernels.cu
   ${_gfy_cuda_dir}/ReduceKernels.cu
   ${_gfy_cuda_dir}/IndexKernels.cu
-  ${_gfy_cuda_dir}/BlasKernels.cu)
+  ${_gfy_cuda_dir}/BlasKernels.cu
+  ${_gfy_cuda_dir}/ConvKernels.cu
+  ${_gfy_cuda_dir}/PoolKernels.cu
+  ${_gfy_cuda_dir}/UpsampleKernels.cu)
 target_include_directories(graphify_runtime_cuda PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/include ${_gfy_cuda_dir} ${_gfy_cuda_dir}/include)
 target_include_directories(graphify_runtime_cuda SYSTEM PRIVATE ${CUDAToolkit_INCLUDE_DIRS})

@@ -1781,3 +1781,425 @@ DIFF_CASE(create_randperm_is_a_permutation) {
   auto p = torch::randperm(7);
   return torch::cat({std::get<0>(torch::sort(p)), torch::tensor({p.size(0)}), torch::tensor({static_cast<int64_t>(p.scalar_type() == torch::kLong)})});
 }
+
+// ---------------------------------------------------------------------------------------------
+// vision: convolution, batch norm, pooling, interpolation, more activations, channel dropout,
+// and a small ResNet built from them (issue #17). Inputs are the ramp formula; weights come from
+// fix_weights, so both libraries compute the same function.
+namespace {
+/// Sets every buffer (running_mean, running_var; num_batches_tracked is left alone) from the
+/// formula, positive for variances, so that eval-mode batch norm has non-trivial statistics.
+void fix_buffers(torch::nn::Module& m) {
+  torch::NoGradGuard no_grad;
+  for (auto& b : m.named_buffers()) {
+    auto& t = b.value();
+    if (t.scalar_type() != torch::kFloat) continue;
+    const bool variance = b.key().find("running_var") != std::string::npos;
+    std::vector<int64_t> shape;
+    for (int64_t d = 0; d < t.dim(); ++d) shape.push_back(t.size(d));
+    auto v = ramp(shape, torch::kFloat, 0.1, static_cast<int64_t>(b.key().size()));
+    t.copy_(variance ? v.abs() + 0.5 : v);
+  }
+}
+}  // namespace
+
+DIFF_CASE(dtype_short_aliases) {
+  return {torch::ones({2}, torch::kF32), torch::ones({2}, torch::kF64), torch::ones({2}, torch::kI32),
+          torch::ones({2}, torch::kI64)};
+}
+
+// conv
+DIFF_CASE(conv2d_basic) {
+  return torch::conv2d(ramp({2, 3, 5, 6}), ramp({4, 3, 3, 3}, torch::kFloat, 0.1, 1), ramp({4}, torch::kFloat, 0.1, 2));
+}
+DIFF_CASE(conv2d_stride_padding_dilation) {
+  return torch::conv2d(ramp({2, 3, 9, 8}), ramp({4, 3, 3, 2}, torch::kFloat, 0.1, 1), ramp({4}, torch::kFloat, 0.1, 2),
+                       {2, 1}, {1, 2}, {2, 1});
+}
+DIFF_CASE(conv2d_groups) {
+  return torch::conv2d(ramp({1, 4, 7, 6}), ramp({6, 2, 3, 3}, torch::kFloat, 0.1, 3), {}, 2, 1, 1, 2);
+}
+DIFF_CASE(conv2d_depthwise_f64) {
+  return torch::conv2d(ramp({2, 3, 5, 5}, torch::kDouble), ramp({3, 1, 3, 3}, torch::kDouble, 0.1, 4),
+                       ramp({3}, torch::kDouble, 0.1), 1, 1, 1, 3);
+}
+DIFF_CASE(conv2d_pointwise_and_unbatched) {
+  return {torch::conv2d(ramp({2, 5, 3, 4}), ramp({3, 5, 1, 1}, torch::kFloat, 0.1, 5)),
+          torch::conv2d(ramp({3, 5, 6}), ramp({2, 3, 2, 2}, torch::kFloat, 0.1, 6), ramp({2}), 2)};
+}
+DIFF_CASE(conv2d_padding_same_valid) {
+  auto x = ramp({1, 2, 6, 5});
+  auto w = ramp({3, 2, 2, 4}, torch::kFloat, 0.1, 7);  // even kernel: "same" pads the far side more
+  return {torch::conv2d(x, w, {}, 1, "same", {1, 2}), torch::conv2d(x, w, {}, 1, "valid"),
+          torch::conv1d(ramp({2, 7}), ramp({3, 2, 4}, torch::kFloat, 0.1), {}, 1, "same")};
+}
+DIFF_CASE(conv1d_variants) {
+  auto x = ramp({2, 4, 11});
+  return {torch::conv1d(x, ramp({3, 4, 3}, torch::kFloat, 0.1, 1), ramp({3}, torch::kFloat, 0.1)),
+          torch::conv1d(x, ramp({6, 2, 2}, torch::kFloat, 0.1, 2), {}, 2, 1, 3, 2),
+          torch::conv1d(ramp({4, 9}), ramp({2, 4, 3}, torch::kFloat, 0.1, 3))};
+}
+DIFF_CASE(nn_conv2d_module) {
+  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(3, 4, 3).stride(2).padding(1));
+  fix_weights(*conv);
+  auto y = conv(ramp({2, 3, 7, 6}));
+  return {y, S{static_cast<double>(conv->parameters().size())}, S{names_checksum(conv->named_parameters())},
+          torch::tensor(conv->weight.sizes().vec())};
+}
+DIFF_CASE(nn_conv2d_options_groups_no_bias) {
+  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(4, 6, {3, 2}).groups(2).bias(false).dilation({1, 2}).padding(
+      torch::ExpandingArray<2>({1, 0})));
+  fix_weights(*conv);
+  return {conv->forward(ramp({1, 4, 6, 7})), S{static_cast<double>(conv->parameters().size())},
+          torch::tensor(conv->weight.sizes().vec())};
+}
+DIFF_CASE(nn_conv2d_padding_same) {
+  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(2, 3, 4).padding(torch::kSame));
+  fix_weights(*conv);
+  return conv(ramp({1, 2, 5, 6}));
+}
+DIFF_CASE(nn_conv1d_module) {
+  torch::nn::Conv1d conv(torch::nn::Conv1dOptions(3, 2, 3).stride(2).padding(1));
+  fix_weights(*conv);
+  return {conv(ramp({2, 3, 8})), conv(ramp({3, 5}))};
+}
+DIFF_CASE(nn_conv_init_bounds) {
+  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(3, 8, 3));
+  const double bound = 1.0 / std::sqrt(3.0 * 3 * 3);
+  const double w = conv->weight.abs().max().item<double>(), b = conv->bias.abs().max().item<double>();
+  return {S{w <= bound + 1e-7 ? 1.0 : 0.0}, S{w > bound / 2 ? 1.0 : 0.0}, S{b <= bound + 1e-7 ? 1.0 : 0.0}};
+}
+DIFF_CASE(F_conv2d_options) {
+  auto x = ramp({1, 2, 5, 5});
+  auto w = ramp({4, 2, 3, 3}, torch::kFloat, 0.1, 2);
+  return {F::conv2d(x, w, F::Conv2dFuncOptions().bias(ramp({4})).stride(2).padding(1)),
+          F::conv2d(x, w, F::Conv2dFuncOptions().padding(torch::kSame)),
+          F::conv1d(ramp({2, 6}), ramp({3, 2, 2}, torch::kFloat, 0.1), F::Conv1dFuncOptions().dilation(2))};
+}
+DIFF_CASE(conv2d_wrong_channels_errors) { return torch::conv2d(ramp({1, 3, 5, 5}), ramp({4, 2, 3, 3})); }
+DIFF_CASE(conv2d_kernel_larger_than_padded_input_errors) {
+  return torch::conv2d(ramp({1, 3, 4, 4}), ramp({2, 3, 7, 7}), {}, 1, 1);
+}
+DIFF_CASE(conv2d_bias_size_errors) { return torch::conv2d(ramp({1, 3, 5, 5}), ramp({4, 3, 3, 3}), ramp({3})); }
+DIFF_CASE(conv2d_integer) {
+  return {torch::conv2d(ramp({1, 2, 4, 3}, torch::kLong), ramp({3, 2, 2, 2}, torch::kLong), ramp({3}, torch::kLong), 1, 1),
+          torch::conv1d(ramp({2, 5}, torch::kInt), ramp({1, 2, 3}, torch::kInt))};
+}
+DIFF_CASE(conv2d_bool_errors) { return torch::conv2d(ramp({1, 1, 3, 3}, torch::kBool), ramp({1, 1, 2, 2}, torch::kBool)); }
+DIFF_CASE(conv2d_2d_input_errors) { return torch::conv2d(ramp({5, 5}), ramp({1, 1, 2, 2})); }
+DIFF_CASE(conv2d_dtype_mismatch_errors) { return torch::conv2d(ramp({1, 1, 3, 3}), ramp({1, 1, 2, 2}, torch::kDouble)); }
+DIFF_CASE(conv2d_same_strided_errors) { return torch::conv2d(ramp({1, 1, 5, 5}), ramp({1, 1, 3, 3}), {}, 2, "same"); }
+DIFF_CASE(conv2d_negative_padding_errors) { return torch::conv2d(ramp({1, 1, 5, 5}), ramp({1, 1, 3, 3}), {}, 1, -1); }
+DIFF_CASE(conv2d_groups_not_dividing_weight_errors) {
+  return torch::conv2d(ramp({1, 4, 5, 5}), ramp({3, 2, 3, 3}), {}, 1, 1, 1, 2);
+}
+DIFF_CASE(nn_conv2d_groups_not_dividing_channels_errors) {
+  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(3, 4, 3).groups(2));
+  return conv->weight;
+}
+DIFF_CASE(nn_conv2d_wrong_input_channels_errors) {
+  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(3, 4, 3));
+  return conv(ramp({1, 2, 5, 5}));
+}
+
+// batch norm
+DIFF_CASE(batch_norm_eval) {
+  auto x = ramp({2, 3, 4, 5});
+  auto mean = ramp({3}, torch::kFloat, 0.1, 1), var = positive({3}, 2);
+  return {torch::batch_norm(x, ramp({3}, torch::kFloat, 0.2, 3), ramp({3}, torch::kFloat, 0.3, 4), mean, var, false,
+                            0.1, 1e-5, false),
+          torch::batch_norm(x.view({2, 3, 20}), {}, {}, mean, var, false, 0.1, 1e-3, false)};
+}
+DIFF_CASE(batch_norm_training_updates_running_stats) {
+  auto x = ramp({4, 3, 5}, torch::kFloat, 0.5, 2);
+  auto rm = torch::zeros({3}), rv = torch::ones({3});
+  auto y = torch::batch_norm(x, ramp({3}), {}, rm, rv, true, 0.3, 1e-5, false);
+  return {y, rm, rv};
+}
+DIFF_CASE(batch_norm_2d_input_f64) {
+  auto x = ramp({5, 4}, torch::kDouble);
+  auto rm = torch::zeros({4}, torch::kDouble), rv = torch::ones({4}, torch::kDouble);
+  auto y = torch::batch_norm(x, {}, {}, rm, rv, true, 0.1, 1e-5, false);
+  return {y, rm, rv};
+}
+DIFF_CASE(F_batch_norm_options) {
+  auto x = ramp({3, 2, 4});
+  auto rm = ramp({2}, torch::kFloat, 0.1), rv = positive({2});
+  auto eval = F::batch_norm(x, rm, rv, F::BatchNormFuncOptions().weight(ramp({2}, torch::kFloat, 0.5, 1)).eps(1e-3));
+  auto train = F::batch_norm(x, rm, rv, F::BatchNormFuncOptions().training(true).momentum(0.5));
+  return {eval, train, rm, rv};
+}
+DIFF_CASE(nn_batchnorm2d_train_then_eval) {
+  torch::nn::BatchNorm2d bn(torch::nn::BatchNorm2dOptions(3).momentum(0.2));
+  fix_weights(*bn);
+  auto x = ramp({2, 3, 3, 4});
+  auto train1 = bn(x);
+  auto train2 = bn(ramp({2, 3, 3, 4}, torch::kFloat, 0.5, 5));
+  bn->eval();
+  auto eval = bn(x);
+  return {train1, train2, eval, bn->running_mean, bn->running_var, bn->num_batches_tracked,
+          S{static_cast<double>(bn->parameters().size())}, S{names_checksum(bn->named_buffers())}};
+}
+DIFF_CASE(nn_batchnorm1d_inputs) {
+  torch::nn::BatchNorm1d bn(4);
+  fix_weights(*bn);
+  auto a = bn(ramp({3, 4}));
+  auto b = bn(ramp({2, 4, 5}, torch::kFloat, 0.5, 1));
+  bn->eval();
+  return {a, b, bn(ramp({2, 4})), bn->running_mean, bn->running_var};
+}
+DIFF_CASE(nn_batchnorm_cumulative_average) {
+  torch::nn::BatchNorm1d bn(torch::nn::BatchNorm1dOptions(2).momentum(c10::nullopt).affine(false));
+  bn(ramp({3, 2}));
+  bn(ramp({4, 2}, torch::kFloat, 0.5, 3));
+  return {bn->running_mean, bn->running_var, S{static_cast<double>(bn->parameters().size())}};
+}
+DIFF_CASE(nn_batchnorm_untracked_uses_batch_stats) {
+  torch::nn::BatchNorm2d bn(torch::nn::BatchNorm2dOptions(2).track_running_stats(false));
+  bn->eval();
+  return {bn(ramp({2, 2, 2, 3})), S{static_cast<double>(bn->buffers().size())}};
+}
+DIFF_CASE(nn_batchnorm2d_3d_input_errors) {
+  torch::nn::BatchNorm2d bn(3);
+  return bn(ramp({3, 4, 5}));
+}
+DIFF_CASE(nn_batchnorm1d_4d_input_errors) {
+  torch::nn::BatchNorm1d bn(3);
+  return bn(ramp({2, 3, 4, 5}));
+}
+DIFF_CASE(batch_norm_channel_mismatch_errors) {
+  torch::nn::BatchNorm2d bn(3);
+  return bn(ramp({2, 4, 3, 3}));
+}
+DIFF_CASE(batch_norm_single_value_training_errors) {
+  torch::nn::BatchNorm1d bn(3);
+  return bn(ramp({1, 3}));
+}
+DIFF_CASE(batch_norm_eval_without_running_stats_errors) {
+  return torch::batch_norm(ramp({2, 3}), {}, {}, {}, {}, false, 0.1, 1e-5, false);
+}
+
+// pooling
+DIFF_CASE(max_pool2d_variants) {
+  auto x = ramp({2, 3, 9, 8});
+  return {torch::max_pool2d(x, 2), torch::max_pool2d(x, {3, 2}, {2, 1}, {1, 1}),
+          torch::max_pool2d(x, 3, 2, 1, 2), torch::max_pool2d(x, 3, 2, 0, 1, true), torch::max_pool2d(x[0], 2)};
+}
+DIFF_CASE(max_pool2d_nan_and_indices) {
+  auto x = ramp_nan({1, 2, 6, 5});
+  auto r = torch::max_pool2d_with_indices(x, 2, 2, 1, 1, true);
+  auto q = torch::max_pool2d_with_indices(ramp({1, 2, 6, 5}), {3, 2}, {2, 2}, {1, 1});
+  return {std::get<0>(r), std::get<1>(r), std::get<0>(q), std::get<1>(q)};
+}
+DIFF_CASE(avg_pool2d_variants) {
+  auto x = ramp({2, 3, 7, 8});
+  return {torch::avg_pool2d(x, 2), torch::avg_pool2d(x, 3, 2, 1),
+          torch::avg_pool2d(x, 3, 2, 1, false, false), torch::avg_pool2d(x, 3, 2, 1, true, true),
+          torch::avg_pool2d(x, 3, 2, 1, true, false), torch::avg_pool2d(x, {2, 3}, 1, 0, false, true, 4),
+          torch::avg_pool2d(x[1], 2)};
+}
+DIFF_CASE(adaptive_pool2d_variants) {
+  auto x = ramp({2, 3, 9, 7});
+  auto m = torch::adaptive_max_pool2d(ramp_nan({1, 2, 7, 5}), {3, 2});
+  return {torch::adaptive_avg_pool2d(x, {4, 3}), torch::adaptive_avg_pool2d(x, {1, 1}),
+          torch::adaptive_avg_pool2d(x, {9, 14}), std::get<0>(m), std::get<1>(m),
+          std::get<1>(torch::adaptive_max_pool2d(x[0], {2, 5}))};
+}
+DIFF_CASE(pool1d_variants) {
+  auto x = ramp({2, 3, 11});
+  auto am = torch::adaptive_max_pool1d(x, 4);
+  return {torch::max_pool1d(x, 3), torch::max_pool1d(x, 3, 2, 1, 1, true), torch::avg_pool1d(x, 3, 2, 1),
+          torch::avg_pool1d(x, 4, 3, 2, true, false), torch::adaptive_avg_pool1d(x, 4), std::get<0>(am),
+          std::get<1>(am), torch::max_pool1d(x[0], 2)};
+}
+DIFF_CASE(nn_pool_modules) {
+  auto x = ramp({2, 3, 8, 7});
+  torch::nn::MaxPool2d mp(torch::nn::MaxPool2dOptions(3).stride(2).padding(1));
+  torch::nn::AvgPool2d ap(torch::nn::AvgPool2dOptions({2, 3}).stride(2).ceil_mode(true).count_include_pad(false));
+  torch::nn::AdaptiveAvgPool2d gap(torch::nn::AdaptiveAvgPool2dOptions({1, 1}));
+  torch::nn::AdaptiveMaxPool2d amp(torch::nn::AdaptiveMaxPool2dOptions({c10::nullopt, 2}));
+  torch::nn::MaxPool1d mp1(torch::nn::MaxPool1dOptions(2));
+  torch::nn::AvgPool1d ap1(torch::nn::AvgPool1dOptions(3).stride(1));
+  torch::nn::AdaptiveAvgPool1d gap1(torch::nn::AdaptiveAvgPool1dOptions(2));
+  torch::nn::AdaptiveMaxPool1d amp1(torch::nn::AdaptiveMaxPool1dOptions(3));
+  auto seq = x.flatten(2);
+  return {mp(x), ap(x), gap(x), amp(x), std::get<1>(amp->forward_with_indices(x)), std::get<1>(mp->forward_with_indices(x)),
+          mp1(seq), ap1(seq), gap1(seq), amp1(seq)};
+}
+DIFF_CASE(F_pool_options) {
+  auto x = ramp({1, 2, 6, 6});
+  return {F::max_pool2d(x, F::MaxPool2dFuncOptions(2).stride(1).dilation(2)),
+          F::avg_pool2d(x, F::AvgPool2dFuncOptions(3).padding(1).divisor_override(2)),
+          F::adaptive_avg_pool2d(x, F::AdaptiveAvgPool2dFuncOptions({2, c10::nullopt})),
+          F::adaptive_max_pool2d(x, F::AdaptiveMaxPool2dFuncOptions(3)),
+          std::get<1>(F::max_pool2d_with_indices(x, F::MaxPool2dFuncOptions(3).stride(2).ceil_mode(true))),
+          F::max_pool1d(x.flatten(2), F::MaxPool1dFuncOptions(4)), F::avg_pool1d(x.flatten(2), F::AvgPool1dFuncOptions(5))};
+}
+DIFF_CASE(max_pool2d_pad_too_large_errors) { return torch::max_pool2d(ramp({1, 1, 6, 6}), 2, 2, 2); }
+DIFF_CASE(max_pool2d_output_too_small_errors) { return torch::max_pool2d(ramp({1, 1, 3, 3}), 4); }
+DIFF_CASE(max_pool2d_2d_input_errors) { return torch::max_pool2d(ramp({6, 6}), 2); }
+DIFF_CASE(avg_pool2d_zero_divisor_errors) { return torch::avg_pool2d(ramp({1, 1, 4, 4}), 2, 2, 0, false, true, 0); }
+DIFF_CASE(adaptive_avg_pool2d_5d_input_errors) { return torch::adaptive_avg_pool2d(ramp({1, 1, 2, 4, 4}), {2, 2}); }
+DIFF_CASE(adaptive_max_pool2d_empty_dim_errors) {
+  return std::get<0>(torch::adaptive_max_pool2d(torch::zeros({1, 0, 4, 4}), {2, 2}));
+}
+DIFF_CASE(max_pool2d_int_errors) { return torch::max_pool2d(ramp({1, 1, 4, 4}, torch::kLong), 2); }
+
+// interpolation
+DIFF_CASE(interpolate_nearest) {
+  auto x = ramp({1, 2, 3, 4});
+  return {F::interpolate(x, F::InterpolateFuncOptions().scale_factor(std::vector<double>{2, 2})),
+          F::interpolate(x, F::InterpolateFuncOptions().size(std::vector<int64_t>{7, 5})),
+          F::interpolate(x, F::InterpolateFuncOptions().scale_factor(std::vector<double>{1.5, 2.5})),
+          F::interpolate(x, F::InterpolateFuncOptions().scale_factor(std::vector<double>{1.5, 2.5}).recompute_scale_factor(true)),
+          F::interpolate(x, F::InterpolateFuncOptions().size(std::vector<int64_t>{2, 3})),
+          F::interpolate(ramp({2, 3, 5}), F::InterpolateFuncOptions().size(std::vector<int64_t>{8}).mode(torch::kNearest))};
+}
+DIFF_CASE(interpolate_bilinear) {
+  auto x = ramp({2, 2, 4, 3});
+  auto opts = [] { return F::InterpolateFuncOptions().mode(torch::kBilinear); };
+  return {F::interpolate(x, opts().size(std::vector<int64_t>{7, 5}).align_corners(false)),
+          F::interpolate(x, opts().size(std::vector<int64_t>{7, 5}).align_corners(true)),
+          F::interpolate(x, opts().scale_factor(std::vector<double>{1.7, 2}).align_corners(false)),
+          F::interpolate(x, opts().size(std::vector<int64_t>{2, 2}).align_corners(false)),
+          F::interpolate(x, opts().size(std::vector<int64_t>{1, 1}).align_corners(true)),
+          F::interpolate(ramp({1, 2, 5}), F::InterpolateFuncOptions().size(std::vector<int64_t>{9}).mode(torch::kLinear).align_corners(false)),
+          F::interpolate(x, F::InterpolateFuncOptions().size(std::vector<int64_t>{2, 2}).mode(torch::kArea))};
+}
+DIFF_CASE(interpolate_f64) {
+  return F::interpolate(ramp({1, 1, 3, 3}, torch::kDouble),
+                        F::InterpolateFuncOptions().scale_factor(std::vector<double>{2, 2}).mode(torch::kBilinear).align_corners(false));
+}
+DIFF_CASE(nn_upsample_module) {
+  auto x = ramp({1, 2, 3, 3});
+  torch::nn::Upsample nearest(torch::nn::UpsampleOptions().scale_factor(std::vector<double>{2, 2}));
+  torch::nn::Upsample bilinear(
+      torch::nn::UpsampleOptions().size(std::vector<int64_t>{5, 6}).mode(torch::kBilinear).align_corners(true));
+  return {nearest(x), bilinear(x)};
+}
+DIFF_CASE(interpolate_size_and_scale_errors) {
+  return F::interpolate(ramp({1, 1, 2, 2}), F::InterpolateFuncOptions()
+                                                .size(std::vector<int64_t>{4, 4})
+                                                .scale_factor(std::vector<double>{2, 2}));
+}
+DIFF_CASE(interpolate_align_corners_with_nearest_errors) {
+  return F::interpolate(ramp({1, 1, 2, 2}), F::InterpolateFuncOptions().size(std::vector<int64_t>{4, 4}).align_corners(true));
+}
+DIFF_CASE(interpolate_bilinear_3d_errors) {
+  return F::interpolate(ramp({1, 2, 4}), F::InterpolateFuncOptions().size(std::vector<int64_t>{8}).mode(torch::kBilinear).align_corners(false));
+}
+DIFF_CASE(interpolate_wrong_scale_count_errors) {
+  return F::interpolate(ramp({1, 1, 2, 2}), F::InterpolateFuncOptions().scale_factor(std::vector<double>{2}));
+}
+
+// activations
+DIFF_CASE(activations_vision) {
+  auto x = ramp_nan({3, 7}) * 4;
+  auto big = ramp({2, 5}, torch::kFloat, 8.0);
+  return {torch::softplus(x), torch::softplus(x, 2, 5), torch::softplus(big), torch::elu(x), torch::elu(x, 0.5),
+          torch::hardswish(x), torch::mish(x), torch::mish(big), torch::leaky_relu(x, 0.2),
+          torch::elu(ramp({4}, torch::kDouble), 1.5)};
+}
+DIFF_CASE(F_activations_vision) {
+  auto x = ramp({2, 6}) * 2;
+  return {F::elu(x, F::ELUFuncOptions().alpha(0.7)), F::softplus(x, F::SoftplusFuncOptions().beta(3).threshold(2)),
+          F::mish(x)};
+}
+DIFF_CASE(nn_activation_modules_vision) {
+  auto x = ramp({3, 4}) * 2;
+  torch::nn::ELU elu(torch::nn::ELUOptions().alpha(2));
+  torch::nn::Softplus softplus(torch::nn::SoftplusOptions().beta(0.5));
+  torch::nn::Mish mish;
+  torch::nn::LeakyReLU leaky(torch::nn::LeakyReLUOptions().negative_slope(0.1));
+  auto y = x.clone();
+  torch::nn::ELU(torch::nn::ELUOptions().inplace(true))(y);
+  return {elu(x), softplus(x), mish(x), leaky(x), y};
+}
+DIFF_CASE(softplus_int_errors) { return torch::softplus(ramp({3}, torch::kLong)); }
+DIFF_CASE(elu_int_errors) { return torch::elu(ramp({3}, torch::kInt)); }
+
+// channel dropout: eval is the identity, p = 0 and p = 1 are deterministic in training
+DIFF_CASE(dropout2d_deterministic) {
+  auto x = ramp({2, 3, 2, 2});
+  torch::nn::Dropout2d drop(0.5);
+  drop->eval();
+  torch::nn::Dropout2d none(0.0);
+  return {drop(x), none(x), F::dropout2d(x, F::Dropout2dFuncOptions().p(1.0)),
+          F::dropout2d(x[0], F::Dropout2dFuncOptions().p(0.5).training(false))};
+}
+DIFF_CASE(dropout2d_channels_all_or_nothing) {
+  auto x = torch::ones({4, 16, 3, 3});
+  auto y = F::dropout2d(x, F::Dropout2dFuncOptions().p(0.5));
+  auto sums = y.sum({2, 3});
+  return {((sums == 0) | (sums == 18)).all(), S{(sums == 0).any().item<bool>() ? 1.0 : 0.0}};
+}
+DIFF_CASE(dropout2d_bad_p_errors) { return F::dropout2d(ramp({1, 2, 2, 2}), F::Dropout2dFuncOptions().p(1.5)); }
+
+// A small ResNet written as LibTorch model code is: basic blocks (conv-bn-relu-conv-bn plus the
+// skip, a 1x1 conv-bn projection where the shape changes), a stem with max pooling, global
+// average pooling and a linear head. Eval mode with fixed weights and running statistics.
+namespace {
+struct BasicBlockImpl : torch::nn::Module {
+  BasicBlockImpl(int64_t in, int64_t out, int64_t stride)
+      : conv1(register_module("conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, 3).stride(stride).padding(1).bias(false)))),
+        bn1(register_module("bn1", torch::nn::BatchNorm2d(out))),
+        conv2(register_module("conv2", torch::nn::Conv2d(torch::nn::Conv2dOptions(out, out, 3).padding(1).bias(false)))),
+        bn2(register_module("bn2", torch::nn::BatchNorm2d(out))) {
+    if (stride != 1 || in != out) {
+      downsample = register_module(
+          "downsample", torch::nn::Sequential(torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, 1).stride(stride).bias(false)),
+                                              torch::nn::BatchNorm2d(out)));
+    }
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    auto identity = downsample ? downsample->forward(x) : x;
+    auto y = torch::relu(bn1(conv1(x)));
+    y = bn2(conv2(y));
+    return torch::relu(y + identity);
+  }
+  torch::nn::Conv2d conv1, conv2;
+  torch::nn::BatchNorm2d bn1, bn2;
+  torch::nn::Sequential downsample{nullptr};
+};
+TORCH_MODULE(BasicBlock);
+
+struct TinyResNetImpl : torch::nn::Module {
+  TinyResNetImpl()
+      : stem(register_module("stem", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 4, 5).stride(2).padding(2).bias(false)))),
+        bn(register_module("bn", torch::nn::BatchNorm2d(4))),
+        pool(register_module("pool", torch::nn::MaxPool2d(torch::nn::MaxPool2dOptions(3).stride(2).padding(1)))),
+        layer1(register_module("layer1", BasicBlock(4, 4, 1))),
+        layer2(register_module("layer2", BasicBlock(4, 8, 2))),
+        gap(register_module("gap", torch::nn::AdaptiveAvgPool2d(torch::nn::AdaptiveAvgPool2dOptions({1, 1})))),
+        fc(register_module("fc", torch::nn::Linear(8, 3))) {}
+  torch::Tensor forward(torch::Tensor x) {
+    x = pool(torch::relu(bn(stem(x))));
+    x = layer2(layer1(x));
+    return fc(torch::flatten(gap(x), 1));
+  }
+  torch::nn::Conv2d stem;
+  torch::nn::BatchNorm2d bn;
+  torch::nn::MaxPool2d pool;
+  BasicBlock layer1, layer2;
+  torch::nn::AdaptiveAvgPool2d gap;
+  torch::nn::Linear fc;
+};
+TORCH_MODULE(TinyResNet);
+}  // namespace
+
+DIFF_CASE(model_tiny_resnet_eval) {
+  TinyResNet net;
+  fix_weights(*net, 0.03);
+  fix_buffers(*net);
+  net->eval();
+  auto x = ramp({2, 3, 16, 16}, torch::kFloat, 0.5, 3);
+  return {net(x), S{static_cast<double>(net->parameters().size())}, S{names_checksum(net->named_parameters())},
+          S{names_checksum(net->named_buffers())}};
+}
+DIFF_CASE(model_tiny_resnet_train_step_stats) {
+  TinyResNet net;
+  fix_weights(*net, 0.03);
+  net->train();
+  auto y = net(ramp({4, 3, 12, 12}, torch::kFloat, 0.5, 1));
+  return {y, net->layer2->bn2->running_mean, net->layer2->bn2->running_var, net->bn->running_var};
+}

@@ -271,6 +271,50 @@ std::vector<OpCase> make_cases() {
     Tensor x = on(sample({6, 256}, dt) * 2 + 1), w = on(sample({256}, dt)), b = on(sample({256}, dt));
     return std::vector<Tensor>{layer_norm(x, {256}, w, b), layer_norm(x, {256}), layer_norm(x.view({6, 16, 16}), {16, 16})};
   }, 1e-4);
+  add_case({OpId::batch_norm}, "batch_norm", kFlt, [](ScalarType dt, const Place &on) {
+    Tensor x = on(sample({4, 3, 5, 6}, dt) * 2 + 1), w = on(sample({3}, dt)), b = on(sample({3}, dt));
+    Tensor mean = on(sample({3}, dt)), var = on(sample({3}, dt).abs() + 0.5);
+    Tensor rm = on(zeros({3}, dtype(dt))), rv = on(ones({3}, dtype(dt)));
+    Tensor train = batch_norm(x, w, b, rm, rv, /*training=*/true, 0.1, 1e-5, true);
+    return std::vector<Tensor>{batch_norm(x, w, b, mean, var, false, 0.1, 1e-5, true),
+                               batch_norm(x.view({4, 3, 30}), {}, {}, mean, var, false, 0.1, 1e-3, true), train, rm, rv};
+  }, 1e-4);
+  // --- image kernels (strides, padding, dilation, groups, unbatched and 1-d forms)
+  add_case({OpId::conv2d}, "conv2d", kNum, [](ScalarType dt, const Place &on) {
+    Tensor x = on(sample({2, 4, 9, 8}, dt)), w = on(sample({6, 4, 3, 3}, dt)), b = on(sample({6}, dt));
+    Tensor wg = on(sample({6, 2, 3, 2}, dt)), w1 = on(sample({5, 4, 1, 1}, dt)), x1 = on(sample({2, 4, 11}, dt));
+    Tensor k1 = on(sample({3, 4, 3}, dt));
+    return std::vector<Tensor>{conv2d(x, w, b),
+                               conv2d(x, w, {}, {2, 1}, {1, 2}, {1, 2}),
+                               conv2d(x, wg, b, 1, 1, 1, /*groups=*/2),
+                               conv2d(x, w1),
+                               conv2d(x[0], w, b, 1, "same"),
+                               conv1d(x1, k1, {}, 2, 1, 2)};
+  }, 1e-4);
+  add_case({OpId::max_pool2d}, "max_pool2d", kFlt, [](ScalarType dt, const Place &on) {
+    Tensor x = on(sample_nan({2, 3, 9, 8}, dt));
+    auto [v, i] = max_pool2d_with_indices(x, {3, 2}, {2, 2}, {1, 1}, {1, 2}, /*ceil_mode=*/true);
+    return std::vector<Tensor>{max_pool2d(x, 2), v, i, max_pool1d(x[0], 3, 2, 1)};
+  });
+  add_case({OpId::avg_pool2d}, "avg_pool2d", kFlt, [](ScalarType dt, const Place &on) {
+    Tensor x = on(sample({2, 3, 9, 8}, dt));
+    return std::vector<Tensor>{avg_pool2d(x, 2), avg_pool2d(x, 3, 2, 1, true, false), avg_pool2d(x, {3, 2}, 1, 1, false, true, 5),
+                               avg_pool1d(x[1], 3, 2, 1)};
+  });
+  add_case({OpId::adaptive_avg_pool2d, OpId::adaptive_max_pool2d}, "adaptive_pool2d", kFlt,
+           [](ScalarType dt, const Place &on) {
+             Tensor x = on(sample_nan({2, 3, 9, 7}, dt)), y = on(sample({2, 3, 9, 7}, dt));
+             auto [v, i] = adaptive_max_pool2d(x, {4, 3});
+             return std::vector<Tensor>{adaptive_avg_pool2d(y, {4, 3}), adaptive_avg_pool2d(y, {1, 1}), v, i,
+                                        std::get<0>(adaptive_max_pool1d(x[0], 5))};
+           });
+  add_case({OpId::upsample_nearest2d, OpId::upsample_bilinear2d}, "upsample2d", kFlt, [](ScalarType dt, const Place &on) {
+    Tensor x = on(sample({2, 3, 5, 4}, dt));
+    return std::vector<Tensor>{upsample_nearest2d(x, {10, 8}), upsample_nearest2d(x, {7, 6}, 1.5, 1.5),
+                               upsample_nearest2d(x, {3, 3}), upsample_bilinear2d(x, {9, 7}, false),
+                               upsample_bilinear2d(x, {9, 7}, true), upsample_bilinear2d(x, {7, 6}, false, 1.5, 1.5),
+                               upsample_bilinear2d(x, {2, 3}, false)};
+  });
   return c;
 }
 

@@ -18,6 +18,10 @@
 #include <graphify/graph/Graph.h>
 #include <graphify/nn/Module.h>
 #include <graphify/nn/Layers.h>
+#include <graphify/nn/Conv.h>
+#include <graphify/nn/BatchNorm.h>
+#include <graphify/nn/Pooling.h>
+#include <graphify/nn/Upsampling.h>
 #include <graphify/nn/Activations.h>
 #include <graphify/nn/Containers.h>
 #include <graphify/nn/Dropout.h>

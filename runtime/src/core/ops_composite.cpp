@@ -246,6 +246,38 @@ Tensor logical_xor(const Tensor &a, const Tensor &b) { return a.to(kBool) != b.t
 
 Tensor silu(const Tensor &a) { return a * sigmoid(a); }
 
+// --- activations ------------------------------------------------------------------------------------
+// Floating only, as LibTorch's kernels: an integer input is refused, not promoted.
+
+namespace {
+void check_activation_input(const Tensor &a, const char *name) {
+  check_defined(a, "self");
+  GFY_CHECK(a.is_floating_point(), "\"", name, "\" not implemented for '", to_string(a.scalar_type()), "'");
+}
+} // namespace
+
+Tensor softplus(const Tensor &a, const Scalar &beta, const Scalar &threshold) {
+  check_activation_input(a, "softplus");
+  Tensor bx = a * beta;
+  return where(bx > threshold, a, log1p(exp(bx)) / beta);
+}
+Tensor elu(const Tensor &a, const Scalar &alpha, const Scalar &scale, const Scalar &input_scale) {
+  check_activation_input(a, "elu");
+  return where(a > 0, a * scale, expm1(a * input_scale) * (alpha.toDouble() * scale.toDouble()));
+}
+Tensor hardswish(const Tensor &a) {
+  check_activation_input(a, "hardswish");
+  return a * clamp(a + 3, 0, 6) / 6;
+}
+Tensor mish(const Tensor &a) {
+  check_activation_input(a, "mish");
+  return a * tanh(log1p(exp(a)));
+}
+Tensor leaky_relu(const Tensor &a, const Scalar &negative_slope) {
+  check_activation_input(a, "leaky_relu");
+  return where(a > 0, a, a * negative_slope);
+}
+
 // --- products ---------------------------------------------------------------------------------------
 
 Tensor dot(const Tensor &a, const Tensor &b) {

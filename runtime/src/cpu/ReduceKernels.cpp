@@ -250,6 +250,33 @@ void layer_norm_kernel(OpCall &c) {
   });
 }
 
+void batch_norm_kernel(OpCall &c) {
+  // x, out: (N, C, L) contiguous; mean, var, weight, bias: (C), weight and bias maybe undefined.
+  // Per channel, out = x * scale + shift with scale = weight / sqrt(var + eps) and
+  // shift = bias - mean * scale: LibTorch's CPU form, so the rounding is the same.
+  const TensorImpl &in = I(c.in[0]);
+  const int64_t N = in.sizes[0], C = in.sizes[1], L = in.sizes[2];
+  dispatch_float(in.dtype, [&]<class T>() {
+    auto param = [&](size_t i) { return c.in[i].defined() ? reinterpret_cast<const T *>(I(c.in[i]).data()) : nullptr; };
+    const T *x = reinterpret_cast<const T *>(in.data()), *mean = param(1), *var = param(2), *w = param(3), *b = param(4);
+    T *y = reinterpret_cast<T *>(I(c.out[0]).data());
+    std::vector<T> scale(static_cast<size_t>(C)), shift(static_cast<size_t>(C));
+    for (int64_t ch = 0; ch < C; ++ch) {
+      const T invstd = T(1) / std::sqrt(var[ch] + static_cast<T>(c.alpha));
+      scale[size_t(ch)] = w ? invstd * w[ch] : invstd;
+      shift[size_t(ch)] = (b ? b[ch] : T(0)) - mean[ch] * scale[size_t(ch)];
+    }
+    parallel_for(N * C, std::max<int64_t>(1, kParallelThreshold / std::max<int64_t>(L, 1)), [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        const T a = scale[size_t(r % C)], s = shift[size_t(r % C)];
+        const T *xr = x + r * L;
+        T *yr = y + r * L;
+        for (int64_t i = 0; i < L; ++i) yr[i] = xr[i] * a + s;
+      }
+    });
+  });
+}
+
 namespace {
 /// Sorts (or selects the top k of) every lane. NaN sorts as the largest value, as in LibTorch.
 void sort_lanes(OpCall &c, int64_t k, bool descending) {

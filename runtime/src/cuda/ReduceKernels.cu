@@ -273,6 +273,20 @@ __global__ void layer_norm_kernel(const T *x, T *y, const T *w, const T *b, int6
   }
 }
 
+/// out = x * scale[c] + shift[c] over x (N, C, L), with LibTorch's per-channel scale and shift.
+template <class T>
+__global__ void batch_norm_kernel(const T *x, T *y, const T *mean, const T *var, const T *w, const T *b, int64_t C,
+                                  int64_t L, int64_t total, double eps) {
+  const int64_t step = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += step) {
+    const int64_t ch = i / L % C;
+    const T invstd = T(1) / ::sqrt(var[ch] + static_cast<T>(eps));
+    const T scale = w ? invstd * w[ch] : invstd;
+    const T shift = (b ? b[ch] : T(0)) - mean[ch] * scale;
+    y[i] = x[i] * scale + shift;
+  }
+}
+
 unsigned blocks_for_lanes(int64_t n) { return unsigned(n < 65535 * 4 ? (n < 1 ? 1 : n) : 65535 * 4); }
 
 // --- stable sort / topk: bitonic networks with index tie-breaking -----------------------------------
@@ -488,6 +502,18 @@ void layer_norm_cuda(OpCall &c, const LaunchContext &ctx) {
     const T *b = c.in[2].defined() ? reinterpret_cast<const T *>(I(c.in[2]).data()) : nullptr;
     layer_norm_kernel<T><<<blocks_for_lanes(N), kThreads, 0, ctx.stream>>>(reinterpret_cast<const T *>(in.data()),
                                                                           reinterpret_cast<T *>(I(c.out[0]).data()), w, b, N, D, c.alpha);
+    CUDA_CHECK_LAUNCH();
+  })
+}
+
+void batch_norm_cuda(OpCall &c, const LaunchContext &ctx) {
+  const TensorImpl &in = I(c.in[0]); // in, out: (N, C, L) contiguous; mean, var, weight, bias: (C)
+  if (in.numel == 0) return;
+  GFY_DISPATCH_FLOAT(in.dtype, T, {
+    auto param = [&](size_t i) { return c.in[i].defined() ? reinterpret_cast<const T *>(I(c.in[i]).data()) : nullptr; };
+    batch_norm_kernel<T><<<grid_for(in.numel), kThreads, 0, ctx.stream>>>(
+        reinterpret_cast<const T *>(in.data()), reinterpret_cast<T *>(I(c.out[0]).data()), param(1), param(2),
+        param(3), param(4), in.sizes[1], in.sizes[2], in.numel, c.alpha);
     CUDA_CHECK_LAUNCH();
   })
 }

@@ -25,6 +25,18 @@ Tensor leaky_relu(Tensor input, const LeakyReLUFuncOptions &options) {
 
 Tensor silu(const Tensor &input) { return gfy::silu(input); }
 
+Tensor elu(Tensor input, const ELUFuncOptions &options) {
+  Tensor out = gfy::elu(input, options.alpha());
+  if (options.inplace()) return input.copy_(out);
+  return out;
+}
+
+Tensor softplus(const Tensor &input, const SoftplusFuncOptions &options) {
+  return gfy::softplus(input, options.beta(), options.threshold());
+}
+
+Tensor mish(const Tensor &input) { return gfy::mish(input); }
+
 Tensor softmax(const Tensor &input, const SoftmaxFuncOptions &options) {
   return gfy::softmax(input, options.dim(), options.dtype());
 }
@@ -37,6 +49,19 @@ Tensor dropout(Tensor input, const DropoutFuncOptions &options) {
   const double p = options.p();
   GFY_CHECK(p >= 0. && p <= 1., "dropout probability has to be between 0 and 1, but got ", p);
   Tensor out = gfy::dropout(input, p, options.training());
+  if (options.inplace() && !out.is_same(input)) return input.copy_(out);
+  return out;
+}
+
+Tensor dropout2d(Tensor input, const Dropout2dFuncOptions &options) {
+  const double p = options.p();
+  GFY_CHECK(p >= 0. && p <= 1., "dropout probability has to be between 0 and 1, but got ", p);
+  GFY_CHECK(input.defined(), "dropout2d: input is undefined");
+  // (C, H, W) is one unbatched sample: channels are dim 0 there, so a batch dim is added.
+  const bool batched = input.dim() == 4;
+  Tensor x = batched ? input : input.unsqueeze(0);
+  Tensor out = gfy::feature_dropout(x, p, options.training());
+  if (!batched) out = out.squeeze(0);
   if (options.inplace() && !out.is_same(input)) return input.copy_(out);
   return out;
 }

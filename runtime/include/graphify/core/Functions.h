@@ -13,6 +13,7 @@
 #include <graphify/core/Tensor.h>
 
 #include <source_location>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -298,6 +299,78 @@ Tensor log_softmax(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype
 Tensor layer_norm(const Tensor &input, IntArrayRef normalized_shape, const Tensor &weight = {},
                   const Tensor &bias = {}, double eps = 1e-05, bool cudnn_enable = true);
 Tensor dropout(const Tensor &input, double p, bool train);
+/// Zeroes whole channels (dim 1, of an input of at least 2 dims) with probability p and scales the
+/// rest by 1 / (1 - p) when `train`; otherwise returns `input` itself.
+Tensor feature_dropout(const Tensor &input, double p, bool train);
+/// Normalises each channel (dim 1) by batch statistics (`training`, which also moves the defined
+/// running estimates towards them by `momentum`, in place) or by the running estimates. Any of
+/// weight, bias, running_mean, running_var may be undefined (`{}`), except the running ones in eval.
+/// \code
+///   auto y = gfy::batch_norm(x, w, b, mean, var, /*training=*/false, 0.1, 1e-5, true);
+/// \endcode
+Tensor batch_norm(const Tensor &input, const Tensor &weight, const Tensor &bias, const Tensor &running_mean,
+                  const Tensor &running_var, bool training, double momentum, double eps, bool cudnn_enabled);
+
+// --- activations (composites) ---
+/// log(1 + exp(beta * x)) / beta, or x where beta * x > threshold.
+Tensor softplus(const Tensor &a, const Scalar &beta = 1, const Scalar &threshold = 20);
+/// x * scale for x > 0, else alpha * scale * (exp(x * input_scale) - 1).
+Tensor elu(const Tensor &a, const Scalar &alpha = 1, const Scalar &scale = 1, const Scalar &input_scale = 1);
+Tensor hardswish(const Tensor &a);
+/// x * tanh(log(1 + exp(x))).
+Tensor mish(const Tensor &a);
+Tensor leaky_relu(const Tensor &a, const Scalar &negative_slope = 0.01);
+
+// --- convolution (src/core/ops_conv.cpp; im2col + BLAS on the CPU) ---
+/// input (N, C, L) or unbatched (C, L); weight (O, C / groups, k); bias (O) or undefined.
+/// `stride`, `padding`, `dilation`: one int or one per spatial dim.
+/// \code
+///   auto y = gfy::conv2d(x, w, b, /*stride=*/2, /*padding=*/1);   // x (N, C, H, W), w (O, C, 3, 3)
+///   auto z = gfy::conv2d(x, w, {}, 1, "same");
+/// \endcode
+Tensor conv1d(const Tensor &input, const Tensor &weight, const Tensor &bias = {}, IntArrayRef stride = 1,
+              IntArrayRef padding = 0, IntArrayRef dilation = 1, int64_t groups = 1);
+/// input (N, C, H, W) or unbatched (C, H, W); weight (O, C / groups, kH, kW); bias (O) or undefined.
+Tensor conv2d(const Tensor &input, const Tensor &weight, const Tensor &bias = {}, IntArrayRef stride = 1,
+              IntArrayRef padding = 0, IntArrayRef dilation = 1, int64_t groups = 1);
+/// `padding` "valid" (none) or "same" (the input's size; stride 1 only), as LibTorch's overloads.
+Tensor conv1d(const Tensor &input, const Tensor &weight, const Tensor &bias, IntArrayRef stride,
+              std::string_view padding, IntArrayRef dilation = 1, int64_t groups = 1);
+Tensor conv2d(const Tensor &input, const Tensor &weight, const Tensor &bias, IntArrayRef stride,
+              std::string_view padding, IntArrayRef dilation = 1, int64_t groups = 1);
+
+// --- pooling (src/core/ops_pooling.cpp) ---
+/// input (N, C, H, W) or (C, H, W); an empty `stride` is the kernel size; padding is implicit -inf.
+Tensor max_pool2d(const Tensor &input, IntArrayRef kernel_size, IntArrayRef stride = {}, IntArrayRef padding = 0,
+                  IntArrayRef dilation = 1, bool ceil_mode = false);
+/// Also the position of each maximum within its (H, W) plane, as ih * W + iw (long).
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor &input, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1, bool ceil_mode = false);
+Tensor max_pool1d(const Tensor &input, IntArrayRef kernel_size, IntArrayRef stride = {}, IntArrayRef padding = 0,
+                  IntArrayRef dilation = 1, bool ceil_mode = false);
+/// `count_include_pad` counts the zero padding in each window's divisor; `divisor_override`
+/// replaces the divisor altogether.
+Tensor avg_pool2d(const Tensor &input, IntArrayRef kernel_size, IntArrayRef stride = {}, IntArrayRef padding = 0,
+                  bool ceil_mode = false, bool count_include_pad = true,
+                  std::optional<int64_t> divisor_override = std::nullopt);
+Tensor avg_pool1d(const Tensor &input, IntArrayRef kernel_size, IntArrayRef stride = {}, IntArrayRef padding = 0,
+                  bool ceil_mode = false, bool count_include_pad = true);
+/// Output (…, oH, oW) = output_size; window o covers [floor(o * H / oH), ceil((o + 1) * H / oH)).
+Tensor adaptive_avg_pool2d(const Tensor &input, IntArrayRef output_size);
+Tensor adaptive_avg_pool1d(const Tensor &input, IntArrayRef output_size);
+/// (values, indices); indices as max_pool2d_with_indices'.
+std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor &input, IntArrayRef output_size);
+std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor &input, IntArrayRef output_size);
+
+// --- upsampling of (N, C, H, W) inputs (src/core/ops_upsample.cpp) ---
+/// `scales_h`/`scales_w`: the scale factors the size came from, if any (they, not the size
+/// ratio, map output positions to input positions, as in LibTorch).
+Tensor upsample_nearest2d(const Tensor &input, IntArrayRef output_size, std::optional<double> scales_h = std::nullopt,
+                          std::optional<double> scales_w = std::nullopt);
+Tensor upsample_bilinear2d(const Tensor &input, IntArrayRef output_size, bool align_corners,
+                           std::optional<double> scales_h = std::nullopt,
+                           std::optional<double> scales_w = std::nullopt);
 
 /// Accepted for source compatibility: the runtime has no autograd, so this guard does nothing.
 struct NoGradGuard {

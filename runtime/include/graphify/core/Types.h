@@ -77,6 +77,11 @@ inline constexpr ScalarType kFloat = ScalarType::Float;
 inline constexpr ScalarType kFloat32 = ScalarType::Float;
 inline constexpr ScalarType kDouble = ScalarType::Double;
 inline constexpr ScalarType kFloat64 = ScalarType::Double;
+// LibTorch's short spellings (torch/types.h) of the dtypes the runtime has.
+inline constexpr ScalarType kI32 = kInt32;
+inline constexpr ScalarType kI64 = kInt64;
+inline constexpr ScalarType kF32 = kFloat32;
+inline constexpr ScalarType kF64 = kFloat64;
 
 /// Bytes per element.
 size_t element_size(ScalarType t);

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// Activation modules of LibTorch 1.13 (`ReLU`, `LeakyReLU`, `GELU`, `SiLU`, `Sigmoid`, `Tanh`,
-/// `Softmax`, `LogSoftmax`), with their `*Options` and holders, so that they can be stacked in a
+/// Activation modules of LibTorch 1.13 (`ReLU`, `LeakyReLU`, `GELU`, `SiLU`, `ELU`, `Softplus`,
+/// `Mish`, `Sigmoid`, `Tanh`, `Softmax`, `LogSoftmax`), with their `*Options` and holders, so that they can be stacked in a
 /// Sequential. Parameter-free: each forwards to the function of the same name.
 ///
 /// \code
@@ -57,6 +57,32 @@ public:
   Tensor forward(const Tensor &input);
 };
 GFY_MODULE(SiLU);
+
+/// x for x > 0, else alpha * (exp(x) - 1); with `inplace(true)` the input is overwritten.
+class ELUImpl : public Module {
+public:
+  explicit ELUImpl(const ELUOptions &options = {}) : Module("ELU"), options(options) {}
+  Tensor forward(Tensor input);
+  ELUOptions options;
+};
+GFY_MODULE(ELU);
+
+/// log(1 + exp(beta * x)) / beta, linear above `threshold`.
+class SoftplusImpl : public Module {
+public:
+  explicit SoftplusImpl(const SoftplusOptions &options = {}) : Module("Softplus"), options(options) {}
+  Tensor forward(const Tensor &input);
+  SoftplusOptions options;
+};
+GFY_MODULE(Softplus);
+
+/// x * tanh(softplus(x)).
+class MishImpl : public Module {
+public:
+  MishImpl() : Module("Mish") {}
+  Tensor forward(const Tensor &input);
+};
+GFY_MODULE(Mish);
 
 class SigmoidImpl : public Module {
 public:

@@ -40,9 +40,23 @@ struct LeakyReLUOptions {
   GFY_ARG(bool, inplace) = false;
 };
 
+/// Options of ELU and F::elu.
+struct ELUOptions {
+  GFY_ARG(double, alpha) = 1.0;
+  GFY_ARG(bool, inplace) = false;
+};
+
+/// Options of Softplus and F::softplus.
+struct SoftplusOptions {
+  GFY_ARG(double, beta) = 1.0;
+  GFY_ARG(double, threshold) = 20.0;
+};
+
 namespace functional {
 
 using ReLUFuncOptions = ReLUOptions;
+using ELUFuncOptions = ELUOptions;
+using SoftplusFuncOptions = SoftplusOptions;
 using GELUFuncOptions = GELUOptions;
 using LeakyReLUFuncOptions = LeakyReLUOptions;
 
@@ -64,6 +78,9 @@ struct DropoutFuncOptions {
   GFY_ARG(bool, training) = true;
   GFY_ARG(bool, inplace) = false;
 };
+
+/// F::dropout2d zeroes whole channels of (N, C, H, W) or unbatched (C, H, W) inputs.
+using Dropout2dFuncOptions = DropoutFuncOptions;
 
 struct LayerNormFuncOptions {
   /* implicit */ LayerNormFuncOptions(std::vector<int64_t> normalized_shape)
@@ -92,9 +109,13 @@ Tensor relu(Tensor input, const ReLUFuncOptions &options = {});
 Tensor gelu(const Tensor &input, const GELUFuncOptions &options = {});
 Tensor leaky_relu(Tensor input, const LeakyReLUFuncOptions &options = {});
 Tensor silu(const Tensor &input);
+Tensor elu(Tensor input, const ELUFuncOptions &options = {});
+Tensor softplus(const Tensor &input, const SoftplusFuncOptions &options = {});
+Tensor mish(const Tensor &input);
 Tensor softmax(const Tensor &input, const SoftmaxFuncOptions &options);
 Tensor log_softmax(const Tensor &input, const LogSoftmaxFuncOptions &options);
 Tensor dropout(Tensor input, const DropoutFuncOptions &options = {});
+Tensor dropout2d(Tensor input, const Dropout2dFuncOptions &options = {});
 Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias = {});
 Tensor layer_norm(const Tensor &input, const LayerNormFuncOptions &options);
 /// input / max(‖input‖_p over `dim`, eps).

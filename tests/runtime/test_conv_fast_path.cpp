@@ -1,0 +1,64 @@
+// The CPU conv2d kernel runs im2col + GEMM; the reference is the definition as plain loops
+// (src/cpu/ConvKernels.h). Both are run here on the same calls, over the cases where the fast
+// path's index arithmetic differs from the loops': strides, padding, dilation, groups
+// (including depthwise), the 1x1 shortcut that skips im2col, a window that sees only padding at
+// the border, and an empty batch.
+#include "TestUtil.h"
+
+#include "cpu/ConvKernels.h"
+
+using namespace gfy;
+using namespace gfy::testing;
+
+namespace {
+
+struct ConvCase {
+  std::vector<int64_t> x, w; ///< input (N, C, H, W), weight (O, C / groups, kH, kW)
+  std::vector<int64_t> stride, padding, dilation;
+  int64_t groups;
+  bool bias;
+};
+
+/// An OpCall as the front-end builds it, with the output sized by LibTorch's formula.
+OpCall make_call(const ConvCase &cc, ScalarType dt) {
+  Tensor x = randn(cc.x, dtype(dt)), w = randn(cc.w, dtype(dt));
+  Tensor b = cc.bias ? randn({cc.w[0]}, dtype(dt)) : Tensor();
+  auto out = [&](size_t i) {
+    return (cc.x[i + 2] + 2 * cc.padding[i] - cc.dilation[i] * (cc.w[i + 2] - 1) - 1) / cc.stride[i] + 1;
+  };
+  OpCall c;
+  c.op = OpId::conv2d;
+  c.in = {x, w, b};
+  c.out = {empty({cc.x[0], cc.w[0], out(0), out(1)}, dtype(dt))};
+  c.ints = {cc.stride[0], cc.stride[1], cc.padding[0], cc.padding[1], cc.dilation[0], cc.dilation[1]};
+  c.k = cc.groups;
+  return c;
+}
+
+class ConvFastPath : public ::testing::TestWithParam<ConvCase> {};
+
+TEST_P(ConvFastPath, MatchesReferenceLoops) {
+  for (ScalarType dt : {kFloat, kDouble}) {
+    manual_seed(11);
+    OpCall fast = make_call(GetParam(), dt);
+    OpCall ref = fast;
+    ref.out = {empty(fast.out[0].sizes(), dtype(dt))};
+    cpu::conv2d_im2col(fast);
+    cpu::conv2d_reference(ref);
+    ASSERT_EQ(shape(fast.out[0]), shape(ref.out[0]));
+    expect_near(fast.out[0], values(ref.out[0]), dt == kFloat ? 1e-4 : 1e-10);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Conv2d, ConvFastPath,
+    ::testing::Values(ConvCase{{2, 3, 7, 6}, {4, 3, 3, 3}, {1, 1}, {0, 0}, {1, 1}, 1, true},   // plain
+                      ConvCase{{1, 4, 9, 8}, {6, 2, 3, 2}, {2, 1}, {1, 0}, {1, 2}, 2, true},   // everything at once
+                      ConvCase{{2, 6, 5, 5}, {6, 1, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 6, false},  // depthwise
+                      ConvCase{{2, 5, 4, 3}, {7, 5, 1, 1}, {1, 1}, {0, 0}, {1, 1}, 1, true},   // 1x1: no im2col
+                      ConvCase{{1, 2, 6, 6}, {3, 2, 1, 1}, {2, 2}, {0, 0}, {1, 1}, 1, false},  // strided 1x1
+                      ConvCase{{1, 1, 2, 2}, {2, 1, 3, 3}, {3, 3}, {2, 2}, {1, 1}, 1, true},   // border windows
+                      ConvCase{{3, 2, 10, 1}, {4, 2, 4, 1}, {3, 1}, {2, 0}, {2, 1}, 1, true},  // 1-d shaped
+                      ConvCase{{0, 3, 5, 5}, {2, 3, 3, 3}, {1, 1}, {0, 0}, {1, 1}, 1, true})); // empty batch
+
+} // namespace
