@@ -255,11 +255,14 @@ llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope 
               QualType T = V->getType().getNonReferenceType();
               if (!T->isArithmeticType() && !Api.isTensor(T) && T->getAsCXXRecordDecl())
                 return refuse("the condition depends on the host container '" + V->getNameAsString() + "'");
+              // An integer counter of a for loop is a host value like any other: each iteration
+              // lifts its own condition. The element of a range-for comes from a container, which
+              // may hold values read from tensors.
               for (const DynTypedNode &P : Ctx.getParents(*V)) {
                 const Stmt *Loop = nullptr;
                 if (const auto *DS = P.get<DeclStmt>())
                   for (const DynTypedNode &PP : Ctx.getParents(*DS))
-                    if (PP.get<ForStmt>() || PP.get<CXXForRangeStmt>())
+                    if (PP.get<CXXForRangeStmt>() || (PP.get<ForStmt>() && !T->isIntegerType()))
                       Loop = DS;
                 if (P.get<CXXForRangeStmt>())
                   Loop = P.get<CXXForRangeStmt>();

@@ -1,15 +1,13 @@
 // partition-to-stable-argsort:
 //   torch::cat({x.index({m}), x.index({~m})})
 //       ->  x.index_select(0, torch::argsort((~m).to(torch::kInt), /*stable=*/true, 0))
-//   torch::cat({x.index({x > 0}), x.index({x <= 0})})
-//       ->  x.index_select(0, torch::argsort((x <= 0).to(torch::kInt), /*stable=*/true, 0))
 // A stable sort of the 0/1 key "belongs to the second part" puts the first part's rows first,
 // each part in its original order: exactly the concatenation, with a fixed-size index.
 // Conditions: both gathers index the same variable with one boolean index each, the second
-// mask is the complement of the first (`~m`, `m.logical_not()`, or the complementary comparison
-// of the same operands), the concatenation is along dimension 0, and the mask is side-effect
-// free. Complementary comparisons (`>` / `<=`) are complements only without NaN: a NaN element
-// is in neither part of the original (see the FIXME below).
+// mask is the complement of the first (`~m`, `m.logical_not()`, `torch::logical_not(m)`), the
+// concatenation is along dimension 0, and the mask is side-effect free. Complementary comparisons
+// (`x > 0` / `x <= 0`) are refused: a NaN element is in neither part of the original, which has
+// fewer elements than x then, and no fixed-size form can drop it.
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
 
@@ -114,10 +112,13 @@ NamedRewriteRule makePartitionToStableArgsortRule(const ApiModel &Api) {
     } else if (const Expr *Inner = negated(First->Mask); Inner && sameText(Inner, Second->Mask, Ctx)) {
       return refuse("the first part takes the complement ('~m' first); only 'm' then '~m' is rewritten");
     } else if (complementaryComparisons(First->Mask, Second->Mask, Ctx)) {
-      // FIXME: NaN compares false both ways, so the original drops NaN elements while the
-      // permutation keeps them; the dtype (and so whether NaN can occur) is not known statically.
-      // Accepted because seed 002 asks for this form; documented in docs/rewrites.md.
-      SecondMask = sourceText(Second->Mask, Ctx);
+      // NaN compares false both ways, so the original drops NaN elements while any fixed-size
+      // permutation keeps them, and the dtype (whether NaN can occur) is not known statically.
+      return refuse("NaN elements satisfy neither '" + sourceText(First->Mask, Ctx) + "' nor '" +
+                    sourceText(Second->Mask, Ctx) +
+                    "', so the concatenation drops them where a fixed-size permutation would keep them; "
+                    "gather with a named mask and its complement ('x.index({m})', 'x.index({~m})') to keep "
+                    "NaN in the second part");
     } else {
       return refuse("the second mask is not the complement of the first");
     }

@@ -813,6 +813,33 @@ DIFF_CASE(index_float_index_errors) { return ramp({5}).index({torch::tensor({1.0
 DIFF_CASE(index_long_out_of_range_errors) { return ramp({5}).index({torch::tensor({int64_t{5}})}); }
 DIFF_CASE(index_bool_mask_wrong_shape_errors) { return ramp({5}).index({ramp({4}) > 0}); }
 DIFF_CASE(index_too_many_indices_errors) { return ramp({5}).index({0, 0}); }
+// Assigning to a temporary view writes through it (LibTorch's rvalue operator=).
+DIFF_CASE(assign_through_views) {
+  auto x = torch::zeros({3, 4});
+  x[1] = torch::arange(4, torch::kFloat);
+  x[0][2] = 5;
+  x.select(1, 3) = -1.5;
+  x[2] = 7;
+  return x;
+}
+DIFF_CASE(assign_through_view_broadcasts) {
+  auto x = torch::zeros({2, 3, 2});
+  x[1] = torch::tensor({1.0f, 2.0f});
+  return x;
+}
+// The rewritten position forms: one-element long index tensors, negative positions included.
+DIFF_CASE(index_one_element_long_negative) {
+  auto x = torch::arange(12, torch::kFloat).view({4, 3});
+  auto i = torch::tensor({int64_t{-1}});
+  return x.index({i}).squeeze(0) + x.index({torch::indexing::Slice(), i - 1}).squeeze(1).sum();
+}
+DIFF_CASE(index_put_one_element_long_with_integer) {
+  auto t = torch::zeros({3, 4});
+  auto b = torch::tensor({int64_t{2}});
+  t.index_put_({b, 1}, 9);
+  t.index_put_({torch::tensor({int64_t{0}})}, torch::ones({4}));
+  return t;
+}
 DIFF_CASE(index_put_bool_scalar) {
   auto x = ramp({6});
   x.index_put_({x == 0}, 1e-4);

@@ -3,7 +3,8 @@
 
 // Seed 002: positive entries first, each part in its original order.
 torch::Tensor positive_first(torch::Tensor w, torch::Tensor x) {
-  x = torch::cat({x.index({x > 0}), x.index({x <= 0})});
+  auto positive = x > 0;
+  x = torch::cat({x.index({positive}), x.index({~positive})});
   return torch::matmul(w, x);
 }
 

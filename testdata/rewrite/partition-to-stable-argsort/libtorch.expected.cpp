@@ -3,8 +3,9 @@
 
 // Seed 002: positive entries first, each part in its original order.
 torch::Tensor positive_first(torch::Tensor w, torch::Tensor x) {
+  auto positive = x > 0;
   x = x.index_select(
-      0, torch::argsort((x <= 0).to(torch::kInt), /*stable=*/true, 0));
+      0, torch::argsort((~positive).to(torch::kInt), /*stable=*/true, 0));
   return torch::matmul(w, x);
 }
 

@@ -66,6 +66,20 @@ public:
 
   Tensor() = default;
   explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+  Tensor(const Tensor &) = default;
+  Tensor(Tensor &&) noexcept = default;
+  ~Tensor() = default;
+  /// Assigning to a named tensor rebinds the handle, as in LibTorch.
+  Tensor &operator=(const Tensor &) & = default;
+  Tensor &operator=(Tensor &&) & noexcept = default;
+  /// Assigning to a temporary writes into the elements it views, as LibTorch's rvalue
+  /// assignments do: `x[i] = v` copies `v` (broadcast), `x[i][0] = 0` fills.
+  /// \code
+  ///   x.select(0, 2) = y;   // x's third row is now y
+  ///   x[1][0] = 0;
+  /// \endcode
+  Tensor &operator=(const Tensor &src) && { return copy_(src); }
+  Tensor &operator=(const Scalar &value) && { return fill_(value); }
 
   // --- metadata (never needs the data, never refused during capture) ---
   bool defined() const { return impl_ != nullptr; }

@@ -1,0 +1,16 @@
+// A position read on the host: the best-scoring row is found with argmax().item() and then used
+// to pick a row, a column and an element to overwrite. Reading the position syncs with the device
+// and a trace freezes it; as a one-element long tensor it stays on the device.
+#include <torch/torch.h>
+
+// graphify-entry: x: f32[4,5], scores: f32[4]
+struct HostPositions : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x, torch::Tensor scores) {
+    int64_t i = scores.argmax().item<int64_t>();
+    auto row = x[i];
+    auto col = x.select(1, i);
+    auto y = x.clone();
+    y[i][0] = 0;
+    return y + row + col.unsqueeze(1);
+  }
+};
