@@ -29,3 +29,9 @@
 #include <graphify/nn/Functional.h>
 #include <graphify/nn/Loss.h>
 #include <graphify/nn/Init.h>
+#include <graphify/nn/Attention.h>
+#include <graphify/nn/ConvTranspose.h>
+#include <graphify/nn/Normalization.h>
+#include <graphify/nn/Padding.h>
+#include <graphify/nn/RNN.h>
+#include <graphify/nn/Serialize.h>

@@ -138,10 +138,39 @@ Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias) {
   return r.view(shape);
 }
 
+Tensor baddbmm(const Tensor &self, const Tensor &b1, const Tensor &b2, const Scalar &beta, const Scalar &alpha) {
+  check_defined(self, "self");
+  check_defined(b1, "batch1");
+  check_defined(b2, "batch2");
+  GFY_CHECK(b1.dim() == 3, "batch1 must be a 3D tensor");
+  GFY_CHECK(b2.dim() == 3, "batch2 must be a 3D tensor");
+  GFY_CHECK(b1.size(0) == b2.size(0) && b1.size(2) == b2.size(1), "Expected size for first two dimensions of batch2 tensor to be: [",
+            b1.size(0), ", ", b1.size(2), "] but got: [", b2.size(0), ", ", b2.size(1), "].");
+  check_same_dtype(b1, b2, "batch1 and batch2");
+  check_same_dtype(self, b1, "self and batch1");
+  GFY_CHECK(b1.scalar_type() != kBool, "\"baddbmm_with_gemm\" not implemented for 'Bool'");
+  const Device dev = common_device({&self, &b1, &b2});
+  Tensor out = make_tensor({b1.size(0), b1.size(1), b2.size(2)}, b1.scalar_type(), dev);
+  OpCall c;
+  c.op = OpId::mm;
+  c.in = {blas_operand(b1), blas_operand(b2)};
+  // The mm kernel adds beta * in2; with beta 0 LibTorch ignores self (NaN in it does not leak),
+  // so the addend is left out rather than multiplied by zero.
+  if (beta.toDouble() != 0) c.in.push_back(self.expand(out.sizes()));
+  c.out = {out};
+  c.alpha = alpha.toDouble();
+  c.beta = beta.toDouble();
+  run(std::move(c), b1.scalar_type());
+  return out;
+}
+
 // --- Tensor methods ------------------------------------------------------------------------------
 
 Tensor Tensor::matmul(const Tensor &o) const { return gfy::matmul(*this, o); }
 Tensor Tensor::mm(const Tensor &o) const { return gfy::mm(*this, o); }
 Tensor Tensor::bmm(const Tensor &o) const { return gfy::bmm(*this, o); }
+Tensor Tensor::baddbmm(const Tensor &b1, const Tensor &b2, const Scalar &beta, const Scalar &alpha) const {
+  return gfy::baddbmm(*this, b1, b2, beta, alpha);
+}
 
 } // namespace gfy

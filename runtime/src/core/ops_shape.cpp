@@ -81,4 +81,38 @@ Tensor unsqueeze(const Tensor &a, int64_t d) { check_defined(a, "self"); return 
 Tensor flatten(const Tensor &a, int64_t s, int64_t e) { check_defined(a, "self"); return a.flatten(s, e); }
 Tensor clone(const Tensor &a) { check_defined(a, "self"); return a.clone(); }
 
+// --- coordinate grids -----------------------------------------------------------------------------
+
+// Each output is input i viewed along dim i and expanded to the grid: a view, as in LibTorch, so
+// a grid costs no memory until it is written to or made contiguous.
+std::vector<Tensor> meshgrid(const std::vector<Tensor> &tensors, std::string_view indexing) {
+  GFY_CHECK(!tensors.empty(), "torch.meshgrid: expects a non-empty TensorList");
+  GFY_CHECK(indexing == "ij" || indexing == "xy", "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: ",
+            std::string(indexing));
+  std::vector<Tensor> in;
+  for (auto &t : tensors) {
+    check_defined(t, "tensors");
+    GFY_CHECK(t.dim() <= 1, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: ", t.sizes());
+    GFY_CHECK(t.scalar_type() == tensors[0].scalar_type(), "torch.meshgrid: Expected all tensors in the tensor list to have the same dtype");
+    GFY_CHECK(t.device() == tensors[0].device(), "torch.meshgrid: Expected all tensors in the tensor list to have the same device");
+    in.push_back(t.reshape({-1}));
+  }
+  // "xy" is "ij" over the inputs with the first two swapped, with the first two outputs swapped back:
+  // the grids are (len(y), len(x), ...) and output 0 still belongs to input 0.
+  const bool swap = indexing == "xy" && in.size() >= 2;
+  if (swap) std::swap(in[0], in[1]);
+  std::vector<int64_t> grid;
+  for (auto &t : in) grid.push_back(t.size(0));
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    std::vector<int64_t> shape(in.size(), 1);
+    shape[i] = -1;
+    Tensor g = in[i].view(shape).expand(grid);
+    out.push_back(g);
+  }
+  if (swap) std::swap(out[0], out[1]);
+  return out;
+}
+std::vector<Tensor> meshgrid(const std::vector<Tensor> &tensors) { return meshgrid(tensors, "ij"); }
+
 } // namespace gfy

@@ -51,6 +51,24 @@ std::tuple<Tensor, Tensor> topk(const Tensor &a, int64_t k, int64_t dim, bool la
   return {vals, idx};
 }
 
+// kthvalue is a stable ascending sort followed by a select: among equal values the first in
+// input order is the one reported, which LibTorch's selection kernel also gives for the inputs it
+// is tested on (it promises no particular index for ties).
+std::tuple<Tensor, Tensor> kthvalue(const Tensor &a, int64_t k, int64_t dim, bool keepdim) {
+  check_defined(a, "self");
+  dim = maybe_wrap_dim(dim, a.dim());
+  const int64_t n = a.dim() == 0 ? 1 : a.size(dim);
+  GFY_CHECK(k >= 1 && k <= n, "kthvalue(): selected number k out of range for dimension ", dim);
+  if (a.dim() == 0) return {a.clone(), zeros({}, kLong)};
+  auto [values, indices] = sort(a, /*stable=*/true, dim, /*descending=*/false);
+  Tensor v = values.narrow(dim, k - 1, 1), i = indices.narrow(dim, k - 1, 1);
+  if (!keepdim) {
+    v = v.squeeze(dim);
+    i = i.squeeze(dim);
+  }
+  return {v.contiguous(), i.contiguous()};
+}
+
 // --- Tensor methods ------------------------------------------------------------------------------
 
 std::tuple<Tensor, Tensor> Tensor::sort(int64_t dim, bool desc) const { return gfy::sort(*this, dim, desc); }
@@ -61,6 +79,9 @@ Tensor Tensor::argsort(int64_t dim, bool desc) const { return gfy::argsort(*this
 Tensor Tensor::argsort(bool stable, int64_t dim, bool desc) const { return gfy::argsort(*this, stable, dim, desc); }
 std::tuple<Tensor, Tensor> Tensor::topk(int64_t k, int64_t dim, bool largest, bool sorted) const {
   return gfy::topk(*this, k, dim, largest, sorted);
+}
+std::tuple<Tensor, Tensor> Tensor::kthvalue(int64_t k, int64_t dim, bool keepdim) const {
+  return gfy::kthvalue(*this, k, dim, keepdim);
 }
 
 } // namespace gfy

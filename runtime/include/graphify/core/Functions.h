@@ -372,6 +372,73 @@ Tensor upsample_bilinear2d(const Tensor &input, IntArrayRef output_size, bool al
                            std::optional<double> scales_h = std::nullopt,
                            std::optional<double> scales_w = std::nullopt);
 
+// --- second slice of issue #17: sequence and vision functions real models call ---
+/// self * beta + (batch1 @ batch2) * alpha for (B, n, m) @ (B, m, p); `self` broadcasts to
+/// (B, n, p) and is ignored when beta is 0 (src/core/ops_linalg.cpp).
+Tensor baddbmm(const Tensor &self, const Tensor &batch1, const Tensor &batch2, const Scalar &beta = 1,
+               const Scalar &alpha = 1);
+/// Einstein summation over one or more operands: letters, `...`, implicit or `->` output, size-1
+/// broadcasting; pairs contract with bmm (src/core/ops_einsum.cpp). Repeated letters within one
+/// operand (diagonals) throw.
+/// \code
+///   auto scores = gfy::einsum("bhqd,bhkd->bhqk", {q, k});
+/// \endcode
+Tensor einsum(std::string_view equation, const std::vector<Tensor> &tensors);
+/// The k-th smallest value (1-based) along `dim` and its index (src/core/ops_sorting.cpp).
+std::tuple<Tensor, Tensor> kthvalue(const Tensor &a, int64_t k, int64_t dim = -1, bool keepdim = false);
+/// Coordinate grids of 0-d or 1-d tensors, "ij" (matrix) or "xy" (Cartesian) indexing; without
+/// `indexing`, "ij" as LibTorch 1.13 (src/core/ops_shape.cpp).
+std::vector<Tensor> meshgrid(const std::vector<Tensor> &tensors);
+std::vector<Tensor> meshgrid(const std::vector<Tensor> &tensors, std::string_view indexing);
+
+/// Transposed convolution: input (N, C_in, L) / (N, C_in, H, W) or unbatched, weight
+/// (C_in, C_out / groups, k...), output size (in - 1) * stride - 2 * padding + dilation * (k - 1)
+/// + output_padding + 1 (src/core/ops_conv_transpose.cpp).
+Tensor conv_transpose1d(const Tensor &input, const Tensor &weight, const Tensor &bias = {}, IntArrayRef stride = 1,
+                        IntArrayRef padding = 0, IntArrayRef output_padding = 0, int64_t groups = 1,
+                        IntArrayRef dilation = 1);
+Tensor conv_transpose2d(const Tensor &input, const Tensor &weight, const Tensor &bias = {}, IntArrayRef stride = 1,
+                        IntArrayRef padding = 0, IntArrayRef output_padding = 0, int64_t groups = 1,
+                        IntArrayRef dilation = 1);
+
+/// Normalises each group of C / num_groups channels of an (N, C, *) input over the group and the
+/// spatial dims, then applies the per-channel weight and bias (src/core/ops_normalization.cpp).
+Tensor group_norm(const Tensor &input, int64_t num_groups, const Tensor &weight = {}, const Tensor &bias = {},
+                  double eps = 1e-05, bool cudnn_enabled = true);
+/// Normalises each (sample, channel) plane of an (N, C, *) input by its own statistics
+/// (`use_input_stats`, which also moves defined running estimates by `momentum`) or by the running ones.
+Tensor instance_norm(const Tensor &input, const Tensor &weight, const Tensor &bias, const Tensor &running_mean,
+                     const Tensor &running_var, bool use_input_stats, double momentum, double eps,
+                     bool cudnn_enabled);
+
+/// Pads the last len(pad) / 2 dims, pairs from the last dim backwards, with `value`; negative
+/// amounts crop (src/core/ops_padding.cpp).
+Tensor constant_pad_nd(const Tensor &self, IntArrayRef pad, const Scalar &value = 0);
+/// Mirror padding (the edge is not repeated) of the last one or two dims.
+Tensor reflection_pad1d(const Tensor &self, IntArrayRef padding);
+Tensor reflection_pad2d(const Tensor &self, IntArrayRef padding);
+/// Edge padding (the edge value is repeated) of the last one or two dims.
+Tensor replication_pad1d(const Tensor &self, IntArrayRef padding);
+Tensor replication_pad2d(const Tensor &self, IntArrayRef padding);
+/// `mode` "constant", "reflect", "replicate" or "circular" (at::pad).
+Tensor pad(const Tensor &self, IntArrayRef pad, std::string_view mode = "constant",
+           std::optional<double> value = std::nullopt);
+
+/// One step of the recurrent cells (src/core/ops_rnn_cells.cpp); input (B, in), hx (B, H), weights
+/// (G * H, in) and (G * H, H) with the gates in LibTorch's order, biases (G * H) or undefined.
+/// \code
+///   auto h1 = gfy::gru_cell(x, h0, w_ih, w_hh, b_ih, b_hh);   // gates r, z, n
+/// \endcode
+Tensor gru_cell(const Tensor &input, const Tensor &hx, const Tensor &w_ih, const Tensor &w_hh, const Tensor &b_ih = {},
+                const Tensor &b_hh = {});
+/// hx = {h, c}; returns (h', c'); gates i, f, g, o.
+std::tuple<Tensor, Tensor> lstm_cell(const Tensor &input, const std::vector<Tensor> &hx, const Tensor &w_ih,
+                                     const Tensor &w_hh, const Tensor &b_ih = {}, const Tensor &b_hh = {});
+Tensor rnn_tanh_cell(const Tensor &input, const Tensor &hx, const Tensor &w_ih, const Tensor &w_hh,
+                     const Tensor &b_ih = {}, const Tensor &b_hh = {});
+Tensor rnn_relu_cell(const Tensor &input, const Tensor &hx, const Tensor &w_ih, const Tensor &w_hh,
+                     const Tensor &b_ih = {}, const Tensor &b_hh = {});
+
 /// Accepted for source compatibility: the runtime has no autograd, so this guard does nothing.
 struct NoGradGuard {
   NoGradGuard() = default;

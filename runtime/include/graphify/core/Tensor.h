@@ -350,6 +350,7 @@ public:
   Tensor argsort(int64_t dim = -1, bool descending = false) const;
   Tensor argsort(bool stable, int64_t dim = -1, bool descending = false) const;
   std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true) const;
+  std::tuple<Tensor, Tensor> kthvalue(int64_t k, int64_t dim = -1, bool keepdim = false) const;
 
   // --- composites (see the free functions of the same names in Functions.h) ---
   Tensor var(bool unbiased = true) const;
@@ -394,6 +395,7 @@ public:
   Tensor matmul(const Tensor &other) const;
   Tensor mm(const Tensor &other) const;
   Tensor bmm(const Tensor &other) const;
+  Tensor baddbmm(const Tensor &batch1, const Tensor &batch2, const Scalar &beta = 1, const Scalar &alpha = 1) const;
 
 private:
   void check_data_ptr(ScalarType requested, const SL &loc) const;

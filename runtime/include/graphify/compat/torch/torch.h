@@ -46,17 +46,18 @@
 // `using namespace` rather than per-name using-declarations: qualified lookup of `torch::X`
 // follows the directive into gfy::, so every name the runtime adds is available at once and the
 // shim cannot drift out of sync with the runtime's op list.
+//
+// One rule keeps user code free of ambiguous names: torch:: and at:: never declare a namespace
+// that gfy:: already has (nn, nn::functional, nn::init, indexing, ...). `torch::nn::Linear` reaches
+// gfy::nn through the directive, and after `using namespace torch;` (or torch and at together)
+// the unqualified `nn::` or `indexing::` finds exactly one namespace, gfy's. A second namespace
+// `torch::nn` beside `gfy::nn` made every such use "reference to 'nn' is ambiguous". Only what
+// gfy:: lacks (torch::cuda) is declared here. testdata/compat/namespaces holds the mixes checked.
 namespace torch {
 using namespace ::gfy;
 // LibTorch re-exports c10's optional as torch::optional / torch::nullopt.
 using std::nullopt;
 using std::optional;
-namespace indexing {
-using namespace ::gfy::indexing;
-} // namespace indexing
-namespace nn {
-using namespace ::gfy::nn;
-} // namespace nn
 namespace cuda {
 /// The runtime is CPU-only where graphify is built without a CUDA backend.
 inline bool is_available() { return ::gfy::has_backend(::gfy::kCUDA); }
@@ -64,11 +65,10 @@ inline int64_t device_count() { return is_available() ? 1 : 0; }
 } // namespace cuda
 } // namespace torch
 
+// at:: is LibTorch's tensor namespace and torch:: re-exports it; here both reach gfy::, so
+// `at::Tensor` and `torch::Tensor` are one type and `at::indexing` is gfy::indexing.
 namespace at {
 using namespace ::gfy;
-namespace indexing {
-using namespace ::gfy::indexing;
-} // namespace indexing
 } // namespace at
 
 // c10 spellings that appear in user code: optionals (`c10::nullopt`) and the value types.

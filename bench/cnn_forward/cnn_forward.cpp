@@ -1,0 +1,192 @@
+// ResNet-style CNN forward on the CPU: a conv-bn-relu stem, three stages of two BasicBlocks
+// (16, 32, 64 channels; the later stages stride 2 with a 1x1 projection shortcut), global
+// average pooling and a linear head, on (batch 16, 3, 64, 64) images, eval mode.
+//
+// Written once against `torch::` and built twice: against LibTorch (cnn_forward_libtorch) and
+// against the bundled runtime through graphify::torch_compat (cnn_forward_gfy). The gfy build
+// also times the same forward captured once with gfy::capture and replayed; its two variants are
+// timed interleaved, batch by batch, so their ratio survives a loaded machine. Weights and inputs
+// come from one host formula, so the checksums of all variants must agree (bench/cnn_forward/run
+// compares them and prints the ratios against LibTorch measured in the same run).
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Config {
+  int64_t batch = 16;
+  int64_t size = 64;
+  int warmup = 3;
+  int batches = 20;
+  int threads = 0;  // 0: the library default
+  std::string json;
+};
+
+/// Host-filled tensor (a scrambled sawtooth in [-scale, scale]): both builds compute on
+/// bit-identical weights and inputs without sharing a random generator.
+torch::Tensor formula_tensor(const std::vector<int64_t>& shape, double scale, int64_t salt) {
+  int64_t n = 1;
+  for (auto d : shape) n *= d;
+  std::vector<float> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t k = (i * 7919 + salt * 104729) % 10007;
+    v[static_cast<size_t>(i)] = static_cast<float>((static_cast<double>(k) / 10006.0 * 2.0 - 1.0) * scale);
+  }
+  return torch::from_blob(v.data(), shape, torch::kFloat).clone();
+}
+
+struct BasicBlockImpl : torch::nn::Module {
+  BasicBlockImpl(int64_t in, int64_t out, int64_t stride)
+      : conv1(register_module("conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, 3).stride(stride).padding(1).bias(false)))),
+        bn1(register_module("bn1", torch::nn::BatchNorm2d(out))),
+        conv2(register_module("conv2", torch::nn::Conv2d(torch::nn::Conv2dOptions(out, out, 3).padding(1).bias(false)))),
+        bn2(register_module("bn2", torch::nn::BatchNorm2d(out))) {
+    if (stride != 1 || in != out) {
+      shortcut = register_module("shortcut", torch::nn::Sequential(
+                                                 torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, 1).stride(stride).bias(false)),
+                                                 torch::nn::BatchNorm2d(out)));
+    }
+  }
+  torch::Tensor forward(const torch::Tensor& x) {
+    auto y = torch::relu(bn1(conv1(x)));
+    y = bn2(conv2(y));
+    return torch::relu(y + (shortcut ? shortcut->forward(x) : x));
+  }
+  torch::nn::Conv2d conv1, conv2;
+  torch::nn::BatchNorm2d bn1, bn2;
+  torch::nn::Sequential shortcut{nullptr};
+};
+TORCH_MODULE(BasicBlock);
+
+struct ResNetImpl : torch::nn::Module {
+  ResNetImpl() {
+    stem = register_module("stem", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 16, 3).padding(1).bias(false)));
+    bn = register_module("bn", torch::nn::BatchNorm2d(16));
+    const int64_t widths[] = {16, 32, 64};
+    int64_t in = 16;
+    for (int s = 0; s < 3; ++s) {
+      for (int b = 0; b < 2; ++b) {
+        blocks->push_back(BasicBlock(in, widths[s], (s > 0 && b == 0) ? 2 : 1));
+        in = widths[s];
+      }
+    }
+    register_module("blocks", blocks);
+    fc = register_module("fc", torch::nn::Linear(64, 10));
+  }
+  torch::Tensor forward(const torch::Tensor& x) {
+    auto y = torch::relu(bn(stem(x)));
+    y = blocks->forward(y);
+    y = torch::adaptive_avg_pool2d(y, {1, 1}).flatten(1);
+    return fc(y);
+  }
+  torch::nn::Conv2d stem{nullptr};
+  torch::nn::BatchNorm2d bn{nullptr};
+  torch::nn::Sequential blocks;
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(ResNet);
+
+void fix_weights(torch::nn::Module& m) {
+  torch::NoGradGuard no_grad;
+  int64_t salt = 1;
+  for (auto& p : m.named_parameters()) {
+    auto& t = p.value();
+    std::vector<int64_t> shape(t.sizes().begin(), t.sizes().end());
+    const double scale = t.dim() > 1 ? 1.0 / std::sqrt(static_cast<double>(t.numel() / t.size(0))) : 0.1;
+    t.copy_(formula_tensor(shape, scale, salt++) + (t.dim() == 1 && p.key().find("weight") != std::string::npos ? 1.0 : 0.0));
+  }
+}
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+struct Variant {
+  std::string name;
+  double elapsed = 0;
+  double checksum = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config cfg;
+  for (int i = 1; i < argc; ++i) {
+    auto arg = [&](const char* name) { return std::strcmp(argv[i], name) == 0 && i + 1 < argc; };
+    if (arg("--batches")) cfg.batches = std::atoi(argv[++i]);
+    else if (arg("--warmup")) cfg.warmup = std::atoi(argv[++i]);
+    else if (arg("--threads")) cfg.threads = std::atoi(argv[++i]);
+    else if (arg("--batch")) cfg.batch = std::atoll(argv[++i]);
+    else if (arg("--size")) cfg.size = std::atoll(argv[++i]);
+    else if (arg("--json")) cfg.json = argv[++i];
+    else if (std::strcmp(argv[i], "--small") == 0) cfg.batch = 2, cfg.size = 16;
+    else {
+      std::fprintf(stderr, "usage: %s [--batches N] [--warmup N] [--threads N] [--batch N] [--size N] [--small] [--json FILE]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (cfg.threads > 0) torch::set_num_threads(cfg.threads);
+  torch::NoGradGuard no_grad;
+  ResNet net;
+  fix_weights(*net);
+  net->eval();
+  // Two input batches alternate, so that a replay reads new data each time.
+  std::vector<torch::Tensor> inputs = {formula_tensor({cfg.batch, 3, cfg.size, cfg.size}, 1.0, 7),
+                                       formula_tensor({cfg.batch, 3, cfg.size, cfg.size}, 1.0, 8)};
+
+  std::vector<Variant> variants;
+#ifdef GRAPHIFY_TORCH_COMPAT
+  variants.push_back({"graphify eager"});
+  variants.push_back({"graphify graph replay"});
+  torch::Tensor in = inputs[0].clone(), out;
+  gfy::Graph graph = gfy::capture([&] { out = net->forward(in); });
+#else
+  variants.push_back({"LibTorch eager"});
+#endif
+  for (int b = -cfg.warmup; b < cfg.batches; ++b) {
+    const auto& x = inputs[static_cast<size_t>((b + cfg.warmup) % 2)];
+    double t0 = now();
+    auto y = net->forward(x);
+    const double sum = y.sum().item<double>();
+    double t1 = now();
+    if (b >= 0) variants[0].elapsed += t1 - t0, variants[0].checksum += sum;
+#ifdef GRAPHIFY_TORCH_COMPAT
+    t0 = now();
+    in.copy_(x);
+    graph.replay();
+    const double rsum = out.sum().item<double>();
+    t1 = now();
+    if (b >= 0) variants[1].elapsed += t1 - t0, variants[1].checksum += rsum;
+#endif
+  }
+  std::printf("ResNet-style CNN forward, batch %lld, 3x%lldx%lld, %d timed batches, %d threads\n",
+              static_cast<long long>(cfg.batch), static_cast<long long>(cfg.size), static_cast<long long>(cfg.size),
+              cfg.batches, torch::get_num_threads());
+  std::printf("| %-24s | %-13s | %-16s | %-15s |\n", "", "Wall Time (s)", "Elapsed Time (s)", "Images per Second");
+  for (const auto& v : variants) {
+    const double wall = v.elapsed / cfg.batches;
+    std::printf("| %-24s | %-13.5f | %-16.4f | %-15.1f |\n", v.name.c_str(), wall, v.elapsed,
+                static_cast<double>(cfg.batch) / wall);
+  }
+  if (variants.size() == 2)
+    std::printf("replay / eager (wall time): %.3f\n", variants[1].elapsed / variants[0].elapsed);
+  if (!cfg.json.empty()) {
+    FILE* f = std::fopen(cfg.json.c_str(), "w");
+    if (!f) return 1;
+    std::fprintf(f, "{\"threads\": %d, \"config\": {\"batch\": %lld, \"size\": %lld, \"batches\": %d}, \"variants\": [",
+                 torch::get_num_threads(), static_cast<long long>(cfg.batch), static_cast<long long>(cfg.size), cfg.batches);
+    for (size_t i = 0; i < variants.size(); ++i)
+      std::fprintf(f, "%s{\"name\": \"%s\", \"elapsed_s\": %.9g, \"checksum\": %.17g}", i ? ", " : "",
+                   variants[i].name.c_str(), variants[i].elapsed, variants[i].checksum);
+    std::fprintf(f, "]}\n");
+    std::fclose(f);
+  }
+  return 0;
+}
