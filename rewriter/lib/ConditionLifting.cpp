@@ -97,7 +97,9 @@ llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Exp
       L.Text = "(" + L.Text + " != 0)";
     return L;
   }
-  if (!T->isFloatingType())
+  // An integer read of an index tensor (argmax, argsort, ...) compares as the long tensor does;
+  // of any other tensor it would truncate, which a tensor comparison would not do.
+  if (!T->isFloatingType() && !Api.callHasTag(stripAll(Receiver), "long_output"))
     return refuse("'" + text(Whole) + "' converts to an integer on the host, which a tensor comparison would not do");
   return L;
 }
@@ -114,10 +116,14 @@ llvm::Expected<Lifted> Lifter::liftLocal(const VarDecl *V, const Expr *Use) {
   // The local becomes a tensor, so every use must be one that this rewrite lifts.
   SourceManager &SM = Ctx.getSourceManager();
   SourceRange Owner = Scope.Owner->getSourceRange();
+  // Outside the statement, a floating value may also feed tensor arithmetic (`y / scale`), which
+  // computes the same with the 0-d tensor (see scalar-read-to-device).
+  const bool FloatRead = stripAll(Init)->getType()->isFloatingType();
   for (const DeclRefExpr *U : usesOf(V, Scope.Body)) {
     SourceLocation L = SM.getExpansionLoc(U->getBeginLoc());
-    if (SM.isBeforeInTranslationUnit(L, SM.getExpansionLoc(Owner.getBegin())) ||
-        SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Owner.getEnd()), L))
+    if ((SM.isBeforeInTranslationUnit(L, SM.getExpansionLoc(Owner.getBegin())) ||
+         SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Owner.getEnd()), L)) &&
+        !(FloatRead && isTensorArithmeticOperand(U, Api, Ctx)))
       return refuse("'" + V->getNameAsString() + "' is also used at line " +
                     std::to_string(SM.getExpansionLineNumber(L)) + ", where it must stay a host value");
   }
@@ -236,6 +242,30 @@ llvm::Expected<Lifted> Lifter::lift(const Expr *E) {
 }
 
 } // namespace
+
+bool isTensorArithmeticOperand(const Expr *E, const ApiModel &Api, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  for (int Depth = 0; Depth < 8; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return false;
+    N = Parents[0];
+    if (const auto *OC = N.get<CXXOperatorCallExpr>()) {
+      OverloadedOperatorKind K = OC->getOperator();
+      if ((K != OO_Plus && K != OO_Minus && K != OO_Star && K != OO_Slash) || OC->getNumArgs() != 2)
+        return false;
+      for (const Expr *Arg : OC->arguments())
+        if (Api.isTensorExpr(Arg) && stripAll(Arg) != E)
+          return Api.isTensorExpr(OC);
+      return false;
+    }
+    const Expr *P = N.get<Expr>();
+    if (!P || !(isa<ImplicitCastExpr>(P) || isa<MaterializeTemporaryExpr>(P) || isa<CXXBindTemporaryExpr>(P) ||
+                isa<CXXConstructExpr>(P)))
+      return false;
+  }
+  return false;
+}
 
 llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope &Scope, const ApiModel &Api,
                                               ASTContext &Ctx) {

@@ -41,6 +41,10 @@ struct LiftedCondition {
   std::vector<const clang::VarDecl *> Locals;
 };
 
+/// Whether `E` (through conversions to Scalar) is an operand of tensor `+ - * /` whose other
+/// operand is a tensor: a host value used there computes the same as a 0-d tensor.
+bool isTensorArithmeticOperand(const clang::Expr *E, const ApiModel &Api, clang::ASTContext &Ctx);
+
 /// Lifts `Cond`, or fails with a RefusalError naming why it cannot be expressed as a tensor.
 llvm::Expected<LiftedCondition> liftCondition(const clang::Expr *Cond, const LiftScope &Scope,
                                               const ApiModel &Api, clang::ASTContext &Ctx);

@@ -10,7 +10,6 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <llvm/ADT/STLExtras.h>
-#include <llvm/ADT/StringSet.h>
 
 #include <set>
 
@@ -18,20 +17,10 @@ using namespace clang;
 
 namespace graphify::rewriter {
 
-// Reductions that, called without a dim argument, produce a 0-d tensor.
-// FIXME: shape facts are not in the rule packs yet (no tag for "reduces every dimension");
-// this list moves to rules/libtorch.yaml once tags.yaml gains one.
-static bool isFullReductionName(llvm::StringRef Name) {
-  static const llvm::StringSet<> Names = {"sum", "mean", "max", "min", "all", "any",
-                                          "prod", "norm", "amax", "amin", "nansum", "median"};
-  return Names.contains(Name);
-}
-
 /// `x.sum()` or `torch::sum(x)`: a full reduction of a tensor with no other argument.
 static bool isFullReduction(const Expr *E, const ApiModel &Api) {
   E = stripAll(E);
-  std::string Name = calleeName(E);
-  if (Name.empty() || !isFullReductionName(Name))
+  if (!Api.callHasTag(E, "full_reduction"))
     return false;
   if (isa<CXXMemberCallExpr>(E))
     return callArgs(E).empty() && Api.isTensorExpr(E);

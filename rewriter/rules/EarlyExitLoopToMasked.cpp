@@ -35,6 +35,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/Tooling/Transformer/SourceCode.h>
 
 using namespace clang;
 using namespace clang::transformer;
@@ -50,8 +51,15 @@ struct MaskedLoop {
   const Stmt *FunctionBody = nullptr;
   std::string Active;                        ///< the mask's name
   std::vector<const VarDecl *> Targets;      ///< tensors of the outside code the body updates
-  std::vector<LiftedCondition> Lifted;       ///< every lifted condition (for their locals)
+  std::vector<const VarDecl *> LiftedLocals; ///< host locals the conditions turn into tensors
   bool HasDataDependentExit = false;
+};
+
+/// The masked loop's text and the lifted locals declared outside it (their declarations are
+/// edited too).
+struct MaskedLoopCode {
+  std::string Text;
+  std::vector<const VarDecl *> OutsideLocals;
 };
 
 std::string lineOf(const Stmt *S, const ASTContext &Ctx) {
@@ -170,7 +178,6 @@ private:
     auto Lifted = liftCondition(Cond, LiftScope{L.FunctionBody, L.Loop}, Api, Ctx);
     if (!Lifted)
       return Lifted.takeError();
-    L.Lifted.push_back(*Lifted);
     return Lifted->Text;
   }
 
@@ -191,6 +198,11 @@ private:
              Api.spell(Cond, "logical_not") + "(" + *Lifted + "));";
     }
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      // A host local read from a tensor that an exit condition lifts is a tensor from here on.
+      if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()); DS->isSingleDecl() && V &&
+                                                                  llvm::is_contained(L.LiftedLocals, V))
+        return "auto " + V->getNameAsString() + " = " +
+               sourceText(cast<CXXMemberCallExpr>(stripAll(V->getInit()))->getImplicitObjectArgument(), Ctx) + ";";
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
           if (auto Why = findSideEffect(V->getInit(), Api))
@@ -281,7 +293,7 @@ private:
   }
 };
 
-llvm::Expected<std::string> maskLoop(const MatchResult &R, const ApiModel &Api) {
+llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Api) {
   ASTContext &Ctx = *R.Context;
   MaskedLoop L;
   L.Loop = R.Nodes.getNodeAs<ForStmt>("loop");
@@ -303,13 +315,26 @@ llvm::Expected<std::string> maskLoop(const MatchResult &R, const ApiModel &Api) 
     return refuse("the loop condition " + *Why);
   std::vector<std::string> Taken;
   L.Active = freshName("active", L.FunctionBody, Taken);
+  // Lift every data-dependent condition first: the host locals they read become tensors, also
+  // where the body declares them (before the exit that reads them).
+  llvm::SmallVector<const Expr *, 4> Conditions(Dynamic.begin(), Dynamic.end());
+  for (const Expr *C : loopExitConditions(L.Loop))
+    if (readsTensorOnHost(C, Api))
+      Conditions.push_back(C);
+  for (const Expr *C : Conditions) {
+    auto Lifted = liftCondition(C, LiftScope{L.FunctionBody, L.Loop}, Api, Ctx);
+    if (!Lifted)
+      return Lifted.takeError();
+    for (const VarDecl *V : Lifted->Locals)
+      if (!llvm::is_contained(L.LiftedLocals, V))
+        L.LiftedLocals.push_back(V);
+  }
   LoopMasker M(L, Api, Ctx);
   std::string Head;
   for (const Expr *D : Dynamic) {
     auto Lifted = liftCondition(D, LiftScope{L.FunctionBody, L.Loop}, Api, Ctx);
     if (!Lifted)
       return Lifted.takeError();
-    L.Lifted.push_back(*Lifted);
     Head += L.Active + " = " + Api.spell(D, "logical_and") + "(" + L.Active + ", " + Lifted->Text + ");\n";
   }
   auto Body = M.statements(bodyStatements(L.Loop->getBody()));
@@ -319,10 +344,6 @@ llvm::Expected<std::string> maskLoop(const MatchResult &R, const ApiModel &Api) 
     return refuse("the loop does not depend on tensor values");
   if (L.Targets.empty())
     return refuse("the loop updates no tensor of the code around it, so there is nothing to mask");
-  for (const LiftedCondition &C : L.Lifted)
-    if (!C.Locals.empty())
-      return refuse("the loop's condition reads the host local '" + C.Locals.front()->getNameAsString() +
-                    "', which would have to become a tensor");
   // The mask starts true, on the device (and with the options) of the first updated tensor.
   const std::string First = L.Targets.front()->getNameAsString();
   std::string Init = "auto " + L.Active + " = " + Api.spell(L.Loop->getCond(), "ones") + "({}, " + First +
@@ -336,7 +357,12 @@ llvm::Expected<std::string> maskLoop(const MatchResult &R, const ApiModel &Api) 
   for (const DynTypedNode &P : Ctx.getParents(*L.Loop))
     InBlock |= P.get<CompoundStmt>() != nullptr;
   std::string Text = Init + Header + Head + *Body + "}";
-  return InBlock ? Text : "{\n" + Text + "\n}";
+  MaskedLoopCode Code;
+  Code.Text = InBlock ? Text : "{\n" + Text + "\n}";
+  for (const VarDecl *V : L.LiftedLocals)
+    if (!declaredIn(V, L.Loop))
+      Code.OutsideLocals.push_back(V);
+  return Code;
 }
 
 } // namespace
@@ -358,9 +384,24 @@ NamedRewriteRule makeEarlyExitLoopToMaskedRule(const ApiModel &Api) {
   using namespace matchers;
   const ApiModel *A = &Api;
   auto Matcher = forStmt(isUserCode(), exitsOnTensorValue(A)).bind("loop");
-  auto Masked = computed([A](const MatchResult &R) { return maskLoop(R, *A); });
+  EditGenerator Edits = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
+    auto Code = maskLoop(R, *A);
+    if (!Code)
+      return Code.takeError();
+    const auto *Loop = R.Nodes.getNodeAs<ForStmt>("loop");
+    auto Range = tooling::getFileRangeForEdit(CharSourceRange::getTokenRange(Loop->getSourceRange()), *R.Context);
+    if (!Range)
+      return refuse("the loop is produced by a macro expansion");
+    auto Locals = liftedLocalEdits(Code->OutsideLocals, *A, *R.Context);
+    if (!Locals)
+      return Locals.takeError();
+    llvm::SmallVector<Edit, 1> All;
+    All.push_back(Edit{EditKind::Range, *Range, Code->Text, {}});
+    All.append(Locals->begin(), Locals->end());
+    return All;
+  };
   return {"early-exit-loop-to-masked",
-          makeRule(Matcher, changeTo(node("loop"), Masked),
+          makeRule(Matcher, Edits,
                    cat("the loop runs to its static bound and masks the updates of the iterations after the "
                        "original would have stopped, so its trip count no longer depends on tensor values"))};
 }

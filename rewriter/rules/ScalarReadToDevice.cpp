@@ -6,6 +6,7 @@
 // converted the way item<float>() would convert it. The receiver must provably hold one element
 // (item() throws otherwise, broadcasting would not), and the read must be floating-point
 // (item<int>() truncates).
+#include "lib/ConditionLifting.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
 
@@ -23,28 +24,7 @@ namespace matchers {
 /// The value (through conversions to Scalar) is an operand of `+ - * /` whose other operand is a
 /// tensor.
 AST_MATCHER_P(Expr, feedsTensorArithmetic, const ApiModel *, Api) {
-  ASTContext &Ctx = Finder->getASTContext();
-  DynTypedNode N = DynTypedNode::create(Node);
-  for (int Depth = 0; Depth < 8; ++Depth) {
-    auto Parents = Ctx.getParents(N);
-    if (Parents.empty())
-      return false;
-    N = Parents[0];
-    if (const auto *OC = N.get<CXXOperatorCallExpr>()) {
-      OverloadedOperatorKind K = OC->getOperator();
-      if ((K != OO_Plus && K != OO_Minus && K != OO_Star && K != OO_Slash) || OC->getNumArgs() != 2)
-        return false;
-      for (const Expr *Arg : OC->arguments())
-        if (Api->isTensorExpr(Arg) && stripAll(Arg) != &Node)
-          return Api->isTensorExpr(OC);
-      return false;
-    }
-    const Expr *E = N.get<Expr>();
-    if (!E || !(isa<ImplicitCastExpr>(E) || isa<MaterializeTemporaryExpr>(E) || isa<CXXBindTemporaryExpr>(E) ||
-                isa<CXXConstructExpr>(E)))
-      return false;
-  }
-  return false;
+  return isTensorArithmeticOperand(&Node, *Api, Finder->getASTContext());
 }
 } // namespace matchers
 

@@ -35,3 +35,13 @@ torch::Tensor write_steps(torch::Tensor h, torch::Tensor out) {
   }
   return out;
 }
+
+torch::Tensor decode_until_eos(torch::Tensor h, torch::Tensor w, int64_t eos) {
+  for (int64_t t = 0; t < 16; ++t) {
+    h = torch::tanh(torch::matmul(w, h));
+    int64_t next = h.argmax().item<int64_t>();
+    if (next == eos)
+      break;
+  }
+  return h;
+}

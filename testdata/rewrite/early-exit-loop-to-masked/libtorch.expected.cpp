@@ -36,3 +36,13 @@ torch::Tensor write_steps(torch::Tensor h, torch::Tensor out) {
   }
   return out;
 }
+
+torch::Tensor decode_until_eos(torch::Tensor h, torch::Tensor w, int64_t eos) {
+  auto active = torch::ones({}, h.options().dtype(torch::kBool));
+  for (int64_t t = 0; t < 16; ++t) {
+    h = torch::where(active, torch::tanh(torch::matmul(w, h)), h);
+    auto next = h.argmax();
+    active = torch::logical_and(active, torch::logical_not(next == eos));
+  }
+  return h;
+}

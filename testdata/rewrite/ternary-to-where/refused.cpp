@@ -10,5 +10,6 @@ torch::Tensor impure(torch::Tensor x) {
 torch::Tensor local_used_twice(torch::Tensor x) {
   float s = x.sum().item<float>(); // EXPECT-NO-FIX: 's' is also used at line 13
   torch::Tensor y = s > 0 ? x : -x; // EXPECT-NO-FIX: 's' is also used at line 13
-  return y * s;
+  float twice = s * 2;
+  return y * twice;
 }
