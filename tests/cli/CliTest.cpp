@@ -41,7 +41,7 @@ TEST(Cli, HelpListsEveryFlag) {
   for (const char *Flag : {"-p <build-dir>", "-j <N>", "--checks=", "--profile=", "--scope=", "--config=", "--rules=",
                            "--rules-dir=", "--format=", "--color=", "--list-checks", "--explain=", "--dump-config",
                            "--version", "--fix", "--diff", "--export-fixes=", "--resource-dir=", "--quiet", "--pch=",
-                           "--graph-region="})
+                           "--graph-region=", "--whole-program="})
     EXPECT_NE(R.Out.find(Flag), std::string::npos) << Flag;
   EXPECT_NE(R.Out.find("EXIT STATUS"), std::string::npos);
 }
@@ -398,6 +398,32 @@ TEST(Cli, PathsFromBuildDirAreReportedAbsolute) {
   EXPECT_EQ(R.Code, 1) << R.Err;
   EXPECT_NE(R.Out.find(D.Path + "/src/m.cpp:1:11: warning: unmatched 'NOLINTEND'"), std::string::npos) << R.Out;
   EXPECT_NE(R.Out.find("    1 | int m; // NOLINTEND(graphify-host-sync)\n"), std::string::npos) << R.Out;
+}
+
+// Whole-program mode: a region in one file makes a helper defined in another file region code,
+// whatever -j says, and --whole-program=off lints each file alone.
+TEST(Cli, WholeProgramRegionsCrossFilesDeterministically) {
+  REQUIRE_CHECKS();
+  ScratchDir D;
+  D.file("api.h", "#pragma once\nvoid cudaDeviceSynchronize();\nvoid helper(int n);\nint level();\n");
+  std::vector<std::string> Args = {"-j", "3"};
+  Args.push_back(D.file("run.cpp", "#include \"api.h\"\n[[clang::annotate(\"graphify.graph_region\")]] void run() {\n"
+                                   "  helper(level());\n}\n"));
+  Args.push_back(D.file("helper.cpp", "#include \"api.h\"\nvoid helper(int n) {\n  if (n > 0)\n"
+                                      "    cudaDeviceSynchronize();\n}\nvoid unused() { cudaDeviceSynchronize(); }\n"));
+  Args.push_back(D.file("level.cpp", "#include \"api.h\"\nint level() { return 3; }\n"));
+  Args.insert(Args.end(), {"--", "-std=c++17"});
+  std::vector<std::string> Env = {"XDG_CACHE_HOME=" + D.Path + "/cache"};
+  RunResult Parallel = lint(Args, "", Env);
+  Args[1] = "1";
+  RunResult Serial = lint(Args, "", Env);
+  EXPECT_EQ(Parallel.Code, 1) << Parallel.Err;
+  EXPECT_EQ(Parallel.Out, Serial.Out);
+  EXPECT_NE(Parallel.Out.find("helper.cpp:4:5: warning: 'cudaDeviceSynchronize'"), std::string::npos) << Parallel.Out;
+  EXPECT_EQ(Parallel.Out.find("helper.cpp:6:"), std::string::npos) << Parallel.Out;
+  Args.insert(Args.begin(), "--whole-program=off");
+  RunResult Alone = lint(Args, "", Env);
+  EXPECT_EQ(Alone.Code, 0) << Alone.Out << Alone.Err;
 }
 
 TEST(Cli, SharedPchKeepsFindingsIdentical) {

@@ -14,6 +14,7 @@
 #include "graphify/lint/Fixes.h"
 #include "graphify/lint/Options.h"
 #include "graphify/lint/Preamble.h"
+#include "graphify/lint/ProgramSession.h"
 #include "graphify/lint/Nolint.h"
 #include "graphify/lint/Output.h"
 #include "graphify/rules/RuleSet.h"
@@ -33,6 +34,7 @@
 #include <llvm/Support/FormatVariadic.h>
 
 #include <chrono>
+#include <thread>
 #include <map>
 #include <set>
 #include <mutex>
@@ -60,8 +62,9 @@ struct Job {
 };
 
 /// The pipeline's view of a job.
-LintUnit unitFor(const Job &J, bool Color) {
+LintUnit unitFor(const Job &J, bool Color, const std::string &ProjectRoot) {
   LintUnit U;
+  U.ProjectRoot = ProjectRoot;
   U.CommandLine = J.CommandLine;
   U.WorkingDir = J.Command.Directory;
   U.File = J.Command.Filename;
@@ -153,6 +156,54 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
   for (auto &[Key, G] : Groups)
     for (size_t I : G.Members)
       Jobs[I].Pch = G.Pch;
+}
+
+/// The deepest directory holding every input file: the project whose headers are analysed. Empty
+/// (each file's own directory) for one file, or when only `/` holds them all.
+std::string projectRoot(const std::vector<Job> &Jobs) {
+  if (Jobs.size() < 2)
+    return {};
+  std::string Root;
+  for (const Job &J : Jobs) {
+    llvm::SmallString<256> Path(J.Command.Filename);
+    if (!llvm::sys::path::is_absolute(Path)) {
+      Path = J.Command.Directory;
+      llvm::sys::path::append(Path, J.Command.Filename);
+    }
+    llvm::sys::path::remove_dots(Path, true);
+    llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
+    if (Root.empty()) {
+      Root = Dir.str();
+      continue;
+    }
+    while (!Root.empty() && !(Dir.starts_with(Root) && (Dir.size() == Root.size() || Dir[Root.size()] == '/')))
+      Root = llvm::sys::path::parent_path(Root).str();
+  }
+  return Root == "/" ? std::string() : Root;
+}
+
+/// Lints every job as one program (docs/architecture.md): a thread per translation unit, which
+/// keeps its AST while the session settles the program's facts, with at most `Slots` of them
+/// parsing or analysing at once.
+std::vector<LintUnitResult> lintProgram(const std::vector<Job> &Jobs, unsigned Slots, bool Color,
+                                        const std::string &ProjectRoot) {
+  std::vector<LintUnitResult> Results(Jobs.size());
+  ProgramSession Session(Jobs.size(), Slots);
+  std::vector<std::thread> Threads;
+  Threads.reserve(Jobs.size());
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    Threads.emplace_back([&, I] {
+      Session.acquireCpu();
+      LintUnit U = unitFor(Jobs[I], Color, ProjectRoot);
+      U.Program = &Session;
+      U.ProgramIndex = I;
+      Results[I] = lintTranslationUnit(U);
+      Session.leave(I);
+      Session.releaseCpu();
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  return Results;
 }
 
 /// Whether the check globs enable at least one check: `Checks: x` (a typo) must not silently
@@ -337,15 +388,29 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   if (O.Pch == PchMode::Auto && Jobs.size() > 1)
     planSharedPch(Jobs, O, Pool.get());
 
+  const std::string ProjectRoot = projectRoot(Jobs);
   std::vector<LintUnitResult> Results(Jobs.size());
-  for (size_t I = 0; I < Jobs.size(); ++I) {
-    if (Pool)
-      Pool->async([&, I] { Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor)); });
-    else
-      Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor));
+  bool WholeProgram = O.WholeProgram == WholeProgramMode::Auto && Jobs.size() > 1;
+  if (WholeProgram && Jobs.size() > LintOptions::kMaxProgramUnits) {
+    // FIXME: every unit keeps its AST (a few hundred MiB with LibTorch) until the program's facts
+    // settle; a larger database needs the exports cached on disk and a second parse instead.
+    WholeProgram = false;
+    if (!O.Quiet)
+      Err << "graphify-lint: note: whole-program mode keeps one AST per translation unit; " << Jobs.size()
+          << " units is above " << LintOptions::kMaxProgramUnits << ", so each is linted alone\n";
   }
-  if (Pool)
-    Pool->wait();
+  if (WholeProgram) {
+    Results = lintProgram(Jobs, llvm::hardware_concurrency(O.Jobs).compute_thread_count(), ErrColor, ProjectRoot);
+  } else {
+    for (size_t I = 0; I < Jobs.size(); ++I) {
+      if (Pool)
+        Pool->async([&, I] { Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor, ProjectRoot)); });
+      else
+        Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor, ProjectRoot));
+    }
+    if (Pool)
+      Pool->wait();
+  }
 
   // A PCH that a file could not use although the file compiles on its own is stale (a header
   // changed under it): drop it so the next run rebuilds it.
@@ -358,7 +423,11 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   unsigned Suppressed = 0, Errors = 0;
   std::vector<ReportedFinding> All;
   std::vector<size_t> FindingJob; // parallel to All: the translation unit that reported it
-  std::set<std::tuple<std::string, unsigned, unsigned, std::string, std::string>> Seen;
+  using FindingKey = std::tuple<std::string, unsigned, unsigned, std::string, std::string>;
+  auto keyOf = [](const Finding &F) -> FindingKey {
+    return {F.Where.File, F.Where.Line, F.Where.Column, F.CheckId, F.Message};
+  };
+  std::set<FindingKey> Seen, Hidden;
   for (size_t JobIdx = 0; JobIdx < Results.size(); ++JobIdx) {
     LintUnitResult &R = Results[JobIdx];
     if (!R.Parsed) {
@@ -368,9 +437,11 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       continue;
     }
     Suppressed += R.Suppressed;
+    for (const Finding &F : R.HiddenInHeaders)
+      Hidden.insert(keyOf(F));
     for (ReportedFinding &F : R.Findings) {
       // A header finding reached from several translation units is reported once.
-      if (!Seen.insert({F.F.Where.File, F.F.Where.Line, F.F.Where.Column, F.F.CheckId, F.F.Message}).second)
+      if (!Seen.insert(keyOf(F.F)).second)
         continue;
       Errors += F.Level == Severity::Error;
       All.push_back(std::move(F));
@@ -450,7 +521,14 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
           << " NOLINT).\n";
     if (Errors)
       Err << Errors << (Errors == 1 ? " warning" : " warnings") << " treated as errors\n";
+    // Counted once however many translation units include the header, and not at all when
+    // another unit's configuration shows it.
+    unsigned NotShown = llvm::count_if(Hidden, [&](const FindingKey &K) { return !Seen.count(K); });
+    if (NotShown)
+      Err << "graphify-lint: note: " << NotShown << (NotShown == 1 ? " finding" : " findings")
+          << " in headers not shown; use --header-filter\n";
     RunSummary Summary;
+    Summary.HiddenInHeaders = NotShown;
     Summary.Files = Jobs.size();
     Summary.NotParsed = llvm::count_if(Results, [](const LintUnitResult &R) { return !R.Parsed; });
     Summary.Suppressed = Suppressed;
