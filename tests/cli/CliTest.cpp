@@ -451,7 +451,7 @@ TEST(Cli, SharedPchKeepsFindingsIdentical) {
        It.increment(EC))
     Pchs += llvm::StringRef(It->path()).ends_with(".pch");
   EXPECT_EQ(Pchs, 1u);
-  // An edited project header gets a new PCH (its mtime and size are part of the key), and the
+  // An edited project header gets a new PCH (its content is part of the key), and the
   // findings follow the new text.
   D.file("include/common.h", "#pragma once\n#include <vector>\nvoid cudaDeviceSynchronize();\nint extra;\n");
   Args.erase(Args.begin());

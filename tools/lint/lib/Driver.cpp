@@ -75,11 +75,27 @@ LintUnit unitFor(const Job &J, bool Color, const std::string &ProjectRoot) {
   return U;
 }
 
-std::string commandWithoutFile(const std::vector<std::string> &CommandLine, llvm::StringRef File, bool &Found) {
+/// `File` made absolute against the compile command's directory.
+std::string absoluteFile(llvm::StringRef File, llvm::StringRef Directory) {
+  llvm::SmallString<256> Path(File);
+  if (!llvm::sys::path::is_absolute(Path) && !Directory.empty()) {
+    Path = Directory;
+    llvm::sys::path::append(Path, File);
+  }
+  llvm::sys::path::remove_dots(Path, true);
+  return std::string(Path);
+}
+
+/// The command line without its source file, which a database may name differently in "file"
+/// (absolute) and in the command (relative to "directory").
+std::string commandWithoutFile(const std::vector<std::string> &CommandLine, const clang::tooling::CompileCommand &Cmd,
+                               bool &Found) {
   std::string Key;
   Found = false;
+  const std::string File = absoluteFile(Cmd.Filename, Cmd.Directory);
   for (size_t I = 0; I < CommandLine.size(); ++I) {
-    if (I > 0 && CommandLine[I] == File && !Found) {
+    if (I > 0 && !Found && !llvm::StringRef(CommandLine[I]).starts_with("-") &&
+        absoluteFile(CommandLine[I], Cmd.Directory) == File) {
       Found = true;
       continue;
     }
@@ -90,7 +106,9 @@ std::string commandWithoutFile(const std::vector<std::string> &CommandLine, llvm
 }
 
 /// Groups files with identical flags and the same first #include, precompiles each group's
-/// common leading includes once, and records the PCH in each job.
+/// common leading includes once (or finds them in the cache from an earlier run), and records
+/// the PCH in each job. A group of one file pays for the PCH once; every later run of it, or of
+/// files sharing its leading includes, saves most of the parse.
 void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoolInterface *Pool) {
   struct Group {
     std::vector<size_t> Members;
@@ -102,17 +120,13 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
   std::map<std::string, Group> Groups;
   for (size_t I = 0; I < Jobs.size(); ++I) {
     Job &J = Jobs[I];
-    auto Buffer = llvm::MemoryBuffer::getFile(J.Command.Directory.empty() || llvm::sys::path::is_absolute(J.File)
-                                                  ? J.File
-                                                  : J.Command.Directory + "/" + J.Command.Filename);
+    const std::string AbsFile = absoluteFile(J.Command.Filename, J.Command.Directory);
+    auto Buffer = llvm::MemoryBuffer::getFile(AbsFile);
     if (!Buffer)
       continue;
-    std::string AbsFile = J.Command.Filename;
-    if (!llvm::sys::path::is_absolute(AbsFile))
-      AbsFile = J.Command.Directory + "/" + AbsFile;
     std::vector<std::string> Includes = leadingIncludes((*Buffer)->getBuffer(), AbsFile);
     bool Found = false;
-    std::string Flags = commandWithoutFile(J.CommandLine, J.Command.Filename, Found);
+    std::string Flags = commandWithoutFile(J.CommandLine, J.Command, Found);
     // A forced include (-include, -imacros) or a PCH of the user's own comes before the file's
     // first line; ours would then not be the first thing parsed, so leave such files alone.
     bool Forced = llvm::any_of(J.CommandLine, [](llvm::StringRef A) {
@@ -124,9 +138,11 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
     G.Members.push_back(I);
     G.Includes.push_back(std::move(Includes));
     if (G.Flags.empty()) {
-      for (const std::string &A : J.CommandLine)
-        if (A != J.Command.Filename)
-          G.Flags.push_back(A);
+      const std::string Source = absoluteFile(J.Command.Filename, J.Command.Directory);
+      for (size_t A = 0; A < J.CommandLine.size(); ++A)
+        if (A == 0 || llvm::StringRef(J.CommandLine[A]).starts_with("-") ||
+            absoluteFile(J.CommandLine[A], J.Command.Directory) != Source)
+          G.Flags.push_back(J.CommandLine[A]);
       G.WorkingDir = J.Command.Directory;
     }
   }
@@ -134,6 +150,15 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
   std::mutex Mu;
   auto build = [&](Group &G) {
     std::vector<std::string> Prefix = commonPrefix(G.Includes);
+    // A file alone first takes what an earlier run left for a prefix of its includes (a
+    // multi-file run's common prefix, say), and otherwise precompiles its own leading includes
+    // for the runs after this one.
+    if (G.Members.size() == 1)
+      if (std::optional<std::string> Cached = Cache.lookup(G.Flags, Prefix)) {
+        std::lock_guard<std::mutex> Lock(Mu);
+        G.Pch = *Cached;
+        return;
+      }
     auto Pch = Cache.getOrBuild(G.Flags, G.WorkingDir, Prefix);
     if (!Pch) {
       // The files will be parsed on their own and any error in the prefix reported then.
@@ -144,8 +169,6 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
     G.Pch = *Pch;
   };
   for (auto &[Key, G] : Groups) {
-    if (G.Members.size() < 2)
-      continue; // building a PCH costs more than one parse; it only pays for two or more
     if (Pool)
       Pool->async([&build, &G] { build(G); });
     else
@@ -385,7 +408,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   std::unique_ptr<llvm::DefaultThreadPool> Pool;
   if (O.Jobs != 1 && Jobs.size() > 1)
     Pool = std::make_unique<llvm::DefaultThreadPool>(llvm::hardware_concurrency(O.Jobs));
-  if (O.Pch == PchMode::Auto && Jobs.size() > 1)
+  if (O.Pch == PchMode::Auto)
     planSharedPch(Jobs, O, Pool.get());
 
   const std::string ProjectRoot = projectRoot(Jobs);
