@@ -460,6 +460,70 @@ TEST(Cli, SharedPchKeepsFindingsIdentical) {
   EXPECT_EQ(Edited.Out, Off.Out);
 }
 
+namespace {
+std::vector<std::string> pchFiles(const std::string &Dir) {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".pch"))
+      Out.push_back(It->path());
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+} // namespace
+
+// The cache outlives the process: a one-file run after a multi-file run takes the PCH that run
+// built for their common prefix (nothing new is built, findings are those of a plain parse); a
+// one-file run with no cached prefix builds its own for the next run; touching a header without
+// changing it keeps the PCH, editing it does not.
+TEST(Cli, PchCacheIsReusedAcrossProcesses) {
+  REQUIRE_CHECKS();
+  ScratchDir D;
+  D.file("common.h", "#pragma once\n#include <vector>\nvoid cudaDeviceSynchronize();\n");
+  std::vector<std::string> Files;
+  for (int I = 0; I < 2; ++I)
+    Files.push_back(D.file("f" + std::to_string(I) + ".cpp",
+                           "#include \"common.h\"\n#include <map>\nvoid step" + std::to_string(I) +
+                               "() {\n  cudaDeviceSynchronize();\n}\n"));
+  std::vector<std::string> Env = {"XDG_CACHE_HOME=" + D.Path + "/cache"};
+  const std::string Cache = D.Path + "/cache/graphify/pch";
+  std::vector<std::string> Both = {"--scope=all", Files[0], Files[1], "--", "-std=c++17"};
+  ASSERT_EQ(lint(Both, "", Env).Code, 1);
+  std::vector<std::string> Built = pchFiles(Cache);
+  ASSERT_EQ(Built.size(), 1u);
+
+  std::vector<std::string> One = {"--scope=all", Files[0], "--", "-std=c++17"};
+  RunResult Reused = lint(One, "", Env);
+  std::vector<std::string> Plain = One;
+  Plain.insert(Plain.begin(), "--pch=off");
+  RunResult Off = lint(Plain, "", Env);
+  EXPECT_EQ(Reused.Code, 1) << Reused.Err;
+  EXPECT_EQ(Reused.Out, Off.Out);
+  EXPECT_EQ(pchFiles(Cache), Built) << "the one-file run should reuse the multi-file run's PCH";
+
+  // A file with a different first include has no cached prefix: it builds one, and a second run
+  // of it builds nothing more.
+  std::string Other = D.file("g.cpp", "#include <string>\nvoid cudaDeviceSynchronize();\n"
+                                      "void g() {\n  cudaDeviceSynchronize();\n}\n");
+  std::vector<std::string> Alone = {"--scope=all", Other, "--", "-std=c++17"};
+  ASSERT_EQ(lint(Alone, "", Env).Code, 1);
+  std::vector<std::string> AfterFirst = pchFiles(Cache);
+  EXPECT_EQ(AfterFirst.size(), 2u);
+  ASSERT_EQ(lint(Alone, "", Env).Code, 1);
+  EXPECT_EQ(pchFiles(Cache), AfterFirst);
+
+  // Same content, new modification time: the same PCH (key and Clang's content check agree).
+  D.file("common.h", "#pragma once\n#include <vector>\nvoid cudaDeviceSynchronize();\n");
+  RunResult Touched = lint(One, "", Env);
+  EXPECT_EQ(Touched.Out, Off.Out) << Touched.Err;
+  EXPECT_EQ(pchFiles(Cache), AfterFirst);
+  // New content: a new key, a new PCH, findings that follow the new text.
+  D.file("common.h", "#pragma once\n#include <vector>\nvoid cudaDeviceSynchronize();\nint added;\n");
+  RunResult Edited = lint(One, "", Env);
+  EXPECT_EQ(Edited.Out, Off.Out) << Edited.Err;
+  EXPECT_EQ(pchFiles(Cache).size(), 3u);
+}
+
 // Fixes through the rewriter, on the runtime's LibTorch-compatible headers (fast to parse).
 TEST(Cli, DiffExportAndFixDelegateToRewriter) {
   REQUIRE_CHECKS();

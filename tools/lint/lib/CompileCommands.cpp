@@ -171,7 +171,7 @@ ParseOutcome parseTranslationUnit(const ParseRequest &Request, llvm::function_re
   // (a checkout, a touch) does not invalidate the PCH.
   if (!Request.IncludePch.empty() && !CommandLine.empty())
     CommandLine.insert(CommandLine.begin() + 1,
-                       {"-include-pch", Request.IncludePch, "-fvalidate-ast-input-files-content"});
+                       {"-include-pch", Request.IncludePch, "-Xclang", "-fvalidate-ast-input-files-content"});
 
   std::string Rendered;
   llvm::raw_string_ostream OS(Rendered);
@@ -208,9 +208,10 @@ llvm::Error buildPch(const std::vector<std::string> &CommandLine, llvm::StringRe
   // otherwise every translation unit that loads it redoes them at its end (half of a
   // torch/torch.h parse). The instantiations are those the header needs anyway, so the main
   // file's AST is unchanged.
-  // Content hashes of the inputs are stored so that a touched but unchanged header still passes.
-  Args.insert(Args.end(), {"-fpch-instantiate-templates", "-fvalidate-ast-input-files-content", "-x", "c++-header",
-                           HeaderFile.str(), "-o", OutputFile.str()});
+  // Content hashes of the inputs are stored so that a touched but unchanged header still passes
+  // (a cc1 option: Clang 19's driver accepts the spelling without -Xclang but drops it).
+  Args.insert(Args.end(), {"-fpch-instantiate-templates", "-Xclang", "-fvalidate-ast-input-files-content", "-x",
+                           "c++-header", HeaderFile.str(), "-o", OutputFile.str()});
 
   std::string Rendered;
   llvm::raw_string_ostream OS(Rendered);

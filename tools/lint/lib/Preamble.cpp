@@ -112,8 +112,8 @@ std::string defaultPchCacheDir() {
 }
 
 std::string PchCache::key(const std::vector<std::string> &CommandLine, llvm::ArrayRef<std::string> Includes) {
-  // "pch-3": how buildPch compiles (bump when its flags change).
-  std::string Material = "pch-3\n" GRAPHIFY_VERSION "\n" GRAPHIFY_LLVM_VERSION "\n";
+  // "pch-4": how buildPch compiles (bump when its flags change).
+  std::string Material = "pch-4\n" GRAPHIFY_VERSION "\n" GRAPHIFY_LLVM_VERSION "\n";
   for (const std::string &A : CommandLine)
     Material += A + '\0';
   for (const std::string &I : Includes) {
