@@ -4,6 +4,7 @@
 // driver fixes by merging in unit order.
 #include "graphify/analyzer/ProgramFacts.h"
 
+#include <clang/AST/ASTContext.h>
 #include <clang/Index/USRGeneration.h>
 #include <llvm/ADT/SmallString.h>
 
@@ -129,9 +130,17 @@ RegionKind ProgramFacts::region(const std::string &Usr) const {
 std::string usrOf(const clang::Decl *D) {
   if (!D)
     return {};
+  D = D->getCanonicalDecl();
   llvm::SmallString<128> Buf;
-  if (clang::index::generateUSRForDecl(D->getCanonicalDecl(), Buf))
+  if (clang::index::generateUSRForDecl(D, Buf))
     return {}; // true means "ignore this declaration"
+  // Clang names a declaration with internal linkage (`static`, an anonymous namespace) by its
+  // file's base name only: two `utils.cpp` in different directories would share a helper. The
+  // real path of its file keeps them apart (and still unites a header's copies).
+  if (const auto *ND = llvm::dyn_cast<clang::NamedDecl>(D); ND && !ND->isExternallyVisible()) {
+    const clang::SourceManager &SM = D->getASTContext().getSourceManager();
+    return portablePoint(SM, D->getLocation()).File + "|" + std::string(Buf);
+  }
   return std::string(Buf);
 }
 
