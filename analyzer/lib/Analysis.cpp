@@ -75,8 +75,12 @@ bool acceptedFile(const SourceManager &SM, const AnalysisConfig &Config, SourceL
   SourceLocation FileLoc = SM.getFileLoc(Loc);
   if (FileLoc.isInvalid() || SM.isInSystemHeader(FileLoc))
     return false;
+  if (SM.isInMainFile(FileLoc))
+    return true;
+  if (Config.IsFileAnalysed)
+    return Config.IsFileAnalysed(SM.getFilename(FileLoc));
   if (!Config.IsFileReported)
-    return SM.isInMainFile(FileLoc);
+    return false;
   return Config.IsFileReported(SM.getFilename(FileLoc));
 }
 
@@ -97,52 +101,104 @@ void collect(const DeclContext *DC, const SourceManager &SM, const AnalysisConfi
 
 } // namespace
 
-AnalysisResult analyzeTranslationUnit(ASTContext &Ctx, const AnalysisConfig &Config) {
-  AnalysisResult Result;
-  if (!Config.Rules)
-    return Result;
-  auto Facts = std::make_shared<TaintFacts>(*Config.Rules);
-  Result.Facts = Facts;
-
-  std::vector<const FunctionDecl *> Functions;
-  collect(Ctx.getTranslationUnitDecl(), Ctx.getSourceManager(), Config, Functions);
-  // Instantiations may be visited from several places; keep each body once.
-  {
+class UnitAnalysis::Impl {
+public:
+  Impl(ASTContext &Ctx, const AnalysisConfig &Config) : Ctx(Ctx), Config(Config) {
+    if (!Config.Rules)
+      return;
+    collect(Ctx.getTranslationUnitDecl(), Ctx.getSourceManager(), Config, Functions);
+    // Instantiations may be visited from several places; keep each body once.
     llvm::DenseSet<const FunctionDecl *> Unique;
     llvm::erase_if(Functions, [&](const FunctionDecl *FD) { return !Unique.insert(FD).second; });
   }
 
-  GraphRegions Regions =
-      GraphRegionFinder(Facts->api(), Config.GraphRegionGlobs).find(Functions);
-  bool All = Config.ScopeKind == Scope::All;
-  TaintAnalysis Taint(Ctx, *Facts, [&](const Decl *D) { return All || Regions.contains(D); });
-  Taint.run(Functions);
-
-  AnalysisContext Context(Ctx, Config, *Facts, Regions, Functions, Result);
-  for (const std::unique_ptr<Check> &C : createChecks()) {
-    const CheckInfo &Info = C->info();
-    if (Config.IsCheckEnabled && !Config.IsCheckEnabled(Info.Id))
-      continue;
-    if (Config.ProfileKind == Profile::Trace && !Info.InTraceProfile)
-      continue;
-    C->run(Context);
+  UnitFacts analyze(const ProgramFacts *Program) {
+    UnitFacts Out;
+    if (!Config.Rules)
+      return Out;
+    Facts = std::make_shared<TaintFacts>(*Config.Rules);
+    GraphRegionFinder Finder(Facts->api(), Config.GraphRegionGlobs);
+    Finder.importFrom(Program, &Out.Lookups);
+    Regions = Finder.find(Functions);
+    bool All = Config.ScopeKind == Scope::All;
+    TaintAnalysis Taint(Ctx, *Facts, [&](const Decl *D) { return All || Regions.contains(D); });
+    Taint.importFrom(Program, &Out.Lookups);
+    Taint.run(Functions);
+    if (Program)
+      exportFacts(Taint, Out);
+    return Out;
   }
 
-  // Source order (then check id), keeping Anchors parallel.
-  std::vector<size_t> Order(Result.Findings.size());
-  std::iota(Order.begin(), Order.end(), 0);
-  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-    const Finding &X = Result.Findings[A], &Y = Result.Findings[B];
-    return std::tie(X.Where.File, X.Where.Offset, X.CheckId) <
-           std::tie(Y.Where.File, Y.Where.Offset, Y.CheckId);
-  });
-  AnalysisResult Sorted;
-  Sorted.Facts = Result.Facts;
-  for (size_t I : Order) {
-    Sorted.Findings.push_back(std::move(Result.Findings[I]));
-    Sorted.Anchors.push_back(Result.Anchors[I]);
+  AnalysisResult check() {
+    AnalysisResult Result;
+    if (!Facts)
+      return Result;
+    Result.Facts = Facts;
+    AnalysisContext Context(Ctx, Config, *Facts, Regions, Functions, Result);
+    for (const std::unique_ptr<Check> &C : createChecks()) {
+      const CheckInfo &Info = C->info();
+      if (Config.IsCheckEnabled && !Config.IsCheckEnabled(Info.Id))
+        continue;
+      if (Config.ProfileKind == Profile::Trace && !Info.InTraceProfile)
+        continue;
+      C->run(Context);
+    }
+
+    // Source order (then check id), keeping Anchors parallel.
+    std::vector<size_t> Order(Result.Findings.size());
+    std::iota(Order.begin(), Order.end(), 0);
+    std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+      const Finding &X = Result.Findings[A], &Y = Result.Findings[B];
+      return std::tie(X.Where.File, X.Where.Offset, X.CheckId) <
+             std::tie(Y.Where.File, Y.Where.Offset, Y.CheckId);
+    });
+    AnalysisResult Sorted;
+    Sorted.Facts = Result.Facts;
+    for (size_t I : Order) {
+      Sorted.Findings.push_back(std::move(Result.Findings[I]));
+      Sorted.Anchors.push_back(Result.Anchors[I]);
+    }
+    return Sorted;
   }
-  return Sorted;
+
+private:
+  ASTContext &Ctx;
+  const AnalysisConfig &Config;
+  std::vector<const FunctionDecl *> Functions;
+  std::shared_ptr<TaintFacts> Facts;
+  GraphRegions Regions;
+
+  /// The regions among this TU's functions, and the functions of the analysed files that region
+  /// code calls without a body here: those are regions of the TU that defines them.
+  void exportFacts(const TaintAnalysis &Taint, UnitFacts &Out) {
+    Taint.exportTo(Out, Functions);
+    auto Note = [&](const FunctionDecl *FD, bool Relaxed) {
+      std::string Usr = usrOf(FD);
+      if (Usr.empty())
+        return;
+      RegionKind &K = Out.Regions[Usr];
+      K = std::max(K, Relaxed ? RegionKind::Relaxed : RegionKind::Strict);
+    };
+    for (const FunctionDecl *FD : Functions)
+      if (Regions.contains(FD))
+        Note(FD, Regions.isRelaxed(FD));
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const auto &[FD, Relaxed] : Regions.calledWithoutBody())
+      if (acceptedFile(SM, Config, FD->getLocation()))
+        Note(FD, Relaxed);
+  }
+};
+
+UnitAnalysis::UnitAnalysis(ASTContext &Ctx, const AnalysisConfig &Config)
+    : P(std::make_unique<Impl>(Ctx, Config)) {}
+UnitAnalysis::~UnitAnalysis() = default;
+UnitFacts UnitAnalysis::analyze(const ProgramFacts *Program) { return P->analyze(Program); }
+AnalysisResult UnitAnalysis::check() { return P->check(); }
+
+AnalysisResult analyzeTranslationUnit(ASTContext &Ctx, const AnalysisConfig &Config) {
+  UnitAnalysis Unit(Ctx, Config);
+  Unit.analyze(Config.Program);
+  return Unit.check();
 }
 
 } // namespace graphify

@@ -1,6 +1,7 @@
 // Reporting and region traversal shared by all checks. Invariant: whatever a check reports,
-// a finding lands at most once per (file, line, check), only in reported files, never in a
-// system header, with its caret on a file location a user can open.
+// a finding lands at most once per (file, line, check), only in analysed files (the reported
+// ones, and the project's headers, whose findings the caller counts), never in a system header,
+// with its caret on a file location a user can open.
 #include "graphify/analyzer/AnalysisContext.h"
 
 #include <clang/AST/DeclTemplate.h>
@@ -140,9 +141,12 @@ bool AnalysisContext::isReportedLocation(SourceLocation Loc) const {
   SourceLocation FileLoc = SM.getFileLoc(Loc);
   if (SM.isInSystemHeader(FileLoc))
     return false;
-  if (!Config.IsFileReported)
-    return SM.isInMainFile(FileLoc);
-  return Config.IsFileReported(SM.getFilename(FileLoc));
+  if (SM.isInMainFile(FileLoc))
+    return true;
+  // Findings in analysed headers come back too: the caller counts the ones it does not show.
+  if (Config.IsFileAnalysed)
+    return Config.IsFileAnalysed(SM.getFilename(FileLoc));
+  return Config.IsFileReported && Config.IsFileReported(SM.getFilename(FileLoc));
 }
 
 SourcePoint AnalysisContext::point(SourceLocation Loc) const {
@@ -189,6 +193,12 @@ bool AnalysisContext::report(const CheckInfo &Check, SourceLocation Caret, std::
         L = Taint->Steps[I].first->getBeginLoc();
       if (L.isValid())
         F.Notes.push_back({point(L), Taint->Steps[I].second});
+    }
+    if (const PortableOrigin *Elsewhere = Taint->Imported) {
+      // The read happened in another translation unit: its steps there, then the read.
+      for (size_t I = Elsewhere->Steps.size(); I-- > 0;)
+        F.Notes.push_back(Elsewhere->Steps[I]);
+      F.Notes.push_back({Elsewhere->Read, "value read from tensor here"});
     }
     SourceLocation S = Taint->SourceLoc.isValid()
                            ? Taint->SourceLoc

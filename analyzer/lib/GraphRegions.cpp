@@ -28,6 +28,23 @@ llvm::ArrayRef<CaptureWindow> GraphRegions::windowsOf(const Decl *Function) cons
 }
 void GraphRegions::addWindow(const CaptureWindow &W) { Windows[canon(W.Function)].push_back(W); }
 
+void GraphRegions::noteCalledWithoutBody(const FunctionDecl *FD, bool Relaxed) {
+  auto [It, New] = Unresolved.try_emplace(FD->getCanonicalDecl(), Relaxed);
+  if (!New)
+    It->second = It->second && Relaxed; // strict wins
+}
+
+RegionKind GraphRegionFinder::importedRegion(const FunctionDecl *FD) const {
+  if (!Program)
+    return RegionKind::None;
+  std::string Usr = usrOf(FD);
+  if (Usr.empty())
+    return RegionKind::None;
+  if (Lookups)
+    Lookups->insert("R:" + Usr);
+  return Program->region(Usr);
+}
+
 bool GraphRegionFinder::isAnnotatedRegion(const Decl *D) {
   if (!D)
     return false;
@@ -188,8 +205,11 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
         C.TraverseStmt(Init->getInit());
     for (const Decl *L : C.Nested)
       BodyOf[canon(L)] = cast<FunctionDecl>(L)->getBody();
-    if (isSeed(FD))
+    RegionKind Imported = importedRegion(FD);
+    if (isSeed(FD) || Imported == RegionKind::Strict)
       Work.push_back(FD);
+    else if (Imported == RegionKind::Relaxed)
+      RelaxedWork.push_back(FD);
     for (const Decl *S : C.Seeds)
       Work.push_back(S);
     Edges.try_emplace(canon(FD), std::move(C));
@@ -212,7 +232,12 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
     while (!Pending.empty()) {
       const Decl *D = Pending.back();
       Pending.pop_back();
-      if (!BodyOf.count(canon(D)) || !Regions.insert(D))
+      if (!BodyOf.count(canon(D))) {
+        if (const auto *FD = dyn_cast<FunctionDecl>(D))
+          Regions.noteCalledWithoutBody(FD, Relaxed);
+        continue;
+      }
+      if (!Regions.insert(D))
         continue;
       if (Relaxed)
         Regions.markRelaxed(D);

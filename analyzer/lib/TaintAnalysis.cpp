@@ -18,7 +18,9 @@
 #include <clang/AST/StmtCXX.h>
 #include <llvm/ADT/STLExtras.h>
 
+#include <map>
 #include <optional>
+#include <tuple>
 
 namespace graphify {
 
@@ -133,14 +135,120 @@ public:
       Slots[Index] = O;
   }
 
-  const TracedOrigin *paramEntry(const FunctionDecl *FD, unsigned Index) const {
+  const TracedOrigin *paramEntry(const FunctionDecl *FD, unsigned Index) {
     auto It = ParamEntry.find(key(FD));
-    if (It == ParamEntry.end() || Index >= It->second.size())
+    if (It != ParamEntry.end() && Index < It->second.size() && It->second[Index])
+      return It->second[Index];
+    if (!Program)
       return nullptr;
-    return It->second[Index];
+    const std::string &Usr = lookup("P:", FD);
+    auto Imp = Program->ParamEntries.find(Usr);
+    if (Imp == Program->ParamEntries.end() || Index >= Imp->second.size())
+      return nullptr;
+    return imported(Imp->second[Index]);
   }
 
   void analyzeFunction(const FunctionDecl *FD);
+
+  // --- whole-program mode ------------------------------------------------------------------
+
+  const ProgramFacts *Program = nullptr;
+  std::set<std::string> *Lookups = nullptr;
+  llvm::DenseMap<const Decl *, std::string> Usrs;
+  llvm::DenseMap<const PortableOrigin *, const TracedOrigin *> ImportedOrigins;
+  llvm::DenseMap<const FunctionDecl *, std::optional<FunctionSummary>> ImportedSummaries;
+
+  const std::string &usr(const Decl *D) {
+    auto [It, New] = Usrs.try_emplace(D->getCanonicalDecl());
+    if (New)
+      It->second = usrOf(D);
+    return It->second;
+  }
+
+  /// The USR of `D`, recorded as looked up under `Kind` ("S:", "P:", "F:", "G:").
+  const std::string &lookup(const char *Kind, const Decl *D) {
+    const std::string &Usr = usr(D);
+    if (Lookups && !Usr.empty())
+      Lookups->insert(Kind + Usr);
+    return Usr;
+  }
+
+  /// A local origin standing for a read in another TU (one per portable origin).
+  const TracedOrigin *imported(const PortableOrigin *P) {
+    if (!P)
+      return nullptr;
+    auto [It, New] = ImportedOrigins.try_emplace(P, nullptr);
+    if (New) {
+      TracedOrigin *O = Facts.newOrigin();
+      O->What = P->What;
+      O->Imported = P;
+      It->second = O;
+    }
+    return It->second;
+  }
+
+  /// The summary of a function defined in another TU, or null when the program has none.
+  const FunctionSummary *importedSummary(const FunctionDecl *FD) {
+    if (!Program || !FD)
+      return nullptr;
+    auto [It, New] = ImportedSummaries.try_emplace(key(FD));
+    if (New) {
+      auto S = Program->Summaries.find(lookup("S:", FD));
+      if (S != Program->Summaries.end()) {
+        FunctionSummary Sum;
+        Sum.Return = {imported(S->second.Return.Origin), S->second.Return.Params, nullptr};
+        Sum.ReturnsMask = S->second.ReturnsMask;
+        Sum.SawReturn = true;
+        for (const PortableValue &V : S->second.Out)
+          Sum.Out.push_back({imported(V.Origin), V.Params, nullptr});
+        It->second = std::move(Sum);
+      }
+    }
+    return It->second ? &*It->second : nullptr;
+  }
+
+  const TracedOrigin *importedField(const FieldDecl *F) {
+    if (!Program)
+      return nullptr;
+    auto It = Program->Fields.find(lookup("F:", F));
+    return It == Program->Fields.end() ? nullptr : imported(It->second);
+  }
+
+  const TracedOrigin *importedGlobal(const VarDecl *VD) {
+    if (!Program)
+      return nullptr;
+    auto It = Program->Globals.find(lookup("G:", VD));
+    return It == Program->Globals.end() ? nullptr : imported(It->second);
+  }
+
+  /// `O` in portable form: the imported part as it came, then the steps taken here.
+  PortableOrigin portable(const TracedOrigin &O) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    PortableOrigin P;
+    if (O.Imported) {
+      P = *O.Imported;
+    } else {
+      P.What = O.What;
+      SourceLocation Read = O.SourceLoc.isValid() ? O.SourceLoc
+                                                  : (O.Source ? O.Source->getExprLoc() : SourceLocation());
+      P.Read = portablePoint(SM, Read);
+    }
+    for (size_t I = 0; I < O.Steps.size(); ++I) {
+      SourceLocation L = I < O.StepLocs.size() ? O.StepLocs[I] : SourceLocation();
+      if (L.isInvalid() && O.Steps[I].first)
+        L = O.Steps[I].first->getBeginLoc();
+      if (L.isValid())
+        P.Steps.push_back({portablePoint(SM, L), O.Steps[I].second});
+    }
+    return P;
+  }
+
+  const PortableOrigin *keep(FactTable &Out, const TracedOrigin *O) const {
+    if (!O)
+      return nullptr;
+    PortableOrigin P = portable(*O);
+    return Out.keep(&P);
+  }
 };
 
 namespace {
@@ -267,12 +375,12 @@ private:
     if (isLocal(VD))
       return S.get({VD, nullptr});
     auto It = A.GlobalTaint.find(VD);
-    return {It == A.GlobalTaint.end() ? nullptr : It->second, 0};
+    return {It == A.GlobalTaint.end() ? A.importedGlobal(VD) : It->second, 0};
   }
 
   TaintValue fieldTaint(const FieldDecl *F) {
     auto It = A.FieldTaint.find(F);
-    return {It == A.FieldTaint.end() ? nullptr : It->second, 0};
+    return {It == A.FieldTaint.end() ? A.importedField(F) : It->second, 0};
   }
 
   /// Writes variable `VD`; `Note` replaces the default "assigned to 'v' here" step (empty: the
@@ -395,6 +503,8 @@ private:
     }
     if (auto It = A.Summaries.find(key(C->Callee)); It != A.Summaries.end())
       return It->second.ReturnsMask;
+    if (const FunctionSummary *Imported = A.importedSummary(C->Callee))
+      return Imported->ReturnsMask;
     return false;
   }
 
@@ -676,6 +786,8 @@ private:
 
     if (auto It = A.Summaries.find(key(Callee)); It != A.Summaries.end())
       return applySummary(*C, It->second, ArgV, First);
+    if (const FunctionSummary *Imported = A.importedSummary(Callee))
+      return applySummary(*C, *Imported, ArgV, First);
 
     if (TensorObject && !ResultTensor)
       if (const TracedOrigin *O = dynamicShape(C->Args[0]))
@@ -1059,6 +1171,52 @@ TaintAnalysis::TaintAnalysis(ASTContext &Ctx, TaintFacts &Facts,
     : P(std::make_unique<Impl>(Ctx, Facts, std::move(IsGraphRegion))) {}
 
 TaintAnalysis::~TaintAnalysis() = default;
+
+void TaintAnalysis::importFrom(const ProgramFacts *Program, std::set<std::string> *Lookups) {
+  P->Program = Program;
+  P->Lookups = Lookups;
+}
+
+void TaintAnalysis::exportTo(FactTable &Out, llvm::ArrayRef<const FunctionDecl *> Functions) const {
+  auto Value = [&](const TaintValue &V) { return PortableValue{P->keep(Out, V.Origin), V.Params}; };
+  for (const FunctionDecl *FD : Functions) {
+    auto It = P->Summaries.find(key(FD));
+    const std::string &Usr = P->usr(FD);
+    if (It == P->Summaries.end() || Usr.empty())
+      continue;
+    PortableSummary S;
+    S.Return = Value(It->second.Return);
+    S.ReturnsMask = It->second.ReturnsMask;
+    for (const TaintValue &V : It->second.Out)
+      S.Out.push_back(Value(V));
+    Out.Summaries[Usr] = std::move(S);
+  }
+  for (const auto &[FD, Slots] : P->ParamEntry) {
+    const std::string &Usr = P->usr(FD);
+    if (Usr.empty())
+      continue;
+    std::vector<const PortableOrigin *> &Into = Out.ParamEntries[Usr];
+    Into.resize(std::max(Into.size(), Slots.size()), nullptr);
+    for (size_t I = 0; I < Slots.size(); ++I)
+      if (!Into[I])
+        Into[I] = P->keep(Out, Slots[I]);
+  }
+  // Several declarations may share a USR (a global declared `extern` and defined): the earliest
+  // read explains the taint, whatever order the maps iterate in.
+  auto Earliest = [&](std::map<std::string, const PortableOrigin *> &Into, const Decl *D, const TracedOrigin *O) {
+    const std::string &Usr = P->usr(D);
+    if (Usr.empty() || !O)
+      return;
+    const PortableOrigin *New = P->keep(Out, O);
+    const PortableOrigin *&Slot = Into[Usr];
+    if (!Slot || std::tie(New->Read.File, New->Read.Offset) < std::tie(Slot->Read.File, Slot->Read.Offset))
+      Slot = New;
+  };
+  for (const auto &[F, O] : P->FieldTaint)
+    Earliest(Out.Fields, F, O);
+  for (const auto &[VD, O] : P->GlobalTaint)
+    Earliest(Out.Globals, VD, O);
+}
 
 void TaintAnalysis::run(llvm::ArrayRef<const FunctionDecl *> Functions) {
   // Every analyzed function starts with an empty summary, so that a call to a function not yet

@@ -41,7 +41,7 @@ TEST(Cli, HelpListsEveryFlag) {
   for (const char *Flag : {"-p <build-dir>", "-j <N>", "--checks=", "--profile=", "--scope=", "--config=", "--rules=",
                            "--rules-dir=", "--format=", "--color=", "--list-checks", "--explain=", "--dump-config",
                            "--version", "--fix", "--diff", "--export-fixes=", "--resource-dir=", "--quiet", "--pch=",
-                           "--graph-region="})
+                           "--graph-region=", "--whole-program="})
     EXPECT_NE(R.Out.find(Flag), std::string::npos) << Flag;
   EXPECT_NE(R.Out.find("EXIT STATUS"), std::string::npos);
 }
@@ -400,6 +400,32 @@ TEST(Cli, PathsFromBuildDirAreReportedAbsolute) {
   EXPECT_NE(R.Out.find("    1 | int m; // NOLINTEND(graphify-host-sync)\n"), std::string::npos) << R.Out;
 }
 
+// Whole-program mode: a region in one file makes a helper defined in another file region code,
+// whatever -j says, and --whole-program=off lints each file alone.
+TEST(Cli, WholeProgramRegionsCrossFilesDeterministically) {
+  REQUIRE_CHECKS();
+  ScratchDir D;
+  D.file("api.h", "#pragma once\nvoid cudaDeviceSynchronize();\nvoid helper(int n);\nint level();\n");
+  std::vector<std::string> Args = {"-j", "3"};
+  Args.push_back(D.file("run.cpp", "#include \"api.h\"\n[[clang::annotate(\"graphify.graph_region\")]] void run() {\n"
+                                   "  helper(level());\n}\n"));
+  Args.push_back(D.file("helper.cpp", "#include \"api.h\"\nvoid helper(int n) {\n  if (n > 0)\n"
+                                      "    cudaDeviceSynchronize();\n}\nvoid unused() { cudaDeviceSynchronize(); }\n"));
+  Args.push_back(D.file("level.cpp", "#include \"api.h\"\nint level() { return 3; }\n"));
+  Args.insert(Args.end(), {"--", "-std=c++17"});
+  std::vector<std::string> Env = {"XDG_CACHE_HOME=" + D.Path + "/cache"};
+  RunResult Parallel = lint(Args, "", Env);
+  Args[1] = "1";
+  RunResult Serial = lint(Args, "", Env);
+  EXPECT_EQ(Parallel.Code, 1) << Parallel.Err;
+  EXPECT_EQ(Parallel.Out, Serial.Out);
+  EXPECT_NE(Parallel.Out.find("helper.cpp:4:5: warning: 'cudaDeviceSynchronize'"), std::string::npos) << Parallel.Out;
+  EXPECT_EQ(Parallel.Out.find("helper.cpp:6:"), std::string::npos) << Parallel.Out;
+  Args.insert(Args.begin(), "--whole-program=off");
+  RunResult Alone = lint(Args, "", Env);
+  EXPECT_EQ(Alone.Code, 0) << Alone.Out << Alone.Err;
+}
+
 TEST(Cli, SharedPchKeepsFindingsIdentical) {
   ScratchDir D;
   D.file("include/common.h", "#pragma once\n#include <vector>\n#include <map>\nvoid cudaDeviceSynchronize();\n");
@@ -425,13 +451,77 @@ TEST(Cli, SharedPchKeepsFindingsIdentical) {
        It.increment(EC))
     Pchs += llvm::StringRef(It->path()).ends_with(".pch");
   EXPECT_EQ(Pchs, 1u);
-  // An edited project header gets a new PCH (its mtime and size are part of the key), and the
+  // An edited project header gets a new PCH (its content is part of the key), and the
   // findings follow the new text.
   D.file("include/common.h", "#pragma once\n#include <vector>\nvoid cudaDeviceSynchronize();\nint extra;\n");
   Args.erase(Args.begin());
   RunResult Edited = lint(Args, "", Env);
   EXPECT_EQ(Edited.Code, 1) << Edited.Err;
   EXPECT_EQ(Edited.Out, Off.Out);
+}
+
+namespace {
+std::vector<std::string> pchFiles(const std::string &Dir) {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".pch"))
+      Out.push_back(It->path());
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+} // namespace
+
+// The cache outlives the process: a one-file run after a multi-file run takes the PCH that run
+// built for their common prefix (nothing new is built, findings are those of a plain parse); a
+// one-file run with no cached prefix builds its own for the next run; touching a header without
+// changing it keeps the PCH, editing it does not.
+TEST(Cli, PchCacheIsReusedAcrossProcesses) {
+  REQUIRE_CHECKS();
+  ScratchDir D;
+  D.file("common.h", "#pragma once\n#include <vector>\nvoid cudaDeviceSynchronize();\n");
+  std::vector<std::string> Files;
+  for (int I = 0; I < 2; ++I)
+    Files.push_back(D.file("f" + std::to_string(I) + ".cpp",
+                           "#include \"common.h\"\n#include <map>\nvoid step" + std::to_string(I) +
+                               "() {\n  cudaDeviceSynchronize();\n}\n"));
+  std::vector<std::string> Env = {"XDG_CACHE_HOME=" + D.Path + "/cache"};
+  const std::string Cache = D.Path + "/cache/graphify/pch";
+  std::vector<std::string> Both = {"--scope=all", Files[0], Files[1], "--", "-std=c++17"};
+  ASSERT_EQ(lint(Both, "", Env).Code, 1);
+  std::vector<std::string> Built = pchFiles(Cache);
+  ASSERT_EQ(Built.size(), 1u);
+
+  std::vector<std::string> One = {"--scope=all", Files[0], "--", "-std=c++17"};
+  RunResult Reused = lint(One, "", Env);
+  std::vector<std::string> Plain = One;
+  Plain.insert(Plain.begin(), "--pch=off");
+  RunResult Off = lint(Plain, "", Env);
+  EXPECT_EQ(Reused.Code, 1) << Reused.Err;
+  EXPECT_EQ(Reused.Out, Off.Out);
+  EXPECT_EQ(pchFiles(Cache), Built) << "the one-file run should reuse the multi-file run's PCH";
+
+  // A file with a different first include has no cached prefix: it builds one, and a second run
+  // of it builds nothing more.
+  std::string Other = D.file("g.cpp", "#include <string>\nvoid cudaDeviceSynchronize();\n"
+                                      "void g() {\n  cudaDeviceSynchronize();\n}\n");
+  std::vector<std::string> Alone = {"--scope=all", Other, "--", "-std=c++17"};
+  ASSERT_EQ(lint(Alone, "", Env).Code, 1);
+  std::vector<std::string> AfterFirst = pchFiles(Cache);
+  EXPECT_EQ(AfterFirst.size(), 2u);
+  ASSERT_EQ(lint(Alone, "", Env).Code, 1);
+  EXPECT_EQ(pchFiles(Cache), AfterFirst);
+
+  // Same content, new modification time: the same PCH (key and Clang's content check agree).
+  D.file("common.h", "#pragma once\n#include <vector>\nvoid cudaDeviceSynchronize();\n");
+  RunResult Touched = lint(One, "", Env);
+  EXPECT_EQ(Touched.Out, Off.Out) << Touched.Err;
+  EXPECT_EQ(pchFiles(Cache), AfterFirst);
+  // New content: a new key, a new PCH, findings that follow the new text.
+  D.file("common.h", "#pragma once\n#include <vector>\nvoid cudaDeviceSynchronize();\nint added;\n");
+  RunResult Edited = lint(One, "", Env);
+  EXPECT_EQ(Edited.Out, Off.Out) << Edited.Err;
+  EXPECT_EQ(pchFiles(Cache).size(), 3u);
 }
 
 // Fixes through the rewriter, on the runtime's LibTorch-compatible headers (fast to parse).

@@ -51,6 +51,10 @@ llvm::Expected<GoldenFile> parseGoldenFile(const std::string &Source) {
     if (At == llvm::StringRef::npos)
       continue;
     llvm::StringRef C = Lines[I].substr(At + 3);
+    if (C.consume_front("CHECK-STDERR:")) {
+      G.StderrLines.push_back(toPattern(C.trim().str()));
+      continue;
+    }
     Expectation E;
     E.CommentLine = LineNo;
     E.Written = C.str();

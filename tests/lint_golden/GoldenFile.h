@@ -3,7 +3,9 @@
 //   // RUN-ARGS: --profile=trace --scope=all --graph-region=*::step
 //   // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: branch condition {{.*}} [graphify-data-dependent-branch]
 //   // CHECK-NOTES: :[[@LINE-3]]:20: note: value read from tensor here
+//   // CHECK-STDERR: graphify-lint: note: 2 findings in headers not shown; use --header-filter
 // `[[@LINE+-N]]` is relative to the comment's own line; `{{regex}}` may appear in the text.
+// CHECK-STDERR lines are whole lines the run must print on stderr (whole-program cases only).
 
 #include <llvm/Support/Error.h>
 
@@ -24,6 +26,7 @@ struct Expectation {
 struct GoldenFile {
   std::vector<std::string> RunArgs;
   std::vector<Expectation> Expected;
+  std::vector<std::string> StderrLines; ///< anchored regexes, one per expected stderr line
 };
 
 /// Parses the annotations of `Source`; malformed annotations are errors naming the line.

@@ -3,12 +3,20 @@
 // filters included) and compares the findings with the file's CHECK-MESSAGES / CHECK-NOTES
 // annotations. `// RUN-ARGS:` holds graphify-lint flags. Adding a case is adding a file.
 // Every warning must be expected; every expected warning and listed note must appear.
+//
+// A directory named `<case>.program` is one whole-program case: its .cpp files are the
+// translation units of a generated compile_commands.json, linted together by graphify-lint's
+// driver (runLint, as `graphify-lint -p <dir> --format=json`); annotations may sit in any of its
+// files (headers included), a note is expected in the file where it points, and CHECK-STDERR
+// lines must appear on stderr.
 #include "GoldenFile.h"
 
 #include "graphify/lint/CompileCommands.h"
 #include "graphify/lint/ConfigStore.h"
+#include "graphify/lint/Driver.h"
 #include "graphify/lint/LintPipeline.h"
 #include "graphify/lint/Options.h"
+#include "graphify/lint/ReportedPaths.h"
 
 #include <clang/Tooling/CompilationDatabase.h>
 #include <gtest/gtest.h>
@@ -17,6 +25,8 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/Regex.h>
 
 #include <algorithm>
@@ -34,16 +44,198 @@ std::string testdataRoot() {
   return Env ? Env : GRAPHIFY_TESTDATA_DIR;
 }
 
+bool isProgramCase(llvm::StringRef Path) { return Path.ends_with(".program"); }
+
+/// The single-file cases and the `*.program` directories.
 std::vector<std::string> goldenFiles() {
   std::vector<std::string> Files;
   std::error_code EC;
   std::string Root = testdataRoot() + "/lint";
   for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC;
-       It.increment(EC))
-    if (llvm::StringRef(It->path()).ends_with(".cpp") || llvm::StringRef(It->path()).ends_with(".cu"))
-      Files.push_back(It->path());
+       It.increment(EC)) {
+    llvm::StringRef Path(It->path());
+    if (isProgramCase(Path)) {
+      Files.push_back(Path.str());
+      It.no_push(); // its files are the case's translation units, not cases of their own
+      continue;
+    }
+    if (Path.ends_with(".cpp") || Path.ends_with(".cu"))
+      Files.push_back(Path.str());
+  }
   std::sort(Files.begin(), Files.end());
   return Files;
+}
+
+/// A finding as the tool produced it, reduced to what annotations talk about.
+struct Produced {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  std::string Text; ///< "warning: message [check]" or "note: message"
+  std::vector<Produced> Notes;
+};
+
+/// The annotations of one file of a case.
+struct AnnotatedFile {
+  std::string Path;
+  golden::GoldenFile Golden;
+};
+
+/// Compares what was produced with the annotations of every file of the case; returns the
+/// failures (empty when it matches). Each warning must be expected in its file; each expected
+/// warning and note must appear.
+std::string compare(const std::vector<AnnotatedFile> &Files, const std::vector<Produced> &Findings,
+                    std::string &Listing) {
+  std::vector<std::vector<bool>> Matched;
+  for (const AnnotatedFile &F : Files)
+    Matched.emplace_back(F.Golden.Expected.size(), false);
+  auto Matches = [](const golden::Expectation &E, const Produced &P) {
+    return E.Line == P.Line && E.Column == P.Column && llvm::Regex(E.Pattern).match(P.Text);
+  };
+  auto Mark = [&](const Produced &P, bool IsNote) {
+    bool Found = false;
+    for (size_t F = 0; F < Files.size(); ++F) {
+      if (!sameFile(Files[F].Path, P.File))
+        continue;
+      for (size_t I = 0; I < Files[F].Golden.Expected.size(); ++I)
+        if (Files[F].Golden.Expected[I].IsNote == IsNote && Matches(Files[F].Golden.Expected[I], P))
+          Matched[F][I] = Found = true;
+    }
+    return Found;
+  };
+  std::string Failures;
+  bool Several = Files.size() > 1;
+  auto Where = [&](const Produced &P) {
+    return (Several ? llvm::sys::path::filename(P.File).str() : std::string()) +
+           llvm::formatv(":{0}:{1}: {2}", P.Line, P.Column, P.Text).str();
+  };
+  for (const Produced &P : Findings) {
+    Listing += Where(P) + "\n";
+    if (!Mark(P, /*IsNote=*/false))
+      Failures += "unexpected " + Where(P) + "\n";
+    for (const Produced &N : P.Notes) {
+      Listing += "    " + Where(N) + "\n";
+      Mark(N, /*IsNote=*/true);
+    }
+  }
+  for (size_t F = 0; F < Files.size(); ++F)
+    for (size_t I = 0; I < Files[F].Golden.Expected.size(); ++I)
+      if (!Matched[F][I]) {
+        const golden::Expectation &E = Files[F].Golden.Expected[I];
+        Failures += llvm::formatv("missing ({0}line {1}) :{2}:{3}: {4}\n",
+                                  Several ? llvm::sys::path::filename(Files[F].Path).str() + " " : "",
+                                  E.CommentLine, E.Line, E.Column, E.Written)
+                        .str();
+      }
+  return Failures;
+}
+
+/// The compiler arguments every case is parsed with: the runtime's and LibTorch's headers.
+std::vector<std::string> compilerArgs() {
+  std::vector<std::string> Args = {"-std=c++17", "-I" GRAPHIFY_RUNTIME_INCLUDE_DIR};
+  llvm::SmallVector<llvm::StringRef, 4> Dirs;
+  llvm::StringRef(GRAPHIFY_TORCH_INCLUDE_DIRS).split(Dirs, '|', -1, false);
+  for (llvm::StringRef D : Dirs)
+    Args.push_back("-I" + D.str());
+  return Args;
+}
+
+std::string shellQuote(llvm::StringRef S) {
+  std::string Out = "'";
+  for (char C : S)
+    Out += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return Out + "'";
+}
+
+/// A whole-program case: a compile database over the directory's .cpp files, linted by the
+/// driver with the union of the files' RUN-ARGS.
+void runProgramCase(const std::string &Dir) {
+  std::vector<AnnotatedFile> Files;
+  std::vector<std::string> Units, RunArgs;
+  bool NeedsTorch = false;
+  std::error_code EC;
+  std::vector<std::string> Paths;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
+    Paths.push_back(It->path());
+  std::sort(Paths.begin(), Paths.end());
+  for (const std::string &Path : Paths) {
+    auto Buffer = llvm::MemoryBuffer::getFile(Path);
+    ASSERT_TRUE(bool(Buffer)) << Path;
+    std::string Source = (*Buffer)->getBuffer().str();
+    auto Golden = golden::parseGoldenFile(Source);
+    ASSERT_TRUE(bool(Golden)) << Path << ": " << llvm::toString(Golden.takeError());
+    NeedsTorch |= Source.find("#include <torch/") != std::string::npos;
+    for (const std::string &A : Golden->RunArgs)
+      if (!llvm::is_contained(RunArgs, A))
+        RunArgs.push_back(A);
+    if (llvm::StringRef(Path).ends_with(".cpp"))
+      Units.push_back(Path);
+    Files.push_back({Path, std::move(*Golden)});
+  }
+  if (NeedsTorch && llvm::StringRef(GRAPHIFY_TORCH_INCLUDE_DIRS).empty())
+    GTEST_SKIP() << "LibTorch headers not found";
+  ASSERT_GE(Units.size(), 2u) << Dir << ": a program case needs two or more .cpp files";
+
+  llvm::SmallString<128> Build;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("graphify-golden-program", Build));
+  std::string Database = "[";
+  for (const std::string &Unit : Units) {
+    std::string Command = "clang++";
+    for (const std::string &A : compilerArgs())
+      Command += " " + shellQuote(A);
+    Command += " -c " + shellQuote(Unit);
+    Database += std::string(Database.size() > 1 ? ",\n" : "\n") +
+                llvm::formatv(R"({{"directory": "{0}", "file": "{1}", "command": "{2}"})", Dir, Unit,
+                              llvm::json::fixUTF8(Command))
+                    .str();
+  }
+  Database += "\n]\n";
+  {
+    std::error_code WEC;
+    llvm::raw_fd_ostream OS(std::string(Build) + "/compile_commands.json", WEC);
+    ASSERT_FALSE(WEC);
+    OS << Database;
+  }
+  std::vector<std::string> Args = {"graphify-lint", "-p", std::string(Build), "--format=json",
+                                   "--rules-dir=" GRAPHIFY_RULES_DIR,
+                                   "--resource-dir=" GRAPHIFY_CLANG_RESOURCE_DIR,
+                                   "--pch-cache-dir=" + std::string(Build) + "/pch"};
+  Args.insert(Args.end(), RunArgs.begin(), RunArgs.end());
+  std::vector<const char *> Argv;
+  for (const std::string &A : Args)
+    Argv.push_back(A.c_str());
+  std::string Out, Err;
+  llvm::raw_string_ostream OutS(Out), ErrS(Err);
+  int Code = runLint(Argv, OutS, ErrS);
+  OutS.flush();
+  ErrS.flush();
+  llvm::sys::fs::remove_directories(Build);
+  ASSERT_NE(Code, 2) << Dir << ":\n" << Err;
+
+  auto Json = llvm::json::parse(Out);
+  ASSERT_TRUE(bool(Json)) << llvm::toString(Json.takeError()) << "\n" << Out;
+  std::vector<Produced> Findings;
+  for (const llvm::json::Value &V : *Json->getAsArray()) {
+    const llvm::json::Object &O = *V.getAsObject();
+    Produced P{O.getString("file")->str(), unsigned(*O.getInteger("line")), unsigned(*O.getInteger("column")),
+               "warning: " + O.getString("message")->str() + " [" + O.getString("check")->str() + "]", {}};
+    for (const llvm::json::Value &N : *O.getArray("notes")) {
+      const llvm::json::Object &NO = *N.getAsObject();
+      P.Notes.push_back({NO.getString("file")->str(), unsigned(*NO.getInteger("line")),
+                         unsigned(*NO.getInteger("column")), "note: " + NO.getString("message")->str(), {}});
+    }
+    Findings.push_back(std::move(P));
+  }
+  std::string Listing;
+  std::string Failures = compare(Files, Findings, Listing);
+  llvm::SmallVector<llvm::StringRef, 8> ErrLines;
+  llvm::StringRef(Err).split(ErrLines, '\n');
+  for (const AnnotatedFile &F : Files)
+    for (const std::string &Pattern : F.Golden.StderrLines)
+      if (llvm::none_of(ErrLines, [&](llvm::StringRef L) { return llvm::Regex(Pattern).match(L); }))
+        Failures += "missing on stderr: " + Pattern + "\n";
+  if (std::getenv("GRAPHIFY_GOLDEN_VERBOSE"))
+    llvm::outs() << "--- produced:\n" << Listing << "--- stderr:\n" << Err << "\n";
+  EXPECT_TRUE(Failures.empty()) << Dir << "\n" << Failures << "--- produced:\n" << Listing << "--- stderr:\n" << Err;
 }
 
 std::string testName(const std::string &Path) {
@@ -51,6 +243,7 @@ std::string testName(const std::string &Path) {
   Rel.consume_front(testdataRoot() + "/lint/");
   std::string Name;
   Rel.consume_back(".cpp"); // a .cu file keeps its extension in the name: "kernels_cu"
+  Rel.consume_back(".program");
   for (char C : Rel)
     Name += llvm::isAlnum(C) ? C : '_';
   return Name;
@@ -60,21 +253,18 @@ class LintGolden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LintGolden, MatchesAnnotations) {
   const std::string &Path = GetParam();
+  if (isProgramCase(Path))
+    return runProgramCase(Path);
   auto Buffer = llvm::MemoryBuffer::getFile(Path);
   ASSERT_TRUE(bool(Buffer)) << Path;
   std::string Source = (*Buffer)->getBuffer().str();
   auto Golden = golden::parseGoldenFile(Source);
   ASSERT_TRUE(bool(Golden)) << Path << ": " << llvm::toString(Golden.takeError());
 
-  std::vector<std::string> Args = {"-std=c++17", "-I" GRAPHIFY_RUNTIME_INCLUDE_DIR};
-  llvm::StringRef TorchDirs = GRAPHIFY_TORCH_INCLUDE_DIRS;
+  std::vector<std::string> Args = compilerArgs();
   bool NeedsTorch = Source.find("#include <torch/") != std::string::npos;
-  if (NeedsTorch && TorchDirs.empty())
+  if (NeedsTorch && llvm::StringRef(GRAPHIFY_TORCH_INCLUDE_DIRS).empty())
     GTEST_SKIP() << "LibTorch headers not found";
-  llvm::SmallVector<llvm::StringRef, 4> Dirs;
-  TorchDirs.split(Dirs, '|', -1, false);
-  for (llvm::StringRef D : Dirs)
-    Args.push_back("-I" + D.str());
   // A .cu file is parsed as CUDA host code with the toolkit, as the tool does.
   bool IsCuda = llvm::StringRef(Path).ends_with(".cu");
   if (IsCuda && !llvm::sys::fs::exists("/usr/local/cuda/include/cuda_runtime.h"))
@@ -110,41 +300,20 @@ TEST_P(LintGolden, MatchesAnnotations) {
   LintUnitResult Result = lintTranslationUnit(Unit);
   ASSERT_TRUE(Result.Parsed) << Path << " does not compile:\n" << Result.CompilerErrors;
 
-  std::vector<bool> Matched(Golden->Expected.size(), false);
-  auto Matches = [](const golden::Expectation &E, unsigned Line, unsigned Col,
-                    const std::string &Text) {
-    return E.Line == Line && E.Column == Col && llvm::Regex(E.Pattern).match(Text);
-  };
-  std::string Failures;
-  std::string Produced;
+  std::vector<Produced> Findings;
   for (const ReportedFinding &R : Result.Findings) {
     const Finding &F = R.F;
-    std::string Text = "warning: " + F.Message + " [" + F.CheckId + "]";
-    Produced += llvm::formatv(":{0}:{1}: {2}\n", F.Where.Line, F.Where.Column, Text).str();
-    bool Found = false;
-    for (size_t I = 0; I < Golden->Expected.size(); ++I)
-      if (!Golden->Expected[I].IsNote && Matches(Golden->Expected[I], F.Where.Line, F.Where.Column, Text)) {
-        Matched[I] = Found = true;
-      }
-    if (!Found)
-      Failures += llvm::formatv("unexpected :{0}:{1}: {2}\n", F.Where.Line, F.Where.Column, Text).str();
-    for (const FindingNote &N : F.Notes) {
-      std::string NoteText = "note: " + N.Message;
-      Produced += llvm::formatv("    :{0}:{1}: {2}\n", N.Where.Line, N.Where.Column, NoteText).str();
-      for (size_t I = 0; I < Golden->Expected.size(); ++I)
-        if (Golden->Expected[I].IsNote && Matches(Golden->Expected[I], N.Where.Line, N.Where.Column, NoteText))
-          Matched[I] = true;
-    }
+    Produced P{Path, F.Where.Line, F.Where.Column, "warning: " + F.Message + " [" + F.CheckId + "]", {}};
+    // Notes of a single file case all point into it (the file names of notes are as reported).
+    for (const FindingNote &N : F.Notes)
+      P.Notes.push_back({Path, N.Where.Line, N.Where.Column, "note: " + N.Message, {}});
+    Findings.push_back(std::move(P));
   }
-  for (size_t I = 0; I < Golden->Expected.size(); ++I)
-    if (!Matched[I])
-      Failures += llvm::formatv("missing (line {0}) :{1}:{2}: {3}\n", Golden->Expected[I].CommentLine,
-                                Golden->Expected[I].Line, Golden->Expected[I].Column,
-                                Golden->Expected[I].Written)
-                      .str();
+  std::string Listing;
+  std::string Failures = compare({{Path, std::move(*Golden)}}, Findings, Listing);
   if (std::getenv("GRAPHIFY_GOLDEN_VERBOSE"))
-    llvm::outs() << "--- produced:\n" << Produced << "\n";
-  EXPECT_TRUE(Failures.empty()) << Path << "\n" << Failures << "--- produced:\n" << Produced;
+    llvm::outs() << "--- produced:\n" << Listing << "\n";
+  EXPECT_TRUE(Failures.empty()) << Path << "\n" << Failures << "--- produced:\n" << Listing;
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, LintGolden, ::testing::ValuesIn(goldenFiles()),

@@ -167,8 +167,11 @@ std::vector<std::string> syntaxOnlyCommand(const clang::tooling::CompileCommand 
 ParseOutcome parseTranslationUnit(const ParseRequest &Request, llvm::function_ref<void(clang::ASTContext &)> OnAST) {
   ParseOutcome Outcome;
   std::vector<std::string> CommandLine = Request.CommandLine;
+  // With the content check, a header whose modification time changed but whose text did not
+  // (a checkout, a touch) does not invalidate the PCH.
   if (!Request.IncludePch.empty() && !CommandLine.empty())
-    CommandLine.insert(CommandLine.begin() + 1, {"-include-pch", Request.IncludePch});
+    CommandLine.insert(CommandLine.begin() + 1,
+                       {"-include-pch", Request.IncludePch, "-Xclang", "-fvalidate-ast-input-files-content"});
 
   std::string Rendered;
   llvm::raw_string_ostream OS(Rendered);
@@ -205,8 +208,10 @@ llvm::Error buildPch(const std::vector<std::string> &CommandLine, llvm::StringRe
   // otherwise every translation unit that loads it redoes them at its end (half of a
   // torch/torch.h parse). The instantiations are those the header needs anyway, so the main
   // file's AST is unchanged.
-  Args.insert(Args.end(),
-              {"-fpch-instantiate-templates", "-x", "c++-header", HeaderFile.str(), "-o", OutputFile.str()});
+  // Content hashes of the inputs are stored so that a touched but unchanged header still passes
+  // (a cc1 option: Clang 19's driver accepts the spelling without -Xclang but drops it).
+  Args.insert(Args.end(), {"-fpch-instantiate-templates", "-Xclang", "-fvalidate-ast-input-files-content", "-x",
+                           "c++-header", HeaderFile.str(), "-o", OutputFile.str()});
 
   std::string Rendered;
   llvm::raw_string_ostream OS(Rendered);

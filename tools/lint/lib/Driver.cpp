@@ -14,6 +14,7 @@
 #include "graphify/lint/Fixes.h"
 #include "graphify/lint/Options.h"
 #include "graphify/lint/Preamble.h"
+#include "graphify/lint/ProgramSession.h"
 #include "graphify/lint/Nolint.h"
 #include "graphify/lint/Output.h"
 #include "graphify/rules/RuleSet.h"
@@ -33,6 +34,7 @@
 #include <llvm/Support/FormatVariadic.h>
 
 #include <chrono>
+#include <thread>
 #include <map>
 #include <set>
 #include <mutex>
@@ -60,8 +62,9 @@ struct Job {
 };
 
 /// The pipeline's view of a job.
-LintUnit unitFor(const Job &J, bool Color) {
+LintUnit unitFor(const Job &J, bool Color, const std::string &ProjectRoot) {
   LintUnit U;
+  U.ProjectRoot = ProjectRoot;
   U.CommandLine = J.CommandLine;
   U.WorkingDir = J.Command.Directory;
   U.File = J.Command.Filename;
@@ -72,11 +75,27 @@ LintUnit unitFor(const Job &J, bool Color) {
   return U;
 }
 
-std::string commandWithoutFile(const std::vector<std::string> &CommandLine, llvm::StringRef File, bool &Found) {
+/// `File` made absolute against the compile command's directory.
+std::string absoluteFile(llvm::StringRef File, llvm::StringRef Directory) {
+  llvm::SmallString<256> Path(File);
+  if (!llvm::sys::path::is_absolute(Path) && !Directory.empty()) {
+    Path = Directory;
+    llvm::sys::path::append(Path, File);
+  }
+  llvm::sys::path::remove_dots(Path, true);
+  return std::string(Path);
+}
+
+/// The command line without its source file, which a database may name differently in "file"
+/// (absolute) and in the command (relative to "directory").
+std::string commandWithoutFile(const std::vector<std::string> &CommandLine, const clang::tooling::CompileCommand &Cmd,
+                               bool &Found) {
   std::string Key;
   Found = false;
+  const std::string File = absoluteFile(Cmd.Filename, Cmd.Directory);
   for (size_t I = 0; I < CommandLine.size(); ++I) {
-    if (I > 0 && CommandLine[I] == File && !Found) {
+    if (I > 0 && !Found && !llvm::StringRef(CommandLine[I]).starts_with("-") &&
+        absoluteFile(CommandLine[I], Cmd.Directory) == File) {
       Found = true;
       continue;
     }
@@ -87,7 +106,9 @@ std::string commandWithoutFile(const std::vector<std::string> &CommandLine, llvm
 }
 
 /// Groups files with identical flags and the same first #include, precompiles each group's
-/// common leading includes once, and records the PCH in each job.
+/// common leading includes once (or finds them in the cache from an earlier run), and records
+/// the PCH in each job. A group of one file pays for the PCH once; every later run of it, or of
+/// files sharing its leading includes, saves most of the parse.
 void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoolInterface *Pool) {
   struct Group {
     std::vector<size_t> Members;
@@ -99,17 +120,13 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
   std::map<std::string, Group> Groups;
   for (size_t I = 0; I < Jobs.size(); ++I) {
     Job &J = Jobs[I];
-    auto Buffer = llvm::MemoryBuffer::getFile(J.Command.Directory.empty() || llvm::sys::path::is_absolute(J.File)
-                                                  ? J.File
-                                                  : J.Command.Directory + "/" + J.Command.Filename);
+    const std::string AbsFile = absoluteFile(J.Command.Filename, J.Command.Directory);
+    auto Buffer = llvm::MemoryBuffer::getFile(AbsFile);
     if (!Buffer)
       continue;
-    std::string AbsFile = J.Command.Filename;
-    if (!llvm::sys::path::is_absolute(AbsFile))
-      AbsFile = J.Command.Directory + "/" + AbsFile;
     std::vector<std::string> Includes = leadingIncludes((*Buffer)->getBuffer(), AbsFile);
     bool Found = false;
-    std::string Flags = commandWithoutFile(J.CommandLine, J.Command.Filename, Found);
+    std::string Flags = commandWithoutFile(J.CommandLine, J.Command, Found);
     // A forced include (-include, -imacros) or a PCH of the user's own comes before the file's
     // first line; ours would then not be the first thing parsed, so leave such files alone.
     bool Forced = llvm::any_of(J.CommandLine, [](llvm::StringRef A) {
@@ -121,9 +138,11 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
     G.Members.push_back(I);
     G.Includes.push_back(std::move(Includes));
     if (G.Flags.empty()) {
-      for (const std::string &A : J.CommandLine)
-        if (A != J.Command.Filename)
-          G.Flags.push_back(A);
+      const std::string Source = absoluteFile(J.Command.Filename, J.Command.Directory);
+      for (size_t A = 0; A < J.CommandLine.size(); ++A)
+        if (A == 0 || llvm::StringRef(J.CommandLine[A]).starts_with("-") ||
+            absoluteFile(J.CommandLine[A], J.Command.Directory) != Source)
+          G.Flags.push_back(J.CommandLine[A]);
       G.WorkingDir = J.Command.Directory;
     }
   }
@@ -131,6 +150,15 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
   std::mutex Mu;
   auto build = [&](Group &G) {
     std::vector<std::string> Prefix = commonPrefix(G.Includes);
+    // A file alone first takes what an earlier run left for a prefix of its includes (a
+    // multi-file run's common prefix, say), and otherwise precompiles its own leading includes
+    // for the runs after this one.
+    if (G.Members.size() == 1)
+      if (std::optional<std::string> Cached = Cache.lookup(G.Flags, Prefix)) {
+        std::lock_guard<std::mutex> Lock(Mu);
+        G.Pch = *Cached;
+        return;
+      }
     auto Pch = Cache.getOrBuild(G.Flags, G.WorkingDir, Prefix);
     if (!Pch) {
       // The files will be parsed on their own and any error in the prefix reported then.
@@ -141,8 +169,6 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
     G.Pch = *Pch;
   };
   for (auto &[Key, G] : Groups) {
-    if (G.Members.size() < 2)
-      continue; // building a PCH costs more than one parse; it only pays for two or more
     if (Pool)
       Pool->async([&build, &G] { build(G); });
     else
@@ -153,6 +179,54 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
   for (auto &[Key, G] : Groups)
     for (size_t I : G.Members)
       Jobs[I].Pch = G.Pch;
+}
+
+/// The deepest directory holding every input file: the project whose headers are analysed. Empty
+/// (each file's own directory) for one file, or when only `/` holds them all.
+std::string projectRoot(const std::vector<Job> &Jobs) {
+  if (Jobs.size() < 2)
+    return {};
+  std::string Root;
+  for (const Job &J : Jobs) {
+    llvm::SmallString<256> Path(J.Command.Filename);
+    if (!llvm::sys::path::is_absolute(Path)) {
+      Path = J.Command.Directory;
+      llvm::sys::path::append(Path, J.Command.Filename);
+    }
+    llvm::sys::path::remove_dots(Path, true);
+    llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
+    if (Root.empty()) {
+      Root = Dir.str();
+      continue;
+    }
+    while (!Root.empty() && !(Dir.starts_with(Root) && (Dir.size() == Root.size() || Dir[Root.size()] == '/')))
+      Root = llvm::sys::path::parent_path(Root).str();
+  }
+  return Root == "/" ? std::string() : Root;
+}
+
+/// Lints every job as one program (docs/architecture.md): a thread per translation unit, which
+/// keeps its AST while the session settles the program's facts, with at most `Slots` of them
+/// parsing or analysing at once.
+std::vector<LintUnitResult> lintProgram(const std::vector<Job> &Jobs, unsigned Slots, bool Color,
+                                        const std::string &ProjectRoot) {
+  std::vector<LintUnitResult> Results(Jobs.size());
+  ProgramSession Session(Jobs.size(), Slots);
+  std::vector<std::thread> Threads;
+  Threads.reserve(Jobs.size());
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    Threads.emplace_back([&, I] {
+      Session.acquireCpu();
+      LintUnit U = unitFor(Jobs[I], Color, ProjectRoot);
+      U.Program = &Session;
+      U.ProgramIndex = I;
+      Results[I] = lintTranslationUnit(U);
+      Session.leave(I);
+      Session.releaseCpu();
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  return Results;
 }
 
 /// Whether the check globs enable at least one check: `Checks: x` (a typo) must not silently
@@ -334,18 +408,32 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   std::unique_ptr<llvm::DefaultThreadPool> Pool;
   if (O.Jobs != 1 && Jobs.size() > 1)
     Pool = std::make_unique<llvm::DefaultThreadPool>(llvm::hardware_concurrency(O.Jobs));
-  if (O.Pch == PchMode::Auto && Jobs.size() > 1)
+  if (O.Pch == PchMode::Auto)
     planSharedPch(Jobs, O, Pool.get());
 
+  const std::string ProjectRoot = projectRoot(Jobs);
   std::vector<LintUnitResult> Results(Jobs.size());
-  for (size_t I = 0; I < Jobs.size(); ++I) {
-    if (Pool)
-      Pool->async([&, I] { Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor)); });
-    else
-      Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor));
+  bool WholeProgram = O.WholeProgram == WholeProgramMode::Auto && Jobs.size() > 1;
+  if (WholeProgram && Jobs.size() > LintOptions::kMaxProgramUnits) {
+    // FIXME: every unit keeps its AST (a few hundred MiB with LibTorch) until the program's facts
+    // settle; a larger database needs the exports cached on disk and a second parse instead.
+    WholeProgram = false;
+    if (!O.Quiet)
+      Err << "graphify-lint: note: whole-program mode keeps one AST per translation unit; " << Jobs.size()
+          << " units is above " << LintOptions::kMaxProgramUnits << ", so each is linted alone\n";
   }
-  if (Pool)
-    Pool->wait();
+  if (WholeProgram) {
+    Results = lintProgram(Jobs, llvm::hardware_concurrency(O.Jobs).compute_thread_count(), ErrColor, ProjectRoot);
+  } else {
+    for (size_t I = 0; I < Jobs.size(); ++I) {
+      if (Pool)
+        Pool->async([&, I] { Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor, ProjectRoot)); });
+      else
+        Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor, ProjectRoot));
+    }
+    if (Pool)
+      Pool->wait();
+  }
 
   // A PCH that a file could not use although the file compiles on its own is stale (a header
   // changed under it): drop it so the next run rebuilds it.
@@ -358,7 +446,11 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   unsigned Suppressed = 0, Errors = 0;
   std::vector<ReportedFinding> All;
   std::vector<size_t> FindingJob; // parallel to All: the translation unit that reported it
-  std::set<std::tuple<std::string, unsigned, unsigned, std::string, std::string>> Seen;
+  using FindingKey = std::tuple<std::string, unsigned, unsigned, std::string, std::string>;
+  auto keyOf = [](const Finding &F) -> FindingKey {
+    return {F.Where.File, F.Where.Line, F.Where.Column, F.CheckId, F.Message};
+  };
+  std::set<FindingKey> Seen, Hidden;
   for (size_t JobIdx = 0; JobIdx < Results.size(); ++JobIdx) {
     LintUnitResult &R = Results[JobIdx];
     if (!R.Parsed) {
@@ -368,9 +460,11 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       continue;
     }
     Suppressed += R.Suppressed;
+    for (const Finding &F : R.HiddenInHeaders)
+      Hidden.insert(keyOf(F));
     for (ReportedFinding &F : R.Findings) {
       // A header finding reached from several translation units is reported once.
-      if (!Seen.insert({F.F.Where.File, F.F.Where.Line, F.F.Where.Column, F.F.CheckId, F.F.Message}).second)
+      if (!Seen.insert(keyOf(F.F)).second)
         continue;
       Errors += F.Level == Severity::Error;
       All.push_back(std::move(F));
@@ -450,7 +544,14 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
           << " NOLINT).\n";
     if (Errors)
       Err << Errors << (Errors == 1 ? " warning" : " warnings") << " treated as errors\n";
+    // Counted once however many translation units include the header, and not at all when
+    // another unit's configuration shows it.
+    unsigned NotShown = llvm::count_if(Hidden, [&](const FindingKey &K) { return !Seen.count(K); });
+    if (NotShown)
+      Err << "graphify-lint: note: " << NotShown << (NotShown == 1 ? " finding" : " findings")
+          << " in headers not shown; use --header-filter\n";
     RunSummary Summary;
+    Summary.HiddenInHeaders = NotShown;
     Summary.Files = Jobs.size();
     Summary.NotParsed = llvm::count_if(Results, [](const LintUnitResult &R) { return !R.Parsed; });
     Summary.Suppressed = Suppressed;

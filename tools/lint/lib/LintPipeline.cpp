@@ -11,7 +11,9 @@
 #include "graphify/rewriter/Rewriter.h"
 
 #include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/StringMap.h>
 #include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/Regex.h>
 #include <llvm/Support/Timer.h>
@@ -81,6 +83,55 @@ void nameFilesAsReported(std::vector<Finding> &Findings, llvm::StringRef Directo
   }
 }
 
+/// `File` as an absolute path without `.` and `..` (relative names are the compile command's).
+std::string absoluteIn(llvm::StringRef File, llvm::StringRef WorkingDir) {
+  llvm::SmallString<256> Path(File);
+  if (!llvm::sys::path::is_absolute(Path)) {
+    Path = WorkingDir.empty() ? currentDirectory() : WorkingDir.str();
+    llvm::sys::path::append(Path, File);
+  }
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return std::string(Path);
+}
+
+std::string parentDirectory(llvm::StringRef Path) { return llvm::sys::path::parent_path(Path).str(); }
+
+/// The files under the project's root, asked once per file name: the analysis asks per
+/// declaration, and LibTorch has tens of thousands.
+class ProjectFiles {
+public:
+  ProjectFiles(std::string Root, std::string WorkingDir) : Root(std::move(Root)), WorkingDir(std::move(WorkingDir)) {}
+  bool contains(llvm::StringRef File) {
+    auto [It, New] = Known.try_emplace(File, false);
+    if (New && !Root.empty()) {
+      std::string Abs = absoluteIn(File, WorkingDir);
+      It->second = llvm::StringRef(Abs).starts_with(Root) &&
+                   (Abs.size() == Root.size() || Abs[Root.size()] == '/' || Root.back() == '/');
+    }
+    return It->second;
+  }
+
+private:
+  std::string Root, WorkingDir;
+  llvm::StringMap<bool> Known;
+};
+
+/// One round and the checks, or, in whole-program mode, the rounds the session asks for and then
+/// the checks.
+AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisConfig &Config, const LintUnit &U) {
+  if (!U.Program)
+    return analyzeTranslationUnit(Ctx, Config);
+  UnitAnalysis Unit(Ctx, Config);
+  bool Analysed = false;
+  const ProgramFacts *Final = U.Program->settle(U.ProgramIndex, [&](const ProgramFacts *Now) {
+    Analysed = true;
+    return Unit.analyze(Now);
+  });
+  if (!Analysed)
+    Unit.analyze(Final);
+  return Unit.check();
+}
+
 } // namespace
 
 /// Parses and analyses on a thread of its own with a large stack. Clang accepts expressions
@@ -111,6 +162,11 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     std::string Reported = reportedPath(File, U.WorkingDir, Cwd);
     return sameFile(Reported, MainFile) || (HeaderFilter && HeaderFilter->match(Reported));
   };
+  ProjectFiles Project(U.ProjectRoot.empty() ? parentDirectory(absoluteIn(U.File, U.WorkingDir)) : U.ProjectRoot,
+                       U.WorkingDir);
+  std::function<bool(llvm::StringRef)> IsFileAnalysed = [&](llvm::StringRef File) {
+    return Project.contains(File) || IsFileReported(File);
+  };
 
   std::vector<Finding> Raw;
   // GRAPHIFY_LINT_TIMING=1 prints the CPU time of the analysis and of the fix search per file,
@@ -127,8 +183,9 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     AC.GraphRegionGlobs = GraphRegions;
     AC.IsCheckEnabled = [&Enabled](llvm::StringRef Id) { return Enabled.contains(Id); };
     AC.IsFileReported = IsFileReported;
+    AC.IsFileAnalysed = IsFileAnalysed;
     llvm::TimeRecord Start = Timing ? llvm::TimeRecord::getCurrentTime(true) : llvm::TimeRecord();
-    AnalysisResult A = analyzeTranslationUnit(Ctx, AC);
+    AnalysisResult A = analyze(Ctx, AC, U);
     llvm::TimeRecord Analysed = Timing ? llvm::TimeRecord::getCurrentTime(true) : llvm::TimeRecord();
     if (U.Rules && !A.Findings.empty())
       attachFixesInReportedFiles(Ctx, A, *U.Rules, HeaderFilter ? &IsFileReported : nullptr);
@@ -173,9 +230,14 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     if (Config.ProfileKind == Profile::Trace)
       if (const CheckInfo *C = findCheck(F.CheckId); C && !C->InTraceProfile)
         continue;
-    if (!IsFileReported(F.Where.File))
+    const NolintMap *N = Nolint.forFile(F.Where.File);
+    bool Silenced = N && N->suppresses(F.Where.Line, F.CheckId);
+    if (!IsFileReported(F.Where.File)) {
+      if (!Silenced)
+        R.HiddenInHeaders.push_back(std::move(F));
       continue;
-    if (const NolintMap *N = Nolint.forFile(F.Where.File); N && N->suppresses(F.Where.Line, F.CheckId)) {
+    }
+    if (Silenced) {
       ++R.Suppressed;
       continue;
     }

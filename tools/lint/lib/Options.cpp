@@ -111,6 +111,13 @@ const std::vector<LintFlag> &flagTable() {
        [](LintOptions &O, llvm::StringRef V) {
          return parseEnum<PchMode>("pch", V, {{"auto", PchMode::Auto}, {"off", PchMode::Off}}, O.Pch);
        }},
+      {"whole-program", "auto|off",
+       "auto: with several translation units, summaries and graph regions cross files (by USR); off: each file alone",
+       [](LintOptions &O, llvm::StringRef V) {
+         return parseEnum<WholeProgramMode>("whole-program", V,
+                                            {{"auto", WholeProgramMode::Auto}, {"off", WholeProgramMode::Off}},
+                                            O.WholeProgram);
+       }},
       {"pch-cache-dir", "dir", "where shared PCHs are kept (default: $XDG_CACHE_HOME/graphify/pch)",
        [](LintOptions &O, llvm::StringRef V) { O.PchCacheDir = V.str(); return ok(); }},
       {"quiet", nullptr, "no summary lines on stderr",

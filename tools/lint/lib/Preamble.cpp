@@ -7,6 +7,7 @@
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/raw_ostream.h>
@@ -111,23 +112,34 @@ std::string defaultPchCacheDir() {
 }
 
 std::string PchCache::key(const std::vector<std::string> &CommandLine, llvm::ArrayRef<std::string> Includes) {
-  // "pch-2": how buildPch compiles (bump when its flags change).
-  std::string Material = "pch-2\n" GRAPHIFY_VERSION "\n" GRAPHIFY_LLVM_VERSION "\n";
+  // "pch-4": how buildPch compiles (bump when its flags change).
+  std::string Material = "pch-4\n" GRAPHIFY_VERSION "\n" GRAPHIFY_LLVM_VERSION "\n";
   for (const std::string &A : CommandLine)
     Material += A + '\0';
   for (const std::string &I : Includes) {
     Material += I + '\n';
-    // Quoted includes were resolved to absolute paths: their mtime and size join the key so an
-    // edited project header gets a new PCH. System headers are validated by Clang on load.
+    // Quoted includes were resolved to absolute paths: their contents join the key, so an edited
+    // project header gets a new PCH while a merely touched one keeps it. Headers reached from
+    // them are validated by Clang on load.
     llvm::StringRef Target(I);
-    if (Target.consume_front("#include \"") && Target.consume_back("\"")) {
-      llvm::sys::fs::file_status St;
-      if (!llvm::sys::fs::status(Target, St))
-        Material += std::to_string(St.getLastModificationTime().time_since_epoch().count()) + ":" +
-                    std::to_string(St.getSize()) + "\n";
-    }
+    if (Target.consume_front("#include \"") && Target.consume_back("\""))
+      if (auto Text = llvm::MemoryBuffer::getFile(Target))
+        Material += llvm::utohexstr(llvm::xxh3_64bits((*Text)->getBuffer())) + "\n";
   }
   return llvm::utohexstr(llvm::xxh3_64bits(llvm::StringRef(Material)), /*LowerCase=*/true, 16);
+}
+
+std::optional<std::string> PchCache::lookup(const std::vector<std::string> &CommandLine,
+                                            llvm::ArrayRef<std::string> Includes) const {
+  for (size_t N = Includes.size(); N > 0; --N) {
+    std::string Key = key(CommandLine, Includes.take_front(N));
+    llvm::SmallString<256> Pch(Dir), Header(Dir);
+    llvm::sys::path::append(Pch, Key + ".pch");
+    llvm::sys::path::append(Header, Key + ".h");
+    if (llvm::sys::fs::exists(Pch) && llvm::sys::fs::exists(Header))
+      return std::string(Pch);
+  }
+  return std::nullopt;
 }
 
 llvm::Expected<std::string> PchCache::getOrBuild(const std::vector<std::string> &CommandLine,
@@ -138,6 +150,11 @@ llvm::Expected<std::string> PchCache::getOrBuild(const std::vector<std::string> 
   llvm::sys::path::append(Header, Key + ".h");
   if (llvm::sys::fs::exists(Pch) && llvm::sys::fs::exists(Header))
     return std::string(Pch);
+  // A prefix that does not compile on its own fails the same way every time: remember it.
+  llvm::SmallString<256> Failed(Dir);
+  llvm::sys::path::append(Failed, Key + ".failed");
+  if (llvm::sys::fs::exists(Failed))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "the prefix failed to precompile before");
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
     return llvm::createStringError(EC, "error: cannot create the PCH cache directory '" + Dir + "'");
 
@@ -170,6 +187,8 @@ llvm::Expected<std::string> PchCache::getOrBuild(const std::vector<std::string> 
   std::string TmpPch = std::string(Pch) + Unique;
   if (auto Err = buildPch(CommandLine, WorkingDir, Header, TmpPch)) {
     llvm::sys::fs::remove(TmpPch);
+    std::error_code EC;
+    llvm::raw_fd_ostream Marker(Failed, EC); // best effort: at worst the next run tries again
     return std::move(Err);
   }
   if (std::error_code EC = llvm::sys::fs::rename(TmpPch, Pch))

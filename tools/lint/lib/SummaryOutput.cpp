@@ -48,6 +48,7 @@ void writeSummaryJson(llvm::raw_ostream &OS, const RunSummary &S) {
                              {"findings", totalFindings(S)},
                              {"findings_per_check", std::move(PerCheck)},
                              {"suppressed", S.Suppressed},
+                             {"hidden_in_headers", S.HiddenInHeaders},
                              {"seconds", std::round(S.Seconds * 1000) / 1000}};
   OS << llvm::json::Value(llvm::json::Object{{"summary", std::move(Summary)}}) << "\n";
 }

@@ -10,6 +10,7 @@
 /// \endcode
 
 #include "graphify/analyzer/Finding.h"
+#include "graphify/analyzer/ProgramFacts.h"
 #include "graphify/rules/RuleSet.h"
 
 #include <clang/AST/ASTContext.h>
@@ -37,6 +38,13 @@ struct AnalysisConfig {
   /// Returns whether findings in this file are reported (main file always; headers by
   /// HeaderFilterRegex); null means main file only.
   std::function<bool(llvm::StringRef)> IsFileReported;
+  /// Returns whether the bodies in this file are analysed (the project's own files, a superset
+  /// of the reported ones); null means the reported files. Findings in analysed files that are
+  /// not reported come back too, for the caller to count.
+  std::function<bool(llvm::StringRef)> IsFileAnalysed;
+  /// Whole-program mode: what the other translation units established (summaries, parameter
+  /// entries, fields, globals and regions of functions defined elsewhere); null: this TU alone.
+  const ProgramFacts *Program = nullptr;
 };
 
 /// Where a host value left the device, and how it travelled to the use being reported.
@@ -70,5 +78,30 @@ struct AnalysisResult {
 
 /// Runs every enabled check on the translation unit.
 AnalysisResult analyzeTranslationUnit(clang::ASTContext &Ctx, const AnalysisConfig &Config);
+
+/// One translation unit analysed in rounds, for whole-program mode: each round imports the
+/// program facts known so far and exports what this TU establishes; the checks run once, on the
+/// last round's facts. analyzeTranslationUnit is one round and the checks.
+///
+/// \code
+///   graphify::UnitAnalysis U(Ctx, Config);
+///   graphify::UnitFacts Mine = U.analyze(&Program);   // repeat while Program changes
+///   graphify::AnalysisResult R = U.check();
+/// \endcode
+class UnitAnalysis {
+public:
+  UnitAnalysis(clang::ASTContext &Ctx, const AnalysisConfig &Config);
+  ~UnitAnalysis();
+  /// Finds the regions and runs the taint analysis with `Program`'s facts imported (null: none);
+  /// returns the facts this TU exports and the program facts it looked up.
+  UnitFacts analyze(const ProgramFacts *Program);
+  /// Runs the enabled checks on the facts of the last analyze().
+  AnalysisResult check();
+
+  class Impl;
+
+private:
+  std::unique_ptr<Impl> P;
+};
 
 } // namespace graphify

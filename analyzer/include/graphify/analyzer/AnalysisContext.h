@@ -74,7 +74,7 @@ public:
               const clang::Stmt *Anchor, const TracedOrigin *Taint = nullptr,
               clang::SourceRange Range = {});
 
-  /// Whether findings at `Loc` would be reported (a reported file, not a system header).
+  /// Whether findings at `Loc` would be kept (an analysed file, not a system header).
   bool isReportedLocation(clang::SourceLocation Loc) const;
 
 private:

@@ -18,12 +18,14 @@
 
 #include "graphify/analyzer/ApiResolver.h"
 #include "graphify/analyzer/CaptureWindows.h"
+#include "graphify/analyzer/ProgramFacts.h"
 
 #include <clang/AST/Decl.h>
 #include <clang/AST/ExprCXX.h>
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,8 +48,15 @@ public:
   llvm::ArrayRef<CaptureWindow> windowsOf(const clang::Decl *Function) const;
   void addWindow(const CaptureWindow &W);
 
+  /// Functions that region code calls but whose body is not analysed here (defined in another
+  /// translation unit, or outside the analysed files), with whether only relaxed code calls
+  /// them. Whole-program mode exports them as regions of the TU that defines them.
+  const llvm::DenseMap<const clang::FunctionDecl *, bool> &calledWithoutBody() const { return Unresolved; }
+  void noteCalledWithoutBody(const clang::FunctionDecl *FD, bool Relaxed);
+
 private:
   llvm::DenseSet<const clang::Decl *> Bodies;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> Unresolved;
   llvm::DenseSet<const clang::Decl *> RelaxedBodies;
   llvm::DenseMap<const clang::Decl *, std::vector<CaptureWindow>> Windows;
 };
@@ -57,6 +66,13 @@ class GraphRegionFinder {
 public:
   GraphRegionFinder(const ApiResolver &Api, std::vector<std::string> Globs)
       : Api(Api), Globs(std::move(Globs)) {}
+
+  /// Whole-program mode: functions the program's other TUs found to be regions are seeds here
+  /// (each key looked up is added to `Lookups`).
+  void importFrom(const ProgramFacts *Program, std::set<std::string> *Lookups) {
+    this->Program = Program;
+    this->Lookups = Lookups;
+  }
 
   /// `Functions` are the analyzed definitions (bodies in reported files); the closure of the
   /// call graph stays among them and the lambdas they contain.
@@ -68,6 +84,10 @@ public:
 private:
   const ApiResolver &Api;
   std::vector<std::string> Globs;
+  const ProgramFacts *Program = nullptr;
+  std::set<std::string> *Lookups = nullptr;
+
+  RegionKind importedRegion(const clang::FunctionDecl *FD) const;
 
   bool isSeed(const clang::FunctionDecl *FD) const;
   /// Records `FD`'s capture windows and queues what each calls as region seeds.

@@ -20,6 +20,8 @@
 #include <clang/AST/Decl.h>
 
 #include <functional>
+#include <set>
+#include <string>
 
 namespace graphify {
 
@@ -30,9 +32,17 @@ public:
                 std::function<bool(const clang::Decl *)> IsGraphRegion);
   ~TaintAnalysis();
 
+  /// Whole-program mode: functions, fields and globals without a local definition or write take
+  /// their facts from `Program`; every key looked up there is added to `Lookups`.
+  void importFrom(const ProgramFacts *Program, std::set<std::string> *Lookups);
+
   /// Analyzes these function bodies (lambdas inside them are analyzed in place, with the state
   /// they capture) until the inter-procedural summaries are stable.
   void run(llvm::ArrayRef<const clang::FunctionDecl *> Functions);
+
+  /// Whole-program mode: the summaries of `Functions`, the parameter entries, fields and globals
+  /// this TU established, in portable form (after run()).
+  void exportTo(FactTable &Out, llvm::ArrayRef<const clang::FunctionDecl *> Functions) const;
 
   class Impl;
 

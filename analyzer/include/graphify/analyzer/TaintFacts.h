@@ -12,6 +12,7 @@
 
 #include "graphify/analyzer/Analysis.h"
 #include "graphify/analyzer/ApiResolver.h"
+#include "graphify/analyzer/ProgramFacts.h"
 
 #include <clang/Basic/SourceLocation.h>
 #include <llvm/ADT/DenseMap.h>
@@ -27,6 +28,9 @@ namespace graphify {
 struct TracedOrigin : TaintOrigin {
   clang::SourceLocation SourceLoc;             ///< the source call's name (`item` in `x.item()`)
   std::vector<clang::SourceLocation> StepLocs; ///< parallel to Steps
+  /// Whole-program mode: the read happened in another translation unit, with these steps
+  /// there; `Source` is then null and `Steps` are the ones taken in this TU after it.
+  const PortableOrigin *Imported = nullptr;
 };
 
 /// The facts of one translation unit; implements the DataFacts interface the rewriter uses.

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// The one way graphify lints a translation unit: parse (with a shared PCH when given, and again
-/// without it if that fails), analyse, seek fixes for the findings, name files as reported, then
+/// without it if that fails), analyse (in whole-program mode, in rounds with the other units),
+/// seek fixes for the findings, name files as reported, then
 /// apply the check and profile filters, the header filter and NOLINT, sort, and assign
 /// severities. graphify-lint, graphify-validate, the golden tests and the rewriter tests all call
 /// lintTranslationUnit, so every one of them sees exactly what a user of the CLI sees.
@@ -20,6 +21,7 @@
 
 #include "graphify/lint/Config.h"
 #include "graphify/lint/Output.h"
+#include "graphify/lint/ProgramSession.h"
 #include "graphify/rules/RuleSet.h"
 
 #include <clang/AST/ASTContext.h>
@@ -44,6 +46,12 @@ struct LintUnit {
   /// Runs on the parsed AST before the analysis and may add graph regions (qualified-name globs)
   /// to Config's: the validator makes each of its entries one, since an entry runs in a graph.
   std::function<void(clang::ASTContext &, std::vector<std::string> &GraphRegions)> BeforeAnalysis;
+  /// The directory whose headers are the project's: their bodies are analysed (findings there
+  /// are reported when the header filter selects them, else counted). Empty: File's directory.
+  std::string ProjectRoot;
+  /// Whole-program mode: the session this unit settles its facts with, and its index there.
+  ProgramSession *Program = nullptr;
+  size_t ProgramIndex = 0;
 };
 
 /// What lintTranslationUnit found.
@@ -53,6 +61,7 @@ struct LintUnitResult {
   unsigned ErrorCount = 0;              ///< number of compiler errors
   std::vector<ReportedFinding> Findings; ///< sorted by file, line, column, check, message
   unsigned Suppressed = 0;              ///< findings silenced by NOLINT
+  std::vector<Finding> HiddenInHeaders; ///< findings in analysed headers the header filter does not show
   bool PchRejected = false;             ///< parsed fine without the shared PCH but not with it
 };
 

@@ -23,6 +23,7 @@ namespace graphify {
 enum class OutputFormat { Text, Json, Sarif, Github };
 enum class ColorMode { Auto, Always, Never };
 enum class PchMode { Auto, Off };
+enum class WholeProgramMode { Auto, Off };
 
 /// Every flag of graphify-lint. Optional fields are unset when the flag was not given, so that
 /// a `.graphify.yaml` value is only overridden by a flag the user actually wrote.
@@ -55,6 +56,8 @@ struct LintOptions {
   std::string ResourceDir;               ///< --resource-dir=<dir>: Clang builtin headers (else $GRAPHIFY_RESOURCE_DIR, else baked)
   bool Quiet = false;                    ///< --quiet: no summary lines on stderr
   PchMode Pch = PchMode::Auto;           ///< --pch=auto|off: share a precompiled prefix between files
+  WholeProgramMode WholeProgram = WholeProgramMode::Auto; ///< --whole-program=auto|off: facts cross translation units
+  static constexpr size_t kMaxProgramUnits = 64; ///< above this, whole-program mode is not used (memory)
   std::string PchCacheDir;               ///< --pch-cache-dir=<dir>: where shared PCHs live (else $XDG_CACHE_HOME/graphify)
 };
 

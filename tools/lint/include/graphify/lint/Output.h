@@ -77,6 +77,7 @@ struct RunSummary {
   unsigned Files = 0;      ///< translation units given
   unsigned NotParsed = 0;  ///< of those, the ones that did not compile (nothing was checked)
   unsigned Suppressed = 0; ///< findings silenced by NOLINT
+  unsigned HiddenInHeaders = 0; ///< findings in analysed headers that the header filter does not show
   std::map<std::string, unsigned> FindingsPerCheck;
   double Seconds = 0;
 };
@@ -84,7 +85,7 @@ struct RunSummary {
 /// by NOLINT, 2.4 s` (`, 1 file did not compile` when one did not).
 void writeSummaryText(llvm::raw_ostream &OS, const RunSummary &S);
 /// The same as one JSON object on one line: `{"summary": {"files": 3, "not_parsed": 0,
-/// "findings": 5, "findings_per_check": {...}, "suppressed": 1, "seconds": 2.4}}`.
+/// "findings": 5, "findings_per_check": {...}, "suppressed": 1, "hidden_in_headers": 0, "seconds": 2.4}}`.
 void writeSummaryJson(llvm::raw_ostream &OS, const RunSummary &S);
 
 /// GitHub's escaping of a workflow command's message (`%`, CR, LF) and, with `Property`, of a

@@ -18,6 +18,7 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,9 @@ std::vector<std::string> commonPrefix(llvm::ArrayRef<std::vector<std::string>> L
 /// `$XDG_CACHE_HOME/graphify/pch`, else `$HOME/.cache/graphify/pch`, else the temp dir.
 std::string defaultPchCacheDir();
 
-/// A directory of PCHs keyed by a hash of the flags, the include lines and the tool version.
+/// A directory of PCHs keyed by a hash of the flags, the include lines, the contents of the
+/// project headers they name and the tool version (docs/architecture.md, "The PCH cache"). It
+/// outlives the process: later runs, and other processes, reuse what earlier ones built.
 class PchCache {
 public:
   explicit PchCache(std::string Dir) : Dir(std::move(Dir)) {}
@@ -42,9 +45,13 @@ public:
   /// temp file + rename) when absent.
   llvm::Expected<std::string> getOrBuild(const std::vector<std::string> &CommandLine, llvm::StringRef WorkingDir,
                                          llvm::ArrayRef<std::string> Includes);
+  /// The cached PCH of the longest prefix of `Includes` built with `CommandLine`'s flags (by an
+  /// earlier run or process), without building anything.
+  std::optional<std::string> lookup(const std::vector<std::string> &CommandLine,
+                                    llvm::ArrayRef<std::string> Includes) const;
   /// Removes a PCH that Clang refused (a header changed since it was built).
   void discard(llvm::StringRef PchFile);
-  /// The key's hash: flags (without the source file), include lines, direct headers' mtimes.
+  /// The key's hash: flags (without the source file), include lines, direct headers' contents.
   static std::string key(const std::vector<std::string> &CommandLine, llvm::ArrayRef<std::string> Includes);
 
 private:

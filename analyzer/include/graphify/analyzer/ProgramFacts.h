@@ -1,0 +1,115 @@
+#pragma once
+/// \file
+/// What translation units tell each other in whole-program mode: function summaries, parameter
+/// entries, tainted fields and globals, and graph regions, each keyed by the USR of the function,
+/// field or variable, so that the same declaration means the same entry in every TU. Origins
+/// travel as portable origins (file/line/column and the phrase of the read) because AST nodes do
+/// not outlive their TU. A TU exports `UnitFacts`; the driver merges them, in unit order, into
+/// `ProgramFacts`, which the next round of every TU imports.
+///
+/// \code
+///   graphify::ProgramFacts Program;
+///   std::vector<graphify::UnitFacts> Units = ...;           // one export per TU
+///   graphify::ProgramFacts Before = Program.snapshot();
+///   Program.beginRound();
+///   for (const graphify::UnitFacts &U : Units) Program.merge(U);
+///   if (!Program.sameOn(Before, Units[0].Lookups)) ...      // TU 0 must re-analyse
+/// \endcode
+
+#include "graphify/analyzer/Finding.h"
+
+#include <clang/AST/Decl.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace graphify {
+
+/// A taint origin that outlives its translation unit: the read and the steps after it inside
+/// the TU that exported it (in the order they happened: read first).
+struct PortableOrigin {
+  std::string What;              ///< "'item' copies one element to the host"
+  SourcePoint Read;              ///< the read's called name, as a real path
+  std::vector<FindingNote> Steps; ///< "assigned to 'm' here", ... (read first, use last)
+};
+
+/// A host value of a summary: tainted by a read (Origin) and/or carrying parameters (bit i).
+struct PortableValue {
+  const PortableOrigin *Origin = nullptr;
+  uint64_t Params = 0;
+  bool empty() const { return !Origin && !Params; }
+  /// Same facts, whichever read explains the taint.
+  bool sameKind(const PortableValue &O) const { return bool(Origin) == bool(O.Origin) && Params == O.Params; }
+};
+
+/// A function summary (see TaintAnalysis.h) in portable form.
+struct PortableSummary {
+  PortableValue Return;
+  bool ReturnsMask = false;
+  std::vector<PortableValue> Out; ///< per parameter: what a reference/pointer parameter holds at exit
+  bool sameKind(const PortableSummary &O) const;
+};
+
+enum class RegionKind : uint8_t { None, Relaxed, Strict };
+
+/// Facts keyed by USR. Origins are owned by the object they were added to and never move.
+class FactTable {
+public:
+  std::map<std::string, PortableSummary> Summaries;
+  /// Per function, per parameter: taint passed to it from region code (null: none).
+  std::map<std::string, std::vector<const PortableOrigin *>> ParamEntries;
+  std::map<std::string, const PortableOrigin *> Fields;
+  std::map<std::string, const PortableOrigin *> Globals;
+  std::map<std::string, RegionKind> Regions;
+
+  /// Stores a copy of `O` and returns its stable address (null stays null).
+  const PortableOrigin *keep(const PortableOrigin *O);
+
+  FactTable() = default;
+  FactTable(const FactTable &) = delete;
+  FactTable &operator=(const FactTable &) = delete;
+  FactTable(FactTable &&) = default;
+  FactTable &operator=(FactTable &&) = default;
+
+private:
+  std::deque<PortableOrigin> Storage;
+};
+
+/// What one translation unit exports after a round, and which program facts it looked up
+/// (keys "S:usr", "P:usr", "F:usr", "G:usr", "R:usr" for summaries, parameter entries, fields,
+/// globals and regions): a later round needs re-running only when one of those changed.
+struct UnitFacts : FactTable {
+  std::set<std::string> Lookups;
+};
+
+/// The merged facts of the whole program.
+class ProgramFacts : public FactTable {
+public:
+  /// Starts a round of merges (see merge).
+  void beginRound();
+  /// Joins `U` into these facts. Taint and regions only grow; an origin, once known, is kept, so
+  /// merging units in a fixed order gives the same facts whatever order they finished in.
+  void merge(const FactTable &U);
+  /// Whether `Other` holds the same facts as this for every key in `Lookups` (origins aside).
+  bool sameOn(const ProgramFacts &Other, const std::set<std::string> &Lookups) const;
+  /// A copy of the facts' shape for later comparison (origins shared, not copied).
+  ProgramFacts snapshot() const;
+
+  RegionKind region(const std::string &Usr) const;
+
+private:
+  std::set<std::string> MaskSeen; ///< summaries merged in this round
+};
+
+/// The USR of `D` (a function, field or variable), or empty when Clang cannot make one.
+std::string usrOf(const clang::Decl *D);
+
+/// `Loc` as a portable point: the file's real path, line and column of its file location.
+SourcePoint portablePoint(const clang::SourceManager &SM, clang::SourceLocation Loc);
+
+} // namespace graphify

@@ -1,0 +1,163 @@
+// Program facts. Invariant: merge() is a join — it never removes a fact or replaces a known
+// origin — so the rounds of whole-program mode only grow the facts and always end, and the
+// result depends on the order of merges only through which origin explains a fact, which the
+// driver fixes by merging in unit order.
+#include "graphify/analyzer/ProgramFacts.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/Index/USRGeneration.h>
+#include <llvm/ADT/SmallString.h>
+
+namespace graphify {
+
+bool PortableSummary::sameKind(const PortableSummary &O) const {
+  if (!Return.sameKind(O.Return) || ReturnsMask != O.ReturnsMask || Out.size() != O.Out.size())
+    return false;
+  for (size_t I = 0; I < Out.size(); ++I)
+    if (!Out[I].sameKind(O.Out[I]))
+      return false;
+  return true;
+}
+
+const PortableOrigin *FactTable::keep(const PortableOrigin *O) {
+  if (!O)
+    return nullptr;
+  return &Storage.emplace_back(*O);
+}
+
+namespace {
+
+PortableValue joinValue(FactTable &Into, PortableValue A, const PortableValue &B) {
+  if (!A.Origin && B.Origin)
+    A.Origin = Into.keep(B.Origin);
+  A.Params |= B.Params;
+  return A;
+}
+
+const PortableOrigin *joinOrigin(FactTable &Into, const PortableOrigin *A, const PortableOrigin *B) {
+  return A ? A : Into.keep(B);
+}
+
+template <typename Map, typename Fn> bool sameKey(const Map &A, const Map &B, const std::string &Key, Fn Same) {
+  auto I = A.find(Key), J = B.find(Key);
+  if (I == A.end() || J == B.end())
+    return (I == A.end()) == (J == B.end());
+  return Same(I->second, J->second);
+}
+
+} // namespace
+
+void ProgramFacts::merge(const FactTable &U) {
+  for (const auto &[Usr, S] : U.Summaries) {
+    PortableSummary &Mine = Summaries[Usr];
+    // Mask-ness is a must-fact of this round's bodies (every definition agrees), not a join
+    // with earlier rounds: it only grows as imported callees become known masks.
+    if (MaskSeen.insert(Usr).second)
+      Mine.ReturnsMask = S.ReturnsMask;
+    else
+      Mine.ReturnsMask = Mine.ReturnsMask && S.ReturnsMask;
+    Mine.Return = joinValue(*this, Mine.Return, S.Return);
+    if (Mine.Out.size() < S.Out.size())
+      Mine.Out.resize(S.Out.size());
+    for (size_t I = 0; I < S.Out.size(); ++I)
+      Mine.Out[I] = joinValue(*this, Mine.Out[I], S.Out[I]);
+  }
+  for (const auto &[Usr, Entries] : U.ParamEntries) {
+    std::vector<const PortableOrigin *> &Mine = ParamEntries[Usr];
+    if (Mine.size() < Entries.size())
+      Mine.resize(Entries.size(), nullptr);
+    for (size_t I = 0; I < Entries.size(); ++I)
+      Mine[I] = joinOrigin(*this, Mine[I], Entries[I]);
+  }
+  for (const auto &[Usr, O] : U.Fields)
+    Fields[Usr] = joinOrigin(*this, Fields[Usr], O);
+  for (const auto &[Usr, O] : U.Globals)
+    Globals[Usr] = joinOrigin(*this, Globals[Usr], O);
+  for (const auto &[Usr, K] : U.Regions) {
+    RegionKind &Mine = Regions[Usr];
+    Mine = std::max(Mine, K); // strict wins over relaxed
+  }
+}
+
+void ProgramFacts::beginRound() { MaskSeen.clear(); }
+
+bool ProgramFacts::sameOn(const ProgramFacts &Other, const std::set<std::string> &Lookups) const {
+  auto SameOrigin = [](const PortableOrigin *A, const PortableOrigin *B) { return bool(A) == bool(B); };
+  for (const std::string &L : Lookups) {
+    llvm::StringRef Kind = llvm::StringRef(L).take_front(2);
+    std::string Usr = L.substr(2);
+    bool Same = true;
+    if (Kind == "S:")
+      Same = sameKey(Summaries, Other.Summaries, Usr,
+                     [](const PortableSummary &A, const PortableSummary &B) { return A.sameKind(B); });
+    else if (Kind == "P:")
+      Same = sameKey(ParamEntries, Other.ParamEntries, Usr,
+                     [&](const std::vector<const PortableOrigin *> &A, const std::vector<const PortableOrigin *> &B) {
+                       for (size_t I = 0; I < std::max(A.size(), B.size()); ++I)
+                         if (SameOrigin(I < A.size() ? A[I] : nullptr, I < B.size() ? B[I] : nullptr) == false)
+                           return false;
+                       return true;
+                     });
+    else if (Kind == "F:")
+      Same = SameOrigin(Fields.count(Usr) ? Fields.at(Usr) : nullptr,
+                        Other.Fields.count(Usr) ? Other.Fields.at(Usr) : nullptr);
+    else if (Kind == "G:")
+      Same = SameOrigin(Globals.count(Usr) ? Globals.at(Usr) : nullptr,
+                        Other.Globals.count(Usr) ? Other.Globals.at(Usr) : nullptr);
+    else if (Kind == "R:")
+      Same = region(Usr) == Other.region(Usr);
+    if (!Same)
+      return false;
+  }
+  return true;
+}
+
+ProgramFacts ProgramFacts::snapshot() const {
+  ProgramFacts Copy;
+  Copy.Summaries = Summaries;
+  Copy.ParamEntries = ParamEntries;
+  Copy.Fields = Fields;
+  Copy.Globals = Globals;
+  Copy.Regions = Regions;
+  return Copy;
+}
+
+RegionKind ProgramFacts::region(const std::string &Usr) const {
+  auto It = Regions.find(Usr);
+  return It == Regions.end() ? RegionKind::None : It->second;
+}
+
+std::string usrOf(const clang::Decl *D) {
+  if (!D)
+    return {};
+  D = D->getCanonicalDecl();
+  llvm::SmallString<128> Buf;
+  if (clang::index::generateUSRForDecl(D, Buf))
+    return {}; // true means "ignore this declaration"
+  // Clang names a declaration with internal linkage (`static`, an anonymous namespace) by its
+  // file's base name only: two `utils.cpp` in different directories would share a helper. The
+  // real path of its file keeps them apart (and still unites a header's copies).
+  if (const auto *ND = llvm::dyn_cast<clang::NamedDecl>(D); ND && !ND->isExternallyVisible()) {
+    const clang::SourceManager &SM = D->getASTContext().getSourceManager();
+    return portablePoint(SM, D->getLocation()).File + "|" + std::string(Buf);
+  }
+  return std::string(Buf);
+}
+
+SourcePoint portablePoint(const clang::SourceManager &SM, clang::SourceLocation Loc) {
+  SourcePoint P;
+  clang::SourceLocation FileLoc = SM.getFileLoc(Loc);
+  if (FileLoc.isInvalid())
+    return P;
+  clang::FileID FID = SM.getFileID(FileLoc);
+  if (clang::OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID); FE && !FE->getFileEntry().tryGetRealPathName().empty())
+    P.File = FE->getFileEntry().tryGetRealPathName().str();
+  else
+    P.File = SM.getFilename(FileLoc).str();
+  P.Line = SM.getSpellingLineNumber(FileLoc);
+  P.Column = SM.getSpellingColumnNumber(FileLoc);
+  P.Offset = SM.getFileOffset(FileLoc);
+  return P;
+}
+
+} // namespace graphify
