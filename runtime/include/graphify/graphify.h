@@ -15,6 +15,7 @@
 #include <graphify/core/Indexing.h>
 #include <graphify/core/Functions.h>
 #include <graphify/core/Backend.h>
+#include <graphify/autograd/Autograd.h>
 #include <graphify/graph/Graph.h>
 #include <graphify/nn/Module.h>
 #include <graphify/nn/Layers.h>
@@ -29,3 +30,5 @@
 #include <graphify/nn/Functional.h>
 #include <graphify/nn/Loss.h>
 #include <graphify/nn/Init.h>
+#include <graphify/optim/Adam.h>
+#include <graphify/optim/SGD.h>

@@ -9,6 +9,7 @@
 ///   auto i = gfy::argsort((x <= 0).to(gfy::kInt), /*stable=*/true, /*dim=*/1);
 /// \endcode
 
+#include <graphify/autograd/GradMode.h>
 #include <graphify/core/Indexing.h>
 #include <graphify/core/Tensor.h>
 
@@ -372,14 +373,6 @@ Tensor upsample_bilinear2d(const Tensor &input, IntArrayRef output_size, bool al
                            std::optional<double> scales_h = std::nullopt,
                            std::optional<double> scales_w = std::nullopt);
 
-/// Accepted for source compatibility: the runtime has no autograd, so this guard does nothing.
-struct NoGradGuard {
-  NoGradGuard() = default;
-  NoGradGuard(const NoGradGuard &) = delete;
-  NoGradGuard &operator=(const NoGradGuard &) = delete;
-};
-/// Same as NoGradGuard.
-using InferenceMode = NoGradGuard;
 
 /// Allocation counters of the CPU caching allocator (for tests: replay must not allocate).
 struct AllocatorStats {

@@ -57,6 +57,14 @@ using namespace ::gfy::indexing;
 namespace nn {
 using namespace ::gfy::nn;
 } // namespace nn
+namespace autograd {
+using namespace ::gfy::autograd;
+using ::gfy::AutoGradMode;
+using ::gfy::GradMode;
+} // namespace autograd
+namespace optim {
+using namespace ::gfy::optim;
+} // namespace optim
 namespace cuda {
 /// The runtime is CPU-only where graphify is built without a CUDA backend.
 inline bool is_available() { return ::gfy::has_backend(::gfy::kCUDA); }
@@ -73,6 +81,8 @@ using namespace ::gfy::indexing;
 
 // c10 spellings that appear in user code: optionals (`c10::nullopt`) and the value types.
 namespace c10 {
+using ::gfy::AutoGradMode;
+using ::gfy::InferenceMode;
 using ::gfy::Device;
 using ::gfy::DeviceType;
 using ::gfy::IntArrayRef;
