@@ -19,6 +19,12 @@ using gfy::detail::str_cat;
 
 namespace {
 
+/// Whether only this handle reaches `t`'s memory (so it may be kept or updated in place).
+bool exclusive(const Tensor &t) {
+  const TensorImpl &i = *t.unsafeGetTensorImpl();
+  return t.impl().use_count() == 1 && i.storage.use_count() == 1 && !i.is_view && i.contiguous && !i.autograd_meta;
+}
+
 /// Accumulates incoming gradients into a leaf's `.grad()`.
 class AccumulateGrad : public Node {
 public:
@@ -34,10 +40,7 @@ public:
     if (!g.defined()) return;
     AutogradMeta &m = materialize(variable);
     if (!m.grad.defined()) {
-      const TensorImpl &gi = *g.unsafeGetTensorImpl();
-      const bool exclusive = g.impl().use_count() == 1 && gi.storage.use_count() == 1 && !gi.is_view &&
-                             gi.contiguous && gi.offset == 0 && !gi.autograd_meta;
-      m.grad = exclusive ? std::move(g) : g.clone();
+      m.grad = exclusive(g) ? std::move(g) : g.clone();
     } else {
       m.grad.add_(g);
     }
@@ -127,7 +130,9 @@ variable_list execute(const std::vector<Edge> &roots, const variable_list &root_
     variable_list &buf = buffers[e.function.get()];
     if (buf.size() < e.function->num_inputs_) buf.resize(e.function->num_inputs_);
     Tensor &slot = buf[e.input_nr];
-    slot = slot.defined() ? slot + g : std::move(g);
+    if (!slot.defined()) slot = std::move(g);
+    else if (exclusive(slot) && slot.sizes() == g.sizes()) slot.add_(g); // no other holder: sum in place
+    else slot = slot + g;
   };
   for (size_t i = 0; i < roots.size(); ++i) add_to(roots[i], root_grads[i]);
 
