@@ -208,6 +208,111 @@ V max_pool2d_backward(const GradCtx &c) {
   return {z.view(s)};
 }
 
+// --- average pooling and upsampling: separable linear maps ---------------------------------------
+// Each output element is a weighted sum over a rectangle of its plane whose weights factor into a
+// row weight and a column weight, y = A_h · x · A_w^T per plane; the gradient is A_h^T · g · A_w.
+// The matrices are built on the host from sizes alone (constants of the graph under capture),
+// with the kernels' own window and tap formulas (cpu/PoolKernels.cpp, cpu/UpsampleKernels.cpp);
+// the numerical gradient tests run against those kernels, so the two cannot drift apart.
+
+/// A (rows, cols) matrix of `dtype` from row-major host values.
+Tensor host_matrix(const std::vector<double> &v, int64_t rows, int64_t cols, const TensorOptions &o) {
+  return tensor(v, TensorOptions().dtype(kDouble)).to(o.dtype().toScalarType()).view({rows, cols}).to(o);
+}
+
+Tensor separable_backward(const Tensor &g, const Tensor &a_h, const Tensor &a_w) {
+  Tensor t = matmul(g, a_w);                                      // (N, C, oH, W)
+  return matmul(t.transpose(-1, -2), a_h).transpose(-1, -2).contiguous(); // (N, C, H, W)
+}
+
+/// avg_pool2d along one axis: rows of 1 / extent over the window clipped to the image (divisor
+/// from the padded or the clipped extent; an override divides once, on the row axis).
+Tensor avg_pool_matrix(int64_t in, int64_t out, int64_t k, int64_t s, int64_t p, bool include_pad, int64_t override_div,
+                       bool row_axis, const TensorOptions &o) {
+  std::vector<double> a(size_t(out * in), 0.0);
+  for (int64_t i = 0; i < out; ++i) {
+    int64_t a0 = i * s - p, a1 = std::min(a0 + k, in + p);
+    const int64_t padded = a1 - a0;
+    a0 = std::max<int64_t>(a0, 0), a1 = std::min(a1, in);
+    if (a0 >= a1) continue;
+    double w = 1.0 / double(include_pad ? padded : a1 - a0);
+    if (override_div) w = row_axis ? 1.0 / double(override_div) : 1.0;
+    for (int64_t j = a0; j < a1; ++j) a[size_t(i * in + j)] = w;
+  }
+  return host_matrix(a, out, in, o);
+}
+
+V avg_pool2d_backward(const GradCtx &c) {
+  const std::vector<int64_t> &v = c.call.ints; // {kH, kW, sH, sW, pH, pW}
+  IntArrayRef s = c.in_sizes(0);
+  const Tensor &g = c.g(0);
+  const TensorOptions o = c.in_options(0);
+  Tensor a_h = avg_pool_matrix(s[2], g.size(2), v[0], v[2], v[4], c.call.flag, c.call.k, true, o);
+  Tensor a_w = avg_pool_matrix(s[3], g.size(3), v[1], v[3], v[5], c.call.flag, c.call.k, false, o);
+  return {separable_backward(g, a_h, a_w)};
+}
+
+Tensor adaptive_matrix(int64_t in, int64_t out, const TensorOptions &o) {
+  std::vector<double> a(size_t(out * in), 0.0);
+  for (int64_t i = 0; i < out; ++i) {
+    const int64_t a0 = (i * in) / out, a1 = ((i + 1) * in + out - 1) / out; // floor, ceil
+    for (int64_t j = a0; j < a1; ++j) a[size_t(i * in + j)] = 1.0 / double(a1 - a0);
+  }
+  return host_matrix(a, out, in, o);
+}
+
+V adaptive_avg_pool2d_backward(const GradCtx &c) {
+  IntArrayRef s = c.in_sizes(0);
+  const Tensor &g = c.g(0);
+  return {separable_backward(g, adaptive_matrix(s[2], g.size(2), c.in_options(0)),
+                             adaptive_matrix(s[3], g.size(3), c.in_options(0)))};
+}
+
+/// The source row of output row `o` (cpu/UpsampleKernels.cpp's nearest_index, in float as there).
+Tensor nearest_matrix(int64_t in, int64_t out, double scale, const TensorOptions &o) {
+  std::vector<double> a(size_t(out * in), 0.0);
+  const float step = scale > 0 ? static_cast<float>(1.0 / scale) : static_cast<float>(in) / static_cast<float>(out);
+  for (int64_t i = 0; i < out; ++i) {
+    int64_t src = i;
+    if (out == 2 * in) src = i >> 1;
+    else if (out != in) src = std::min(static_cast<int64_t>(std::floor(float(i) * step)), in - 1);
+    a[size_t(i * in + src)] = 1.0;
+  }
+  return host_matrix(a, out, in, o);
+}
+
+/// Two taps per output row (cpu/UpsampleKernels.cpp's linear_taps, in the tensor's precision).
+template <class T> Tensor linear_matrix(int64_t in, int64_t out, bool align_corners, double scale, const TensorOptions &o) {
+  std::vector<double> a(size_t(out * in), 0.0);
+  T step;
+  if (align_corners) step = out > 1 ? static_cast<T>(in - 1) / static_cast<T>(out - 1) : T(0);
+  else step = scale > 0 ? static_cast<T>(1.0 / scale) : static_cast<T>(in) / static_cast<T>(out);
+  for (int64_t i = 0; i < out; ++i) {
+    T src = align_corners ? step * T(i) : step * (T(i) + T(0.5)) - T(0.5);
+    if (src < T(0)) src = T(0);
+    const int64_t i0 = static_cast<int64_t>(src);
+    const T w1 = std::min(std::max(src - T(i0), T(0)), T(1));
+    a[size_t(i * in + i0)] += double(T(1) - w1);
+    a[size_t(i * in + i0 + (i0 < in - 1 ? 1 : 0))] += double(w1);
+  }
+  return host_matrix(a, out, in, o);
+}
+
+V upsample_backward(const GradCtx &c, bool bilinear) {
+  IntArrayRef s = c.in_sizes(0);
+  const Tensor &g = c.g(0);
+  const TensorOptions o = c.in_options(0);
+  if (!bilinear)
+    return {separable_backward(g, nearest_matrix(s[2], g.size(2), c.call.alpha, o),
+                               nearest_matrix(s[3], g.size(3), c.call.beta, o))};
+  const bool ac = c.call.flag;
+  if (o.dtype() == kFloat)
+    return {separable_backward(g, linear_matrix<float>(s[2], g.size(2), ac, c.call.alpha, o),
+                               linear_matrix<float>(s[3], g.size(3), ac, c.call.beta, o))};
+  return {separable_backward(g, linear_matrix<double>(s[2], g.size(2), ac, c.call.alpha, o),
+                             linear_matrix<double>(s[3], g.size(3), ac, c.call.beta, o))};
+}
+
 V mm_backward(const GradCtx &c) {
   const Tensor &a = c.in(0), &b = c.in(1), &g = c.g(0);
   const bool batched = g.dim() == 3;
@@ -374,6 +479,10 @@ const Entry kEntries[] = {
   {OpId::batch_norm, entry(IN(0) | IN(1) | IN(2) | IN(3), batch_norm_backward)},
   {OpId::conv2d,    entry(IN(0) | IN(1), conv2d_backward)},
   {OpId::max_pool2d, entry(OUT(1), max_pool2d_backward)},
+  {OpId::avg_pool2d, entry(0, avg_pool2d_backward)},
+  {OpId::adaptive_avg_pool2d, entry(0, adaptive_avg_pool2d_backward)},
+  {OpId::upsample_nearest2d, entry(0, [](const GradCtx &c) { return upsample_backward(c, false); })},
+  {OpId::upsample_bilinear2d, entry(0, [](const GradCtx &c) { return upsample_backward(c, true); })},
   {OpId::adaptive_max_pool2d, entry(OUT(1), max_pool2d_backward)},
 };
 // clang-format on
