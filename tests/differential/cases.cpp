@@ -2282,10 +2282,16 @@ DIFF_CASE(grad_leaf_in_place_errors) {
   x.add_(1);
   return x;
 }
-DIFF_CASE(grad_requires_grad_on_non_leaf_errors) {
+DIFF_CASE(grad_requires_grad_on_non_leaf) {
   auto x = leaf({3});
   auto y = x * 2;
-  y.requires_grad_();
+  y.requires_grad_();  // already requires grad: a no-op
+  return {y, S{y.is_leaf() ? 1.0 : 0.0}};
+}
+DIFF_CASE(grad_requires_grad_false_on_non_leaf_errors) {
+  auto x = leaf({3});
+  auto y = x * 2;
+  y.requires_grad_(false);
   return y;
 }
 DIFF_CASE(grad_integer_requires_grad_errors) {
@@ -2332,7 +2338,7 @@ DIFF_CASE(grad_autograd_grad_unused_errors) {
 }
 DIFF_CASE(grad_autograd_grad_allow_unused) {
   auto x = leaf({3}), u = leaf({3});
-  auto g = torch::autograd::grad({(x * 2).sum()}, {x, u}, {}, std::nullopt, false, /*allow_unused=*/true);
+  auto g = torch::autograd::grad({(x * 2).sum()}, {x, u}, {}, c10::nullopt, false, /*allow_unused=*/true);
   return {g[0], g[1]};
 }
 DIFF_CASE(grad_retain_grad_non_leaf) {

@@ -18,11 +18,13 @@ bool Tensor::requires_grad() const {
 
 Tensor &Tensor::requires_grad_(bool requires_grad) {
   GFY_CHECK(defined(), "requires_grad_ on an undefined tensor");
-  if (!is_leaf())
-    throw Error(requires_grad ? "you can only change requires_grad flags of leaf variables."
-                              : "you can only change requires_grad flags of leaf variables. If you want to use a "
-                                "computed variable in a subgraph that doesn't require differentiation use "
-                                "var_no_grad = var.detach().");
+  // Asking a non-leaf (which requires grad already) to require grad is a no-op, as in LibTorch.
+  if (!is_leaf()) {
+    GFY_CHECK(requires_grad, "you can only change requires_grad flags of leaf variables. If you want to use a "
+                             "computed variable in a subgraph that doesn't require differentiation use "
+                             "var_no_grad = var.detach().");
+    return *this;
+  }
   GFY_CHECK(!requires_grad || is_floating_point(),
             "Only Tensors of floating point and complex dtype can require gradients");
   if (!requires_grad && !meta(*this)) return *this;

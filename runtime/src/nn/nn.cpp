@@ -142,7 +142,14 @@ void EmbeddingImpl::reset() {
     weight.select(0, idx).fill_(0);
   }
 }
-Tensor EmbeddingImpl::forward(const Tensor &indices) { return embedding(weight, indices); }
+Tensor EmbeddingImpl::forward(const Tensor &indices) {
+  // padding_idx only matters to the gradient: its row receives none.
+  const int64_t pad = options.padding_idx().has_value()
+                          ? (*options.padding_idx() < 0 ? *options.padding_idx() + options.num_embeddings()
+                                                        : *options.padding_idx())
+                          : -1;
+  return embedding(weight, indices, pad);
+}
 
 LayerNormImpl::LayerNormImpl(const LayerNormOptions &o) : Module("LayerNorm"), options(o) {
   if (o.elementwise_affine()) {
