@@ -1,6 +1,8 @@
 // Seed-001 benchmark: the stacked LSTM language model (vocab 10001, embedding 128, 3 layers,
-// hidden 256, pre-softmax projection to the vocabulary, seq 50, batch 128), forward only, with the
-// LSTM cell written from fine-grained ops exactly as the seed describes:
+// hidden 256, pre-softmax projection to the vocabulary, seq 50, batch 128), forward only
+// (--mode forward, the default) or the entire training step (--mode train: forward, nll_loss,
+// backward, SGD with momentum), with the LSTM cell written from fine-grained ops exactly as the
+// seed describes:
 //   gates = x_t·W_i + h·W_h + b;  i, f, g, o = chunk(gates, 4);  c = σ(f)c + σ(i)tanh(g);  h = σ(o)tanh(c)
 //
 // Written once against `torch::` and built twice: against LibTorch (lstm_lm_libtorch) and against
@@ -10,6 +12,12 @@
 // batch by batch, so their ratios survive a loaded machine. Both binaries fill the weights and
 // the token ids from the same fixed formula, so their checksums must agree: a fast wrong answer
 // is visible in the table (bench/lstm_lm/run compares them).
+//
+// In training mode each variant trains its own copy of the model from the same weights on the same
+// batch sequence, so the checksum (the sum of the timed batches' losses) must agree across
+// variants and libraries too; the gfy build's captured variant runs one eager step (creating the
+// gradients and momentum buffers), captures the next step (forward + backward + update) and
+// replays it for every later batch, with the parameters updated in place.
 //
 // It prints the seed's table (wall time per batch, elapsed time, sequences per second) and, for
 // the gfy build, the replay / eager ratio measured in the same run; bench/lstm_lm/run runs both
@@ -42,6 +50,8 @@ struct Config {
   std::string device = "cpu";
   std::string json;  // write results here when set
   bool skip_eager = false;
+  std::string mode = "forward";  // forward | train
+  double lr = 0.1;               // training: SGD learning rate (momentum 0.9)
 };
 
 /// Host-filled tensor from a fixed formula (a scrambled sawtooth in [-scale, scale]) so that
@@ -63,6 +73,9 @@ torch::Tensor batch_ids(const Config& cfg, int64_t b) {
   for (size_t i = 0; i < v.size(); ++i) v[i] = (static_cast<int64_t>(i) * 31 + b * 977 + 13) % cfg.vocab;
   return torch::from_blob(v.data(), {cfg.batch, cfg.seq}, torch::dtype(torch::kLong)).clone();
 }
+
+/// Targets of batch `b`: (batch * seq) long, the next-token ids of a shifted formula.
+torch::Tensor batch_targets(const Config& cfg, int64_t b) { return batch_ids(cfg, b + 1000).reshape({-1}); }
 
 /// The model. Plain tensors rather than nn::Linear/LSTM: the point of seed 001 is the cost of
 /// fine-grained ops, so every op the cell runs is spelled out here.
@@ -86,6 +99,23 @@ struct LstmLm {
     }
     w_out = formula_tensor({c.hidden, c.vocab}, s, 40).to(device);
     b_out = formula_tensor({c.vocab}, s, 41).to(device);
+  }
+
+  std::vector<torch::Tensor> parameters() const {
+    std::vector<torch::Tensor> p{embedding};
+    for (size_t l = 0; l < w_i.size(); ++l) {
+      p.push_back(w_i[l]);
+      p.push_back(w_h[l]);
+      p.push_back(b[l]);
+    }
+    p.push_back(w_out);
+    p.push_back(b_out);
+    return p;
+  }
+
+  /// ids: (B, T) long, targets (B*T) long → mean negative log-likelihood.
+  torch::Tensor loss(const torch::Tensor& ids, const torch::Tensor& targets) const {
+    return torch::nn::functional::nll_loss(forward(ids), targets);
   }
 
   /// ids: (B, T) long → log-probabilities (B*T, V).
@@ -160,78 +190,15 @@ std::vector<Result> time_interleaved(const std::vector<Variant>& variants, const
   return results;
 }
 
-void usage(const char* argv0) {
-  std::printf(
-      "usage: %s [--batches N] [--warmup N] [--threads N] [--device cpu|cuda] [--json FILE]\n"
-      "          [--skip-eager] [--small]\n"
-      "  --batches N   timed batches (default 50), after --warmup N untimed ones (default 10)\n"
-      "  --threads N   intra-op threads for both libraries (LibTorch: set_num_threads; gfy: OpenBLAS)\n"
-      "  --small       a tiny configuration, for smoke tests\n",
-      argv0);
-}
+using BatchFn = std::function<torch::Tensor(int)>;
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  Config cfg;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        usage(argv[0]);
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--batches") cfg.batches = std::stoi(next());
-    else if (a == "--warmup") cfg.warmup = std::stoi(next());
-    else if (a == "--threads") cfg.threads = std::stoi(next());
-    else if (a == "--device") cfg.device = next();
-    else if (a == "--json") cfg.json = next();
-    else if (a == "--skip-eager") cfg.skip_eager = true;
-    else if (a == "--small") {
-      cfg.vocab = 101; cfg.embed = 16; cfg.hidden = 32; cfg.seq = 5; cfg.batch = 4;
-    } else if (a == "--help" || a == "-h") {
-      usage(argv[0]);
-      return 0;
-    } else {
-      usage(argv[0]);
-      return 2;
-    }
-  }
-  if (cfg.batches < 1 || cfg.warmup < 0) {
-    usage(argv[0]);
-    return 2;
-  }
-#ifdef GRAPHIFY_TORCH_COMPAT
-  const char* library = "graphify";
-#else
-  const char* library = "libtorch";
-#endif
-  if (cfg.threads > 0) torch::set_num_threads(cfg.threads);
-  const int threads = torch::get_num_threads();
-
-  torch::Device device(torch::kCPU);
-  if (cfg.device == "cuda") {
-    if (!torch::cuda::is_available()) {
-      std::fprintf(stderr, "%s: --device cuda, but no CUDA device/backend is available\n", library);
-      return 2;
-    }
-    device = torch::Device(torch::kCUDA);
-  } else if (cfg.device != "cpu") {
-    usage(argv[0]);
-    return 2;
-  }
-
-  torch::NoGradGuard no_grad;  // forward only: LibTorch must not record autograd history
+/// Forward-only variants: eager and, in the gfy build, captured graphs with and without the
+/// post-capture optimizations.
+std::vector<Result> time_forward(const Config& cfg, torch::Device device, const std::string& prefix,
+                                 const BatchFn& batch) {
+  torch::NoGradGuard no_grad;  // forward only: no autograd history on either side
   LstmLm model(cfg, device);
-  // A few distinct batches, built up front so that host-side data generation is never timed.
-  std::vector<torch::Tensor> inputs;
-  for (int64_t b = 0; b < 4; ++b) inputs.push_back(batch_ids(cfg, b).to(device));
-  auto batch = [&](int i) { return inputs[static_cast<size_t>(i) % inputs.size()]; };
-
   std::vector<Variant> variants;
-  const std::string prefix = std::string(library == std::string("graphify") ? "graphify" : "LibTorch");
   if (!cfg.skip_eager)
     variants.push_back({prefix + " eager (forward-only)", [&](int i) { return probe(model.forward(batch(i))); }});
 #ifdef GRAPHIFY_TORCH_COMPAT
@@ -257,9 +224,154 @@ int main(int argc, char** argv) {
     graphs.push_back(std::move(g));
   }
 #endif
-  const std::vector<Result> results = time_interleaved(variants, cfg);
+  return time_interleaved(variants, cfg);
+}
 
-  std::printf("# seed-001 stacked LSTM LM, %s, device %s, %d thread(s)\n", library, cfg.device.c_str(), threads);
+/// One training step: gradients zeroed, forward, loss, backward, SGD update.
+torch::Tensor train_step(LstmLm& model, torch::optim::SGD& opt, const torch::Tensor& ids, const torch::Tensor& targets) {
+  opt.zero_grad();
+  torch::Tensor loss = model.loss(ids, targets);
+  loss.backward();
+  opt.step();
+  return loss;
+}
+
+/// A model being trained: its own parameters (requiring grad) and optimizer.
+struct Trainer {
+  LstmLm model;
+  torch::optim::SGD opt;
+  Trainer(const Config& cfg, torch::Device device)
+      : model(cfg, device), opt(params(model), torch::optim::SGDOptions(cfg.lr).momentum(0.9)) {}
+  static std::vector<torch::Tensor> params(const LstmLm& m) {
+    for (auto p : m.parameters()) p.requires_grad_(true);
+    return m.parameters();
+  }
+};
+
+/// Entire-training variants: eager and, in the gfy build, the step captured once and replayed.
+std::vector<Result> time_training(const Config& cfg, torch::Device device, const std::string& prefix,
+                                  const BatchFn& batch, const BatchFn& target) {
+  std::vector<Variant> variants;
+  auto eager = std::make_shared<Trainer>(cfg, device);
+  if (!cfg.skip_eager)
+    variants.push_back({prefix + " eager (entire-training)", [&, eager](int i) {
+                          return train_step(eager->model, eager->opt, batch(i), target(i)).item<double>();
+                        }});
+#ifdef GRAPHIFY_TORCH_COMPAT
+  // Step 0 runs eagerly (it creates the gradients and the momentum buffers, as CUDA-graph training
+  // needs warm-up too), step 1 is captured (capture runs it), every later step is a replay on the
+  // static input buffers.
+  struct Captured {
+    Trainer trainer;
+    torch::Tensor ids, targets, loss;
+    gfy::Graph graph;
+    Captured(const Config& cfg, torch::Device device) : trainer(cfg, device) {}
+  };
+  auto cap = std::make_shared<Captured>(cfg, device);
+  variants.push_back({prefix + " graph replay (entire-training)", [&, cap](int i) {
+                        Captured& c = *cap;
+                        if (i == 0) return train_step(c.trainer.model, c.trainer.opt, batch(i), target(i)).item<double>();
+                        if (!c.graph.defined()) {
+                          c.ids = batch(i).clone();
+                          c.targets = target(i).clone();
+                          c.graph = gfy::capture(
+                              [&] { c.loss = train_step(c.trainer.model, c.trainer.opt, c.ids, c.targets); });
+                          return c.loss.item<double>();
+                        }
+                        c.ids.copy_(batch(i));
+                        c.targets.copy_(target(i));
+                        c.graph.replay();
+                        return c.loss.item<double>();
+                      }});
+#endif
+  return time_interleaved(variants, cfg);
+}
+
+void usage(const char* argv0) {
+  std::printf(
+      "usage: %s [--batches N] [--warmup N] [--threads N] [--device cpu|cuda] [--json FILE]\n"
+      "          [--skip-eager] [--small] [--mode forward|train] [--lr X]\n"
+      "  --batches N   timed batches (default 50), after --warmup N untimed ones (default 10)\n"
+      "  --threads N   intra-op threads for both libraries (LibTorch: set_num_threads; gfy: OpenBLAS)\n"
+      "  --small       a tiny configuration, for smoke tests\n"
+      "  --mode        forward (default): inference; train: forward + nll_loss + backward + SGD step\n",
+      argv0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config cfg;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        usage(argv[0]);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--batches") cfg.batches = std::stoi(next());
+    else if (a == "--warmup") cfg.warmup = std::stoi(next());
+    else if (a == "--threads") cfg.threads = std::stoi(next());
+    else if (a == "--device") cfg.device = next();
+    else if (a == "--json") cfg.json = next();
+    else if (a == "--skip-eager") cfg.skip_eager = true;
+    else if (a == "--mode") cfg.mode = next();
+    else if (a == "--lr") cfg.lr = std::stod(next());
+    else if (a == "--small") {
+      cfg.vocab = 101; cfg.embed = 16; cfg.hidden = 32; cfg.seq = 5; cfg.batch = 4;
+    } else if (a == "--help" || a == "-h") {
+      usage(argv[0]);
+      return 0;
+    } else {
+      usage(argv[0]);
+      return 2;
+    }
+  }
+  if (cfg.batches < 1 || cfg.warmup < 0 || (cfg.mode != "forward" && cfg.mode != "train") ||
+      (cfg.mode == "train" && cfg.warmup < 2)) {
+    usage(argv[0]);
+    return 2;
+  }
+#ifdef GRAPHIFY_TORCH_COMPAT
+  const char* library = "graphify";
+#else
+  const char* library = "libtorch";
+#endif
+  if (cfg.threads > 0) torch::set_num_threads(cfg.threads);
+  const int threads = torch::get_num_threads();
+
+  torch::Device device(torch::kCPU);
+  if (cfg.device == "cuda") {
+    if (!torch::cuda::is_available()) {
+      std::fprintf(stderr, "%s: --device cuda, but no CUDA device/backend is available\n", library);
+      return 2;
+    }
+    device = torch::Device(torch::kCUDA);
+  } else if (cfg.device != "cpu") {
+    usage(argv[0]);
+    return 2;
+  }
+
+  const bool train = cfg.mode == "train";
+  // A few distinct batches, built up front so that host-side data generation is never timed.
+  std::vector<torch::Tensor> inputs, targets;
+  for (int64_t b = 0; b < 4; ++b) {
+    inputs.push_back(batch_ids(cfg, b).to(device));
+    targets.push_back(batch_targets(cfg, b).to(device));
+  }
+  auto batch = [&](int i) { return inputs[static_cast<size_t>(i) % inputs.size()]; };
+  auto target = [&](int i) { return targets[static_cast<size_t>(i) % targets.size()]; };
+  const std::string prefix = std::string(library == std::string("graphify") ? "graphify" : "LibTorch");
+  std::vector<Result> results;
+  if (train)
+    results = time_training(cfg, device, prefix, batch, target);
+  else
+    results = time_forward(cfg, device, prefix, batch);
+
+  std::printf("# seed-001 stacked LSTM LM (%s), %s, device %s, %d thread(s)\n", train ? "entire training" : "forward only",
+              library, cfg.device.c_str(), threads);
   std::printf("# vocab %lld, embedding %lld, %lld layers, hidden %lld, seq %lld, batch %lld; %d warm-up + %d timed batches\n\n",
               static_cast<long long>(cfg.vocab), static_cast<long long>(cfg.embed), static_cast<long long>(cfg.layers),
               static_cast<long long>(cfg.hidden), static_cast<long long>(cfg.seq), static_cast<long long>(cfg.batch),
@@ -282,7 +394,8 @@ int main(int argc, char** argv) {
       std::perror(cfg.json.c_str());
       return 1;
     }
-    std::fprintf(f, "{\n  \"library\": \"%s\",\n  \"device\": \"%s\",\n  \"threads\": %d,\n", library, cfg.device.c_str(), threads);
+    std::fprintf(f, "{\n  \"library\": \"%s\",\n  \"mode\": \"%s\",\n  \"device\": \"%s\",\n  \"threads\": %d,\n", library,
+                 cfg.mode.c_str(), cfg.device.c_str(), threads);
     std::fprintf(f, "  \"config\": {\"vocab\": %lld, \"embedding\": %lld, \"layers\": %lld, \"hidden\": %lld, \"seq\": %lld, \"batch\": %lld, \"warmup\": %d, \"batches\": %d},\n",
                  static_cast<long long>(cfg.vocab), static_cast<long long>(cfg.embed), static_cast<long long>(cfg.layers),
                  static_cast<long long>(cfg.hidden), static_cast<long long>(cfg.seq), static_cast<long long>(cfg.batch),

@@ -2230,3 +2230,303 @@ DIFF_CASE(model_tiny_resnet_train_step_stats) {
   auto y = net(ramp({4, 3, 12, 12}, torch::kFloat, 0.5, 1));
   return {y, net->layer2->bn2->running_mean, net->layer2->bn2->running_var, net->bn->running_var};
 }
+
+// --- autograd: gradients, semantics and errors against LibTorch's autograd ---------------------------
+// Each case returns the values and the `.grad()` (or `autograd::grad`) results; an undefined grad
+// dumps as "undefined" on both sides.
+namespace {
+torch::Tensor leaf(const std::vector<int64_t>& shape, double scale = 0.5, int64_t offset = 0) {
+  return ramp(shape, torch::kFloat, scale, offset).requires_grad_();
+}
+/// Runs backward of sum(y * w) for a fixed weighting w, so every output element counts.
+void weighted_backward(const torch::Tensor& y) {
+  (y * ramp(y.sizes().vec(), torch::kFloat, 0.7, 5)).sum().backward();
+}
+}  // namespace
+
+DIFF_CASE(grad_elementwise_chain) {
+  auto x = leaf({2, 3}), w = leaf({3}, 0.3, 2);
+  auto y = ((x * w + x.exp() / (w * w + 1)).tanh() - x.sigmoid() * 2).pow(2);
+  weighted_backward(y);
+  return {y, x.grad(), w.grad()};
+}
+DIFF_CASE(grad_unary_functions) {
+  auto x = (ramp({8}, torch::kFloat, 0.4, 1).abs() + 0.2).requires_grad_();
+  auto y = torch::stack({x.log(), x.sqrt(), x.rsqrt(), x.sin(), x.cos(), x.atan(), x.erf(), x.log1p(),
+                         x.expm1(), x.asinh(), torch::gelu(x), x.relu(), x.abs(), x.reciprocal(), x.tan()});
+  weighted_backward(y);
+  return {y, x.grad()};
+}
+DIFF_CASE(grad_binary_broadcast) {
+  auto a = leaf({2, 1, 3}), b = leaf({4, 1}, 0.5, 3);
+  auto y = torch::maximum(a, b) + torch::minimum(a, b * 2) + torch::atan2(a, b + 2) + a / (b * b + 1) - b.pow(3);
+  weighted_backward(y);
+  return {a.grad(), b.grad()};
+}
+DIFF_CASE(grad_accumulates_across_backward) {
+  auto x = leaf({3});
+  (x * x).sum().backward();
+  (x * 3).sum().backward();
+  return x.grad();
+}
+DIFF_CASE(grad_undefined_before_backward) {
+  auto x = leaf({3});
+  auto y = x * 2;
+  return {x.grad(), S{x.is_leaf() ? 1.0 : 0.0}, S{y.is_leaf() ? 1.0 : 0.0}, S{y.grad_fn() ? 1.0 : 0.0},
+          S{x.grad_fn() ? 1.0 : 0.0}, S{y.requires_grad() ? 1.0 : 0.0}, S{(x > 0).requires_grad() ? 1.0 : 0.0}};
+}
+DIFF_CASE(grad_retain_graph) {
+  auto x = leaf({3});
+  auto y = (x * x).sum();
+  y.backward({}, /*retain_graph=*/true);
+  y.backward();
+  return x.grad();
+}
+DIFF_CASE(grad_second_backward_errors) {
+  auto x = leaf({3});
+  auto y = (x * x).sum();
+  y.backward();
+  y.backward();
+  return x.grad();
+}
+DIFF_CASE(grad_non_scalar_errors) {
+  auto x = leaf({3});
+  (x * 2).backward();
+  return x.grad();
+}
+DIFF_CASE(grad_non_scalar_with_gradient) {
+  auto x = leaf({3});
+  (x * x).backward(ramp({3}, torch::kFloat, 1.0, 2));
+  return x.grad();
+}
+DIFF_CASE(grad_no_grad_fn_errors) {
+  auto x = ramp({3});
+  x.sum().backward();
+  return x;
+}
+DIFF_CASE(grad_leaf_in_place_errors) {
+  auto x = leaf({3});
+  x.add_(1);
+  return x;
+}
+DIFF_CASE(grad_requires_grad_on_non_leaf) {
+  auto x = leaf({3});
+  auto y = x * 2;
+  y.requires_grad_();  // already requires grad: a no-op
+  return {y, S{y.is_leaf() ? 1.0 : 0.0}};
+}
+DIFF_CASE(grad_requires_grad_false_on_non_leaf_errors) {
+  auto x = leaf({3});
+  auto y = x * 2;
+  y.requires_grad_(false);
+  return y;
+}
+DIFF_CASE(grad_integer_requires_grad_errors) {
+  auto x = torch::arange(3);
+  x.requires_grad_();
+  return x;
+}
+DIFF_CASE(grad_modified_saved_tensor_errors) {
+  auto x = leaf({3});
+  auto y = x.sigmoid();
+  auto z = y * x;
+  y.mul_(2);
+  z.sum().backward();
+  return x.grad();
+}
+DIFF_CASE(grad_in_place_on_non_leaf) {
+  auto x = leaf({4}), w = leaf({4}, 0.5, 1);
+  auto y = x * 1;
+  y.mul_(w).add_(x, 0.5).tanh_();
+  weighted_backward(y);
+  return {y, x.grad(), w.grad()};
+}
+DIFF_CASE(grad_no_grad_guard_and_detach) {
+  auto x = leaf({3});
+  double in_guard, detached;
+  {
+    torch::NoGradGuard no_grad;
+    in_guard = (x * 2).requires_grad() ? 1 : 0;
+    x.mul_(3);  // allowed without grad mode
+  }
+  detached = (x * 2).detach().requires_grad() ? 1 : 0;
+  torch::AutoGradMode off(false);
+  return {x, S{in_guard}, S{detached}, S{(x * 2).requires_grad() ? 1.0 : 0.0}};
+}
+DIFF_CASE(grad_autograd_grad) {
+  auto x = leaf({2, 3}), w = leaf({3}, 0.5, 4);
+  auto y = x * w;
+  auto g = torch::autograd::grad({y}, {x, w}, {ramp({2, 3}, torch::kFloat, 1.0, 1)});
+  return {g[0], g[1], x.grad(), w.grad()};
+}
+DIFF_CASE(grad_autograd_grad_unused_errors) {
+  auto x = leaf({3}), u = leaf({3});
+  return torch::autograd::grad({(x * 2).sum()}, {u});
+}
+DIFF_CASE(grad_autograd_grad_allow_unused) {
+  auto x = leaf({3}), u = leaf({3});
+  auto g = torch::autograd::grad({(x * 2).sum()}, {x, u}, {}, c10::nullopt, false, /*allow_unused=*/true);
+  return {g[0], g[1]};
+}
+DIFF_CASE(grad_retain_grad_non_leaf) {
+  auto x = leaf({3});
+  auto h = x * 2;
+  h.retain_grad();
+  (h * h).sum().backward();
+  return {h.grad(), x.grad()};
+}
+DIFF_CASE(grad_views_and_joins) {
+  auto x = leaf({4, 6});
+  auto parts = x.chunk(3, 1);
+  auto y = torch::cat({parts[2], parts[0] * 2}, 1).t().reshape({-1, 2}).narrow(0, 1, 5).select(1, 0);
+  auto z = torch::stack({x.select(0, 1), x[3].flip({0})}).unsqueeze(0).expand({2, 2, 6}).permute({2, 0, 1});
+  weighted_backward(y);
+  weighted_backward(z);
+  return x.grad();
+}
+DIFF_CASE(grad_indexing) {
+  auto x = leaf({5, 3});
+  auto idx = torch::tensor({4, 0, 4});
+  auto y = x.index({idx}) + x.index_select(1, torch::tensor({2, 0, 2})).narrow(0, 0, 3) +
+           x.gather(1, torch::tensor({0, 2, 2, 1, 1, 0, 2, 2, 0}).view({3, 3}));
+  weighted_backward(y);
+  return x.grad();
+}
+DIFF_CASE(grad_reductions) {
+  auto x = leaf({3, 4}, 0.5, 2);
+  auto y = torch::stack({x.sum(0), x.mean(0), std::get<0>(x.max(0)), x.amin({0}), x.prod(0), x.var(0),
+                         x.logsumexp({0}), x.cumsum(0).select(0, 2), x.norm(2, {0})});
+  weighted_backward(y);
+  return x.grad();
+}
+DIFF_CASE(grad_where_unselected_nan) {
+  // where(x > 0, sqrt(x), 0): the unselected sqrt arm still back-propagates 0 * inf = NaN.
+  auto x = ramp({6}, torch::kFloat, 1.0, 0).requires_grad_();
+  auto y = torch::where(x > 0, x.sqrt(), torch::zeros_like(x));
+  y.sum().backward();
+  return {y, x.grad()};
+}
+DIFF_CASE(grad_matmul_linear_mse) {
+  auto x = leaf({5, 3}), w = leaf({2, 3}, 0.3, 1), b = leaf({2}, 0.3, 2), m = leaf({2, 3, 4}, 0.2, 3);
+  auto loss = torch::nn::functional::mse_loss(torch::nn::functional::linear(x, w, b), ramp({5, 2}, torch::kFloat, 1.0, 9)) +
+              torch::matmul(torch::matmul(x, m), ramp({4}, torch::kFloat, 1.0, 1)).sum();
+  loss.backward();
+  return {loss, x.grad(), w.grad(), b.grad(), m.grad()};
+}
+DIFF_CASE(grad_cross_entropy_nll) {
+  auto logits = leaf({4, 5}, 1.0, 3);
+  auto tgt = torch::tensor({1, 4, 0, 4});
+  auto loss = torch::nn::functional::cross_entropy(logits, tgt) +
+              torch::nn::functional::nll_loss(torch::log_softmax(logits * 2, 1), tgt,
+                                              torch::nn::functional::NLLLossFuncOptions().ignore_index(0)) +
+              torch::nn::functional::cross_entropy(
+                  logits, tgt, torch::nn::functional::CrossEntropyFuncOptions().label_smoothing(0.2)) +
+              torch::softmax(logits, 0).pow(2).sum();
+  loss.backward();
+  return {loss, logits.grad()};
+}
+DIFF_CASE(grad_layer_norm_batch_norm) {
+  auto x = leaf({4, 3, 2}, 1.0, 1), w = leaf({3}, 0.5, 2), b = leaf({3}, 0.5, 3);
+  auto rm = torch::zeros({3}), rv = torch::ones({3});
+  auto y = torch::batch_norm(x, w, b, rm, rv, true, 0.1, 1e-5, false) +
+           torch::layer_norm(x, {3, 2}, torch::ones({3, 2}) * 1.5, {}, 1e-5, false);
+  weighted_backward(y);
+  return {x.grad(), w.grad(), b.grad(), rm, rv};
+}
+DIFF_CASE(grad_conv_pool_upsample) {
+  auto x = leaf({2, 2, 7, 6}, 1.0, 1), w = leaf({4, 1, 3, 2}, 0.5, 2), b = leaf({4}, 0.5, 3);
+  auto c = torch::conv2d(x, w, b, {2, 1}, {1, 1}, {1, 2}, 2);
+  auto y = torch::max_pool2d(c, {2, 2}, {1, 1}, {1, 0}) .sum() +
+           torch::avg_pool2d(c, {2, 2}, {2, 2}, {1, 1}, true, false).pow(2).sum() +
+           torch::adaptive_avg_pool2d(c, {2, 3}).pow(2).sum() +
+           torch::nn::functional::interpolate(c, torch::nn::functional::InterpolateFuncOptions()
+                                                     .size(std::vector<int64_t>{5, 7})
+                                                     .mode(torch::kBilinear)
+                                                     .align_corners(false))
+               .pow(2)
+               .sum();
+  y.backward();
+  return {y, x.grad(), w.grad(), b.grad()};
+}
+DIFF_CASE(grad_embedding_padding_idx) {
+  torch::nn::Embedding emb(torch::nn::EmbeddingOptions(6, 3).padding_idx(2));
+  fix_weights(*emb);
+  auto y = emb(torch::tensor({2, 5, 2, 0}).view({2, 2}));
+  weighted_backward(y);
+  return emb->weight.grad();
+}
+DIFF_CASE(grad_lstm_module) {
+  torch::nn::LSTM lstm(torch::nn::LSTMOptions(3, 4).num_layers(2));
+  fix_weights(*lstm, 0.2);
+  auto out = lstm(ramp({5, 2, 3}, torch::kFloat, 1.0, 1));
+  weighted_backward(std::get<0>(out));
+  std::vector<torch::Tensor> r;
+  for (auto& p : lstm->parameters()) r.push_back(p.grad());
+  return r;
+}
+DIFF_CASE(grad_module_parameters_and_zero_grad) {
+  torch::nn::Linear lin(3, 2);
+  fix_weights(*lin);
+  double all_require = 1;
+  for (auto& p : lin->parameters()) all_require *= p.requires_grad() ? 1 : 0;
+  lin(ramp({4, 3})).sum().backward();
+  auto before = lin->weight.grad().clone();
+  lin->zero_grad();
+  return {before, lin->weight.grad(), S{all_require}};
+}
+DIFF_CASE(optim_sgd_momentum_nesterov_steps) {
+  torch::nn::Linear lin(3, 2);
+  fix_weights(*lin);
+  torch::optim::SGD a(lin->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9).nesterov(true).weight_decay(0.01));
+  for (int i = 0; i < 3; ++i) {
+    a.zero_grad();
+    torch::tanh(lin(ramp({4, 3}, torch::kFloat, 1.0, i))).pow(2).sum().backward();
+    a.step();
+  }
+  return {lin->weight, lin->bias};
+}
+DIFF_CASE(optim_sgd_dampening_steps) {
+  auto p = leaf({5});
+  torch::optim::SGD sgd({p}, torch::optim::SGDOptions(0.05).momentum(0.5).dampening(0.3));
+  for (int i = 0; i < 4; ++i) {
+    sgd.zero_grad();
+    (p * p * p).sum().backward();
+    sgd.step();
+  }
+  return p;
+}
+DIFF_CASE(optim_adam_steps) {
+  torch::nn::Linear lin(3, 2);
+  fix_weights(*lin);
+  torch::optim::Adam adam(lin->parameters(), torch::optim::AdamOptions(0.01).betas({0.8, 0.9}).weight_decay(0.1));
+  for (int i = 0; i < 4; ++i) {
+    adam.zero_grad();
+    torch::sigmoid(lin(ramp({4, 3}, torch::kFloat, 1.0, i))).sum().backward();
+    adam.step();
+  }
+  return {lin->weight, lin->bias};
+}
+DIFF_CASE(optim_adam_amsgrad_steps) {
+  auto p = leaf({5});
+  torch::optim::Adam adam({p}, torch::optim::AdamOptions(0.1).amsgrad(true));
+  for (int i = 0; i < 4; ++i) {
+    adam.zero_grad();
+    ((p - 0.3 * i) * (p - 0.3 * i)).sum().backward();
+    adam.step();
+  }
+  return p;
+}
+DIFF_CASE(optim_invalid_options_error) {
+  auto p = leaf({2});
+  torch::optim::SGD sgd({p}, torch::optim::SGDOptions(0.1).nesterov(true));
+  return p;
+}
+DIFF_CASE(model_tiny_resnet_train_grads) {
+  TinyResNet net;
+  fix_weights(*net, 0.03);
+  net->train();
+  auto y = net(ramp({2, 3, 12, 12}, torch::kFloat, 0.5, 1));
+  weighted_backward(y);
+  return {y, net->fc->weight.grad(), net->layer2->conv2->weight.grad(), net->stem->weight.grad(),
+          net->bn->weight.grad()};
+}

@@ -38,7 +38,10 @@ TEST(Module, RegistrationAndNames) {
   net->eval();
   EXPECT_FALSE(net->fc1->is_training());
   // Parameters are shared handles.
-  net->named_parameters()["scale"].fill_(2);
+  {
+    NoGradGuard no_grad; // a parameter is a leaf that requires grad, as in LibTorch
+    net->named_parameters()["scale"].fill_(2);
+  }
   EXPECT_EQ(net->scale.item<float>(), 2.f);
   net->to(kDouble);
   EXPECT_EQ(net->fc1->weight.scalar_type(), kDouble);

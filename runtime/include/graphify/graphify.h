@@ -15,6 +15,7 @@
 #include <graphify/core/Indexing.h>
 #include <graphify/core/Functions.h>
 #include <graphify/core/Backend.h>
+#include <graphify/autograd/Autograd.h>
 #include <graphify/graph/Graph.h>
 #include <graphify/nn/Module.h>
 #include <graphify/nn/Layers.h>
@@ -35,3 +36,5 @@
 #include <graphify/nn/Padding.h>
 #include <graphify/nn/RNN.h>
 #include <graphify/nn/Serialize.h>
+#include <graphify/optim/Adam.h>
+#include <graphify/optim/SGD.h>

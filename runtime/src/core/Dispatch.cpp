@@ -2,8 +2,11 @@
 // graph capture share it. Invariant: a call reaches a backend only after the checks every backend
 // relies on (no output is written twice through a broadcast dim unless ops.def marks its op
 // writes_broadcast; the backend supports the op for the dtype), and under capture it is recorded
-// exactly as it ran, so replay re-enters the backend without repeating them.
+// exactly as it ran, so replay re-enters the backend without repeating them. While grad mode is on
+// and an operand takes part in autograd, the launch is also recorded for backward (KernelRecord).
 #include "OpsCommon.h"
+
+#include "../autograd/AutogradMeta.h"
 
 namespace gfy::detail {
 
@@ -24,7 +27,13 @@ void run(OpCall &&call, ScalarType dtype) {
   Backend &be = backend_for(first.device().type());
   GFY_CHECK(be.supports(call.op, dtype), "\"", op_name(call.op), "_", be.name(), "\" not implemented for '",
             to_string(dtype), "'");
+  // Autograd (src/autograd): refuses what LibTorch refuses before anything is written, then gives
+  // the outputs their grad_fn. Backward formulas are runtime ops too, so they come back here.
+  std::optional<autograd::detail::KernelRecord> grad_record;
+  if (autograd::detail::may_record(call)) grad_record.emplace(call);
   be.compute(call);
+  for (const Tensor &o : call.out) ++o.unsafeGetTensorImpl()->storage->version;
+  if (grad_record) grad_record->finish(call);
   if (is_capturing()) {
     // The call (and so every buffer it touches) now belongs to the tape; replay re-enters the
     // backend directly, skipping every check above.

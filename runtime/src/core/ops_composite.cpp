@@ -5,6 +5,8 @@
 // including its dtype rules and the error messages of the checks that are cheap to reproduce.
 #include "OpsCommon.h"
 
+#include "../autograd/Derivatives.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -187,8 +189,24 @@ Tensor reciprocal(const Tensor &a) {
   return 1.0 / a; // true division: integers give the default float dtype, as LibTorch
 }
 
+namespace {
+/// Step functions have a zero derivative wherever they have one (LibTorch's): computed without
+/// history, then given a node that returns zeros, so that the composite's pieces (a where()
+/// that passes `a` through for huge values) never leak a gradient.
+Tensor zero_derivative(const Tensor &a, const char *name, Tensor (*f)(const Tensor &)) {
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = f(a);
+  }
+  autograd::detail::record_zero_derivative(out, a, name);
+  return out;
+}
+} // namespace
+
 Tensor sign(const Tensor &a) {
   check_defined(a, "self");
+  if (autograd::detail::any_requires_grad({a})) return zero_derivative(a, "SignBackward0", sign);
   GFY_CHECK(a.scalar_type() != kBool, "Boolean inputs not supported for sign(), use logical_not() instead... or abs()");
   // NaN compares false both ways, so its sign is 0, as LibTorch's.
   const ScalarType t = a.scalar_type();
@@ -197,6 +215,7 @@ Tensor sign(const Tensor &a) {
 
 Tensor trunc(const Tensor &a) {
   check_defined(a, "self");
+  if (autograd::detail::any_requires_grad({a})) return zero_derivative(a, "TruncBackward0", trunc);
   if (!a.is_floating_point()) return a.clone();
   Tensor small = exactly_convertible(a);
   return where(small, trunc_long(a, small).to(a.scalar_type()), a);
@@ -204,6 +223,7 @@ Tensor trunc(const Tensor &a) {
 
 Tensor floor(const Tensor &a) {
   check_defined(a, "self");
+  if (autograd::detail::any_requires_grad({a})) return zero_derivative(a, "FloorBackward0", floor);
   if (!a.is_floating_point()) return a.clone();
   Tensor small = exactly_convertible(a);
   Tensor t = trunc_long(a, small).to(a.scalar_type());
@@ -212,6 +232,7 @@ Tensor floor(const Tensor &a) {
 
 Tensor ceil(const Tensor &a) {
   check_defined(a, "self");
+  if (autograd::detail::any_requires_grad({a})) return zero_derivative(a, "CeilBackward0", ceil);
   if (!a.is_floating_point()) return a.clone();
   Tensor small = exactly_convertible(a);
   Tensor t = trunc_long(a, small).to(a.scalar_type());
@@ -220,6 +241,7 @@ Tensor ceil(const Tensor &a) {
 
 Tensor round(const Tensor &a) {
   check_defined(a, "self");
+  if (autograd::detail::any_requires_grad({a})) return zero_derivative(a, "RoundBackward0", round);
   if (!a.is_floating_point()) return a.clone();
   // Half to even, as LibTorch (std::nearbyint): x - floor(x) is exact, so the tie test is too.
   Tensor small = exactly_convertible(a);

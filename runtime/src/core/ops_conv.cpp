@@ -127,11 +127,9 @@ Tensor convolution_mode(const char *name, int64_t dims, const Tensor &input, con
     if (extra == 0) continue;
     // The input's spatial dim i is its dim (rank - dims + i); grow it by `extra` zeros at the end.
     const int64_t dim = x.dim() - dims + int64_t(i);
-    std::vector<int64_t> grown = x.sizes().vec();
-    grown[size_t(dim)] += extra;
-    Tensor padded = zeros(grown, x.options());
-    padded.narrow(dim, 0, x.size(dim)).copy_(x);
-    x = padded;
+    std::vector<int64_t> zeros_shape = x.sizes().vec();
+    zeros_shape[size_t(dim)] = extra;
+    x = cat({x, zeros(zeros_shape, x.options())}, dim); // differentiable, unlike a copy into a slice
   }
   return convolution(name, dims, x, weight, bias, p);
 }

@@ -94,12 +94,21 @@ using namespace detail;
 
 // --- creation -----------------------------------------------------------------------------------
 
-Tensor empty(IntArrayRef size, const TensorOptions &o) { return make_tensor(size, o.dtype(), o.device()); }
+namespace {
+/// `TensorOptions().requires_grad(true)`: the new tensor is a leaf that requires grad (set once
+/// it is filled, so that filling is not an in-place op on such a leaf).
+Tensor leaf(Tensor t, const TensorOptions &o) {
+  if (o.requires_grad_) t.requires_grad_(true);
+  return t;
+}
+} // namespace
+
+Tensor empty(IntArrayRef size, const TensorOptions &o) { return leaf(make_tensor(size, o.dtype(), o.device()), o); }
 
 Tensor full(IntArrayRef size, const Scalar &v, const TensorOptions &o) {
   ScalarType dt = o.has_dtype() ? o.dtype().toScalarType() : v.isFloatingPoint() ? get_default_dtype() : v.type();
   Tensor t = make_tensor(size, dt, o.device());
-  return t.fill_(v);
+  return leaf(t.fill_(v), o);
 }
 Tensor zeros(IntArrayRef size, const TensorOptions &o) { return full(size, 0, o.dtype(o.dtype())); }
 Tensor ones(IntArrayRef size, const TensorOptions &o) { return full(size, 1, o.dtype(o.dtype())); }
@@ -107,7 +116,10 @@ Tensor ones(IntArrayRef size, const TensorOptions &o) { return full(size, 1, o.d
 namespace {
 TensorOptions like_options(const Tensor &t, const TensorOptions &o) {
   check_defined(t, "self");
-  return TensorOptions().dtype(o.has_dtype() ? o.dtype().toScalarType() : t.scalar_type()).device(o.has_device() ? o.device() : t.device());
+  return TensorOptions()
+      .dtype(o.has_dtype() ? o.dtype().toScalarType() : t.scalar_type())
+      .device(o.has_device() ? o.device() : t.device())
+      .requires_grad(o.requires_grad_);
 }
 } // namespace
 Tensor empty_like(const Tensor &t, const TensorOptions &o) { return empty(t.sizes(), like_options(t, o)); }
@@ -135,7 +147,7 @@ Tensor arange(const Scalar &start, const Scalar &end, const Scalar &step, const 
   c.alpha = s;
   c.beta = st;
   run(std::move(c), dt);
-  return out;
+  return leaf(out, o);
 }
 
 Tensor linspace(const Scalar &start, const Scalar &end, int64_t steps, const TensorOptions &o) {
@@ -148,7 +160,7 @@ Tensor linspace(const Scalar &start, const Scalar &end, int64_t steps, const Ten
   c.alpha = start.toDouble();
   c.beta = steps > 1 ? (end.toDouble() - start.toDouble()) / double(steps - 1) : 0.0;
   run(std::move(c), dt);
-  return out;
+  return leaf(out, o);
 }
 
 namespace {
@@ -160,7 +172,7 @@ Tensor random_op(OpId op, IntArrayRef size, const TensorOptions &o, double a, do
   c.alpha = a;
   c.beta = b;
   run(std::move(c), dt);
-  return out;
+  return leaf(out, o);
 }
 } // namespace
 
@@ -183,13 +195,13 @@ Tensor eye(int64_t n, const TensorOptions &o) {
   GFY_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
   Tensor out = zeros({n, n}, o);
   if (n > 0) make_view(out, {n}, {n + 1}, 0).fill_(1);
-  return out;
+  return leaf(out, o);
 }
 
 Tensor scalar_tensor(const Scalar &s, const TensorOptions &o) {
   // LibTorch's scalar_tensor takes its dtype from the options alone (default float), whatever
   // the scalar's kind; gfy::tensor(3) is the one that gives Long.
-  return detail::scalar_to_tensor(s, o.dtype(), o.device());
+  return leaf(detail::scalar_to_tensor(s, o.dtype(), o.device()), o);
 }
 
 namespace {
@@ -198,7 +210,7 @@ template <class T> Tensor tensor_from(const T *data, size_t n, ScalarType natura
   T *p = reinterpret_cast<T *>(host.unsafeGetTensorImpl()->data());
   for (size_t i = 0; i < n; ++i) p[i] = data[i];
   Tensor r = o.has_dtype() ? cast(host, o.dtype()) : host;
-  return o.has_device() && !o.device().is_cpu() ? r.to(o.device()) : r;
+  return leaf(o.has_device() && !o.device().is_cpu() ? r.to(o.device()) : r, o);
 }
 } // namespace
 Tensor tensor(std::initializer_list<float> v, const TensorOptions &o) { return tensor_from(v.begin(), v.size(), kFloat, o); }
@@ -206,7 +218,7 @@ Tensor tensor(std::initializer_list<double> v, const TensorOptions &o) {
   // LibTorch's braced double list becomes the default dtype (float32).
   std::vector<double> d(v);
   Tensor t = tensor_from(d.data(), d.size(), kDouble, TensorOptions());
-  return cast(t, o.has_dtype() ? o.dtype().toScalarType() : get_default_dtype()).to(o.device());
+  return leaf(cast(t, o.has_dtype() ? o.dtype().toScalarType() : get_default_dtype()).to(o.device()), o);
 }
 Tensor tensor(std::initializer_list<int> v, const TensorOptions &o) {
   std::vector<int64_t> d(v.begin(), v.end());
@@ -218,7 +230,7 @@ Tensor tensor(const std::vector<float> &v, const TensorOptions &o) { return tens
 Tensor tensor(const std::vector<double> &v, const TensorOptions &o) {
   // As LibTorch: a list of doubles becomes the default dtype unless one is given.
   Tensor t = tensor_from(v.data(), v.size(), kDouble, TensorOptions());
-  return cast(t, o.has_dtype() ? o.dtype().toScalarType() : get_default_dtype()).to(o.device());
+  return leaf(cast(t, o.has_dtype() ? o.dtype().toScalarType() : get_default_dtype()).to(o.device()), o);
 }
 Tensor tensor(const std::vector<int> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kInt, o); }
 Tensor tensor(const std::vector<int64_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kLong, o); }
@@ -262,7 +274,7 @@ Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides, const Tenso
   impl->strides = strides.vec();
   impl->dtype = o.dtype();
   impl->refresh();
-  return Tensor(std::move(impl));
+  return leaf(Tensor(std::move(impl)), o);
 }
 Tensor from_blob(void *data, IntArrayRef sizes, const std::function<void(void *)> &deleter, const TensorOptions &o) {
   Tensor t = from_blob(data, sizes, o);

@@ -5,6 +5,8 @@
 // are never recorded: a graph's buffers have static shapes.
 #include "OpsCommon.h"
 
+#include "../autograd/Derivatives.h"
+
 #include <algorithm>
 
 namespace gfy {
@@ -229,14 +231,22 @@ Tensor index_select(const Tensor &a, int64_t dim, const Tensor &index) {
   return advanced_index(a, {{dim, index.reshape({-1})}}, nullptr, false, /*select_indices=*/true);
 }
 
-Tensor embedding(const Tensor &weight, const Tensor &indices, int64_t, bool, bool) {
+Tensor embedding(const Tensor &weight, const Tensor &indices, int64_t padding_idx, bool, bool) {
   check_defined(weight, "weight");
   check_defined(indices, "indices");
   GFY_CHECK(weight.dim() == 2, "'weight' must be 2-D");
   GFY_CHECK(indices.scalar_type() == kLong || indices.scalar_type() == kInt,
             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ",
             to_string(indices.scalar_type()), " instead (while checking arguments for embedding)");
-  return advanced_index(weight, {{0, indices}}, nullptr, false, /*select_indices=*/true);
+  // Its own derivative: the row of padding_idx gets no gradient (LibTorch's embedding_backward).
+  const bool grad = autograd::detail::any_requires_grad({weight});
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = advanced_index(weight, {{0, indices}}, nullptr, false, /*select_indices=*/true);
+  }
+  if (grad) autograd::detail::record_embedding(out, weight, indices, padding_idx);
+  return out;
 }
 
 namespace {
@@ -271,6 +281,10 @@ Tensor gather(const Tensor &a, int64_t dim, const Tensor &index) {
   dim = maybe_wrap_dim(dim, a.dim());
   check_gather_shapes(a, dim, index, nullptr, "gather");
   Tensor out = make_tensor(index.sizes(), a.scalar_type(), a.device());
+  // The kernel reads `a` through a restrided view, so gather carries its own derivative.
+  const bool grad = autograd::detail::any_requires_grad({a});
+  NoGradGuard no_grad;
+  if (grad) autograd::detail::record_gather(out, a, dim, index);
   OpCall c;
   c.op = OpId::gather;
   c.dim = dim;

@@ -80,6 +80,7 @@ Tensor batch_norm(const Tensor &input, const Tensor &weight, const Tensor &bias,
     // them by `momentum`, the variance's with Bessel's correction, as LibTorch's.
     std::tie(var, mean) = var_mean(x, {0, 2}, /*unbiased=*/false);
     const int64_t n = x.numel() / C;
+    NoGradGuard no_grad; // the running estimates are buffers, not part of any graph
     if (running_mean.defined()) {
       Tensor target = running_mean; // a handle on the caller's buffer: updated in place
       target.copy_(mean * momentum + running_mean.to(t) * (1 - momentum));

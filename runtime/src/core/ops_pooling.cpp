@@ -5,6 +5,8 @@
 // pooling_output_shape and pool2d_shape_check, with their messages.
 #include "OpsCommon.h"
 
+#include "../autograd/AutogradMeta.h"
+
 namespace gfy {
 using namespace detail;
 
@@ -62,6 +64,9 @@ void check_pool2d(const Tensor &x, Pair k, Pair s, Pair p, Pair d, int64_t oH, i
 /// One pooling kernel call: x (N, C, H, W) contiguous into (N, C, oH, oW) [+ long indices].
 std::pair<Tensor, Tensor> run_pool(OpId op, const Tensor &x, int64_t oH, int64_t oW, OpCall c, bool indices) {
   const ScalarType t = x.scalar_type();
+  // Max pooling's derivative routes the gradient through the indices: compute them whenever a
+  // gradient will be needed, even if the caller did not ask for them.
+  if (op == OpId::max_pool2d && autograd::detail::any_requires_grad({x})) indices = true;
   Tensor out = make_tensor({x.size(0), x.size(1), oH, oW}, t, x.device());
   Tensor idx = indices ? make_tensor({x.size(0), x.size(1), oH, oW}, kLong, x.device()) : Tensor();
   c.op = op;

@@ -1,7 +1,10 @@
 // Joining (cat, stack) and the free-function forms of the splitting and view methods (chunk,
 // split, view, transpose, ...). Views are metadata only and never reach a backend; cat and stack
-// are copies into slices of one output.
+// are copies into slices of one output, so cat carries its own derivative (each input's slice of
+// the gradient) instead of its copies' (src/autograd/Derivatives.cpp).
 #include "OpsCommon.h"
+
+#include "../autograd/Derivatives.h"
 
 namespace gfy {
 using namespace detail;
@@ -36,11 +39,16 @@ Tensor cat(const std::vector<Tensor> &tensors, int64_t dim) {
   }
   shape[dim] = total;
   Tensor out = make_tensor(shape, t, ref.device());
-  int64_t off = 0;
-  for (const Tensor *p : parts) {
-    out.narrow(dim, off, p->size(dim)).copy_(*p);
-    off += p->size(dim);
+  const bool grad = autograd::detail::any_requires_grad(tensors);
+  {
+    NoGradGuard no_grad; // the copies into slices are not differentiated one by one
+    int64_t off = 0;
+    for (const Tensor *p : parts) {
+      out.narrow(dim, off, p->size(dim)).copy_(*p);
+      off += p->size(dim);
+    }
   }
+  if (grad) autograd::detail::record_cat(out, tensors, dim);
   return out;
 }
 

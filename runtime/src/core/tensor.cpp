@@ -1,11 +1,15 @@
 // Tensor metadata, views and host reads. Invariant: a view never addresses memory outside its
 // storage; every view constructor checks its arguments (dims, ranges, sizes) and throws
-// gfy::Error with LibTorch's wording before any TensorImpl is made.
+// gfy::Error with LibTorch's wording before any TensorImpl is made. A view of a tensor that
+// requires grad gets the history of its view op (src/autograd/Derivatives.cpp); a view made
+// inside an op's front-end gets none and is refused as a kernel operand (AutogradMeta.h).
 #include <graphify/core/Backend.h>
 #include <graphify/core/Functions.h>
 #include <graphify/graph/Graph.h>
 
 #include "OpsCommon.h"
+
+#include "../autograd/Derivatives.h"
 
 #include <algorithm>
 #include <cmath>
@@ -104,8 +108,11 @@ Tensor make_view(const Tensor &base, std::vector<int64_t> sizes, std::vector<int
   impl->strides = std::move(strides);
   impl->offset = offset;
   impl->dtype = b->dtype;
+  impl->is_view = true;
   impl->refresh();
-  return Tensor(std::move(impl));
+  Tensor v(std::move(impl));
+  if (autograd::detail::needs_view_history(base)) autograd::detail::mark_untracked_view(v);
+  return v;
 }
 
 Tensor wrap_scalar(const Scalar &s, Device device) {
@@ -218,6 +225,7 @@ Scalar read_scalar(const TensorImpl &t, int64_t linear) {
 using detail::impl_of;
 using detail::make_view;
 using detail::maybe_wrap_dim;
+namespace ad = autograd::detail;
 
 // --- metadata -----------------------------------------------------------------------------------
 
@@ -235,6 +243,13 @@ namespace {
 Tensor &adopt_shape(Tensor &self, const Tensor &view) {
   TensorImpl &dst = *self.unsafeGetTensorImpl();
   const TensorImpl &src = *view.unsafeGetTensorImpl();
+  if (src.autograd_meta && src.autograd_meta->grad_fn) {
+    // The view's history (a reshape back to the old shape) becomes this tensor's.
+    GFY_CHECK(!(self.is_leaf() && self.requires_grad()),
+              "a leaf Variable that requires grad is being used in an in-place operation.");
+    ad::materialize(self).grad_fn = src.autograd_meta->grad_fn;
+    dst.autograd_meta->output_nr = src.autograd_meta->output_nr;
+  }
   dst.sizes = src.sizes;
   dst.strides = src.strides;
   dst.offset = src.offset;
@@ -292,13 +307,19 @@ Tensor Tensor::view(IntArrayRef size) const {
   GFY_CHECK(st.has_value(),
             "view size is not compatible with input tensor's size and stride (at least one dimension spans across "
             "two contiguous subspaces). Use .reshape(...) instead.");
-  return make_view(*this, std::move(shape), std::move(*st), t.offset);
+  Tensor v = make_view(*this, std::move(shape), std::move(*st), t.offset);
+  if (ad::needs_view_history(*this)) ad::record_reshape(v, *this);
+  return v;
 }
 
 Tensor Tensor::reshape(IntArrayRef shape) const {
   const TensorImpl &t = impl_of(*this);
   auto sz = detail::infer_size(shape, t.numel);
-  if (auto st = detail::compute_stride(t.sizes, t.strides, sz)) return make_view(*this, std::move(sz), std::move(*st), t.offset);
+  if (auto st = detail::compute_stride(t.sizes, t.strides, sz)) {
+    Tensor v = make_view(*this, std::move(sz), std::move(*st), t.offset);
+    if (ad::needs_view_history(*this)) ad::record_reshape(v, *this);
+    return v;
+  }
   return contiguous().view(sz);
 }
 
@@ -329,17 +350,25 @@ Tensor Tensor::squeeze() const {
       sz.push_back(t.sizes[i]);
       st.push_back(t.strides[i]);
     }
-  return make_view(*this, sz, st, t.offset);
+  Tensor v = make_view(*this, sz, st, t.offset);
+  if (ad::needs_view_history(*this)) ad::record_reshape(v, *this);
+  return v;
 }
 
 Tensor Tensor::squeeze(int64_t d) const {
   const TensorImpl &t = impl_of(*this);
   d = maybe_wrap_dim(d, dim());
-  if (t.sizes.empty() || t.sizes[d] != 1) return make_view(*this, t.sizes, t.strides, t.offset);
+  if (t.sizes.empty() || t.sizes[d] != 1) {
+    Tensor v = make_view(*this, t.sizes, t.strides, t.offset);
+    if (ad::needs_view_history(*this)) ad::share_history(v, *this);
+    return v;
+  }
   auto sz = t.sizes, st = t.strides;
   sz.erase(sz.begin() + d);
   st.erase(st.begin() + d);
-  return make_view(*this, sz, st, t.offset);
+  Tensor v = make_view(*this, sz, st, t.offset);
+  if (ad::needs_view_history(*this)) ad::record_reshape(v, *this);
+  return v;
 }
 
 Tensor Tensor::unsqueeze(int64_t d) const {
@@ -349,7 +378,9 @@ Tensor Tensor::unsqueeze(int64_t d) const {
   int64_t s = d < int64_t(sz.size()) ? sz[d] * st[d] : 1;
   sz.insert(sz.begin() + d, 1);
   st.insert(st.begin() + d, s);
-  return make_view(*this, sz, st, t.offset);
+  Tensor v = make_view(*this, sz, st, t.offset);
+  if (ad::needs_view_history(*this)) ad::record_reshape(v, *this);
+  return v;
 }
 
 Tensor Tensor::transpose(int64_t d0, int64_t d1) const {
@@ -361,7 +392,12 @@ Tensor Tensor::transpose(int64_t d0, int64_t d1) const {
     std::swap(sz[d0], sz[d1]);
     std::swap(st[d0], st[d1]);
   }
-  return make_view(*this, sz, st, t.offset);
+  Tensor v = make_view(*this, sz, st, t.offset);
+  if (ad::needs_view_history(*this)) {
+    if (d0 == d1) ad::share_history(v, *this);
+    else ad::record_transpose(v, *this, d0, d1);
+  }
+  return v;
 }
 
 Tensor Tensor::t() const {
@@ -385,7 +421,9 @@ Tensor Tensor::permute(IntArrayRef dims) const {
     sz[i] = t.sizes[d];
     st[i] = t.strides[d];
   }
-  return make_view(*this, sz, st, t.offset);
+  Tensor v = make_view(*this, sz, st, t.offset);
+  if (ad::needs_view_history(*this)) ad::record_permute(v, *this, dims);
+  return v;
 }
 
 Tensor Tensor::expand(IntArrayRef size, bool) const {
@@ -418,7 +456,13 @@ Tensor Tensor::expand(IntArrayRef size, bool) const {
       st[i] = 0;
     }
   }
-  return make_view(*this, sz, st, t.offset);
+  Tensor v = make_view(*this, sz, st, t.offset);
+  if (ad::needs_view_history(*this)) {
+    // Same shape (every elementwise front-end expands its operands): the gradient is unchanged.
+    if (IntArrayRef(sz) == IntArrayRef(t.sizes)) ad::share_history(v, *this);
+    else ad::record_expand(v, *this);
+  }
+  return v;
 }
 
 Tensor Tensor::slice(int64_t d, std::optional<int64_t> start_, std::optional<int64_t> end_, int64_t step) const {
@@ -435,7 +479,9 @@ Tensor Tensor::slice(int64_t d, std::optional<int64_t> start_, std::optional<int
   auto sz = t.sizes, st = t.strides;
   sz[d] = (end - start + step - 1) / step;
   st[d] = t.strides[d] * step;
-  return make_view(*this, sz, st, t.offset + start * t.strides[d]);
+  Tensor v = make_view(*this, sz, st, t.offset + start * t.strides[d]);
+  if (ad::needs_view_history(*this)) ad::record_slice(v, *this, d, start, end, step);
+  return v;
 }
 
 Tensor Tensor::narrow(int64_t d, int64_t start, int64_t length) const {
@@ -461,7 +507,9 @@ Tensor Tensor::select(int64_t d, int64_t index) const {
   auto sz = t.sizes, st = t.strides;
   sz.erase(sz.begin() + d);
   st.erase(st.begin() + d);
-  return make_view(*this, sz, st, t.offset + index * t.strides[d]);
+  Tensor v = make_view(*this, sz, st, t.offset + index * t.strides[d]);
+  if (ad::needs_view_history(*this)) ad::record_select(v, *this, d, index);
+  return v;
 }
 
 std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t d) const {
@@ -518,7 +566,11 @@ std::vector<Tensor> Tensor::unbind(int64_t d) const {
 
 Tensor Tensor::detach() const {
   const TensorImpl &t = impl_of(*this);
-  return make_view(*this, t.sizes, t.strides, t.offset);
+  Tensor v = make_view(*this, t.sizes, t.strides, t.offset);
+  // An alias without history: not a view for autograd, as LibTorch's detach().
+  v.unsafeGetTensorImpl()->autograd_meta.reset();
+  v.unsafeGetTensorImpl()->is_view = false;
+  return v;
 }
 
 // --- printing -----------------------------------------------------------------------------------

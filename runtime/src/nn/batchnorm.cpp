@@ -23,6 +23,7 @@ BatchNormImpl<D>::BatchNormImpl(const BatchNormOptions &o) : Module(D == 1 ? "Ba
 
 template <size_t D> void BatchNormImpl<D>::reset_running_stats() {
   if (!options.track_running_stats()) return;
+  NoGradGuard no_grad;
   running_mean.zero_();
   running_var.fill_(1);
   num_batches_tracked.zero_();
@@ -31,6 +32,7 @@ template <size_t D> void BatchNormImpl<D>::reset_running_stats() {
 template <size_t D> void BatchNormImpl<D>::reset_parameters() {
   reset_running_stats();
   if (!options.affine()) return;
+  NoGradGuard no_grad;
   weight.fill_(1);
   bias.zero_();
 }

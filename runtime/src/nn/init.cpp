@@ -23,7 +23,10 @@ std::tuple<int64_t, int64_t> _calculate_fan_in_and_fan_out(const Tensor &tensor)
   return {tensor.size(1) * receptive, tensor.size(0) * receptive};
 }
 
+// Every initialiser runs under NoGradGuard, as LibTorch's: parameters are leaves that require
+// grad, and writing them in place is only allowed outside autograd.
 Tensor constant_(Tensor tensor, Scalar value) {
+  NoGradGuard no_grad;
   tensor.fill_(value);
   return tensor;
 }
@@ -32,6 +35,7 @@ Tensor ones_(Tensor tensor) { return constant_(tensor, 1); }
 
 Tensor eye_(Tensor matrix) {
   GFY_CHECK(matrix.defined() && matrix.dim() == 2, "Only tensors with 2 dimensions are supported");
+  NoGradGuard no_grad;
   matrix.zero_();
   const int64_t n = std::min(matrix.size(0), matrix.size(1));
   for (int64_t i = 0; i < n; ++i) matrix.select(0, i).select(0, i).fill_(1);
@@ -39,10 +43,12 @@ Tensor eye_(Tensor matrix) {
 }
 
 Tensor uniform_(Tensor tensor, double low, double high) {
+  NoGradGuard no_grad;
   tensor.uniform_(low, high);
   return tensor;
 }
 Tensor normal_(Tensor tensor, double mean, double std) {
+  NoGradGuard no_grad;
   tensor.normal_(mean, std);
   return tensor;
 }

@@ -1,6 +1,7 @@
-// nn::Module bookkeeping and the layers. Parameters are plain tensors (no autograd); a module
-// conversion (`to`) rewrites each parameter's TensorImpl in place so that every handle the user
-// holds (e.g. `fc->weight`) sees the converted data, as LibTorch's set_data does.
+// nn::Module bookkeeping and the layers. Parameters are leaves that require grad (unless
+// registered with requires_grad = false), initialised under NoGradGuard; a module conversion
+// (`to`) rewrites each parameter's TensorImpl in place, keeping its autograd state, so that every
+// handle the user holds (e.g. `fc->weight`) sees the converted data, as LibTorch's set_data does.
 #include <graphify/core/Backend.h>
 #include <graphify/nn/Layers.h>
 
@@ -15,8 +16,9 @@ void Module::check_name(const std::string &name) const {
             "attribute '", name, "' already defined");
 }
 
-Tensor &Module::register_parameter(std::string name, Tensor tensor, bool) {
+Tensor &Module::register_parameter(std::string name, Tensor tensor, bool requires_grad) {
   check_name(name);
+  if (tensor.defined()) tensor.set_requires_grad(requires_grad);
   parameters_.insert(name, std::move(tensor));
   return parameters_[name];
 }
@@ -71,6 +73,18 @@ void Module::apply(const std::function<void(Module &)> &fn) {
   for (auto &c : children_) c.value()->apply(fn);
 }
 
+void Module::zero_grad(bool set_to_none) {
+  for (auto &c : children_) c.value()->zero_grad(set_to_none);
+  NoGradGuard no_grad;
+  for (auto &p : parameters_) {
+    Tensor &grad = p.value().mutable_grad();
+    if (!grad.defined()) continue;
+    grad = grad.detach();
+    if (set_to_none) grad = Tensor();
+    else grad.zero_();
+  }
+}
+
 void Module::train(bool on) {
   training_ = on;
   for (auto &c : children_) c.value()->train(on);
@@ -79,9 +93,12 @@ void Module::train(bool on) {
 namespace {
 void convert_in_place(Tensor &t, const std::function<Tensor(const Tensor &)> &f) {
   if (!t.defined()) return;
+  NoGradGuard no_grad;
   Tensor n = f(t);
   if (n.is_same(t)) return;
+  auto meta = t.unsafeGetTensorImpl()->autograd_meta; // the parameter stays the same leaf
   *t.unsafeGetTensorImpl() = *n.unsafeGetTensorImpl();
+  t.unsafeGetTensorImpl()->autograd_meta = std::move(meta);
 }
 } // namespace
 
@@ -105,6 +122,7 @@ LinearImpl::LinearImpl(const LinearOptions &o) : Module("Linear"), options(o) {
   reset();
 }
 void LinearImpl::reset() {
+  NoGradGuard no_grad; // initialisation is not part of any graph (LibTorch's reset does the same)
   // LibTorch: kaiming_uniform(a = sqrt(5)) on the weight, which is U(-1/sqrt(in), 1/sqrt(in)).
   const double bound = options.in_features() > 0 ? 1.0 / std::sqrt(double(options.in_features())) : 0.0;
   weight.uniform_(-bound, bound);
@@ -117,13 +135,21 @@ EmbeddingImpl::EmbeddingImpl(const EmbeddingOptions &o) : Module("Embedding"), o
   reset();
 }
 void EmbeddingImpl::reset() {
+  NoGradGuard no_grad; // initialisation is not part of any graph (LibTorch's reset does the same)
   weight.normal_(0, 1);
   if (auto p = options.padding_idx()) {
     const int64_t idx = *p < 0 ? *p + options.num_embeddings() : *p;
     weight.select(0, idx).fill_(0);
   }
 }
-Tensor EmbeddingImpl::forward(const Tensor &indices) { return embedding(weight, indices); }
+Tensor EmbeddingImpl::forward(const Tensor &indices) {
+  // padding_idx only matters to the gradient: its row receives none.
+  const int64_t pad = options.padding_idx().has_value()
+                          ? (*options.padding_idx() < 0 ? *options.padding_idx() + options.num_embeddings()
+                                                        : *options.padding_idx())
+                          : -1;
+  return embedding(weight, indices, pad);
+}
 
 LayerNormImpl::LayerNormImpl(const LayerNormOptions &o) : Module("LayerNorm"), options(o) {
   if (o.elementwise_affine()) {
@@ -133,6 +159,7 @@ LayerNormImpl::LayerNormImpl(const LayerNormOptions &o) : Module("LayerNorm"), o
   reset();
 }
 void LayerNormImpl::reset() {
+  NoGradGuard no_grad; // initialisation is not part of any graph (LibTorch's reset does the same)
   if (weight.defined()) weight.fill_(1);
   if (bias.defined()) bias.fill_(0);
 }
@@ -159,6 +186,7 @@ LSTMImpl::LSTMImpl(const LSTMOptions &o) : Module("LSTM"), options(o) {
 }
 
 void LSTMImpl::reset() {
+  NoGradGuard no_grad; // initialisation is not part of any graph (LibTorch's reset does the same)
   const double bound = 1.0 / std::sqrt(double(options.hidden_size()));
   for (auto &p : parameters(false)) p.uniform_(-bound, bound);
 }
@@ -191,15 +219,17 @@ std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor &i
     Tensor xproj = linear(layer_in.reshape({T * B, layer_in.size(2)}), w_ih[size_t(l)], bias).view({T, B, 4 * H});
     Tensor wt = w_hh[size_t(l)].t(); // (H, 4H) view: BLAS reads it transposed, no copy
     Tensor h = h0.select(0, l), c = c0.select(0, l);
-    Tensor out = gfy::empty({T, B, H}, input.options()); // out: (T, B, H)
+    std::vector<Tensor> steps; // each (B, H); stacked, not copied into slices, so it differentiates
+    steps.reserve(size_t(T));
     for (int64_t t = 0; t < T; ++t) {
       Tensor gates = addmm(xproj.select(0, t), h, wt); // gates: (B, 4H), order i f g o
       auto g = gates.chunk(4, 1);
       Tensor i_g = sigmoid(g[0]), f_g = sigmoid(g[1]), c_g = tanh(g[2]), o_g = sigmoid(g[3]);
       c = f_g * c + i_g * c_g;
       h = o_g * tanh(c);
-      out.select(0, t).copy_(h);
+      steps.push_back(h);
     }
+    Tensor out = stack(steps, 0); // out: (T, B, H)
     if (options.dropout() > 0 && is_training() && l + 1 < L) out = dropout(out, options.dropout(), true);
     hn.push_back(h);
     cn.push_back(c);

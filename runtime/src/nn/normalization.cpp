@@ -16,6 +16,7 @@ void GroupNormImpl::reset() {
 }
 
 void GroupNormImpl::reset_parameters() {
+  NoGradGuard no_grad; // initialisation is not part of any graph (LibTorch's reset does the same)
   if (weight.defined()) weight.fill_(1);
   if (bias.defined()) bias.fill_(0);
 }
@@ -46,12 +47,14 @@ template <size_t D> void InstanceNormImpl<D>::reset() {
 
 template <size_t D> void InstanceNormImpl<D>::reset_running_stats() {
   if (!options.track_running_stats()) return;
+  NoGradGuard no_grad;
   running_mean.fill_(0);
   running_var.fill_(1);
   num_batches_tracked.fill_(0);
 }
 
 template <size_t D> void InstanceNormImpl<D>::reset_parameters() {
+  NoGradGuard no_grad; // initialisation is not part of any graph (LibTorch's reset does the same)
   reset_running_stats();
   if (weight.defined()) weight.fill_(1);
   if (bias.defined()) bias.fill_(0);

@@ -12,6 +12,7 @@ namespace gfy::nn {
 namespace {
 
 void uniform_all(Module &m, int64_t hidden_size) {
+  NoGradGuard no_grad; // initialisation is not part of any graph (LibTorch's reset does the same)
   const double bound = 1.0 / std::sqrt(double(hidden_size));
   for (auto &p : m.parameters(false)) p.uniform_(-bound, bound);
 }
@@ -59,11 +60,14 @@ std::tuple<Tensor, Tensor> RecurrentLayersBase::forward(const Tensor &input, Ten
   Tensor layer_in = x;
   for (int64_t l = 0; l < L; ++l) {
     Tensor h = hx.select(0, l);
-    Tensor out = gfy::empty({T, B, H}, input.options()); // out: (T, B, H)
+    // Steps are stacked, not copied into a preallocated buffer: an in-place write into a view of
+    // the buffer would need autograd's CopySlices.
+    std::vector<Tensor> steps;
     for (int64_t t = 0; t < T; ++t) {
       h = cell(layer_in.select(0, t), h, size_t(l));
-      out.select(0, t).copy_(h);
+      steps.push_back(h);
     }
+    Tensor out = stack(steps, 0); // out: (T, B, H)
     if (dropout_ > 0 && is_training() && l + 1 < L) out = dropout(out, dropout_, true);
     hn.push_back(h);
     layer_in = out;

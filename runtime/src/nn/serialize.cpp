@@ -109,6 +109,7 @@ Records module_records(const nn::Module &module) {
 }
 
 void load_into(nn::Module &module, const Records &records, const std::string &source) {
+  NoGradGuard no_grad; // loading overwrites leaves in place, outside any graph (as LibTorch's load)
   auto find = [&](const std::string &name) -> const Tensor * {
     for (const auto &[n, t] : records)
       if (n == name) return &t;

@@ -9,6 +9,7 @@
 ///   auto i = gfy::argsort((x <= 0).to(gfy::kInt), /*stable=*/true, /*dim=*/1);
 /// \endcode
 
+#include <graphify/autograd/GradMode.h>
 #include <graphify/core/Indexing.h>
 #include <graphify/core/Tensor.h>
 
@@ -439,14 +440,6 @@ Tensor rnn_tanh_cell(const Tensor &input, const Tensor &hx, const Tensor &w_ih, 
 Tensor rnn_relu_cell(const Tensor &input, const Tensor &hx, const Tensor &w_ih, const Tensor &w_hh,
                      const Tensor &b_ih = {}, const Tensor &b_hh = {});
 
-/// Accepted for source compatibility: the runtime has no autograd, so this guard does nothing.
-struct NoGradGuard {
-  NoGradGuard() = default;
-  NoGradGuard(const NoGradGuard &) = delete;
-  NoGradGuard &operator=(const NoGradGuard &) = delete;
-};
-/// Same as NoGradGuard.
-using InferenceMode = NoGradGuard;
 
 /// Allocation counters of the CPU caching allocator (for tests: replay must not allocate).
 struct AllocatorStats {

@@ -28,6 +28,10 @@ class Tensor;
 namespace indexing {
 class TensorIndex;
 }
+namespace autograd {
+class Node;
+struct AutogradMeta;
+} // namespace autograd
 
 /// A device buffer. Allocated through the owning backend's caching allocator and handed back
 /// to it when the last view dies.
@@ -37,6 +41,10 @@ struct Storage {
   Device device;
   Backend *backend = nullptr; ///< null for external memory (from_blob): never freed here
   std::function<void(void *)> deleter; ///< from_blob's optional deleter
+  /// Bumped by every kernel that writes the buffer; autograd compares it with the value a saved
+  /// tensor had, to refuse gradients computed from overwritten values (LibTorch's version counter,
+  /// shared by a tensor and its views).
+  uint32_t version = 0;
   Storage() = default;
   Storage(const Storage &) = delete;
   Storage &operator=(const Storage &) = delete;
@@ -54,6 +62,10 @@ struct TensorImpl {
   ScalarType dtype = kFloat;
   bool contiguous = true;     ///< row-major dense, cached when the impl is made
   bool wrapped_number = false; ///< a host Scalar wrapped as a 0-d tensor (type promotion)
+  bool is_view = false;        ///< made from another tensor's storage (detail::make_view)
+  /// Autograd state (requires_grad, grad, grad_fn); null for tensors that never took part in
+  /// autograd, so the no-grad path costs one pointer test per operand.
+  std::shared_ptr<autograd::AutogradMeta> autograd_meta;
   /// Address of element 0 (no capture check: for kernels).
   char *data() const { return static_cast<char *>(storage->data) + offset * int64_t(element_size(dtype)); }
   void refresh(); ///< recompute numel and contiguous after sizes/strides change
@@ -101,11 +113,36 @@ public:
   bool is_floating_point() const { return isFloatingType(scalar_type()); }
   int64_t element_size() const { return int64_t(gfy::element_size(scalar_type())); }
   int64_t nbytes() const { return numel() * element_size(); }
-  bool requires_grad() const { return false; }
+  bool requires_grad() const;
   bool is_same(const Tensor &o) const { return impl_ == o.impl_; }
   TensorImpl *unsafeGetTensorImpl() const { return impl_.get(); }
   const std::shared_ptr<TensorImpl> &impl() const { return impl_; }
   std::string toString() const;
+
+  // --- autograd (graphify/autograd/Autograd.h; LibTorch's semantics and messages) ---
+  /// Makes a floating leaf track gradients (`x.requires_grad_()`); only leaves may change it.
+  Tensor &requires_grad_(bool requires_grad = true);
+  void set_requires_grad(bool requires_grad) { requires_grad_(requires_grad); }
+  /// The accumulated gradient of a leaf; undefined until a backward pass reaches it.
+  const Tensor &grad() const;
+  Tensor &mutable_grad() const;
+  /// Back-propagates from this tensor (a scalar, unless `gradient` is given) into the leaves.
+  void backward(const Tensor &gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false, std::optional<std::vector<Tensor>> inputs = std::nullopt) const;
+  /// True for tensors made by the user (not by an op on tensors that require grad).
+  bool is_leaf() const;
+  /// The node that computes this tensor's gradient, or null for leaves.
+  const std::shared_ptr<autograd::Node> &grad_fn() const;
+  uint32_t output_nr() const;
+  /// Keeps `.grad()` of a non-leaf after backward.
+  void retain_grad() const;
+  bool retains_grad() const;
+  /// Detaches in place: this handle stops tracking history.
+  Tensor &detach_();
+  /// The same data without autograd history (as `detach()`).
+  Tensor data() const { return detach(); }
+  bool is_view() const { return defined() && impl_->is_view; }
+  int64_t _version() const;
 
   // --- host reads: refused (CaptureError) while capturing, warned while tracing ---
   Scalar item(SL loc = SL::current()) const;

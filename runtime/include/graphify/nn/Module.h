@@ -132,7 +132,8 @@ public:
   /// Converts every parameter and buffer in place (existing handles see the new data).
   virtual void to(ScalarType dtype);
   virtual void to(Device device);
-  void zero_grad() {}
+  /// Zeroes (or, with `set_to_none`, resets) the `.grad()` of every parameter, recursively.
+  virtual void zero_grad(bool set_to_none = false);
 
 protected:
   bool training_ = true;

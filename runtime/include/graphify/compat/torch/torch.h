@@ -73,6 +73,8 @@ using namespace ::gfy;
 
 // c10 spellings that appear in user code: optionals (`c10::nullopt`) and the value types.
 namespace c10 {
+using ::gfy::AutoGradMode;
+using ::gfy::InferenceMode;
 using ::gfy::Device;
 using ::gfy::DeviceType;
 using ::gfy::IntArrayRef;
