@@ -11,10 +11,12 @@
 /// \endcode
 
 #include <graphify/core/Types.h>
+#include <graphify/core/ArrayRef.h>
 #include <graphify/core/Tensor.h>
 #include <graphify/core/Indexing.h>
 #include <graphify/core/Functions.h>
 #include <graphify/core/Backend.h>
+#include <graphify/core/Context.h>
 #include <graphify/graph/Graph.h>
 #include <graphify/nn/Module.h>
 #include <graphify/nn/Layers.h>
@@ -35,3 +37,4 @@
 #include <graphify/nn/Padding.h>
 #include <graphify/nn/RNN.h>
 #include <graphify/nn/Serialize.h>
+#include <graphify/data/Data.h>
