@@ -37,6 +37,48 @@ torch::Tensor f64_exact(std::vector<int64_t> num, double den) {
 }
 torch::Tensor ar(int64_t n, torch::ScalarType t) { return torch::arange(n).to(t); }
 
+// `std::cout << model`: every layer's pretty_print and the tree's indentation, as users log it.
+struct PrintedNetImpl : torch::nn::Module {
+  PrintedNetImpl() {
+    namespace nn = torch::nn;
+    fc = register_module("fc", nn::Linear(4, 2));
+    seq = register_module(
+        "seq", nn::Sequential(nn::Conv2d(nn::Conv2dOptions(3, 8, 3).padding(1).bias(false)), nn::BatchNorm2d(8),
+                              nn::ReLU(), nn::ReLU(nn::ReLUOptions().inplace(true)),
+                              nn::LeakyReLU(nn::LeakyReLUOptions().negative_slope(0.2).inplace(true)),
+                              nn::MaxPool2d(2), nn::MaxPool2d(nn::MaxPool2dOptions(3).stride(2).padding(1)),
+                              nn::Dropout(0.5), nn::Conv2d(nn::Conv2dOptions(8, 8, 3).stride(2).groups(2)),
+                              nn::Conv2d(nn::Conv2dOptions(8, 8, {1, 3}).dilation(2).padding({0, 2})),
+                              nn::AdaptiveAvgPool2d(1), nn::AdaptiveAvgPool2d(nn::AdaptiveAvgPool2dOptions({2, 3})),
+                              nn::Flatten(), nn::Linear(nn::LinearOptions(8, 3).bias(false))));
+    list = register_module(
+        "list", nn::ModuleList(nn::Identity(), nn::Tanh(), nn::Sigmoid(), nn::Embedding(10, 4),
+                               nn::Embedding(nn::EmbeddingOptions(10, 4).padding_idx(0)),
+                               nn::LayerNorm(nn::LayerNormOptions({4, 5}).eps(1e-6)),
+                               nn::ConvTranspose2d(nn::ConvTranspose2dOptions(4, 2, 2).stride(2)),
+                               nn::ConvTranspose2d(nn::ConvTranspose2dOptions(4, 2, 3).padding(1).output_padding(1)),
+                               nn::AvgPool2d(2), nn::GELU(), nn::Softmax(1), nn::LogSoftmax(-1),
+                               nn::BatchNorm1d(nn::BatchNormOptions(4).momentum(0.5).affine(false)),
+                               nn::Conv1d(2, 4, 3), nn::Conv1d(nn::Conv1dOptions(2, 4, 3).padding(1).bias(false)),
+                               nn::LSTM(nn::LSTMOptions(4, 8).num_layers(2).batch_first(true)),
+                               nn::GroupNorm(2, 4), nn::SiLU(), nn::Dropout2d(0.2)));
+    inner = register_module("inner", std::make_shared<InnerImpl>());
+  }
+  struct InnerImpl : torch::nn::Module {
+    InnerImpl() { register_module("act", torch::nn::ReLU()); }
+  };
+  torch::nn::Linear fc{nullptr};
+  torch::nn::Sequential seq{nullptr};
+  torch::nn::ModuleList list{nullptr};
+  std::shared_ptr<InnerImpl> inner;
+};
+TORCH_MODULE(PrintedNet);
+
+/// A user module that describes itself, as public model code does.
+struct DescribedImpl : torch::nn::Module {
+  void pretty_print(std::ostream &stream) const override { stream << "Described(k=" << 3 << ")"; }
+};
+
 std::vector<Case> cases() {
   std::vector<Case> c;
   auto add = [&](const char *name, std::function<void(std::ostream &)> fn) { c.emplace_back(name, std::move(fn)); };
@@ -271,6 +313,18 @@ std::vector<Case> cases() {
   add("items", [](std::ostream &o) {
     o << f32({2.5}).item() << " " << i64({-3}).item() << " " << b({1}).item() << " " << ar(4, torch::kFloat).sum().item()
       << " " << f32({0.1}).item() << "\n";
+  });
+  add("module_tree", [](std::ostream &o) {
+    PrintedNet net;
+    o << net << "\n" << *net << "\n" << net->name() << "\n";
+  });
+  add("module_single_layers", [](std::ostream &o) {
+    o << torch::nn::Linear(2, 3) << "\n" << *torch::nn::Conv2d(1, 2, 3) << "\n" << torch::nn::Sequential() << "\n";
+  });
+  add("module_user_pretty_print", [](std::ostream &o) {
+    auto d = std::make_shared<DescribedImpl>();
+    d->register_module("fc", torch::nn::Linear(1, 1));
+    o << *d << "\n";
   });
   return c;
 }

@@ -11,11 +11,13 @@
 /// \endcode
 
 #include <graphify/core/Types.h>
+#include <graphify/core/ArrayRef.h>
 #include <graphify/core/Tensor.h>
 #include <graphify/core/Indexing.h>
 #include <graphify/core/Functions.h>
 #include <graphify/core/Backend.h>
 #include <graphify/autograd/Autograd.h>
+#include <graphify/core/Context.h>
 #include <graphify/graph/Graph.h>
 #include <graphify/nn/Module.h>
 #include <graphify/nn/Layers.h>
@@ -38,3 +40,4 @@
 #include <graphify/nn/Serialize.h>
 #include <graphify/optim/Adam.h>
 #include <graphify/optim/SGD.h>
+#include <graphify/data/Data.h>

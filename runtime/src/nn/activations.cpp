@@ -1,4 +1,4 @@
-// Parameter-free modules: activations and Dropout. Each forward delegates to the functional form,
+// Activations (PReLU with its slopes, the rest parameter-free) and Dropout. Each forward delegates to the functional form,
 // so a module and its F:: counterpart can never disagree.
 #include <graphify/nn/Activations.h>
 #include <graphify/nn/Dropout.h>
@@ -39,4 +39,43 @@ Tensor Dropout2dImpl::forward(Tensor input) {
                       F::Dropout2dFuncOptions().p(options.p()).training(is_training()).inplace(options.inplace()));
 }
 
+namespace functional {
+Tensor glu(const Tensor &input, const GLUFuncOptions &options) {
+  GFY_CHECK(input.defined(), "glu: input is undefined");
+  GFY_CHECK(input.dim() > 0, "glu does not support scalars because halving size must be even");
+  const int64_t dim = options.dim() < 0 ? options.dim() + input.dim() : options.dim();
+  GFY_CHECK(dim >= 0 && dim < input.dim(), "Dimension out of range (expected to be in range of [", -input.dim(), ", ",
+            input.dim() - 1, "], but got ", options.dim(), ")");
+  const int64_t n = input.size(dim);
+  GFY_CHECK(n % 2 == 0, "Halving dimension must be even, but dimension ", dim, " is size ", n);
+  return input.narrow(dim, 0, n / 2) * input.narrow(dim, n / 2, n / 2).sigmoid();
+}
+} // namespace functional
+
+PReLUImpl::PReLUImpl(const PReLUOptions &o) : Module("PReLU"), options(o) { reset(); }
+void PReLUImpl::reset() {
+  weight = register_parameter("weight", gfy::full({options.num_parameters()}, options.init()));
+}
+
 } // namespace gfy::nn
+
+namespace gfy {
+Tensor prelu(const Tensor &input, const Tensor &weight) {
+  GFY_CHECK(input.defined() && weight.defined(), "prelu: input and weight must be defined");
+  GFY_CHECK(weight.dim() <= 1, "prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = ", weight.dim());
+  Tensor w = weight;
+  const int64_t channels = input.dim() >= 2 ? input.size(1) : 1;
+  if (weight.numel() != 1) {
+    GFY_CHECK(input.dim() > 0, "Not allow zero-dim input tensor.");
+    GFY_CHECK(weight.numel() == channels, "Mismatch of parameter numbers and input channel size. Found parameter numbers = ",
+              weight.numel(), " and channel size = ", channels, ".");
+    std::vector<int64_t> shape(static_cast<size_t>(input.dim()), 1);
+    if (input.dim() >= 2) shape[1] = channels;
+    else shape[0] = channels;
+    w = weight.reshape(shape);  // (1, C, 1, ...)
+  } else {
+    w = weight.reshape({});
+  }
+  return where(input > 0, input, w * input);
+}
+} // namespace gfy

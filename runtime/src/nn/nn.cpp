@@ -6,8 +6,45 @@
 #include <graphify/nn/Layers.h>
 
 #include <cmath>
+#include <cxxabi.h>
+#include <cstdlib>
+#include <ostream>
+#include <typeinfo>
 
 namespace gfy::nn {
+
+std::string demangled_type_name(const std::type_info &type) {
+  int status = 0;
+  char *d = abi::__cxa_demangle(type.name(), nullptr, nullptr, &status);
+  std::string out = status == 0 && d ? d : type.name();
+  std::free(d);
+  return out;
+}
+
+const std::string &Module::name() const {
+  if (name_.empty()) name_ = demangled_type_name(typeid(*this));
+  return name_;
+}
+
+// pretty_print itself is in pretty_print.cpp.
+
+void Module::pretty_print_recursive(std::ostream &stream, const std::string &indentation) const {
+  pretty_print(stream);
+  if (children_.is_empty()) return;
+  stream << "(\n";
+  const std::string next = indentation + "  ";
+  for (const auto &child : children_) {
+    stream << next << "(" << child.key() << "): ";
+    child.value()->pretty_print_recursive(stream, next);
+    stream << '\n';
+  }
+  stream << indentation << ")";
+}
+
+std::ostream &operator<<(std::ostream &stream, const Module &module) {
+  module.pretty_print_recursive(stream, "");
+  return stream;
+}
 
 void Module::check_name(const std::string &name) const {
   GFY_CHECK(!name.empty(), "name must not be empty");

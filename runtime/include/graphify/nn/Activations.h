@@ -1,8 +1,9 @@
 #pragma once
 /// \file
 /// Activation modules of LibTorch 1.13 (`ReLU`, `LeakyReLU`, `GELU`, `SiLU`, `ELU`, `Softplus`,
-/// `Mish`, `Sigmoid`, `Tanh`, `Softmax`, `LogSoftmax`), with their `*Options` and holders, so that they can be stacked in a
-/// Sequential. Parameter-free: each forwards to the function of the same name.
+/// `Mish`, `Sigmoid`, `Tanh`, `Softmax`, `LogSoftmax`, `GLU`, `PReLU`), with their `*Options` and
+/// holders, so that they can be stacked in a Sequential. Each forwards to the function of the same
+/// name; PReLU alone has a parameter (its slopes).
 ///
 /// \code
 ///   gfy::nn::Sequential mlp(gfy::nn::Linear(4, 8), gfy::nn::GELU(), gfy::nn::Linear(8, 3),
@@ -13,7 +14,29 @@
 #include <graphify/nn/Functional.h>
 #include <graphify/nn/Module.h>
 
+namespace gfy {
+/// max(x, 0) + weight * min(x, 0), the weight holding one slope or one per channel (dim 1).
+Tensor prelu(const Tensor &input, const Tensor &weight);
+} // namespace gfy
+
 namespace gfy::nn {
+
+struct GLUOptions {
+  /* implicit */ GLUOptions(int64_t dim = -1) : dim_(dim) {}
+  GFY_ARG(int64_t, dim);
+};
+
+struct PReLUOptions {
+  GFY_ARG(int64_t, num_parameters) = 1;
+  GFY_ARG(double, init) = 0.25;
+};
+
+namespace functional {
+using GLUFuncOptions = GLUOptions;
+/// First half of `dim` times the sigmoid of the second half; the size of `dim` must be even.
+Tensor glu(const Tensor &input, const GLUFuncOptions &options = {});
+inline Tensor prelu(const Tensor &input, const Tensor &weight) { return gfy::prelu(input, weight); }
+} // namespace functional
 
 struct SoftmaxOptions {
   /* implicit */ SoftmaxOptions(int64_t dim) : dim_(dim) {}
@@ -116,5 +139,24 @@ public:
   LogSoftmaxOptions options;
 };
 GFY_MODULE(LogSoftmax);
+
+class GLUImpl : public Module {
+public:
+  explicit GLUImpl(const GLUOptions &options = {}) : Module("GLU"), options(options) {}
+  Tensor forward(const Tensor &input) { return functional::glu(input, options); }
+  GLUOptions options;
+};
+GFY_MODULE(GLU);
+
+/// Parametric ReLU; `weight` (num_parameters) starts at `init`.
+class PReLUImpl : public Module {
+public:
+  explicit PReLUImpl(const PReLUOptions &options = {});
+  Tensor forward(const Tensor &input) { return gfy::prelu(input, weight); }
+  void reset();
+  PReLUOptions options;
+  Tensor weight;
+};
+GFY_MODULE(PReLU);
 
 } // namespace gfy::nn

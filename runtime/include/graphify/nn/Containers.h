@@ -16,8 +16,8 @@
 /// \endcode
 ///
 /// Difference from LibTorch: LibTorch's AnyModule forwards any argument and return types through
-/// `AnyValue`; here an element's `forward` must accept one Tensor and return a Tensor when the
-/// Sequential's `forward` is called (modules that do not, such as LSTM, can be held but raise
+/// `AnyValue`; here an element's `forward` must accept one Tensor (two or three for the first
+/// element of `seq->forward(a, b)`) and return a Tensor when the Sequential's `forward` is called (modules that do not, such as LSTM, can be held but raise
 /// gfy::Error when forwarded), which covers the `Sequential` stacks that model code builds.
 
 #include <graphify/nn/Module.h>
@@ -43,6 +43,16 @@ template <class M>
 concept TensorForward = requires(M &m, const Tensor &t) {
   { m.forward(t) } -> std::convertible_to<Tensor>;
 };
+/// A module whose `forward` maps two (or three) Tensors to a Tensor: the first element of a
+/// Sequential called with that many inputs (`seq->forward(x, t)`).
+template <class M>
+concept TensorForward2 = requires(M &m, const Tensor &t) {
+  { m.forward(t, t) } -> std::convertible_to<Tensor>;
+};
+template <class M>
+concept TensorForward3 = requires(M &m, const Tensor &t) {
+  { m.forward(t, t, t) } -> std::convertible_to<Tensor>;
+};
 } // namespace detail
 
 /// A module of any type behind one handle, as torch::nn::AnyModule: `ptr()`, `ptr<T>()`,
@@ -54,6 +64,12 @@ public:
     static_assert(std::is_base_of_v<Module, M>, "AnyModule holds torch::nn::Module types only");
     if constexpr (detail::TensorForward<M>)
       forward_ = [m = module.get()](const Tensor &x) -> Tensor { return m->forward(x); };
+    if constexpr (detail::TensorForward2<M>)
+      forward2_ = [m = module.get()](const Tensor &a, const Tensor &b) -> Tensor { return m->forward(a, b); };
+    if constexpr (detail::TensorForward3<M>)
+      forward3_ = [m = module.get()](const Tensor &a, const Tensor &b, const Tensor &c) -> Tensor {
+        return m->forward(a, b, c);
+      };
   }
   template <class M> explicit AnyModule(const ModuleHolder<M> &holder) : AnyModule(holder.ptr()) {}
   template <detail::ModuleValue M>
@@ -66,6 +82,21 @@ public:
     GFY_CHECK(forward_ != nullptr, "AnyModule: module '", module_->name(),
               "' has no forward(Tensor) returning a Tensor (the gfy runtime chains Tensor -> Tensor modules only)");
     return forward_(input);
+  }
+  /// `forward(a, b)` / `forward(a, b, c)` of a module that takes two or three Tensors.
+  template <class ReturnType = Tensor> ReturnType forward(const Tensor &a, const Tensor &b) const {
+    static_assert(std::is_same_v<ReturnType, Tensor>, "AnyModule::forward returns a Tensor in the gfy runtime");
+    GFY_CHECK(!is_empty(), "Cannot call forward() on an empty AnyModule");
+    GFY_CHECK(forward2_ != nullptr, "AnyModule: module '", module_->name(),
+              "' has no forward(Tensor, Tensor) returning a Tensor");
+    return forward2_(a, b);
+  }
+  template <class ReturnType = Tensor> ReturnType forward(const Tensor &a, const Tensor &b, const Tensor &c) const {
+    static_assert(std::is_same_v<ReturnType, Tensor>, "AnyModule::forward returns a Tensor in the gfy runtime");
+    GFY_CHECK(!is_empty(), "Cannot call forward() on an empty AnyModule");
+    GFY_CHECK(forward3_ != nullptr, "AnyModule: module '", module_->name(),
+              "' has no forward(Tensor, Tensor, Tensor) returning a Tensor");
+    return forward3_(a, b, c);
   }
   std::shared_ptr<Module> ptr() const {
     GFY_CHECK(!is_empty(), "Cannot call ptr() on an empty AnyModule");
@@ -95,6 +126,8 @@ private:
   std::shared_ptr<Module> module_;
   const std::type_info *type_ = nullptr;
   std::function<Tensor(const Tensor &)> forward_;
+  std::function<Tensor(const Tensor &, const Tensor &)> forward2_;
+  std::function<Tensor(const Tensor &, const Tensor &, const Tensor &)> forward3_;
 };
 
 /// A name and a module, for `Sequential({{"fc", Linear(2, 3)}, {"act", ReLU()}})`.
@@ -133,6 +166,19 @@ public:
     GFY_CHECK(!is_empty(), "Cannot call forward() on an empty Sequential");
     Tensor x = input;
     for (const auto &m : modules_) x = m.forward(x);
+    return x;
+  }
+  /// As LibTorch: the first module takes every input, the rest chain its output.
+  template <class ReturnType = Tensor> ReturnType forward(const Tensor &a, const Tensor &b) {
+    GFY_CHECK(!is_empty(), "Cannot call forward() on an empty Sequential");
+    Tensor x = modules_.front().forward<ReturnType>(a, b);
+    for (size_t i = 1; i < modules_.size(); ++i) x = modules_[i].forward(x);
+    return x;
+  }
+  template <class ReturnType = Tensor> ReturnType forward(const Tensor &a, const Tensor &b, const Tensor &c) {
+    GFY_CHECK(!is_empty(), "Cannot call forward() on an empty Sequential");
+    Tensor x = modules_.front().forward<ReturnType>(a, b, c);
+    for (size_t i = 1; i < modules_.size(); ++i) x = modules_[i].forward(x);
     return x;
   }
 

@@ -61,6 +61,10 @@ template <size_t D> struct ConvOptions {
   GFY_ARG(bool, bias) = true;
   /// Only kZeros is supported; the others throw when the module is built.
   GFY_ARG(padding_mode_t, padding_mode) = kZeros;
+
+public:
+  /// `padding({1, 2})`: a braced list does not pick a variant alternative by itself (as LibTorch).
+  ConvOptions &padding(std::initializer_list<int64_t> il) { return padding(padding_t(ExpandingArray<D>(il))); }
 };
 using Conv1dOptions = ConvOptions<1>;
 using Conv2dOptions = ConvOptions<2>;
@@ -105,6 +109,9 @@ template <size_t D> struct ConvFuncOptions {
   GFY_ARG(padding_t, padding) = ExpandingArray<D>(0);
   GFY_ARG(ExpandingArray<D>, dilation) = 1;
   GFY_ARG(int64_t, groups) = 1;
+
+public:
+  ConvFuncOptions &padding(std::initializer_list<int64_t> il) { return padding(padding_t(ExpandingArray<D>(il))); }
 };
 using Conv1dFuncOptions = ConvFuncOptions<1>;
 using Conv2dFuncOptions = ConvFuncOptions<2>;

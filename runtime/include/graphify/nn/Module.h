@@ -15,6 +15,7 @@
 #include <graphify/core/Tensor.h>
 
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <memory>
 #include <optional>
@@ -83,12 +84,20 @@ template <class Impl> class ModuleHolder;
 /// `register_*` returns a reference to the stored handle (the same TensorImpl as the argument).
 class Module : public std::enable_shared_from_this<Module> {
 public:
-  explicit Module(std::string name = "Module") : name_(std::move(name)) {}
+  /// Without a name, `name()` is the demangled type of the module (`NetImpl`), as LibTorch.
+  explicit Module(std::string name = std::string()) : name_(std::move(name)) {}
   virtual ~Module() = default;
   Module(const Module &) = default;
   Module &operator=(const Module &) = default;
 
-  const std::string &name() const { return name_; }
+  const std::string &name() const;
+
+  /// Writes the module's one-line description, as LibTorch's `pretty_print`: `name()` for user
+  /// modules (override it to say more); `torch::nn::Linear(in_features=4, out_features=2, bias=true)`
+  /// and the like for the runtime's layers. `stream << module` writes it with every submodule.
+  virtual void pretty_print(std::ostream &stream) const;
+  /// The description and, indented beneath it, `(name): description` of each submodule.
+  void pretty_print_recursive(std::ostream &stream, const std::string &indentation) const;
 
   Tensor &register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
   Tensor &register_buffer(std::string name, Tensor tensor);
@@ -141,7 +150,7 @@ protected:
 private:
   void check_name(const std::string &name) const;
   void collect(const std::string &prefix, bool recurse, bool buffers, OrderedDict<Tensor> &out) const;
-  std::string name_;
+  mutable std::string name_;
   OrderedDict<Tensor> parameters_;
   OrderedDict<Tensor> buffers_;
   OrderedDict<std::shared_ptr<Module>> children_;
@@ -183,6 +192,12 @@ private:
   }
   std::shared_ptr<Impl> impl_;
 };
+
+/// `std::cout << *module` / `std::cout << holder`: the module tree, as LibTorch prints it.
+std::ostream &operator<<(std::ostream &stream, const Module &module);
+template <class Impl> std::ostream &operator<<(std::ostream &stream, const ModuleHolder<Impl> &holder) {
+  return stream << *holder;
+}
 
 } // namespace gfy::nn
 

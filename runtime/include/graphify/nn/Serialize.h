@@ -17,6 +17,7 @@
 #include <graphify/nn/Module.h>
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,6 +52,26 @@ template <class Impl> void load(std::shared_ptr<Impl> &module, const std::string
 }
 template <class Impl> void load(nn::ModuleHolder<Impl> &module, const std::string &path) {
   serialize::load_into(*module, serialize::read_file(path), path);
+}
+
+/// `torch::load(model, path, device)`: loads, then places what was loaded on `device` (LibTorch
+/// maps the archive's tensors there; the module's parameters then live on it).
+template <class Impl> void load(std::shared_ptr<Impl> &module, const std::string &path, std::optional<Device> device) {
+  load(module, path);
+  if (device) module->to(*device);
+}
+template <class Impl> void load(nn::ModuleHolder<Impl> &module, const std::string &path, std::optional<Device> device) {
+  load(module, path);
+  if (device) module->to(*device);
+}
+inline void load(Tensor &tensor, const std::string &path, std::optional<Device> device) {
+  load(tensor, path);
+  if (device) tensor = tensor.to(*device);
+}
+inline void load(std::vector<Tensor> &tensors, const std::string &path, std::optional<Device> device) {
+  load(tensors, path);
+  if (device)
+    for (auto &t : tensors) t = t.to(*device);
 }
 
 } // namespace gfy

@@ -23,19 +23,67 @@
 #include <graphify/graphify.h>
 
 // LibTorch's <torch/torch.h> pulls in much of the standard library, and model code leans on it
-// (std::numeric_limits, std::cout, std::sqrt without their own includes): provide the same.
+// (std::numeric_limits, std::cout, strcmp, std::ostream_iterator without their own includes):
+// provide the same C++ headers, the list `g++ -M` gives for LibTorch 1.13's <torch/torch.h>.
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <bitset>
+#include <cassert>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <climits>
+#include <clocale>
 #include <cmath>
+#include <complex>
+#include <condition_variable>
+#include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <deque>
+#include <exception>
+#include <forward_list>
 #include <functional>
+#include <initializer_list>
+#include <iomanip>
+#include <ios>
+#include <iosfwd>
 #include <iostream>
+#include <istream>
+#include <iterator>
 #include <limits>
+#include <list>
+#include <locale>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <new>
+#include <numeric>
 #include <optional>
+#include <ostream>
+#include <queue>
+#include <ratio>
+#include <set>
+#include <shared_mutex>
 #include <sstream>
+#include <stack>
+#include <stdexcept>
+#include <streambuf>
 #include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
 #include <tuple>
+#include <type_traits>
+#include <typeindex>
+#include <typeinfo>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -62,6 +110,13 @@ namespace cuda {
 /// The runtime is CPU-only where graphify is built without a CUDA backend.
 inline bool is_available() { return ::gfy::has_backend(::gfy::kCUDA); }
 inline int64_t device_count() { return is_available() ? 1 : 0; }
+/// Waits for the work queued on the CUDA device (a one-element device-to-host read, which a
+/// captured graph refuses, as graphify-lint's capture-unsafe-api check reports).
+inline void synchronize(int64_t device_index = -1) {
+  (void)device_index;
+  GFY_CHECK(is_available(), "No CUDA GPUs are available");
+  (void)::gfy::zeros({1}, ::gfy::Device(::gfy::kCUDA)).cpu();
+}
 } // namespace cuda
 } // namespace torch
 
@@ -77,6 +132,8 @@ using ::gfy::AutoGradMode;
 using ::gfy::InferenceMode;
 using ::gfy::Device;
 using ::gfy::DeviceType;
+using ::gfy::ArrayRef;
+using ::gfy::Error;
 using ::gfy::IntArrayRef;
 using ::gfy::Scalar;
 using ::gfy::ScalarType;
@@ -96,3 +153,24 @@ using ::gfy::TypeMeta;
 
 /// `TORCH_MODULE(Name)` declares `Name` as a module holder of `NameImpl`.
 #define TORCH_MODULE(Name) GFY_MODULE(Name)
+
+/// LibTorch's checking macros, as user code calls them: TORCH_CHECK(cond, message parts...) and
+/// the assertion forms throw a gfy::Error (also spelled `c10::Error`) with the message parts, or
+/// LibTorch's default message without them; TORCH_WARN prints to stderr.
+namespace graphify_compat_detail {
+inline std::string check_message(const char *cond) {
+  return std::string("Expected ") + cond + " to be true, but got false.  (Could this error message be improved?  "
+                                           "If so, please report an enhancement request to PyTorch.)";
+}
+template <class A, class... Rest> std::string check_message(const char *, const A &a, const Rest &...rest) {
+  return ::gfy::detail::str_cat(a, rest...);
+}
+} // namespace graphify_compat_detail
+#define TORCH_CHECK(cond, ...)                                                                     \
+  do {                                                                                             \
+    if (!(cond))                                                                                   \
+      ::gfy::detail::throw_error(::graphify_compat_detail::check_message(#cond __VA_OPT__(, ) __VA_ARGS__)); \
+  } while (0)
+#define TORCH_INTERNAL_ASSERT(cond, ...) TORCH_CHECK(cond __VA_OPT__(, ) __VA_ARGS__)
+#define AT_ASSERT(cond, ...) TORCH_CHECK(cond __VA_OPT__(, ) __VA_ARGS__)
+#define TORCH_WARN(...) (std::cerr << "Warning: " << ::gfy::detail::str_cat(__VA_ARGS__) << std::endl)
