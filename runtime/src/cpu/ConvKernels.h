@@ -1,8 +1,9 @@
 #pragma once
-// The two CPU implementations of ops.def's conv2d: the readable reference (a direct loop over each
-// output element's window) and the fast path that conv2d_kernel runs (im2col + one GEMM per image
-// and group). Both are declared here so that tests/runtime/test_conv_fast_path.cpp can check
-// the fast path against the reference on strides, paddings, dilations and groups.
+// The CPU implementations of ops.def's conv2d: the readable reference (a direct loop over each
+// output element's window) and the two fast paths that conv2d_kernel chooses between (tiles of
+// output positions with a register-blocked product, ConvTiled.cpp; im2col + one GEMM per image
+// and group). All are declared here so that tests/runtime/test_conv_fast_path.cpp can check
+// each fast path against the reference on strides, paddings, dilations and groups.
 #include <graphify/core/Backend.h>
 
 namespace gfy::cpu {
@@ -21,5 +22,10 @@ void conv2d_reference(const OpCall &call);
 /// The same through im2col and OpenBLAS (s/dgemm), floating dtypes only; a 1x1 stride-1
 /// unpadded convolution skips im2col (the image already is the column matrix).
 void conv2d_im2col(const OpCall &call);
+/// The same as tiles of output positions: each tile's im2col panel is built where the product
+/// reads it and multiplied by blocks of output channels in registers (floating dtypes only).
+void conv2d_tiled(const OpCall &call);
+/// Whether conv2d_tiled is the faster path for this call: groups with at least a few output channels.
+bool conv2d_tiled_suits(const ConvGeometry &g);
 
 } // namespace gfy::cpu
