@@ -77,6 +77,11 @@ INSTANTIATE_TEST_SUITE_P(
                       // Rows of at least a vector: the tiles read the zero-padded image in place.
                       ConvCase{{2, 6, 7, 37}, {10, 3, 3, 3}, {2, 1}, {1, 2}, {2, 1}, 2, true},  // partial vectors
                       ConvCase{{1, 4, 5, 64}, {16, 4, 1, 1}, {1, 1}, {0, 0}, {1, 1}, 1, false}, // 1x1, whole rows
-                      ConvCase{{3, 3, 4, 20}, {8, 3, 3, 3}, {1, 1}, {0, 1}, {1, 1}, 1, true})); // last tile half used
+                      ConvCase{{3, 3, 4, 20}, {8, 3, 3, 3}, {1, 1}, {0, 1}, {1, 1}, 1, true},   // last tile half used
+                      // Strided rows of at least a vector: the padded rows split into phases.
+                      ConvCase{{2, 4, 9, 70}, {6, 4, 3, 3}, {2, 2}, {1, 1}, {1, 1}, 1, true},   // stride 2, Wp even
+                      ConvCase{{1, 3, 6, 69}, {5, 3, 3, 3}, {1, 2}, {0, 1}, {1, 1}, 1, false},  // stride 2, Wp odd
+                      ConvCase{{1, 6, 8, 80}, {4, 3, 3, 4}, {2, 3}, {1, 2}, {1, 2}, 2, true},   // stride 3, dilated
+                      ConvCase{{2, 8, 6, 66}, {8, 8, 1, 1}, {2, 2}, {0, 0}, {1, 1}, 1, false})); // 1x1 stride 2
 
 } // namespace

@@ -168,14 +168,18 @@ template <class T> struct TiledConv {
   }
 };
 
-/// Stride 1 along W: every vector of kLanes output positions within one output row reads, for
-/// each tap, kLanes consecutive values of a row of the zero-padded input. The padded copy is
-/// the only pass over memory besides the output; the product reads it in place.
+/// Every vector of kLanes output positions within one output row reads, for each tap, kLanes
+/// consecutive values of the zero-padded input, once each padded row is split into its sW phases
+/// (columns w with w % sW == phase, in order): output ow meets padded column ow * sW + kw * dW,
+/// which is entry ow + kw * dW / sW of phase kw * dW % sW. With stride 1 a row is its only phase.
+/// The padded copy is the only pass over memory besides the output; the product reads it in place.
 template <class T> void tiles_from_padded_image(const TiledConv<T> &cv) {
   const ConvGeometry &g = cv.g;
   constexpr int64_t lanes = kLanes<T>;
-  const int64_t Hp = g.H + 2 * g.pH, Wp = g.W + 2 * g.pW, plane = Hp * Wp;
-  // xp: (N, C, Hp, Wp) and `lanes` values of slack, which the last row's partial vector may read.
+  const int64_t Hp = g.H + 2 * g.pH, Wp = g.W + 2 * g.pW;
+  const int64_t Wq = (Wp + g.sW - 1) / g.sW, row_len = g.sW * Wq, plane = Hp * row_len;
+  // xp: (N, C, Hp, sW, Wq) and `lanes` values of slack, which the last row's partial vector may
+  // read; entries past Wp (when sW does not divide it) are zero like the padding.
   // (A thread_local named inside a lambda is the running thread's own: workers get pointers.)
   thread_local std::vector<T> xp_buffer;
   xp_buffer.resize(size_t(g.N * g.C * plane + lanes));
@@ -184,14 +188,23 @@ template <class T> void tiles_from_padded_image(const TiledConv<T> &cv) {
     for (int64_t nc = c0; nc < c1; ++nc) {
       T *dst = xp + nc * plane;
       const T *src = cv.x + nc * g.H * g.W;
-      std::fill(dst, dst + g.pH * Wp, T(0));
+      std::fill(dst, dst + g.pH * row_len, T(0));
       for (int64_t h = 0; h < g.H; ++h) {
-        T *row = dst + (g.pH + h) * Wp;
-        std::fill(row, row + g.pW, T(0));
-        std::copy(src + h * g.W, src + (h + 1) * g.W, row + g.pW);
-        std::fill(row + g.pW + g.W, row + Wp, T(0));
+        T *row = dst + (g.pH + h) * row_len;
+        const T *xr = src + h * g.W;
+        if (g.sW == 1) {
+          std::fill(row, row + g.pW, T(0));
+          std::copy(xr, xr + g.W, row + g.pW);
+          std::fill(row + g.pW + g.W, row + row_len, T(0));
+          continue;
+        }
+        for (int64_t phase = 0; phase < g.sW; ++phase)
+          for (int64_t j = 0; j < Wq; ++j) {
+            const int64_t iw = j * g.sW + phase - g.pW; // the input column, if any
+            row[phase * Wq + j] = iw >= 0 && iw < g.W ? xr[iw] : T(0);
+          }
       }
-      std::fill(dst + (g.pH + g.H) * Wp, dst + plane, T(0));
+      std::fill(dst + (g.pH + g.H) * row_len, dst + plane, T(0));
     }
   });
   std::fill(xp_buffer.end() - lanes, xp_buffer.end(), T(0));
@@ -201,7 +214,8 @@ template <class T> void tiles_from_padded_image(const TiledConv<T> &cv) {
   int64_t *taps = taps_buffer.data();
   for (int64_t ci = 0, k = 0; ci < cv.Cg; ++ci)
     for (int64_t kh = 0; kh < g.kH; ++kh)
-      for (int64_t kw = 0; kw < g.kW; ++kw) taps[k++] = ci * plane + kh * g.dH * Wp + kw * g.dW;
+      for (int64_t kw = 0; kw < g.kW; ++kw)
+        taps[k++] = ci * plane + kh * g.dH * row_len + kw * g.dW % g.sW * Wq + kw * g.dW / g.sW;
   const int64_t per_row = (g.oW + lanes - 1) / lanes, vectors = g.oH * per_row;
   const int64_t tiles = (vectors + kTileVectors - 1) / kTileVectors;
   parallel_for(g.N * g.groups * tiles, 1, [&](int64_t t0, int64_t t1) {
@@ -209,7 +223,7 @@ template <class T> void tiles_from_padded_image(const TiledConv<T> &cv) {
     tile.resize(size_t(kTileRows * kTileCols<T>));
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t n = t / (g.groups * tiles), grp = t / tiles % g.groups;
-      const T *image = xp + (n * g.C + grp * cv.Cg) * plane; // image: (Cg, Hp, Wp)
+      const T *image = xp + (n * g.C + grp * cv.Cg) * plane; // image: (Cg, Hp, sW, Wq)
       Operand<T> b{{}, taps};
       TileSpots at{};
       for (int64_t v = 0; v < kTileVectors; ++v) {
@@ -219,7 +233,7 @@ template <class T> void tiles_from_padded_image(const TiledConv<T> &cv) {
           continue;
         }
         const int64_t oh = q / per_row, ow0 = q % per_row * lanes;
-        b.src[v] = image + oh * g.sH * Wp + ow0;
+        b.src[v] = image + oh * g.sH * row_len + ow0;
         at.pos[v] = oh * g.oW + ow0;
         at.count[v] = std::min(lanes, g.oW - ow0);
       }
@@ -228,8 +242,8 @@ template <class T> void tiles_from_padded_image(const TiledConv<T> &cv) {
   });
 }
 
-/// Any stride: each tile's kTileCols consecutive output positions (across rows) get their im2col
-/// panel, built in the layout the product reads.
+/// Output rows narrower than a vector: each tile's kTileCols consecutive output positions (across
+/// rows) get their im2col panel, built in the layout the product reads.
 template <class T> void tiles_from_panels(const TiledConv<T> &cv) {
   const ConvGeometry &g = cv.g;
   constexpr int64_t cols = kTileCols<T>;
@@ -273,7 +287,7 @@ template <class T> void tiled(const OpCall &c) {
   pack_weights(reinterpret_cast<const T *>(I(c.in[1]).data()), g, cv.Og, cv.K, wp);
   cv.wp = wp.data();
   // Rows narrower than a vector would leave most lanes of the padded image's vectors unused.
-  if (g.sW == 1 && g.oW >= kLanes<T>) tiles_from_padded_image(cv);
+  if (g.oW >= kLanes<T>) tiles_from_padded_image(cv);
   else tiles_from_panels(cv);
 }
 
