@@ -59,10 +59,21 @@ template <class T> struct Operand {
   const int64_t *off; ///< (K)
 };
 
-/// tile (kTileRows, kTileCols) = wp (K, kTileRows)^T @ b (K, kTileCols), both dense. The
-/// accumulators live in registers across the whole K loop: each operand vector is loaded once
-/// per k and each weight, broadcast, feeds kTileVectors multiply-adds.
-template <class T> void tile_product(int64_t K, const T *wp, const Operand<T> &b, T *tile) {
+/// Where each vector of a tile belongs in an output plane: lanes [0, count[v]) of vector v are
+/// positions pos[v] ... of (oH * oW); the other lanes are discarded.
+struct TileSpots {
+  int64_t pos[kTileVectors];
+  int64_t count[kTileVectors];
+};
+
+/// y rows [0, rows) of planes of P positions, at the tile's spots:
+///   y[r, spots] = (wp (K, kTileRows)^T @ b (K, kTileCols))[r] + bias[r]
+/// The accumulators live in registers across the whole K loop: each operand vector is loaded
+/// once per k and each weight, broadcast, feeds kTileVectors multiply-adds; they go from there
+/// straight to the output, whole vectors at a time where all their lanes are valid.
+template <class T>
+void tile_product(int64_t K, const T *wp, const Operand<T> &b, const TileSpots &at, int64_t rows, const T *bias,
+                  int64_t P, T *y) {
   using V = Vec<T>;
   V acc[kTileRows][kTileVectors] = {};
   for (int64_t k = 0; k < K; ++k) {
@@ -73,26 +84,19 @@ template <class T> void tile_product(int64_t K, const T *wp, const Operand<T> &b
       for (int v = 0; v < kTileVectors; ++v) acc[r][v] += w * bk[v];
     }
   }
-  for (int r = 0; r < kTileRows; ++r)
-    for (int v = 0; v < kTileVectors; ++v) std::memcpy(tile + r * kTileCols<T> + v * kLanes<T>, &acc[r][v], sizeof(V));
-}
-
-/// Where each vector of a tile belongs in an output plane: lanes [0, count[v]) of vector v are
-/// positions pos[v] ... of (oH * oW); the other lanes are discarded.
-struct TileSpots {
-  int64_t pos[kTileVectors];
-  int64_t count[kTileVectors];
-};
-
-/// y rows [o0, o0 + rows) of one image, planes of P positions: y[o, spots] = tile[o - o0] + bias[o].
-template <class T> void store_tile(const T *tile, const TileSpots &at, int64_t rows, const T *bias, int64_t o0,
-                                   int64_t P, T *y) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const T add = bias ? bias[o0 + r] : T(0);
-    T *yo = y + (o0 + r) * P;
+  for (int r = 0; r < kTileRows; ++r) {
+    if (r == rows) break;
+    const T add = bias ? bias[r] : T(0);
     for (int v = 0; v < kTileVectors; ++v) {
-      const T *tv = tile + r * kTileCols<T> + v * kLanes<T>;
-      for (int64_t i = 0; i < at.count[v]; ++i) yo[at.pos[v] + i] = tv[i] + add;
+      const V out = acc[r][v] + add;
+      T *dst = y + r * P + at.pos[v];
+      if (at.count[v] == kLanes<T>) {
+        std::memcpy(dst, &out, sizeof(V));
+      } else {
+        T lanes[kLanes<T>];
+        std::memcpy(lanes, &out, sizeof(V));
+        std::copy(lanes, lanes + at.count[v], dst);
+      }
     }
   }
 }
@@ -158,12 +162,12 @@ template <class T> struct TiledConv {
   T *y;
 
   /// The products and stores of one tile of image n, group grp, whose operand is b.
-  void run_tile(int64_t n, int64_t grp, const Operand<T> &b, const TileSpots &at, T *tile) const {
+  void run_tile(int64_t n, int64_t grp, const Operand<T> &b, const TileSpots &at) const {
     T *yg = y + (n * g.O + grp * Og) * P; // yg: (Og, P)
     for (int64_t blk = 0; blk < blocks; ++blk) {
-      tile_product(K, wp + (grp * blocks + blk) * K * kTileRows, b, tile);
       const int64_t o0 = blk * kTileRows;
-      store_tile(tile, at, std::min<int64_t>(kTileRows, Og - o0), bias ? bias + grp * Og : nullptr, o0, P, yg);
+      tile_product(K, wp + (grp * blocks + blk) * K * kTileRows, b, at, std::min<int64_t>(kTileRows, Og - o0),
+                   bias ? bias + grp * Og + o0 : nullptr, P, yg + o0 * P);
     }
   }
 };
@@ -198,11 +202,15 @@ template <class T> void tiles_from_padded_image(const TiledConv<T> &cv) {
           std::fill(row + g.pW + g.W, row + row_len, T(0));
           continue;
         }
-        for (int64_t phase = 0; phase < g.sW; ++phase)
-          for (int64_t j = 0; j < Wq; ++j) {
-            const int64_t iw = j * g.sW + phase - g.pW; // the input column, if any
-            row[phase * Wq + j] = iw >= 0 && iw < g.W ? xr[iw] : T(0);
-          }
+        for (int64_t phase = 0; phase < g.sW; ++phase) {
+          // Entry j of this phase is input column j * sW + phase - pW; those inside are [lo, hi).
+          T *out = row + phase * Wq;
+          const int64_t shift = phase - g.pW;
+          const auto [lo, hi] = inside(0, Wq, g.sW, shift, g.W);
+          std::fill(out, out + lo, T(0));
+          for (int64_t j = lo; j < hi; ++j) out[j] = xr[j * g.sW + shift];
+          std::fill(out + hi, out + Wq, T(0));
+        }
       }
       std::fill(dst + (g.pH + g.H) * row_len, dst + plane, T(0));
     }
@@ -219,8 +227,6 @@ template <class T> void tiles_from_padded_image(const TiledConv<T> &cv) {
   const int64_t per_row = (g.oW + lanes - 1) / lanes, vectors = g.oH * per_row;
   const int64_t tiles = (vectors + kTileVectors - 1) / kTileVectors;
   parallel_for(g.N * g.groups * tiles, 1, [&](int64_t t0, int64_t t1) {
-    thread_local std::vector<T> tile;
-    tile.resize(size_t(kTileRows * kTileCols<T>));
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t n = t / (g.groups * tiles), grp = t / tiles % g.groups;
       const T *image = xp + (n * g.C + grp * cv.Cg) * plane; // image: (Cg, Hp, sW, Wq)
@@ -237,7 +243,7 @@ template <class T> void tiles_from_padded_image(const TiledConv<T> &cv) {
         at.pos[v] = oh * g.oW + ow0;
         at.count[v] = std::min(lanes, g.oW - ow0);
       }
-      cv.run_tile(n, grp, b, at, tile.data());
+      cv.run_tile(n, grp, b, at);
     }
   });
 }
@@ -253,9 +259,8 @@ template <class T> void tiles_from_panels(const TiledConv<T> &cv) {
   int64_t *rows = rows_buffer.data();
   for (int64_t k = 0; k < cv.K; ++k) rows[k] = k * cols;
   parallel_for(g.N * g.groups * tiles, 1, [&](int64_t t0, int64_t t1) {
-    thread_local std::vector<T> panel, tile;
+    thread_local std::vector<T> panel;
     panel.resize(size_t(cv.K * cols));
-    tile.resize(size_t(kTileRows * cols));
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t n = t / (g.groups * tiles), grp = t / tiles % g.groups, p0 = t % tiles * cols;
       const int64_t count = std::min(cols, cv.P - p0);
@@ -267,7 +272,7 @@ template <class T> void tiles_from_panels(const TiledConv<T> &cv) {
         at.pos[v] = p0 + v * kLanes<T>;
         at.count[v] = std::clamp<int64_t>(count - v * kLanes<T>, 0, kLanes<T>);
       }
-      cv.run_tile(n, grp, b, at, tile.data());
+      cv.run_tile(n, grp, b, at);
     }
   });
 }
