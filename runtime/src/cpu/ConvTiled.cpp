@@ -8,7 +8,7 @@
 // built straight into the layout the product reads (small enough to stay in L1/L2), and a
 // register-blocked product multiplies it by kTileRows output channels at a time. Nothing larger
 // than a panel is written besides the output, and tiles are independent, so they are spread over
-// the intra-op pool rather than over OpenBLAS's threads.
+// the intra-op pool (taken as threads come free) rather than over OpenBLAS's threads.
 //
 // Invariant: the result is the reference's sum (ConvKernels.cpp) in another order; every tile,
 // including the partial ones at the end of an image or of a group's channels, computes a full
@@ -18,7 +18,10 @@
 #include "Loops.h"
 #include "Parallel.h"
 
+#include <graphify/core/Functions.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -154,6 +157,19 @@ template <class T> void pack_weights(const T *w, const ConvGeometry &g, int64_t 
     }
 }
 
+/// Runs f(t0, t1) over [0, tiles) in small ranges that the intra-op threads take as they come
+/// free, rather than one fixed share each: on a machine shared with other work a thread that is
+/// descheduled for a while does not hold up the whole convolution, the others take its tiles.
+/// Tiles write disjoint outputs, so the order does not change the result.
+template <class F> void for_tiles(int64_t tiles, const F &f) {
+  constexpr int64_t kTake = 4;
+  std::atomic<int64_t> next{0};
+  parallel_for(std::min<int64_t>(get_num_threads(), (tiles + kTake - 1) / kTake), 1, [&](int64_t, int64_t) {
+    for (int64_t t0; (t0 = next.fetch_add(kTake, std::memory_order_relaxed)) < tiles;)
+      f(t0, std::min(t0 + kTake, tiles));
+  });
+}
+
 /// What one conv2d call's tiles share: its geometry and operands, the packed weights.
 template <class T> struct TiledConv {
   ConvGeometry g;
@@ -226,7 +242,7 @@ template <class T> void tiles_from_padded_image(const TiledConv<T> &cv) {
         taps[k++] = ci * plane + kh * g.dH * row_len + kw * g.dW % g.sW * Wq + kw * g.dW / g.sW;
   const int64_t per_row = (g.oW + lanes - 1) / lanes, vectors = g.oH * per_row;
   const int64_t tiles = (vectors + kTileVectors - 1) / kTileVectors;
-  parallel_for(g.N * g.groups * tiles, 1, [&](int64_t t0, int64_t t1) {
+  for_tiles(g.N * g.groups * tiles, [&](int64_t t0, int64_t t1) {
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t n = t / (g.groups * tiles), grp = t / tiles % g.groups;
       const T *image = xp + (n * g.C + grp * cv.Cg) * plane; // image: (Cg, Hp, sW, Wq)
@@ -258,7 +274,7 @@ template <class T> void tiles_from_panels(const TiledConv<T> &cv) {
   rows_buffer.resize(size_t(cv.K));
   int64_t *rows = rows_buffer.data();
   for (int64_t k = 0; k < cv.K; ++k) rows[k] = k * cols;
-  parallel_for(g.N * g.groups * tiles, 1, [&](int64_t t0, int64_t t1) {
+  for_tiles(g.N * g.groups * tiles, [&](int64_t t0, int64_t t1) {
     thread_local std::vector<T> panel;
     panel.resize(size_t(cv.K * cols));
     for (int64_t t = t0; t < t1; ++t) {
