@@ -148,12 +148,17 @@ template <class T> void fill_panel(const T *xg, const ConvGeometry &g, int64_t C
 /// Og are zero.
 template <class T> void pack_weights(const T *w, const ConvGeometry &g, int64_t Og, int64_t K, std::vector<T> &wp) {
   const int64_t blocks = (Og + kTileRows - 1) / kTileRows;
-  wp.assign(size_t(g.groups * blocks * K * kTileRows), T(0));
+  // Written in the packed order, each value once (no zero fill first): these are rewritten on
+  // every call, as the weights may have changed since the last.
+  if (wp.size() < size_t(g.groups * blocks * K * kTileRows)) wp.resize(size_t(g.groups * blocks * K * kTileRows));
   for (int64_t grp = 0; grp < g.groups; ++grp)
-    for (int64_t o = 0; o < Og; ++o) {
-      const T *wo = w + (grp * Og + o) * K; // wo: (K) of output channel grp * Og + o
-      T *dst = wp.data() + ((grp * blocks + o / kTileRows) * K) * kTileRows + o % kTileRows;
-      for (int64_t k = 0; k < K; ++k) dst[k * kTileRows] = wo[k];
+    for (int64_t blk = 0; blk < blocks; ++blk) {
+      T *dst = wp.data() + (grp * blocks + blk) * K * kTileRows; // dst: (K, kTileRows)
+      for (int64_t k = 0; k < K; ++k)
+        for (int64_t r = 0; r < kTileRows; ++r) {
+          const int64_t o = blk * kTileRows + r; // output channel grp * Og + o, if o < Og
+          dst[k * kTileRows + r] = o < Og ? w[(grp * Og + o) * K + k] : T(0);
+        }
     }
 }
 
