@@ -58,7 +58,30 @@ void expect_matches_reference(const ConvCase &cc, void (*fast_path)(const OpCall
 }
 
 TEST_P(ConvFastPath, Im2colMatchesReferenceLoops) { expect_matches_reference(GetParam(), cpu::conv2d_im2col); }
-TEST_P(ConvFastPath, TilesMatchReferenceLoops) { expect_matches_reference(GetParam(), cpu::conv2d_tiled); }
+TEST_P(ConvFastPath, TilesMatchReferenceLoops) {
+  expect_matches_reference(GetParam(), [](const OpCall &c) { cpu::conv2d_tiled(c); });
+}
+
+// The epilogue a captured graph fuses into the tiles (graph/FuseConvEpilogues.cpp): out =
+// relu(conv * scale + shift) per output channel, against the reference loops followed by the
+// same map as tensor ops.
+TEST_P(ConvFastPath, TilesApplyTheirEpilogue) {
+  for (ScalarType dt : {kFloat, kDouble})
+    for (bool relu : {false, true}) {
+      manual_seed(12);
+      OpCall fast = make_call(GetParam(), dt);
+      OpCall ref = fast;
+      ref.out = {empty(fast.out[0].sizes(), dtype(dt))};
+      const int64_t O = fast.out[0].size(1);
+      Tensor scale = randn({O}, dtype(dt)), shift = randn({O}, dtype(dt));
+      fast.out[0].fill_(std::nan(""));
+      cpu::conv2d_tiled(fast, cpu::ConvEpilogue{scale.data_ptr(), shift.data_ptr(), relu});
+      cpu::conv2d_reference(ref);
+      Tensor expected = ref.out[0] * scale.view({1, O, 1, 1}) + shift.view({1, O, 1, 1});
+      if (relu) expected = gfy::relu(expected);
+      expect_near(fast.out[0], values(expected), dt == kFloat ? 1e-4 : 1e-10);
+    }
+}
 
 INSTANTIATE_TEST_SUITE_P(
     Conv2d, ConvFastPath,

@@ -17,6 +17,15 @@ struct ConvGeometry {
 };
 ConvGeometry conv_geometry(const OpCall &call);
 
+/// What conv2d_tiled applies to each output value v = conv + bias of output channel o before it
+/// stores it: v = v * scale[o] + shift[o] when scale is set (a batch norm with given statistics,
+/// as batch_norm_affine gives it), then relu when asked; the same bits as the separate kernels.
+/// scale and shift are (O) of the call's dtype.
+struct ConvEpilogue {
+  const void *scale = nullptr, *shift = nullptr;
+  bool relu = false;
+};
+
 /// out[n, o, i, j] = bias[o] + sum over the window of group(o) of x * w, as plain loops.
 void conv2d_reference(const OpCall &call);
 /// The same through im2col and OpenBLAS (s/dgemm), floating dtypes only; a 1x1 stride-1
@@ -24,7 +33,7 @@ void conv2d_reference(const OpCall &call);
 void conv2d_im2col(const OpCall &call);
 /// The same as tiles of output positions: each tile's im2col panel is built where the product
 /// reads it and multiplied by blocks of output channels in registers (floating dtypes only).
-void conv2d_tiled(const OpCall &call);
+void conv2d_tiled(const OpCall &call, const ConvEpilogue &epilogue = {});
 /// Whether conv2d_tiled is the faster path for this call: groups with at least a few output channels.
 bool conv2d_tiled_suits(const ConvGeometry &g);
 

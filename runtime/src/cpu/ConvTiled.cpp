@@ -70,13 +70,19 @@ struct TileSpots {
 };
 
 /// y rows [0, rows) of planes of P positions, at the tile's spots:
-///   y[r, spots] = (wp (K, kTileRows)^T @ b (K, kTileCols))[r] + bias[r]
+///   y[r, spots] = epilogue((wp (K, kTileRows)^T @ b (K, kTileCols))[r] + bias[r])
 /// The accumulators live in registers across the whole K loop: each operand vector is loaded
 /// once per k and each weight, broadcast, feeds kTileVectors multiply-adds; they go from there
 /// straight to the output, whole vectors at a time where all their lanes are valid.
+/// Per output row of a block: its bias and epilogue (ConvEpilogue), each null when absent.
+template <class T> struct RowsEpilogue {
+  const T *bias, *scale, *shift;
+  bool relu;
+};
+
 template <class T>
-void tile_product(int64_t K, const T *wp, const Operand<T> &b, const TileSpots &at, int64_t rows, const T *bias,
-                  int64_t P, T *y) {
+void tile_product(int64_t K, const T *wp, const Operand<T> &b, const TileSpots &at, int64_t rows,
+                  const RowsEpilogue<T> &e, int64_t P, T *y) {
   using V = Vec<T>;
   V acc[kTileRows][kTileVectors] = {};
   for (int64_t k = 0; k < K; ++k) {
@@ -89,9 +95,11 @@ void tile_product(int64_t K, const T *wp, const Operand<T> &b, const TileSpots &
   }
   for (int r = 0; r < kTileRows; ++r) {
     if (r == rows) break;
-    const T add = bias ? bias[r] : T(0);
+    const T add = e.bias ? e.bias[r] : T(0);
     for (int v = 0; v < kTileVectors; ++v) {
-      const V out = acc[r][v] + add;
+      V out = acc[r][v] + add;
+      if (e.scale) out = out * e.scale[r] + e.shift[r]; // batch_norm_kernel's x * scale + shift
+      if (e.relu) out = (out > V{} || out != out) ? out : V{}; // relu_fn, lane by lane
       T *dst = y + r * P + at.pos[v];
       if (at.count[v] == kLanes<T>) {
         std::memcpy(dst, &out, sizeof(V));
@@ -179,7 +187,8 @@ template <class F> void for_tiles(int64_t tiles, const F &f) {
 template <class T> struct TiledConv {
   ConvGeometry g;
   int64_t Cg, Og, K, P, blocks;
-  const T *x, *wp, *bias;
+  const T *x, *wp, *bias, *scale, *shift;
+  bool relu;
   T *y;
 
   /// The products and stores of one tile of image n, group grp, whose operand is b.
@@ -187,8 +196,11 @@ template <class T> struct TiledConv {
     T *yg = y + (n * g.O + grp * Og) * P; // yg: (Og, P)
     for (int64_t blk = 0; blk < blocks; ++blk) {
       const int64_t o0 = blk * kTileRows;
-      tile_product(K, wp + (grp * blocks + blk) * K * kTileRows, b, at, std::min<int64_t>(kTileRows, Og - o0),
-                   bias ? bias + grp * Og + o0 : nullptr, P, yg + o0 * P);
+      const int64_t o = grp * Og + o0; // the block's first output channel
+      const RowsEpilogue<T> e{bias ? bias + o : nullptr, scale ? scale + o : nullptr, shift ? shift + o : nullptr,
+                              relu};
+      tile_product(K, wp + (grp * blocks + blk) * K * kTileRows, b, at, std::min<int64_t>(kTileRows, Og - o0), e, P,
+                   yg + o0 * P);
     }
   }
 };
@@ -298,9 +310,16 @@ template <class T> void tiles_from_panels(const TiledConv<T> &cv) {
   });
 }
 
-template <class T> void tiled(const OpCall &c) {
+template <class T> void tiled(const OpCall &c, const ConvEpilogue &epilogue) {
   const ConvGeometry g = conv_geometry(c);
-  TiledConv<T> cv{g, g.C / g.groups, g.O / g.groups, 0, g.oH * g.oW, 0, nullptr, nullptr, nullptr, nullptr};
+  TiledConv<T> cv{};
+  cv.g = g;
+  cv.Cg = g.C / g.groups;
+  cv.Og = g.O / g.groups;
+  cv.P = g.oH * g.oW;
+  cv.scale = static_cast<const T *>(epilogue.scale);
+  cv.shift = static_cast<const T *>(epilogue.shift);
+  cv.relu = epilogue.relu;
   cv.K = cv.Cg * g.kH * g.kW;
   cv.blocks = (cv.Og + kTileRows - 1) / kTileRows;
   if (g.N * g.O * cv.P == 0) return;
@@ -323,8 +342,8 @@ template <class T> void tiled(const OpCall &c) {
 // multiply padding; those keep im2col.
 bool conv2d_tiled_suits(const ConvGeometry &g) { return g.O / g.groups >= kTileRows / 2; }
 
-void conv2d_tiled(const OpCall &c) {
-  dispatch_float(I(c.in[0]).dtype, [&]<class T>() { tiled<T>(c); });
+void conv2d_tiled(const OpCall &c, const ConvEpilogue &epilogue) {
+  dispatch_float(I(c.in[0]).dtype, [&]<class T>() { tiled<T>(c, epilogue); });
 }
 
 } // namespace gfy::cpu
