@@ -31,8 +31,10 @@ void conv2d_reference(const OpCall &call);
 /// The same through im2col and OpenBLAS (s/dgemm), floating dtypes only; a 1x1 stride-1
 /// unpadded convolution skips im2col (the image already is the column matrix).
 void conv2d_im2col(const OpCall &call);
-/// The same as tiles of output positions: each tile's im2col panel is built where the product
-/// reads it and multiplied by blocks of output channels in registers (floating dtypes only).
+/// The same as tiles of output positions, each multiplied by blocks of output channels held in
+/// registers, reading its windows from a zero-padded copy of the image (or from a small im2col
+/// panel when output rows are narrower than a vector); floating dtypes only. `epilogue` is
+/// applied to each value as it is stored.
 void conv2d_tiled(const OpCall &call, const ConvEpilogue &epilogue = {});
 /// Whether conv2d_tiled is the faster path for this call: groups with at least a few output channels.
 bool conv2d_tiled_suits(const ConvGeometry &g);

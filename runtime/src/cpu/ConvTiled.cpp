@@ -4,15 +4,18 @@
 // then OpenBLAS copies that matrix once more into its packed panels before multiplying. For the
 // narrow layers of a CNN (16 to 64 output channels) each column element is used only O times, so
 // those two passes over memory cost more than the arithmetic. Here the output is cut into tiles
-// of kTileCols consecutive output positions of one image and group; each tile's im2col panel is
-// built straight into the layout the product reads (small enough to stay in L1/L2), and a
-// register-blocked product multiplies it by kTileRows output channels at a time. Nothing larger
-// than a panel is written besides the output, and tiles are independent, so they are spread over
-// the intra-op pool (taken as threads come free) rather than over OpenBLAS's threads.
+// of kTileVectors vectors of output positions of one image and group, and a register-blocked
+// product multiplies each tile's windows by kTileRows output channels at a time. Where output
+// rows are at least a vector wide, the windows are read in place from one zero-padded copy of the
+// image (its rows split into stride phases, so every tap of a vector is a contiguous load);
+// narrower rows get a small im2col panel per tile instead. The accumulators go from registers to
+// the output, through the epilogue a captured graph may fuse in (ConvEpilogue). Tiles are
+// independent, so they are spread over the intra-op pool (taken as threads come free) rather
+// than over OpenBLAS's threads.
 //
 // Invariant: the result is the reference's sum (ConvKernels.cpp) in another order; every tile,
 // including the partial ones at the end of an image or of a group's channels, computes a full
-// tile from zero-padded operands and copies out only its valid part.
+// tile from zero-padded operands and stores only its valid lanes and rows.
 #include "ConvKernels.h"
 
 #include "Loops.h"
