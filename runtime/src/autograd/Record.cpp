@@ -106,6 +106,13 @@ public:
     }
   }
 
+  /// Swaps saved input `i` for an alias of the same memory (its version entry too).
+  void replace_saved_input(unsigned i, const Tensor &alias) {
+    saved_.in[i] = alias;
+    for (Version &v : versions_)
+      if (v.slot == i) v.t = alias;
+  }
+
   OpId op_;
   const KernelDerivative &d_;
   OpCall saved_;
@@ -259,10 +266,21 @@ void KernelRecord::finish(const OpCall &call) {
   for (size_t j = 0; j < call.out.size(); ++j) {
     const bool value = node.d_.saves >> (8 + j) & 1u, shape = node.d_.shapes >> (8 + j) & 1u;
     if (value || shape) {
-      node.saved_.out[j] = call.out[j];
-      node.save(unsigned(8 + j), call.out[j], value);
+      // The output's history will be this node: saving the output itself would make a cycle
+      // (node -> tensor -> node) that is never freed. An alias without history reads the same
+      // memory and shares its version counter (LibTorch's SavedVariable does the same).
+      NoGradGuard no_grad;
+      node.saved_.out[j] = call.out[j].detach();
+      node.save(unsigned(8 + j), node.saved_.out[j], value);
     }
   }
+  // An in-place op's input is its output (`y.mul_(x)` saves y's shape): the same cycle.
+  for (size_t i = 0; i < call.in.size(); ++i)
+    for (const Tensor &o : call.out)
+      if (node.saved_.in[i].defined() && node.saved_.in[i].unsafeGetTensorImpl() == o.unsafeGetTensorImpl()) {
+        NoGradGuard no_grad;
+        node.replace_saved_input(unsigned(i), node.saved_.in[i].detach());
+      }
   for (size_t j = 0; j < call.out.size(); ++j)
     if ((node.d_.outputs >> (8 + j) & 1u) && isFloatingType(call.out[j].scalar_type()))
       attach(call.out[j], node_, uint32_t(j));

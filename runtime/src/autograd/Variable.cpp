@@ -4,9 +4,12 @@
 
 namespace gfy {
 
-namespace detail {
-thread_local bool g_grad_mode = true;
-} // namespace detail
+namespace {
+thread_local bool g_grad_mode = true; // the thread's grad mode: on by default, as in LibTorch
+} // namespace
+
+bool GradMode::is_enabled() { return g_grad_mode; }
+void GradMode::set_enabled(bool enabled) { g_grad_mode = enabled; }
 
 using autograd::AutogradMeta;
 using autograd::detail::meta;

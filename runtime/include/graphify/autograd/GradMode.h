@@ -13,15 +13,13 @@
 
 namespace gfy {
 
-namespace detail {
-/// The thread's grad mode (read on every kernel launch, hence a plain thread-local bool).
-extern thread_local bool g_grad_mode;
-} // namespace detail
-
-/// LibTorch's `torch::GradMode` (`at::GradMode`).
+/// LibTorch's `torch::GradMode` (`at::GradMode`). The flag is a thread-local of
+/// src/autograd/Variable.cpp, read through these out-of-line functions: an `extern
+/// thread_local` read inline from other translation units goes through a TLS wrapper that
+/// UndefinedBehaviorSanitizer reports as a null store (and a call per launch costs nothing).
 struct GradMode {
-  static bool is_enabled() { return detail::g_grad_mode; }
-  static void set_enabled(bool enabled) { detail::g_grad_mode = enabled; }
+  static bool is_enabled();
+  static void set_enabled(bool enabled);
 };
 
 /// Sets grad mode to `enabled` for the guard's lifetime.
