@@ -7,6 +7,7 @@
 #include "model_inputs.h"
 
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -167,4 +168,85 @@ DIFF_CASE(survey_conv_padding_braced_list) {
 DIFF_CASE(survey_tensor_from_array_ref) {
   std::vector<float> v = {1.5f, -2.0f, 0.25f};
   return torch::tensor(torch::ArrayRef<float>(v.data(), v.size())).clone();
+}
+
+// --- diag, cdist, one_hot, nll_loss2d, accessor (the last gaps of the survey) -------------------
+DIFF_CASE(survey_diag) {
+  auto v = wave({3}, 1.0, 0.2), m = wave({3, 4}, 1.0, 0.6);
+  return {torch::diag(v), torch::diag(v, 1), v.diag(-2), torch::diag(m), m.diag(1), torch::diag(m, -1),
+          torch::diag(m, 3), torch::diag(torch::arange(3))};
+}
+DIFF_CASE(survey_diag_gradient) {
+  auto v = wave({3}, 1.0, 0.2).requires_grad_(), m = wave({3, 4}, 1.0, 0.6).requires_grad_();
+  (torch::diag(v, 1) * wave({4, 4}, 1.0, 0.9)).sum().backward();
+  (torch::diag(m, -1) * torch::tensor({2.0f, 3.0f})).sum().backward();
+  return {v.grad(), m.grad()};
+}
+DIFF_CASE(survey_diag_3d_errors) { return torch::diag(wave({2, 2, 2}, 1.0, 0.1)); }
+DIFF_CASE(survey_cdist) {
+  auto a = wave({4, 3}, 2.0, 0.1), b = wave({5, 3}, 2.0, 0.8);
+  auto ab = torch::cat({b, a.slice(0, 1, 2)});  // one row of b equals a row of a: a zero distance
+  auto batched = wave({2, 3, 2}, 1.0, 0.3), batched2 = wave({2, 4, 2}, 1.0, 0.5);
+  return {torch::cdist(a, ab), torch::cdist(a, b, 1.0), torch::cdist(a, b, 0.0),
+          torch::cdist(a, b, std::numeric_limits<double>::infinity()), torch::cdist(a, b, 3.0),
+          torch::cdist(batched, batched2)};
+}
+DIFF_CASE(survey_cdist_gradient_at_zero_distance) {
+  auto a = wave({3, 2}, 1.0, 0.1).requires_grad_();
+  auto b = torch::cat({wave({2, 2}, 1.0, 0.7), a.detach().slice(0, 0, 1)});
+  torch::cdist(a, b).sum().backward();
+  return {a.grad()};
+}
+DIFF_CASE(survey_cdist_columns_errors) { return torch::cdist(wave({2, 3}, 1.0, 0.1), wave({2, 4}, 1.0, 0.2)); }
+DIFF_CASE(survey_torch_one_hot) {
+  auto labels = torch::tensor(std::vector<int64_t>{2, 0, 1, 2});
+  return {torch::one_hot(labels, 4), torch::one_hot(labels)};
+}
+DIFF_CASE(survey_nll_loss2d) {
+  auto logp = torch::log_softmax(wave({2, 3, 2, 2}, 2.0, 0.4), 1);
+  auto t = torch::tensor(std::vector<int64_t>{0, 2, 1, 1, 2, 0, 1, 2}).view({2, 2, 2});
+  return {torch::nll_loss2d(logp, t), torch::nll_loss2d(logp, t, {}, torch::Reduction::None),
+          torch::nll_loss2d(logp, t, torch::tensor({1.0f, 2.0f, 0.5f}), torch::Reduction::Sum, 1)};
+}
+DIFF_CASE(survey_nll_loss2d_3d_input_errors) {
+  return torch::nll_loss2d(wave({2, 3, 2}, 1.0, 0.1), torch::zeros({2, 2}, torch::kLong));
+}
+DIFF_CASE(survey_accessor) {
+  auto m = wave({3, 4}, 1.0, 0.3).t().contiguous().t();  // column-major: the accessor follows the strides
+  auto a = m.accessor<float, 2>();
+  float trace = 0;
+  for (int64_t i = 0; i < a.size(0); ++i) trace += a[i][i];
+  a[2][3] = trace;
+  auto l = torch::arange(6).view({2, 3});
+  auto la = l.accessor<int64_t, 2>();
+  return {m, torch::tensor({static_cast<float>(la[1][2] + la.size(1) + a.stride(1))})};
+}
+DIFF_CASE(survey_accessor_dims_errors) {
+  auto m = wave({3, 4}, 1.0, 0.3);
+  return torch::tensor({m.accessor<float, 3>().size(0)});
+}
+DIFF_CASE(survey_accessor_dtype_errors) {
+  auto m = wave({3, 4}, 1.0, 0.3);
+  return torch::tensor({m.accessor<double, 2>()[0][0]});
+}
+DIFF_CASE(survey_ordered_dict_of_parameters) {
+  nn::Sequential net(nn::Linear(3, 2), nn::Linear(2, 1));
+  fix_model(*net);
+  torch::OrderedDict<std::string, torch::Tensor> params = net->named_parameters();
+  torch::OrderedDict<std::string, torch::Tensor> copy = params;
+  for (auto it = params.begin(); it != params.end(); ++it)
+    if ((*it).key().find("bias") != std::string::npos) copy[(*it).key()] = (*it).value() * 2;
+  torch::Tensor* missing = params.find("2.weight");
+  return {copy["0.bias"], copy["1.weight"], params["0.bias"], S{static_cast<double>(params.size())},
+          S{static_cast<double>(params.contains("1.bias"))}, S{static_cast<double>(missing == nullptr)}};
+}
+DIFF_CASE(survey_ordered_dict_missing_key_errors) {
+  nn::Linear fc(3, 2);
+  return fc->named_parameters()["weights"];
+}
+DIFF_CASE(survey_ordered_dict_duplicate_key_errors) {
+  torch::OrderedDict<std::string, torch::Tensor> d;
+  d.insert("a", torch::zeros({1}));
+  d.insert("a", torch::ones({1}));
+  return d["a"];
 }

@@ -182,6 +182,22 @@ Tensor triu(const Tensor &a, int64_t diagonal) {
   return triangle(a, "triu", [&](const Tensor &offset) { return offset >= diagonal; });
 }
 
+Tensor diag(const Tensor &a, int64_t diagonal) {
+  check_defined(a, "self");
+  GFY_CHECK(a.dim() == 1 || a.dim() == 2, "diag(): Supports 1D or 2D tensors. Got ", a.dim(), "D");
+  const auto opts = TensorOptions().dtype(kLong).device(a.device());
+  const int64_t row0 = std::max<int64_t>(0, -diagonal), col0 = std::max<int64_t>(0, diagonal);
+  if (a.dim() == 1) {
+    const int64_t n = a.size(0), m = n + std::abs(diagonal);
+    Tensor pos = arange(n, opts);
+    // index_put_ of a fresh zero matrix: records the gradient of the values when they need one.
+    return zeros({m, m}, a.options()).index_put_({pos + row0, pos + col0}, a);
+  }
+  const int64_t len = std::max<int64_t>(0, std::min(a.size(0) - row0, a.size(1) - col0));
+  Tensor pos = arange(len, opts);
+  return a.index({pos + row0, pos + col0});
+}
+
 // --- elementwise ------------------------------------------------------------------------------------
 
 Tensor reciprocal(const Tensor &a) {
@@ -345,6 +361,7 @@ Tensor Tensor::repeat(IntArrayRef repeats) const { return gfy::repeat(*this, rep
 Tensor Tensor::flip(IntArrayRef dims) const { return gfy::flip(*this, dims); }
 Tensor Tensor::roll(IntArrayRef shifts, IntArrayRef dims) const { return gfy::roll(*this, shifts, dims); }
 Tensor Tensor::tril(int64_t diagonal) const { return gfy::tril(*this, diagonal); }
+Tensor Tensor::diag(int64_t diagonal) const { return gfy::diag(*this, diagonal); }
 Tensor Tensor::triu(int64_t diagonal) const { return gfy::triu(*this, diagonal); }
 Tensor Tensor::reciprocal() const { return gfy::reciprocal(*this); }
 Tensor Tensor::sign() const { return gfy::sign(*this); }

@@ -226,3 +226,7 @@ CrossEntropyLossImpl::CrossEntropyLossImpl(const CrossEntropyLossOptions &o) : M
 }
 
 } // namespace gfy::nn
+
+namespace gfy {
+Tensor one_hot(const Tensor &tensor, int64_t num_classes) { return nn::functional::one_hot(tensor, num_classes); }
+} // namespace gfy

@@ -62,6 +62,16 @@ Tensor nll_loss(const Tensor &input, const Tensor &target, const std::optional<T
   return nn::functional::nll_loss(input, target, o);
 }
 
+Tensor nll_loss2d(const Tensor &input, const Tensor &target, const std::optional<Tensor> &weight, int64_t reduction,
+                  int64_t ignore_index) {
+  GFY_CHECK(input.defined() && target.defined(), "nll_loss2d: input and target must be defined");
+  GFY_CHECK(input.dim() == 4, "only batches of spatial inputs supported (4D tensors), but got input of size: ",
+            input.sizes());
+  GFY_CHECK(target.dim() == 3, "only batches of spatial targets supported (3D tensors) but got targets of dimension: ",
+            target.dim());
+  return nll_loss(input, target, weight, reduction, ignore_index);
+}
+
 Tensor cross_entropy_loss(const Tensor &input, const Tensor &target, const std::optional<Tensor> &weight,
                           int64_t reduction, int64_t ignore_index, double label_smoothing) {
   auto o = nn::functional::CrossEntropyFuncOptions().ignore_index(ignore_index).label_smoothing(label_smoothing);

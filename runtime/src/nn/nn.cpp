@@ -66,21 +66,21 @@ Tensor &Module::register_buffer(std::string name, Tensor tensor) {
   return buffers_[name];
 }
 
-void Module::collect(const std::string &prefix, bool recurse, bool buffers, OrderedDict<Tensor> &out) const {
+void Module::collect(const std::string &prefix, bool recurse, bool buffers, OrderedDict<std::string, Tensor> &out) const {
   for (const auto &item : buffers ? buffers_ : parameters_)
     if (item.value().defined()) out.insert(prefix + item.key(), item.value());
   if (!recurse) return;
   for (const auto &child : children_) child.value()->collect(prefix + child.key() + ".", true, buffers, out);
 }
 
-OrderedDict<Tensor> Module::named_parameters(bool recurse) const {
-  OrderedDict<Tensor> out;
+OrderedDict<std::string, Tensor> Module::named_parameters(bool recurse) const {
+  OrderedDict<std::string, Tensor> out;
   collect("", recurse, false, out);
   return out;
 }
 std::vector<Tensor> Module::parameters(bool recurse) const { return named_parameters(recurse).values(); }
-OrderedDict<Tensor> Module::named_buffers(bool recurse) const {
-  OrderedDict<Tensor> out;
+OrderedDict<std::string, Tensor> Module::named_buffers(bool recurse) const {
+  OrderedDict<std::string, Tensor> out;
   collect("", recurse, true, out);
   return out;
 }
@@ -96,8 +96,8 @@ std::vector<std::shared_ptr<Module>> Module::modules(bool include_self) {
   return out;
 }
 
-OrderedDict<std::shared_ptr<Module>> Module::named_modules(const std::string &name_prefix, bool include_self) {
-  OrderedDict<std::shared_ptr<Module>> out;
+OrderedDict<std::string, std::shared_ptr<Module>> Module::named_modules(const std::string &name_prefix, bool include_self) {
+  OrderedDict<std::string, std::shared_ptr<Module>> out;
   if (include_self) out.insert(name_prefix, shared_from_this());
   const std::string prefix = name_prefix.empty() ? "" : name_prefix + ".";
   for (auto &c : children_)

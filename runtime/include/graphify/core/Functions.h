@@ -279,6 +279,14 @@ Tensor flip(const Tensor &a, IntArrayRef dims);
 Tensor roll(const Tensor &a, IntArrayRef shifts, IntArrayRef dims = {});
 Tensor tril(const Tensor &a, int64_t diagonal = 0);
 Tensor triu(const Tensor &a, int64_t diagonal = 0);
+/// A 1-d input becomes the square matrix with it on the `diagonal`-th diagonal; of a 2-d input,
+/// the diagonal is returned (a copy, as LibTorch's diag).
+Tensor diag(const Tensor &a, int64_t diagonal = 0);
+/// p-norm distances between the rows of x1 (…, P, M) and x2 (…, R, M): (…, P, R). Zero distances
+/// have zero gradients, as LibTorch's.
+Tensor cdist(const Tensor &x1, const Tensor &x2, double p = 2.0, std::optional<int64_t> compute_mode = std::nullopt);
+/// torch::one_hot, the same as F::one_hot.
+Tensor one_hot(const Tensor &tensor, int64_t num_classes = -1);
 Tensor reciprocal(const Tensor &a);
 Tensor sign(const Tensor &a);
 /// Rounding of floating tensors (integers are returned as copies); `round` is half to even.

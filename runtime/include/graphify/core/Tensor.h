@@ -11,6 +11,7 @@
 ///   float first = y.index({0, 0}).item<float>();
 /// \endcode
 
+#include <graphify/core/TensorAccessor.h>
 #include <graphify/core/Types.h>
 
 #include <functional>
@@ -154,6 +155,16 @@ public:
     return reinterpret_cast<T *>(raw_data());
   }
   void *data_ptr(SL loc = SL::current()) const;
+  /// Indexed host access to a CPU tensor's elements (TensorAccessor.h): checks the number of
+  /// dims and the dtype, as LibTorch; the accessor must not outlive the tensor.
+  template <class T, size_t N> TensorAccessor<T, N> accessor(SL loc = SL::current()) const & {
+    GFY_CHECK(dim() == static_cast<int64_t>(N), "TensorAccessor expected ", N, " dims but tensor has ", dim());
+    GFY_CHECK(is_cpu(), "accessor() reads the tensor's memory on the host, but the tensor is not on the CPU");
+    T *p = data_ptr<T>(loc);
+    return TensorAccessor<T, N>(p, sizes().data(), strides().data());
+  }
+  /// A temporary's accessor would dangle (LibTorch deletes it too).
+  template <class T, size_t N> TensorAccessor<T, N> accessor() && = delete;
   bool equal(const Tensor &other, SL loc = SL::current()) const;
   bool allclose(const Tensor &other, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false,
                 SL loc = SL::current()) const;
@@ -405,6 +416,7 @@ public:
   Tensor flip(IntArrayRef dims) const;
   Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;
   Tensor tril(int64_t diagonal = 0) const;
+  Tensor diag(int64_t diagonal = 0) const;
   Tensor triu(int64_t diagonal = 0) const;
   Tensor reciprocal() const;
   Tensor sign() const;

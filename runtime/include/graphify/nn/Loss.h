@@ -51,6 +51,9 @@ Tensor huber_loss(const Tensor &input, const Tensor &target, int64_t reduction =
                   double delta = 1.0);
 Tensor nll_loss(const Tensor &input, const Tensor &target, const std::optional<Tensor> &weight = {},
                 int64_t reduction = Reduction::Mean, int64_t ignore_index = -100);
+/// nll_loss for (N, C, H, W) inputs and (N, H, W) targets, the form LibTorch names separately.
+Tensor nll_loss2d(const Tensor &input, const Tensor &target, const std::optional<Tensor> &weight = {},
+                  int64_t reduction = Reduction::Mean, int64_t ignore_index = -100);
 Tensor cross_entropy_loss(const Tensor &input, const Tensor &target, const std::optional<Tensor> &weight = {},
                           int64_t reduction = Reduction::Mean, int64_t ignore_index = -100,
                           double label_smoothing = 0.0);

@@ -12,6 +12,7 @@
 /// \endcode
 
 #include <graphify/core/Functions.h>
+#include <graphify/core/OrderedDict.h>
 #include <graphify/core/Tensor.h>
 
 #include <functional>
@@ -25,58 +26,6 @@
 #include <vector>
 
 namespace gfy::nn {
-
-/// Insertion-ordered name → value list (the subset of torch::OrderedDict that modules use).
-template <class V> class OrderedDict {
-public:
-  struct Item {
-    std::string key_;
-    V value_;
-    const std::string &key() const { return key_; }
-    V &value() { return value_; }
-    const V &value() const { return value_; }
-    V *operator->() { return &value_; }
-  };
-  void insert(std::string key, V value) { items_.push_back({std::move(key), std::move(value)}); }
-  size_t size() const { return items_.size(); }
-  bool is_empty() const { return items_.empty(); }
-  bool contains(const std::string &key) const { return find(key) != nullptr; }
-  const V *find(const std::string &key) const {
-    for (auto &i : items_)
-      if (i.key_ == key) return &i.value_;
-    return nullptr;
-  }
-  V *find(const std::string &key) {
-    for (auto &i : items_)
-      if (i.key_ == key) return &i.value_;
-    return nullptr;
-  }
-  const V &operator[](const std::string &key) const;
-  V &operator[](const std::string &key) { return const_cast<V &>(std::as_const(*this)[key]); }
-  std::vector<std::string> keys() const {
-    std::vector<std::string> k;
-    for (auto &i : items_) k.push_back(i.key_);
-    return k;
-  }
-  std::vector<V> values() const {
-    std::vector<V> v;
-    for (auto &i : items_) v.push_back(i.value_);
-    return v;
-  }
-  auto begin() { return items_.begin(); }
-  auto end() { return items_.end(); }
-  auto begin() const { return items_.begin(); }
-  auto end() const { return items_.end(); }
-
-private:
-  std::vector<Item> items_;
-};
-
-template <class V> const V &OrderedDict<V>::operator[](const std::string &key) const {
-  const V *v = find(key);
-  GFY_CHECK(v != nullptr, "key '", key, "' not found in OrderedDict");
-  return *v;
-}
 
 template <class Impl> class ModuleHolder;
 
@@ -113,15 +62,15 @@ public:
   /// All parameters, this module's first then its children's (recursively, in registration order).
   std::vector<Tensor> parameters(bool recurse = true) const;
   /// Names are dotted paths: "fc.weight", "lstm.weight_ih_l0".
-  OrderedDict<Tensor> named_parameters(bool recurse = true) const;
+  OrderedDict<std::string, Tensor> named_parameters(bool recurse = true) const;
   std::vector<Tensor> buffers(bool recurse = true) const;
-  OrderedDict<Tensor> named_buffers(bool recurse = true) const;
+  OrderedDict<std::string, Tensor> named_buffers(bool recurse = true) const;
   std::vector<std::shared_ptr<Module>> children() const;
-  OrderedDict<std::shared_ptr<Module>> named_children() const { return children_; }
+  OrderedDict<std::string, std::shared_ptr<Module>> named_children() const { return children_; }
   std::vector<std::shared_ptr<Module>> modules(bool include_self = true);
   /// This module (key `name_prefix`, when `include_self`) and every descendant under its dotted
   /// path ("seq", "seq.0"), in registration order as LibTorch.
-  OrderedDict<std::shared_ptr<Module>> named_modules(const std::string &name_prefix = std::string(),
+  OrderedDict<std::string, std::shared_ptr<Module>> named_modules(const std::string &name_prefix = std::string(),
                                                      bool include_self = true);
   /// Calls `fn` on this module, then on every descendant (pre-order), e.g. to initialise weights.
   void apply(const std::function<void(Module &)> &fn);
@@ -149,11 +98,11 @@ protected:
 
 private:
   void check_name(const std::string &name) const;
-  void collect(const std::string &prefix, bool recurse, bool buffers, OrderedDict<Tensor> &out) const;
+  void collect(const std::string &prefix, bool recurse, bool buffers, OrderedDict<std::string, Tensor> &out) const;
   mutable std::string name_;
-  OrderedDict<Tensor> parameters_;
-  OrderedDict<Tensor> buffers_;
-  OrderedDict<std::shared_ptr<Module>> children_;
+  OrderedDict<std::string, Tensor> parameters_;
+  OrderedDict<std::string, Tensor> buffers_;
+  OrderedDict<std::string, std::shared_ptr<Module>> children_;
 };
 
 /// A shared handle to a module implementation, as torch::nn::ModuleHolder: `holder->member`,
