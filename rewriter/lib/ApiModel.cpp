@@ -32,6 +32,14 @@ bool ApiModel::callHasTag(const Expr *Call, llvm::StringRef Tag) const {
   return false;
 }
 
+const Expr *ApiModel::argAt(const Expr *Call, unsigned Pos) const {
+  Call = stripAll(Call);
+  for (const Expr *E : {skipValueWrappers(Call), Call})
+    if (auto Resolved = Resolver.resolve(E); Resolved && !Resolved->Entries.empty())
+      return Resolved->arg(Pos);
+  return nullptr;
+}
+
 static const ApiFlavor *flavorOrFirst(const ApiModel &Api, const Expr *E) {
   if (E)
     if (const ApiFlavor *F = Api.tensorFlavor(stripImplicit(E)->getType()))

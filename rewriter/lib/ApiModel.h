@@ -47,6 +47,9 @@ public:
   std::vector<const ApiEntry *> entriesFor(const clang::Expr *Call) const;
   bool callHasTag(const clang::Expr *Call, llvm::StringRef Tag) const;
 
+  /// The argument of a call at pack position `Pos` (self is position 0 for methods), or null.
+  const clang::Expr *argAt(const clang::Expr *Call, unsigned Pos) const;
+
   /// How code of `TensorExpr`'s flavor spells the function `Name` (`torch::where`); falls back
   /// to the first flavor when the expression's flavor is unknown.
   std::string spell(const clang::Expr *TensorExpr, llvm::StringRef Name) const;

@@ -24,6 +24,7 @@
 // (its final value would change), and the static part of the condition must exist (it is the
 // trip count). Each refusal names the construct and line that cannot be masked.
 #include "lib/ConditionLifting.h"
+#include "lib/DomainGuard.h"
 #include "lib/IfChain.h"
 #include "lib/Predication.h"
 #include "lib/RuleSupport.h"
@@ -170,8 +171,10 @@ private:
                   ", which cannot be masked");
   }
 
-  std::string where(const std::string &Value, const std::string &Old, const Expr *Hint) {
-    return Api.spell(Hint, "where") + "(" + L.Active + ", " + Value + ", " + Old + ")";
+  /// `where(active, value, old)`, the value's domain-restricted inputs guarded by the mask.
+  std::string where(const Expr *Value, const std::string &Old, const Expr *Hint) {
+    return Api.spell(Hint, "where") + "(" + L.Active + ", " + guardedArmText(Value, L.Active, true, Api, Ctx) +
+           ", " + Old + ")";
   }
 
   llvm::Expected<std::string> lift(const Expr *Cond) {
@@ -260,7 +263,7 @@ private:
         return refuse("'" + V->getNameAsString() + "' has no value before the loop (line " + lineOf(S, Ctx) +
                       "), so a masked iteration has no value to keep");
       noteTarget(V);
-      return sourceText(Lhs, Ctx) + " = " + where(sourceText(Rhs, Ctx), sourceText(Lhs, Ctx), Lhs) + ";";
+      return sourceText(Lhs, Ctx) + " = " + where(Rhs, sourceText(Lhs, Ctx), Lhs) + ";";
     }
     const VarDecl *Target = viewTarget(Lhs, Api);
     if (!Target)
@@ -268,7 +271,7 @@ private:
     if (declaredIn(Target, L.Loop->getBody()))
       return statementText(S, Ctx);
     noteTarget(Target);
-    return sourceText(Lhs, Ctx) + " = " + where(sourceText(Rhs, Ctx), sourceText(Lhs, Ctx), Lhs) + ";";
+    return sourceText(Lhs, Ctx) + " = " + where(Rhs, sourceText(Lhs, Ctx), Lhs) + ";";
   }
 
   /// `out.index_put_({t}, e);` writes the old element back in masked iterations.
@@ -289,7 +292,7 @@ private:
     noteTarget(Target);
     const std::string Object = sourceText(Obj, Ctx), List = sourceText(Args[0], Ctx);
     return Object + ".index_put_(" + List + ", " +
-           where(sourceText(Args[1], Ctx), Object + ".index(" + List + ")", Obj) + ");";
+           where(Args[1], Object + ".index(" + List + ")", Obj) + ");";
   }
 };
 

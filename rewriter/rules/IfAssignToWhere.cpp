@@ -8,6 +8,7 @@
 // written by the rewrite before another right-hand side reads it must have been written before
 // that read in the original branch too (or not at all in that branch).
 #include "lib/ConditionLifting.h"
+#include "lib/DomainGuard.h"
 #include "lib/IfChain.h"
 #include "lib/Predication.h"
 #include "lib/RuleSupport.h"
@@ -224,7 +225,12 @@ NamedRewriteRule makeIfAssignToWhereRule(const ApiModel &Api) {
     ASTContext &Ctx = *R.Context;
     std::string Out;
     std::vector<std::string> CondNames;
+    // The condition is computed once when several variables select on it, or when guards of
+    // domain-restricted inputs would repeat it.
     bool Hoist = S->Order.size() > 1;
+    for (const auto &Arm : S->Arms)
+      for (const Assignment &As : Arm)
+        Hoist = Hoist || armNeedsGuards(As.Rhs, *A, Ctx);
     std::vector<std::string> Taken;
     for (size_t I = 0; I < S->Conds.size(); ++I) {
       if (!Hoist) {
@@ -238,12 +244,15 @@ NamedRewriteRule makeIfAssignToWhereRule(const ApiModel &Api) {
     for (const VarDecl *V : S->Order) {
       std::string Name = V->getNameAsString();
       const Expr *Hint = nullptr;
+      // Each branch's value is guarded by its own condition; the final else's by the innermost
+      // one (it is taken where every condition is false).
       auto ValueIn = [&](size_t Arm) -> std::string {
         if (Arm < S->Arms.size())
           for (const Assignment &As : S->Arms[Arm])
             if (As.Var == V) {
               Hint = Hint ? Hint : As.Rhs;
-              return sourceText(As.Rhs, Ctx);
+              const bool IsBranch = Arm < CondNames.size();
+              return guardedArmText(As.Rhs, IsBranch ? CondNames[Arm] : CondNames.back(), IsBranch, *A, Ctx);
             }
         return Name;
       };

@@ -6,6 +6,7 @@
 // c' is c lifted to a 0-d tensor (ConditionLifting). where() evaluates every arm, so each arm
 // must be free of side effects and the arms must agree in shape and dtype where that is known.
 #include "lib/ConditionLifting.h"
+#include "lib/DomainGuard.h"
 #include "lib/IfChain.h"
 #include "lib/Predication.h"
 #include "lib/RuleSupport.h"
@@ -128,11 +129,27 @@ llvm::Expected<PredicatedCode> rewriteOf(const MatchResult &R, const ApiModel &A
   auto S = analyse(R, Api);
   if (S) {
     PredicatedCode Out;
-    std::string Acc = sourceText(S->Values.back(), *R.Context);
-    for (size_t I = S->Conds.size(); I-- > 0;)
-      Acc = Api.spell(S->Values[I], "where") + "(" + S->Conds[I].Text + ", " + sourceText(S->Values[I], *R.Context) +
-            ", " + Acc + ")";
-    Out.Text = "return " + Acc + ";";
+    ASTContext &Ctx = *R.Context;
+    // Guards of domain-restricted inputs repeat the condition: it is then computed once.
+    std::vector<std::string> Conds, Taken;
+    std::string Lines;
+    bool Guarded = false;
+    for (const Expr *V : S->Values)
+      Guarded = Guarded || armNeedsGuards(V, Api, Ctx);
+    for (const LiftedCondition &C : S->Conds) {
+      if (!Guarded) {
+        Conds.push_back(C.Text);
+        continue;
+      }
+      Conds.push_back(freshName("cond", functionBody(enclosingFunction(S->Values.back(), Ctx)), Taken));
+      Lines += "auto " + Conds.back() + " = " + C.Text + ";\n";
+    }
+    // The final value is taken where every condition is false, so the innermost one guards it.
+    std::string Acc = guardedArmText(S->Values.back(), Conds.back(), /*TakenWhenTrue=*/false, Api, Ctx);
+    for (size_t I = Conds.size(); I-- > 0;)
+      Acc = Api.spell(S->Values[I], "where") + "(" + Conds[I] + ", " +
+            guardedArmText(S->Values[I], Conds[I], /*TakenWhenTrue=*/true, Api, Ctx) + ", " + Acc + ")";
+    Out.Text = Lines + "return " + Acc + ";";
     for (const LiftedCondition &C : S->Conds)
       Out.LiftedLocals.insert(Out.LiftedLocals.end(), C.Locals.begin(), C.Locals.end());
     return Out;

@@ -4,6 +4,7 @@
 // The same conditions as if-return-to-where: arms free of side effects, compatible shapes and
 // dtypes, and a condition that lifts to a 0-d tensor.
 #include "lib/ConditionLifting.h"
+#include "lib/DomainGuard.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
 
@@ -39,7 +40,6 @@ llvm::Expected<std::string> select(const ConditionalOperator *T, const MatchResu
     }
     if (auto Why = findSideEffect(ArmExprs[I], Api))
       return refuse(std::string(Label) + " " + *Why);
-    Arms[I] = sourceText(ArmExprs[I], Ctx);
   }
   if (!asTernary(ArmExprs[0]) && !asTernary(ArmExprs[1]))
     if (auto Why = armsIncompatible(ArmExprs[0], ArmExprs[1], Api, Ctx))
@@ -48,6 +48,9 @@ llvm::Expected<std::string> select(const ConditionalOperator *T, const MatchResu
   if (!Cond)
     return Cond.takeError();
   Locals.insert(Locals.end(), Cond->Locals.begin(), Cond->Locals.end());
+  for (int I = 0; I < 2; ++I)
+    if (Arms[I].empty())
+      Arms[I] = guardedArmText(ArmExprs[I], Cond->Text, /*TakenWhenTrue=*/I == 0, Api, Ctx);
   return Api.spell(T, "where") + "(" + Cond->Text + ", " + Arms[0] + ", " + Arms[1] + ")";
 }
 

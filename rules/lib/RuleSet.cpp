@@ -221,6 +221,14 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
     if (!Callable)
       return Callable.takeError();
     E.CallableArgs = *Callable;
+    auto Domain = takePositions(M, "domain_args");
+    if (!Domain)
+      return Domain.takeError();
+    E.DomainArgs = *Domain;
+    auto Safe = M.takeInt("safe_value");
+    if (!Safe)
+      return Safe.takeError();
+    E.SafeValue = *Safe;
     auto Stream = takePosition(M, "stream_arg");
     if (!Stream)
       return Stream.takeError();
@@ -246,6 +254,8 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged size_argument but has no 'size_args'");
     if (E.hasTag("position_argument") && E.PositionArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged position_argument but has no 'position_args'");
+    if (E.hasTag("domain_restricted") && (E.DomainArgs.empty() || !E.SafeValue))
+      return yamlError(File, Item, "entry '" + E.Name + "' is tagged domain_restricted but lacks 'domain_args' or 'safe_value'");
     if (E.hasTag("capture_entry") && E.CallableArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged capture_entry but has no 'callable_args'");
     for (llvm::StringRef Tag : {"capture_begin", "capture_end"})

@@ -203,6 +203,8 @@ std::vector<GradCase> cases() {
       {"conv2d_dilation", IN(rnd({1, 2, 7, 7}), rnd({2, 2, 3, 3})), F(gfy::conv2d(x[0], x[1], {}, 2, 1, 2))},
       {"conv2d_groups", IN(rnd({2, 4, 5, 5}), rnd({6, 2, 3, 3}), rnd({6})), F(gfy::conv2d(x[0], x[1], x[2], 1, 1, 1, 2))},
       {"conv2d_same_even_kernel", IN(rnd({1, 2, 5, 5}), rnd({2, 2, 2, 4})), F(gfy::conv2d(x[0], x[1], {}, 1, "same"))},
+      {"conv_transpose2d_stride", IN(rnd({1, 2, 3, 4}), rnd({2, 3, 3, 2}), rnd({3})),
+       F(gfy::conv_transpose2d(x[0], x[1], x[2], {2, 3}, {1, 0}, {1, 0}))},
       {"conv1d", IN(rnd({2, 3, 7}), rnd({2, 3, 3}), rnd({2})), F(gfy::conv1d(x[0], x[1], x[2], 2, 1))},
       {"max_pool2d", IN(rnd({2, 2, 5, 6})), F(gfy::max_pool2d(x[0], {2, 3}, {1, 2}, {1, 1}))},
       {"max_pool2d_dilation_ceil", IN(rnd({1, 2, 7, 7})), F(gfy::max_pool2d(x[0], 2, 2, 0, 2, true))},
@@ -218,6 +220,9 @@ std::vector<GradCase> cases() {
       {"upsample_nearest2d_scale", IN(rnd({1, 2, 3, 4})), F(gfy::upsample_nearest2d(x[0], {4, 6}, 1.5, 1.5))},
       {"upsample_bilinear2d", IN(rnd({1, 2, 3, 4})), F(gfy::upsample_bilinear2d(x[0], {5, 7}, false))},
       {"upsample_bilinear2d_align", IN(rnd({1, 2, 3, 4})), F(gfy::upsample_bilinear2d(x[0], {6, 5}, true))},
+      {"constant_pad", IN(rnd({2, 3, 4})), F(gfy::constant_pad_nd(x[0], {1, 2, 0, 1}, 0.5))},
+      {"constant_pad_crop", IN(rnd({2, 3, 4})), F(gfy::constant_pad_nd(x[0], {-1, 2, 1, -1}))},
+      {"reflection_pad2d", IN(rnd({1, 2, 3, 4})), F(gfy::pad(x[0], {1, 2, 2, 1}, "reflect"))},
       {"silu", IN(rnd({5})), F(gfy::silu(x[0]))},
       {"softplus", IN(rnd({5})), F(gfy::softplus(x[0]))},
       {"elu", IN(rnd({5})), F(gfy::elu(x[0]))},
@@ -231,6 +236,10 @@ std::vector<GradCase> cases() {
       // in-place ops on non-leaves rebase their history
       {"inplace_chain", IN(rnd({4}), rnd({4})), F(((x[0] * 2).mul_(x[1]).add_(x[1], 0.5).sigmoid_()))},
       {"inplace_copy_into_result", IN(rnd({4}), rnd({4})), F((x[0] * 1).copy_(x[1] * 3))},
+      {"inplace_add_into_lone_view", IN(rnd({2, 3}), rnd({3})), F([&] {
+         Tensor y = (x[0] * x[0]).view({6}); // the product is gone: y alone holds the storage
+         return y.add_(x[1].repeat({2}));
+       }())},
   };
 }
 

@@ -151,6 +151,24 @@ TEST(AutogradSemantics, InPlaceIntoViewWithGradIsRefused) {
   EXPECT_NE(error_of([&] { buf.select(0, 0).copy_(x); }).find("writes a view"), std::string::npos);
 }
 
+// `x = bn(x); x += residual;`: the result of a reshaping op is a view whose base is gone, so the
+// write is an ordinary in-place op, even though the launch reads x through its own broadcast view.
+TEST(AutogradSemantics, InPlaceIntoViewThatAloneHoldsItsStorage) {
+  Tensor x = tensor({1.f, 2.f, 3.f, 4.f}).requires_grad_();
+  Tensor r = tensor({10.f, 20.f}).requires_grad_();
+  Tensor y = (x * x).view({2, 2});
+  ASSERT_TRUE(y.is_view());
+  y += r; // r broadcasts over y's rows
+  y.mul_(2);
+  y.sum().backward();
+  EXPECT_VALUES(x.grad(), {4, 8, 12, 16});
+  EXPECT_VALUES(r.grad(), {4, 4});
+  // A second live view of the same storage could observe the write: still refused.
+  Tensor z = (x * 1).view({2, 2});
+  Tensor alias = z.view({4});
+  EXPECT_NE(error_of([&] { z += r; }).find("writes a view"), std::string::npos);
+}
+
 TEST(AutogradSemantics, ModuleParametersRequireGrad) {
   nn::Linear lin(3, 2);
   for (const Tensor &p : lin->parameters()) EXPECT_TRUE(p.requires_grad());

@@ -107,7 +107,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   SKIP_UNLESS_PIPELINE_READY(R);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 16u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 17u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -123,7 +123,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   // Host reads feeding a branch, a loop, a position or tensor math: the trace freezes them and
   // diverges.
   for (const char *Name : {"IfElseAssign", "ElseIfChain", "TernarySelect", "ScalarReadScale", "BranchLocals",
-                           "HostPositions", "ShrinkWhileLarge", "DrainUntilEmpty"}) {
+                           "HostPositions", "ShrinkWhileLarge", "DrainUntilEmpty", "GuardedSqrt"}) {
     const Row &E = Rows[Name];
     EXPECT_EQ(E.OrigCapturable, false) << Name;
     EXPECT_EQ(E.OrigOp, "item") << Name;

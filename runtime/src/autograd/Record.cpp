@@ -6,6 +6,7 @@
 
 #include <graphify/core/Functions.h>
 
+#include <algorithm>
 #include <cctype>
 
 namespace gfy::autograd {
@@ -49,6 +50,20 @@ void check_not_leaf(const Tensor &t) {
 
 bool same_storage(const Tensor &a, const Tensor &b) {
   return a.defined() && b.defined() && a.unsafeGetTensorImpl()->storage == b.unsafeGetTensorImpl()->storage;
+}
+
+/// Whether the view `o` is the only tensor outside this launch that holds its storage. The
+/// launch's own operands may alias it (`x += r` reads x through a broadcast view of x); they die
+/// with the launch, so only tensors beyond them could observe the write.
+bool alone_holds_storage(const OpCall &call, const Tensor &o) {
+  std::vector<const TensorImpl *> aliases{o.unsafeGetTensorImpl()};
+  auto note = [&](const Tensor &t) {
+    if (same_storage(t, o) && std::find(aliases.begin(), aliases.end(), t.unsafeGetTensorImpl()) == aliases.end())
+      aliases.push_back(t.unsafeGetTensorImpl());
+  };
+  for (const Tensor &t : call.in) note(t);
+  for (const Tensor &t : call.out) note(t);
+  return o.unsafeGetTensorImpl()->storage.use_count() == static_cast<long>(aliases.size());
 }
 
 /// The node of one kernel launch: the entry of its op and the operands its formula reads.
@@ -183,7 +198,7 @@ KernelRecord::KernelRecord(OpCall &call) {
     // A view that alone holds its storage (its base and every other view are gone, nothing saved
     // it for backward: `x = bn(x); x += residual;`) is an ordinary tensor for this write; only a
     // write that another live tensor could observe needs LibTorch's CopySlices.
-    GFY_CHECK(!o.is_view() || o.unsafeGetTensorImpl()->storage.use_count() == 1, "an in-place operation (", op_name(call.op),
+    GFY_CHECK(!o.is_view() || alone_holds_storage(call, o), "an in-place operation (", op_name(call.op),
               ") writes a view of another tensor while gradients are being recorded, which the gfy runtime's "
               "autograd does not support; build the result out of place (torch::cat, torch::stack, torch::where)");
   }

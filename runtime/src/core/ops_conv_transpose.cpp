@@ -17,18 +17,30 @@ std::vector<int64_t> expand_param(IntArrayRef v, size_t n, const char *name) {
   return v.size() == 1 ? std::vector<int64_t>(n, v[0]) : v.vec();
 }
 
+/// x (N, C, H, W) spread to (N, C, (H - 1) * sH + 1, (W - 1) * sW + 1) with zeros between its
+/// values. While gradients are recorded it is built from concatenations and reshapes, which
+/// record them (a strided copy into a zero tensor does not).
+Tensor zero_insert(const Tensor &x, int64_t sH, int64_t sW) {
+  const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
+  if (!(GradMode::is_enabled() && x.requires_grad())) {
+    Tensor up = zeros({N, C, (H - 1) * sH + 1, (W - 1) * sW + 1}, x.options());
+    up.slice(2, 0, std::nullopt, sH).slice(3, 0, std::nullopt, sW).copy_(x);
+    return up;
+  }
+  Tensor t = x.reshape({N, C, H, 1, W, 1});
+  if (sH > 1) t = cat({t, zeros({N, C, H, sH - 1, W, 1}, x.options())}, 3);
+  if (sW > 1) t = cat({t, zeros({N, C, H, sH, W, sW - 1}, x.options())}, 5);
+  return t.reshape({N, C, H * sH, W * sW}).slice(2, 0, (H - 1) * sH + 1).slice(3, 0, (W - 1) * sW + 1);
+}
+
 /// conv_transpose over the last two dims of a batched 4-d input (the 1-d form runs with H = 1).
 Tensor conv_transpose_4d(const Tensor &x, const Tensor &weight, const Tensor &bias, const std::vector<int64_t> &stride,
                          const std::vector<int64_t> &padding, const std::vector<int64_t> &output_padding, int64_t groups,
                          const std::vector<int64_t> &dilation) {
-  const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
+  const int64_t C = x.size(1);
   const int64_t kH = weight.size(2), kW = weight.size(3), Cout = weight.size(1) * groups;
   // Zero insertion: x_up (N, C, (H - 1) * sH + 1, (W - 1) * sW + 1), x at multiples of the stride.
-  Tensor up = x;
-  if (stride[0] > 1 || stride[1] > 1) {
-    up = zeros({N, C, (H - 1) * stride[0] + 1, (W - 1) * stride[1] + 1}, x.options());
-    up.slice(2, 0, std::nullopt, stride[0]).slice(3, 0, std::nullopt, stride[1]).copy_(x);
-  }
+  Tensor up = stride[0] > 1 || stride[1] > 1 ? zero_insert(x, stride[0], stride[1]) : x;
   const int64_t qH = dilation[0] * (kH - 1) - padding[0], qW = dilation[1] * (kW - 1) - padding[1];
   up = constant_pad_nd(up, {qW, qW + output_padding[1], qH, qH + output_padding[0]});
   // weight (C, Cout / g, kH, kW) -> (Cout, C / g, kH, kW), flipped in space.

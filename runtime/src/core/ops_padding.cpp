@@ -1,5 +1,6 @@
 // Padding: constant_pad_nd and the reflect / replicate / circular modes of at::pad and F::pad.
-// Constant padding is a fill plus one copy of the kept region (negative amounts crop). The other
+// Constant padding is a fill plus one copy of the kept region (negative amounts crop); while
+// gradients are recorded it is built by concatenation instead. The other
 // modes are gathers: for every padded dim the source position of each output position is a pure
 // function of the sizes, computed once on the host into a long index tensor, and index_select
 // reads through it. The index tensors are constants of the call, so a captured graph replays the
@@ -70,6 +71,28 @@ Tensor pad_gather(const Tensor &self, IntArrayRef pad, PadMode mode, int64_t max
   return x;
 }
 
+/// Constant padding of the already cropped `src` as concatenations with filled blocks: slower
+/// than one copy into a filled tensor, but made of ops that record gradients (an in-place copy
+/// into a view of another tensor does not).
+Tensor pad_by_concatenation(Tensor src, IntArrayRef pad, const Scalar &value) {
+  const int64_t nd = static_cast<int64_t>(pad.size()) / 2;
+  for (int64_t i = 0; i < nd; ++i) {
+    const int64_t dim = src.dim() - 1 - i;
+    auto block = [&](int64_t amount) {
+      std::vector<int64_t> shape = src.sizes().vec();
+      shape[static_cast<size_t>(dim)] = amount;
+      return full(shape, value, src.options());
+    };
+    const int64_t before = pad[static_cast<size_t>(2 * i)], after = pad[static_cast<size_t>(2 * i + 1)];
+    std::vector<Tensor> parts;
+    if (before > 0) parts.push_back(block(before));
+    parts.push_back(src);
+    if (after > 0) parts.push_back(block(after));
+    src = cat(parts, dim);
+  }
+  return src;
+}
+
 } // namespace
 
 Tensor constant_pad_nd(const Tensor &self, IntArrayRef pad, const Scalar &value) {
@@ -90,6 +113,7 @@ Tensor constant_pad_nd(const Tensor &self, IntArrayRef pad, const Scalar &value)
     const int64_t lo = std::max<int64_t>(0, -before), hi = std::min<int64_t>(n, n + after);
     src = src.slice(dim, lo, std::max(lo, hi));
   }
+  if (GradMode::is_enabled() && self.requires_grad()) return pad_by_concatenation(src, pad, value);
   Tensor out = full(shape, value, self.options());
   Tensor dst = out;
   for (int64_t i = 0; i < nd; ++i) {

@@ -37,6 +37,8 @@ struct ApiEntry {
   std::vector<unsigned> IndexArgs;  ///< positions of index lists (bool_mask_index)
   std::vector<unsigned> PositionArgs; ///< positions of element positions (position_argument)
   std::vector<unsigned> CallableArgs; ///< positions of captured callables (capture_entry)
+  std::vector<unsigned> DomainArgs; ///< positions of inputs with a restricted domain (domain_restricted)
+  std::optional<int64_t> SafeValue; ///< an input inside that domain, with a finite derivative (domain_restricted)
   /// Position naming the stream or graph a capture_begin/capture_end call acts on: a window
   /// closes at the next end call on the same stream.
   std::optional<unsigned> StreamArg;
