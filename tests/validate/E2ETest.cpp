@@ -205,31 +205,66 @@ TEST(E2EGradients, WhereRewriteOfAPlainBranchKeepsTheGradients) {
   EXPECT_EQ(parseReport(Default.Stdout)["scale_or_shift"].Gradients, "not checked") << Default.Stdout;
 }
 
-// The double-where problem, as graphify-validate sees it with the rewriter of today, which turns
-// `if (x.min().item<float>() > 0) return x.sqrt(); return x;` into
-// `torch::where(x.min() > 0, x.sqrt(), x)`: every output agrees, but on trials where some x <= 0
-// the rewrite's gradient w.r.t. x is NaN (0 * sqrt'(x)), the original's is finite.
-// FIXME: once the rewriter emits the NaN-safe `torch::where(c, torch::where(c, x, 1).sqrt(), x)`,
-// this model validates with equal gradients: flip the expectations below to GradMatches == 8,
-// Passed, exit 0 (the detection itself stays covered by Compare.NaNGradientOnOneSideIsTheDoubleWhereMismatch).
-TEST(E2EGradients, NaiveWhereRewriteOfAGuardedSqrtHasNaNGradients) {
-  RunResult R = validate({GradModels + "/guarded_sqrt.cpp", "--grad", "--format=json", "--quiet"});
+// The seed model of the double-where problem: `where(c, x.sqrt() * 2, x * 0.5)` would give NaN
+// gradients at x <= 0; the rewriter guards sqrt's input (`where(c, where(c, x, 1).sqrt() * 2, ...)`),
+// so the gradients w.r.t. x agree on every trial, those that take either arm.
+TEST(E2EGradients, GuardedSqrtSeedModelKeepsItsGradients) {
+  RunResult R = validate({Models + "/guarded_sqrt.cpp", "--grad", "--format=json", "--quiet"});
   SKIP_UNLESS_PIPELINE_READY(R);
   auto Rows = parseReport(R.Stdout);
   ASSERT_EQ(Rows.size(), 1u) << R.Stdout << R.Stderr;
   const Row &E = Rows["GuardedSqrt"];
   EXPECT_TRUE(E.Rewrote);
+  EXPECT_EQ(E.Equivalent, 8);
+  EXPECT_EQ(E.Gradients, "checked");
+  EXPECT_EQ(E.GradMatches, 8) << ::testing::PrintToString(E.Problems);
+  EXPECT_EQ(E.GradTrials, 8);
+  EXPECT_EQ(E.RewCapturable, true);
+  EXPECT_TRUE(E.Passed);
+  EXPECT_EQ(R.ExitCode, 0) << R.Stdout;
+}
+
+// A rewrite whose outputs agree and whose gradients do not (overflowing_exp.cpp: the unselected
+// exp arm overflows, 0 * inf = NaN), checked by default because the module has a parameter; the
+// first differing gradient is named by its input and element. --no-grad does not look.
+TEST(E2EGradients, UnguardedOverflowingArmChangesTheGradients) {
+  const std::string Model = GradModels + "/overflowing_exp.cpp";
+  RunResult R = validate({Model, "--grad", "--format=json", "--quiet"});
+  SKIP_UNLESS_PIPELINE_READY(R);
+  auto Rows = parseReport(R.Stdout);
+  ASSERT_EQ(Rows.size(), 1u) << R.Stdout << R.Stderr;
+  const Row &E = Rows["ExpWhileSmall"];
+  EXPECT_TRUE(E.Rewrote);
   EXPECT_EQ(E.Equivalent, 8) << "forward-only validation cannot see the problem";
+  EXPECT_EQ(E.RewCapturable, true);
   EXPECT_EQ(E.Gradients, "checked");
   EXPECT_EQ(E.GradTrials, 8);
   EXPECT_LT(E.GradMatches, 8);
-  EXPECT_GT(E.GradMatches, 0) << "trials with every x > 0 take the sqrt arm on both sides and agree";
+  EXPECT_GT(E.GradMatches, 0) << "trials that take the exp arm, or where nothing overflows, agree";
   EXPECT_FALSE(E.Passed);
   EXPECT_EQ(R.ExitCode, 1) << R.Stdout;
-  EXPECT_TRUE(anyContains(E.Problems, "trial 0 (random): the rewritten entry's gradients differ from the original's: "
+  EXPECT_TRUE(anyContains(E.Problems, "the rewritten entry's gradients differ from the original's: "
                                       "the gradient w.r.t. input 'x': element ["))
       << ::testing::PrintToString(E.Problems);
   EXPECT_TRUE(anyContains(E.Problems, "] is nan, expected ")) << ::testing::PrintToString(E.Problems);
+
+  // The text report: the column and the problem.
+  RunResult Text = validate({Model, "--quiet"});
+  EXPECT_EQ(Text.ExitCode, 1) << "checked without --grad: the module has a parameter\n" << Text.Stdout;
+  EXPECT_NE(Text.Stdout.find("ExpWhileSmall  8/8         " + std::to_string(E.GradMatches) + "/8"), std::string::npos)
+      << Text.Stdout;
+  EXPECT_NE(Text.Stdout.find("ExpWhileSmall (" + Model + "): FAILED\n"), std::string::npos) << Text.Stdout;
+  EXPECT_NE(Text.Stdout.find("  problem: trial "), std::string::npos) << Text.Stdout;
+  EXPECT_NE(Text.Stdout.find("gradients differ from the original's: the gradient w.r.t. input 'x': element ["),
+            std::string::npos)
+      << Text.Stdout;
+
+  RunResult Off = validate({Model, "--no-grad", "--format=json", "--quiet"});
+  const Row NoGrad = parseReport(Off.Stdout)["ExpWhileSmall"];
+  EXPECT_EQ(NoGrad.Gradients, "not checked") << Off.Stdout << Off.Stderr;
+  EXPECT_EQ(NoGrad.GradMatches, -1) << "null in JSON";
+  EXPECT_TRUE(NoGrad.Passed) << "--no-grad compares outputs only";
+  EXPECT_EQ(Off.ExitCode, 0) << Off.Stdout;
 }
 
 TEST(E2EGradients, EntriesWithParametersAreCheckedByDefault) {
@@ -250,7 +285,7 @@ TEST(E2EGradients, EntriesWithParametersAreCheckedByDefault) {
             std::string::npos)
       << Text.Stdout;
   RunResult Off = validate({GradModels + "/gated_projection.cpp", "--no-grad", "--format=json", "--quiet"});
-  const Row &NoGrad = parseReport(Off.Stdout)["GatedProjection"];
+  const Row NoGrad = parseReport(Off.Stdout)["GatedProjection"];
   EXPECT_EQ(NoGrad.Gradients, "not checked");
   EXPECT_EQ(NoGrad.GradMatches, -1) << "null in JSON";
 }
@@ -275,9 +310,10 @@ TEST(E2EGradients, OpWithoutADerivativeIsReportedNotSupported) {
 
   RunResult Forced = validate({GradModels + "/no_derivative.cpp", "--grad", "--format=json", "--quiet"});
   EXPECT_EQ(Forced.ExitCode, 1) << "with --grad it is a failure: " << Forced.Stdout;
-  const Row &F = parseReport(Forced.Stdout)["RunningProduct"];
+  const Row F = parseReport(Forced.Stdout)["RunningProduct"];
   EXPECT_FALSE(F.Passed);
-  EXPECT_TRUE(anyContains(F.Problems, "--grad asks for gradients")) << ::testing::PrintToString(F.Problems);
+  EXPECT_TRUE(anyContains(F.Problems, "--grad asks for gradients, but the runtime cannot run the original's backward "
+                                      "pass: the derivative for 'cumprod' is not implemented.")) << ::testing::PrintToString(F.Problems);
 }
 
 TEST(E2EErrors, UnknownEntry) {
@@ -449,18 +485,26 @@ TEST(E2EErrors, CudaWithoutADeviceIsAClearError) {
 
 #if GRAPHIFY_VALIDATE_TEST_HAVE_LIBTORCH
 TEST(E2EGradients, LibTorchRuntimeComparesLibTorchsGradients) {
-  RunResult R = validate({GradModels + "/plain_branch.cpp", GradModels + "/guarded_sqrt.cpp", "--runtime=libtorch",
-                          "--grad", "--trials=4", "--format=json", "--quiet"});
+  RunResult R = validate({GradModels + "/plain_branch.cpp", Models + "/guarded_sqrt.cpp",
+                          GradModels + "/overflowing_exp.cpp", "--runtime=libtorch", "--grad", "--format=json",
+                          "--quiet"});
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe();
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 2u) << R.Stdout << R.Stderr;
-  EXPECT_EQ(Rows["scale_or_shift"].GradMatches, 4) << ::testing::PrintToString(Rows["scale_or_shift"].Problems);
-  EXPECT_TRUE(Rows["scale_or_shift"].Passed);
-  // LibTorch's where backward has the same double-where NaN (see the gfy test above).
-  const Row &Sqrt = Rows["GuardedSqrt"];
-  EXPECT_EQ(Sqrt.Equivalent, 4);
-  EXPECT_LT(Sqrt.GradMatches, 4);
-  EXPECT_TRUE(anyContains(Sqrt.Problems, "the gradient w.r.t. input 'x'")) << ::testing::PrintToString(Sqrt.Problems);
+  ASSERT_EQ(Rows.size(), 3u) << R.Stdout << R.Stderr;
+  for (const char *Name : {"scale_or_shift", "GuardedSqrt"}) {
+    const Row &E = Rows[Name];
+    EXPECT_EQ(E.Gradients, "checked") << Name;
+    EXPECT_EQ(E.GradMatches, 8) << Name << ": " << ::testing::PrintToString(E.Problems);
+    EXPECT_TRUE(E.Passed) << Name;
+  }
+  // LibTorch's exp and where backward make the same 0 * inf = NaN as the bundled runtime's.
+  const Row &Exp = Rows["ExpWhileSmall"];
+  EXPECT_EQ(Exp.Equivalent, 8);
+  EXPECT_EQ(Exp.Gradients, "checked");
+  EXPECT_LT(Exp.GradMatches, 8);
+  EXPECT_TRUE(anyContains(Exp.Problems, "the gradient w.r.t. input 'x': element ["))
+      << ::testing::PrintToString(Exp.Problems);
+  EXPECT_FALSE(Exp.Passed);
   EXPECT_EQ(R.ExitCode, 1);
 }
 

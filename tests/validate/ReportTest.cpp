@@ -144,8 +144,18 @@ TEST(Report, GradientsNotSupportedIsANoteUnlessRequired) {
   EXPECT_NE(Out.find("  gradients: not supported (the derivative for 'cumprod' is not implemented.)\n"),
             std::string::npos)
       << Out;
-  E.Gradients.Required = true; // --grad
+  E.Gradients.Required = true; // --grad: a failure, which the validator states as a problem
+  E.Problems = {"--grad asks for gradients, but the runtime cannot run the original's backward pass: the derivative "
+                "for 'cumprod' is not implemented."};
   EXPECT_FALSE(S.passed());
+  Out.clear();
+  writeTextReport(OS, S);
+  EXPECT_NE(Out.find("NonTraceableModel (testdata/models/non_traceable.cpp): FAILED\n"), std::string::npos) << Out;
+  EXPECT_EQ(Out.find("  gradients: not supported"), std::string::npos) << "said once, in the problem\n" << Out;
+  EXPECT_NE(Out.find("  problem: --grad asks for gradients, but the runtime cannot run the original's backward pass: "
+                     "the derivative for 'cumprod' is not implemented.\n"),
+            std::string::npos)
+      << Out;
 }
 
 TEST(Report, GradientJsonFields) {

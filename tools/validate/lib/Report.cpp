@@ -119,7 +119,8 @@ void writeTextReport(llvm::raw_ostream &OS, const RunSummary &S) {
       OS << "  rewritten capture: " << E.Rewritten.Message << "\n";
     if (E.Trace.Status == TraceVerdict::State::NotTraceable)
       OS << "  trace: " << E.Trace.Message << "\n";
-    if (E.Gradients.Status == GradientVerdict::State::NotSupported)
+    // Under --grad the problem line says it, with the runtime's message.
+    if (E.Gradients.Status == GradientVerdict::State::NotSupported && !E.Gradients.Required)
       OS << "  gradients: not supported (" << E.Gradients.Message << ")\n";
     else if (E.Gradients.Status == GradientVerdict::State::NotChecked && !E.Gradients.Message.empty())
       OS << "  gradients: not checked (" << E.Gradients.Message << ")\n";

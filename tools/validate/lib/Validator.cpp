@@ -243,7 +243,8 @@ void compareGradients(const Planned &P, const ValidateOptions &Opts, const std::
       G.Status = GradientVerdict::State::NotSupported;
       G.Message = T.Error;
       if (G.Required)
-        E.Problems.push_back("--grad asks for gradients, but the runtime cannot run the original's backward pass");
+        E.Problems.push_back("--grad asks for gradients, but the runtime cannot run the original's backward pass: " +
+                             T.Error);
       return;
     }
 
