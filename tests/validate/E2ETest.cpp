@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <csignal>
 #include <unistd.h>
 #include <map>
@@ -222,6 +223,46 @@ TEST(E2EGradients, GuardedSqrtSeedModelKeepsItsGradients) {
   EXPECT_EQ(E.RewCapturable, true);
   EXPECT_TRUE(E.Passed);
   EXPECT_EQ(R.ExitCode, 0) << R.Stdout;
+}
+
+// The same seed model rewritten without the guard: a copy of the shipped rule packs in which sqrt
+// is not tagged domain_restricted makes the rewriter emit `where(x.min() > 0, x.sqrt() * 2,
+// x * 0.5)`, whose outputs agree and whose gradient w.r.t. x is NaN wherever x <= 0.
+TEST(E2EGradients, UnguardedSqrtArmHasNaNGradients) {
+  llvm::SmallString<256> Rules;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("graphify-validate-rules", Rules));
+  const std::string SqrtRule = "  - {name: sqrt, domain_args: [0], safe_value: 1, tags: [domain_restricted, pure]}\n";
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(GRAPHIFY_VALIDATE_TEST_RULES_DIR, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    if (llvm::sys::path::extension(It->path()) != ".yaml")
+      continue;
+    std::ifstream In(It->path());
+    std::string Text((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+    if (llvm::sys::path::filename(It->path()) == "libtorch.yaml") {
+      size_t At = Text.find(SqrtRule);
+      ASSERT_NE(At, std::string::npos) << "the shipped rule for sqrt changed; update this test";
+      Text.replace(At, SqrtRule.size(), "  - {name: sqrt, tags: [pure]}\n");
+    }
+    std::ofstream(std::string(Rules) + "/" + llvm::sys::path::filename(It->path()).str()) << Text;
+  }
+  RunResult R = validate({Models + "/guarded_sqrt.cpp", "--grad", "--rules-dir=" + std::string(Rules),
+                          "--format=json", "--quiet"});
+  llvm::sys::fs::remove_directories(Rules);
+  SKIP_UNLESS_PIPELINE_READY(R);
+  auto Rows = parseReport(R.Stdout);
+  ASSERT_EQ(Rows.size(), 1u) << R.Stdout << R.Stderr;
+  const Row &E = Rows["GuardedSqrt"];
+  EXPECT_TRUE(E.Rewrote);
+  EXPECT_EQ(E.Equivalent, 8) << "forward-only validation cannot see the problem";
+  EXPECT_EQ(E.Gradients, "checked");
+  EXPECT_LT(E.GradMatches, 8);
+  EXPECT_FALSE(E.Passed);
+  EXPECT_EQ(R.ExitCode, 1) << R.Stdout;
+  EXPECT_TRUE(anyContains(E.Problems, "trial 0 (random): the rewritten entry's gradients differ from the original's: "
+                                      "the gradient w.r.t. input 'x': element ["))
+      << ::testing::PrintToString(E.Problems);
+  EXPECT_TRUE(anyContains(E.Problems, "] is nan, expected ")) << ::testing::PrintToString(E.Problems);
 }
 
 // A rewrite whose outputs agree and whose gradients do not (overflowing_exp.cpp: the unselected
