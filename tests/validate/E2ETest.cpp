@@ -527,12 +527,13 @@ TEST(E2EErrors, CudaWithoutADeviceIsAClearError) {
 #if GRAPHIFY_VALIDATE_TEST_HAVE_LIBTORCH
 TEST(E2EGradients, LibTorchRuntimeComparesLibTorchsGradients) {
   RunResult R = validate({GradModels + "/plain_branch.cpp", Models + "/guarded_sqrt.cpp",
-                          GradModels + "/overflowing_exp.cpp", "--runtime=libtorch", "--grad", "--format=json",
-                          "--quiet"});
+                          GradModels + "/overflowing_exp.cpp", GradModels + "/gated_projection.cpp",
+                          "--runtime=libtorch", "--grad", "--format=json", "--quiet"});
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe();
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 3u) << R.Stdout << R.Stderr;
-  for (const char *Name : {"scale_or_shift", "GuardedSqrt"}) {
+  ASSERT_EQ(Rows.size(), 4u) << R.Stdout << R.Stderr;
+  // Inputs and (GatedProjection) the parameters of a Linear layer and a registered tensor.
+  for (const char *Name : {"scale_or_shift", "GuardedSqrt", "GatedProjection"}) {
     const Row &E = Rows[Name];
     EXPECT_EQ(E.Gradients, "checked") << Name;
     EXPECT_EQ(E.GradMatches, 8) << Name << ": " << ::testing::PrintToString(E.Problems);
