@@ -1,5 +1,6 @@
 // Guards are insertions around the guarded input's source range, so guards nested inside each
-// other (`(x / y).sqrt()` guards both `x / y` and `y`) compose without re-rendering anything.
+// other (`(x / y).sqrt()` guards both `x / y` and `y`), the guards of several path conditions,
+// and the renames of predication compose in one pass over the text.
 #include "DomainGuard.h"
 
 #include "ExprUtil.h"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 using namespace clang;
 
@@ -18,14 +20,14 @@ namespace graphify::rewriter {
 
 namespace {
 
-/// Text to insert before (Open) and after (Close) an input.
-struct Guard {
+/// A guarded input: its range in the expression's text and the safe value its op accepts.
+struct GuardedInput {
   unsigned Begin, End;
-  std::string Open, Close;
+  std::string Safe;
+  const Expr *Input;
 };
 
-void collectGuards(const Stmt *S, llvm::StringRef Cond, bool TakenWhenTrue, const ApiModel &Api, ASTContext &Ctx,
-                   unsigned ArmBegin, std::vector<Guard> &Out) {
+void collectInputs(const Stmt *S, const ApiModel &Api, ASTContext &Ctx, unsigned Base, std::vector<GuardedInput> &Out) {
   if (!S || isa<LambdaExpr>(S))
     return;
   if (const auto *E = dyn_cast<Expr>(S); E && isa<CallExpr>(E))
@@ -40,60 +42,88 @@ void collectGuards(const Stmt *S, llvm::StringRef Cond, bool TakenWhenTrue, cons
         if (!Range)
           continue;
         const SourceManager &SM = Ctx.getSourceManager();
-        const std::string Safe = std::to_string(*Entry->SafeValue);
-        const std::string Where = Api.spell(Input, "where") + "(" + Cond.str() + ", ";
-        Guard G{SM.getFileOffset(Range->getBegin()) - ArmBegin, SM.getFileOffset(Range->getEnd()) - ArmBegin,
-                TakenWhenTrue ? Where : Where + Safe + ", ", TakenWhenTrue ? ", " + Safe + ")" : ")"};
-        Out.push_back(std::move(G));
+        Out.push_back({SM.getFileOffset(Range->getBegin()) - Base, SM.getFileOffset(Range->getEnd()) - Base,
+                       std::to_string(*Entry->SafeValue), Input});
       }
       break;
     }
   for (const Stmt *C : S->children())
-    collectGuards(C, Cond, TakenWhenTrue, Api, Ctx, ArmBegin, Out);
+    collectInputs(C, Api, Ctx, Base, Out);
+}
+
+std::optional<unsigned> fileBegin(const Stmt *S, ASTContext &Ctx) {
+  auto Range = tooling::getFileRangeForEdit(CharSourceRange::getTokenRange(S->getSourceRange()), Ctx);
+  if (!Range)
+    return std::nullopt;
+  return Ctx.getSourceManager().getFileOffset(Range->getBegin());
 }
 
 } // namespace
 
-std::string guardedArmText(const Expr *Arm, llvm::StringRef Cond, bool TakenWhenTrue, const ApiModel &Api,
-                           ASTContext &Ctx) {
-  std::string Text = sourceText(Arm, Ctx);
-  auto ArmRange = tooling::getFileRangeForEdit(CharSourceRange::getTokenRange(Arm->getSourceRange()), Ctx);
-  if (!ArmRange)
-    return Text;
-  const unsigned ArmBegin = Ctx.getSourceManager().getFileOffset(ArmRange->getBegin());
-  std::vector<Guard> Guards;
-  collectGuards(Arm, Cond, TakenWhenTrue, Api, Ctx, ArmBegin, Guards);
-  // Insertions at one offset: closing texts of inner inputs first, opening texts of outer ones
-  // first (wider ranges open before, and close after, the ranges they contain).
-  std::multimap<unsigned, std::string> Closes, Opens;
-  std::sort(Guards.begin(), Guards.end(),
-            [](const Guard &A, const Guard &B) { return A.End - A.Begin > B.End - B.Begin; });
-  for (const Guard &G : Guards) {
+std::string guardedText(const Expr *X, llvm::ArrayRef<PathCondition> Path, llvm::ArrayRef<TextEdit> Renames,
+                        const ApiModel &Api, ASTContext &Ctx) {
+  const std::string Text = sourceText(X, Ctx);
+  std::vector<GuardedInput> Inputs;
+  if (auto Base = fileBegin(X, Ctx); Base && !Path.empty())
+    collectInputs(X, Api, Ctx, *Base, Inputs);
+  // Insertions at one offset: closing texts of inner guards first, opening texts of outer ones
+  // first. Wider ranges are outer; on one range, the outer condition of the path is.
+  struct Insertion {
+    unsigned Width, Level;
+    std::string Text;
+  };
+  std::map<unsigned, std::vector<Insertion>> Opens, Closes;
+  for (const GuardedInput &G : Inputs) {
     if (G.End > Text.size() || G.Begin > G.End)
-      return sourceText(Arm, Ctx);
-    Opens.emplace(G.Begin, G.Open);
+      return sourceText(X, Ctx);
+    for (unsigned L = 0; L < Path.size(); ++L) {
+      const PathCondition &C = Path[L];
+      const std::string Where = Api.spell(G.Input, "where") + "(" + C.Cond + ", ";
+      Opens[G.Begin].push_back({G.End - G.Begin, L, C.TakenWhenTrue ? Where : Where + G.Safe + ", "});
+      Closes[G.End].push_back({G.End - G.Begin, L, C.TakenWhenTrue ? ", " + G.Safe + ")" : ")"});
+    }
   }
-  for (auto It = Guards.rbegin(); It != Guards.rend(); ++It)
-    Closes.emplace(It->End, It->Close);
+  auto Outer = [](const Insertion &A, const Insertion &B) {
+    return A.Width != B.Width ? A.Width > B.Width : A.Level < B.Level;
+  };
+  std::map<unsigned, const TextEdit *> RenameAt;
+  for (const TextEdit &R : Renames)
+    RenameAt[R.Begin] = &R;
   std::string Out;
-  for (unsigned I = 0; I <= Text.size(); ++I) {
-    for (auto [B, E] = Closes.equal_range(I); B != E; ++B)
-      Out += B->second;
-    for (auto [B, E] = Opens.equal_range(I); B != E; ++B)
-      Out += B->second;
-    if (I < Text.size())
-      Out += Text[I];
+  for (unsigned I = 0; I <= Text.size();) {
+    if (auto It = Closes.find(I); It != Closes.end()) {
+      std::sort(It->second.begin(), It->second.end(), [&](auto &A, auto &B) { return Outer(B, A); });
+      for (const Insertion &C : It->second)
+        Out += C.Text;
+    }
+    if (auto It = Opens.find(I); It != Opens.end()) {
+      std::sort(It->second.begin(), It->second.end(), Outer);
+      for (const Insertion &O : It->second)
+        Out += O.Text;
+    }
+    if (I == Text.size())
+      break;
+    if (auto It = RenameAt.find(I); It != RenameAt.end() && It->second->Length > 0) {
+      Out += It->second->Text;
+      I += It->second->Length;
+    } else {
+      Out += Text[I++];
+    }
   }
   return Out;
 }
 
-bool armNeedsGuards(const Expr *Arm, const ApiModel &Api, ASTContext &Ctx) {
-  std::vector<Guard> Guards;
-  auto ArmRange = tooling::getFileRangeForEdit(CharSourceRange::getTokenRange(Arm->getSourceRange()), Ctx);
-  if (!ArmRange)
-    return false;
-  collectGuards(Arm, "", true, Api, Ctx, Ctx.getSourceManager().getFileOffset(ArmRange->getBegin()), Guards);
-  return !Guards.empty();
+std::string guardedArmText(const Expr *Arm, llvm::StringRef Cond, bool TakenWhenTrue, const ApiModel &Api,
+                           ASTContext &Ctx) {
+  const PathCondition Path[] = {{Cond.str(), TakenWhenTrue}};
+  return guardedText(Arm, Path, {}, Api, Ctx);
+}
+
+bool armNeedsGuards(const Stmt *S, const ApiModel &Api, ASTContext &Ctx) {
+  std::vector<GuardedInput> Inputs;
+  if (auto Base = fileBegin(S, Ctx))
+    collectInputs(S, Api, Ctx, *Base, Inputs);
+  return !Inputs.empty();
 }
 
 } // namespace graphify::rewriter

@@ -17,11 +17,25 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
 
 #include <string>
 
 namespace graphify::rewriter {
+
+/// One condition on the path to an arm: the arm runs where `Cond` is `TakenWhenTrue`.
+struct PathCondition {
+  std::string Cond;
+  bool TakenWhenTrue = true;
+};
+
+/// A replacement of `Length` characters at `Begin` (offsets into the expression's text).
+struct TextEdit {
+  unsigned Begin = 0;
+  unsigned Length = 0;
+  std::string Text;
+};
 
 /// The source text of `Arm` with the tensor inputs of its domain-restricted calls guarded by
 /// `Cond` (kept where `Cond` is true for an arm taken when it is true, where it is false
@@ -29,8 +43,14 @@ namespace graphify::rewriter {
 std::string guardedArmText(const clang::Expr *Arm, llvm::StringRef Cond, bool TakenWhenTrue, const ApiModel &Api,
                            clang::ASTContext &Ctx);
 
-/// Whether guardedArmText would guard anything in `Arm` (callers then compute the condition once
+/// The same under every condition of `Path` (outermost first, each guard nested inside the
+/// previous one's), with `Renames` applied to the text as well (identifiers, which no guard
+/// boundary splits).
+std::string guardedText(const clang::Expr *X, llvm::ArrayRef<PathCondition> Path, llvm::ArrayRef<TextEdit> Renames,
+                        const ApiModel &Api, clang::ASTContext &Ctx);
+
+/// Whether guardedArmText would guard anything in `S` (callers then compute the condition once
 /// into a local instead of repeating it in every guard).
-bool armNeedsGuards(const clang::Expr *Arm, const ApiModel &Api, clang::ASTContext &Ctx);
+bool armNeedsGuards(const clang::Stmt *S, const ApiModel &Api, clang::ASTContext &Ctx);
 
 } // namespace graphify::rewriter

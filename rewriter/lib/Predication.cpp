@@ -8,6 +8,7 @@
 #include "Predication.h"
 
 #include "ConditionLifting.h"
+#include "DomainGuard.h"
 #include "ExprUtil.h"
 #include "IfChain.h"
 #include "Refusal.h"
@@ -130,6 +131,8 @@ public:
   /// Variables declared inside the region (not written back after it).
   std::vector<const VarDecl *> Declared;
   std::vector<std::string> Taken;
+  /// The conditions under which the statement being rendered ran in the original.
+  std::vector<PathCondition> Path;
 
   llvm::Expected<std::string> render(const Expr *X, Env &E);
   std::string readVar(const VarDecl *V, Env &E);
@@ -216,6 +219,7 @@ llvm::Expected<std::string> Predicator::render(const Expr *X, Env &E) {
       Work.push_back(C);
   }
   llvm::sort(Uses, [](auto &A, auto &B) { return A.first > B.first; });
+  std::vector<TextEdit> Renames;
   for (auto [Offset, DR] : Uses) {
     const auto *V = cast<VarDecl>(DR->getDecl());
     if (E[V].Undefined)
@@ -224,9 +228,11 @@ llvm::Expected<std::string> Predicator::render(const Expr *X, Env &E) {
     size_t Len = V->getName().size();
     if (Offset + Len > Text.size() || Text.compare(Offset, Len, V->getName().str()) != 0)
       return refuse("'" + V->getNameAsString() + "' is spelled in a way the rewrite cannot rename" + line(DR));
-    Text.replace(Offset, Len, Now);
+    Renames.push_back({Offset, static_cast<unsigned>(Len), Now});
   }
-  return Text;
+  // Everything here runs unconditionally: the inputs of domain-restricted ops are guarded by
+  // the conditions under which the original ran them (docs/rewrites.md, gradient-safe arms).
+  return guardedText(X, Path, Renames, Api, Ctx);
 }
 
 llvm::Error Predicator::declare(const DeclStmt *DS, Env &E, const std::string &Where) {
@@ -369,6 +375,26 @@ llvm::Expected<std::optional<Value>> Predicator::runIf(const IfStmt *If, llvm::A
   std::vector<const Stmt *> Arms;
   for (const IfChain::Branch &B : Chain.Branches)
     Arms.push_back(B.Body);
+  // Arms with domain-restricted ops get guards that read the conditions: computed once, here
+  // (they read only values from before the if, which nothing in the region overwrites).
+  bool Guarded = Chain.Else && armNeedsGuards(Chain.Else, Api, Ctx);
+  for (const Stmt *Arm : Arms)
+    Guarded = Guarded || armNeedsGuards(Arm, Api, Ctx);
+  for (const Stmt *S : Rest)
+    Guarded = Guarded || (!Chain.Else && armNeedsGuards(S, Api, Ctx));
+  if (Guarded)
+    for (std::string &C : Conds)
+      if (!isIdentifier(C)) {
+        std::string Name = freshName("cond", Body, Taken);
+        Lines.push_back("auto " + Name + " = " + C + ";");
+        C = Name;
+      }
+  // The path to arm I: the earlier conditions false, its own true (the else: all false).
+  auto enterArm = [&](size_t I) {
+    for (size_t J = 0; J < Conds.size() && J <= I; ++J)
+      Path.push_back({Conds[J], J == I});
+  };
+  auto leaveArm = [&](size_t I) { Path.resize(Path.size() - std::min(Conds.size(), I + 1)); };
   std::vector<Env> Envs;
   std::vector<std::optional<Value>> Results;
   size_t Returning = 0;
@@ -382,7 +408,9 @@ llvm::Expected<std::optional<Value>> Predicator::runIf(const IfStmt *If, llvm::A
     std::string Label = "the " + (I < Arms.size() ? Chain.armName(I) : std::string("else")) + " branch";
     Envs.push_back(E);
     llvm::SmallVector<const Stmt *, 8> Body = bodyStatements(Arm);
+    enterArm(I);
     auto R = run(Body, Envs.back(), MayReturn, Label);
+    leaveArm(I);
     if (!R)
       return R.takeError();
     Returning += R->has_value();
@@ -398,7 +426,9 @@ llvm::Expected<std::optional<Value>> Predicator::runIf(const IfStmt *If, llvm::A
     if (Returning != NumArms - (FallsThroughOnElse ? 1 : 0))
       return refuse("some branches of the if return and others do not" + line(If));
     if (FallsThroughOnElse) {
+      enterArm(Arms.size());
       auto Tail = run(Rest, Envs.back(), MayReturn, "the code after the if");
+      leaveArm(Arms.size());
       if (!Tail)
         return Tail.takeError();
       if (!*Tail)

@@ -205,6 +205,10 @@ bool carries(const Expr *E, const PositionSource &S) {
   return false;
 }
 
+std::string lineOf(const Stmt *S, ASTContext &Ctx) {
+  return std::to_string(Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()));
+}
+
 /// The text of a step's tail: from the end of its base to its end (`[b]`, `.select(1, 2)`).
 std::string tailText(const IndexStep &Step, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -240,11 +244,21 @@ llvm::Expected<DeviceIndexList> deviceIndexList(const IndexStep &Step, const Pos
   // After LibTorch applies the integers (views), the advanced positions stand among the kept
   // dimensions: adjacent ones share one result dimension at the place of the first, separated
   // ones move it to the front (NumPy's rule, which at::index follows).
+  auto isSlice = [](const Expr *P) {
+    const auto *RD = P->getType()->getAsCXXRecordDecl();
+    return RD && RD->getName() == "Slice";
+  };
+  // A value that bounds a Slice sizes the result: that is a data-dependent size (its finding
+  // carries the manual recipe), not a position this rule could move to the device.
+  for (const Expr *P : Step.Positions)
+    if (carries(P, S) && isSlice(P))
+      return refuse("'" + sourceText(P, Ctx) + "' at line " + lineOf(P, Ctx) +
+                    " makes the result's size depend on the value (pad to a static bound and mask instead)");
   std::vector<bool> KeptIsPosition;
   for (const Expr *P : Step.Positions) {
     const bool Carried = carries(P, S);
     QualType T = P->getType();
-    const bool IsSlice = T->getAsCXXRecordDecl() && T->getAsCXXRecordDecl()->getName() == "Slice";
+    const bool IsSlice = isSlice(P);
     if (Carried) {
       KeptIsPosition.push_back(true);
     } else if (IsSlice) {
@@ -408,10 +422,6 @@ llvm::Expected<ChainEdit> chainEdit(const IndexStep &Step, const PositionSource 
   if (!Text)
     return Text.takeError();
   return ChainEdit{Outer.Call, *Text};
-}
-
-std::string lineOf(const Stmt *S, ASTContext &Ctx) {
-  return std::to_string(Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()));
 }
 
 llvm::Expected<llvm::SmallVector<Edit, 1>> positionEdits(const MatchResult &R, const ApiModel &Api) {

@@ -344,3 +344,93 @@ TEST(FuseElementwise, EveryFusableOpGivesItsKernelsBits) {
   }
   EXPECT_GT(fusable, 0);
 }
+
+// A conv2d followed by an eval-mode batch_norm (and a relu) becomes one convolution applying the
+// batch norm's map as it stores (src/graph/FuseConvEpilogues.cpp): the same bits as the three
+// kernels, with the batch norm's tensors read on every replay; nothing is fused where an
+// intermediate is seen elsewhere, in training mode, or for a depthwise convolution.
+namespace {
+struct ConvBn {
+  Tensor x, w, mean, var, gamma, beta;
+  explicit ConvBn(ScalarType dt, int64_t C = 5, int64_t O = 12, int64_t groups = 1)
+      : x(randn({2, C, 9, 21}, dt)), w(randn({O, C / groups, 3, 3}, dt)), mean(randn({O}, dt)),
+        var(rand({O}, dtype(dt)) + 0.5), gamma(randn({O}, dt)), beta(randn({O}, dt)) {}
+  Tensor conv(int64_t groups = 1) const { return conv2d(x, w, {}, 1, 1, 1, groups); }
+  Tensor bn(const Tensor &y, bool training = false) const {
+    return batch_norm(y, gamma, beta, mean, var, training, 0.1, 1e-5, true);
+  }
+};
+} // namespace
+
+TEST(FuseConvEpilogues, ConvBatchNormReluGivesTheKernelsBits) {
+  for (ScalarType dt : {kFloat, kDouble})
+    for (bool with_relu : {true, false}) {
+      SCOPED_TRACE(std::string(to_string(dt)) + (with_relu ? " with relu" : " without relu"));
+      manual_seed(21);
+      ConvBn m(dt);
+      Tensor out, ref;
+      auto fn = [&](Tensor &dst) {
+        Tensor y = m.bn(m.conv());
+        dst = with_relu ? relu(y) : y;
+      };
+      Graph plain = capture([&] { fn(ref); }, CaptureOptions{.optimize = false});
+      Graph fused = capture([&] { fn(out); });
+      EXPECT_EQ(plain.num_nodes(), with_relu ? 3u : 2u);
+      EXPECT_EQ(fused.num_nodes(), 1u);
+      for (int i = 0; i < 2; ++i) { // new inputs and new statistics on each replay
+        m.x.copy_(randn(m.x.sizes().vec(), dt));
+        m.mean.copy_(randn({12}, dt));
+        m.gamma.copy_(randn({12}, dt));
+        plain.replay();
+        fused.replay();
+        expect_identical(out, ref);
+      }
+    }
+}
+
+TEST(FuseConvEpilogues, LeavesWhatOthersSee) {
+  manual_seed(22);
+  ConvBn m(kFloat);
+  Tensor out, conv_out, kept;
+  // The convolution's output is read again after the batch norm.
+  auto reread = [&] {
+    Tensor y = m.conv();
+    out = relu(m.bn(y)) + y;
+  };
+  EXPECT_EQ(capture(reread, CaptureOptions{.optimize = false}).num_nodes(), capture(reread).num_nodes() + 1);
+  // The convolution's output is the user's: both stay, the relu (an elementwise pair) may fuse.
+  Graph user = capture([&] {
+    conv_out = m.conv();
+    out = m.bn(conv_out);
+  });
+  EXPECT_EQ(user.num_nodes(), 2u);
+  // The batch norm's output is kept by the user: conv and batch norm fuse, the relu stays.
+  Graph bn_kept = capture([&] {
+    kept = m.bn(m.conv());
+    out = relu(kept);
+  });
+  EXPECT_EQ(bn_kept.num_nodes(), 2u);
+  m.x.copy_(randn(m.x.sizes().vec()));
+  bn_kept.replay();
+  expect_identical(kept, m.bn(m.conv()));
+  expect_identical(out, relu(kept));
+}
+
+TEST(FuseConvEpilogues, NotInTrainingModeNorDepthwise) {
+  manual_seed(23);
+  ConvBn m(kFloat);
+  Tensor out, ref;
+  // Training normalises by the batch's statistics, which read the convolution's output: fused by
+  // mistake, the running statistics would take their place and the values would differ.
+  auto training = [&](Tensor &dst) { dst = relu(m.bn(m.conv(), /*training=*/true)); };
+  Graph plain = capture([&] { training(ref); }, CaptureOptions{.optimize = false});
+  Graph fused = capture([&] { training(out); });
+  m.x.copy_(randn(m.x.sizes().vec()));
+  plain.replay();
+  fused.replay();
+  expect_identical(out, ref);
+  ConvBn dw(kFloat, 6, 6, 6);
+  auto depthwise = [&] { out = relu(dw.bn(dw.conv(6))); };
+  auto [dw_fused, dw_unfused] = node_counts(depthwise);
+  EXPECT_EQ(dw_fused, dw_unfused);
+}

@@ -1,8 +1,9 @@
-// conv2d on the CPU. The reference is the definition written as loops; the kernel the backend
-// runs is im2col + GEMM, because a convolution is a matrix product once each output position's
-// window is laid out as a column, and OpenBLAS does that product an order of magnitude faster
-// than any loop here would. The front-end (src/core/ops_conv.cpp) hands both a contiguous input,
-// weight and bias of one dtype and a contiguous output, so neither deals with strides.
+// conv2d on the CPU. The reference is the definition written as loops; the kernels the backend
+// runs are matrix products, because a convolution is one once each output position's window is
+// laid out as a column: tiles of output positions with a register-blocked product (ConvTiled.cpp)
+// for groups with several output channels, im2col + OpenBLAS for the others (depthwise). The
+// front-end (src/core/ops_conv.cpp) hands every path a contiguous input, weight and bias of one
+// dtype and a contiguous output, so none deals with strides.
 #include "ConvKernels.h"
 
 #include "Kernels.h"
@@ -131,10 +132,11 @@ void conv2d_im2col(const OpCall &c) {
   dispatch_float(I(c.in[0]).dtype, [&]<class T>() { fast<T>(c); });
 }
 
-// Integer convolutions (which LibTorch also computes) have no BLAS: they take the reference loop.
+// Integer convolutions (which LibTorch also computes) have no fast path: they take the reference loop.
 void conv2d_kernel(OpCall &c) {
-  if (isFloatingType(I(c.in[0]).dtype)) conv2d_im2col(c);
-  else conv2d_reference(c);
+  if (!isFloatingType(I(c.in[0]).dtype)) conv2d_reference(c);
+  else if (conv2d_tiled_suits(conv_geometry(c))) conv2d_tiled(c);
+  else conv2d_im2col(c);
 }
 
 } // namespace gfy::cpu

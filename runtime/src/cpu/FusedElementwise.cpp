@@ -84,19 +84,57 @@ template <class T> void run_rows(const FusedElementwise &p, int64_t r0, int64_t 
   }
 }
 
-} // namespace
+/// Whether `t` is laid out densely in row-major order over `shape` (no broadcast, no gaps).
+bool dense(const TensorImpl &t, const std::vector<int64_t> &shape) {
+  if (t.sizes != shape) return false;
+  int64_t step = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (shape[d] != 1 && t.strides[d] != step) return false;
+    step *= shape[d];
+  }
+  return true;
+}
 
-void run_fused_elementwise(const FusedElementwise &p) {
+/// Chunks [c0, c1) of a run whose operands are all dense: element i of every operand is at
+/// offset i, so chunks are full kFusedChunk runs of the flat index, whatever the row length
+/// (rows of 16 or 64 values would otherwise cost a row's bookkeeping per few vectors).
+template <class T> void run_flat(const FusedElementwise &p, int64_t numel, int64_t c0, int64_t c1) {
+  thread_local std::vector<T> slots;
+  if (slots.size() < size_t(p.num_slots) * size_t(kFusedChunk)) slots.resize(size_t(p.num_slots) * size_t(kFusedChunk));
+  auto slot = [&](int k) { return slots.data() + size_t(k) * size_t(kFusedChunk); };
+  for (int64_t c = c0; c < c1; ++c) {
+    const int64_t i0 = c * kFusedChunk, n = std::min(kFusedChunk, numel - i0);
+    for (const auto &[k, t] : p.loads)
+      std::memcpy(slot(k), reinterpret_cast<const T *>(I(t).data()) + i0, size_t(n) * sizeof(T));
+    for (const auto &s : p.steps) apply<T>(s, slot(s.out), slot(s.in0), slot(std::max(s.in1, 0)), n);
+    for (const auto &[k, t] : p.stores)
+      std::memcpy(reinterpret_cast<T *>(I(t).data()) + i0, slot(k), size_t(n) * sizeof(T));
+  }
+}
+
+template <class T> void run(const FusedElementwise &p) {
   int64_t rows = 1, len = p.shape.empty() ? 1 : p.shape.back();
   for (size_t d = 0; d + 1 < p.shape.size(); ++d) rows *= p.shape[d];
   if (rows == 0 || len == 0) return;
-  const int64_t grain = std::max<int64_t>(1, kParallelThreshold / 4 / len);
-  if (p.dtype == kFloat)
-    parallel_for(rows, grain, [&](int64_t b, int64_t e) { run_rows<float>(p, b, e); });
-  else if (p.dtype == kDouble)
-    parallel_for(rows, grain, [&](int64_t b, int64_t e) { run_rows<double>(p, b, e); });
-  else
-    throw Error("internal error: fused elementwise run of a non-floating dtype");
+  bool all_dense = true;
+  for (const auto *operands : {&p.loads, &p.stores})
+    for (const auto &[k, t] : *operands) all_dense = all_dense && dense(I(t), p.shape);
+  if (all_dense) {
+    const int64_t numel = rows * len, chunks = (numel + kFusedChunk - 1) / kFusedChunk;
+    parallel_for(chunks, std::max<int64_t>(1, kParallelThreshold / 4 / kFusedChunk),
+                 [&](int64_t b, int64_t e) { run_flat<T>(p, numel, b, e); });
+    return;
+  }
+  parallel_for(rows, std::max<int64_t>(1, kParallelThreshold / 4 / len),
+               [&](int64_t b, int64_t e) { run_rows<T>(p, b, e); });
+}
+
+} // namespace
+
+void run_fused_elementwise(const FusedElementwise &p) {
+  if (p.dtype == kFloat) run<float>(p);
+  else if (p.dtype == kDouble) run<double>(p);
+  else throw Error("internal error: fused elementwise run of a non-floating dtype");
 }
 
 } // namespace gfy::cpu

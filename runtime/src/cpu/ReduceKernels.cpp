@@ -2,6 +2,7 @@
 // log_softmax, layer_norm, sort, topk). Along-dim ops get a contiguous input and view it as
 // (outer, n, inner) with the op's dim in the middle; floating accumulations use double, as
 // LibTorch's CPU acc_type does.
+#include "BatchNormAffine.h"
 #include "Kernels.h"
 #include "Loops.h"
 #include "Parallel.h"
@@ -252,8 +253,7 @@ void layer_norm_kernel(OpCall &c) {
 
 void batch_norm_kernel(OpCall &c) {
   // x, out: (N, C, L) contiguous; mean, var, weight, bias: (C), weight and bias maybe undefined.
-  // Per channel, out = x * scale + shift with scale = weight / sqrt(var + eps) and
-  // shift = bias - mean * scale: LibTorch's CPU form, so the rounding is the same.
+  // Per channel, out = x * scale + shift (BatchNormAffine.h).
   const TensorImpl &in = I(c.in[0]);
   const int64_t N = in.sizes[0], C = in.sizes[1], L = in.sizes[2];
   dispatch_float(in.dtype, [&]<class T>() {
@@ -261,11 +261,7 @@ void batch_norm_kernel(OpCall &c) {
     const T *x = reinterpret_cast<const T *>(in.data()), *mean = param(1), *var = param(2), *w = param(3), *b = param(4);
     T *y = reinterpret_cast<T *>(I(c.out[0]).data());
     std::vector<T> scale(static_cast<size_t>(C)), shift(static_cast<size_t>(C));
-    for (int64_t ch = 0; ch < C; ++ch) {
-      const T invstd = T(1) / std::sqrt(var[ch] + static_cast<T>(c.alpha));
-      scale[size_t(ch)] = w ? invstd * w[ch] : invstd;
-      shift[size_t(ch)] = (b ? b[ch] : T(0)) - mean[ch] * scale[size_t(ch)];
-    }
+    batch_norm_affine(C, mean, var, w, b, c.alpha, scale.data(), shift.data());
     parallel_for(N * C, std::max<int64_t>(1, kParallelThreshold / std::max<int64_t>(L, 1)), [&](int64_t r0, int64_t r1) {
       for (int64_t r = r0; r < r1; ++r) {
         const T a = scale[size_t(r % C)], s = shift[size_t(r % C)];

@@ -70,6 +70,11 @@ bool same_view(const Tensor &a, const Tensor &b);
 /// nodes it removed.
 int64_t fuse_linear_combinations(Tape &tape);
 
+/// Post-capture pass: a CPU conv2d followed by an eval-mode batch_norm (and a relu) whose
+/// intermediates nobody else reads becomes one convolution that applies the batch norm's affine
+/// map and the relu as it stores each value. Returns how many nodes it removed.
+int64_t fuse_conv_epilogues(Tape &tape);
+
 /// Post-capture pass: runs of consecutive elementwise kernels (add sub mul div neg exp sigmoid
 /// tanh relu, float or double) over one shape become one chunked loop; values that nobody outside
 /// the run reads stay in registers and L1. Returns how many nodes it removed.

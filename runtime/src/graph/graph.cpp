@@ -49,6 +49,7 @@ Graph run_capture(const std::function<void()> &fn, Mode mode, const CaptureOptio
   }
   if (options.optimize) {
     fuse_linear_combinations(*tape);
+    fuse_conv_epilogues(*tape);
     compute_in_outputs(*tape); // after fusion: the fused sums are the intermediates it moves
     fuse_elementwise(*tape);   // last: its nodes are opaque to the passes above
   }

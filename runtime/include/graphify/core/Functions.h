@@ -322,7 +322,7 @@ Tensor hardswish(const Tensor &a);
 Tensor mish(const Tensor &a);
 Tensor leaky_relu(const Tensor &a, const Scalar &negative_slope = 0.01);
 
-// --- convolution (src/core/ops_conv.cpp; im2col + BLAS on the CPU) ---
+// --- convolution (src/core/ops_conv.cpp; tiled products on the CPU, src/cpu/ConvTiled.cpp) ---
 /// input (N, C, L) or unbatched (C, L); weight (O, C / groups, k); bias (O) or undefined.
 /// `stride`, `padding`, `dilation`: one int or one per spatial dim.
 /// \code
