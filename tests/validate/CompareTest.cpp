@@ -77,4 +77,37 @@ TEST(Compare, TrialsCompareOutputCountsAndExceptions) {
   EXPECT_EQ(compareTrial(A, B, {}).Reason, "raised 'boom'");
 }
 
+TrialGradients gradients(std::vector<std::pair<std::string, HostTensor>> Gs) {
+  TrialGradients T;
+  T.Ok = true;
+  for (auto &[Target, Value] : Gs)
+    T.Gradients.push_back({Target, Value});
+  return T;
+}
+
+TEST(Compare, NaNGradientOnOneSideIsTheDoubleWhereMismatch) {
+  TrialGradients Orig = gradients({{"input 'x'", f32({3}, {0.5, 1, 1})}, {"parameter 'w'", f32({1}, {2})}});
+  TrialGradients Rew = gradients({{"input 'x'", f32({3}, {0.5, NaN, 1})}, {"parameter 'w'", f32({1}, {2})}});
+  Comparison C = compareGradientTrial(Rew, Orig, {});
+  EXPECT_FALSE(C.Equal);
+  EXPECT_EQ(C.Reason, "the gradient w.r.t. input 'x': element [1] is nan, expected 1");
+  // NaN on both sides is equal, as for outputs.
+  Orig.Gradients[0].Value.Floats[1] = NaN;
+  EXPECT_TRUE(compareGradientTrial(Rew, Orig, {}).Equal);
+  Rew.Gradients[1].Value.Floats[0] = 2.5;
+  EXPECT_EQ(compareGradientTrial(Rew, Orig, {}).Reason, "the gradient w.r.t. parameter 'w': element [0] is 2.5, expected 2");
+}
+
+TEST(Compare, GradientTargetsAndExceptions) {
+  TrialGradients Orig = gradients({{"input 'x'", f32({1}, {1})}, {"parameter 'w'", f32({1}, {2})}});
+  TrialGradients Rew = gradients({{"input 'x'", f32({1}, {1})}});
+  EXPECT_EQ(compareGradientTrial(Rew, Orig, {}).Reason, "no gradient w.r.t. parameter 'w'");
+  Rew = gradients({{"input 'x'", f32({1}, {1})}, {"parameter 'v'", f32({1}, {2})}});
+  EXPECT_EQ(compareGradientTrial(Rew, Orig, {}).Reason,
+            "a gradient w.r.t. parameter 'v', expected one w.r.t. parameter 'w'");
+  Rew.Ok = false;
+  Rew.Error = "the derivative for 'cumprod' is not implemented.";
+  EXPECT_EQ(compareGradientTrial(Rew, Orig, {}).Reason, "raised 'the derivative for 'cumprod' is not implemented.'");
+}
+
 } // namespace

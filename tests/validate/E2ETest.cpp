@@ -3,6 +3,7 @@
 // harnesses) and reads its JSON report or its stderr.
 #include "graphify/validate/Runner.h"
 
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/Path.h>
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <csignal>
 #include <unistd.h>
 #include <map>
@@ -19,6 +21,7 @@ using namespace graphify::validate;
 namespace {
 
 const std::string Models = GRAPHIFY_VALIDATE_TEST_MODELS;
+const std::string GradModels = GRAPHIFY_VALIDATE_TEST_GRAD_MODELS;
 
 RunResult validate(std::vector<std::string> Args, unsigned Timeout = 1500) {
   Args.insert(Args.begin(), GRAPHIFY_VALIDATE_EXE);
@@ -51,6 +54,10 @@ struct Row {
   int64_t OrigLine = 0;
   bool Passed = false;
   bool Rewrote = false;
+  std::string Gradients; ///< "checked", "not checked", "not supported"
+  int64_t GradMatches = -1, GradTrials = -1;
+  std::string GradNote;
+  std::vector<std::string> Problems, Notes;
 };
 
 std::map<std::string, Row> parseReport(const std::string &Json) {
@@ -75,6 +82,14 @@ std::map<std::string, Row> parseReport(const std::string &Json) {
     }
     R.Passed = *E->getBoolean("passed");
     R.Rewrote = *E->getBoolean("rewrote");
+    R.Gradients = E->getString("gradients").value_or("").str();
+    R.GradMatches = E->getInteger("gradient_matches").value_or(-1);
+    R.GradTrials = E->getInteger("gradient_trials").value_or(-1);
+    R.GradNote = E->getString("gradient_note").value_or("").str();
+    for (const llvm::json::Value &P : *E->getArray("problems"))
+      R.Problems.push_back(P.getAsString().value_or("").str());
+    for (const llvm::json::Value &N : *E->getArray("notes"))
+      R.Notes.push_back(N.getAsString().value_or("").str());
     Rows[E->getString("name")->str()] = R;
   }
   return Rows;
@@ -128,6 +143,15 @@ TEST(E2EModels, EveryTestdataModelValidates) {
     EXPECT_EQ(E.OrigCapturable, true) << Name;
     EXPECT_EQ(E.TraceDiverges, false) << Name;
   }
+  // Gradients are compared by default for the entries with parameters, and only for them.
+  for (const auto &[Name, E] : Rows) {
+    if (Name == "ArgmaxPickImpl" || Name == "TinyLstmLm") {
+      EXPECT_EQ(E.Gradients, "checked") << Name;
+      EXPECT_EQ(E.GradMatches, 8) << Name;
+    } else {
+      EXPECT_EQ(E.Gradients, "not checked") << Name;
+    }
+  }
   // Every rewrite is equivalent on all trials, captures, and replays correctly.
   for (const auto &[Name, E] : Rows) {
     if (E.OrigCapturable == false)
@@ -155,6 +179,182 @@ TEST(E2EModels, ExplicitEntryAndInputs) {
   auto Rows = parseReport(R.Stdout);
   ASSERT_EQ(Rows.size(), 1u) << R.Stderr;
   EXPECT_EQ(Rows["PartitionPositiveFirst"].Trials, 3);
+}
+
+// Gradient validation (--grad, and by default for entries with parameters): the models are in
+// testdata/validate/grad, one per case.
+
+bool anyContains(const std::vector<std::string> &Lines, const std::string &Text) {
+  return llvm::any_of(Lines, [&](const std::string &L) { return L.find(Text) != std::string::npos; });
+}
+
+TEST(E2EGradients, WhereRewriteOfAPlainBranchKeepsTheGradients) {
+  RunResult R = validate({GradModels + "/plain_branch.cpp", "--grad", "--format=json", "--quiet"});
+  SKIP_UNLESS_PIPELINE_READY(R);
+  auto Rows = parseReport(R.Stdout);
+  ASSERT_EQ(Rows.size(), 1u) << R.Stdout << R.Stderr;
+  const Row &E = Rows["scale_or_shift"];
+  EXPECT_TRUE(E.Rewrote);
+  EXPECT_EQ(E.Equivalent, 8);
+  EXPECT_EQ(E.Gradients, "checked");
+  EXPECT_EQ(E.GradMatches, 8) << ::testing::PrintToString(E.Problems);
+  EXPECT_EQ(E.GradTrials, 8);
+  EXPECT_TRUE(E.Passed);
+  EXPECT_EQ(R.ExitCode, 0) << R.Stdout;
+  // Without --grad a function has no parameters, so its gradients are not checked.
+  RunResult Default = validate({GradModels + "/plain_branch.cpp", "--format=json", "--quiet"});
+  EXPECT_EQ(parseReport(Default.Stdout)["scale_or_shift"].Gradients, "not checked") << Default.Stdout;
+}
+
+// The seed model of the double-where problem: `where(c, x.sqrt() * 2, x * 0.5)` would give NaN
+// gradients at x <= 0; the rewriter guards sqrt's input (`where(c, where(c, x, 1).sqrt() * 2, ...)`),
+// so the gradients w.r.t. x agree on every trial, those that take either arm.
+TEST(E2EGradients, GuardedSqrtSeedModelKeepsItsGradients) {
+  RunResult R = validate({Models + "/guarded_sqrt.cpp", "--grad", "--format=json", "--quiet"});
+  SKIP_UNLESS_PIPELINE_READY(R);
+  auto Rows = parseReport(R.Stdout);
+  ASSERT_EQ(Rows.size(), 1u) << R.Stdout << R.Stderr;
+  const Row &E = Rows["GuardedSqrt"];
+  EXPECT_TRUE(E.Rewrote);
+  EXPECT_EQ(E.Equivalent, 8);
+  EXPECT_EQ(E.Gradients, "checked");
+  EXPECT_EQ(E.GradMatches, 8) << ::testing::PrintToString(E.Problems);
+  EXPECT_EQ(E.GradTrials, 8);
+  EXPECT_EQ(E.RewCapturable, true);
+  EXPECT_TRUE(E.Passed);
+  EXPECT_EQ(R.ExitCode, 0) << R.Stdout;
+}
+
+// The same seed model rewritten without the guard: a copy of the shipped rule packs in which sqrt
+// is not tagged domain_restricted makes the rewriter emit `where(x.min() > 0, x.sqrt() * 2,
+// x * 0.5)`, whose outputs agree and whose gradient w.r.t. x is NaN wherever x <= 0.
+TEST(E2EGradients, UnguardedSqrtArmHasNaNGradients) {
+  llvm::SmallString<256> Rules;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("graphify-validate-rules", Rules));
+  const std::string SqrtRule = "  - {name: sqrt, domain_args: [0], safe_value: 1, tags: [domain_restricted, pure]}\n";
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(GRAPHIFY_VALIDATE_TEST_RULES_DIR, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    if (llvm::sys::path::extension(It->path()) != ".yaml")
+      continue;
+    std::ifstream In(It->path());
+    std::string Text((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+    if (llvm::sys::path::filename(It->path()) == "libtorch.yaml") {
+      size_t At = Text.find(SqrtRule);
+      ASSERT_NE(At, std::string::npos) << "the shipped rule for sqrt changed; update this test";
+      Text.replace(At, SqrtRule.size(), "  - {name: sqrt, tags: [pure]}\n");
+    }
+    std::ofstream(std::string(Rules) + "/" + llvm::sys::path::filename(It->path()).str()) << Text;
+  }
+  RunResult R = validate({Models + "/guarded_sqrt.cpp", "--grad", "--rules-dir=" + std::string(Rules),
+                          "--format=json", "--quiet"});
+  llvm::sys::fs::remove_directories(Rules);
+  SKIP_UNLESS_PIPELINE_READY(R);
+  auto Rows = parseReport(R.Stdout);
+  ASSERT_EQ(Rows.size(), 1u) << R.Stdout << R.Stderr;
+  const Row &E = Rows["GuardedSqrt"];
+  EXPECT_TRUE(E.Rewrote);
+  EXPECT_EQ(E.Equivalent, 8) << "forward-only validation cannot see the problem";
+  EXPECT_EQ(E.Gradients, "checked");
+  EXPECT_LT(E.GradMatches, 8);
+  EXPECT_FALSE(E.Passed);
+  EXPECT_EQ(R.ExitCode, 1) << R.Stdout;
+  EXPECT_TRUE(anyContains(E.Problems, "trial 0 (random): the rewritten entry's gradients differ from the original's: "
+                                      "the gradient w.r.t. input 'x': element ["))
+      << ::testing::PrintToString(E.Problems);
+  EXPECT_TRUE(anyContains(E.Problems, "] is nan, expected ")) << ::testing::PrintToString(E.Problems);
+}
+
+// A rewrite whose outputs agree and whose gradients do not (overflowing_exp.cpp: the unselected
+// exp arm overflows, 0 * inf = NaN), checked by default because the module has a parameter; the
+// first differing gradient is named by its input and element. --no-grad does not look.
+TEST(E2EGradients, UnguardedOverflowingArmChangesTheGradients) {
+  const std::string Model = GradModels + "/overflowing_exp.cpp";
+  RunResult R = validate({Model, "--grad", "--format=json", "--quiet"});
+  SKIP_UNLESS_PIPELINE_READY(R);
+  auto Rows = parseReport(R.Stdout);
+  ASSERT_EQ(Rows.size(), 1u) << R.Stdout << R.Stderr;
+  const Row &E = Rows["ExpWhileSmall"];
+  EXPECT_TRUE(E.Rewrote);
+  EXPECT_EQ(E.Equivalent, 8) << "forward-only validation cannot see the problem";
+  EXPECT_EQ(E.RewCapturable, true);
+  EXPECT_EQ(E.Gradients, "checked");
+  EXPECT_EQ(E.GradTrials, 8);
+  EXPECT_LT(E.GradMatches, 8);
+  EXPECT_GT(E.GradMatches, 0) << "trials that take the exp arm, or where nothing overflows, agree";
+  EXPECT_FALSE(E.Passed);
+  EXPECT_EQ(R.ExitCode, 1) << R.Stdout;
+  EXPECT_TRUE(anyContains(E.Problems, "the rewritten entry's gradients differ from the original's: "
+                                      "the gradient w.r.t. input 'x': element ["))
+      << ::testing::PrintToString(E.Problems);
+  EXPECT_TRUE(anyContains(E.Problems, "] is nan, expected ")) << ::testing::PrintToString(E.Problems);
+
+  // The text report: the column and the problem.
+  RunResult Text = validate({Model, "--quiet"});
+  EXPECT_EQ(Text.ExitCode, 1) << "checked without --grad: the module has a parameter\n" << Text.Stdout;
+  EXPECT_NE(Text.Stdout.find("ExpWhileSmall  8/8         " + std::to_string(E.GradMatches) + "/8"), std::string::npos)
+      << Text.Stdout;
+  EXPECT_NE(Text.Stdout.find("ExpWhileSmall (" + Model + "): FAILED\n"), std::string::npos) << Text.Stdout;
+  EXPECT_NE(Text.Stdout.find("  problem: trial "), std::string::npos) << Text.Stdout;
+  EXPECT_NE(Text.Stdout.find("gradients differ from the original's: the gradient w.r.t. input 'x': element ["),
+            std::string::npos)
+      << Text.Stdout;
+
+  RunResult Off = validate({Model, "--no-grad", "--format=json", "--quiet"});
+  const Row NoGrad = parseReport(Off.Stdout)["ExpWhileSmall"];
+  EXPECT_EQ(NoGrad.Gradients, "not checked") << Off.Stdout << Off.Stderr;
+  EXPECT_EQ(NoGrad.GradMatches, -1) << "null in JSON";
+  EXPECT_TRUE(NoGrad.Passed) << "--no-grad compares outputs only";
+  EXPECT_EQ(Off.ExitCode, 0) << Off.Stdout;
+}
+
+TEST(E2EGradients, EntriesWithParametersAreCheckedByDefault) {
+  RunResult R = validate({GradModels + "/gated_projection.cpp", "--format=json", "--quiet"});
+  SKIP_UNLESS_PIPELINE_READY(R);
+  auto Rows = parseReport(R.Stdout);
+  ASSERT_EQ(Rows.size(), 1u) << R.Stdout << R.Stderr;
+  const Row &E = Rows["GatedProjection"];
+  EXPECT_TRUE(E.Rewrote);
+  EXPECT_EQ(E.TraceDiverges, true) << "the trials take both arms of the branch";
+  EXPECT_EQ(E.Gradients, "checked");
+  EXPECT_EQ(E.GradMatches, 8) << ::testing::PrintToString(E.Problems);
+  EXPECT_TRUE(E.Passed);
+  EXPECT_EQ(R.ExitCode, 0);
+
+  RunResult Text = validate({GradModels + "/gated_projection.cpp", "--quiet"});
+  EXPECT_NE(Text.Stdout.find("GatedProjection  8/8         8/8        no: item at gated_projection.cpp:14"),
+            std::string::npos)
+      << Text.Stdout;
+  RunResult Off = validate({GradModels + "/gated_projection.cpp", "--no-grad", "--format=json", "--quiet"});
+  const Row NoGrad = parseReport(Off.Stdout)["GatedProjection"];
+  EXPECT_EQ(NoGrad.Gradients, "not checked");
+  EXPECT_EQ(NoGrad.GradMatches, -1) << "null in JSON";
+}
+
+TEST(E2EGradients, OpWithoutADerivativeIsReportedNotSupported) {
+  RunResult R = validate({GradModels + "/no_derivative.cpp", "--format=json", "--quiet"});
+  SKIP_UNLESS_PIPELINE_READY(R);
+  auto Rows = parseReport(R.Stdout);
+  ASSERT_EQ(Rows.size(), 1u) << R.Stdout << R.Stderr;
+  const Row &E = Rows["RunningProduct"];
+  EXPECT_EQ(E.Equivalent, 8);
+  EXPECT_EQ(E.Gradients, "not supported");
+  EXPECT_EQ(E.GradNote, "the derivative for 'cumprod' is not implemented.");
+  EXPECT_TRUE(E.Passed) << "by default an entry whose backward cannot run does not fail";
+  EXPECT_EQ(R.ExitCode, 0) << R.Stdout;
+
+  RunResult Text = validate({GradModels + "/no_derivative.cpp", "--quiet"});
+  EXPECT_NE(Text.Stdout.find("RunningProduct  8/8         not supported"), std::string::npos) << Text.Stdout;
+  EXPECT_NE(Text.Stdout.find("  gradients: not supported (the derivative for 'cumprod' is not implemented.)\n"),
+            std::string::npos)
+      << Text.Stdout;
+
+  RunResult Forced = validate({GradModels + "/no_derivative.cpp", "--grad", "--format=json", "--quiet"});
+  EXPECT_EQ(Forced.ExitCode, 1) << "with --grad it is a failure: " << Forced.Stdout;
+  const Row F = parseReport(Forced.Stdout)["RunningProduct"];
+  EXPECT_FALSE(F.Passed);
+  EXPECT_TRUE(anyContains(F.Problems, "--grad asks for gradients, but the runtime cannot run the original's backward "
+                                      "pass: the derivative for 'cumprod' is not implemented.")) << ::testing::PrintToString(F.Problems);
 }
 
 TEST(E2EErrors, UnknownEntry) {
@@ -325,6 +525,31 @@ TEST(E2EErrors, CudaWithoutADeviceIsAClearError) {
 }
 
 #if GRAPHIFY_VALIDATE_TEST_HAVE_LIBTORCH
+TEST(E2EGradients, LibTorchRuntimeComparesLibTorchsGradients) {
+  RunResult R = validate({GradModels + "/plain_branch.cpp", Models + "/guarded_sqrt.cpp",
+                          GradModels + "/overflowing_exp.cpp", GradModels + "/gated_projection.cpp",
+                          "--runtime=libtorch", "--grad", "--format=json", "--quiet"});
+  ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe();
+  auto Rows = parseReport(R.Stdout);
+  ASSERT_EQ(Rows.size(), 4u) << R.Stdout << R.Stderr;
+  // Inputs and (GatedProjection) the parameters of a Linear layer and a registered tensor.
+  for (const char *Name : {"scale_or_shift", "GuardedSqrt", "GatedProjection"}) {
+    const Row &E = Rows[Name];
+    EXPECT_EQ(E.Gradients, "checked") << Name;
+    EXPECT_EQ(E.GradMatches, 8) << Name << ": " << ::testing::PrintToString(E.Problems);
+    EXPECT_TRUE(E.Passed) << Name;
+  }
+  // LibTorch's exp and where backward make the same 0 * inf = NaN as the bundled runtime's.
+  const Row &Exp = Rows["ExpWhileSmall"];
+  EXPECT_EQ(Exp.Equivalent, 8);
+  EXPECT_EQ(Exp.Gradients, "checked");
+  EXPECT_LT(Exp.GradMatches, 8);
+  EXPECT_TRUE(anyContains(Exp.Problems, "the gradient w.r.t. input 'x': element ["))
+      << ::testing::PrintToString(Exp.Problems);
+  EXPECT_FALSE(Exp.Passed);
+  EXPECT_EQ(R.ExitCode, 1);
+}
+
 TEST(E2EModels, LibTorchRuntimeChecksEquivalenceOnly) {
   RunResult R = validate({Models + "/non_traceable.cpp", "--runtime=libtorch", "--trials=4", "--format=json",
                           "--quiet"});

@@ -30,4 +30,25 @@ TEST(Harness, CaptureAndTraceOnlyWithTheBundledRuntime) {
   EXPECT_NE(S.find("return F();"), std::string::npos);
 }
 
+TEST(Harness, GradientModeTakesModuleParametersAndRunsWithGradModeOn) {
+  std::string S = generateHarness({"ns::Net", EntryKind::Module, 1, "/abs/model.cpp", "original"});
+  size_t Mode = S.find("if (mode == \"grad\" || mode == \"grad-if-params\")");
+  ASSERT_NE(Mode, std::string::npos);
+  EXPECT_NE(S.find("for (const auto &p : entry.obj->named_parameters())", Mode), std::string::npos);
+  EXPECT_NE(S.find("torch::AutoGradMode enable_grad(true);", Mode), std::string::npos);
+  EXPECT_NE(S.find("torch::autograd::grad(roots, wrt, seeds", Mode), std::string::npos);
+  EXPECT_NE(S.find("in.push_back(leaves[k].clone());", Mode), std::string::npos)
+      << "the model gets clones of the leaves, so in-place ops on its inputs stay legal";
+  // Every other mode runs without autograd, on both runtimes.
+  size_t Guard = S.find("  torch::NoGradGuard no_grad;\n  torch::set_num_threads(1);");
+  ASSERT_NE(Guard, std::string::npos);
+  EXPECT_EQ(S.rfind("#ifndef GRAPHIFY_TORCH_COMPAT", Guard), std::string::npos);
+}
+
+TEST(Harness, FunctionsHaveNoParametersToDifferentiate) {
+  std::string S = generateHarness({"f", EntryKind::Function, 2, "/m.cpp", "original"});
+  EXPECT_EQ(S.find("named_parameters"), std::string::npos);
+  EXPECT_NE(S.find("std::fprintf(out, \"params %zu\\n\", params.size());"), std::string::npos);
+}
+
 } // namespace

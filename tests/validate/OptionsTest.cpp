@@ -49,6 +49,23 @@ TEST(ValidateOptions, ValuesGluedOrSeparateAndCompilerArgs) {
   EXPECT_EQ(CL->Run.CompilerArgs, (std::vector<std::string>{"-DX=1", "-Iinc"}));
 }
 
+TEST(ValidateOptions, GradientsByDefaultForParametersForcedOrOff) {
+  auto Default = parse({"m.cpp"});
+  ASSERT_TRUE(bool(Default)) << llvm::toString(Default.takeError());
+  EXPECT_EQ(Default->Run.Gradients, GradientCheck::Auto);
+  auto Forced = parse({"m.cpp", "--grad"});
+  ASSERT_TRUE(bool(Forced)) << llvm::toString(Forced.takeError());
+  EXPECT_EQ(Forced->Run.Gradients, GradientCheck::Always);
+  auto Off = parse({"m.cpp", "--no-grad"});
+  ASSERT_TRUE(bool(Off)) << llvm::toString(Off.takeError());
+  EXPECT_EQ(Off->Run.Gradients, GradientCheck::Never);
+  auto Last = parse({"m.cpp", "--no-grad", "--grad"});
+  ASSERT_TRUE(bool(Last)) << llvm::toString(Last.takeError());
+  EXPECT_EQ(Last->Run.Gradients, GradientCheck::Always) << "the last of the two wins, as compiler switches do";
+  EXPECT_EQ(errorOf({"m.cpp", "--grad=yes"}), "error: option '--grad' takes no value");
+  EXPECT_EQ(errorOf({"m.cpp", "--grads"}), "error: unknown option '--grads'; did you mean '--grad'?; see --help");
+}
+
 TEST(ValidateOptions, UsageErrorsSayWhatIsWrong) {
   EXPECT_EQ(errorOf({"m.cpp", "--input", "x=f32[3]"}),
             "error: --input x=f32[3] must follow an --entry NAME (inputs belong to an entry)\n"
@@ -79,7 +96,7 @@ TEST(ValidateOptions, HelpListsEveryFlagOfTheTable) {
   std::string Help = validateHelpText();
   for (const char *Flag : {"--entry=<name>", "--input=<arg=dtype[shape][@lo:hi]>", "--trials=<K>", "--seed=<S>",
                            "--runtime=<gfy|libtorch>", "--device=<cpu|cuda>", "--format=<text|json>",
-                           "--timeout=<sec>", "--rtol=<R>", "--atol=<A>", "-j <N>", "--jobs=<N>",
+                           "--timeout=<sec>", "--grad", "--no-grad", "--rtol=<R>", "--atol=<A>", "-j <N>", "--jobs=<N>",
                            "--cache-dir=<dir>", "--rules-dir=<dir>", "--keep-temps", "--quiet", "--help"})
     EXPECT_NE(Help.find(Flag), std::string::npos) << Flag << "\n" << Help;
 }

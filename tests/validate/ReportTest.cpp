@@ -38,10 +38,10 @@ TEST(Report, TextTable) {
   writeTextReport(OS, S);
   EXPECT_EQ(Out, "graphify-validate: runtime gfy (cpu), 8 trials, seed 0\n"
                  "\n"
-                 "entry              equivalent  original capturable              rewritten capturable  replay matches  "
-                 "traced original diverges\n"
-                 "NonTraceableModel  8/8         no: item at non_traceable.cpp:8  yes                   7/7             "
-                 "yes (4/7)\n"
+                 "entry              equivalent  gradients  original capturable              rewritten capturable  "
+                 "replay matches  traced original diverges\n"
+                 "NonTraceableModel  8/8         -          no: item at non_traceable.cpp:8  yes                   "
+                 "7/7             yes (4/7)\n"
                  "\n"
                  "NonTraceableModel (testdata/models/non_traceable.cpp): passed\n"
                  "  rewrite: line 8: if-return-to-where\n"
@@ -107,6 +107,84 @@ TEST(Report, NotCheckedIsNullInJson) {
   EXPECT_TRUE(E->get("replay_matches")->getAsNull());
   EXPECT_TRUE(E->get("trace_diverges")->getAsNull());
   EXPECT_TRUE(E->getObject("original")->get("capturable")->getAsNull());
+}
+
+TEST(Report, GradientColumnAndMismatch) {
+  RunSummary S = seedSummary();
+  EntryReport &E = S.Entries[0];
+  E.Gradients.Status = GradientVerdict::State::Checked;
+  E.Gradients.Trials = 8;
+  E.Gradients.Matches = 5;
+  E.Problems = {"trial 0 (random): the rewritten entry's gradients differ from the original's: the gradient w.r.t. "
+                "input 'x': element [1] is nan, expected 0.5"};
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  writeTextReport(OS, S);
+  EXPECT_NE(Out.find("NonTraceableModel  8/8         5/8        no: item"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("NonTraceableModel (testdata/models/non_traceable.cpp): FAILED\n"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("  problem: trial 0 (random): the rewritten entry's gradients differ from the original's: the "
+                     "gradient w.r.t. input 'x': element [1] is nan, expected 0.5\n"),
+            std::string::npos)
+      << Out;
+  EXPECT_FALSE(S.passed()) << "a gradient mismatch fails the entry, as an output mismatch does";
+  E.Gradients.Matches = 8;
+  EXPECT_TRUE(S.passed());
+}
+
+TEST(Report, GradientsNotSupportedIsANoteUnlessRequired) {
+  RunSummary S = seedSummary();
+  EntryReport &E = S.Entries[0];
+  E.Gradients.Status = GradientVerdict::State::NotSupported;
+  E.Gradients.Message = "the derivative for 'cumprod' is not implemented.";
+  EXPECT_TRUE(S.passed());
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  writeTextReport(OS, S);
+  EXPECT_NE(Out.find("NonTraceableModel  8/8         not supported  no: item"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("  gradients: not supported (the derivative for 'cumprod' is not implemented.)\n"),
+            std::string::npos)
+      << Out;
+  E.Gradients.Required = true; // --grad: a failure, which the validator states as a problem
+  E.Problems = {"--grad asks for gradients, but the runtime cannot run the original's backward pass: the derivative "
+                "for 'cumprod' is not implemented."};
+  EXPECT_FALSE(S.passed());
+  Out.clear();
+  writeTextReport(OS, S);
+  EXPECT_NE(Out.find("NonTraceableModel (testdata/models/non_traceable.cpp): FAILED\n"), std::string::npos) << Out;
+  EXPECT_EQ(Out.find("  gradients: not supported"), std::string::npos) << "said once, in the problem\n" << Out;
+  EXPECT_NE(Out.find("  problem: --grad asks for gradients, but the runtime cannot run the original's backward pass: "
+                     "the derivative for 'cumprod' is not implemented.\n"),
+            std::string::npos)
+      << Out;
+}
+
+TEST(Report, GradientJsonFields) {
+  RunSummary S = seedSummary();
+  auto Entry = [&] {
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    writeJsonReport(OS, S);
+    auto V = llvm::json::parse(Out);
+    EXPECT_TRUE(bool(V)) << Out;
+    return std::move(*V->getAsObject()->getArray("entries")->front().getAsObject());
+  };
+  llvm::json::Object E = Entry();
+  EXPECT_EQ(E.getString("gradients"), "not checked");
+  EXPECT_TRUE(E.get("gradient_matches")->getAsNull());
+  EXPECT_TRUE(E.get("gradient_trials")->getAsNull());
+  S.Entries[0].Gradients = {GradientVerdict::State::Checked, 7, 8, false, ""};
+  E = Entry();
+  EXPECT_EQ(E.getString("gradients"), "checked");
+  EXPECT_EQ(E.getInteger("gradient_matches"), 7);
+  EXPECT_EQ(E.getInteger("gradient_trials"), 8);
+  EXPECT_EQ(E.getBoolean("passed"), false);
+  S.Entries[0].Gradients = {GradientVerdict::State::NotSupported, 0, 0, false, "the derivative for 'cumprod' is not "
+                                                                                 "implemented."};
+  E = Entry();
+  EXPECT_EQ(E.getString("gradients"), "not supported");
+  EXPECT_EQ(E.getString("gradient_note"), "the derivative for 'cumprod' is not implemented.");
+  EXPECT_TRUE(E.get("gradient_matches")->getAsNull());
+  EXPECT_EQ(E.getBoolean("passed"), true);
 }
 
 } // namespace

@@ -81,4 +81,32 @@ TEST(Values, EscapingRoundTrips) {
   EXPECT_EQ(escapeField(S).find('\n'), std::string::npos);
 }
 
+TEST(Values, GradientRecords) {
+  std::string Text = "graphify-results 1\n"
+                     "params 2\n"
+                     "grad 0 ok 2 1\n"
+                     "1\tnot floating point\n"
+                     "input 0\tf32 1 2 : 0.5 nan\n"
+                     "parameter fc.weight\tf32 0 : 3\n"
+                     "grad 1 error the derivative for 'cumprod' is not implemented.\n"
+                     "grad 2 ok 1 0\n"; // the harness died before writing the gradient
+  auto R = parseResultsFile(Text);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->Parameters, 2u);
+  ASSERT_EQ(R->Gradients.size(), 2u) << "trial 2 was cut short and is not counted";
+  const TrialGradients &T0 = R->Gradients[0];
+  EXPECT_TRUE(T0.Ok);
+  ASSERT_EQ(T0.SkippedOutputs.size(), 1u);
+  EXPECT_EQ(T0.SkippedOutputs[0].first, 1u);
+  EXPECT_EQ(T0.SkippedOutputs[0].second, "not floating point");
+  ASSERT_EQ(T0.Gradients.size(), 2u);
+  EXPECT_EQ(T0.Gradients[0].Target, "input 0");
+  EXPECT_TRUE(std::isnan(T0.Gradients[0].Value.Floats[1]));
+  EXPECT_EQ(T0.Gradients[1].Target, "parameter fc.weight");
+  EXPECT_FALSE(R->Gradients[1].Ok);
+  EXPECT_EQ(R->Gradients[1].Error, "the derivative for 'cumprod' is not implemented.");
+  EXPECT_FALSE(bool(parseResultsFile("graphify-results 1\ngrad 0 ok two 0\n")));
+  EXPECT_FALSE(bool(parseResultsFile("graphify-results 1\nparams x\n")));
+}
+
 } // namespace

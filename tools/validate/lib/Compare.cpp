@@ -1,5 +1,6 @@
 #include "graphify/validate/Compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -35,6 +36,8 @@ static std::string indexText(const HostTensor &T, int64_t Flat) {
 
 static std::string valueText(const HostTensor &T, int64_t I) {
   char Buf[40];
+  if (isFloating(T.Type) && std::isnan(T.Floats[I]))
+    return "nan"; // printf spells a NaN with its sign bit ("-nan"), which means nothing here
   if (isFloating(T.Type))
     std::snprintf(Buf, sizeof Buf, "%.9g", T.Floats[I]);
   else
@@ -78,6 +81,26 @@ Comparison compareTrial(const TrialOutputs &A, const TrialOutputs &E, const Tole
         C.Reason = "output " + std::to_string(I) + ": " + C.Reason;
       return C;
     }
+  }
+  return {};
+}
+
+Comparison compareGradientTrial(const TrialGradients &A, const TrialGradients &E, const Tolerance &Tol) {
+  if (!A.Ok || !E.Ok) {
+    if (!A.Ok && !E.Ok)
+      return {false, "both raised: '" + A.Error + "'"};
+    return {false, !A.Ok ? "raised '" + A.Error + "'" : "expected an exception ('" + E.Error + "')"};
+  }
+  for (size_t I = 0; I < std::max(A.Gradients.size(), E.Gradients.size()); ++I) {
+    if (I >= A.Gradients.size())
+      return {false, "no gradient w.r.t. " + E.Gradients[I].Target};
+    if (I >= E.Gradients.size())
+      return {false, "a gradient w.r.t. " + A.Gradients[I].Target + ", which the original does not have"};
+    if (A.Gradients[I].Target != E.Gradients[I].Target)
+      return {false, "a gradient w.r.t. " + A.Gradients[I].Target + ", expected one w.r.t. " + E.Gradients[I].Target};
+    Comparison C = compareValues(A.Gradients[I].Value, E.Gradients[I].Value, Tol);
+    if (!C.Equal)
+      return {false, "the gradient w.r.t. " + E.Gradients[I].Target + ": " + C.Reason};
   }
   return {};
 }

@@ -104,9 +104,14 @@ const std::vector<ValidateFlag> &flagTable() {
          C.Run.TimeoutSeconds = unsigned(*N);
          return ok();
        }},
-      {"rtol", "R", "relative comparison tolerance (default 1e-5; NaN equals NaN)",
+      {"grad", nullptr, "compare gradients w.r.t. floating inputs and parameters for every entry, and fail one "
+                        "whose backward cannot run (default: entries with parameters, where it is a note)",
+       [](ValidateCommandLine &C, llvm::StringRef) { C.Run.Gradients = GradientCheck::Always; return ok(); }},
+      {"no-grad", nullptr, "compare outputs only, not gradients",
+       [](ValidateCommandLine &C, llvm::StringRef) { C.Run.Gradients = GradientCheck::Never; return ok(); }},
+      {"rtol", "R", "relative tolerance for outputs and gradients (default 1e-5; NaN equals NaN)",
        [](ValidateCommandLine &C, llvm::StringRef V) { return tolerance("rtol", V, C.Run.Tol.RelTol); }},
-      {"atol", "A", "absolute comparison tolerance (default 1e-6)",
+      {"atol", "A", "absolute tolerance for outputs and gradients (default 1e-6)",
        [](ValidateCommandLine &C, llvm::StringRef V) { return tolerance("atol", V, C.Run.Tol.AbsTol); }},
       {"j", "N", "parallel compiles and runs (default: number of cores)", jobs},
       {"jobs", "N", "the same as -j", jobs},
@@ -144,12 +149,13 @@ llvm::Expected<ValidateCommandLine> parseValidateCommandLine(llvm::ArrayRef<cons
 
 std::string validateHelpText() {
   return "OVERVIEW: graphify-validate runs each entry of each model FILE before and after graphify's\n"
-         "rewrites, compares the outputs on generated inputs, and checks that the rewritten entry can be\n"
-         "captured and replayed.\n\n"
+         "rewrites, compares the outputs (and the gradients of entries with parameters) on generated\n"
+         "inputs, and checks that the rewritten entry can be captured and replayed.\n\n"
          "USAGE: graphify-validate [options] FILE... [-- <compiler args>]\n\n"
          "OPTIONS:\n" +
          flagHelp<ValidateCommandLine>(flagTable()) +
-         "\nEXIT STATUS: 0 every entry equivalent, its rewrite capturable and its replay matching;\n"
+         "\nEXIT STATUS: 0 every entry equivalent (outputs, and gradients where checked), its rewrite\n"
+         "capturable and its replay matching;\n"
          "1 otherwise; 2 usage errors, bad input specs, unknown entries, compile errors.\n";
 }
 

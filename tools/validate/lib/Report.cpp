@@ -35,8 +35,26 @@ std::string TraceVerdict::summary() const {
   return "?";
 }
 
+std::string GradientVerdict::summary() const {
+  switch (Status) {
+  case State::NotChecked: return "-";
+  case State::Checked: return std::to_string(Matches) + "/" + std::to_string(Trials);
+  case State::NotSupported: return "not supported";
+  }
+  return "?";
+}
+
+bool GradientVerdict::passed() const {
+  switch (Status) {
+  case State::Checked: return Matches == Trials;
+  case State::NotSupported: return !Required;
+  case State::NotChecked: return true;
+  }
+  return false;
+}
+
 bool EntryReport::passed() const {
-  if (EquivalentTrials != Trials)
+  if (EquivalentTrials != Trials || !Gradients.passed())
     return false;
   if (ReplayChecked)
     return Rewritten.Status == CaptureVerdict::State::Capturable && ReplayMatches == ReplayTrials;
@@ -48,12 +66,13 @@ bool RunSummary::passed() const {
 }
 
 void writeTextReport(llvm::raw_ostream &OS, const RunSummary &S) {
-  const std::vector<std::string> Head = {"entry",          "equivalent",   "original capturable", "rewritten capturable",
+  const std::vector<std::string> Head = {"entry",          "equivalent",    "gradients",
+                                         "original capturable", "rewritten capturable",
                                          "replay matches", "traced original diverges"};
   std::vector<std::vector<std::string>> Rows;
   for (const EntryReport &E : S.Entries) {
     Rows.push_back({E.Name, std::to_string(E.EquivalentTrials) + "/" + std::to_string(E.Trials),
-                    E.Original.summary(), E.Rewritten.summary(),
+                    E.Gradients.summary(), E.Original.summary(), E.Rewritten.summary(),
                     E.ReplayChecked ? std::to_string(E.ReplayMatches) + "/" + std::to_string(E.ReplayTrials) : "n/a",
                     E.Trace.summary()});
   }
@@ -83,7 +102,8 @@ void writeTextReport(llvm::raw_ostream &OS, const RunSummary &S) {
                    E.Original.Status == CaptureVerdict::State::Error ||
                    E.Rewritten.Status == CaptureVerdict::State::NotCapturable ||
                    E.Rewritten.Status == CaptureVerdict::State::Error ||
-                   E.Trace.Status == TraceVerdict::State::NotTraceable;
+                   E.Trace.Status == TraceVerdict::State::NotTraceable ||
+                   (E.Gradients.Status != GradientVerdict::State::Checked && !E.Gradients.Message.empty());
     if (E.Fixes.empty() && E.Problems.empty() && E.Notes.empty() && !Blocked)
       continue;
     OS << "\n" << E.Name << " (" << E.File << "): " << (E.passed() ? "passed" : "FAILED") << "\n";
@@ -99,6 +119,11 @@ void writeTextReport(llvm::raw_ostream &OS, const RunSummary &S) {
       OS << "  rewritten capture: " << E.Rewritten.Message << "\n";
     if (E.Trace.Status == TraceVerdict::State::NotTraceable)
       OS << "  trace: " << E.Trace.Message << "\n";
+    // Under --grad the problem line says it, with the runtime's message.
+    if (E.Gradients.Status == GradientVerdict::State::NotSupported && !E.Gradients.Required)
+      OS << "  gradients: not supported (" << E.Gradients.Message << ")\n";
+    else if (E.Gradients.Status == GradientVerdict::State::NotChecked && !E.Gradients.Message.empty())
+      OS << "  gradients: not checked (" << E.Gradients.Message << ")\n";
     for (const std::string &N : E.Notes)
       OS << "  note: " << N << "\n";
     for (const std::string &P : E.Problems)
@@ -123,6 +148,15 @@ static llvm::json::Value captureJson(const CaptureVerdict &V) {
   return llvm::json::Object{{"capturable", std::move(Capturable)}, {"blocking", std::move(Blocking)}};
 }
 
+static const char *gradientStateName(GradientVerdict::State S) {
+  switch (S) {
+  case GradientVerdict::State::NotChecked: return "not checked";
+  case GradientVerdict::State::Checked: return "checked";
+  case GradientVerdict::State::NotSupported: return "not supported";
+  }
+  return "?";
+}
+
 void writeJsonReport(llvm::raw_ostream &OS, const RunSummary &S) {
   llvm::json::Array Entries;
   for (const EntryReport &E : S.Entries) {
@@ -135,6 +169,7 @@ void writeJsonReport(llvm::raw_ostream &OS, const RunSummary &S) {
       Fixes.push_back(F);
     for (const std::string &P : E.Problems)
       Problems.push_back(P);
+    const bool Grad = E.Gradients.Status == GradientVerdict::State::Checked;
     llvm::json::Value TraceDiverges = nullptr;
     if (E.Trace.Status == TraceVerdict::State::Diverges)
       TraceDiverges = true;
@@ -146,6 +181,10 @@ void writeJsonReport(llvm::raw_ostream &OS, const RunSummary &S) {
         {"inputs", std::move(Inputs)},
         {"trials", E.Trials},
         {"equivalent_trials", E.EquivalentTrials},
+        {"gradients", gradientStateName(E.Gradients.Status)},
+        {"gradient_matches", Grad ? llvm::json::Value(E.Gradients.Matches) : llvm::json::Value(nullptr)},
+        {"gradient_trials", Grad ? llvm::json::Value(E.Gradients.Trials) : llvm::json::Value(nullptr)},
+        {"gradient_note", E.Gradients.Message},
         {"replay_matches", E.ReplayChecked ? llvm::json::Value(E.ReplayMatches) : llvm::json::Value(nullptr)},
         {"replay_trials", E.ReplayChecked ? llvm::json::Value(E.ReplayTrials) : llvm::json::Value(nullptr)},
         {"original", captureJson(E.Original)},

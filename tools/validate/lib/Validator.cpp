@@ -115,11 +115,43 @@ struct Planned {
   bool Rewrote = false;
   std::string HarnessPath[2];
   BuildOutcome Build[2];
-  HarnessRun Runs[2][3]; // [version][eager, capture, trace]
+  bool CheckGradients = false;
+  HarnessRun Runs[2][4]; // [version][eager, capture, trace, grad]
 };
 
-enum Mode { Eager = 0, Capture = 1, Trace = 2 };
-const char *modeName(Mode M) { return M == Eager ? "eager" : M == Capture ? "capture" : "trace"; }
+enum Mode { Eager = 0, Capture = 1, Trace = 2, Grad = 3 };
+const char *modeName(Mode M) {
+  return M == Eager ? "eager" : M == Capture ? "capture" : M == Trace ? "trace" : "grad";
+}
+
+/// Whether a backward pass failed because the runtime cannot differentiate an op the entry uses
+/// (LibTorch's and the gfy runtime's "the derivative for 'X' is not implemented", or a write the
+/// gfy runtime's autograd cannot record), rather than because the model raised.
+bool autogradUnsupported(llvm::StringRef Message) {
+  return (Message.contains("derivative for") && Message.contains("not implemented")) ||
+         Message.contains("autograd does not support");
+}
+
+/// The harness numbers inputs (`input 1`); the report names them (`input 'w'`) and quotes
+/// parameter names (`parameter 'fc.weight'`).
+void nameGradientTargets(std::vector<TrialGradients> &Trials, const std::vector<InputSpec> &Inputs) {
+  for (TrialGradients &T : Trials)
+    for (NamedGradient &G : T.Gradients) {
+      llvm::StringRef Target(G.Target);
+      unsigned Index = 0;
+      if (Target.consume_front("input ") && !Target.getAsInteger(10, Index) && Index < Inputs.size())
+        G.Target = "input '" + Inputs[Index].Name + "'";
+      else if (llvm::StringRef(G.Target).consume_front("parameter "))
+        G.Target = "parameter '" + G.Target.substr(strlen("parameter ")) + "'";
+    }
+}
+
+const TrialGradients *findGradientTrial(const std::vector<TrialGradients> &Ts, unsigned Trial) {
+  for (const TrialGradients &T : Ts)
+    if (T.Trial == Trial)
+      return &T;
+  return nullptr;
+}
 
 /// The runtime names ops as called (`item()`); the report names them as the API does (`item`).
 std::string opName(llvm::StringRef Op) {
@@ -185,6 +217,78 @@ CaptureVerdict captureVerdict(const HarnessRun &Run, const std::string &Rewritte
     break;
   }
   return V;
+}
+
+/// Fills `E.Gradients` (and its problems and notes) from the two gradient runs of `P`.
+void compareGradients(const Planned &P, const ValidateOptions &Opts, const std::vector<std::string> &Variants,
+                      EntryReport &E) {
+  GradientVerdict &G = E.Gradients;
+  G.Required = Opts.Gradients == GradientCheck::Always;
+  const HarnessRun &Orig = P.Runs[Original][Grad];
+  const HarnessRun &Rew = P.Runs[Rewritten][Grad];
+  auto Trial = [&](unsigned T) { return "trial " + std::to_string(T) + " (" + Variants[T] + ")"; };
+
+  const std::optional<unsigned> Params = Orig.Results.Parameters;
+  if (Params == 0u && !G.Required)
+    return; // a module without parameters: not checked unless --grad
+  bool FloatingInput = llvm::any_of(P.Inputs, [](const InputSpec &I) { return isFloating(I.Type); });
+  if (Params == 0u && !FloatingInput) {
+    G.Message = "nothing to differentiate: no floating-point input and no parameter";
+    return;
+  }
+  // The original's backward is the reference: when the runtime cannot run it, there is nothing
+  // to compare the rewrite's with.
+  for (const TrialGradients &T : Orig.Results.Gradients)
+    if (!T.Ok && autogradUnsupported(T.Error)) {
+      G.Status = GradientVerdict::State::NotSupported;
+      G.Message = T.Error;
+      if (G.Required)
+        E.Problems.push_back("--grad asks for gradients, but the runtime cannot run the original's backward pass: " +
+                             T.Error);
+      return;
+    }
+
+  G.Status = GradientVerdict::State::Checked;
+  G.Trials = Opts.Trials;
+  if (std::string F = Orig.failure("the original's gradient run"); !F.empty())
+    E.Problems.push_back(F);
+  if (P.Rewrote && Rew.Ran)
+    if (std::string F = Rew.failure("the rewritten gradient run"); !F.empty())
+      E.Problems.push_back(F);
+  bool Reported = false;
+  std::vector<std::string> Skipped;
+  for (unsigned T = 0; T < Opts.Trials; ++T) {
+    const TrialGradients *O = findGradientTrial(Orig.Results.Gradients, T);
+    const TrialGradients *R = findGradientTrial(Rew.Results.Gradients, T);
+    if (!O || !R)
+      continue; // covered by the run failure above
+    for (const TrialGradients *Side : {O, R})
+      for (const auto &[Output, Why] : Side->SkippedOutputs) {
+        std::string Note = "gradients: output " + std::to_string(Output) + " skipped (" + Why + ")";
+        if (!llvm::is_contained(Skipped, Note))
+          Skipped.push_back(Note);
+      }
+    Comparison C = compareGradientTrial(*R, *O, Opts.Tol);
+    if (C.Equal) {
+      ++G.Matches;
+      continue;
+    }
+    if (Reported)
+      continue;
+    Reported = true;
+    if (!O->Ok && !R->Ok)
+      E.Problems.push_back(Trial(T) + ": the original and the rewritten entry both raised in the backward pass: " +
+                           O->Error);
+    else if (!O->Ok)
+      E.Problems.push_back(Trial(T) + ": the original raised in the backward pass: " + O->Error);
+    else if (!R->Ok)
+      E.Problems.push_back(Trial(T) + ": the rewritten entry raised in the backward pass, the original did not: " +
+                           R->Error);
+    else
+      E.Problems.push_back(Trial(T) + ": the rewritten entry's gradients differ from the original's: " + C.Reason);
+  }
+  for (std::string &N : Skipped)
+    E.Notes.push_back(std::move(N));
 }
 
 } // namespace
@@ -346,6 +450,10 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
     if (!writeFile(P.InputsPath, formatInputsFile(generateTrials(P.Inputs, Opts.Seed, Opts.Trials))))
       return error("cannot write " + P.InputsPath);
     P.Rewrote = P.Model->RewrittenText != P.Model->Text;
+    // By default only modules are run backward (and the harness stops at once when the module
+    // has no parameters): a function's gradients are checked when --grad asks for them.
+    P.CheckGradients = Opts.Gradients == GradientCheck::Always ||
+                       (Opts.Gradients == GradientCheck::Auto && P.Decl->Kind == EntryKind::Module);
     for (Version V : {Original, Rewritten}) {
       HarnessSpec H;
       H.EntryName = P.Decl->CallName;
@@ -401,6 +509,8 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
       if (V == Rewritten && (!Plan[I].Rewrote || !Plan[I].Build[Rewritten].Ok))
         continue;
       Runs.push_back({I, V, Eager});
+      if (Plan[I].CheckGradients)
+        Runs.push_back({I, V, Grad});
       if (Gfy) {
         Runs.push_back({I, V, Capture});
         if (V == Original)
@@ -416,13 +526,17 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
     std::string Results = P.HarnessPath[J.V] + "." + modeName(J.M) + ".results";
     HarnessRun &R = P.Runs[J.V][J.M];
     R.Ran = true;
-    R.Process = runIsolated({P.Build[J.V].Executable, modeName(J.M), P.InputsPath, Results,
+    std::string HarnessMode = modeName(J.M);
+    if (J.M == Grad && Opts.Gradients != GradientCheck::Always)
+      HarnessMode = "grad-if-params";
+    R.Process = runIsolated({P.Build[J.V].Executable, HarnessMode, P.InputsPath, Results,
                              Opts.Cuda ? "cuda" : "cpu", std::to_string(Opts.Seed)},
                             Opts.TimeoutSeconds);
     auto Parsed = parseResultsFile(readFile(Results));
-    if (Parsed)
+    if (Parsed) {
       R.Results = std::move(*Parsed);
-    else
+      nameGradientTargets(R.Results.Gradients, P.Inputs);
+    } else
       R.ParseError = llvm::toString(Parsed.takeError());
   });
   for (Planned &P : Plan) {
@@ -431,7 +545,7 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
         if (!Run.Results.NoDevice.empty())
           return error("no CUDA device available (" + Run.Results.NoDevice + ")");
     if (!P.Rewrote)
-      for (Mode M : {Eager, Capture})
+      for (Mode M : {Eager, Capture, Grad})
         P.Runs[Rewritten][M] = P.Runs[Original][M];
   }
 
@@ -491,6 +605,9 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
           E.Problems.push_back(Trial(T) + ": the rewritten entry differs from the original: " + C.Reason);
       }
     }
+
+    if (P.CheckGradients)
+      compareGradients(P, Opts, Variants, E);
 
     if (Gfy) {
       E.Original = captureVerdict(P.Runs[Original][Capture], RewrittenPaths[P.FileIndex], P.DisplayFile,

@@ -190,6 +190,45 @@ static llvm::Error parseTrial(llvm::ArrayRef<llvm::StringRef> Lines, size_t &L, 
   return llvm::Error::success();
 }
 
+/// Reads `grad <t> ok <n> <s>` + s `<output>\t<why>` lines + n `<target>\t<tensor>` lines, or
+/// `grad <t> error <msg>`.
+static llvm::Error parseGradientTrial(llvm::ArrayRef<llvm::StringRef> Lines, size_t &L, llvm::StringRef Head,
+                                      std::vector<TrialGradients> &Into) {
+  llvm::SmallVector<llvm::StringRef, 5> Tok;
+  Head.split(Tok, ' ', /*MaxSplit=*/3);
+  TrialGradients T;
+  if (Tok.size() < 3 || Tok[1].getAsInteger(10, T.Trial))
+    return formatError("malformed results line '" + Head.take_front(80) + "'");
+  if (Tok[2] == "error") {
+    T.Error = unescapeField(Tok.size() > 3 ? Tok[3].str() : "");
+    Into.push_back(std::move(T));
+    return llvm::Error::success();
+  }
+  unsigned N = 0, Skipped = 0;
+  auto [NText, SText] = Tok.size() > 3 ? Tok[3].split(' ') : std::pair<llvm::StringRef, llvm::StringRef>();
+  if (Tok[2] != "ok" || NText.getAsInteger(10, N) || SText.getAsInteger(10, Skipped))
+    return formatError("malformed results line '" + Head.take_front(80) + "'");
+  T.Ok = true;
+  for (unsigned I = 0; I < Skipped + N; ++I) {
+    if (L >= Lines.size())
+      return llvm::Error::success(); // truncated by a dying harness: the trial is not counted
+    auto [Left, Right] = Lines[L++].split('\t');
+    if (I < Skipped) {
+      unsigned Output = 0;
+      if (Left.getAsInteger(10, Output))
+        return formatError("malformed skipped-output line '" + Left.take_front(80) + "'");
+      T.SkippedOutputs.push_back({Output, unescapeField(Right.str())});
+      continue;
+    }
+    auto V = parseTensor(Right.str());
+    if (!V)
+      return V.takeError();
+    T.Gradients.push_back({unescapeField(Left.str()), std::move(*V)});
+  }
+  Into.push_back(std::move(T));
+  return llvm::Error::success();
+}
+
 llvm::Expected<HarnessResults> parseResultsFile(const std::string &Text) {
   HarnessResults R;
   llvm::SmallVector<llvm::StringRef, 64> Lines;
@@ -206,6 +245,14 @@ llvm::Expected<HarnessResults> parseResultsFile(const std::string &Text) {
     } else if (Head.starts_with("replay ")) {
       if (auto E = parseTrial(Lines, L, Head, R.Replays))
         return std::move(E);
+    } else if (Head.starts_with("grad ")) {
+      if (auto E = parseGradientTrial(Lines, L, Head, R.Gradients))
+        return std::move(E);
+    } else if (Head.starts_with("params ")) {
+      unsigned N = 0;
+      if (Head.drop_front(strlen("params ")).getAsInteger(10, N))
+        return formatError("malformed results line '" + Head.take_front(80) + "'");
+      R.Parameters = N;
     } else if (Head == "capture ok") {
       R.Capture.Status = CaptureOutcome::State::Captured;
     } else if (Head.starts_with("capture refused ")) {

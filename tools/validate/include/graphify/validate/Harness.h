@@ -11,8 +11,15 @@
 ///  - `capture`: `gfy::capture` at trial 0, then for t = 1..K-1 copy trial t's inputs into the
 ///               captured inputs and `replay()`: `capture ok` + `replay <t> ...`, or
 ///               `capture refused <line>\t<op>\t<file>\t<msg>` / `capture failed <msg>`;
-///  - `trace`:   the same with `gfy::trace` (host reads frozen), plus `warning <msg>` lines.
-/// Every mode ends with `done`. DEVICE is `cpu` or `cuda` (exit 3 and `nodevice <why>` when no
+///  - `trace`:   the same with `gfy::trace` (host reads frozen), plus `warning <msg>` lines;
+///  - `grad`:    `params <n>`, then every trial with grad mode on: the floating inputs made leaves
+///               that require grad (the model gets clones, so in-place ops on inputs stay legal),
+///               each floating output that requires grad seeded with a fixed pseudo-random upstream
+///               gradient, and `torch::autograd::grad` w.r.t. the inputs and the module's
+///               parameters: `grad <t> ok <n> <s>` + s `<output>\t<why skipped>` lines + n
+///               `input <k>|parameter <name>\t<tensor>` lines, or `grad <t> error <msg>`;
+///  - `grad-if-params`: the same, but stops after `params 0` when the entry has no parameters.
+/// Every mode but `grad` runs under `NoGradGuard`. Every mode ends with `done`. DEVICE is `cpu` or `cuda` (exit 3 and `nodevice <why>` when no
 /// CUDA device is usable); SEED seeds the runtime generator before the module is constructed, so
 /// that both versions start from identical parameters.
 ///

@@ -1,10 +1,11 @@
 #pragma once
 /// \file
-/// The validation report: per entry, whether the rewrite is equivalent on every trial, whether
-/// the original and the rewritten entries can be captured (and if not, the first op that refused,
-/// with its source location), whether the captured rewrite replayed on fresh inputs matches eager,
-/// and whether the original traced at trial 0 silently diverges on other trials. Rendered as a
-/// text table or as JSON (docs/validate.md describes both).
+/// The validation report: per entry, whether the rewrite is equivalent on every trial (outputs,
+/// and gradients where checked), whether the original and the rewritten entries can be captured
+/// (and if not, the first op that refused, with its source location), whether the captured
+/// rewrite replayed on fresh inputs matches eager, and whether the original traced at trial 0
+/// silently diverges on other trials. Rendered as a text table or as JSON (docs/validate.md
+/// describes both).
 ///
 /// \code
 ///   graphify::validate::writeTextReport(llvm::outs(), Summary);
@@ -54,6 +55,28 @@ struct TraceVerdict {
   std::string summary() const;
 };
 
+/// Whether the rewrite keeps the entry's gradients: backward run on both versions (the same
+/// upstream gradients) and the gradients w.r.t. every floating input and every parameter compared
+/// with the output tolerance. A `where` rewrite can keep every output and still change gradients
+/// (NaN where the unselected arm is not finite), which only this check sees.
+struct GradientVerdict {
+  enum class State {
+    NotChecked,  ///< --no-grad, a function or a module without parameters (without --grad), or nothing to differentiate
+    Checked,     ///< compared on every trial: Matches/Trials
+    NotSupported ///< the original's backward needs a derivative the runtime lacks (Message)
+  } Status = State::NotChecked;
+  unsigned Matches = 0;
+  unsigned Trials = 0;
+  /// --grad was given: an entry whose gradients cannot be checked fails instead of being noted.
+  bool Required = false;
+  std::string Message; ///< NotSupported: the runtime's message; NotChecked: why, when it is worth saying
+
+  /// `8/8`, `-`, `not supported`.
+  std::string summary() const;
+  /// Checked on every trial with equal gradients, or not required.
+  bool passed() const;
+};
+
 /// One entry's verdicts.
 struct EntryReport {
   std::string File;
@@ -61,6 +84,7 @@ struct EntryReport {
   std::vector<InputSpec> Inputs;
   unsigned Trials = 0;
   unsigned EquivalentTrials = 0;
+  GradientVerdict Gradients;
   CaptureVerdict Original;
   CaptureVerdict Rewritten;
   bool ReplayChecked = false;
@@ -72,7 +96,8 @@ struct EntryReport {
   std::vector<std::string> Problems;     ///< crashes, exceptions, first mismatches, in words
   std::vector<std::string> Notes;        ///< findings left unrewritten, trace warnings
 
-  /// Equivalent on every trial and, when capture was checked, the rewrite captures and replays
+  /// Equivalent on every trial, gradients equal on every trial when checked (and checkable when
+  /// --grad asked for them) and, when capture was checked, the rewrite captures and replays
   /// correctly on every other trial.
   bool passed() const;
 };

@@ -35,6 +35,13 @@ struct EntryRequest {
   std::vector<InputSpec> Inputs;
 };
 
+/// Which entries get their gradients compared (--grad, --no-grad).
+enum class GradientCheck {
+  Auto,   ///< module entries with at least one parameter; a backward the runtime cannot run is a note
+  Always, ///< --grad: every entry; a backward the runtime cannot run is a failure
+  Never   ///< --no-grad: outputs only
+};
+
 /// Everything the command line can set (see the tool's --help for the flags).
 struct ValidateOptions {
   std::vector<std::string> Files;          ///< model files
@@ -47,7 +54,8 @@ struct ValidateOptions {
   unsigned CompileTimeoutSeconds = 900;    ///< per harness compile
   bool KeepTemps = false;                  ///< --keep-temps
   std::vector<std::string> CompilerArgs;   ///< after `--`, for the parse and the harness compiles
-  Tolerance Tol;                           ///< --rtol / --atol
+  Tolerance Tol;                           ///< --rtol / --atol, for outputs and gradients
+  GradientCheck Gradients = GradientCheck::Auto; ///< --grad / --no-grad
   unsigned Jobs = 0;                       ///< -j; 0: the number of cores
   std::string CacheDir;                    ///< empty: defaultCacheDir()
   std::string RulesDir;                    ///< empty: the shipped rule packs

@@ -16,7 +16,9 @@
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace graphify::validate {
@@ -58,6 +60,24 @@ struct TrialOutputs {
   std::vector<HostTensor> Values;
 };
 
+/// One gradient a backward pass produced, and what it is taken with respect to.
+struct NamedGradient {
+  /// `input <k>` (the harness numbers the entry's inputs; the validator knows their names) or
+  /// `parameter <name>` (as `named_parameters()` spells it).
+  std::string Target;
+  HostTensor Value; ///< zeros where the target did not reach any output
+};
+
+/// What one trial of a gradient run produced: every gradient, or the exception it raised.
+struct TrialGradients {
+  unsigned Trial = 0;
+  bool Ok = false;
+  std::string Error; ///< the exception's message when !Ok
+  /// Outputs that carry no gradient and were left out of the backward pass: (output index, why).
+  std::vector<std::pair<unsigned, std::string>> SkippedOutputs;
+  std::vector<NamedGradient> Gradients;
+};
+
 /// How a capture (or trace) attempt ended.
 struct CaptureOutcome {
   enum class State {
@@ -78,6 +98,8 @@ struct HarnessResults {
   CaptureOutcome Capture;            ///< mode `capture` or `trace`
   std::vector<TrialOutputs> Replays; ///< trials 1..K-1 replayed on the captured graph
   std::vector<std::string> Warnings; ///< trace warnings
+  std::optional<unsigned> Parameters; ///< mode `grad`: parameters that require grad (0 for functions)
+  std::vector<TrialGradients> Gradients; ///< mode `grad`: one per trial, in order
   bool Finished = false;             ///< the harness wrote its final `done` line
   std::string NoDevice;              ///< set when the harness found no usable device
   std::string Fatal;                 ///< an exception outside any trial (e.g. the module's constructor)

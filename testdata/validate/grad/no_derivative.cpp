@@ -1,0 +1,13 @@
+// An entry whose backward the bundled runtime cannot run: it has no derivative for cumprod. The
+// gradients of such an entry are reported as not supported (a note by default, a failure with
+// --grad); its outputs are still compared.
+#include <torch/torch.h>
+
+// graphify-entry: x: f32[4]
+struct RunningProduct : torch::nn::Module {
+  RunningProduct() : w(register_parameter("w", torch::ones({4}))) {}
+
+  torch::Tensor forward(torch::Tensor x) { return (x * w).cumprod(0); }
+
+  torch::Tensor w;
+};
