@@ -134,6 +134,15 @@ llvm::SmallVector<const Expr *, 4> callArgs(const Expr *E) {
   return Out;
 }
 
+llvm::SmallVector<const Expr *, 4> callOperands(const Expr *E) {
+  llvm::SmallVector<const Expr *, 4> Out;
+  if (const Expr *Obj = callObject(E))
+    Out.push_back(Obj);
+  for (const Expr *A : callArgs(E))
+    Out.push_back(A);
+  return Out;
+}
+
 const Decl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
   DynTypedNodeList Parents = Ctx.getParents(*S);
   while (!Parents.empty()) {

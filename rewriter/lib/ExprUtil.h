@@ -39,6 +39,9 @@ const clang::Expr *callObject(const clang::Expr *E);
 /// The arguments of a call without the object (for member calls) as written.
 llvm::SmallVector<const clang::Expr *, 4> callArgs(const clang::Expr *E);
 
+/// The operands of an element-wise call: its object (callObject), if any, then callArgs.
+llvm::SmallVector<const clang::Expr *, 4> callOperands(const clang::Expr *E);
+
 /// The local variable whose initialiser is `E` (through implicit conversions, parentheses and
 /// static_casts: `int64_t i = t.item<int64_t>();`), or null; parameters are not locals here.
 const clang::VarDecl *localInitialisedBy(const clang::Expr *E, clang::ASTContext &Ctx);

@@ -57,8 +57,31 @@ bool isDefinedBefore(const VarDecl *V, const Stmt *If, const Stmt *Body, ASTCont
   return false;
 }
 
+/// The name an expression looks up without qualification through the scopes around it — a
+/// variable, parameter, global or function (`h`), a member through the implicit `this` (`h` for
+/// `this->h`), or a name a template leaves unresolved — and the declaration it found, if any.
+/// A local of the same name declared in front of it would capture it.
+static std::optional<std::pair<llvm::StringRef, const Decl *>> unqualifiedLookup(const Stmt *S) {
+  auto Named = [](const NamedDecl *D) -> std::optional<std::pair<llvm::StringRef, const Decl *>> {
+    if (!D->getDeclName().isIdentifier())
+      return std::nullopt;
+    return std::make_pair(D->getName(), static_cast<const Decl *>(D));
+  };
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    return Named(DR->getDecl());
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isImplicitAccess())
+    return Named(ME->getMemberDecl());
+  if (const auto *UL = dyn_cast<OverloadExpr>(S); UL && UL->getName().isIdentifier())
+    return std::make_pair(UL->getName().getAsIdentifierInfo()->getName(), static_cast<const Decl *>(nullptr));
+  if (const auto *DS = dyn_cast<CXXDependentScopeMemberExpr>(S); DS && DS->isImplicitAccess() &&
+                                                                   DS->getMember().isIdentifier())
+    return std::make_pair(DS->getMember().getAsIdentifierInfo()->getName(), static_cast<const Decl *>(nullptr));
+  return std::nullopt;
+}
+
 /// Whether `Name` is declared or referenced in `Body` (other than by `Except`), not counting the
-/// statements `Skip` says to leave out.
+/// statements `Skip` says to leave out. Members read through the implicit `this` count: a local
+/// hoisted under their name would shadow them.
 static bool nameUsed(llvm::StringRef Name, const Stmt *Body, const VarDecl *Except = nullptr,
                      llvm::function_ref<bool(const Stmt *)> Skip = nullptr) {
   llvm::SmallVector<const Stmt *, 32> Work{Body};
@@ -66,9 +89,8 @@ static bool nameUsed(llvm::StringRef Name, const Stmt *Body, const VarDecl *Exce
     const Stmt *S = Work.pop_back_val();
     if (!S || (Skip && Skip(S)))
       continue;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      if (DR->getDecl() != Except && DR->getDecl()->getDeclName().isIdentifier() && DR->getDecl()->getName() == Name)
-        return true;
+    if (auto Found = unqualifiedLookup(S); Found && Found->first == Name && Found->second != Except)
+      return true;
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *ND = dyn_cast<NamedDecl>(D);
@@ -176,6 +198,24 @@ bool Predicator::nameUsedOutside(llvm::StringRef Name, const VarDecl *V) const {
   };
   if (nameUsed(Name, Body, V, Inside))
     return true;
+  // Inside the region, a variable of another branch may share the name (Taken sorts those
+  // out), but a name that the region reads from outside it — a member through `this`, a
+  // global, a parameter or an earlier local — would be captured by the hoisted declaration.
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (auto Found = unqualifiedLookup(S); Found && Found->first == Name && Found->second != V && Inside(S)) {
+      const Decl *D = Found->second;
+      bool DeclaredInRegion = D && isa<VarDecl>(D) && cast<VarDecl>(D)->hasLocalStorage() &&
+                              !isa<ParmVarDecl>(D) && Region.fullyContains(D->getSourceRange());
+      if (!DeclaredInRegion)
+        return true;
+    }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
   // Parameters are declared outside the body.
   if (const auto *FD = dyn_cast_or_null<FunctionDecl>(enclosingFunction(Body, Ctx)))
     for (const ParmVarDecl *P : FD->parameters())

@@ -8,6 +8,7 @@
 #include "CommentCarry.h"
 #include "IfChain.h"
 #include "ExprUtil.h"
+#include "PreprocessorHazards.h"
 #include "Refusal.h"
 #include "RuleSupport.h"
 #include "Safety.h"
@@ -249,6 +250,15 @@ public:
       llvm::handleAllErrors(
           Edits.takeError(), [&](const rewriter::RefusalError &E) { C.NoFixReason = E.reason(); },
           [&](const llvm::ErrorInfoBase &E) { C.NoFixReason = E.message(); });
+      Out.push_back(std::move(C));
+      return;
+    }
+    llvm::SmallVector<CharSourceRange, 4> Ranges;
+    for (const transformer::Edit &E : *Edits)
+      if (E.Kind == transformer::EditKind::Range)
+        Ranges.push_back(E.Range);
+    if (auto Why = rewriter::preprocessorHazard(Ranges, Root, *R.Context, Api)) {
+      C.NoFixReason = *Why;
       Out.push_back(std::move(C));
       return;
     }

@@ -23,17 +23,33 @@
 
 namespace graphify::rewriter {
 
+/// Whether the code being judged ran on every execution in the original too (the mask of a
+/// masked reduction, the receiver of a host read), or only on some (an arm of an if, code after
+/// an early exit). Only in the second case do ops that raise on values or draw random numbers
+/// change what the program does when they now run every time.
+enum class Evaluation { Conditional, AsBefore };
+
 /// Why evaluating `S` unconditionally (as both arms of a where() are) could change state or
 /// behaviour: in-place tensor calls, assignments, increments, I/O, `throw`, host reads (which
-/// throw on the side not taken), calls not known to be pure. Null when it is side-effect free.
-/// `AllowHostReads` accepts item()-like reads (for conditions, whose reads the rewrite lifts).
+/// throw on the side not taken), calls not known to be pure, and — for code that ran only on
+/// some paths — ops that raise on values or draw random numbers (valueHazard). Null when it is
+/// side-effect free. `AllowHostReads` accepts item()-like reads (for conditions, whose reads
+/// the rewrite lifts).
 std::optional<std::string> findSideEffect(const clang::Stmt *S, const ApiModel &Api,
-                                          bool AllowHostReads = false);
+                                          bool AllowHostReads = false,
+                                          Evaluation Ran = Evaluation::Conditional);
+
+/// Why running the call where the original did not could change behaviour although it has no
+/// side effect: it raises for some input values (rule-pack tag raises_on_values; indexing only
+/// with integer index tensors) or draws random numbers (tag random). Null otherwise.
+std::optional<std::string> valueHazard(const clang::Expr *Call, const ApiModel &Api);
 
 /// The purity summary of a function the user wrote (or a library forwarder `{ return f(...); }`
 /// such as a module holder's operator()): null when its body is side-effect free by the rules of
 /// findSideEffect, with writes to its own by-value locals allowed; else why not ("writes the
 /// field 'w' (line 12)"), or an empty string when its body is not available. Memoised per TU.
+/// A callee that may raise on values or draw random numbers is impure here whatever the
+/// caller's context (the summary does not depend on it).
 std::optional<std::string> calleeImpurity(const clang::FunctionDecl *FD, const ApiModel &Api);
 
 /// Whether `E` provably holds exactly one element: a full reduction (`x.sum()`, `x.max()`,

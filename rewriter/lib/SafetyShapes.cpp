@@ -215,11 +215,7 @@ bool maskHasShapeOf(const Expr *Mask, const Expr *Target, const Stmt *Body, cons
   if (!Api.callHasTag(Mask, "bool_output") && Name != "operator&" && Name != "operator|")
     return false;
   // An element-wise op: every tensor operand must have T's shape, and at least one must be T.
-  llvm::SmallVector<const Expr *, 4> Operands;
-  if (const Expr *Obj = callObject(Mask))
-    Operands.push_back(Obj);
-  for (const Expr *A : callArgs(Mask))
-    Operands.push_back(A);
+  auto Operands = callOperands(Mask);
   bool SawTarget = false;
   for (const Expr *Op : Operands) {
     if (!Api.isTensorExpr(Op))

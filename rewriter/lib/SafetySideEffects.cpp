@@ -73,9 +73,9 @@ struct SideEffect {
 /// sees them), as are control flow and declarations.
 class SideEffectWalker {
 public:
-  SideEffectWalker(const ApiModel &Api, bool AllowHostReads, const FunctionDecl *Owner = nullptr,
+  SideEffectWalker(const ApiModel &Api, bool AllowHostReads, Evaluation Ran, const FunctionDecl *Owner = nullptr,
                    unsigned Depth = 0)
-      : Api(Api), AllowHostReads(AllowHostReads), Owner(Owner), Depth(Depth) {}
+      : Api(Api), AllowHostReads(AllowHostReads), Ran(Ran), Owner(Owner), Depth(Depth) {}
 
   std::optional<SideEffect> walk(const Stmt *S) const;
 
@@ -88,6 +88,7 @@ private:
 
   const ApiModel &Api;
   bool AllowHostReads;
+  Evaluation Ran;
   const FunctionDecl *Owner;
   unsigned Depth;
 };
@@ -150,6 +151,9 @@ std::optional<std::string> SideEffectWalker::checkCall(const CallExpr *C, const 
     return std::nullopt;
   if (Api.callHasTag(C, "host_sync"))
     return "calls '" + Name + "', which reads the tensor on the host and may fail on the side not taken";
+  if (Ran == Evaluation::Conditional)
+    if (auto Why = valueHazard(C, Api))
+      return Why;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
     if (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator() ||
         MD->getOverloadedOperator() == OO_Equal)
@@ -159,7 +163,7 @@ std::optional<std::string> SideEffectWalker::checkCall(const CallExpr *C, const 
     return std::nullopt;
   // `block(x)` through a module holder: what matters is the forward() it calls.
   if (const CallExpr *Inner = forwardedCall(FD); Inner && Depth < 4) {
-    SideEffectWalker Through(Api, AllowHostReads, Owner, Depth + 1);
+    SideEffectWalker Through(Api, AllowHostReads, Ran, Owner, Depth + 1);
     for (const Expr *Arg : Inner->arguments())
       if (auto Effect = Through.walk(Arg))
         return "calls '" + Name + "'" + Line + ", which " + Effect->Reason;
@@ -267,15 +271,15 @@ std::optional<std::string> calleeImpurity(const FunctionDecl *FD, const ApiModel
   std::optional<std::string> Result;
   if (Api.purityCache().size() > 256) {
     Result = std::string();
-  } else if (auto Effect = SideEffectWalker(Api, /*AllowHostReads=*/false, Def).walk(Body)) {
+  } else if (auto Effect = SideEffectWalker(Api, /*AllowHostReads=*/false, Evaluation::Conditional, Def).walk(Body)) {
     Result = Effect->Located ? Effect->Reason : Effect->Reason + atLine(Effect->Where, Api);
   }
   Api.purityCache()[Def] = Result;
   return Result;
 }
 
-std::optional<std::string> findSideEffect(const Stmt *S, const ApiModel &Api, bool AllowHostReads) {
-  if (auto Effect = SideEffectWalker(Api, AllowHostReads).walk(S))
+std::optional<std::string> findSideEffect(const Stmt *S, const ApiModel &Api, bool AllowHostReads, Evaluation Ran) {
+  if (auto Effect = SideEffectWalker(Api, AllowHostReads, Ran).walk(S))
     return Effect->Located ? Effect->Reason : Effect->Reason + atLine(Effect->Where, Api);
   return std::nullopt;
 }

@@ -66,7 +66,7 @@ llvm::Expected<const DeclStmt *> singleUseLocal(const VarDecl *V, const Stmt *Us
             Parts.push_back(S);
       }
       for (const Stmt *Part : Parts)
-        if (auto Why = findSideEffect(Part, Api))
+        if (auto Why = findSideEffect(Part, Api, false, Evaluation::AsBefore))
           return refuse("a statement between " + What.str() + " and its use " + *Why);
     }
     Between |= S == DS;

@@ -444,7 +444,7 @@ llvm::Expected<llvm::SmallVector<Edit, 1>> positionEdits(const MatchResult &R, c
       return refuse("'" + S.Local->getNameAsString() + "' is unsigned, which a negative position would wrap "
                     "differently from a long tensor");
   }
-  if (auto Why = findSideEffect(Read->getImplicitObjectArgument(), Api))
+  if (auto Why = findSideEffect(Read->getImplicitObjectArgument(), Api, false, Evaluation::AsBefore))
     return refuse("the read value " + *Why);
   const std::string Index = deviceIndex(S, Api, Ctx);
   llvm::SmallVector<Edit, 1> Edits;

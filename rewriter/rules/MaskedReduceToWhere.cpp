@@ -152,9 +152,9 @@ NamedRewriteRule makeMaskedReduceToWhereRule(const ApiModel &Api) {
     if (Sel->ByIndex && !SameShape)
       return refuse("cannot prove that the mask '" + sourceText(Sel->Mask, Ctx) + "' has the shape of '" +
                     sourceText(Sel->Source, Ctx) + "' (index() with a smaller mask selects whole rows)");
-    if (auto Why = findSideEffect(Sel->Mask, *A))
+    if (auto Why = findSideEffect(Sel->Mask, *A, false, Evaluation::AsBefore))
       return refuse("the mask " + *Why);
-    if (auto Why = findSideEffect(Sel->Source, *A))
+    if (auto Why = findSideEffect(Sel->Source, *A, false, Evaluation::AsBefore))
       return refuse("the selected tensor " + *Why);
     std::string M = sourceText(stripAll(Sel->Mask), Ctx), X = sourceText(Sel->Source, Ctx);
     std::string Sum = A->spell(Sel->Source, "where") + "(" + M + ", " + X + ", 0).sum()";

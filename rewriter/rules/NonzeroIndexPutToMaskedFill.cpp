@@ -84,7 +84,7 @@ llvm::Expected<MaskedFill> analyse(const MatchResult &R, const ApiModel &Api) {
   if (!maskHasShapeOf(F.Mask, F.Target, Body, Api))
     return refuse("cannot prove that the mask '" + sourceText(F.Mask, Ctx) + "' has the shape of '" +
                   sourceText(F.Target, Ctx) + "'");
-  if (auto Why = findSideEffect(F.Mask, Api))
+  if (auto Why = findSideEffect(F.Mask, Api, false, Evaluation::AsBefore))
     return refuse("the mask " + *Why);
   if (Api.isTensorExpr(F.Value) && !isProvablySingleElement(F.Value, Body, Api))
     return refuse("the value '" + sourceText(F.Value, Ctx) + "' is a tensor that may have more than one element");

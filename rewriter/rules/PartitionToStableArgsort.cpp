@@ -122,7 +122,7 @@ NamedRewriteRule makePartitionToStableArgsortRule(const ApiModel &Api) {
     } else {
       return refuse("the second mask is not the complement of the first");
     }
-    if (auto Why = findSideEffect(First->Mask, *A))
+    if (auto Why = findSideEffect(First->Mask, *A, false, Evaluation::AsBefore))
       return refuse("the mask " + *Why);
     const Expr *X = First->SourceExpr;
     std::string Key = "(" + SecondMask + ")";

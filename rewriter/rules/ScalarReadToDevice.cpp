@@ -42,7 +42,7 @@ NamedRewriteRule makeScalarReadToDeviceRule(const ApiModel &Api) {
     if (!isProvablySingleElement(Receiver, Body, *A))
       return refuse("cannot prove that '" + sourceText(Receiver, *R.Context) +
                     "' has a single element (item() would throw otherwise, tensor math would broadcast)");
-    if (auto Why = findSideEffect(Receiver, *A))
+    if (auto Why = findSideEffect(Receiver, *A, false, Evaluation::AsBefore))
       return refuse("the read value " + *Why);
     return sourceText(Receiver, *R.Context);
   });

@@ -19,3 +19,4 @@ struct BranchLocals : torch::nn::Module {
     return h * 3;
   }
 };
+// graphify-expect-fix: fixed

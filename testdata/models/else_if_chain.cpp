@@ -15,3 +15,4 @@ struct ElseIfChain : torch::nn::Module {
     }
   }
 };
+// graphify-expect-fix: fixed

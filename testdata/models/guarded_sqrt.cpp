@@ -12,3 +12,4 @@ struct GuardedSqrt : torch::nn::Module {
     return x * 0.5;
   }
 };
+// graphify-expect-fix: fixed

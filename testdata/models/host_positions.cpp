@@ -14,3 +14,4 @@ struct HostPositions : torch::nn::Module {
     return y + row + col.unsqueeze(1);
   }
 };
+// graphify-expect-fix: fixed

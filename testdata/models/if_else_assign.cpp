@@ -17,3 +17,4 @@ struct IfElseAssign : torch::nn::Module {
     return a + b;
   }
 };
+// graphify-expect-fix: fixed

@@ -17,3 +17,4 @@ struct MaskedMean : torch::nn::Module {
     return x.masked_select(y < 0).mean();
   }
 };
+// graphify-expect-fix: fixed

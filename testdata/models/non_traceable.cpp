@@ -11,3 +11,4 @@ struct NonTraceableModel : torch::nn::Module {
     return x + 2;
   }
 };
+// graphify-expect-fix: fixed

@@ -13,3 +13,4 @@ struct PartitionPositiveFirst : torch::nn::Module {
     return torch::matmul(w, x);
   }
 };
+// graphify-expect-fix: fixed

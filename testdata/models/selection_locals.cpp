@@ -12,3 +12,4 @@ struct SelectionLocals : torch::nn::Module {
     return z * picked.mean();
   }
 };
+// graphify-expect-fix: fixed

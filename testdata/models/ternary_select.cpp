@@ -8,3 +8,4 @@ struct TernarySelect : torch::nn::Module {
     return x.max().item<float>() > 0.5 ? x * y : x - y;
   }
 };
+// graphify-expect-fix: fixed

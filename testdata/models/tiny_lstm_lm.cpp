@@ -43,3 +43,4 @@ struct TinyLstmLm : torch::nn::Module {
   torch::Tensor w_x, w_h, bias;
   torch::nn::Linear out;
 };
+// graphify-expect-fix: clean

@@ -9,6 +9,8 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 
+#include <llvm/Support/Regex.h>
+
 #include <algorithm>
 
 namespace {
@@ -29,17 +31,76 @@ std::string readFile(const std::string &Path) {
   return B ? (*B)->getBuffer().str() : std::string();
 }
 
+/// What a seed model declares that --fix does to it, on a line of its own:
+///   `// graphify-expect-fix: fixed`             at least one rewrite applies
+///   `// graphify-expect-fix: clean`             no finding at all
+///   `// graphify-expect-fix: refused <regex>`   findings, no rewrite, a refusal matching <regex>
+/// A model that stops being fixed (a rewriter regression) or starts being fixed (the
+/// declaration is stale) fails instead of being skipped.
+struct FixExpectation {
+  enum Kind { Missing, Fixed, Clean, Refused } What = Missing;
+  std::string Reason;
+};
+
+FixExpectation expectationOf(llvm::StringRef Source) {
+  static const llvm::StringRef Marker = "// graphify-expect-fix: ";
+  size_t At = Source.find(Marker);
+  if (At == llvm::StringRef::npos)
+    return {};
+  llvm::StringRef Rest = Source.substr(At + Marker.size());
+  Rest = Rest.take_until([](char C) { return C == '\n'; }).trim();
+  if (Rest == "fixed")
+    return {FixExpectation::Fixed, ""};
+  if (Rest == "clean")
+    return {FixExpectation::Clean, ""};
+  if (Rest.consume_front("refused "))
+    return {FixExpectation::Refused, Rest.str()};
+  return {};
+}
+
 class RewriteModels : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RewriteModels, DoesWhatTheModelDeclares) {
+  const std::string &Path = GetParam();
+  std::string Original = readFile(Path);
+  FixExpectation Expect = expectationOf(Original);
+  ASSERT_NE(Expect.What, FixExpectation::Missing)
+      << Path << " has no (valid) '// graphify-expect-fix: fixed|clean|refused <regex>' line";
+  graphify::test::RewriteRun Run = graphify::test::rewriteSource(Path, Original);
+  ASSERT_TRUE(Run.ParseErrors.empty()) << Run.ParseErrors;
+  switch (Expect.What) {
+  case FixExpectation::Fixed:
+    EXPECT_NE(Run.Fixed, Original) << "the model declares a fix but none applies";
+    break;
+  case FixExpectation::Clean:
+    EXPECT_TRUE(Run.Findings.empty()) << Run.Findings.size() << " findings, first: " << Run.Findings.front().Message;
+    break;
+  case FixExpectation::Refused: {
+    EXPECT_EQ(Run.Fixed, Original) << "the model declares a refusal but a fix applies";
+    llvm::Regex Reason(Expect.Reason);
+    bool Matched = std::any_of(Run.Findings.begin(), Run.Findings.end(), [&](const graphify::Finding &F) {
+      return !F.Fix && Reason.match(F.NoFixReason);
+    });
+    std::string Seen;
+    for (const graphify::Finding &F : Run.Findings)
+      Seen += "\n  " + std::to_string(F.Where.Line) + ": " + F.NoFixReason;
+    EXPECT_TRUE(Matched) << "no refusal matches '" << Expect.Reason << "'; refusals:" << Seen;
+    break;
+  }
+  case FixExpectation::Missing:
+    break;
+  }
+}
 
 TEST_P(RewriteModels, FixedModelLintsCleanAndIsStable) {
   const std::string &Path = GetParam();
   std::string Original = readFile(Path);
+  if (expectationOf(Original).What != FixExpectation::Fixed)
+    return; // DoesWhatTheModelDeclares covers models that are not fixed
   std::string FixedPath = std::string(GRAPHIFY_TEST_E2E_DIR) + "/fixed/" + llvm::sys::path::filename(Path).str();
   std::string Fixed = readFile(FixedPath);
-  if (Fixed.empty())
-    GTEST_SKIP() << FixedPath << " was not generated (build the rewriter_e2e target)";
-  if (Fixed == Original)
-    GTEST_SKIP() << "no fix for this model";
+  ASSERT_FALSE(Fixed.empty()) << FixedPath << " was not generated (the rewriter_e2e target builds it)";
+  ASSERT_NE(Fixed, Original) << "the build-time --fix left a model that declares a fix unchanged";
   graphify::test::RewriteRun First = graphify::test::rewriteSource(Path, Original);
   ASSERT_TRUE(First.ParseErrors.empty()) << First.ParseErrors;
   EXPECT_EQ(First.Fixed, Fixed) << "the build-time fix differs from a fresh one";

@@ -63,6 +63,9 @@ public:
   const Tensor &index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar &v) const;
   const Tensor &index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor &v) const;
   Tensor index_select(int64_t dim, const Tensor &index) const;
+  Tensor gather(int64_t dim, const Tensor &index) const;
+  Tensor floor_divide(const Tensor &other) const;
+  Tensor multinomial(int64_t num_samples) const;
   Tensor to(ScalarType t) const;
   Tensor logical_not() const;
   const Tensor &add_(const Tensor &other) const;
