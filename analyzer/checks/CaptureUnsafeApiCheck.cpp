@@ -1,10 +1,12 @@
 // CUDA runtime, driver and framework calls that stream capture forbids. Which calls they are is
-// entirely the `capture_unsafe` tag of the packs (rules/cuda.yaml); in a relaxed-mode capture
-// window those also tagged `capture_relaxed_ok` are allowed.
+// entirely the packs' (rules/cuda.yaml): `capture_unsafe` calls (in a relaxed-mode capture window
+// those also tagged `capture_relaxed_ok` are allowed), and `stream_ordered` calls, kernel
+// launches included, whose stream argument selects the legacy default stream.
 #include "CaptureUnsafeApiCheck.h"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/Lex/Lexer.h>
+#include <llvm/ADT/DenseSet.h>
 
 namespace graphify {
 
@@ -18,10 +20,13 @@ const CheckInfo &CaptureUnsafeApiCheck::checkInfo() {
       "synchronization (cudaDeviceSynchronize, cudaStreamSynchronize, torch::cuda::synchronize), "
       "allocation and freeing outside the graph's memory pool (cudaMalloc, cudaFree), blocking "
       "or legacy-stream copies (cudaMemcpy, cudaMemset) and queries of captured work "
-      "(cudaEventQuery), and kernel launches <<<...>>> without a stream. Inside stream capture "
-      "they fail with cudaErrorStreamCaptureUnsupported, invalidate the capture or run outside "
-      "it. In a relaxed-mode capture window, calls tagged capture_relaxed_ok (cudaMalloc) are "
-      "allowed.",
+      "(cudaEventQuery), and work enqueued on the legacy default stream: kernel launches "
+      "<<<...>>> and calls tagged stream_ordered (cudaMemcpyAsync, cudaLaunchKernel, "
+      "cudaEventRecord) without a stream, with stream 0 or with cudaStreamLegacy. Inside stream "
+      "capture they fail with cudaErrorStreamCaptureUnsupported, invalidate the capture or run "
+      "outside it; the legacy stream synchronises with the stream being captured, which is "
+      "illegal whatever the capture mode. In a relaxed-mode capture window, calls tagged "
+      "capture_relaxed_ok (cudaMalloc) are allowed.",
       "Allocate buffers before capture (or use cudaMallocAsync on the capturing stream), use "
       "the Async variants and kernel launches on the capturing stream, and synchronize only "
       "after replay, outside "
@@ -30,19 +35,28 @@ const CheckInfo &CaptureUnsafeApiCheck::checkInfo() {
   return Info;
 }
 
-/// Whether a `<<<grid, block[, shmem[, stream]]>>>` launch names no stream (or the null stream),
-/// so that it goes to the legacy default stream instead of the stream being captured.
-static bool launchesOnLegacyStream(const CUDAKernelCallExpr &Launch, const ASTContext &Ctx) {
-  const CallExpr *Config = Launch.getConfig();
-  if (!Config || Config->getNumArgs() < 4)
-    return false;
-  const Expr *Stream = Config->getArg(3);
-  if (isa<CXXDefaultArgExpr>(Stream))
-    return true;
-  Stream = Stream->IgnoreParenImpCasts();
-  if (Stream->isNullPointerConstant(const_cast<ASTContext &>(Ctx), Expr::NPC_ValueDependentIsNotNull))
-    return true;
-  return false;
+/// Why a stream_ordered call's work goes to the legacy default stream ("without a stream",
+/// "on stream 'cudaStreamLegacy'"), or empty when it goes to another stream. The stream is the
+/// argument at the entry's `stream_arg`: omitted (defaulted), a null pointer constant, or spelled
+/// with one of the entry's `legacy_streams` (a macro such as cudaStreamLegacy).
+static std::string legacyStreamUse(const ApiCall &Call, const ApiEntry &E, const ASTContext &Ctx) {
+  const Expr *Stream = Call.arg(*E.StreamArg);
+  if (!Stream)
+    return "without a stream";
+  const Expr *Bare = Stream->IgnoreParenImpCasts();
+  if (Bare->isNullPointerConstant(const_cast<ASTContext &>(Ctx), Expr::NPC_ValueDependentIsNotNull))
+    return "without a stream";
+  const SourceManager &SM = Ctx.getSourceManager();
+  // The macro stack of the argument's first token: `cudaStreamLegacy` expands to
+  // `((cudaStream_t)0x1)`, possibly inside the user's own macros.
+  for (SourceLocation Loc = Stream->getBeginLoc(); Loc.isMacroID(); Loc = SM.getImmediateMacroCallerLoc(Loc)) {
+    llvm::StringRef Macro = Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
+    if (llvm::is_contained(E.LegacyStreams, Macro))
+      return "on stream '" + Macro.str() + "'";
+  }
+  // FIXME: a legacy stream reached through a variable (`cudaStream_t s = cudaStreamLegacy;`) is
+  // not followed; the taint engine's value tracking would be the place for it.
+  return "";
 }
 
 /// The name as the user wrote it: the driver API's macros (`cuMemAlloc` for `cuMemAlloc_v2`).
@@ -56,21 +70,41 @@ static std::string writtenName(const ApiCall &Call, const ASTContext &Ast) {
   return Call.Name;
 }
 
+/// The second half of every legacy-stream message: why it is illegal, whatever the capture mode.
+static const char *const LegacyStreamWhy =
+    "the legacy default stream, which synchronises with the stream being captured and is illegal "
+    "during CUDA stream capture";
+
 void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
+  // The configuration calls of the launches reported as launches (a <<<>>> launch is visited
+  // before its configuration call, which is one of its children).
+  llvm::DenseSet<const Stmt *> LaunchConfigs;
   Ctx.forEachRegionSite([&](const Stmt &S, AnalysisContext::RegionSite Site) {
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(&S)) {
-      if (launchesOnLegacyStream(*Launch, Ctx.ast()))
+      // `<<<grid, block, shmem, stream>>>` calls the toolkit's configuration function, which
+      // the packs describe like any stream_ordered call.
+      LaunchConfigs.insert(Launch->getConfig());
+      auto Config = Ctx.api().resolve(Launch->getConfig());
+      const ApiEntry *E = Config ? Config->entryWithTag("stream_ordered") : nullptr;
+      if (std::string How = E ? legacyStreamUse(*Config, *E, Ctx.ast()) : ""; !How.empty())
         Ctx.report(info(), Launch->getBeginLoc(),
-                   "kernel launch without a stream runs on the legacy default stream, outside the "
-                   "stream being captured; pass the capturing stream as the fourth <<<>>> argument",
+                   "kernel launch " + How + " runs on " + LegacyStreamWhy +
+                       "; pass the capturing stream as the fourth <<<>>> argument",
                    &S);
       return;
     }
-    if (!isa<CallExpr>(S))
+    if (!isa<CallExpr>(S) || LaunchConfigs.contains(&S))
       return;
     auto Call = Ctx.api().resolve(cast<Expr>(&S));
     if (!Call)
       return;
+    if (const ApiEntry *E = Call->entryWithTag("stream_ordered")) {
+      if (std::string How = legacyStreamUse(*Call, *E, Ctx.ast()); !How.empty())
+        Ctx.report(info(), Call->NameLoc,
+                   "'" + writtenName(*Call, Ctx.ast()) + "' " + How + " " + (E->Doc.empty() ? "runs" : E->Doc) +
+                       " on " + LegacyStreamWhy + "; pass the capturing stream",
+                   &S);
+    }
     const ApiEntry *E = Call->entryWithTag("capture_unsafe");
     // Relaxed capture mode permits what the packs tag capture_relaxed_ok (allocation).
     if (E && !(Site.RelaxedCapture && Call->hasTag("capture_relaxed_ok")))

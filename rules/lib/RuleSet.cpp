@@ -242,6 +242,11 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return Relaxed.takeError();
     if (*Relaxed)
       E.RelaxedModes = **Relaxed;
+    auto Legacy = M.takeStringList("legacy_streams");
+    if (!Legacy)
+      return Legacy.takeError();
+    if (*Legacy)
+      E.LegacyStreams = **Legacy;
     auto EntryDoc = M.takeString("doc");
     if (!EntryDoc)
       return EntryDoc.takeError();
@@ -258,9 +263,11 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged domain_restricted but lacks 'domain_args' or 'safe_value'");
     if (E.hasTag("capture_entry") && E.CallableArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged capture_entry but has no 'callable_args'");
-    for (llvm::StringRef Tag : {"capture_begin", "capture_end"})
+    for (llvm::StringRef Tag : {"capture_begin", "capture_end", "stream_ordered"})
       if (E.hasTag(Tag) && !E.StreamArg)
         return yamlError(File, Item, "entry '" + E.Name + "' is tagged " + Tag.str() + " but has no 'stream_arg'");
+    if (!E.LegacyStreams.empty() && !E.hasTag("stream_ordered"))
+      return yamlError(File, Item, "entry '" + E.Name + "' has 'legacy_streams' but is not tagged stream_ordered");
     if (!E.RelaxedModes.empty() && !E.ModeArg)
       return yamlError(File, Item, "entry '" + E.Name + "' has 'relaxed_modes' but no 'mode_arg'");
     if (E.isMember() && !llvm::StringRef(E.Name).contains("::"))

@@ -4,8 +4,11 @@
 
 #include "graphify/lint/Config.h"
 #include "graphify/lint/CudaCommand.h"
+#include "graphify/lint/NvccCommand.h"
 #include "graphify/lint/Options.h"
 #include "graphify/lint/Preamble.h"
+
+#include <llvm/ADT/StringExtras.h>
 
 using namespace graphify;
 
@@ -169,4 +172,96 @@ TEST(CudaCommand, NvccCommandsKeepOnlyWhatClangUnderstands) {
                                   "-Xcompiler=-fPIC", "k.cu.o", "--std=c++17"})
     EXPECT_FALSE(llvm::is_contained(Out, Dropped)) << Dropped.str();
   EXPECT_EQ(Out.front(), "clang++");
+}
+
+namespace {
+
+/// The translated command's flags (between `clang++` and the file), and the problems.
+struct Translated {
+  std::vector<std::string> Flags;
+  std::vector<std::string> Problems;
+};
+
+Translated nvcc(std::vector<std::string> Flags, llvm::StringRef Directory = "") {
+  Flags.insert(Flags.begin(), "/usr/local/cuda/bin/nvcc");
+  Flags.insert(Flags.end(), {"-c", "/src/k.cu"});
+  NvccTranslation T = translateNvccCommand(Flags, "/src/k.cu", Directory);
+  EXPECT_EQ(T.Args.front(), "clang++");
+  EXPECT_EQ(T.Args.back(), "/src/k.cu");
+  return {std::vector<std::string>(T.Args.begin() + 1, T.Args.end() - 1), T.Problems};
+}
+
+using Flags = std::vector<std::string>;
+
+} // namespace
+
+TEST(CudaCommand, NvccMacrosInEverySpelling) {
+  EXPECT_EQ(nvcc({"--define-macro", "A", "--define-macro=B=2", "-D", "C", "-DD", "-D=E"}).Flags,
+            (Flags{"-DA", "-DB=2", "-DC", "-DD", "-DE"}));
+  // nvcc splits list-valued options at commas.
+  EXPECT_EQ(nvcc({"--define-macro=A,B"}).Flags, (Flags{"-DA", "-DB"}));
+  EXPECT_EQ(nvcc({"--undefine-macro", "A", "--undefine-macro=B", "-UC"}).Flags, (Flags{"-UA", "-UB", "-UC"}));
+}
+
+TEST(CudaCommand, NvccPathsAndIncludesInEverySpelling) {
+  EXPECT_EQ(nvcc({"--include-path", "/a", "--include-path=/b,/c", "-I/d", "-I", "/e"}).Flags,
+            (Flags{"-I/a", "-I/b", "-I/c", "-I/d", "-I/e"}));
+  EXPECT_EQ(nvcc({"--system-include", "/s", "--system-include=/t", "-isystem=/u", "-isystem", "/v"}).Flags,
+            (Flags{"-isystem", "/s", "-isystem", "/t", "-isystem", "/u", "-isystem", "/v"}));
+  EXPECT_EQ(nvcc({"--pre-include", "a.h", "--pre-include=b.h", "-include", "c.h"}).Flags,
+            (Flags{"-include", "a.h", "-include", "b.h", "-include", "c.h"}));
+  EXPECT_EQ(nvcc({"--std", "c++20"}).Flags, Flags{"-std=c++20"});
+  EXPECT_EQ(nvcc({"--std=c++17"}).Flags, Flags{"-std=c++17"});
+  EXPECT_EQ(nvcc({"-std=c++14"}).Flags, Flags{"-std=c++14"});
+}
+
+TEST(CudaCommand, NvccHostCompilerOptions) {
+  Translated T = nvcc({"-Xcompiler", "-DA,-fopenmp", "-Xcompiler=-DB,-Wall,-Werror", "--compiler-options=-DC",
+                       "--compiler-options", "-include,pre.h"});
+  EXPECT_EQ(T.Flags, (Flags{"-DA", "-fopenmp", "-DB", "-DC", "-include", "pre.h"})) << "warnings are not findings";
+  EXPECT_TRUE(T.Problems.empty());
+  // Host flags Clang does not know are named, not dropped in silence.
+  Translated Unknown = nvcc({"-Xcompiler=-fno-such-flag,-DA"});
+  EXPECT_EQ(Unknown.Flags, Flags{"-DA"});
+  ASSERT_EQ(Unknown.Problems.size(), 1u);
+  EXPECT_NE(Unknown.Problems[0].find("'-fno-such-flag'"), std::string::npos) << Unknown.Problems[0];
+  // With -forward-unknown-to-host-compiler, nvcc hands what it does not know to the host compiler.
+  EXPECT_EQ(nvcc({"-forward-unknown-to-host-compiler", "-fopenmp", "-DA"}).Flags, (Flags{"-fopenmp", "-DA"}));
+}
+
+TEST(CudaCommand, NvccSwitchesThatDefineMacros) {
+  EXPECT_EQ(nvcc({"--extended-lambda", "--expt-relaxed-constexpr", "-G", "-rdc=true", "--default-stream",
+                  "per-thread", "-noeh"})
+                .Flags,
+            (Flags{"-D__CUDACC_EXTENDED_LAMBDA__", "-D__CUDACC_RELAXED_CONSTEXPR__", "-D__CUDACC_DEBUG__",
+                   "-D__CUDACC_RDC__", "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1", "-fno-exceptions"}));
+  EXPECT_TRUE(nvcc({"--relocatable-device-code", "false", "--default-stream=legacy"}).Flags.empty());
+}
+
+TEST(CudaCommand, NvccOptionsWithoutEffectAreDroppedQuietlyUnknownOnesAreNamed) {
+  Translated Quiet = nvcc({"-gencode", "arch=compute_80,code=sm_80", "-arch=sm_90", "-O3", "-lineinfo", "-g",
+                           "--use_fast_math", "-Xptxas", "-v", "-x", "cu", "-o", "k.o", "-MD", "-MF", "k.d",
+                           "--threads", "4", "-ccbin", "g++", "--Werror", "all-warnings", "-lcudart"});
+  EXPECT_TRUE(Quiet.Flags.empty()) << llvm::join(Quiet.Flags, " ");
+  EXPECT_TRUE(Quiet.Problems.empty()) << llvm::join(Quiet.Problems, "\n");
+  Translated Unknown = nvcc({"--made-up", "-DA"});
+  EXPECT_EQ(Unknown.Flags, Flags{"-DA"});
+  ASSERT_EQ(Unknown.Problems.size(), 1u);
+  EXPECT_EQ(Unknown.Problems[0], "nvcc option '--made-up' is not known to graphify; it was dropped");
+  Translated NoValue = nvcc({});
+  EXPECT_TRUE(NoValue.Problems.empty());
+}
+
+TEST(CudaCommand, NvccOptionsFiles) {
+  test::ScratchDir D;
+  D.file("opts.txt", "--define-macro A\n-I \"/with space\" --options-file more.txt\n");
+  D.file("more.txt", "-DB\n");
+  EXPECT_EQ(nvcc({"--options-file", "opts.txt"}, D.Path).Flags, (Flags{"-DA", "-I/with space", "-DB"}));
+  EXPECT_EQ(nvcc({"-optf=" + D.Path + "/more.txt"}).Flags, Flags{"-DB"});
+  Translated Missing = nvcc({"--options-file=missing.txt"}, D.Path);
+  ASSERT_EQ(Missing.Problems.size(), 1u);
+  EXPECT_NE(Missing.Problems[0].find("nvcc options file '" + D.Path + "/missing.txt' (--options-file=missing.txt) "
+                                     "cannot be read"),
+            std::string::npos)
+      << Missing.Problems[0];
 }

@@ -25,7 +25,8 @@ const char *kTags = "tags:\n"
                     "  - {name: size_argument, doc: sizes}\n"
                     "  - {name: pure, doc: no side effects}\n"
                     "  - {name: capture_begin, doc: opens a window}\n"
-                    "  - {name: capture_end, doc: closes a window}\n";
+                    "  - {name: capture_end, doc: closes a window}\n"
+                    "  - {name: stream_ordered, doc: enqueues on a stream}\n";
 
 std::string loadError(const std::string &Pack) {
   std::string Tags = writeTemp("tags.yaml", kTags);
@@ -132,6 +133,17 @@ TEST(RuleSetErrors, CaptureWindowEntriesNeedTheirPositions) {
             "pack.yaml:3:66: error: 'stream_arg' must be a position between 0 and 64");
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: capture_begin, kind: member, tags: [pure]}\n"),
             "pack.yaml:3:5: error: entry 'capture_begin' is of kind member but its name is not qualified (Class::method)");
+}
+
+// A stream_ordered entry without its stream position would never report a legacy-stream call.
+TEST(RuleSetErrors, StreamOrderedEntriesNeedTheirStream) {
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: copyAsync, kind: function, tags: [stream_ordered]}\n"),
+            "pack.yaml:3:5: error: entry 'copyAsync' is tagged stream_ordered but has no 'stream_arg'");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: copy, kind: function, tags: [pure], legacy_streams: [L]}\n"),
+            "pack.yaml:3:5: error: entry 'copy' has 'legacy_streams' but is not tagged stream_ordered");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: c, kind: function, tags: [stream_ordered], stream_arg: 1,\n"
+                      "     legacy_streams: [L]}\n"),
+            "");
 }
 
 TEST(RuleSet, MemberEntriesAreFoundByQualifiedNameOnly) {

@@ -6,7 +6,7 @@ __global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }
 
 static void launchOnDefault(float *x) {
   scale<<<1, 32>>>(x, 2.f);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch without a stream runs on the legacy default stream, outside the stream being captured; pass the capturing stream as the fourth <<<>>> argument [graphify-capture-unsafe-api]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch without a stream runs on the legacy default stream, which synchronises with the stream being captured and is illegal during CUDA stream capture; pass the capturing stream as the fourth <<<>>> argument [graphify-capture-unsafe-api]
 }
 
 void captureStep(float *x, cudaStream_t s, cudaGraph_t *g) {
@@ -14,9 +14,9 @@ void captureStep(float *x, cudaStream_t s, cudaGraph_t *g) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   scale<<<1, 32, 0, s>>>(x, 2.f);
   scale<<<1, 32>>>(x, 2.f);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch without a stream runs on the legacy default stream, outside the stream being captured; pass the capturing stream as the fourth <<<>>> argument [graphify-capture-unsafe-api]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch without a stream runs on the legacy default stream, which synchronises with the stream being captured and is illegal during CUDA stream capture; pass the capturing stream as the fourth <<<>>> argument [graphify-capture-unsafe-api]
   scale<<<1, 32, 0, nullptr>>>(x, 2.f);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch without a stream runs on the legacy default stream, outside the stream being captured; pass the capturing stream as the fourth <<<>>> argument [graphify-capture-unsafe-api]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch without a stream runs on the legacy default stream, which synchronises with the stream being captured and is illegal during CUDA stream capture; pass the capturing stream as the fourth <<<>>> argument [graphify-capture-unsafe-api]
   launchOnDefault(x);
   float host = 0;
   cudaMemcpy(&host, x, sizeof(float), cudaMemcpyDeviceToHost);
@@ -31,6 +31,6 @@ void captureStep(float *x, cudaStream_t s, cudaGraph_t *g) {
 void captureToGraph(float *x, cudaStream_t s, cudaGraph_t g) {
   cudaStreamBeginCaptureToGraph(s, g, nullptr, nullptr, 0, cudaStreamCaptureModeGlobal);
   scale<<<1, 32>>>(x, 2.f);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch without a stream runs on the legacy default stream, outside the stream being captured; pass the capturing stream as the fourth <<<>>> argument [graphify-capture-unsafe-api]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch without a stream runs on the legacy default stream, which synchronises with the stream being captured and is illegal during CUDA stream capture; pass the capturing stream as the fourth <<<>>> argument [graphify-capture-unsafe-api]
   cudaStreamEndCapture(s, &g);
 }

@@ -97,14 +97,24 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemFor(llvm::StringRef Wo
 
 bool runInvocation(const std::vector<std::string> &CommandLine, llvm::StringRef WorkingDir,
                    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS, std::unique_ptr<clang::FrontendAction> Action,
-                   clang::DiagnosticConsumer &Diags) {
+                   clang::DiagnosticConsumer &Diags, std::vector<FileRead> *FilesRead = nullptr) {
   clang::FileSystemOptions FSOpts;
   FSOpts.WorkingDir = WorkingDir.str();
   llvm::IntrusiveRefCntPtr<clang::FileManager> Files(new clang::FileManager(FSOpts, std::move(FS)));
   clang::tooling::ToolInvocation Invocation(CommandLine, std::move(Action), Files.get(),
                                             std::make_shared<clang::PCHContainerOperations>());
   Invocation.setDiagnosticConsumer(&Diags);
-  return Invocation.run();
+  bool Ok = Invocation.run();
+  if (FilesRead) {
+    // Every file the file manager resolved: what the preprocessor included and what a PCH's
+    // validation looked at, so a header reached only through the PCH counts too.
+    llvm::SmallVector<clang::OptionalFileEntryRef, 0> Seen;
+    Files->GetUniqueIDMapping(Seen);
+    for (clang::OptionalFileEntryRef F : Seen)
+      if (F)
+        FilesRead->push_back({F->getName().str(), F->getUniqueID()});
+  }
+  return Ok;
 }
 
 } // namespace
@@ -137,9 +147,10 @@ loadCompilationDatabase(llvm::StringRef BuildPath, bool HasCompilerArgs, llvm::A
       std::make_unique<FixedCompilationDatabase>(currentDirectory(), std::vector<std::string>{"-std=c++17"}));
 }
 
-std::vector<std::string> syntaxOnlyCommand(const clang::tooling::CompileCommand &Cmd, llvm::StringRef ResourceDir) {
+std::vector<std::string> syntaxOnlyCommand(const clang::tooling::CompileCommand &Cmd, llvm::StringRef ResourceDir,
+                                           std::vector<std::string> *Problems) {
   using namespace clang::tooling;
-  std::vector<std::string> Args = cudaHostSyntaxCommand(Cmd.CommandLine, Cmd.Filename);
+  std::vector<std::string> Args = cudaHostSyntaxCommand(Cmd.CommandLine, Cmd.Filename, Cmd.Directory, Problems);
   Args = getClangStripOutputAdjuster()(Args, Cmd.Filename);
   Args = getClangStripDependencyFileAdjuster()(Args, Cmd.Filename);
   Args = getClangSyntaxOnlyAdjuster()(Args, Cmd.Filename);
@@ -183,7 +194,8 @@ ParseOutcome parseTranslationUnit(const ParseRequest &Request, llvm::function_re
   bool Ok = runInvocation(CommandLine, Request.WorkingDir, fileSystemFor(Request.WorkingDir,
                                         Request.ContentFile.empty() ? Request.File : Request.ContentFile,
                                         Request.Content),
-                          std::make_unique<CallbackAction>(OnAST, Ran), Printer);
+                          std::make_unique<CallbackAction>(OnAST, Ran), Printer,
+                          Request.RecordFilesRead ? &Outcome.FilesRead : nullptr);
   OS.flush();
   Outcome.Errors = Printer.getNumErrors();
   Outcome.Parsed = Ok && Ran && Outcome.Errors == 0;

@@ -2,6 +2,7 @@
 // every key in it is known and well typed (StrictMap), because a misspelled `Checks:` that is
 // silently ignored would turn a CI gate off without anyone noticing.
 #include "graphify/lint/Config.h"
+#include "graphify/analyzer/GraphRegions.h"
 #include "graphify/rules/StrictYaml.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -51,6 +52,35 @@ GlobList::GlobList(llvm::StringRef Text) {
   }
 }
 
+/// The globs of a list, as GlobList reads them (without their leading `-`).
+static std::vector<llvm::StringRef> splitGlobs(llvm::StringRef Text) {
+  std::vector<llvm::StringRef> Globs;
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  Text.split(Parts, ',', -1, false);
+  for (llvm::StringRef Part : Parts)
+    for (llvm::StringRef Glob : llvm::split(Part, '\n'))
+      if (!Glob.trim().empty())
+        Globs.push_back(Glob.trim());
+  return Globs;
+}
+
+std::string checkGlobProblem(llvm::StringRef Text) {
+  for (llvm::StringRef Glob : splitGlobs(Text)) {
+    llvm::StringRef Body = Glob;
+    Body.consume_front("-");
+    Body = Body.trim();
+    if (Body.empty())
+      return llvm::formatv("invalid check glob '{0}': it names no check", Glob).str();
+    for (char C : Body)
+      if (!llvm::isAlnum(C) && C != '-' && C != '_' && C != '.' && C != '*')
+        return llvm::formatv("invalid check glob '{0}': '{1}' cannot appear in a check name (only '*' is a "
+                             "wildcard)",
+                             Glob, llvm::StringRef(&C, 1))
+            .str();
+  }
+  return {};
+}
+
 bool GlobList::contains(llvm::StringRef Name) const {
   for (auto It = Items.rbegin(); It != Items.rend(); ++It)
     if (matchesGlob(It->Pattern, Name))
@@ -90,6 +120,14 @@ static std::string where(llvm::StringRef Path, const YAML::Node &Node) {
   return llvm::formatv("{0}:{1}:{2}", Path, M.line < 0 ? 1 : M.line + 1, M.column < 0 ? 1 : M.column + 1).str();
 }
 
+/// `file:line:col: error: Problem` at the node holding the glob, or success when Problem is empty.
+static llvm::Error globError(llvm::StringRef Path, const YAML::Node &Node, const std::string &Problem) {
+  if (Problem.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 llvm::formatv("{0}: error: {1}", where(Path, Node), Problem));
+}
+
 llvm::Expected<LintConfig> parseConfig(llvm::StringRef Text, llvm::StringRef Path, llvm::StringRef BaseDir,
                                        LintConfig Config) {
   auto Doc = parseYamlText(Text, Path);
@@ -106,8 +144,11 @@ llvm::Expected<LintConfig> parseConfig(llvm::StringRef Text, llvm::StringRef Pat
   auto Checks = Top.takeString("Checks");
   if (!Checks)
     return Checks.takeError();
-  if (*Checks)
+  if (*Checks) {
+    if (auto Err = globError(Path, Top.node()["Checks"], checkGlobProblem(**Checks)))
+      return std::move(Err);
     Config.Checks = **Checks;
+  }
 
   if (auto P = Top.take("Profile"); !P) {
     return P.takeError();
@@ -135,8 +176,18 @@ llvm::Expected<LintConfig> parseConfig(llvm::StringRef Text, llvm::StringRef Pat
   auto Regions = Top.takeStringList("GraphRegions", false, /*AllowScalar=*/true);
   if (!Regions)
     return Regions.takeError();
-  if (*Regions)
+  if (*Regions) {
+    const YAML::Node RegionNode = Top.node()["GraphRegions"];
+    for (size_t I = 0; I < (*Regions)->size(); ++I) {
+      const std::string &Glob = (**Regions)[I];
+      std::string Problem = GraphRegionFinder::globProblem(Glob);
+      if (!Problem.empty())
+        Problem = "invalid GraphRegions glob '" + Glob + "': " + Problem;
+      if (auto Err = globError(Path, RegionNode.IsSequence() ? RegionNode[I] : RegionNode, Problem))
+        return std::move(Err);
+    }
     Config.GraphRegions = **Regions;
+  }
 
   auto Packs = Top.takeStringList("RulePacks", false, /*AllowScalar=*/true);
   if (!Packs)
@@ -155,8 +206,11 @@ llvm::Expected<LintConfig> parseConfig(llvm::StringRef Text, llvm::StringRef Pat
   auto WAE = Top.takeString("WarningsAsErrors");
   if (!WAE)
     return WAE.takeError();
-  if (*WAE)
+  if (*WAE) {
+    if (auto Err = globError(Path, Top.node()["WarningsAsErrors"], checkGlobProblem(**WAE)))
+      return std::move(Err);
     Config.WarningsAsErrors = **WAE;
+  }
 
   if (auto H = Top.take("HeaderFilterRegex"); !H) {
     return H.takeError();

@@ -2,6 +2,7 @@
 // include paths and macros its author gave, or it fails with Clang's own error; it is never
 // silently parsed as C++ (where `<<<` and `__global__` would not even tokenize).
 #include "graphify/lint/CudaCommand.h"
+#include "graphify/lint/NvccCommand.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -26,43 +27,6 @@ bool isCudaCommand(llvm::ArrayRef<std::string> Args, llvm::StringRef File) {
   return llvm::is_contained(Args, "-xcuda");
 }
 
-/// nvcc flags that mean the same to Clang, with their value joined or separate.
-static bool keepsForClang(llvm::StringRef A, bool &TakesNext) {
-  static const char *Prefixes[] = {"-I", "-isystem", "-iquote", "-D", "-U", "-include", "-std="};
-  TakesNext = false;
-  for (llvm::StringRef P : Prefixes)
-    if (A.starts_with(P)) {
-      TakesNext = A == P && P != "-std=";
-      return true;
-    }
-  if (A.starts_with("--std=")) // nvcc spells it both ways
-    return true;
-  return false;
-}
-
-/// An nvcc command as the equivalent Clang command: argv[0], the flags Clang shares, the file.
-static std::vector<std::string> fromNvcc(llvm::ArrayRef<std::string> Args, llvm::StringRef File) {
-  std::vector<std::string> Out = {"clang++"};
-  for (size_t I = 1; I < Args.size(); ++I) {
-    llvm::StringRef A = Args[I];
-    bool TakesNext = false;
-    if (A == File || llvm::sys::path::filename(A) == llvm::sys::path::filename(File)) {
-      Out.push_back(Args[I]);
-      continue;
-    }
-    if (!keepsForClang(A, TakesNext))
-      continue; // an nvcc-only flag, or the value of one
-    if (A.starts_with("-isystem=")) { // CMake's spelling for nvcc; Clang would read '=' as sysroot
-      Out.insert(Out.end(), {"-isystem", A.drop_front(strlen("-isystem=")).str()});
-      continue;
-    }
-    Out.push_back(A.starts_with("--std=") ? A.drop_front(1).str() : Args[I]);
-    if (TakesNext && I + 1 < Args.size())
-      Out.push_back(Args[++I]);
-  }
-  return Out;
-}
-
 static std::string toolkitPath(llvm::ArrayRef<std::string> Args) {
   for (llvm::StringRef A : Args)
     if (A.starts_with("--cuda-path="))
@@ -83,10 +47,17 @@ static std::string compatDirectory() {
   return GRAPHIFY_SOURCE_CUDA_COMPAT_DIR;
 }
 
-std::vector<std::string> cudaHostSyntaxCommand(llvm::ArrayRef<std::string> Args, llvm::StringRef File) {
+std::vector<std::string> cudaHostSyntaxCommand(llvm::ArrayRef<std::string> Args, llvm::StringRef File,
+                                               llvm::StringRef Directory, std::vector<std::string> *Problems) {
   if (Args.empty() || !isCudaCommand(Args, File)) // an empty command (`"arguments": []`) has no compiler
     return Args.vec();
-  std::vector<std::string> Out = isNvcc(Args) ? fromNvcc(Args, File) : Args.vec();
+  std::vector<std::string> Out = Args.vec();
+  if (isNvcc(Args)) {
+    NvccTranslation T = translateNvccCommand(Args, File, Directory);
+    Out = std::move(T.Args);
+    if (Problems)
+      Problems->insert(Problems->end(), T.Problems.begin(), T.Problems.end());
+  }
   std::string Toolkit = toolkitPath(Out);
   std::vector<std::string> Extra = {"--cuda-host-only", "-nocudalib", "-Wno-unknown-cuda-version"};
   if (llvm::none_of(Out, [](llvm::StringRef A) { return A.starts_with("--cuda-path="); }))

@@ -36,6 +36,7 @@
 #include <chrono>
 #include <thread>
 #include <map>
+#include <optional>
 #include <set>
 #include <mutex>
 
@@ -62,8 +63,9 @@ struct Job {
 };
 
 /// The pipeline's view of a job.
-LintUnit unitFor(const Job &J, bool Color, const std::string &ProjectRoot) {
+LintUnit unitFor(const Job &J, bool Color, const std::string &ProjectRoot, bool RecordFilesRead) {
   LintUnit U;
+  U.RecordFilesRead = RecordFilesRead;
   U.ProjectRoot = ProjectRoot;
   U.CommandLine = J.CommandLine;
   U.WorkingDir = J.Command.Directory;
@@ -209,7 +211,7 @@ std::string projectRoot(const std::vector<Job> &Jobs) {
 /// keeps its AST while the session settles the program's facts, with at most `Slots` of them
 /// parsing or analysing at once.
 std::vector<LintUnitResult> lintProgram(const std::vector<Job> &Jobs, unsigned Slots, bool Color,
-                                        const std::string &ProjectRoot) {
+                                        const std::string &ProjectRoot, bool RecordFilesRead) {
   std::vector<LintUnitResult> Results(Jobs.size());
   ProgramSession Session(Jobs.size(), Slots);
   std::vector<std::thread> Threads;
@@ -217,7 +219,7 @@ std::vector<LintUnitResult> lintProgram(const std::vector<Job> &Jobs, unsigned S
   for (size_t I = 0; I < Jobs.size(); ++I)
     Threads.emplace_back([&, I] {
       Session.acquireCpu();
-      LintUnit U = unitFor(Jobs[I], Color, ProjectRoot);
+      LintUnit U = unitFor(Jobs[I], Color, ProjectRoot, RecordFilesRead);
       U.Program = &Session;
       U.ProgramIndex = I;
       Results[I] = lintTranslationUnit(U);
@@ -282,6 +284,21 @@ int explainCheck(llvm::raw_ostream &Out, llvm::raw_ostream &Err, llvm::StringRef
       << "How to fix: " << C->Help << "\n\n"
       << "Profiles: cuda-graph" << (C->InTraceProfile ? ", trace" : "") << "\n";
   return ExitClean;
+}
+
+/// Which file read by a unit `--export-fixes=Target` would overwrite, as a message; none when the
+/// target is no unit's input (a header included by a linted file is an input too).
+std::optional<std::string> inputOverwrittenByExport(llvm::StringRef Target, const std::vector<Job> &Jobs,
+                                                    const std::vector<LintUnitResult> &Results) {
+  llvm::sys::fs::UniqueID TargetID;
+  if (llvm::sys::fs::getUniqueID(Target, TargetID))
+    return std::nullopt;
+  for (size_t I = 0; I < Results.size(); ++I)
+    for (const FileRead &F : Results[I].FilesRead)
+      if (F.ID == TargetID)
+        return "--export-fixes would overwrite '" + F.Path + "', which the translation unit of '" + Jobs[I].File +
+               "' reads";
+  return std::nullopt;
 }
 
 } // namespace
@@ -350,6 +367,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   // Resolve everything that can fail for a reason other than the code (missing files, configs,
   // rule packs) before parsing, so such errors come first and alone.
   std::vector<Job> Jobs;
+  std::set<std::string> Warned;
   for (const std::string &File : Files) {
     if (!llvm::sys::fs::exists(File)) {
       Err << "graphify-lint: error: no such file: '" << File << "'\n";
@@ -389,18 +407,32 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       Err << "graphify-lint: error: no compile command for '" << File << "'\n";
       return ExitError;
     }
-    J.Command = Cmds.front();
-    if (J.Command.CommandLine.empty()) { // `"arguments": []`: no compiler to imitate
-      Err << "graphify-lint: error: the compile command for '" << File << "' is empty (in "
-          << (O.BuildPath.empty() ? std::string("the compilation database") : O.BuildPath + "/compile_commands.json")
-          << ")\n";
-      return ExitError;
+    // A file built in several configurations (with and without a macro, for two targets) has a
+    // command for each; as for clang-tidy, each is a translation unit of its own, and findings
+    // that several report alike are printed once. Commands that parse alike are parsed once.
+    std::set<std::pair<std::string, std::vector<std::string>>> Distinct;
+    for (const clang::tooling::CompileCommand &Cmd : Cmds) {
+      if (Cmd.CommandLine.empty()) { // `"arguments": []`: no compiler to imitate
+        Err << "graphify-lint: error: the compile command for '" << File << "' is empty (in "
+            << (O.BuildPath.empty() ? std::string("the compilation database")
+                                    : O.BuildPath + "/compile_commands.json")
+            << ")\n";
+        return ExitError;
+      }
+      Job Unit = J;
+      Unit.Command = Cmd;
+      std::vector<std::string> Problems;
+      Unit.CommandLine = syntaxOnlyCommand(Unit.Command, ResourceDir, &Problems);
+      // Said once per run, not once per file that shares the flags.
+      for (const std::string &P : Problems)
+        if (Warned.insert(P).second)
+          Err << "graphify-lint: warning: " << P << " (in the compile command for '" << File
+              << "'); code that depends on it may not be checked\n";
+      if (!O.BuildPath.empty() && O.HasCompilerArgs) // -p and --: the arguments are extra flags
+        Unit.CommandLine.insert(Unit.CommandLine.begin() + 1, O.CompilerArgs.begin(), O.CompilerArgs.end());
+      if (Distinct.insert({Unit.Command.Directory, Unit.CommandLine}).second)
+        Jobs.push_back(std::move(Unit));
     }
-    J.CommandLine = syntaxOnlyCommand(J.Command, ResourceDir);
-    if (!O.BuildPath.empty() && O.HasCompilerArgs) // -p and --: the arguments are extra flags
-      J.CommandLine.insert(J.CommandLine.begin() + 1, O.CompilerArgs.begin(),
-                           O.CompilerArgs.end());
-    Jobs.push_back(std::move(J));
   }
 
   bool Color = O.Color == ColorMode::Always || (O.Color == ColorMode::Auto && Out.is_displayed());
@@ -412,6 +444,9 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     planSharedPch(Jobs, O, Pool.get());
 
   const std::string ProjectRoot = projectRoot(Jobs);
+  // An existing --export-fixes target is checked against every file the units read: the main
+  // files are known now, headers only once parsed.
+  const bool RecordFilesRead = !O.ExportFixes.empty() && llvm::sys::fs::exists(O.ExportFixes);
   std::vector<LintUnitResult> Results(Jobs.size());
   bool WholeProgram = O.WholeProgram == WholeProgramMode::Auto && Jobs.size() > 1;
   if (WholeProgram && Jobs.size() > LintOptions::kMaxProgramUnits) {
@@ -423,13 +458,16 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
           << " units is above " << LintOptions::kMaxProgramUnits << ", so each is linted alone\n";
   }
   if (WholeProgram) {
-    Results = lintProgram(Jobs, llvm::hardware_concurrency(O.Jobs).compute_thread_count(), ErrColor, ProjectRoot);
+    Results = lintProgram(Jobs, llvm::hardware_concurrency(O.Jobs).compute_thread_count(), ErrColor, ProjectRoot,
+                          RecordFilesRead);
   } else {
     for (size_t I = 0; I < Jobs.size(); ++I) {
       if (Pool)
-        Pool->async([&, I] { Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor, ProjectRoot)); });
+        Pool->async([&, I] {
+          Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor, ProjectRoot, RecordFilesRead));
+        });
       else
-        Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor, ProjectRoot));
+        Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor, ProjectRoot, RecordFilesRead));
     }
     if (Pool)
       Pool->wait();
@@ -441,6 +479,12 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   for (size_t I = 0; I < Jobs.size(); ++I)
     if (Results[I].PchRejected)
       Cache.discard(Jobs[I].Pch);
+
+  if (RecordFilesRead)
+    if (std::optional<std::string> Clash = inputOverwrittenByExport(O.ExportFixes, Jobs, Results)) {
+      Err << "graphify-lint: error: " << *Clash << "\n";
+      return ExitError;
+    }
 
   bool CompileFailed = false;
   unsigned Suppressed = 0, Errors = 0;
@@ -553,6 +597,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     RunSummary Summary;
     Summary.HiddenInHeaders = NotShown;
     Summary.Files = Jobs.size();
+    Summary.Sources = std::set<std::string>(Files.begin(), Files.end()).size();
     Summary.NotParsed = llvm::count_if(Results, [](const LintUnitResult &R) { return !R.Parsed; });
     Summary.Suppressed = Suppressed;
     for (const ReportedFinding &F : All)

@@ -205,15 +205,19 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
   Req.Content = U.Content;
   Req.IncludePch = U.Pch;
   Req.ColorDiagnostics = U.ColorDiagnostics;
+  Req.RecordFilesRead = U.RecordFilesRead;
   ParseOutcome Out = parseOnLargeStack(Req, OnAST);
   if (!Out.Parsed && !U.Pch.empty()) {
     // Whatever went wrong, the user must see the compiler's verdict on their file as written,
     // not on file + PCH: parse again without it.
     Raw.clear();
     Req.IncludePch.clear();
+    std::vector<FileRead> ReadWithPch = std::move(Out.FilesRead);
     Out = parseOnLargeStack(Req, OnAST);
+    Out.FilesRead.insert(Out.FilesRead.end(), ReadWithPch.begin(), ReadWithPch.end());
     R.PchRejected = Out.Parsed;
   }
+  R.FilesRead = std::move(Out.FilesRead);
   R.Parsed = Out.Parsed;
   R.ErrorCount = Out.Errors;
   if (!Out.Parsed) {

@@ -3,6 +3,8 @@
 // (FlagTable.h), so the two cannot drift.
 #include "graphify/lint/Options.h"
 #include "graphify/lint/FlagTable.h"
+#include "graphify/analyzer/GraphRegions.h"
+#include "graphify/lint/Config.h"
 #include "graphify/rules/StrictYaml.h"
 
 #include <llvm/ADT/STLExtras.h>
@@ -49,7 +51,12 @@ const std::vector<LintFlag> &flagTable() {
          return ok();
        }},
       {"checks", "globs", "comma-separated check globs, '-' negates, last match wins (e.g. -*,graphify-host-sync)",
-       [](LintOptions &O, llvm::StringRef V) { O.Checks = V.str(); return ok(); }},
+       [](LintOptions &O, llvm::StringRef V) {
+         if (std::string Problem = checkGlobProblem(V); !Problem.empty())
+           return usageError(Problem + " in --checks");
+         O.Checks = V.str();
+         return ok();
+       }},
       {"profile", "cuda-graph|trace", "what to report: everything that blocks CUDA-graph capture, or only what changes traced results",
        [](LintOptions &O, llvm::StringRef V) {
          if (V != "cuda-graph" && V != "trace")
@@ -67,7 +74,12 @@ const std::vector<LintFlag> &flagTable() {
          return ok();
        }},
       {"graph-region", "glob", "a function (qualified-name glob, e.g. Engine::step*) that is a graph region (repeatable)",
-       [](LintOptions &O, llvm::StringRef V) { O.GraphRegions.push_back(V.str()); return ok(); }},
+       [](LintOptions &O, llvm::StringRef V) {
+         if (std::string Problem = GraphRegionFinder::globProblem(V); !Problem.empty())
+           return usageError("invalid --graph-region glob '" + V + "': " + Problem);
+         O.GraphRegions.push_back(V.str());
+         return ok();
+       }},
       {"config", "yaml|file", "configuration as YAML text or a file; disables .graphify.yaml discovery",
        [](LintOptions &O, llvm::StringRef V) { O.Config = V.str(); return ok(); }},
       {"rules", "file", "an extra rule pack (repeatable)",
@@ -75,7 +87,12 @@ const std::vector<LintFlag> &flagTable() {
       {"rules-dir", "dir", "directory with tags.yaml and the shipped rule packs",
        [](LintOptions &O, llvm::StringRef V) { O.RulesDir = V.str(); return ok(); }},
       {"warnings-as-errors", "globs", "report findings of these checks as errors",
-       [](LintOptions &O, llvm::StringRef V) { O.WarningsAsErrors = V.str(); return ok(); }},
+       [](LintOptions &O, llvm::StringRef V) {
+         if (std::string Problem = checkGlobProblem(V); !Problem.empty())
+           return usageError(Problem + " in --warnings-as-errors");
+         O.WarningsAsErrors = V.str();
+         return ok();
+       }},
       {"header-filter", "regex", "also report findings in headers whose path matches",
        [](LintOptions &O, llvm::StringRef V) { O.HeaderFilter = V.str(); return ok(); }},
       {"format", "text|json|sarif|github", "output format",

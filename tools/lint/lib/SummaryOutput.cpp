@@ -20,10 +20,20 @@ static unsigned totalFindings(const RunSummary &S) {
   return N;
 }
 
+/// Whether some file was linted with several compile commands, so that units are not files.
+static bool unitsAreNotFiles(const RunSummary &S) { return S.Sources && S.Sources != S.Files; }
+
 void writeSummaryText(llvm::raw_ostream &OS, const RunSummary &S) {
-  OS << "graphify-lint: " << plural(S.Files - S.NotParsed, "file", "files") << " checked";
-  if (S.NotParsed)
-    OS << ", " << plural(S.NotParsed, "file did not compile", "files did not compile");
+  if (unitsAreNotFiles(S)) {
+    OS << "graphify-lint: " << plural(S.Files - S.NotParsed, "translation unit", "translation units") << " of "
+       << plural(S.Sources, "file", "files") << " checked";
+    if (S.NotParsed)
+      OS << ", " << plural(S.NotParsed, "translation unit did not compile", "translation units did not compile");
+  } else {
+    OS << "graphify-lint: " << plural(S.Files - S.NotParsed, "file", "files") << " checked";
+    if (S.NotParsed)
+      OS << ", " << plural(S.NotParsed, "file did not compile", "files did not compile");
+  }
   OS << ", " << plural(totalFindings(S), "finding", "findings");
   if (!S.FindingsPerCheck.empty()) {
     OS << " (";
@@ -43,7 +53,8 @@ void writeSummaryJson(llvm::raw_ostream &OS, const RunSummary &S) {
   llvm::json::Object PerCheck;
   for (const auto &[Check, Count] : S.FindingsPerCheck)
     PerCheck[Check] = Count;
-  llvm::json::Object Summary{{"files", S.Files},
+  llvm::json::Object Summary{{"files", S.Sources ? S.Sources : S.Files},
+                             {"translation_units", S.Files},
                              {"not_parsed", S.NotParsed},
                              {"findings", totalFindings(S)},
                              {"findings_per_check", std::move(PerCheck)},

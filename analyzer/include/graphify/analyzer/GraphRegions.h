@@ -81,6 +81,11 @@ public:
   /// Whether `D` carries `[[clang::annotate("graphify.graph_region")]]`.
   static bool isAnnotatedRegion(const clang::Decl *D);
 
+  /// Why `Glob` is not a graph-region glob (`*`, `?`, `[...]`, `{a,b}`, `\`, matched against
+  /// qualified names), or empty when it is one. A malformed glob would match nothing, and the
+  /// region the user meant would silently go unchecked, so callers refuse it.
+  static std::string globProblem(llvm::StringRef Glob);
+
 private:
   const ApiResolver &Api;
   std::vector<std::string> Globs;

@@ -39,9 +39,13 @@ struct ApiEntry {
   std::vector<unsigned> CallableArgs; ///< positions of captured callables (capture_entry)
   std::vector<unsigned> DomainArgs; ///< positions of inputs with a restricted domain (domain_restricted)
   std::optional<int64_t> SafeValue; ///< an input inside that domain, with a finite derivative (domain_restricted)
-  /// Position naming the stream or graph a capture_begin/capture_end call acts on: a window
-  /// closes at the next end call on the same stream.
+  /// Position naming the stream or graph a capture_begin/capture_end call acts on (a window
+  /// closes at the next end call on the same stream), or the stream a stream_ordered call
+  /// enqueues its work on.
   std::optional<unsigned> StreamArg;
+  /// Names (macros or constants) that, as a stream_ordered call's stream argument, select the
+  /// legacy default stream as an omitted or null argument does (`cudaStreamLegacy`).
+  std::vector<std::string> LegacyStreams;
   std::optional<unsigned> ModeArg;  ///< position of a capture_begin's capture-mode argument
   /// Enumerators of the mode argument that select relaxed capture (capture_relaxed_ok calls
   /// are then allowed in the window).

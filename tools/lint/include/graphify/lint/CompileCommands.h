@@ -20,6 +20,7 @@
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/FileSystem.h>
 
 #include <memory>
 #include <optional>
@@ -37,7 +38,9 @@ loadCompilationDatabase(llvm::StringRef BuildPath, bool HasCompilerArgs, llvm::A
 
 /// The command adjusted for linting: syntax-only, no outputs or dependency files,
 /// `-resource-dir` set (replacing any given), and color off (we render diagnostics ourselves).
-std::vector<std::string> syntaxOnlyCommand(const clang::tooling::CompileCommand &Cmd, llvm::StringRef ResourceDir);
+/// What an nvcc command held that could not be translated is appended to `Problems`.
+std::vector<std::string> syntaxOnlyCommand(const clang::tooling::CompileCommand &Cmd, llvm::StringRef ResourceDir,
+                                           std::vector<std::string> *Problems = nullptr);
 
 struct ParseRequest {
   std::vector<std::string> CommandLine; ///< driver command line, argv[0] first, naming the file
@@ -47,12 +50,20 @@ struct ParseRequest {
   std::string ContentFile;              ///< the file Content replaces (empty: File)
   std::string IncludePch;               ///< a PCH to preload (-include-pch), or empty
   bool ColorDiagnostics = false;
+  bool RecordFilesRead = false;         ///< fill ParseOutcome::FilesRead
+};
+
+/// A file the compiler opened or looked at: the main file, headers (also those a PCH holds).
+struct FileRead {
+  std::string Path;
+  llvm::sys::fs::UniqueID ID;
 };
 
 struct ParseOutcome {
   bool Parsed = false;      ///< no errors (the callback ran)
   std::string Diagnostics;  ///< the compiler's errors (and their notes), rendered like clang's
   unsigned Errors = 0;
+  std::vector<FileRead> FilesRead; ///< with RecordFilesRead, whether or not the parse succeeded
 };
 
 /// Parses one translation unit and runs `OnAST` on it if it has no errors. Thread-safe: each

@@ -46,6 +46,12 @@ private:
 /// Whether `Name` matches the glob `Pattern` (only `*` is special).
 bool matchesGlob(llvm::StringRef Pattern, llvm::StringRef Name);
 
+/// Why the check glob list `Text` is malformed (a glob with a character no check id has, such
+/// as `[` or `?`, which are not wildcards here, or a lone `-`), naming the glob; empty when it is
+/// well formed. Such a glob matches nothing, so `-graphify-host-[sync]` would silently disable
+/// nothing; callers refuse it.
+std::string checkGlobProblem(llvm::StringRef Text);
+
 /// The configuration keys, with the values in effect.
 struct LintConfig {
   std::string Checks = "graphify-*";

@@ -19,6 +19,7 @@
 ///   for (const graphify::ReportedFinding &F : R.Findings) ...
 /// \endcode
 
+#include "graphify/lint/CompileCommands.h"
 #include "graphify/lint/Config.h"
 #include "graphify/lint/Output.h"
 #include "graphify/lint/ProgramSession.h"
@@ -49,6 +50,9 @@ struct LintUnit {
   /// The directory whose headers are the project's: their bodies are analysed (findings there
   /// are reported when the header filter selects them, else counted). Empty: File's directory.
   std::string ProjectRoot;
+  /// Record every file the parse read (LintUnitResult::FilesRead), so that the caller can refuse
+  /// to write over one of them.
+  bool RecordFilesRead = false;
   /// Whole-program mode: the session this unit settles its facts with, and its index there.
   ProgramSession *Program = nullptr;
   size_t ProgramIndex = 0;
@@ -63,6 +67,7 @@ struct LintUnitResult {
   unsigned Suppressed = 0;              ///< findings silenced by NOLINT
   std::vector<Finding> HiddenInHeaders; ///< findings in analysed headers the header filter does not show
   bool PchRejected = false;             ///< parsed fine without the shared PCH but not with it
+  std::vector<FileRead> FilesRead;      ///< with RecordFilesRead: the files the parse read, headers included
 };
 
 /// Lints one translation unit (see the file comment for the steps, in order).

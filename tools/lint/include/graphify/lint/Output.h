@@ -74,17 +74,19 @@ void writeGithub(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings
 
 /// What one run checked and found, for the closing summary line.
 struct RunSummary {
-  unsigned Files = 0;      ///< translation units given
-  unsigned NotParsed = 0;  ///< of those, the ones that did not compile (nothing was checked)
+  unsigned Files = 0;      ///< translation units given (a file has one per compile command)
+  unsigned Sources = 0;    ///< the files they compile (0: one translation unit each)
+  unsigned NotParsed = 0;  ///< of the translation units, those that did not compile (nothing was checked)
   unsigned Suppressed = 0; ///< findings silenced by NOLINT
   unsigned HiddenInHeaders = 0; ///< findings in analysed headers that the header filter does not show
   std::map<std::string, unsigned> FindingsPerCheck;
   double Seconds = 0;
 };
 /// One line: `graphify-lint: 3 files checked, 5 findings (graphify-host-sync: 5), 1 suppressed
-/// by NOLINT, 2.4 s` (`, 1 file did not compile` when one did not).
+/// by NOLINT, 2.4 s` (`, 1 file did not compile` when one did not). When a file has several
+/// compile commands the count is of translation units: `3 translation units of 2 files checked`.
 void writeSummaryText(llvm::raw_ostream &OS, const RunSummary &S);
-/// The same as one JSON object on one line: `{"summary": {"files": 3, "not_parsed": 0,
+/// The same as one JSON object on one line: `{"summary": {"files": 3, "translation_units": 3, "not_parsed": 0,
 /// "findings": 5, "findings_per_check": {...}, "suppressed": 1, "hidden_in_headers": 0, "seconds": 2.4}}`.
 void writeSummaryJson(llvm::raw_ostream &OS, const RunSummary &S);
 
