@@ -96,7 +96,7 @@ void store(HostTensor &T, int64_t I, double X) {
 
 } // namespace
 
-// Element by element, straight into the tensor's own layout: an input of 2^26 elements costs its
+// Element by element, straight into the tensor's own layout: an input of 2^24 elements costs its
 // payload and nothing else. Each stream (the base draw, the fresh draw, the variant's own) is read
 // in element order, so the values do not depend on how they are stored.
 HostTensor generateInput(const InputSpec &Spec, uint64_t Seed, unsigned Trial, unsigned InputIndex) {

@@ -43,7 +43,7 @@ size_t elementSize(DType T);
 
 /// A dense, immutable tensor on the host. Its elements are kept in the dtype's own layout, either
 /// in memory it owns or as a view into a mapped results file that it keeps alive: an output of
-/// 2^26 floats costs 256 MiB of page cache, not 512 MiB of doubles per copy.
+/// 2^24 floats costs 64 MiB of page cache, not 128 MiB of doubles per copy.
 struct HostTensor {
   DType Type = DType::F32;
   std::vector<int64_t> Shape;
