@@ -218,9 +218,9 @@ TEST(E2EModels, EachEntryListsOnlyTheRewritesInItsOwnCode) {
   EXPECT_EQ(Text.Stdout.find("\nuntouched ("), std::string::npos) << Text.Stdout;
 }
 
-// The largest inputs the grammar accepts are cheap: tensors travel between the validator and the
-// harnesses as binary payloads, read and compared in place (the text format of before took 217 s
-// and 1.8 GB for this 2048x2048 input). The harness is built by a small run first, so that the
+// Large inputs are cheap: tensors travel between the validator and the
+// harnesses as binary payloads, read and compared in place (the text format of before took 248 s
+// and 1.86 GB for this 2048x2048 input). The harness is built by a small run first, so that the
 // large run's limit measures running and comparing, not compiling.
 TEST(E2EModels, LargeInputValidatesInSeconds) {
   const std::vector<std::string> Entry = {Models + "/non_traceable.cpp", "--entry", "NonTraceableModel"};

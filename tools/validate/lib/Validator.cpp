@@ -662,6 +662,11 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
       }
     }
     S.Entries.push_back(std::move(E));
+    // The verdicts are words and numbers now: unmap this entry's results before the next's pages
+    // are touched.
+    for (auto &Version : P.Runs)
+      for (HarnessRun &Run : Version)
+        Run.Results = HarnessResults();
   }
 
   return S;
