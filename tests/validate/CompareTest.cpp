@@ -10,11 +10,7 @@ using namespace graphify::validate;
 namespace {
 
 HostTensor f32(std::vector<int64_t> Shape, std::vector<double> V) {
-  HostTensor T;
-  T.Type = DType::F32;
-  T.Shape = std::move(Shape);
-  T.Floats = std::move(V);
-  return T;
+  return HostTensor::floats(DType::F32, std::move(Shape), V);
 }
 
 const double NaN = std::numeric_limits<double>::quiet_NaN();
@@ -47,20 +43,14 @@ TEST(Compare, ShapeMismatchIsReported) {
 }
 
 TEST(Compare, DtypeMismatchIsReported) {
-  HostTensor L;
-  L.Type = DType::I64;
-  L.Shape = {1};
-  L.Ints = {1};
+  HostTensor L = HostTensor::ints(DType::I64, {1}, {1});
   Comparison C = compareValues(L, f32({1}, {1}), {});
   EXPECT_EQ(C.Reason, "dtype i64, expected f32");
 }
 
 TEST(Compare, IntegersAreExactAndIndexIsMultiDimensional) {
-  HostTensor A, B;
-  A.Type = B.Type = DType::I32;
-  A.Shape = B.Shape = {2, 2};
-  A.Ints = {1, 2, 3, 4};
-  B.Ints = {1, 2, 3, 5};
+  HostTensor A = HostTensor::ints(DType::I32, {2, 2}, {1, 2, 3, 4});
+  HostTensor B = HostTensor::ints(DType::I32, {2, 2}, {1, 2, 3, 5});
   EXPECT_EQ(compareValues(A, B, {}).Reason, "element [1,1] is 4, expected 5");
 }
 
@@ -92,9 +82,9 @@ TEST(Compare, NaNGradientOnOneSideIsTheDoubleWhereMismatch) {
   EXPECT_FALSE(C.Equal);
   EXPECT_EQ(C.Reason, "the gradient w.r.t. input 'x': element [1] is nan, expected 1");
   // NaN on both sides is equal, as for outputs.
-  Orig.Gradients[0].Value.Floats[1] = NaN;
+  Orig.Gradients[0].Value = f32({3}, {0.5, NaN, 1});
   EXPECT_TRUE(compareGradientTrial(Rew, Orig, {}).Equal);
-  Rew.Gradients[1].Value.Floats[0] = 2.5;
+  Rew.Gradients[1].Value = f32({1}, {2.5});
   EXPECT_EQ(compareGradientTrial(Rew, Orig, {}).Reason, "the gradient w.r.t. parameter 'w': element [0] is 2.5, expected 2");
 }
 

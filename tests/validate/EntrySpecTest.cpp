@@ -139,14 +139,15 @@ TEST(EntrySpec, TrailingTextAfterAFlag) {
 TEST(EntrySpec, InputsTooLargeToGenerateAreRefusedWhereTheyGrow) {
   // Too many elements in one dimension, in the product of several (4294967296^2 overflows int64
   // to 0 when multiplied unchecked), and more digits than an int64 holds.
-  for (const char *Spec : {"x=f32[100000000000]", "x=f32[4294967296,4294967296]", "x=f32[8192,8192,2]",
-                           "x=i64[99999999999999999999999]"}) {
+  // f32[8192,8192] was the limit once: it validated, in 70 s and 7 GB here (docs/validate.md, Limits).
+  for (const char *Spec : {"x=f32[100000000000]", "x=f32[4294967296,4294967296]", "x=f32[8192,8192]",
+                           "x=f32[4096,4096,2]", "x=i64[99999999999999999999999]"}) {
     auto S = parseInputFlag(Spec);
     ASSERT_FALSE(bool(S)) << Spec;
     std::string E = errorOf(S.takeError());
-    EXPECT_NE(E.find("error: input 'x' would have more than 67108864 elements"), std::string::npos) << E;
+    EXPECT_NE(E.find("error: input 'x' would have more than 16777216 elements"), std::string::npos) << E;
   }
-  auto Largest = parseInputFlag("x=f32[8192,8192]");
+  auto Largest = parseInputFlag("x=f32[4096,4096]");
   ASSERT_TRUE(bool(Largest)) << errorOf(Largest.takeError());
   EXPECT_EQ(Largest->numel(), InputSpec::kMaxElements);
 }

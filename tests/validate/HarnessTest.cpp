@@ -51,4 +51,16 @@ TEST(Harness, FunctionsHaveNoParametersToDifferentiate) {
   EXPECT_NE(S.find("std::fprintf(out, \"params %zu\\n\", params.size());"), std::string::npos);
 }
 
+// Tensors cross the process boundary as binary payloads (Values.h): read into the input tensor's
+// memory when its trial runs, written from the output's; no element is printed or parsed as text.
+TEST(Harness, TensorsTravelAsBinaryPayloads) {
+  std::string S = generateHarness({"f", EntryKind::Function, 1, "/m.cpp", "original"});
+  EXPECT_NE(S.find("line != \"graphify-inputs 2\""), std::string::npos);
+  EXPECT_NE(S.find("std::fread(t.data_ptr(), 1, r.bytes, in.f)"), std::string::npos);
+  EXPECT_NE(S.find("std::fwrite(r.data.data_ptr(), 1,"), std::string::npos);
+  EXPECT_NE(S.find("\"graphify-results 2\\n\""), std::string::npos);
+  EXPECT_EQ(S.find("%.17g"), std::string::npos) << "no per-element text";
+  EXPECT_EQ(S.find("strtod"), std::string::npos) << "no per-element text";
+}
+
 } // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace graphify::validate {
 
@@ -36,13 +37,42 @@ static std::string indexText(const HostTensor &T, int64_t Flat) {
 
 static std::string valueText(const HostTensor &T, int64_t I) {
   char Buf[40];
-  if (isFloating(T.Type) && std::isnan(T.Floats[I]))
+  if (isFloating(T.Type) && std::isnan(T.valueAsDouble(I)))
     return "nan"; // printf spells a NaN with its sign bit ("-nan"), which means nothing here
   if (isFloating(T.Type))
-    std::snprintf(Buf, sizeof Buf, "%.9g", T.Floats[I]);
+    std::snprintf(Buf, sizeof Buf, "%.9g", T.valueAsDouble(I));
   else
-    std::snprintf(Buf, sizeof Buf, "%lld", static_cast<long long>(T.Ints[I]));
+    std::snprintf(Buf, sizeof Buf, "%lld", static_cast<long long>(T.intAt(I)));
   return Buf;
+}
+
+/// The first element of `A` that differs from `E` (same dtype and shape), or -1. Typed loops over
+/// the payloads: this runs over every element of every output of every trial.
+template <class T> static int64_t firstFloatDifference(const HostTensor &A, const HostTensor &E, const Tolerance &Tol) {
+  const int64_t N = E.numel();
+  for (int64_t I = 0; I < N; ++I) {
+    T X, Y;
+    std::memcpy(&X, A.bytes().data() + I * sizeof(T), sizeof(T));
+    std::memcpy(&Y, E.bytes().data() + I * sizeof(T), sizeof(T));
+    if (!closeEnough(X, Y, Tol))
+      return I;
+  }
+  return -1;
+}
+
+static int64_t firstDifference(const HostTensor &A, const HostTensor &E, const Tolerance &Tol) {
+  if (E.Type == DType::F32)
+    return firstFloatDifference<float>(A, E, Tol);
+  if (E.Type == DType::F64)
+    return firstFloatDifference<double>(A, E, Tol);
+  // Integers and bools compare exactly: byte for byte, then the element that differs.
+  if (A.bytes() == E.bytes())
+    return -1;
+  const int64_t N = E.numel();
+  for (int64_t I = 0; I < N; ++I)
+    if (A.intAt(I) != E.intAt(I))
+      return I;
+  return -1;
 }
 
 Comparison compareValues(const HostTensor &A, const HostTensor &E, const Tolerance &Tol) {
@@ -57,12 +87,8 @@ Comparison compareValues(const HostTensor &A, const HostTensor &E, const Toleran
     return {false, std::string("dtype ") + dtypeName(A.Type) + ", expected " + dtypeName(E.Type)};
   if (A.Shape != E.Shape)
     return {false, "shape " + shapeText(A) + ", expected " + shapeText(E)};
-  int64_t N = E.numel();
-  for (int64_t I = 0; I < N; ++I) {
-    bool Same = isFloating(E.Type) ? closeEnough(A.Floats[I], E.Floats[I], Tol) : A.Ints[I] == E.Ints[I];
-    if (!Same)
-      return {false, "element " + indexText(E, I) + " is " + valueText(A, I) + ", expected " + valueText(E, I)};
-  }
+  if (int64_t I = firstDifference(A, E, Tol); I >= 0)
+    return {false, "element " + indexText(E, I) + " is " + valueText(A, I) + ", expected " + valueText(E, I)};
   return {};
 }
 

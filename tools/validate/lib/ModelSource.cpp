@@ -17,6 +17,8 @@
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <cstdlib>
@@ -28,6 +30,47 @@ std::string clangResourceDir() {
   if (const char *Env = std::getenv("GRAPHIFY_CLANG_RESOURCE_DIR"); Env && *Env)
     return Env;
   return GRAPHIFY_CLANG_RESOURCE_DIR;
+}
+
+bool EntryDecl::runsLine(unsigned L) const {
+  return llvm::any_of(CodeLines, [&](const std::pair<unsigned, unsigned> &R) { return R.first <= L && L <= R.second; });
+}
+
+std::vector<std::pair<unsigned, std::string>> RewriteSummary::inEntry(
+    const EntryDecl &D, const std::vector<std::pair<unsigned, std::string>> &Items) {
+  std::vector<std::pair<unsigned, std::string>> Out;
+  for (const auto &Item : Items)
+    // Two findings on one statement (host sync + branch) carry the same fix: listed once.
+    if (D.runsLine(Item.first) && !llvm::is_contained(Out, Item))
+      Out.push_back(Item);
+  return Out;
+}
+
+llvm::Error checkModelFile(const std::string &Path) {
+  auto Fail = [&](const llvm::Twine &Why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "error: '" + Path + "' " + Why);
+  };
+  // stat, never open: opening a FIFO blocks until a writer comes, and a device reads forever.
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Path, Status)) {
+    if (EC == std::errc::no_such_file_or_directory)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "error: no such file: '" + Path + "'");
+    return Fail("cannot be read: " + EC.message());
+  }
+  switch (Status.type()) {
+  case llvm::sys::fs::file_type::regular_file: break;
+  case llvm::sys::fs::file_type::directory_file: return Fail("is not a source file (a directory)");
+  case llvm::sys::fs::file_type::fifo_file: return Fail("is not a source file (not a regular file: a FIFO)");
+  case llvm::sys::fs::file_type::character_file:
+    return Fail("is not a source file (not a regular file: a character device)");
+  case llvm::sys::fs::file_type::block_file: return Fail("is not a source file (not a regular file: a block device)");
+  case llvm::sys::fs::file_type::socket_file: return Fail("is not a source file (not a regular file: a socket)");
+  default: return Fail("is not a source file (not a regular file)");
+  }
+  if (Status.getSize() > MaxModelFileBytes)
+    return Fail("is not a model source: " + llvm::Twine(Status.getSize() >> 20) + " MiB, over the limit of " +
+                llvm::Twine(MaxModelFileBytes >> 20) + " MiB");
+  return llvm::Error::success();
 }
 
 const EntryDecl *ModelInfo::find(const std::string &Name) const {
@@ -136,6 +179,72 @@ void describeParams(const FunctionDecl *F, EntryDecl &E) {
   E.RequiredParams = F->getMinRequiredArguments();
 }
 
+/// The lines of the code an entry runs: the bodies of its roots (the function, or `forward` and the
+/// default constructor) and of every function of the main file they call, transitively. A fix is
+/// the entry's when it lies on one of these lines; the entries of one file share none of them
+/// unless they share a callee.
+class EntryCode : public RecursiveASTVisitor<EntryCode> {
+public:
+  explicit EntryCode(const SourceManager &SM) : SM(SM) {}
+
+  void addRoot(const FunctionDecl *FD) { add(FD); }
+  std::vector<std::pair<unsigned, unsigned>> lines() {
+    while (!Pending.empty()) {
+      const FunctionDecl *FD = Pending.back();
+      Pending.pop_back();
+      TraverseStmt(FD->getBody());
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+        for (const CXXCtorInitializer *Init : Ctor->inits())
+          TraverseStmt(Init->getInit());
+    }
+    return Lines;
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+  bool VisitCallExpr(CallExpr *E) {
+    add(E->getDirectCallee());
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    add(E->getConstructor());
+    return true;
+  }
+  /// A function named without being called here (a callback, a function pointer) may still run.
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    add(dyn_cast<FunctionDecl>(E->getDecl()));
+    return true;
+  }
+
+private:
+  void add(const FunctionDecl *FD) {
+    if (!FD)
+      return;
+    if (const FunctionDecl *Def = FD->getDefinition())
+      FD = Def;
+    if (!FD->hasBody() || !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())) || !Seen.insert(FD).second)
+      return;
+    Lines.push_back({SM.getExpansionLineNumber(FD->getBeginLoc()), SM.getExpansionLineNumber(FD->getEndLoc())});
+    Pending.push_back(FD);
+  }
+
+  const SourceManager &SM;
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
+  std::vector<const FunctionDecl *> Pending;
+  std::vector<std::pair<unsigned, unsigned>> Lines;
+};
+
+/// The default constructor the harness runs to make a module (`Impl()` for a holder), if the
+/// class has one with a body in the model.
+const CXXConstructorDecl *defaultConstructor(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  for (const CXXConstructorDecl *C : RD->getDefinition()->ctors())
+    if (C->isDefaultConstructor())
+      return C;
+  return nullptr;
+}
+
 class EntryCollector : public RecursiveASTVisitor<EntryCollector> {
 public:
   EntryCollector(ASTContext &Ctx, std::vector<EntryDecl> &Out) : Ctx(Ctx), SM(Ctx.getSourceManager()), Out(Out) {}
@@ -154,11 +263,10 @@ public:
     E.Kind = EntryKind::Module;
     E.ForwardName = callName(Fwd->getParent()) + "::forward";
     E.Line = SM.getExpansionLineNumber(RD->getBeginLoc());
-    const FunctionDecl *Body = Fwd->getDefinition() ? Fwd->getDefinition() : Fwd;
-    E.BodyBegin = std::min(SM.getExpansionLineNumber(Fwd->getParent()->getBeginLoc()),
-                           SM.getExpansionLineNumber(Body->getBeginLoc()));
-    E.BodyEnd = std::max(SM.getExpansionLineNumber(Fwd->getParent()->getEndLoc()),
-                         SM.getExpansionLineNumber(Body->getEndLoc()));
+    EntryCode Code(SM);
+    Code.addRoot(Fwd);
+    Code.addRoot(defaultConstructor(Fwd->getParent()));
+    E.CodeLines = Code.lines();
     describeParams(Fwd, E);
     Out.push_back(std::move(E));
     return true;
@@ -174,8 +282,9 @@ public:
     E.Kind = EntryKind::Function;
     E.ForwardName = E.CallName;
     E.Line = SM.getExpansionLineNumber(FD->getBeginLoc());
-    E.BodyBegin = E.Line;
-    E.BodyEnd = SM.getExpansionLineNumber(FD->getEndLoc());
+    EntryCode Code(SM);
+    Code.addRoot(FD);
+    E.CodeLines = Code.lines();
     describeParams(FD, E);
     Out.push_back(std::move(E));
     return true;
@@ -214,6 +323,8 @@ void attachComments(const std::string &Text, std::vector<EntryDecl> &Decls) {
 llvm::Expected<ModelInfo> loadModel(const ModelLoadOptions &Opts) {
   ModelInfo M;
   M.Path = Opts.Path;
+  if (llvm::Error E = checkModelFile(Opts.Path))
+    return std::move(E);
   auto Buf = llvm::MemoryBuffer::getFile(Opts.Path);
   if (!Buf)
     return llvm::createStringError(Buf.getError(), "cannot read " + Opts.Path + ": " + Buf.getError().message());

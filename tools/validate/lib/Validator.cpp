@@ -112,7 +112,7 @@ struct Planned {
   std::string DisplayFile;
   std::vector<InputSpec> Inputs;
   std::string InputsPath;
-  bool Rewrote = false;
+  bool FileRewritten = false; ///< the rewritten copy of its file differs (maybe only in another entry)
   std::string HarnessPath[2];
   BuildOutcome Build[2];
   bool CheckGradients = false;
@@ -252,7 +252,7 @@ void compareGradients(const Planned &P, const ValidateOptions &Opts, const std::
   G.Trials = Opts.Trials;
   if (std::string F = Orig.failure("the original's gradient run"); !F.empty())
     E.Problems.push_back(F);
-  if (P.Rewrote && Rew.Ran)
+  if (P.FileRewritten && Rew.Ran)
     if (std::string F = Rew.failure("the rewritten gradient run"); !F.empty())
       E.Problems.push_back(F);
   bool Reported = false;
@@ -327,9 +327,10 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
   //    the slowest step left once the harnesses are cached.
   std::vector<std::string> AbsPaths;
   for (const std::string &File : Opts.Files) {
+    // Before anything is read or parsed: a FIFO, a device or a directory is an error now.
+    if (llvm::Error E = checkModelFile(File))
+      return std::move(E);
     llvm::SmallString<256> Abs(File);
-    if (!llvm::sys::fs::exists(Abs))
-      return error(File + ": no such file");
     llvm::sys::fs::make_absolute(Abs);
     llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
     AbsPaths.push_back(std::string(Abs));
@@ -447,9 +448,9 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
     Planned &P = Plan[I];
     std::string Stem = Tmp + "/" + std::to_string(I) + "-" + fileSafe(P.Decl->Name);
     P.InputsPath = Stem + ".inputs";
-    if (!writeFile(P.InputsPath, formatInputsFile(generateTrials(P.Inputs, Opts.Seed, Opts.Trials))))
-      return error("cannot write " + P.InputsPath);
-    P.Rewrote = P.Model->RewrittenText != P.Model->Text;
+    if (llvm::Error E = writeInputsFile(P.InputsPath, P.Inputs, Opts.Seed, Opts.Trials))
+      return std::move(E);
+    P.FileRewritten = P.Model->RewrittenText != P.Model->Text;
     // By default only modules are run backward (and the harness stops at once when the module
     // has no parameters): a function's gradients are checked when --grad asks for them.
     P.CheckGradients = Opts.Gradients == GradientCheck::Always ||
@@ -471,7 +472,7 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
   std::vector<std::pair<size_t, Version>> Builds;
   for (size_t I = 0; I < Plan.size(); ++I) {
     Builds.push_back({I, Original});
-    if (Plan[I].Rewrote)
+    if (Plan[I].FileRewritten)
       Builds.push_back({I, Rewritten});
   }
   Log << "graphify-validate: building " << Builds.size() << " harness" << (Builds.size() == 1 ? "" : "es")
@@ -490,7 +491,7 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
     P.Build[V] = buildHarness(*TC, Req, CacheDir, Opts.CompileTimeoutSeconds);
   });
   for (Planned &P : Plan) {
-    if (!P.Rewrote)
+    if (!P.FileRewritten)
       P.Build[Rewritten] = P.Build[Original];
     if (!P.Build[Original].Ok)
       return error(P.DisplayFile + ": entry '" + P.Decl->Name + "' does not compile against " + TC->Origin + ":\n" +
@@ -506,7 +507,7 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
   std::vector<RunJob> Runs;
   for (size_t I = 0; I < Plan.size(); ++I)
     for (Version V : {Original, Rewritten}) {
-      if (V == Rewritten && (!Plan[I].Rewrote || !Plan[I].Build[Rewritten].Ok))
+      if (V == Rewritten && (!Plan[I].FileRewritten || !Plan[I].Build[Rewritten].Ok))
         continue;
       Runs.push_back({I, V, Eager});
       if (Plan[I].CheckGradients)
@@ -532,7 +533,7 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
     R.Process = runIsolated({P.Build[J.V].Executable, HarnessMode, P.InputsPath, Results,
                              Opts.Cuda ? "cuda" : "cpu", std::to_string(Opts.Seed)},
                             Opts.TimeoutSeconds);
-    auto Parsed = parseResultsFile(readFile(Results));
+    auto Parsed = readResultsFile(Results);
     if (Parsed) {
       R.Results = std::move(*Parsed);
       nameGradientTargets(R.Results.Gradients, P.Inputs);
@@ -544,7 +545,7 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
       for (auto &Run : P.Runs[V])
         if (!Run.Results.NoDevice.empty())
           return error("no CUDA device available (" + Run.Results.NoDevice + ")");
-    if (!P.Rewrote)
+    if (!P.FileRewritten)
       for (Mode M : {Eager, Capture, Grad})
         P.Runs[Rewritten][M] = P.Runs[Original][M];
   }
@@ -564,26 +565,23 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
     E.Name = P.Decl->Name;
     E.Inputs = P.Inputs;
     E.Trials = Opts.Trials;
-    E.Rewrote = P.Rewrote;
-    for (const auto &[Line, Text] : P.Model->Rewrite.Applied)
-      // Two findings on one statement (host sync + branch) carry the same fix: list it once.
-      if (Line >= P.Decl->BodyBegin && Line <= P.Decl->BodyEnd &&
-          !llvm::is_contained(E.Fixes, "line " + std::to_string(Line) + ": " + Text))
-        E.Fixes.push_back("line " + std::to_string(Line) + ": " + Text);
-    for (const auto &[Line, Text] : P.Model->Rewrite.Unfixed)
-      if (Line >= P.Decl->BodyBegin && Line <= P.Decl->BodyEnd &&
-          !llvm::is_contained(E.Notes, "not rewritten: line " + std::to_string(Line) + ": " + Text))
-        E.Notes.push_back("not rewritten: line " + std::to_string(Line) + ": " + Text);
+    // Only the fixes in the code this entry runs: another entry's rewrite in the same file is
+    // not this entry's (its rewritten harness still includes the whole rewritten file).
+    for (const auto &[Line, Text] : RewriteSummary::inEntry(*P.Decl, P.Model->Rewrite.Applied))
+      E.Fixes.push_back("line " + std::to_string(Line) + ": " + Text);
+    for (const auto &[Line, Text] : RewriteSummary::inEntry(*P.Decl, P.Model->Rewrite.Unfixed))
+      E.Notes.push_back("not rewritten: line " + std::to_string(Line) + ": " + Text);
+    E.Rewrote = P.FileRewritten && !E.Fixes.empty();
     auto Trial = [&](unsigned T) { return "trial " + std::to_string(T) + " (" + Variants[T] + ")"; };
 
-    if (P.Rewrote && !P.Build[Rewritten].Ok) {
+    if (P.FileRewritten && !P.Build[Rewritten].Ok) {
       E.Problems.push_back("the rewritten file does not compile:\n" + P.Build[Rewritten].Diagnostics);
     }
     const HarnessRun &OrigEager = P.Runs[Original][Eager];
     const HarnessRun &RewEager = P.Runs[Rewritten][Eager];
     if (std::string F = OrigEager.failure("the original's eager run"); !F.empty())
       E.Problems.push_back(F);
-    if (P.Rewrote && RewEager.Ran)
+    if (P.FileRewritten && RewEager.Ran)
       if (std::string F = RewEager.failure("the rewritten eager run"); !F.empty())
         E.Problems.push_back(F);
     bool Reported = false;
@@ -664,6 +662,11 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
       }
     }
     S.Entries.push_back(std::move(E));
+    // The verdicts are words and numbers now: unmap this entry's results before the next's pages
+    // are touched.
+    for (auto &Version : P.Runs)
+      for (HarnessRun &Run : Version)
+        Run.Results = HarnessResults();
   }
 
   return S;

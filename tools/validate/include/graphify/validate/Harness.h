@@ -1,13 +1,15 @@
 #pragma once
 /// \file
 /// Source generation for the per-(entry, version) harness: a `main` that `#include`s the model
-/// file, reads every trial's inputs from the inputs file (Values.h), calls the entry and writes
-/// its outputs to a results file. The same source compiles against the bundled runtime (through
+/// file, reads each trial's inputs from the inputs file (Values.h) when that trial runs, calls the
+/// entry and writes its outputs to a results file. Tensors travel as binary records (Values.h):
+/// payloads are read straight into the input tensors and written straight from the outputs.
+/// The same source compiles against the bundled runtime (through
 /// the compat `<torch/torch.h>`) and against LibTorch; capture and trace exist only with the
 /// former (`#ifdef GRAPHIFY_TORCH_COMPAT`).
 ///
 /// Harness command line: `HARNESS MODE INPUTS RESULTS DEVICE SEED` with MODE one of
-///  - `eager`:   every trial, eagerly: `eager <t> ok <n>` + n tensor lines, or `eager <t> error <msg>`;
+///  - `eager`:   every trial, eagerly: `eager <t> ok <n>` + n tensor records, or `eager <t> error <msg>`;
 ///  - `capture`: `gfy::capture` at trial 0, then for t = 1..K-1 copy trial t's inputs into the
 ///               captured inputs and `replay()`: `capture ok` + `replay <t> ...`, or
 ///               `capture refused <line>\t<op>\t<file>\t<msg>` / `capture failed <msg>`;
@@ -17,7 +19,7 @@
 ///               each floating output that requires grad seeded with a fixed pseudo-random upstream
 ///               gradient, and `torch::autograd::grad` w.r.t. the inputs and the module's
 ///               parameters: `grad <t> ok <n> <s>` + s `<output>\t<why skipped>` lines + n
-///               `input <k>|parameter <name>\t<tensor>` lines, or `grad <t> error <msg>`;
+///               `input <k>|parameter <name>\t<tensor record>`, or `grad <t> error <msg>`;
 ///  - `grad-if-params`: the same, but stops after `params 0` when the entry has no parameters.
 /// Every mode but `grad` runs under `NoGradGuard`. Every mode ends with `done`. DEVICE is `cpu` or `cuda` (exit 3 and `nodevice <why>` when no
 /// CUDA device is usable); SEED seeds the runtime generator before the module is constructed, so

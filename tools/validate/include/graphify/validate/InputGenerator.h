@@ -15,7 +15,10 @@
 #include "graphify/validate/EntrySpec.h"
 #include "graphify/validate/Values.h"
 
+#include <llvm/Support/Error.h>
+
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace graphify::validate {
@@ -40,5 +43,9 @@ Variant variantForTrial(unsigned Trial);
 HostTensor generateInput(const InputSpec &Spec, uint64_t Seed, unsigned Trial, unsigned InputIndex);
 /// All inputs of all trials `0..Count-1`.
 std::vector<TrialInputs> generateTrials(const std::vector<InputSpec> &Specs, uint64_t Seed, unsigned Count);
+/// The same trials written to an inputs file (Values.h) one input at a time, so that memory holds
+/// one input's payload however many trials and inputs there are.
+llvm::Error writeInputsFile(const std::string &Path, const std::vector<InputSpec> &Specs, uint64_t Seed,
+                            unsigned Count);
 
 } // namespace graphify::validate

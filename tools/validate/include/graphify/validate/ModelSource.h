@@ -16,6 +16,7 @@
 
 #include <llvm/Support/Error.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,11 +36,16 @@ struct EntryDecl {
   std::string UnsupportedReturn;
   std::string ForwardName;            ///< `NonTraceableModel::forward`, for graph-region globs
   unsigned Line = 0;                  ///< where the declaration starts
-  unsigned BodyBegin = 0, BodyEnd = 0; ///< lines of the code that runs (forward's class or the function)
+  /// Line ranges of the code the entry runs: its function (or `forward` and the default
+  /// constructor) and every function of the model file they call, transitively.
+  std::vector<std::pair<unsigned, unsigned>> CodeLines;
   /// The `// graphify-entry:` text above it, when annotated.
   std::optional<std::string> SpecText;
   unsigned SpecLine = 0;
   unsigned SpecColumn = 0;            ///< 1-based column where SpecText starts
+
+  /// Whether line `L` of the model file is in the code the entry runs (CodeLines).
+  bool runsLine(unsigned L) const;
 };
 
 /// What the rewrite did to the file.
@@ -49,6 +55,10 @@ struct RewriteSummary {
   /// (line, "message [check-id] (why no fix)") per finding left alone.
   std::vector<std::pair<unsigned, std::string>> Unfixed;
   std::vector<std::string> Skipped;   ///< conflicting fixes the application skipped
+
+  /// The items of `Items` (Applied or Unfixed) on lines entry `D` runs, each once, in order.
+  static std::vector<std::pair<unsigned, std::string>> inEntry(
+      const EntryDecl &D, const std::vector<std::pair<unsigned, std::string>> &Items);
 };
 
 /// Inputs of loadModel.
@@ -74,7 +84,18 @@ struct ModelInfo {
   std::vector<const EntryDecl *> annotated() const;
 };
 
-/// Parses `Opts.Path`; errors carry the compiler's messages, or the rule-pack loader's.
+/// The largest model source read (64 MiB): anything bigger is not a model but a mistake (a data
+/// file, a device), and reading it would only fill memory before the parse gives up.
+inline constexpr uint64_t MaxModelFileBytes = uint64_t(64) << 20;
+
+/// Checks, without opening it, that `Path` is a regular file no larger than MaxModelFileBytes:
+/// a FIFO would block the read forever, `/dev/zero` would fill memory, a directory or `/dev/null`
+/// would reach the compiler as an empty or unreadable input. Errors read
+/// `error: 'PATH' is not a source file (a directory)`, like graphify-lint's.
+llvm::Error checkModelFile(const std::string &Path);
+
+/// Parses `Opts.Path` (after checkModelFile); errors carry the compiler's messages, or the
+/// rule-pack loader's.
 llvm::Expected<ModelInfo> loadModel(const ModelLoadOptions &Opts);
 
 /// Clang's resource directory: `$GRAPHIFY_CLANG_RESOURCE_DIR` or the one baked at configure time.

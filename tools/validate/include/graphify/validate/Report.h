@@ -91,8 +91,8 @@ struct EntryReport {
   unsigned ReplayMatches = 0;
   unsigned ReplayTrials = 0;
   TraceVerdict Trace;
-  bool Rewrote = false;                  ///< the rewritten file differs from the original
-  std::vector<std::string> Fixes;        ///< fixes applied in the entry's file
+  bool Rewrote = false;                  ///< a fix was applied in the code the entry runs
+  std::vector<std::string> Fixes;        ///< fixes applied in the code the entry runs (callees included)
   std::vector<std::string> Problems;     ///< crashes, exceptions, first mismatches, in words
   std::vector<std::string> Notes;        ///< findings left unrewritten, trace warnings
 
