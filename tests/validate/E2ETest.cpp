@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <fstream>
@@ -25,6 +26,7 @@ namespace {
 const std::string Models = GRAPHIFY_VALIDATE_TEST_MODELS;
 const std::string GradModels = GRAPHIFY_VALIDATE_TEST_GRAD_MODELS;
 const std::string EntryModels = GRAPHIFY_VALIDATE_TEST_ENTRY_MODELS;
+const std::string RefusedModels = GRAPHIFY_VALIDATE_TEST_REFUSED_MODELS;
 
 RunResult validate(std::vector<std::string> Args, unsigned Timeout = 1500) {
   Args.insert(Args.begin(), GRAPHIFY_VALIDATE_EXE);
@@ -182,6 +184,27 @@ std::vector<std::string> ruleLines(const std::vector<std::string> &Fixes) {
     Out.push_back(Line.str() + ": " + Tail.split(':').first.str());
   }
   return Out;
+}
+
+// A guard the rewriter must not predicate away (#32): `if (ids.max() < 4) return
+// w.index_select(0, ids)...` as a where() would raise on the ids the guard excluded (it gave
+// 2/8 before). Nothing is rewritten, the note says why, and the entry fails only because the
+// original itself cannot be captured.
+TEST(E2ERefusals, GuardedIndexSelectIsNotRewritten) {
+  RunResult R = validate({RefusedModels + "/guarded_lookup.cpp", "--format=json", "--quiet"});
+  ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
+  auto Rows = parseReport(R.Stdout);
+  ASSERT_EQ(Rows.size(), 1u) << R.Stdout << R.Stderr;
+  const Row &E = Rows["GuardedLookup"];
+  EXPECT_FALSE(E.Rewrote);
+  EXPECT_EQ(E.Equivalent, E.Trials);
+  EXPECT_EQ(E.OrigCapturable, false);
+  EXPECT_EQ(E.OrigOp, "item");
+  bool Explained = std::any_of(E.Notes.begin(), E.Notes.end(), [](const std::string &N) {
+    return N.find("calls 'index_select', which raises on some values of its inputs") != std::string::npos;
+  });
+  EXPECT_TRUE(Explained) << ::testing::PrintToString(E.Notes);
+  EXPECT_FALSE(E.Passed);
 }
 
 // Each entry's row lists the fixes in the code it runs (a callee's included) and no other entry's,
