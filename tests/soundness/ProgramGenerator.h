@@ -1,0 +1,36 @@
+#pragma once
+/// \file
+/// The rewrite-soundness fuzzer's program generator (Csmith/YARPGen-style): from a seed, a small
+/// LibTorch-style translation unit of `torch::nn::Module`s whose `forward` mixes the control flow
+/// `graphify-lint --fix` rewrites (data-dependent ifs, else-if chains, ternaries, early returns,
+/// early-exit loops, masked reductions, `nonzero` + `index_put_`, partitions, host positions) with
+/// what makes a rewrite unsound when it is overlooked: ops that raise on values inside the arm a
+/// condition guards, branch locals named like fields, macros and `#ifdef` in branches, truncating
+/// scalar reads, short-circuit guards.
+///
+/// Every module is generated from its own stream (seed, index), so `OnlyModule` reproduces one
+/// module of a program byte for byte. Each module carries a `// graphify-entry:` comment with
+/// its input shapes (the grammar of graphify-validate), which the driver generator reads.
+///
+/// \code
+///   graphify::soundness::GeneratorOptions O;
+///   O.Seed = 42;
+///   std::string Program = graphify::soundness::generateProgram(O);
+/// \endcode
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace graphify::soundness {
+
+struct GeneratorOptions {
+  uint64_t Seed = 1;                  ///< the program's seed; equal seeds give equal programs
+  unsigned Modules = 6;               ///< modules per translation unit (one compile covers them all)
+  std::optional<unsigned> OnlyModule; ///< emit only module `Case<N>` of the program (a reproducer)
+};
+
+/// The whole translation unit: the include, then each module with its entry comment.
+std::string generateProgram(const GeneratorOptions &Options);
+
+} // namespace graphify::soundness
