@@ -396,8 +396,10 @@ void ModuleGenerator::guardedRaise() {
     break;
   case 5: {
     std::string V = leaf();
-    Guard = V + ".min().item<float>() > 0";
-    Op = "torch::log(" + V + ")";
+    // Domain-restricted math under its guard: NaN, not an exception, outside the domain.
+    bool Log = R.chance(50);
+    Guard = V + ".min().item<float>() " + (Log ? "> 0" : ">= 0");
+    Op = Log ? "torch::log(" + V + ")" : V + ".sqrt()";
     break;
   }
   default: {
