@@ -8,8 +8,9 @@
 /// condition guards, branch locals named like fields, macros and `#ifdef` in branches, truncating
 /// scalar reads, short-circuit guards.
 ///
-/// Every module is generated from its own stream (seed, index), so `OnlyModule` reproduces one
-/// module of a program byte for byte. Each module carries a `// graphify-entry:` comment with
+/// Every module is generated from its own stream (seed, index), so `Picked` reproduces some
+/// modules of a program byte for byte (one module: a reproducer; the modules of a seed that agree
+/// with their rewrite: a CI corpus entry). Each module carries a `// graphify-entry:` comment with
 /// its input shapes (the grammar of graphify-validate), which the driver generator reads.
 ///
 /// \code
@@ -19,15 +20,15 @@
 /// \endcode
 
 #include <cstdint>
-#include <optional>
 #include <string>
+#include <vector>
 
 namespace graphify::soundness {
 
 struct GeneratorOptions {
   uint64_t Seed = 1;                  ///< the program's seed; equal seeds give equal programs
   unsigned Modules = 6;               ///< modules per translation unit (one compile covers them all)
-  std::optional<unsigned> OnlyModule; ///< emit only module `Case<N>` of the program (a reproducer)
+  std::vector<unsigned> Picked;       ///< emit only these modules `Case<N>` (empty: all of them)
 };
 
 /// The whole translation unit: the include, then each module with its entry comment.

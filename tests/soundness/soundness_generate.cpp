@@ -1,5 +1,5 @@
 // soundness-generate: writes one generated translation unit (tests/soundness/ProgramGenerator.h).
-//   soundness-generate --seed 42 [--modules 6] [--module 3] -o case.cpp
+//   soundness-generate --seed 42 [--modules 6] [--module 0,2,5] -o case.cpp
 #include "ProgramGenerator.h"
 
 #include <llvm/Support/CommandLine.h>
@@ -9,7 +9,8 @@ namespace cl = llvm::cl;
 
 static cl::opt<uint64_t> Seed("seed", cl::desc("the program's seed"), cl::init(1));
 static cl::opt<unsigned> Modules("modules", cl::desc("modules per translation unit"), cl::init(6));
-static cl::opt<int> OnlyModule("module", cl::desc("emit only module Case<N> (a reproducer)"), cl::init(-1));
+static cl::list<unsigned> Picked("module", cl::desc("emit only these modules Case<N>, e.g. 3 or 0,2,5"),
+                                 cl::CommaSeparated);
 static cl::opt<std::string> Output("o", cl::desc("output file (default: stdout)"), cl::init("-"));
 
 int main(int argc, char **argv) {
@@ -17,8 +18,7 @@ int main(int argc, char **argv) {
   graphify::soundness::GeneratorOptions Options;
   Options.Seed = Seed;
   Options.Modules = Modules;
-  if (OnlyModule >= 0)
-    Options.OnlyModule = static_cast<unsigned>(OnlyModule);
+  Options.Picked.assign(Picked.begin(), Picked.end());
   std::error_code EC;
   llvm::raw_fd_ostream Out(Output, EC);
   if (EC) {
