@@ -189,8 +189,12 @@ std::string ModuleGenerator::expr(unsigned Depth) {
     default: return Sub() + ".sqrt()";
     }
   case 10: // A scalar read only to feed tensor math (scalar-read-to-device).
+    if (!on("host-read"))
+      return Sub() + ".abs()";
     return "(" + Sub() + " * " + leaf() + "." + R.pick(Reductions) + "().item<float>())";
   case 11: // The read truncates: item<int64_t>() of a floating tensor.
+    if (!on("int-read"))
+      return "(" + Sub() + " + " + leaf() + ".sum())";
     return "(" + Sub() + " + " + leaf() + ".sum().item<int64_t>())";
   case 12: { // Masked reductions (masked-reduce-to-where).
     std::string V = leaf(), C = threshold();
@@ -201,7 +205,7 @@ std::string ModuleGenerator::expr(unsigned Depth) {
     }
   }
   case 13: // A host position (host-position-to-device-index); rows only index 1-D values.
-    if (!TwoRows) {
+    if (!TwoRows && on("host-read")) {
       std::string V = leaf(), W = leaf();
       if (R.chance(80))
         return "(" + Sub() + " + " + V + "[" + W + ".argmax().item<int64_t>()])";
@@ -234,7 +238,7 @@ std::string ModuleGenerator::cond(unsigned Depth) {
     return defineMacro("v", "((v)." + R.pick(Reductions) + "().item<float>() " + R.pick(Comparisons) + " " +
                                 threshold() + ")") +
            "(" + E + ")";
-  if (P < 30) // truncating read: 0.7 > 0 is true, int64_t(0.7) > 0 is not
+  if (P < 30 && on("int-read")) // truncating read: 0.7 > 0 is true, int64_t(0.7) > 0 is not
     return E + ".sum().item<int64_t>() " + R.pick(Comparisons) + " " + std::to_string(int(R.below(3)) - 1);
   if (P < 36)
     return "(" + E + " > " + threshold() + ")." + (R.chance(50) ? "any" : "all") + "().item<bool>()";
@@ -243,7 +247,7 @@ std::string ModuleGenerator::cond(unsigned Depth) {
     return "(" + V + ".index({" + V + " > " + C + "}).numel() > 0 && " + V + ".index({" + V + " > " + C +
            "}).max().item<float>() > " + threshold() + ")";
   }
-  if (P < 43)
+  if (P < 43 && on("int-read"))
     return "static_cast<int>(" + E + ".sum().item<float>()) != 0";
   return E + "." + R.pick(Reductions) + "().item<float>() " + R.pick(Comparisons) + " " + threshold();
 }
@@ -466,7 +470,10 @@ void ModuleGenerator::partition() {
 
 void ModuleGenerator::hostRead() {
   std::string T = target(), Id = std::to_string(Fresh++);
-  switch (R.below(TwoRows ? 2 : 3)) {
+  unsigned Kind = R.below(TwoRows ? 2 : 3);
+  if (Kind == 1 && !on("int-read"))
+    Kind = 0;
+  switch (Kind) {
   case 0:
     line("float sc" + Id + " = " + leaf() + "." + R.pick(Reductions) + "().item<float>();");
     line(T + " = " + T + " * sc" + Id + ";");

@@ -32,7 +32,8 @@ struct GeneratorOptions {
   std::vector<unsigned> Picked;       ///< emit only these modules `Case<N>` (empty: all of them)
   /// Features left out (swarm testing: once a bug class is known, leaving out the feature that
   /// triggers it lets runs find the next one): guarded-raise, macro-condition, ifdef,
-  /// shadow-field, nonzero-put, f64, two-rows, ids-leaf.
+  /// shadow-field, nonzero-put, f64, two-rows, ids-leaf, int-read (item<int64_t> of floating
+  /// tensors), host-read (scalar reads and host positions inside expressions).
   std::set<std::string> Without;
 };
 

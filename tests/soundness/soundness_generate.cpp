@@ -15,7 +15,7 @@ static cl::list<unsigned> Picked("module", cl::desc("emit only these modules Cas
                                  cl::CommaSeparated);
 static cl::list<std::string> Without("without",
                                     cl::desc("features to leave out: guarded-raise, macro-condition, ifdef, "
-                                             "shadow-field, nonzero-put, f64, two-rows, ids-leaf"),
+                                             "shadow-field, nonzero-put, f64, two-rows, ids-leaf, int-read, host-read"),
                                     cl::CommaSeparated);
 static cl::opt<std::string> Output("o", cl::desc("output file (default: stdout)"), cl::init("-"));
 
@@ -26,7 +26,8 @@ int main(int argc, char **argv) {
   Options.Modules = Modules;
   Options.Picked.assign(Picked.begin(), Picked.end());
   static const std::set<std::string> Features = {"guarded-raise", "macro-condition", "ifdef", "shadow-field",
-                                                 "nonzero-put",   "f64",             "two-rows", "ids-leaf"};
+                                                 "nonzero-put",   "f64",             "two-rows", "ids-leaf",
+                                                 "int-read",      "host-read"};
   for (const std::string &F : Without) {
     if (!Features.count(F)) {
       llvm::errs() << "soundness-generate: unknown feature '" << F << "' for --without\n";
