@@ -8,7 +8,7 @@
 /// patterns first (all positive, all negative, zeros, alternating), then seeded normals at
 /// several scales with exact zeros; an integer input declared `in [lo, hi]` draws from the inner
 /// range [lo+1, hi-1] on even trials (the guards of index ops hold) and from [lo, hi] on odd ones
-/// (they fail).
+/// (they fail). The last two trials put a NaN and an infinity into floating inputs.
 ///
 /// \code
 ///   soundness::Session S;
@@ -22,13 +22,14 @@
 
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace soundness {
 
-constexpr int kTrials = 16;
+constexpr int kTrials = 18;
 
 /// One input, as its `// graphify-entry:` comment declares it.
 struct InputSpec {
@@ -67,6 +68,12 @@ inline torch::Tensor makeInput(const InputSpec &Spec, int Trial) {
       X = X * (torch::rand(Spec.Sizes, Opts) > 0.3).to(torch::kDouble);
   }
   }
+  // The last two trials carry a NaN and an infinity: comparisons with them are false both ways,
+  // which is where `~m` and the opposite comparison part ways.
+  if (Trial == kTrials - 2)
+    X.view({-1})[0] = std::numeric_limits<double>::quiet_NaN();
+  if (Trial == kTrials - 1)
+    X.view({-1})[N - 1] = std::numeric_limits<double>::infinity();
   return Spec.Dtype == torch::kBool ? X > 0 : X.to(Spec.Dtype);
 }
 
@@ -133,6 +140,10 @@ inline std::string describe(const Outcome &O) {
 
 class Session {
 public:
+  // One thread: reductions then add in the same order on every run (and tiny tensors gain
+  // nothing from more).
+  Session() { torch::set_num_threads(1); }
+
   /// Runs Original and Rewritten on kTrials inputs; prints every disagreement.
   void check(const std::string &Module, const std::vector<InputSpec> &Specs, const Forward &Original,
              const Forward &Rewritten) {
