@@ -18,7 +18,10 @@ torch::Tensor seq(const std::vector<int64_t>& shape, double offset = 0.0) {
   for (auto d : shape) n *= d;
   auto flat = torch::arange(n, torch::dtype(torch::kFloat)) * 0.5 + offset;
   auto sign = 1.0 - 2.0 * (torch::remainder(torch::arange(n), 3) == 1).to(torch::kFloat);
-  return (flat * sign).reshape(shape);
+  // clone: a tensor of its own, not a view of a temporary. (A leaf that is a view of a tensor
+  // without grad loses, in LibTorch, the gradients of its own views once it is written in place
+  // under NoGradGuard: their history is rebuilt over that base, which has none.)
+  return (flat * sign).reshape(shape).clone();
 }
 
 torch::Tensor leaf(const std::vector<int64_t>& shape, double offset = 0.0) {
@@ -58,6 +61,31 @@ DIFF_CASE(overlap_write_expanded_errors) {
   auto a = seq({3});
   a.expand({2, 3}).mul_(2);
   return a;
+}
+DIFF_CASE(overlap_fill_expanded_allowed) {
+  // Filling is idempotent: LibTorch skips the overlap check for fill_ (and zero_).
+  auto a = seq({3});
+  a.expand({2, 3}).fill_(2.5);
+  auto b = seq({3});
+  b.unsqueeze(0).expand({4, 3}).zero_();
+  return {a, b};
+}
+DIFF_CASE(overlap_empty_expanded_allowed) {
+  // An empty tensor is dense: no element is written twice (found by fuzz_aliasing).
+  auto a = torch::zeros({0, 3});
+  a.expand({2, 0, 3}).sigmoid_();
+  a.expand({2, 0, 3}).add_(1);
+  return a;
+}
+DIFF_CASE(reshape_copy_is_not_a_view) {
+  // reshape that must copy returns a tensor of its own (LibTorch's _unsafe_view): in-place writes
+  // into it are ordinary in-place ops under autograd (found by fuzz_aliasing).
+  auto w = leaf({4});
+  auto r = (w * 1).expand({2, 4}).reshape({-1});
+  auto flag = S{r.is_view() ? 1.0 : 0.0};
+  r.sigmoid_();
+  (r * seq({8})).sum().backward();
+  return {flag, r, w.grad()};
 }
 DIFF_CASE(overlap_index_put_value_aliases_self_errors) {
   auto a = seq({5});
@@ -200,4 +228,24 @@ DIFF_CASE(grad_view_saved_then_base_inplace_errors) {
   y.mul_(2);
   s.sum().backward();
   return x.grad();
+}
+
+// --- found by fuzz_aliasing: an input saved only for another input's gradient ---------------------
+DIFF_CASE(grad_mul_by_constant_then_input_inplace) {
+  // LibTorch saves x for y = x * c only when c needs a gradient: writing x later is fine.
+  auto w = leaf({4});
+  auto x = w * 1;
+  auto y = x * 2.0;
+  auto z = x / seq({4}, 3.0);
+  x.add_(1);
+  (y.sum() + z.sum()).backward();
+  return {y, z, w.grad()};
+}
+DIFF_CASE(grad_mul_by_tensor_with_grad_then_input_inplace_errors) {
+  auto w = leaf({4}), c = leaf({4}, 1.0);
+  auto x = w * 1;
+  auto y = x * c;  // c's gradient needs x
+  x.add_(1);
+  y.sum().backward();
+  return w.grad();
 }

@@ -291,3 +291,31 @@ TEST(AutogradSemantics, ViewOfBaseWrittenInPlaceLeavesNoCycle) {
   EXPECT_TRUE(fn.expired());
   EXPECT_TRUE(base.expired());
 }
+
+// An input whose value only the other input's gradient reads is saved only when that input needs
+// one (found by tests/differential/fuzz_aliasing.cpp): `y = x * 2; x.add_(1)` keeps y's backward.
+TEST(AutogradSemantics, InputSavedOnlyForTheOtherInputsGradient) {
+  Tensor w = tensor({1.f, 2.f}).requires_grad_();
+  Tensor x = w * 1;
+  Tensor y = x * 2;
+  Tensor z = x / tensor({4.f, 8.f});
+  x.add_(1);
+  (y.sum() + z.sum()).backward();
+  EXPECT_VALUES(w.grad(), {2.25, 2.125});
+  Tensor c = tensor({3.f, 4.f}).requires_grad_();
+  Tensor x2 = w * 1;
+  Tensor y2 = x2 * c;
+  x2.add_(1);
+  EXPECT_NE(error_of([&] { y2.sum().backward(); }).find("modified by an inplace operation"), std::string::npos);
+}
+
+// reshape that copies returns no view (LibTorch's _unsafe_view), so writing it in place while
+// autograd records is an ordinary in-place op (found by tests/differential/fuzz_aliasing.cpp).
+TEST(AutogradSemantics, ReshapeThatCopiesIsNoView) {
+  Tensor w = tensor({1.f, 2.f}).requires_grad_();
+  Tensor r = (w * 1).expand({2, 2}).reshape({-1});
+  EXPECT_FALSE(r.is_view());
+  r.mul_(3);
+  r.sum().backward();
+  EXPECT_VALUES(w.grad(), {6, 6});
+}

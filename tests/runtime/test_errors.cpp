@@ -250,6 +250,9 @@ TEST(Errors, FullOverlapAndDisjointViewsAreAllowed) {
   Tensor c = arange(4).to(kFloat);
   c.masked_fill_(c > 1, c[1]);
   EXPECT_VALUES(c, {0, 1, 1, 1});
+  // Empty tensors are dense: an empty expanded tensor can be written (LibTorch's rule).
+  Tensor e = zeros({0, 3});
+  EXPECT_NO_THROW(e.expand({2, 0, 3}).add_(1));
   // Non-dense layouts are too hard to decide; LibTorch runs them, and so does the runtime.
   Tensor m = ones({3, 4});
   m.slice(1, 0, 2).add_(m.slice(1, 2, 4));

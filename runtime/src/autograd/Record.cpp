@@ -295,8 +295,14 @@ KernelRecord::KernelRecord(OpCall &call) {
   s.ints = call.ints;
   s.in.resize(call.in.size());
   s.out.resize(call.out.size());
+  auto other_needs = [&](size_t i) {
+    for (size_t j = 0; j < needs.size(); ++j)
+      if (j != i && needs[j]) return true;
+    return false;
+  };
   for (size_t i = 0; i < call.in.size(); ++i) {
-    const bool value = d.saves >> i & 1u, shape = d.shapes >> i & 1u;
+    const bool value = (d.saves >> i & 1u) && (!(d.for_others >> i & 1u) || other_needs(i));
+    const bool shape = d.shapes >> i & 1u;
     if (!value && !shape) continue;
     Tensor t = call.in[i];
     if (value)

@@ -65,7 +65,10 @@ MemOverlapStatus overlap(const TensorImpl &a, const Extent &ea, const TensorImpl
   return MemOverlapStatus::none;
 }
 
+/// ATen's has_internal_overlap == Yes: a broadcast dim, unless the tensor is empty (an empty
+/// tensor is dense, and writing it writes nothing).
 bool has_internal_overlap(const TensorImpl &t) {
+  if (t.numel == 0) return false;
   for (size_t d = 0; d < t.sizes.size(); ++d)
     if (t.strides[d] == 0 && t.sizes[d] > 1) return true;
   return false;
