@@ -236,3 +236,86 @@ TEST(Optimizers, AdamMatchesTheFormula) {
 }
 
 } // namespace
+
+// View + inplace: a view made before its base is written in place follows the base's new history
+// (its grad_fn becomes AsStridedBackward0 of the base's), as LibTorch.
+TEST(AutogradSemantics, ViewFollowsItsBaseWrittenInPlace) {
+  Tensor x = tensor({1.f, 2.f, 3.f, 4.f}).requires_grad_();
+  Tensor y = x * 1;
+  Tensor v = y.view({2, 2});
+  y.mul_(2);
+  v.sum().backward();
+  EXPECT_VALUES(x.grad(), {2, 2, 2, 2});
+  EXPECT_EQ(v.grad_fn()->name(), "AsStridedBackward0");
+
+  // Slices, views of views and expanded views, once the base handle is gone too.
+  Tensor a = tensor({1.f, 2.f, 3.f}).requires_grad_();
+  Tensor s, e;
+  {
+    Tensor b = a * 1;
+    s = b.view({3, 1}).select(1, 0).slice(0, 1, 3);
+    e = b.expand({2, 3});
+    b.mul_(a); // b = a * a
+  }
+  (s.sum() + e.sum()).backward();
+  // s: d(a1^2 + a2^2); e: 2 * d(sum a^2)
+  EXPECT_VALUES(a.grad(), {4, 12, 18});
+}
+
+TEST(AutogradSemantics, ViewKeepsItsHistoryWhenTheBaseIsWrittenWithoutGrad) {
+  Tensor x = tensor({1.f, 2.f}).requires_grad_();
+  Tensor y = x * 3;
+  Tensor v = y.view({2, 1});
+  {
+    NoGradGuard no_grad;
+    y.mul_(2);
+  }
+  v.sum().backward();
+  EXPECT_VALUES(x.grad(), {3, 3});
+}
+
+// The base's state is held by its views, and views are what nodes save: the runtime must not let
+// base -> grad_fn -> saved view -> base become a cycle that is never freed.
+TEST(AutogradSemantics, ViewOfBaseWrittenInPlaceLeavesNoCycle) {
+  std::weak_ptr<autograd::Node> fn;
+  std::weak_ptr<TensorImpl> base;
+  {
+    Tensor x = tensor({3.f, 4.f}).requires_grad_();
+    Tensor y = x * 1;
+    Tensor n = y.view({2, 1}).norm();
+    y.div_(n);
+    fn = y.grad_fn();
+    base = y.impl();
+    EXPECT_FALSE(fn.expired());
+  }
+  EXPECT_TRUE(fn.expired());
+  EXPECT_TRUE(base.expired());
+}
+
+// An input whose value only the other input's gradient reads is saved only when that input needs
+// one (found by tests/differential/fuzz_aliasing.cpp): `y = x * 2; x.add_(1)` keeps y's backward.
+TEST(AutogradSemantics, InputSavedOnlyForTheOtherInputsGradient) {
+  Tensor w = tensor({1.f, 2.f}).requires_grad_();
+  Tensor x = w * 1;
+  Tensor y = x * 2;
+  Tensor z = x / tensor({4.f, 8.f});
+  x.add_(1);
+  (y.sum() + z.sum()).backward();
+  EXPECT_VALUES(w.grad(), {2.25, 2.125});
+  Tensor c = tensor({3.f, 4.f}).requires_grad_();
+  Tensor x2 = w * 1;
+  Tensor y2 = x2 * c;
+  x2.add_(1);
+  EXPECT_NE(error_of([&] { y2.sum().backward(); }).find("modified by an inplace operation"), std::string::npos);
+}
+
+// reshape that copies returns no view (LibTorch's _unsafe_view), so writing it in place while
+// autograd records is an ordinary in-place op (found by tests/differential/fuzz_aliasing.cpp).
+TEST(AutogradSemantics, ReshapeThatCopiesIsNoView) {
+  Tensor w = tensor({1.f, 2.f}).requires_grad_();
+  Tensor r = (w * 1).expand({2, 2}).reshape({-1});
+  EXPECT_FALSE(r.is_view());
+  r.mul_(3);
+  r.sum().backward();
+  EXPECT_VALUES(w.grad(), {6, 6});
+}

@@ -215,3 +215,72 @@ TEST(Errors, ItemConversionOverflow) {
   EXPECT_EQ(tensor(-1.0).item<uint8_t>(), 255); // c10 allows -1 -> 255
   EXPECT_TRUE(std::isnan(tensor(NAN).item<float>()));
 }
+
+// ATen's MemOverlap rule, checked by every launch (src/core/MemOverlap.cpp): a write that
+// overlaps an input partially raises instead of reading elements it has already overwritten.
+TEST(Errors, PartialOverlapOfOutputAndInput) {
+  const char *partial = "some elements of the input tensor and the written-to tensor refer to a single memory location";
+  Tensor a = arange(6).to(kFloat);
+  EXPECT_ERROR(a.slice(0, 1, 6).copy_(a.slice(0, 0, 5)), partial);
+  EXPECT_ERROR(a.slice(0, 1, 6).add_(a.slice(0, 0, 5)), partial);
+  EXPECT_ERROR(a.slice(0, 0, 5).div_(a.slice(0, 1, 6)), partial);
+  EXPECT_ERROR(a.slice(0, 0, 5) = a.slice(0, 1, 6), partial);
+  Tensor b = arange(4).to(kFloat).view({2, 2});
+  EXPECT_ERROR(b.mul_(b.t()), partial);
+  EXPECT_ERROR(b.add_(b[0]), partial); // judged before broadcasting, as LibTorch
+  EXPECT_ERROR(a.index_put_({tensor({4, 5})}, a.slice(0, 3, 5)), partial);
+  EXPECT_ERROR(a.expand({2, 6}).mul_(2), "more than one element of the written-to tensor");
+  // Nothing was written by the refused launches.
+  EXPECT_VALUES(a, {0, 1, 2, 3, 4, 5});
+  EXPECT_VALUES(b, {0, 1, 2, 3});
+}
+
+TEST(Errors, FullOverlapAndDisjointViewsAreAllowed) {
+  Tensor a = arange(6).to(kFloat);
+  a.add_(a);
+  a.mul_(a.view({2, 3}).view({6}));
+  a.copy_(a);
+  EXPECT_VALUES(a, {0, 4, 16, 36, 64, 100});
+  a.slice(0, 0, 3).sub_(a.slice(0, 3, 6));
+  EXPECT_VALUES(a, {-36, -60, -84, 36, 64, 100});
+  // 0-d values are read before the write (LibTorch clones or reads them).
+  Tensor b = arange(4).to(kFloat);
+  b.fill_(b[2]);
+  EXPECT_VALUES(b, {2, 2, 2, 2});
+  Tensor c = arange(4).to(kFloat);
+  c.masked_fill_(c > 1, c[1]);
+  EXPECT_VALUES(c, {0, 1, 1, 1});
+  // Empty tensors are dense: an empty expanded tensor can be written (LibTorch's rule).
+  Tensor e = zeros({0, 3});
+  EXPECT_NO_THROW(e.expand({2, 0, 3}).add_(1));
+  // Non-dense layouts are too hard to decide; LibTorch runs them, and so does the runtime.
+  Tensor m = ones({3, 4});
+  m.slice(1, 0, 2).add_(m.slice(1, 2, 4));
+  EXPECT_VALUES(m.sum(), {18});
+}
+
+TEST(Errors, OverlapIsCheckedWhileCapturingNotOnReplay) {
+  Tensor a = zeros({6});
+  Tensor x = ones({3});
+  Graph g = capture([&] { a.slice(0, 3, 6).add_(a.slice(0, 0, 3) + x); }); // runs once
+  g.replay();
+  g.replay();
+  EXPECT_VALUES(a, {0, 0, 0, 3, 3, 3});
+  EXPECT_ERROR(capture([&] { a.slice(0, 1, 6).copy_(a.slice(0, 0, 5)); }), "Please clone() the tensor");
+}
+
+TEST(Errors, LossTargetsOutOfRange) {
+  namespace F = nn::functional;
+  Tensor logits = zeros({3, 4});
+  EXPECT_ERROR(F::cross_entropy(logits, tensor({int64_t(0), int64_t(-1), int64_t(2)})), "Target -1 is out of bounds.");
+  EXPECT_ERROR(F::nll_loss(logits, tensor({int64_t(4), int64_t(0), int64_t(2)})), "Target 4 is out of bounds.");
+  // ignore_index is the one value outside [0, C) that is allowed.
+  EXPECT_NEAR(F::cross_entropy(logits, tensor({int64_t(0), int64_t(-1), int64_t(2)}),
+                               F::CrossEntropyFuncOptions().ignore_index(-1))
+                  .item<float>(),
+              std::log(4.0), 1e-6);
+  // gather and scatter take [0, size) only: no wrapping of negative indices.
+  EXPECT_ERROR(logits.gather(1, tensor({int64_t(-1)}).view({1, 1})),
+               "index -1 is out of bounds for dimension 1 with size 4");
+  EXPECT_ERROR(zeros({4}).scatter_(0, tensor({int64_t(-1)}), ones({1})), "index -1 is out of bounds");
+}

@@ -12,6 +12,25 @@
 
 namespace gfy::autograd {
 
+struct AutogradMeta;
+
+/// Where a differentiable view came from, so that it follows its base's history when the base is
+/// written in place after the view was made (LibTorch's "view + inplace": the view's grad_fn
+/// becomes AsStridedBackward0 of the base's current grad_fn; see refresh_view_history).
+struct ViewOrigin {
+  /// The root base's autograd state (a view of a view records the first view's root). Held
+  /// strongly, as LibTorch's view holds its base: the base's newest history must outlive the base
+  /// handle. Saved tensors never carry an origin (saved_operand), so no node reaches one.
+  std::shared_ptr<AutogradMeta> base;
+  std::vector<int64_t> base_sizes, base_strides; ///< the root base's layout, in elements
+  int64_t base_offset = 0;
+  ScalarType dtype = kFloat;
+  Device device;
+  uint32_t version = 0;          ///< the storage version the view's history was last checked at
+  const Node *base_fn = nullptr; ///< the base's grad_fn the view's history leads to (kept alive by it)
+  uint32_t base_output_nr = 0;
+};
+
 struct AutogradMeta {
   bool requires_grad = false;  ///< set by the user on a leaf
   bool retains_grad = false;   ///< retain_grad() on a non-leaf
@@ -22,6 +41,8 @@ struct AutogradMeta {
   std::shared_ptr<Node> grad_fn;
   uint32_t output_nr = 0;
   std::weak_ptr<Node> grad_accumulator; ///< the leaf's AccumulateGrad, shared by every use
+  /// Set on views made while their base requires grad; null otherwise.
+  std::shared_ptr<ViewOrigin> view_origin;
 };
 
 namespace detail {
@@ -70,6 +91,14 @@ void set_view_history(const Tensor &view, const Tensor &base, const char *name,
                       std::function<Tensor(const Tensor &)> backward);
 /// An identity view (same shape and strides as `base`): shares base's gradient edge, no node.
 void share_history(const Tensor &view, const Tensor &base);
+
+/// Rebuilds a view's history over its base's current one when the base was written in place
+/// since (ViewOrigin); every reader of a tensor's history (gradient_edge, Tensor::grad_fn) calls
+/// it first. Inline test: it runs for every operand of a recorded launch.
+void rebase_view_history(const Tensor &view, AutogradMeta &m);
+inline void refresh_view_history(const Tensor &t, AutogradMeta &m) {
+  if (m.view_origin && m.view_origin->version != t.unsafeGetTensorImpl()->storage->version) rebase_view_history(t, m);
+}
 
 /// Marks a view made inside a front-end (detail::make_view) of a tensor that requires grad; see
 /// AutogradMeta::untracked_view.

@@ -363,9 +363,13 @@ struct Entry {
   KD d;
 };
 KD entry(unsigned saves, Formula f, unsigned shapes = 0, unsigned outputs = OUT(0)) {
-  return KD{true, saves, shapes, outputs, false, false, f};
+  return KD{true, saves, shapes, 0, outputs, false, false, f};
 }
 V no_inputs(const GradCtx &) { return {}; }
+KD saved_for_others(KD d, unsigned inputs) {
+  d.for_others = inputs;
+  return d;
+}
 KD overwrite(Formula f) {
   KD d = entry(0, f);
   d.overwrites = true;
@@ -386,11 +390,13 @@ const Entry kEntries[] = {
   // binary elementwise (inputs broadcast and converted by the front-end)
   {OpId::add,       entry(0, [](const GradCtx &c) -> V { return {c.g(0), scaled(c.g(0), c.call.alpha)}; })},
   {OpId::sub,       entry(0, [](const GradCtx &c) -> V { return {c.g(0), scaled(c.g(0), -c.call.alpha)}; })},
-  {OpId::mul,       entry(IN(0) | IN(1), [](const GradCtx &c) -> V {
-                      return {c.needs(0) ? c.g(0) * c.in(1) : Tensor(), c.needs(1) ? c.g(0) * c.in(0) : Tensor()}; })},
-  {OpId::div,       entry(IN(0) | IN(1), [](const GradCtx &c) -> V {
+  {OpId::mul,       saved_for_others(entry(IN(0) | IN(1), [](const GradCtx &c) -> V {
+                      return {c.needs(0) ? c.g(0) * c.in(1) : Tensor(), c.needs(1) ? c.g(0) * c.in(0) : Tensor()}; }),
+                      IN(0) | IN(1))},
+  {OpId::div,       saved_for_others(entry(IN(0) | IN(1), [](const GradCtx &c) -> V {
                       return {c.needs(0) ? c.g(0) / c.in(1) : Tensor(),
-                              c.needs(1) ? -c.g(0) * c.in(0) / (c.in(1) * c.in(1)) : Tensor()}; })},
+                              c.needs(1) ? -c.g(0) * c.in(0) / (c.in(1) * c.in(1)) : Tensor()}; }),
+                      IN(0))},
   {OpId::pow,       entry(IN(0) | IN(1) | OUT(0), pow_backward)},
   {OpId::maximum,   entry(IN(0) | IN(1), [](const GradCtx &c) { return extremum_backward(c, true); })},
   {OpId::minimum,   entry(IN(0) | IN(1), [](const GradCtx &c) { return extremum_backward(c, false); })},

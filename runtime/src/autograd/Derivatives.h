@@ -35,6 +35,10 @@ struct KernelDerivative {
   bool defined = false;
   unsigned saves = 0;     ///< operands whose values the formula reads (version-checked, freed after backward)
   unsigned shapes = 0;    ///< operands whose sizes/strides only it reads
+  /// Inputs among `saves` whose values only the other inputs' gradients read (mul: each one's
+  /// for the other's; div: the dividend's for the divisor's): kept only when another input needs
+  /// a gradient, as LibTorch saves them, so `y = x * 2; x.add_(1)` leaves y's backward valid.
+  unsigned for_others = 0;
   unsigned outputs = OUT(0); ///< differentiable outputs (OUT bits)
   /// The kernel writes all of out[0] without reading it (copy, fill): written in place over a
   /// tensor with history, the old history receives zeros.

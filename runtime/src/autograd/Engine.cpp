@@ -210,6 +210,7 @@ void check_create_graph(bool create_graph) {
 
 Edge gradient_edge(const Tensor &t) {
   AutogradMeta &m = materialize(t);
+  refresh_view_history(t, m);
   if (m.grad_fn) return {m.grad_fn, m.output_nr};
   if (!m.requires_grad) return {};
   std::shared_ptr<Node> acc = m.grad_accumulator.lock();

@@ -162,6 +162,57 @@ void attach(const Tensor &out, const std::shared_ptr<Node> &node, uint32_t outpu
   m.output_nr = output_nr;
   m.untracked_view = false;
   m.requires_grad = false;
+  // New history of its own: a view written in place (which only a view that alone holds its
+  // storage may be) no longer follows its base; view ops set the origin again after this.
+  m.view_origin.reset();
+}
+
+/// The tensor a node keeps of operand `t`: `t` itself, unless it is a view with a ViewOrigin —
+/// then an alias with the same memory and history but no origin, since base -> grad_fn -> this
+/// node -> saved view -> origin -> base would be a cycle that is never freed
+/// (`y.div_(y.view(-1).norm())`).
+Tensor saved_operand(const Tensor &t) {
+  const AutogradMeta *m = meta(t);
+  if (!m || !m->view_origin) return t;
+  auto impl = std::make_shared<TensorImpl>(*t.unsafeGetTensorImpl());
+  auto alias_meta = std::make_shared<AutogradMeta>(*m);
+  alias_meta->view_origin.reset();
+  impl->autograd_meta = std::move(alias_meta);
+  return Tensor(std::move(impl));
+}
+
+/// LibTorch's as_strided backward for a view of the root base: both layouts address one storage,
+/// so the view's gradient is written at the view's positions of a zero buffer spanning both, and
+/// the base's gradient read back at the base's positions. Kernels only (zeros, copy), so it runs
+/// the same while a graph is being captured.
+struct Layout {
+  std::vector<int64_t> sizes, strides;
+  int64_t offset = 0;
+};
+Tensor as_strided_backward(const Tensor &grad, const Layout &base, const Layout &view) {
+  IntArrayRef sizes = view.sizes, strides = view.strides;
+  const int64_t offset = view.offset;
+  auto last = [](IntArrayRef sz, IntArrayRef st, int64_t off) {
+    int64_t end = off;
+    for (size_t d = 0; d < sz.size(); ++d) {
+      if (sz[d] == 0) return off;
+      end += (sz[d] - 1) * st[d];
+    }
+    return end + 1;
+  };
+  const int64_t lo = std::min(base.offset, offset);
+  const int64_t hi = std::max(last(base.sizes, base.strides, base.offset), last(sizes, strides, offset));
+  Tensor flat = zeros({hi - lo}, grad.options());
+  // A broadcast dim of the view names one element many times: its gradients add up there.
+  std::vector<int64_t> broadcast, write_sizes = sizes.vec();
+  for (size_t d = 0; d < sizes.size(); ++d)
+    if (strides[d] == 0 && sizes[d] > 1) {
+      broadcast.push_back(int64_t(d));
+      write_sizes[d] = 1;
+    }
+  const Tensor g = broadcast.empty() ? grad : grad.sum(broadcast, /*keepdim=*/true);
+  gfy::detail::make_view(flat, write_sizes, strides.vec(), offset - lo).copy_(g);
+  return gfy::detail::make_view(flat, base.sizes, base.strides, base.offset - lo).contiguous();
 }
 
 } // namespace
@@ -244,8 +295,14 @@ KernelRecord::KernelRecord(OpCall &call) {
   s.ints = call.ints;
   s.in.resize(call.in.size());
   s.out.resize(call.out.size());
+  auto other_needs = [&](size_t i) {
+    for (size_t j = 0; j < needs.size(); ++j)
+      if (j != i && needs[j]) return true;
+    return false;
+  };
   for (size_t i = 0; i < call.in.size(); ++i) {
-    const bool value = d.saves >> i & 1u, shape = d.shapes >> i & 1u;
+    const bool value = (d.saves >> i & 1u) && (!(d.for_others >> i & 1u) || other_needs(i));
+    const bool shape = d.shapes >> i & 1u;
     if (!value && !shape) continue;
     Tensor t = call.in[i];
     if (value)
@@ -254,6 +311,7 @@ KernelRecord::KernelRecord(OpCall &call) {
           NoGradGuard no_grad;
           t = t.clone();
         }
+    t = saved_operand(t);
     s.in[i] = t;
     node->save(unsigned(i), t, value);
   }
@@ -288,6 +346,31 @@ void KernelRecord::finish(const OpCall &call) {
 
 // --- views --------------------------------------------------------------------------------------------
 
+namespace {
+/// Gives `view` (whose history was just set from `base`'s, freshly refreshed) the origin of
+/// ViewOrigin: base's own origin when base is a view, else base itself.
+void remember_base(const Tensor &view, const Tensor &base) {
+  const AutogradMeta *bm = meta(base);
+  if (!bm || bm->untracked_view) return;
+  auto o = std::make_shared<ViewOrigin>();
+  if (bm->view_origin) {
+    *o = *bm->view_origin;
+  } else {
+    const TensorImpl &b = *base.unsafeGetTensorImpl();
+    o->base = base.unsafeGetTensorImpl()->autograd_meta;
+    o->base_sizes = b.sizes;
+    o->base_strides = b.strides;
+    o->base_offset = b.offset;
+    o->dtype = b.dtype;
+    o->device = b.storage->device;
+    o->base_fn = bm->grad_fn.get();
+    o->base_output_nr = bm->output_nr;
+  }
+  o->version = view.unsafeGetTensorImpl()->storage->version;
+  materialize(view).view_origin = std::move(o);
+}
+} // namespace
+
 void set_view_history(const Tensor &view, const Tensor &base, const char *name,
                       std::function<Tensor(const Tensor &)> backward) {
   auto node = std::make_shared<FunctionNode>(
@@ -295,11 +378,36 @@ void set_view_history(const Tensor &view, const Tensor &base, const char *name,
   node->next_edges_.push_back(gradient_edge(base));
   node->input_meta_.push_back(input_meta(base));
   attach(view, node, 0);
+  remember_base(view, base);
 }
 
 void share_history(const Tensor &view, const Tensor &base) {
   const Edge e = gradient_edge(base);
   attach(view, e.function, e.input_nr);
+  remember_base(view, base);
+}
+
+void rebase_view_history(const Tensor &view, AutogradMeta &m) {
+  ViewOrigin &o = *m.view_origin;
+  o.version = view.unsafeGetTensorImpl()->storage->version;
+  const AutogradMeta &base = *o.base;
+  // Written without new history (under NoGradGuard, an optimizer step on a leaf): the view's
+  // history still leads to the base's, and stays as it is.
+  if (!base.grad_fn || (base.grad_fn.get() == o.base_fn && base.output_nr == o.base_output_nr)) return;
+  o.base_fn = base.grad_fn.get();
+  o.base_output_nr = base.output_nr;
+  const TensorImpl &v = *view.unsafeGetTensorImpl();
+  // Layouts by value: the node must not hold the origin (it holds the base's state, whose
+  // history may come to lead back to this node).
+  auto node = std::make_shared<FunctionNode>(
+      "AsStridedBackward0", [base_layout = Layout{o.base_sizes, o.base_strides, o.base_offset},
+                             view_layout = Layout{v.sizes, v.strides, v.offset}](const variable_list &g) -> variable_list {
+        return {as_strided_backward(g[0], base_layout, view_layout)};
+      });
+  node->next_edges_.push_back({base.grad_fn, base.output_nr});
+  node->input_meta_.push_back({o.base_sizes, o.dtype, o.device});
+  m.grad_fn = std::move(node);
+  m.output_nr = 0;
 }
 
 void mark_untracked_view(const Tensor &view) {

@@ -58,7 +58,8 @@ bool Tensor::is_leaf() const {
 
 const std::shared_ptr<autograd::Node> &Tensor::grad_fn() const {
   static const std::shared_ptr<autograd::Node> none;
-  const AutogradMeta *m = meta(*this);
+  AutogradMeta *m = meta(*this);
+  if (m) autograd::detail::refresh_view_history(*this, *m);
   return m ? m->grad_fn : none;
 }
 
@@ -88,6 +89,7 @@ Tensor &Tensor::detach_() {
     m->requires_grad = false;
     m->untracked_view = false;
     m->output_nr = 0;
+    m->view_origin.reset();
   }
   return *this;
 }

@@ -323,7 +323,9 @@ Tensor &Tensor::fill_(const Scalar &v) {
 }
 Tensor &Tensor::fill_(const Tensor &v) {
   GFY_CHECK(v.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", v.dim(), " dimensions.");
-  return copy_(v);
+  // `x.fill_(x[0])`: LibTorch reads the value before writing (a clone when it aliases self), so
+  // the overlap rule of copy_ does not apply to it.
+  return copy_(v.unsafeGetTensorImpl()->storage == impl_of(*this).storage ? v.clone() : v);
 }
 Tensor &Tensor::zero_() { return fill_(0); }
 
@@ -761,7 +763,10 @@ Tensor &Tensor::masked_fill_(const Tensor &mask, const Tensor &value) {
             IntArrayRef(shape));
   OpCall c;
   c.op = OpId::masked_fill;
-  c.in = {*this, mask.expand(sizes()), cast(value, scalar_type())};
+  // LibTorch reads a 0-d value before writing (its item()), so `x.masked_fill_(m, x[0])` is no
+  // overlap: the value is cloned when it aliases self.
+  const bool aliases = value.unsafeGetTensorImpl()->storage == impl_of(*this).storage;
+  c.in = {*this, mask.expand(sizes()), cast(aliases ? value.clone() : value, scalar_type())};
   c.out = {*this};
   run(std::move(c), scalar_type());
   return *this;

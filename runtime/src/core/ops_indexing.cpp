@@ -275,7 +275,9 @@ Tensor restride_for(const Tensor &t, int64_t dim, const Tensor &index) {
 }
 } // namespace
 
-Tensor gather(const Tensor &a, int64_t dim, const Tensor &index) {
+namespace {
+/// gather; `targets` makes the kernel report an index out of range as nll_loss's target error.
+Tensor gather_impl(const Tensor &a, int64_t dim, const Tensor &index, bool targets) {
   check_defined(a, "self");
   check_defined(index, "index");
   dim = maybe_wrap_dim(dim, a.dim());
@@ -292,8 +294,15 @@ Tensor gather(const Tensor &a, int64_t dim, const Tensor &index) {
   c.out = {out};
   c.k = a.dim() == 0 ? 0 : a.stride(dim);
   c.ints = {a.dim() == 0 ? 1 : a.size(dim)};
+  c.flag = targets;
   run(std::move(c), a.scalar_type());
   return out;
+}
+} // namespace
+
+Tensor gather(const Tensor &a, int64_t dim, const Tensor &index) { return gather_impl(a, dim, index, false); }
+Tensor detail::gather_targets(const Tensor &a, int64_t dim, const Tensor &index) {
+  return gather_impl(a, dim, index, true);
 }
 
 Tensor &Tensor::scatter_(int64_t dim, const Tensor &index, const Tensor &src) {

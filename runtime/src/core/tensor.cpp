@@ -320,7 +320,12 @@ Tensor Tensor::reshape(IntArrayRef shape) const {
     if (ad::needs_view_history(*this)) ad::record_reshape(v, *this);
     return v;
   }
-  return contiguous().view(sz);
+  // Not viewable: a copy, which is no view (LibTorch's _unsafe_view of a contiguous clone), so
+  // is_view() and the in-place rules of autograd see a tensor of its own (found by
+  // tests/differential/fuzz_aliasing.cpp).
+  Tensor copy = contiguous().view(sz);
+  copy.unsafeGetTensorImpl()->is_view = false;
+  return copy;
 }
 
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {

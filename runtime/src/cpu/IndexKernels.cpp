@@ -34,6 +34,14 @@ inline int64_t checked_index(int64_t v, int64_t size, int64_t dim) {
   return v < 0 ? v + size : v;
 }
 
+/// gather and scatter take indices in [0, size) only (no wrapping, as LibTorch's
+/// scatter_gather kernels); gather for nll_loss (`targets`) words it as a bad target.
+inline int64_t gather_index(int64_t v, int64_t size, int64_t dim, bool targets) {
+  if (v >= 0 && v < size) return v;
+  if (targets) throw Error(detail::str_cat("Target ", v, " is out of bounds."));
+  throw Error(detail::str_cat("index ", v, " is out of bounds for dimension ", dim, " with size ", size));
+}
+
 /// The position index value `v` names in indexed dim `P + k` of `t`. index_select / embedding
 /// (`select`: flag2 of a gather) take indices in [0, size), in LibTorch's words for the rest.
 inline int64_t index_position(int64_t v, const TensorImpl &t, size_t P, size_t k, bool select) {
@@ -112,7 +120,7 @@ void gather_kernel(OpCall &c) {
   dispatch_all(out.dtype, [&]<class T>() {
     loop_nd<3>(out.sizes, {&out, &src, &index}, [&](char **p, const int64_t *s, int64_t n) {
       for (int64_t i = 0; i < n; ++i) {
-        const int64_t v = checked_index(*reinterpret_cast<const int64_t *>(p[2] + i * s[2]), size, c.dim);
+        const int64_t v = gather_index(*reinterpret_cast<const int64_t *>(p[2] + i * s[2]), size, c.dim, c.flag);
         *reinterpret_cast<T *>(p[0] + i * s[0]) = reinterpret_cast<const T *>(p[1] + i * s[1])[v * step];
       }
     });
@@ -126,7 +134,7 @@ void scatter_kernel(OpCall &c) {
   dispatch_all(out.dtype, [&]<class T>() {
     loop_nd<3>(index.sizes, {&out, &src, &index}, [&](char **p, const int64_t *s, int64_t n) {
       for (int64_t i = 0; i < n; ++i) {
-        const int64_t v = checked_index(*reinterpret_cast<const int64_t *>(p[2] + i * s[2]), size, c.dim);
+        const int64_t v = gather_index(*reinterpret_cast<const int64_t *>(p[2] + i * s[2]), size, c.dim, false);
         reinterpret_cast<T *>(p[0] + i * s[0])[v * step] = *reinterpret_cast<const T *>(p[1] + i * s[1]);
       }
     });

@@ -431,6 +431,8 @@ void check_device_errors() {
   if (r.code == kIndexOutOfRange)
     throw Error(gfy::detail::str_cat("index ", int64_t(r.value), " is out of bounds for dimension ", r.dim,
                                      " with size ", int64_t(r.size), " (reported by a CUDA kernel)"));
+  if (r.code == kTargetOutOfBounds)
+    throw Error(gfy::detail::str_cat("Target ", int64_t(r.value), " is out of bounds. (reported by a CUDA kernel)"));
   if (r.code == kNegativeIntegerPower)
     throw Error("Integers to negative integer powers are not allowed. (reported by a CUDA kernel)");
   if (r.code == kIntegerDivisionByZero) throw Error("ZeroDivisionError (reported by a CUDA kernel)");

@@ -22,14 +22,21 @@ namespace gfy::cuda::detail {
 /// host turns it into a gfy::Error at the next synchronisation point (kernels cannot throw).
 struct DeviceErrorRecord {
   int code;        ///< 0 = none, 1 = index out of range, 2 = negative integer power,
-                   ///< 3 = integer division by zero (fmod, remainder, floor_divide)
+                   ///< 3 = integer division by zero (fmod, remainder, floor_divide),
+                   ///< 4 = nll_loss target out of bounds
   int dim;
   long long value; ///< the offending index
   long long size;  ///< the size of the indexed dimension
   int *claim;      ///< device memory: the first reporting thread claims the record (atomicCAS
                    ///< there; atomics on mapped host memory are not guaranteed over PCIe)
 };
-enum DeviceErrorCode { kNoError = 0, kIndexOutOfRange = 1, kNegativeIntegerPower = 2, kIntegerDivisionByZero = 3 };
+enum DeviceErrorCode {
+  kNoError = 0,
+  kIndexOutOfRange = 1,
+  kNegativeIntegerPower = 2,
+  kIntegerDivisionByZero = 3,
+  kTargetOutOfBounds = 4, ///< a class target of nll_loss outside [0, C) (`value`)
+};
 
 /// Everything a kernel wrapper needs besides the OpCall.
 struct LaunchContext {

@@ -131,19 +131,30 @@ template <bool Put> void advanced(OpCall &c, const LaunchContext &ctx) {
   CUDA_CHECK_LAUNCH();
 }
 
+/// gather and scatter take indices in [0, size) only, as the CPU reference (no wrapping);
+/// reports and returns -1 otherwise, as a bad nll_loss target when `targets`.
+__device__ __forceinline__ int64_t gather_index(int64_t v, int64_t size, int dim, bool targets, DeviceErrorRecord *e) {
+  if (v >= 0 && v < size) return v;
+  report_error(e, targets ? kTargetOutOfBounds : kIndexOutOfRange, dim, v, size);
+  return -1;
+}
+
 template <class T> struct GatherApply {
   int64_t step, size;
+  int dim;
+  bool targets;
   DeviceErrorRecord *err;
   __device__ void operator()(char **p) const {
-    const int64_t v = checked_index(*reinterpret_cast<const int64_t *>(p[2]), size, 0, err);
+    const int64_t v = gather_index(*reinterpret_cast<const int64_t *>(p[2]), size, dim, targets, err);
     if (v >= 0) *reinterpret_cast<T *>(p[0]) = reinterpret_cast<const T *>(p[1])[v * step];
   }
 };
 template <class T> struct ScatterApply {
   int64_t step, size;
+  int dim;
   DeviceErrorRecord *err;
   __device__ void operator()(char **p) const {
-    const int64_t v = checked_index(*reinterpret_cast<const int64_t *>(p[2]), size, 0, err);
+    const int64_t v = gather_index(*reinterpret_cast<const int64_t *>(p[2]), size, dim, false, err);
     if (v >= 0) reinterpret_cast<T *>(p[0])[v * step] = *reinterpret_cast<const T *>(p[1]);
   }
 };
@@ -175,14 +186,14 @@ void gather_cuda(OpCall &c, const LaunchContext &ctx) {
   // in0: self restrided to index's shape (stride 0 on dim); in1: index (long); out: index's shape
   const TensorImpl &out = I(c.out[0]), &src = I(c.in[0]), &index = I(c.in[1]);
   const auto g = make_geometry<3>(out.sizes, {&out, &src, &index});
-  GFY_DISPATCH_ALL(out.dtype, T, launch_elementwise(g, GatherApply<T>{c.k, c.ints.at(0), ctx.error}, ctx.stream))
+  GFY_DISPATCH_ALL(out.dtype, T, launch_elementwise(g, GatherApply<T>{c.k, c.ints.at(0), int(c.dim), c.flag, ctx.error}, ctx.stream))
 }
 
 void scatter_cuda(OpCall &c, const LaunchContext &ctx) {
   // out0: self restrided to index's shape (stride 0 on dim); in0: src (index's shape); in1: index
   const TensorImpl &out = I(c.out[0]), &src = I(c.in[0]), &index = I(c.in[1]);
   const auto g = make_geometry<3>(index.sizes, {&out, &src, &index});
-  GFY_DISPATCH_ALL(out.dtype, T, launch_elementwise(g, ScatterApply<T>{c.k, c.ints.at(0), ctx.error}, ctx.stream))
+  GFY_DISPATCH_ALL(out.dtype, T, launch_elementwise(g, ScatterApply<T>{c.k, c.ints.at(0), int(c.dim), ctx.error}, ctx.stream))
 }
 
 void nonzero_cuda(OpCall &c, const LaunchContext &ctx) {

@@ -155,7 +155,9 @@ Tensor nll_loss(const Tensor &input, const Tensor &target, const NLLLossFuncOpti
   Tensor valid = t != options.ignore_index();
   Tensor safe = gfy::where(valid, t, 0); // ignored targets read class 0, then weigh 0
   Tensor w = target_weights(options.weight(), valid, safe, flat_in);
-  Tensor loss = -flat_in.gather(1, safe.unsqueeze(1)).squeeze(1) * w;
+  // A target outside [0, C) that is not ignore_index (-1 included) is LibTorch's "Target -1 is
+  // out of bounds.", raised by the kernel; gather would otherwise read it as an index.
+  Tensor loss = -gfy::detail::gather_targets(flat_in, 1, safe.unsqueeze(1)).squeeze(1) * w;
   if (is_mean(options.reduction())) return loss.sum() / w.sum(); // all ignored: 0 / 0 = NaN, as LibTorch
   return reduce(loss.view(target.sizes()), options.reduction());
 }

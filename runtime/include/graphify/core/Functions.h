@@ -241,6 +241,12 @@ std::vector<Tensor> broadcast_tensors(const std::vector<Tensor> &tensors);
 // --- indexing ---
 Tensor index_select(const Tensor &a, int64_t dim, const Tensor &index);
 Tensor gather(const Tensor &a, int64_t dim, const Tensor &index);
+namespace detail {
+/// gather along the class dim of nll_loss / cross_entropy: an index outside [0, a.size(dim))
+/// raises LibTorch's "Target t is out of bounds." The kernel checks it (values are data), so the
+/// loss needs no host read and stays capturable.
+Tensor gather_targets(const Tensor &a, int64_t dim, const Tensor &index);
+} // namespace detail
 Tensor scatter(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &src);
 Tensor scatter(const Tensor &a, int64_t dim, const Tensor &index, const Scalar &value);
 Tensor nonzero(const Tensor &a, SL loc = SL::current());
