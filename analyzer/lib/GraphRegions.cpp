@@ -58,15 +58,6 @@ bool GraphRegionFinder::isAnnotatedRegion(const Decl *D) {
   return false;
 }
 
-std::string GraphRegionFinder::globProblem(llvm::StringRef Glob) {
-  if (Glob.trim().empty())
-    return "an empty glob names no function";
-  auto Pattern = llvm::GlobPattern::create(Glob);
-  if (!Pattern)
-    return llvm::toString(Pattern.takeError());
-  return {};
-}
-
 bool GraphRegionFinder::matchesGlob(const FunctionDecl *FD) const {
   if (Globs.empty())
     return false;
