@@ -95,34 +95,25 @@ HostTensor HostTensor::view(DType T, std::vector<int64_t> Shape, llvm::StringRef
   return H;
 }
 
+/// Element `I` of a payload of `T`s, which may be unaligned (a memory-mapped record).
+template <typename T> static T loadElement(const char *Data, int64_t I) {
+  T V;
+  std::memcpy(&V, Data + sizeof(T) * I, sizeof(T));
+  return V;
+}
+
 double HostTensor::valueAsDouble(int64_t I) const {
   switch (Type) {
-  case DType::F32: {
-    float F;
-    std::memcpy(&F, Data + 4 * I, 4);
-    return F;
-  }
-  case DType::F64: {
-    double D;
-    std::memcpy(&D, Data + 8 * I, 8);
-    return D;
-  }
+  case DType::F32: return loadElement<float>(Data, I);
+  case DType::F64: return loadElement<double>(Data, I);
   default: return double(intAt(I));
   }
 }
 
 int64_t HostTensor::intAt(int64_t I) const {
   switch (Type) {
-  case DType::I32: {
-    int32_t V;
-    std::memcpy(&V, Data + 4 * I, 4);
-    return V;
-  }
-  case DType::I64: {
-    int64_t V;
-    std::memcpy(&V, Data + 8 * I, 8);
-    return V;
-  }
+  case DType::I32: return loadElement<int32_t>(Data, I);
+  case DType::I64: return loadElement<int64_t>(Data, I);
   case DType::Bool: return Data[I] ? 1 : 0;
   default: return int64_t(valueAsDouble(I));
   }
