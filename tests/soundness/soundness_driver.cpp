@@ -94,7 +94,9 @@ void writeDriver(llvm::raw_ostream &OS, const std::vector<Entry> &Entries) {
 } // namespace
 
 int main(int argc, char **argv) {
-  cl::ParseCommandLineOptions(argc, argv, "rewrite-soundness driver generator\n");
+  // Usage errors exit 2, as the project's tools do (cl exits 1 by default).
+  if (!cl::ParseCommandLineOptions(argc, argv, "rewrite-soundness driver generator\n", &llvm::errs()))
+    return 2;
   auto Buffer = llvm::MemoryBuffer::getFile(Original, /*IsText=*/true);
   if (!Buffer) {
     llvm::errs() << "soundness-driver: cannot read '" << Original << "': " << Buffer.getError().message() << "\n";

@@ -20,7 +20,9 @@ static cl::list<std::string> Without("without",
 static cl::opt<std::string> Output("o", cl::desc("output file (default: stdout)"), cl::init("-"));
 
 int main(int argc, char **argv) {
-  cl::ParseCommandLineOptions(argc, argv, "rewrite-soundness program generator\n");
+  // Usage errors exit 2, as the project's tools do (cl exits 1 by default).
+  if (!cl::ParseCommandLineOptions(argc, argv, "rewrite-soundness program generator\n", &llvm::errs()))
+    return 2;
   graphify::soundness::GeneratorOptions Options;
   Options.Seed = Seed;
   Options.Modules = Modules;
