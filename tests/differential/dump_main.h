@@ -164,6 +164,12 @@ inline std::string run_case_isolated(CaseFn fn) {
   }
   if (pid == 0) {
     close(fds[0]);
+#ifndef GRAPHIFY_TORCH_COMPAT
+    // LibTorch marks its intra-op pool corrupt in a forked child and replaces it on the next
+    // pthreadpool() call, without a lock: two DataLoader workers calling set_num_threads at once
+    // can see the pool null ("Invalid thread pool!"). Replace it here, while one thread runs.
+    torch::set_num_threads(torch::get_num_threads());
+#endif
     alarm(60);  // a hung kernel costs one case (recorded as `crash signal 14`), not the suite
     const std::string text = run_case(fn);
     size_t off = 0;
