@@ -10,6 +10,7 @@
 #include "ConditionLifting.h"
 #include "DomainGuard.h"
 #include "ExprUtil.h"
+#include "FreshNames.h"
 #include "IfChain.h"
 #include "Refusal.h"
 #include "Safety.h"
@@ -102,12 +103,24 @@ static bool nameUsed(llvm::StringRef Name, const Stmt *Body, const VarDecl *Exce
   return false;
 }
 
+/// Whether another fix of this pass introduces `Name` in the function `Body` (FreshNames.h).
+static bool takenByOtherFix(const Stmt *Body, llvm::StringRef Name) {
+  const FreshNameRegistry *Names = FreshNameRegistry::current();
+  return Names && Names->takenByOther(Body, Name);
+}
+
+static void reserveForThisFix(const Stmt *Body, llvm::StringRef Name, std::vector<std::string> &Taken) {
+  Taken.push_back(Name.str());
+  if (FreshNameRegistry *Names = FreshNameRegistry::current())
+    Names->reserve(Body, Name);
+}
+
 std::string freshName(llvm::StringRef Base, const Stmt *Body, std::vector<std::string> &Taken) {
   for (int N = 0;; ++N) {
     std::string Name = N == 0 ? Base.str() : Base.str() + std::to_string(N + 1);
-    if (llvm::is_contained(Taken, Name) || nameUsed(Name, Body))
+    if (llvm::is_contained(Taken, Name) || nameUsed(Name, Body) || takenByOtherFix(Body, Name))
       continue;
-    Taken.push_back(Name);
+    reserveForThisFix(Body, Name, Taken);
     return Name;
   }
 }
@@ -183,8 +196,8 @@ std::string Predicator::nameFor(const VarDecl *V) {
   // A hoisted variable keeps its name unless another variable of the region took it first or
   // the code outside the region declares or uses it.
   std::string Base = V->getNameAsString();
-  if (!llvm::is_contained(Taken, Base) && !nameUsedOutside(Base, V)) {
-    Taken.push_back(Base);
+  if (!llvm::is_contained(Taken, Base) && !nameUsedOutside(Base, V) && !takenByOtherFix(Body, Base)) {
+    reserveForThisFix(Body, Base, Taken);
     return Base;
   }
   return freshName(Base, Body, Taken);

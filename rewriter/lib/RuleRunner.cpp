@@ -8,6 +8,7 @@
 #include "CommentCarry.h"
 #include "IfChain.h"
 #include "ExprUtil.h"
+#include "FreshNames.h"
 #include "PreprocessorHazards.h"
 #include "Refusal.h"
 #include "RuleSupport.h"
@@ -215,6 +216,7 @@ public:
     if (!Root || !Seen.insert(Root).second)
       return;
     const SourceManager &SM = *R.SourceManager;
+    rewriter::FreshNameRegistry::Owner NamesOwnedBy(Root);
     RewriteCandidate C;
     C.RuleName = Rule.Name;
     C.Root = Root;
@@ -342,6 +344,8 @@ std::vector<RewriteCandidate> findRewriteCandidates(ASTContext &Ctx, const RuleS
     } Visitor(Ctx.getSourceManager(), Targets);
     Visitor.TraverseDecl(Ctx.getTranslationUnitDecl());
   }
+  rewriter::FreshNameRegistry Names;
+  rewriter::FreshNameRegistry::Active UseNames(Names);
   std::set<const Decl *> Done;
   for (const Decl *D : Targets) {
     if (!D || !Done.insert(D).second)

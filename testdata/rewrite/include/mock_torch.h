@@ -27,6 +27,10 @@ constexpr ScalarType kLong = ScalarType::Long;
 constexpr ScalarType kFloat = ScalarType::Float;
 
 class Tensor;
+class TensorOptions {
+public:
+  TensorOptions dtype(ScalarType t) const;
+};
 namespace indexing {
 class TensorIndex {
 public:
@@ -54,6 +58,7 @@ public:
   Tensor exp() const;
   Tensor relu() const;
   Tensor clone() const;
+  TensorOptions options() const;
   Tensor argmax(int64_t dim) const;
   Tensor nonzero() const;
   Tensor masked_select(const Tensor &mask) const;
@@ -116,6 +121,7 @@ Tensor nonzero(const Tensor &self);
 Tensor sum(const Tensor &self);
 Tensor matmul(const Tensor &a, const Tensor &b);
 Tensor zeros_like(const Tensor &a);
+Tensor ones(std::initializer_list<int64_t> size, const TensorOptions &options);
 Tensor ones_like(const Tensor &a);
 Tensor ones_like(const Tensor &a, ScalarType t);
 Tensor randn_like(const Tensor &a);

@@ -4,6 +4,7 @@
 // each lifted condition `cond` and does not see the name the other fix introduces:
 //   auto cond = x.sum() > 0; ... auto cond = x.max() > 1;
 // does not compile ("conflicting declaration"), so the compile gate refuses every fix of the file.
+// Fixed: fresh names are unique across the fixes of a function (rewriter/lib/FreshNames.h).
 #include <torch/torch.h>
 
 // graphify-entry: x: f32[4]

@@ -2,6 +2,7 @@
 // macro-condition,nonzero-put,shadow-field, Case4): two early-exit loops in one block. Each
 // early-exit-loop-to-masked fix declares its mask as `auto active` before its loop; the second
 // declaration does not compile, and the compile gate refuses every fix of the file.
+// Fixed: fresh names are unique across the fixes of a function (rewriter/lib/FreshNames.h).
 #include <torch/torch.h>
 
 // graphify-entry: x: f32[4]

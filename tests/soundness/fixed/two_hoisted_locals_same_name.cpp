@@ -4,6 +4,7 @@
 // from the name the other fix picks: both become the same fresh name, the second declaration does
 // not compile, and the compile gate refuses every fix of the file.
 // (Both become `auto t2`.)
+// Fixed: fresh names are unique across the fixes of a function (rewriter/lib/FreshNames.h).
 #include <torch/torch.h>
 
 // graphify-entry: x: f32[4]
