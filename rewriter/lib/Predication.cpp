@@ -552,6 +552,11 @@ llvm::Expected<std::optional<Value>> Predicator::runIf(const IfStmt *If, llvm::A
         else if (auto Why = armsIncompatible(First, B.Source, Api, Ctx))
           return refuse(*Why);
       }
+    // A branch that leaves V alone selects the value V held before the if.
+    for (size_t I = 0; First && I < Envs.size(); ++I)
+      if (!Envs[I].count(V) && !E.count(V))
+        if (auto Why = armAndValueBeforeIncompatible(First, V, If, Api, Ctx))
+          return refuse(*Why);
     std::string Acc = Values.back().Text;
     for (size_t I = CondNames.size(); I-- > 0;)
       Acc = Spell(First) + "(" + CondNames[I] + ", " + Values[I].Text + ", " + Acc + ")";

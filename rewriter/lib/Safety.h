@@ -56,11 +56,26 @@ std::optional<std::string> calleeImpurity(const clang::FunctionDecl *FD, const A
 /// `x.all()`) or a local initialised by one and never reassigned in `Body`.
 bool isProvablySingleElement(const clang::Expr *E, const clang::Stmt *Body, const ApiModel &Api);
 
+/// Whether the tensor `E` provably holds integers or booleans, so that `.to(kLong)` reads it as
+/// `item<int64_t>()` does on every value (for a floating tensor they differ on NaN, infinities
+/// and values beyond int64: item() raises c10::Error, the conversion wraps): an index or a
+/// boolean result (tags long_output, bool_output), a full reduction or an elements-preserving
+/// call of such a tensor, or a local initialised once to one.
+bool isProvablyIntegral(const clang::Expr *E, const clang::Stmt *Body, const ApiModel &Api);
+
 /// Why two tensor arms cannot be merged into one where(): one is not a tensor, their statically
-/// known shapes differ (a full reduction against a full-size tensor) or their dtypes differ
-/// (a mask against a number). Unknown shapes are accepted: where() broadcasts both arms.
+/// known shapes differ (a full reduction against a full-size tensor), their dtypes differ
+/// (a mask against a number), or they are element-wise computations of different tensors
+/// (locals assigned once followed to what they compute). Arms the sketch cannot follow (a
+/// helper's result, matmul) are accepted (docs/rewrites.md, known limits).
 std::optional<std::string> armsIncompatible(const clang::Expr *A, const clang::Expr *B,
-                                            const ApiModel &Api, const clang::ASTContext &Ctx);
+                                            const ApiModel &Api, clang::ASTContext &Ctx);
+
+/// The same for an arm and the value the variable `V` holds at `At` (the if), which a one-armed
+/// if keeps on the other side: `r = x; if (c) r = y * 2;` selects between `y * 2` and `x`.
+std::optional<std::string> armAndValueBeforeIncompatible(const clang::Expr *A, const clang::VarDecl *V,
+                                                         const clang::Stmt *At, const ApiModel &Api,
+                                                         clang::ASTContext &Ctx);
 
 /// Whether the boolean tensor `Mask` provably has the shape of `Target`: it is (or is a local
 /// initialised once to) an element-wise comparison or logical op whose tensor operand is the

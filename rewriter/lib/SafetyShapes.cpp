@@ -9,9 +9,13 @@
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
 #include <llvm/ADT/STLExtras.h>
 
+#include <optional>
 #include <set>
+#include <string>
+#include <vector>
 
 using namespace clang;
 
@@ -95,11 +99,32 @@ bool isProvablySingleElement(const Expr *E, const Stmt *Body, const ApiModel &Ap
   return false;
 }
 
+static bool integral(const Expr *E, const Stmt *Body, const ApiModel &Api, int Depth) {
+  E = stripAll(E);
+  if (!E || Depth > 16 || !Api.isTensorExpr(E))
+    return false;
+  if (const VarDecl *V = referencedVar(E)) {
+    const Expr *Init = stableInit(V, Body);
+    return Init && integral(Init, Body, Api, Depth + 1);
+  }
+  if (Api.callHasTag(E, "long_output") || Api.callHasTag(E, "bool_output"))
+    return true;
+  // A sum of booleans counts them (a long); max, min and any reduction of integers stay integers.
+  const Expr *Self = callObject(E);
+  if (!Self && isa<CallExpr>(E) && !isa<CXXOperatorCallExpr>(E) && !callArgs(E).empty())
+    Self = callArgs(E).front();
+  if (Self && (isFullReduction(E, Api) || Api.callHasTag(E, "same_elements")))
+    return integral(Self, Body, Api, Depth + 1);
+  return false;
+}
+
+bool isProvablyIntegral(const Expr *E, const Stmt *Body, const ApiModel &Api) { return integral(E, Body, Api, 0); }
+
 namespace {
 /// A symbolic shape and dtype of a tensor expression.
 struct Sketch {
   enum ShapeKind { Unknown, Single, Vars } Shape = Unknown;
-  std::set<const VarDecl *> Of; // broadcast of these variables' shapes (Shape == Vars)
+  std::set<const ValueDecl *> Of; // broadcast of these variables' and fields' shapes (Shape == Vars)
   enum DtypeKind { AnyDtype, Bool, Number } Dtype = AnyDtype;
 };
 } // namespace
@@ -127,14 +152,130 @@ static Sketch combine(const Sketch &A, const Sketch &B) {
   return S;
 }
 
-static Sketch sketchOf(const Expr *E, const ApiModel &Api, int Depth = 0) {
+/// `e` of the statement `V = e;`, or none.
+static const Expr *assignedValue(const Stmt *S, const VarDecl *V) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  E = E ? E->IgnoreImplicit() : nullptr;
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Assign && referencedVar(BO->getLHS()) == V)
+    return BO->getRHS();
+  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+      OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && referencedVar(OC->getArg(0)) == V)
+    return OC->getArg(1);
+  return nullptr;
+}
+
+/// Every `V = e;` statement inside `S` (branches of ifs, blocks), or false when `S` may change
+/// `V` another way (a loop, a compound assignment, a call taking it by reference).
+static bool collectAssignedValues(const Stmt *S, const VarDecl *V, llvm::SmallVectorImpl<const Expr *> &Out) {
+  if (!S || !reassignedIn(S, V))
+    return true;
+  if (const Expr *E = assignedValue(S, V)) {
+    if (reassignedIn(E, V))
+      return false;
+    Out.push_back(E);
+    return true;
+  }
+  if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S) || isa<Expr>(S))
+    return false;
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return !reassignedIn(If->getCond(), V) && collectAssignedValues(If->getThen(), V, Out) &&
+           collectAssignedValues(If->getElse(), V, Out);
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *C : CS->body())
+      if (!collectAssignedValues(C, V, Out))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+/// The values `V` may hold at `At`: the nearest `V = e;` or initialiser in front of it in the
+/// blocks that enclose it, or, after an if that assigns `V` in its branches, each value assigned
+/// there and the value before the if. False when unknown: something in between may change `V`
+/// another way, or a loop encloses `At` (a later iteration's value could reach it).
+static bool reachingValues(const VarDecl *V, const Stmt *At, const Stmt *Body, ASTContext &Ctx,
+                           llvm::SmallVectorImpl<const Expr *> &Out, int Depth = 0) {
+  const Stmt *Child = At;
+  while (Child && Child != Body && Depth < 16) {
+    const Stmt *Parent = nullptr;
+    for (const DynTypedNode &P : Ctx.getParents(*Child))
+      if ((Parent = P.get<Stmt>()))
+        break;
+    if (!Parent || isa<ForStmt>(Parent) || isa<WhileStmt>(Parent) || isa<DoStmt>(Parent) ||
+        isa<CXXForRangeStmt>(Parent) || isa<LambdaExpr>(Parent))
+      return false;
+    if (const auto *CS = dyn_cast<CompoundStmt>(Parent)) {
+      const Stmt *Found = nullptr;
+      for (const Stmt *S : CS->body()) {
+        if (S == Child)
+          break;
+        if (reassignedIn(S, V) || (isa<DeclStmt>(S) && llvm::is_contained(cast<DeclStmt>(S)->decls(), V)))
+          Found = S;
+      }
+      if (Found) {
+        if (const auto *DS = dyn_cast<DeclStmt>(Found)) {
+          if (!DS->isSingleDecl() || !V->getInit())
+            return false;
+          Out.push_back(V->getInit());
+          return true;
+        }
+        if (const Expr *E = assignedValue(Found, V)) {
+          Out.push_back(E);
+          return true;
+        }
+        return collectAssignedValues(Found, V, Out) && reachingValues(V, Found, Body, Ctx, Out, Depth + 1);
+      }
+    }
+    Child = Parent;
+  }
+  return false;
+}
+
+static Sketch sketchOf(const Expr *E, const Stmt *Body, const ApiModel &Api, ASTContext &Ctx, int Depth = 0);
+
+/// The value of `V` at `At`: a local assigned once is what its initialiser computes, a variable
+/// assigned more than once what the assignments that may reach `At` compute when they agree;
+/// anything else (a parameter, a value that is not known) is its own root.
+static Sketch sketchOfVar(const VarDecl *V, const Stmt *At, const Stmt *Body, const ApiModel &Api, ASTContext &Ctx,
+                          int Depth) {
+  if (const Expr *Init = stableInit(V, Body); Init && Api.isTensorExpr(Init))
+    return sketchOf(Init, Body, Api, Ctx, Depth + 1);
+  // Every value that may reach `At` must have the same sketch (their broadcast is V's shape).
+  llvm::SmallVector<const Expr *, 4> Values;
+  if (V->hasLocalStorage() && Depth < 16 && reachingValues(V, At, Body, Ctx, Values) && !Values.empty()) {
+    std::optional<Sketch> Common;
+    for (const Expr *Value : Values) {
+      Sketch One = Api.isTensorExpr(Value) ? sketchOf(Value, Body, Api, Ctx, Depth + 1) : Sketch();
+      if (One.Shape == Sketch::Unknown || (Common && (One.Shape != Common->Shape || One.Of != Common->Of))) {
+        Common.reset();
+        break;
+      }
+      Common = One;
+    }
+    if (Common) {
+      Common->Dtype = Sketch::AnyDtype;
+      return *Common;
+    }
+  }
+  Sketch S;
+  S.Shape = Sketch::Vars;
+  S.Of.insert(V);
+  return S;
+}
+
+static Sketch sketchOf(const Expr *E, const Stmt *Body, const ApiModel &Api, ASTContext &Ctx, int Depth) {
   Sketch S;
   E = stripAll(E);
   if (!E || Depth > 16 || !Api.isTensorExpr(E))
     return S;
-  if (const VarDecl *V = referencedVar(E)) {
+  if (const VarDecl *V = referencedVar(E))
+    return sketchOfVar(V, E, Body, Api, Ctx, Depth);
+  // A field of the object (`w`, `this->w`) is a root of its own, as a parameter is.
+  if (const auto *ME = dyn_cast<MemberExpr>(E);
+      ME && isa<FieldDecl>(ME->getMemberDecl()) && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
     S.Shape = Sketch::Vars;
-    S.Of.insert(V);
+    S.Of.insert(ME->getMemberDecl());
     return S;
   }
   if (isFullReduction(E, Api)) {
@@ -152,7 +293,7 @@ static Sketch sketchOf(const Expr *E, const ApiModel &Api, int Depth = 0) {
     for (const Expr *A : C->arguments()) {
       if (!Api.isTensorExpr(A))
         continue; // a host scalar broadcasts and does not change the shape
-      Sketch Part = sketchOf(A, Api, Depth + 1);
+      Sketch Part = sketchOf(A, Body, Api, Ctx, Depth + 1);
       AnyBool |= Part.Dtype == Sketch::Bool;
       Acc = First ? Part : combine(Acc, Part);
       First = false;
@@ -162,9 +303,37 @@ static Sketch sketchOf(const Expr *E, const ApiModel &Api, int Depth = 0) {
     Acc.Dtype = isComparisonOperator(Name) ? Sketch::Bool : (AnyBool ? Sketch::AnyDtype : Sketch::Number);
     return Acc;
   }
+  // Other element-wise calls (relu, clamp, masked_fill, where): the broadcast of their tensor
+  // operands, as the operators above.
+  if (Api.callHasTag(E, "elementwise") && !isa<CXXOperatorCallExpr>(E)) {
+    Sketch Acc;
+    bool First = true;
+    for (const Expr *A : callOperands(E)) {
+      if (!Api.isTensorExpr(A))
+        continue;
+      Sketch Part = sketchOf(A, Body, Api, Ctx, Depth + 1);
+      Acc = First ? Part : combine(Acc, Part);
+      First = false;
+    }
+    if (First)
+      return S;
+    Acc.Dtype = Api.callHasTag(E, "bool_output") ? Sketch::Bool : Sketch::AnyDtype;
+    return Acc;
+  }
   if (Api.callHasTag(E, "bool_output"))
     S.Dtype = Sketch::Bool;
   return S;
+}
+
+static std::string describeVars(const std::set<const ValueDecl *> &Of) {
+  std::vector<std::string> Names;
+  for (const ValueDecl *V : Of)
+    Names.push_back("'" + V->getNameAsString() + "'");
+  llvm::sort(Names);
+  std::string Out;
+  for (size_t I = 0; I < Names.size(); ++I)
+    Out += (I == 0 ? "" : I + 1 == Names.size() ? " and " : ", ") + Names[I];
+  return Out;
 }
 
 static std::string describeShape(const Sketch &S) {
@@ -172,26 +341,51 @@ static std::string describeShape(const Sketch &S) {
     return "has a single element";
   std::string Out = "has the shape of ";
   bool First = true;
-  for (const VarDecl *V : S.Of) {
+  for (const ValueDecl *V : S.Of) {
     Out += (First ? "'" : " and '") + V->getNameAsString() + "'";
     First = false;
   }
   return Out;
 }
 
+static std::optional<std::string> sketchesConflict(const Sketch &SA, const std::string &TextA, const Sketch &SB,
+                                                   const std::string &TextB);
+
 std::optional<std::string> armsIncompatible(const Expr *A, const Expr *B, const ApiModel &Api,
-                                            const ASTContext &Ctx) {
+                                            ASTContext &Ctx) {
   for (const Expr *Arm : {A, B})
     if (!Api.isTensorExpr(Arm))
       return "'" + sourceText(Arm, Ctx) + "' is not a tensor";
-  Sketch SA = sketchOf(A, Api), SB = sketchOf(B, Api);
+  const Stmt *Body = functionBody(enclosingFunction(A, Ctx));
+  return sketchesConflict(sketchOf(A, Body, Api, Ctx), sourceText(A, Ctx), sketchOf(B, Body, Api, Ctx),
+                          sourceText(B, Ctx));
+}
+
+std::optional<std::string> armAndValueBeforeIncompatible(const Expr *A, const VarDecl *V, const Stmt *At,
+                                                         const ApiModel &Api, ASTContext &Ctx) {
+  if (!Api.isTensorExpr(A))
+    return "'" + sourceText(A, Ctx) + "' is not a tensor";
+  const Stmt *Body = functionBody(enclosingFunction(A, Ctx));
+  return sketchesConflict(sketchOf(A, Body, Api, Ctx), sourceText(A, Ctx), sketchOfVar(V, At, Body, Api, Ctx, 0),
+                          V->getNameAsString());
+}
+
+static std::optional<std::string> sketchesConflict(const Sketch &SA, const std::string &TextA, const Sketch &SB,
+                                                   const std::string &TextB) {
   bool ShapesKnown = SA.Shape != Sketch::Unknown && SB.Shape != Sketch::Unknown;
   if (ShapesKnown && (SA.Shape == Sketch::Single) != (SB.Shape == Sketch::Single))
-    return "'" + sourceText(A, Ctx) + "' " + describeShape(SA) + " but '" + sourceText(B, Ctx) + "' " +
+    return "'" + TextA + "' " + describeShape(SA) + " but '" + TextB + "' " +
            describeShape(SB) + ", so where() would broadcast one arm to the other's shape";
+  // Arms computed element-wise from the same tensors have one shape and (but for the integer
+  // promotions of `/` and floating literals) one dtype. Arms from different tensors may differ in
+  // both, and where() would broadcast and promote them where the original returned either as it is.
+  if (SA.Shape == Sketch::Vars && SB.Shape == Sketch::Vars && SA.Of != SB.Of)
+    return "'" + TextA + "' is computed from " + describeVars(SA.Of) + " and '" + TextB +
+           "' from " + describeVars(SB.Of) +
+           ": their shapes and dtypes may differ, and where() would broadcast and promote one to the other";
   if ((SA.Dtype == Sketch::Bool && SB.Dtype == Sketch::Number) ||
       (SA.Dtype == Sketch::Number && SB.Dtype == Sketch::Bool))
-    return "'" + sourceText(A, Ctx) + "' and '" + sourceText(B, Ctx) +
+    return "'" + TextA + "' and '" + TextB +
            "' have different dtypes (a boolean mask and a number), which where() would promote";
   return std::nullopt;
 }

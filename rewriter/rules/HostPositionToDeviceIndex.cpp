@@ -446,6 +446,13 @@ llvm::Expected<llvm::SmallVector<Edit, 1>> positionEdits(const MatchResult &R, c
   }
   if (auto Why = findSideEffect(Read->getImplicitObjectArgument(), Api, false, Evaluation::AsBefore))
     return refuse("the read value " + *Why);
+  // item<int64_t>() of a floating tensor raises c10::Error on NaN, an infinity or a value beyond
+  // int64; .to(kLong) wraps it and the index then raises c10::IndexError, a different error.
+  if (!isProvablyIntegral(Read->getImplicitObjectArgument(), S.Body, Api))
+    return refuse("'" + sourceText(Read->getImplicitObjectArgument(), Ctx) +
+                  "' may be a floating tensor: item() raises on NaN, infinity and values beyond int64, "
+                  "where a long index tensor would hold a wrapped position (read the position from an "
+                  "index or count tensor: argmax(), nonzero(), a sum of a mask)");
   const std::string Index = deviceIndex(S, Api, Ctx);
   llvm::SmallVector<Edit, 1> Edits;
   std::set<const Expr *> Done;

@@ -6,7 +6,9 @@
 // on x itself, directly or through a local assigned once), v is a host scalar or a single-element
 // tensor, no accumulate argument, and for the nonzero form: the index local is used only here,
 // and nothing between its declaration and the index_put_ has side effects (the mask is now
-// computed at the index_put_, not at the declaration).
+// computed at the index_put_, not at the declaration); x is provably one-dimensional
+// (RankFacts.h), the only rank at which nonzero()'s positions and the mask fill the same elements.
+#include "lib/RankFacts.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
 #include "lib/SingleUseLocal.h"
@@ -29,6 +31,7 @@ struct MaskedFill {
   const Expr *Mask;
   const Expr *Value;
   const DeclStmt *IndexDecl = nullptr; // the `auto i = m.nonzero();` to remove
+  bool ThroughNonzero = false;          // the index lists positions, not a mask
 };
 
 /// `m.nonzero()` or `torch::nonzero(m)` -> m.
@@ -66,6 +69,7 @@ llvm::Expected<MaskedFill> analyse(const MatchResult &R, const ApiModel &Api) {
   // positions for the one-dimensional masks this rule is exact for.
   if (const Expr *M = nonzeroOperand(throughSameElements(Index, Api), Api)) {
     F.Mask = M;
+    F.ThroughNonzero = true;
   } else if (const VarDecl *I = referencedVar(Index);
              I && I->getInit() && nonzeroOperand(throughSameElements(I->getInit(), Api), Api)) {
     F.Mask = nonzeroOperand(throughSameElements(I->getInit(), Api), Api);
@@ -73,6 +77,7 @@ llvm::Expected<MaskedFill> analyse(const MatchResult &R, const ApiModel &Api) {
     if (!Decl)
       return Decl.takeError();
     F.IndexDecl = *Decl;
+    F.ThroughNonzero = true;
   } else if (maskHasShapeOf(Index, F.Target, Body, Api)) {
     F.Mask = Index;
   } else {
@@ -84,6 +89,16 @@ llvm::Expected<MaskedFill> analyse(const MatchResult &R, const ApiModel &Api) {
   if (!maskHasShapeOf(F.Mask, F.Target, Body, Api))
     return refuse("cannot prove that the mask '" + sourceText(F.Mask, Ctx) + "' has the shape of '" +
                   sourceText(F.Target, Ctx) + "'");
+  // nonzero() of a rank-r mask lists [k, r] coordinates, and index_put_ takes all of them as
+  // positions in dimension 0 (whole rows, or an index error); masked_fill_ fills elements. The
+  // two agree only for one-dimensional tensors.
+  if (F.ThroughNonzero && !isProvablyOneDimensional(F.Target, Call, Body, Api, Ctx) &&
+      !isProvablyOneDimensional(F.Mask, Call, Body, Api, Ctx))
+    return refuse("'" + sourceText(F.Target, Ctx) +
+                  "' is not known to be one-dimensional: with more dimensions, index_put_ reads every "
+                  "coordinate that nonzero() lists as a position in dimension 0, where masked_fill_ fills "
+                  "elements (state the rank with TORCH_CHECK(" +
+                  sourceText(F.Target, Ctx) + ".dim() == 1), or index with the mask itself)");
   if (auto Why = findSideEffect(F.Mask, Api, false, Evaluation::AsBefore))
     return refuse("the mask " + *Why);
   if (Api.isTensorExpr(F.Value) && !isProvablySingleElement(F.Value, Body, Api))

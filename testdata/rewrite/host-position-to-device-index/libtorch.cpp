@@ -11,8 +11,8 @@ torch::Tensor pick_column(torch::Tensor x, torch::Tensor scores) {
   return x.select(1, j);
 }
 
-torch::Tensor in_index_list(torch::Tensor table, torch::Tensor count) {
-  auto k = count.sum().item<int64_t>();
+torch::Tensor in_index_list(torch::Tensor table, torch::Tensor scores) {
+  auto k = (scores > 0).sum().item<int64_t>();
   return table.index({torch::indexing::Slice(), k});
 }
 
@@ -28,7 +28,7 @@ torch::Tensor inline_read(torch::Tensor x, torch::Tensor scores) {
 }
 
 torch::Tensor neighbours(torch::Tensor x, torch::Tensor n) {
-  int64_t i = n.sum().item<int64_t>();
+  int64_t i = (n > 0.5).sum().item<int64_t>();
   return x[i - 1] + x[i];
 }
 

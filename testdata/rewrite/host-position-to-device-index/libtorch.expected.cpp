@@ -11,8 +11,8 @@ torch::Tensor pick_column(torch::Tensor x, torch::Tensor scores) {
   return x.index({torch::indexing::Slice(), j}).squeeze(1);
 }
 
-torch::Tensor in_index_list(torch::Tensor table, torch::Tensor count) {
-  auto k = count.sum().reshape({1}).to(torch::kLong);
+torch::Tensor in_index_list(torch::Tensor table, torch::Tensor scores) {
+  auto k = (scores > 0).sum().reshape({1}).to(torch::kLong);
   return table.index({torch::indexing::Slice(), k}).squeeze(1);
 }
 
@@ -28,7 +28,7 @@ torch::Tensor inline_read(torch::Tensor x, torch::Tensor scores) {
 }
 
 torch::Tensor neighbours(torch::Tensor x, torch::Tensor n) {
-  auto i = n.sum().reshape({1}).to(torch::kLong);
+  auto i = (n > 0.5).sum().reshape({1}).to(torch::kLong);
   return x.index({i - 1}).squeeze(0) + x.index({i}).squeeze(0);
 }
 

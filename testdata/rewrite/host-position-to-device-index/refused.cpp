@@ -36,3 +36,14 @@ torch::Tensor bounds_a_slice(torch::Tensor x, torch::Tensor lengths) {
   using namespace torch::indexing;
   return x.index({Slice(None, n), Ellipsis});
 }
+
+// A position read from a floating tensor: item<int64_t>() raises on NaN, infinity and values
+// beyond int64, where a long index tensor would hold a wrapped position and raise another error.
+torch::Tensor floating_position(torch::Tensor x, torch::Tensor w) {
+  auto k = x.abs().sum().item<int64_t>(); // EXPECT-NO-FIX: 'x.abs\(\).sum\(\)' may be a floating tensor
+  return x + w[k]; // EXPECT-NO-FIX: 'x.abs\(\).sum\(\)' may be a floating tensor
+}
+
+torch::Tensor parameter_of_unknown_dtype(torch::Tensor x, torch::Tensor count) {
+  return x[count.max().item<int64_t>()]; // EXPECT-NO-FIX: 'count.max\(\)' may be a floating tensor
+}

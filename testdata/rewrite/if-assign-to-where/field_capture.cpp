@@ -21,7 +21,7 @@ struct Gate {
       auto bias = x * 3;
       y = bias - 1;
     } else {
-      y = x + bias;
+      y = x * bias.sum();
     }
     return y;
   }

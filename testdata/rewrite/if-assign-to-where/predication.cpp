@@ -4,19 +4,21 @@
 #include "mock_torch.h"
 
 torch::Tensor branch_locals(torch::Tensor x, torch::Tensor y) {
-  torch::Tensor a = x;
-  torch::Tensor b = y;
+  torch::Tensor a = x * y;
+  torch::Tensor b = x + y;
   if (x.sum().item<float>() > 0) {
     auto t = x * y;
     a = t + 1;
     b = t - a;
   } else {
-    a = y;
+    a = x - y;
   }
   return a + b;
 }
 
-torch::Tensor read_before_write(torch::Tensor x, torch::Tensor a, torch::Tensor b) {
+torch::Tensor read_before_write(torch::Tensor x) {
+  torch::Tensor a = x.abs();
+  torch::Tensor b = x.relu();
   if (x.sum().item<float>() > 0) {
     a = x;
     b = x * 2;

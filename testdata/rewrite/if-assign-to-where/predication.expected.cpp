@@ -4,17 +4,19 @@
 #include "mock_torch.h"
 
 torch::Tensor branch_locals(torch::Tensor x, torch::Tensor y) {
-  torch::Tensor a = x;
-  torch::Tensor b = y;
+  torch::Tensor a = x * y;
+  torch::Tensor b = x + y;
   auto t = x * y;
   auto a2 = t + 1;
   auto cond = x.sum() > 0;
-  a = torch::where(cond, a2, y);
+  a = torch::where(cond, a2, x - y);
   b = torch::where(cond, t - a2, b);
   return a + b;
 }
 
-torch::Tensor read_before_write(torch::Tensor x, torch::Tensor a, torch::Tensor b) {
+torch::Tensor read_before_write(torch::Tensor x) {
+  torch::Tensor a = x.abs();
+  torch::Tensor b = x.relu();
   auto cond = x.sum() > 0;
   auto b2 = torch::where(cond, x * 2, a + 1);
   a = torch::where(cond, x, x * 3);

@@ -1,7 +1,9 @@
 // if-assign-to-where: several variables under an unbraced parent need a block for the condition.
 #include "mock_torch.h"
 
-torch::Tensor nested(torch::Tensor x, torch::Tensor a, torch::Tensor b, bool training) {
+torch::Tensor nested(torch::Tensor x, bool training) {
+  torch::Tensor a = x.relu();
+  torch::Tensor b = -x;
   if (training) {
     auto cond = x.sum() > 0;
     a = torch::where(cond, x, a);

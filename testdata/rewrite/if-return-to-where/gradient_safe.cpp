@@ -12,7 +12,7 @@ torch::Tensor sqrt_when_positive(torch::Tensor x) {
 torch::Tensor log_ratio_or_identity(torch::Tensor x, torch::Tensor y) {
   if (y.abs().min().item<float>() > 0)
     return torch::log(x.abs() / y.abs() + 1);
-  return x;
+  return x - y;
 }
 
 torch::Tensor constant_divisor_needs_no_guard(torch::Tensor x) {

@@ -14,7 +14,7 @@ torch::Tensor log_ratio_or_identity(torch::Tensor x, torch::Tensor y) {
       cond,
       torch::log(
           torch::where(cond, x.abs() / torch::where(cond, y.abs(), 1) + 1, 1)),
-      x);
+      x - y);
 }
 
 torch::Tensor constant_divisor_needs_no_guard(torch::Tensor x) {

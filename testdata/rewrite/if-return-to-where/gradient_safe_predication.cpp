@@ -16,20 +16,20 @@ torch::Tensor branch_local_log(torch::Tensor x) {
 
 torch::Tensor after_early_return(torch::Tensor x, torch::Tensor y) {
   if (y.abs().min().item<float>() == 0)
-    return x;
+    return x - y;
   auto q = x / y;
   return q + 1;
 }
 
 torch::Tensor chain_and_nesting(torch::Tensor x, torch::Tensor y) {
   if (x.max().item<float>() < 0)
-    return -x;
+    return -(x + y);
   if (x.min().item<float>() >= 0) {
     if (y.min().item<float>() > 0) {
       auto r = (x * y).sqrt();
       return r;
     }
-    return x;
+    return x * y;
   }
-  return y;
+  return y - x;
 }

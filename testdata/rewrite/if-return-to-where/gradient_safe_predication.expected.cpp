@@ -15,7 +15,7 @@ torch::Tensor branch_local_log(torch::Tensor x) {
 torch::Tensor after_early_return(torch::Tensor x, torch::Tensor y) {
   auto cond = y.abs().min() == 0;
   auto q = x / torch::where(cond, 1, y);
-  return torch::where(cond, x, q + 1);
+  return torch::where(cond, x - y, q + 1);
 }
 
 torch::Tensor chain_and_nesting(torch::Tensor x, torch::Tensor y) {
@@ -25,6 +25,7 @@ torch::Tensor chain_and_nesting(torch::Tensor x, torch::Tensor y) {
   auto r = torch::where(cond, 1,
                         torch::where(cond2, torch::where(cond3, (x * y), 1), 1))
                .sqrt();
-  return torch::where(cond, -x,
-                      torch::where(cond2, torch::where(cond3, r, x), y));
+  return torch::where(
+      cond, -(x + y),
+      torch::where(cond2, torch::where(cond3, r, x * y), y - x));
 }

@@ -3,8 +3,8 @@
 
 torch::Tensor mixed_compare(torch::Tensor x, torch::Tensor y, float limit) {
   if (x.max().item<float>() >= limit && y.min().item<double>() != -2)
-    return x;
-  return y;
+    return x + y;
+  return x - y;
 }
 
 torch::Tensor scalar_left(torch::Tensor x) {

@@ -2,8 +2,8 @@
 #include "mock_torch.h"
 
 torch::Tensor mixed_compare(torch::Tensor x, torch::Tensor y, float limit) {
-  return torch::where(torch::logical_and(x.max() >= limit, y.min() != -2), x,
-                      y);
+  return torch::where(torch::logical_and(x.max() >= limit, y.min() != -2),
+                      x + y, x - y);
 }
 
 torch::Tensor scalar_left(torch::Tensor x) {

@@ -15,7 +15,7 @@ torch::Tensor branch_locals(torch::Tensor x) {
 
 torch::Tensor statements_between(torch::Tensor x, torch::Tensor y) {
   if (x.mean().item<float>() > 0)
-    return x;
+    return x + y;
   auto z = x + y;
   z = z * 2;
   return z - 1;
@@ -32,10 +32,10 @@ torch::Tensor early_chain(torch::Tensor x) {
 torch::Tensor nested_returns(torch::Tensor x, torch::Tensor y) {
   if (x.sum().item<float>() > 0) {
     if (y.sum().item<float>() > 0)
-      return y;
-    return x;
+      return y * x;
+    return x + y;
   }
-  return -x;
+  return -(x - y);
 }
 
 torch::Tensor reassigned_parameter(torch::Tensor x) {

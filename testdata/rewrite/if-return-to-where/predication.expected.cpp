@@ -13,7 +13,7 @@ torch::Tensor branch_locals(torch::Tensor x) {
 torch::Tensor statements_between(torch::Tensor x, torch::Tensor y) {
   auto z = x + y;
   auto z2 = z * 2;
-  return torch::where(x.mean() > 0, x, z2 - 1);
+  return torch::where(x.mean() > 0, x + y, z2 - 1);
 }
 
 torch::Tensor early_chain(torch::Tensor x) {
@@ -22,7 +22,8 @@ torch::Tensor early_chain(torch::Tensor x) {
 }
 
 torch::Tensor nested_returns(torch::Tensor x, torch::Tensor y) {
-  return torch::where(x.sum() > 0, torch::where(y.sum() > 0, y, x), -x);
+  return torch::where(x.sum() > 0, torch::where(y.sum() > 0, y * x, x + y),
+                      -(x - y));
 }
 
 torch::Tensor reassigned_parameter(torch::Tensor x) {

@@ -59,6 +59,9 @@ public:
   Tensor relu() const;
   Tensor clone() const;
   TensorOptions options() const;
+  int64_t ndimension() const;
+  Tensor flatten() const;
+  Tensor flatten(int64_t start_dim, int64_t end_dim = -1) const;
   Tensor argmax(int64_t dim) const;
   Tensor nonzero() const;
   Tensor masked_select(const Tensor &mask) const;
@@ -121,6 +124,7 @@ Tensor nonzero(const Tensor &self);
 Tensor sum(const Tensor &self);
 Tensor matmul(const Tensor &a, const Tensor &b);
 Tensor zeros_like(const Tensor &a);
+Tensor arange(int64_t end);
 Tensor ones(std::initializer_list<int64_t> size, const TensorOptions &options);
 Tensor ones_like(const Tensor &a);
 Tensor ones_like(const Tensor &a, ScalarType t);

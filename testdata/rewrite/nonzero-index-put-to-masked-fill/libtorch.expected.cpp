@@ -1,8 +1,10 @@
 // nonzero-index-put-to-masked-fill against the real LibTorch headers.
 #include <torch/torch.h>
 
-// Seed 002: replace zeros through nonzero() indices.
+// Seed 002: replace zeros through nonzero() indices, of a vector (the rule is exact for one
+// dimension; LibTorch's TORCH_CHECK states it).
 torch::Tensor replace_zeros(torch::Tensor w, torch::Tensor x) {
+  TORCH_CHECK(x.dim() == 1, "x must be a vector");
   x.masked_fill_(x == 0, 1e-4);
   return torch::matmul(w, x);
 }

@@ -3,6 +3,8 @@
 // with all of it (row numbers, column numbers alike), so the original throws "index 2 is out of
 // bounds for dimension 0 with size 2" (or, for a [2, 2] tensor, zeroes whole rows), while
 // `x.masked_fill_(x > c, v)` fills elements. The rule holds only for 1-D tensors.
+// Fixed: refused unless the tensor is provably one-dimensional (rewriter/lib/RankFacts.h); the
+// reason says how to state the rank (TORCH_CHECK(x.dim() == 1)).
 #include <torch/torch.h>
 
 // graphify-entry: x: f32[2,4]

@@ -3,6 +3,8 @@
 // `torch::where(x.sum() > 0, w * 2, x)` promotes both to double. Type promotion is invisible in
 // the source (both are torch::Tensor), so the rewrite needs a dtype it can prove equal, or a
 // `.to(a.scalar_type())`-style cast per arm.
+// Fixed: arms computed from different tensors (parameters, fields, the value that reaches a
+// one-armed if) are refused; arms from the same tensors have one shape (SafetyShapes.cpp).
 #include <torch/torch.h>
 
 // graphify-entry: x: f64[4]

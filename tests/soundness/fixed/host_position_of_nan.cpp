@@ -4,6 +4,7 @@
 // `x.abs().sum().reshape({1}).to(torch::kLong)`. For NaN or an infinity, item<int64_t>() throws
 // std::runtime_error ("value cannot be converted to type int64_t without overflow"); .to(kLong)
 // gives INT64_MIN, and the index then throws c10::IndexError: another exception type.
+// Fixed: refused unless the read tensor provably holds integers or booleans (isProvablyIntegral).
 #include <torch/torch.h>
 
 // graphify-entry: x: f32[5]
