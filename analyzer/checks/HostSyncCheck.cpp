@@ -1,13 +1,118 @@
-// Device-to-host reads. Under cuda-graph every such call blocks capture; under trace only those
+// Device-to-host reads, and host-to-device copies of tensors built in pageable host memory.
+// Under cuda-graph every such call blocks capture; under trace only those
 // whose value reaches the graph change results (a value only printed or dropped is harmless
 // there), which the taint facts answer with flowsIntoGraph().
 #include "HostSyncCheck.h"
 
+#include "graphify/analyzer/ApiResolver.h"
+
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/Basic/SourceManager.h>
 
 namespace graphify {
 
 using namespace clang;
+
+namespace {
+
+/// The argument as written, without the implicit conversion clang adds to match the parameter:
+/// `torch::kFloat` passed as TensorOptions is still a dtype.
+const Expr *asWritten(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = skipValueWrappers(E);
+    const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(E);
+    if (!Ctor || isa<CXXTemporaryObjectExpr>(Ctor) || Ctor->isListInitialization() || Ctor->getNumArgs() == 0 ||
+        Ctor->getConstructor()->isCopyOrMoveConstructor() || !Ctor->getConstructor()->isConvertingConstructor(false))
+      return E;
+    E = Ctor->getArg(0);
+  }
+  return E;
+}
+
+/// Whether the argument may choose a device: a value of a placement type (options, a device)
+/// that does not name the CPU, or a tensor (`to(other)` copies to other's device).
+bool mayNameDevice(const Expr *Arg, const ApiResolver &Api) {
+  const Expr *W = asWritten(Arg);
+  if (!W || ApiResolver::mentionsConstant(W, "CPU", "cpu"))
+    return false;
+  return Api.isPlacementType(W->getType()) || Api.isTensor(W->getType());
+}
+
+/// A transfer that copies self to a device (not to the CPU, not a dtype conversion).
+bool copiesToDevice(const ApiCall &Call, const ApiResolver &Api) {
+  if (!Call.hasTag("device_transfer"))
+    return false;
+  for (unsigned I = Call.IsMethod ? 1 : 0; I < Call.Args.size(); ++I)
+    if (ApiResolver::mentionsConstant(Call.Args[I], "CPU", "cpu"))
+      return false;
+  if (Call.hasTag("to_device"))
+    return true;
+  for (unsigned I = Call.IsMethod ? 1 : 0; I < Call.Args.size(); ++I)
+    if (mayNameDevice(Call.Args[I], Api))
+      return true;
+  return false;
+}
+
+/// Where a tensor in pageable host memory was built: the host_factory call (a factory given no
+/// placement argument), followed through locals initialised once, elements-preserving calls and
+/// conversions that stay on the host. `Pinned` is set when pin_memory() is on the way.
+const Expr *hostOrigin(const Expr *E, const ApiResolver &Api, bool &Pinned, unsigned Depth = 0) {
+  E = skipValueWrappers(E);
+  if (!E || Depth > 12)
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || VD->getType()->isReferenceType() || !VD->getInit() ||
+        isAssignedAfterDeclaration(VD))
+      return nullptr;
+    return hostOrigin(VD->getInit(), Api, Pinned, Depth + 1);
+  }
+  auto Call = Api.resolve(E);
+  if (!Call || Call->Entries.empty())
+    return nullptr;
+  if (Call->hasTag("host_factory")) {
+    for (unsigned I = Call->IsMethod ? 1 : 0; I < Call->Args.size(); ++I)
+      if (mayNameDevice(Call->Args[I], Api))
+        return nullptr;
+    return E;
+  }
+  if (!Call->IsMethod)
+    return nullptr;
+  if (Call->hasTag("pins_memory")) {
+    Pinned = true;
+    return hostOrigin(Call->arg(0), Api, Pinned, Depth + 1);
+  }
+  if (Call->hasTag("same_elements") || (Call->hasTag("device_transfer") && !copiesToDevice(*Call, Api)))
+    return hostOrigin(Call->arg(0), Api, Pinned, Depth + 1);
+  return nullptr;
+}
+
+/// Whether a `true` is among the call's boolean arguments (non_blocking in to() and cuda()).
+bool hasTrueFlag(const ApiCall &Call) {
+  for (const Expr *A : Call.Args) {
+    const auto *B = dyn_cast_or_null<CXXBoolLiteralExpr>(A ? A->IgnoreParenImpCasts() : nullptr);
+    if (B && B->getValue())
+      return true;
+  }
+  return false;
+}
+
+/// Whether `S` is part of the initialiser of a static local: it runs on the first call only,
+/// which warm-up runs before any capture.
+bool inStaticInitializer(const Stmt &S, ASTContext &Ast) {
+  DynTypedNodeList Parents = Ast.getParents(S);
+  for (unsigned Depth = 0; !Parents.empty() && Depth < 64; ++Depth) {
+    if (const auto *VD = Parents[0].get<VarDecl>())
+      return VD->isStaticLocal();
+    if (!Parents[0].get<Expr>())
+      return false;
+    Parents = Ast.getParents(Parents[0]);
+  }
+  return false;
+}
+
+} // namespace
 
 const CheckInfo &HostSyncCheck::checkInfo() {
   static const CheckInfo Info{
@@ -16,12 +121,16 @@ const CheckInfo &HostSyncCheck::checkInfo() {
       "Finds calls that read tensor values on the host or wait for the device: item(), "
       "is_nonzero(), equal(), allclose(), data_ptr()/accessor() reads, cpu() and to(kCPU), "
       "printing a tensor (entries tagged host_sync, and device_transfer entries whose "
-      "destination argument is the CPU). Each one synchronizes the host with the device, which "
+      "destination argument is the CPU), and copies to the device of tensors built in pageable "
+      "host memory (host_factory results moved with to(device) or cuda()). Each one synchronizes the host with the device, which "
       "CUDA-graph capture forbids; under --profile=trace only reads whose value flows into the "
       "graph are reported, because a trace freezes them into constants.",
       "Keep the value on the device as a 0-d tensor (x * y.max() instead of "
       "x * y.max().item<float>()), compare with tensor ops and select with torch::where, and "
-      "move logging and host copies out of the graph region.",
+      "move logging and host copies out of the graph region. Tensors built from host data "
+      "(torch::tensor(v), from_blob, arange(n)) and then moved to the device: create them once "
+      "outside the region (a buffer or field already on the device), create them on the device "
+      "(arange(n, x.options())), or copy from pinned memory with non_blocking=true.",
       /*InTraceProfile=*/true};
   return Info;
 }
@@ -45,8 +154,25 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
       bool ToCpu = false;
       for (unsigned I = Call->IsMethod ? 1 : 0; I < Call->Args.size(); ++I)
         ToCpu |= ApiResolver::mentionsConstant(Call->Args[I], "CPU", "cpu");
-      if (!ToCpu)
+      if (!ToCpu) {
+        // Host to device: a tensor built in pageable host memory copied to the device. A trace
+        // records it as a constant, which is fine; capture cannot hold the synchronous copy.
+        bool Pinned = false;
+        const Expr *Origin = Call->IsMethod && !Trace ? hostOrigin(Call->arg(0), Ctx.api(), Pinned) : nullptr;
+        if (!Origin || !copiesToDevice(*Call, Ctx.api()) || (Pinned && hasTrueFlag(*Call)) ||
+            inStaticInitializer(S, Ctx.ast()))
+          return;
+        auto OriginCall = Ctx.api().resolve(Origin);
+        const SourceManager &SM = Ctx.ast().getSourceManager();
+        Ctx.report(info(), Call->NameLoc,
+                   "'" + Call->Name + "' copies a tensor built in host memory ('" +
+                       (OriginCall ? OriginCall->Name : std::string("tensor")) + "', line " +
+                       std::to_string(SM.getExpansionLineNumber(Origin->getBeginLoc())) +
+                       ") to the device; a copy from pageable memory synchronises with the host and cannot "
+                       "be captured in a CUDA graph",
+                   &S);
         return;
+      }
       What = "'" + Call->Name + "' copies the tensor to host memory";
     } else {
       return;

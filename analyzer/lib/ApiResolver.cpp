@@ -165,13 +165,22 @@ const ApiFlavor *ApiResolver::tensorFlavor(QualType T) const {
   return RD ? recordFlavor(RD, /*Module=*/false, 0) : nullptr;
 }
 
+bool ApiResolver::isPlacementType(QualType T) const {
+  if (T.isNull())
+    return false;
+  const TagDecl *TD = T.getNonReferenceType().getCanonicalType()->getAsTagDecl();
+  if (!TD)
+    return false;
+  std::string Name = TD->getQualifiedNameAsString();
+  return llvm::any_of(Rules.flavors(),
+                      [&](const ApiFlavor &F) { return llvm::is_contained(F.PlacementTypes, Name); });
+}
+
 const ApiFlavor *ApiResolver::moduleFlavor(const CXXRecordDecl *RD) const {
   return recordFlavor(RD, /*Module=*/true, 0);
 }
 
-/// Whether the local `VD` is assigned after its declaration anywhere in its function (then its
-/// initializer is not its only possible value).
-static bool isReassigned(const VarDecl *VD) {
+bool isAssignedAfterDeclaration(const VarDecl *VD) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   if (!FD || !FD->getBody())
     return true;
@@ -214,7 +223,7 @@ static bool mentionsConstantImpl(const Stmt *S, llvm::StringRef Enumerator,
     // assigned another value later.
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
       bool Constant = VD->getType().isConstQualified() || VD->isConstexpr();
-      bool SingleValuedLocal = VD->isLocalVarDecl() && !VD->getType()->isReferenceType() && !isReassigned(VD);
+      bool SingleValuedLocal = VD->isLocalVarDecl() && !VD->getType()->isReferenceType() && !isAssignedAfterDeclaration(VD);
       if (Constant || SingleValuedLocal)
         if (const Expr *Init = VD->getInit())
           return mentionsConstantImpl(Init, Enumerator, StringPrefix, Depth + 1);

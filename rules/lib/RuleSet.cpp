@@ -148,6 +148,9 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       auto Sp = M.takeString("spelling", true);
       if (!Sp)
         return Sp.takeError();
+      auto PT = M.takeStringList("placement_types");
+      if (!PT)
+        return PT.takeError();
       if (auto Err = M.finish())
         return Err;
       F.Name = **Name;
@@ -155,6 +158,8 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       if (*MB)
         F.ModuleBases = **MB;
       F.Spelling = **Sp;
+      if (*PT)
+        F.PlacementTypes = **PT;
       Flavors.push_back(std::move(F));
     }
   }

@@ -59,6 +59,10 @@ public:
   const ApiFlavor *tensorFlavor(clang::QualType T) const;
   bool isTensor(clang::QualType T) const { return tensorFlavor(T) != nullptr; }
 
+  /// Whether `T` (references and qualifiers stripped) is one of a flavor's placement_types: a
+  /// class or enum whose values choose where a tensor lives (tensor options, a device).
+  bool isPlacementType(clang::QualType T) const;
+
   /// The flavor whose module base `RD` derives from (transitively), or null.
   const ApiFlavor *moduleFlavor(const clang::CXXRecordDecl *RD) const;
 
@@ -87,5 +91,9 @@ private:
 /// `E` without parentheses, implicit casts, temporaries and the copies clang inserts around
 /// class-typed values (copy/move constructors, conversion-free functional casts).
 const clang::Expr *skipValueWrappers(const clang::Expr *E);
+
+/// Whether the local `VD` is assigned after its declaration anywhere in its function (then its
+/// initializer is not its only possible value).
+bool isAssignedAfterDeclaration(const clang::VarDecl *VD);
 
 } // namespace graphify

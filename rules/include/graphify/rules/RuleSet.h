@@ -69,6 +69,9 @@ struct ApiFlavor {
   std::vector<std::string> TensorTypes;  ///< fully qualified class names
   std::vector<std::string> ModuleBases;  ///< fully qualified class names
   std::string Spelling;                  ///< prefix for emitted function names, e.g. "torch::"
+  /// Classes whose values choose where a tensor lives (tensor options, a device): a factory
+  /// given one may create the tensor on a device, a transfer given one may copy it there.
+  std::vector<std::string> PlacementTypes;
 };
 
 /// A documented tag from tags.yaml.
