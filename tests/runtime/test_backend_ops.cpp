@@ -96,6 +96,7 @@ std::vector<OpCase> make_cases() {
   binary(OpId::logical_or, "logical_or", kAll, [](Tensor a, Tensor b) { return logical_or(a, b); });
   binary(OpId::bitwise_and, "bitwise_and", kIntegral, [](Tensor a, Tensor b) { return bitwise_and(a, b); });
   binary(OpId::bitwise_or, "bitwise_or", kIntegral, [](Tensor a, Tensor b) { return bitwise_or(a, b); });
+  binary(OpId::bitwise_xor, "bitwise_xor", kIntegral, [](Tensor a, Tensor b) { return a ^ b; });
   binary(OpId::maximum, "maximum", kAll, [](Tensor a, Tensor b) { return maximum(a, b); });
   binary(OpId::minimum, "minimum", kAll, [](Tensor a, Tensor b) { return minimum(a, b); });
   binary(OpId::atan2, "atan2", kFlt, [](Tensor a, Tensor b) { return atan2(a, b); });

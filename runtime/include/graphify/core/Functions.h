@@ -157,9 +157,19 @@ Tensor masked_fill(const Tensor &a, const Tensor &mask, const Tensor &value);
 Tensor logical_not(const Tensor &a);
 Tensor logical_and(const Tensor &a, const Tensor &b);
 Tensor logical_or(const Tensor &a, const Tensor &b);
+/// Bitwise ops take bool and integer tensors (on bool they are the logical ops) and promote as
+/// arithmetic does; a floating operand throws LibTorch's "\"bitwise_and_cpu\" not implemented for
+/// 'Float'". The operators `~ & | ^` and `&= |= ^=` call these.
 Tensor bitwise_not(const Tensor &a);
 Tensor bitwise_and(const Tensor &a, const Tensor &b);
+Tensor bitwise_and(const Tensor &a, const Scalar &b);
+Tensor bitwise_and(const Scalar &a, const Tensor &b);
 Tensor bitwise_or(const Tensor &a, const Tensor &b);
+Tensor bitwise_or(const Tensor &a, const Scalar &b);
+Tensor bitwise_or(const Scalar &a, const Tensor &b);
+Tensor bitwise_xor(const Tensor &a, const Tensor &b);
+Tensor bitwise_xor(const Tensor &a, const Scalar &b);
+Tensor bitwise_xor(const Scalar &a, const Tensor &b);
 Tensor isnan(const Tensor &a);
 Tensor eq(const Tensor &a, const Tensor &b);
 Tensor ne(const Tensor &a, const Tensor &b);

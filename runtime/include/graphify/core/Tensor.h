@@ -293,6 +293,9 @@ public:
   Tensor &operator*=(const Scalar &o) { return mul_(o); }
   Tensor &operator/=(const Tensor &o) { return div_(o); }
   Tensor &operator/=(const Scalar &o) { return div_(o); }
+  Tensor &operator&=(const Tensor &o) { return bitwise_and_(o); }
+  Tensor &operator|=(const Tensor &o) { return bitwise_or_(o); }
+  Tensor &operator^=(const Tensor &o) { return bitwise_xor_(o); }
 
   // --- math (same semantics as the free functions in Functions.h) ---
   Tensor add(const Tensor &other, const Scalar &alpha = 1) const;
@@ -351,6 +354,25 @@ public:
   Tensor logical_not() const;
   Tensor logical_and(const Tensor &other) const;
   Tensor logical_or(const Tensor &other) const;
+  /// In place, the result converted to this tensor's dtype (1 or 0), as LibTorch's.
+  Tensor &logical_not_();
+  Tensor &logical_and_(const Tensor &other);
+  Tensor &logical_or_(const Tensor &other);
+  Tensor &logical_xor_(const Tensor &other);
+  Tensor bitwise_not() const;
+  Tensor bitwise_and(const Tensor &other) const;
+  Tensor bitwise_and(const Scalar &other) const;
+  Tensor bitwise_or(const Tensor &other) const;
+  Tensor bitwise_or(const Scalar &other) const;
+  Tensor bitwise_xor(const Tensor &other) const;
+  Tensor bitwise_xor(const Scalar &other) const;
+  Tensor &bitwise_not_();
+  Tensor &bitwise_and_(const Tensor &other);
+  Tensor &bitwise_and_(const Scalar &other);
+  Tensor &bitwise_or_(const Tensor &other);
+  Tensor &bitwise_or_(const Scalar &other);
+  Tensor &bitwise_xor_(const Tensor &other);
+  Tensor &bitwise_xor_(const Scalar &other);
   Tensor isnan() const;
   Tensor eq(const Tensor &o) const;
   Tensor eq(const Scalar &o) const;
@@ -480,6 +502,8 @@ GFY_DECLARE_BINARY_OPERATOR(==)
 GFY_DECLARE_BINARY_OPERATOR(!=)
 GFY_DECLARE_BINARY_OPERATOR(&)
 GFY_DECLARE_BINARY_OPERATOR(|)
+GFY_DECLARE_BINARY_OPERATOR(^)
+GFY_DECLARE_BINARY_OPERATOR(%)
 #undef GFY_DECLARE_BINARY_OPERATOR
 
 } // namespace gfy
