@@ -108,6 +108,8 @@ public:
   TypeMeta dtype() const { return scalar_type(); }
   Device device() const;
   TensorOptions options() const;
+  /// LibTorch's deprecated type object: device type and dtype (`x.type().scalarType()`).
+  const DeprecatedTypeProperties &type() const;
   bool is_contiguous() const;
   bool is_cpu() const { return device().is_cpu(); }
   bool is_cuda() const { return device().is_cuda(); }
@@ -207,6 +209,7 @@ public:
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
   std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes, int64_t dim = 0) const;
   std::vector<Tensor> unbind(int64_t dim = 0) const;
   Tensor detach() const;
   /// Dense copy when not already contiguous (recorded as a copy op while capturing).
@@ -231,6 +234,14 @@ public:
   Tensor scatter(int64_t dim, const Tensor &index, const Scalar &value) const;
   Tensor &scatter_(int64_t dim, const Tensor &index, const Tensor &src);
   Tensor &scatter_(int64_t dim, const Tensor &index, const Scalar &value);
+  /// self[..., index[i], ...] = source[..., i, ...] along `dim` (index: long, 0-d or 1-d).
+  Tensor &index_copy_(int64_t dim, const Tensor &index, const Tensor &source);
+  Tensor index_copy(int64_t dim, const Tensor &index, const Tensor &source) const;
+  /// self[..., index[i], ...] = value along `dim` (a Scalar or a 0-d tensor, converted to self's dtype).
+  Tensor &index_fill_(int64_t dim, const Tensor &index, const Scalar &value);
+  Tensor &index_fill_(int64_t dim, const Tensor &index, const Tensor &value);
+  Tensor index_fill(int64_t dim, const Tensor &index, const Scalar &value) const;
+  Tensor index_fill(int64_t dim, const Tensor &index, const Tensor &value) const;
   Tensor masked_select(const Tensor &mask, SL loc = SL::current()) const;
   Tensor nonzero(SL loc = SL::current()) const;
 
@@ -421,6 +432,10 @@ public:
   Tensor argsort(bool stable, int64_t dim = -1, bool descending = false) const;
   std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true) const;
   std::tuple<Tensor, Tensor> kthvalue(int64_t k, int64_t dim = -1, bool keepdim = false) const;
+  /// The lower median (of an even count, the smaller of the two middle values); NaN when the
+  /// input holds one, with the index of the first NaN along `dim`.
+  Tensor median() const;
+  std::tuple<Tensor, Tensor> median(int64_t dim, bool keepdim = false) const;
 
   // --- composites (see the free functions of the same names in Functions.h) ---
   Tensor var(bool unbiased = true) const;
