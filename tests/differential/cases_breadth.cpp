@@ -1,10 +1,14 @@
 // Differential cases for issue #34 ("runtime breadth, round 2"): the names that real detection,
 // segmentation and decoding code uses and the shim lacked — the bitwise and logical operators on
 // bool and integer tensors (`& | ^ ~ %`, their in-place and Scalar forms), LibTorch's checking and
-// dispatch macros, Tensor::type(), and the indexing, splitting and median ops. Inputs are host
+// dispatch macros, Tensor::type(), the indexing, splitting and median ops, at::parallel_for and
+// c10::irange. Inputs are host
 // formulas (model_inputs.h), so both dumpers see identical data.
 #include "dump_main.h"
 #include "model_inputs.h"
+
+#include <ATen/Parallel.h>
+#include <c10/util/irange.h>
 
 #include <cstdint>
 #include <vector>
@@ -321,4 +325,28 @@ DIFF_CASE(breadth_upsample_nearest1d_long_errors) {
 }
 DIFF_CASE(breadth_upsample_nearest1d_size_errors) {
   return torch::upsample_nearest1d(wave({1, 2, 3}, 1.0, 0.1), {4, 5});
+}
+
+// --- at::parallel_for, c10::irange ----------------------------------------------------------------
+DIFF_CASE(breadth_parallel_for_and_irange) {
+  auto boxes = wave({257, 4}, 10.0, 0.3).abs();
+  auto areas = torch::empty({257});
+  const float* b = boxes.data_ptr<float>();
+  float* a = areas.data_ptr<float>();
+  at::parallel_for(0, 257, /*grain_size=*/16, [&](int64_t begin, int64_t end) {
+    for (const auto i : c10::irange(begin, end)) a[i] = (b[4 * i + 2] + b[4 * i]) * (b[4 * i + 3] + b[4 * i + 1]);
+  });
+  int64_t count = 0, sum = 0;
+  for (const auto i : c10::irange(5)) sum += i;
+  for (const auto i : c10::irange(3, 3)) count += i + 1;  // empty
+  for (const auto i : c10::irange(int64_t(2), -1)) count += i + 1;  // empty: end before begin
+  double calls = 0;
+  at::parallel_for(5, 5, 1, [&](int64_t, int64_t) { calls += 1; });  // an empty range: never called
+  return {areas, S{static_cast<double>(sum)}, S{static_cast<double>(count)}, S{calls}};
+}
+DIFF_CASE(breadth_parallel_for_rethrows_errors) {
+  at::parallel_for(0, 1000, 10, [&](int64_t begin, int64_t end) {
+    TORCH_CHECK(!(begin <= 500 && 500 < end), "bad box at 500");
+  });
+  return torch::zeros({1});
 }

@@ -326,3 +326,18 @@ TEST(Comparison, EqualAllclose) {
   EXPECT_TRUE(allclose(tensor({NAN}), tensor({NAN}), 1e-5, 1e-8, true));
   EXPECT_FALSE(allclose(tensor({NAN}), tensor({NAN})));
 }
+
+TEST(Parallel, ParallelForCoversTheRangeOnceAndRethrows) {
+  std::vector<int> hits(1000, 0);
+  parallel_for(10, 1000, 7, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) ++hits[size_t(i)];
+  });
+  for (size_t i = 0; i < hits.size(); ++i) EXPECT_EQ(hits[i], i < 10 ? 0 : 1) << i;
+  int calls = 0;
+  parallel_for(5, 5, 1, [&](int64_t, int64_t) { ++calls; });
+  EXPECT_EQ(calls, 0);
+  EXPECT_THROW(parallel_for(0, 1000, 10,
+                            [](int64_t b, int64_t e) { GFY_CHECK(!(b <= 500 && 500 < e), "bad box at 500"); }),
+               Error);
+  EXPECT_FALSE(in_parallel_region());
+}

@@ -168,6 +168,34 @@ using ::gfy::scalar_value_type;
 namespace impl {
 template <::gfy::ScalarType S> using ScalarTypeToCPPTypeT = ::gfy::ScalarTypeToCPPTypeT<S>;
 } // namespace impl
+/// `for (const auto i : c10::irange(n))`: the integers [begin, end) of end's type (an empty
+/// range when end <= begin), as c10/util/irange.h.
+template <class I> class integer_range {
+public:
+  struct iterator {
+    I value;
+    I operator*() const { return value; }
+    iterator &operator++() {
+      ++value;
+      return *this;
+    }
+    bool operator==(const iterator &o) const { return value == o.value; }
+    bool operator!=(const iterator &o) const { return value != o.value; }
+  };
+  integer_range(I begin, I end) : begin_(begin), end_(end < begin ? begin : end) {}
+  iterator begin() const { return {begin_}; }
+  iterator end() const { return {end_}; }
+
+private:
+  I begin_, end_;
+};
+template <class I, class = std::enable_if_t<std::is_integral_v<I>>> integer_range<I> irange(I end) {
+  return integer_range<I>(I(0), end);
+}
+template <class B, class E, class = std::enable_if_t<std::is_integral_v<B> && std::is_integral_v<E>>>
+integer_range<E> irange(B begin, E end) {
+  return integer_range<E>(E(begin), end);
+}
 /// The c10::Error subclasses that the TORCH_CHECK_* forms throw (LibTorch maps them to Python's
 /// ValueError, IndexError, ...); each is a c10::Error, so `catch (const c10::Error &)` sees them.
 struct ValueError : ::gfy::Error { using ::gfy::Error::Error; };
