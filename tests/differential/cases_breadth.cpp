@@ -2,7 +2,7 @@
 // segmentation and decoding code uses and the shim lacked — the bitwise and logical operators on
 // bool and integer tensors (`& | ^ ~ %`, their in-place and Scalar forms), LibTorch's checking and
 // dispatch macros, Tensor::type(), the indexing, splitting and median ops, at::parallel_for and
-// c10::irange. Inputs are host
+// c10::irange, samplers saved to and loaded from archives. Inputs are host
 // formulas (model_inputs.h), so both dumpers see identical data.
 #include "dump_main.h"
 #include "model_inputs.h"
@@ -11,6 +11,7 @@
 #include <c10/util/irange.h>
 
 #include <cstdint>
+#include <sstream>
 #include <vector>
 
 namespace {
@@ -349,4 +350,82 @@ DIFF_CASE(breadth_parallel_for_rethrows_errors) {
     TORCH_CHECK(!(begin <= 500 && 500 < end), "bad box at 500");
   });
   return torch::zeros({1});
+}
+
+// --- samplers with save / load (torch/data/samplers/base.h, torch/serialize/archive.h) --------------
+namespace {
+/// Visits the even positions, then the odd ones, as detection code's grouped samplers reorder
+/// images; its position is what it saves.
+class EvenOddSampler : public torch::data::samplers::Sampler<> {
+ public:
+  explicit EvenOddSampler(size_t size) : size_(size) {}
+  void reset(torch::optional<size_t> new_size) override {
+    if (new_size) size_ = *new_size;
+    pos_ = 0;
+  }
+  torch::optional<std::vector<size_t>> next(size_t batch_size) override {
+    std::vector<size_t> batch;
+    while (batch.size() < batch_size && pos_ < size_) {
+      const size_t evens = (size_ + 1) / 2;
+      batch.push_back(pos_ < evens ? 2 * pos_ : 2 * (pos_ - evens) + 1);
+      ++pos_;
+    }
+    if (batch.empty()) return torch::nullopt;
+    return batch;
+  }
+  void save(torch::serialize::OutputArchive& archive) const override {
+    archive.write("pos", torch::tensor(static_cast<int64_t>(pos_)), /*is_buffer=*/true);
+  }
+  void load(torch::serialize::InputArchive& archive) override {
+    auto pos = torch::empty({}, torch::kLong);
+    archive.read("pos", pos, /*is_buffer=*/true);
+    pos_ = static_cast<size_t>(pos.item<int64_t>());
+  }
+
+ private:
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+torch::Tensor as_tensor(const torch::optional<std::vector<size_t>>& batch) {
+  std::vector<int64_t> v;
+  if (batch)
+    for (size_t i : *batch) v.push_back(static_cast<int64_t>(i));
+  return torch::tensor(v, torch::kLong);
+}
+}  // namespace
+DIFF_CASE(breadth_sampler_save_load) {
+  EvenOddSampler sampler(9);
+  auto first = sampler.next(4);
+  torch::serialize::OutputArchive out;
+  sampler.save(out);
+  std::stringstream buffer;
+  out.save_to(buffer);
+  torch::serialize::InputArchive in;
+  in.load_from(buffer);
+  EvenOddSampler restored(9);
+  restored.load(in);
+
+  torch::data::samplers::SequentialSampler seq(7);
+  seq.next(3);
+  torch::serialize::OutputArchive seq_out;
+  seq_out << seq;
+  std::stringstream seq_buffer;
+  seq_out.save_to(seq_buffer);
+  torch::serialize::InputArchive seq_in;
+  seq_in.load_from(seq_buffer);
+  torch::data::samplers::SequentialSampler seq_restored(7);
+  seq_in >> seq_restored;
+  return {as_tensor(first), as_tensor(restored.next(10)), as_tensor(restored.next(1)), as_tensor(seq_restored.next(10))};
+}
+DIFF_CASE(breadth_archive_missing_key_errors) {
+  torch::serialize::OutputArchive out;
+  out.write("pos", torch::tensor(static_cast<int64_t>(3)));
+  std::stringstream buffer;
+  out.save_to(buffer);
+  torch::serialize::InputArchive in;
+  in.load_from(buffer);
+  auto t = torch::empty({}, torch::kLong);
+  in.read("position", t);
+  return t;
 }

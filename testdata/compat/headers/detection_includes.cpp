@@ -6,11 +6,15 @@
 #include <torch/nn/functional/activation.h>
 #include <torch/nn/modules/conv.h>
 #include <torch/nn/options/conv.h>
+#include <torch/serialize/archive.h>
 #include <torch/types.h>
 #include <torch/utils.h>
 #include <torch/version.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #if TORCH_VERSION_MAJOR < 1 || (TORCH_VERSION_MAJOR == 1 && TORCH_VERSION_MINOR < 13)
@@ -30,6 +34,33 @@ std::vector<size_t> first_batch(size_t images, size_t batch) {
   torch::optional<std::vector<size_t>> indices = sampler.next(batch);
   return indices ? *indices : std::vector<size_t>{};
 }
+
+/// Images grouped by aspect ratio, one group after the other (a custom sampler must save and load
+/// its position, as LibTorch's Sampler declares).
+class GroupedSampler : public torch::data::samplers::Sampler<> {
+public:
+  explicit GroupedSampler(std::vector<size_t> order) : order_(std::move(order)) {}
+  void reset(torch::optional<size_t>) override { pos_ = 0; }
+  torch::optional<std::vector<size_t>> next(size_t batch_size) override {
+    if (pos_ >= order_.size()) return torch::nullopt;
+    const size_t end = std::min(order_.size(), pos_ + batch_size);
+    std::vector<size_t> batch(order_.begin() + static_cast<std::ptrdiff_t>(pos_), order_.begin() + static_cast<std::ptrdiff_t>(end));
+    pos_ = end;
+    return batch;
+  }
+  void save(torch::serialize::OutputArchive &archive) const override {
+    archive.write("pos", torch::tensor(static_cast<int64_t>(pos_)), /*is_buffer=*/true);
+  }
+  void load(torch::serialize::InputArchive &archive) override {
+    torch::Tensor pos = torch::empty({}, torch::kLong);
+    archive.read("pos", pos, /*is_buffer=*/true);
+    pos_ = static_cast<size_t>(pos.item<int64_t>());
+  }
+
+private:
+  std::vector<size_t> order_;
+  size_t pos_ = 0;
+};
 
 torch::Tensor head(const torch::Tensor &features) {
   torch::NoGradGuard no_grad;
