@@ -429,3 +429,20 @@ DIFF_CASE(breadth_archive_missing_key_errors) {
   in.read("position", t);
   return t;
 }
+
+// --- the deprecated accessors old detection kernels use ------------------------------------------
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+DIFF_CASE(breadth_deprecated_data_and_device) {
+  auto boxes = wave({3, 4}, 5.0, 0.2).contiguous();
+  const float* p = boxes.data<float>();
+  double sum = 0;
+  for (int64_t i = 0; i < boxes.numel(); ++i) sum += p[i];
+  return {S{sum}, S{static_cast<double>(boxes.get_device())}, S{static_cast<double>(boxes.is_variable())},
+          S{static_cast<double>(boxes.is_sparse())}};
+}
+DIFF_CASE(breadth_deprecated_data_dtype_errors) {
+  auto boxes = wave({3, 4}, 5.0, 0.2);
+  return S{static_cast<double>(boxes.data<double>()[0])};
+}
+#pragma GCC diagnostic pop

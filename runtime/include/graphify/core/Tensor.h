@@ -113,6 +113,12 @@ public:
   bool is_contiguous() const;
   bool is_cpu() const { return device().is_cpu(); }
   bool is_cuda() const { return device().is_cuda(); }
+  /// The CUDA device index, -1 on the CPU (LibTorch's get_device()).
+  int64_t get_device() const { return is_cuda() ? (device().index() < 0 ? 0 : device().index()) : -1; }
+  bool is_sparse() const { return false; }
+  [[deprecated("Tensor.is_variable() is deprecated; everything is a variable now.")]] bool is_variable() const noexcept {
+    return true;
+  }
   bool is_floating_point() const { return isFloatingType(scalar_type()); }
   int64_t element_size() const { return int64_t(gfy::element_size(scalar_type())); }
   int64_t nbytes() const { return numel() * element_size(); }
@@ -157,6 +163,12 @@ public:
     return reinterpret_cast<T *>(raw_data());
   }
   void *data_ptr(SL loc = SL::current()) const;
+  /// LibTorch's deprecated spelling of data_ptr<T>() (old detection kernels still use it).
+  template <class T>
+  [[deprecated("Tensor.data<T>() is deprecated. Please use Tensor.data_ptr<T>() instead.")]] T *
+  data(SL loc = SL::current()) const {
+    return data_ptr<T>(loc);
+  }
   /// Indexed host access to a CPU tensor's elements (TensorAccessor.h): checks the number of
   /// dims and the dtype, as LibTorch; the accessor must not outlive the tensor.
   template <class T, size_t N> TensorAccessor<T, N> accessor(SL loc = SL::current()) const & {

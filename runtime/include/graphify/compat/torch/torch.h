@@ -139,9 +139,11 @@ using namespace ::gfy;
 using std::make_optional;
 using std::nullopt;
 using std::optional;
-/// `at::cuda::getNumGPUs()`, `at::cuda::is_available()`: one namespace with torch::cuda, so that
-/// `using namespace torch; using namespace at;` leaves `cuda::` unambiguous.
-namespace cuda = ::torch::cuda;
+/// `at::cuda::getNumGPUs()`, `at::cuda::is_available()`: a namespace of its own, as in LibTorch
+/// (user code reopens `namespace at { namespace cuda { ... } }`), that sees torch::cuda's functions.
+namespace cuda {
+using namespace ::torch::cuda;
+} // namespace cuda
 } // namespace at
 
 // c10 spellings that appear in user code: optionals (`c10::nullopt`) and the value types.
