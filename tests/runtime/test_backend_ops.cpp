@@ -96,6 +96,7 @@ std::vector<OpCase> make_cases() {
   binary(OpId::logical_or, "logical_or", kAll, [](Tensor a, Tensor b) { return logical_or(a, b); });
   binary(OpId::bitwise_and, "bitwise_and", kIntegral, [](Tensor a, Tensor b) { return bitwise_and(a, b); });
   binary(OpId::bitwise_or, "bitwise_or", kIntegral, [](Tensor a, Tensor b) { return bitwise_or(a, b); });
+  binary(OpId::bitwise_xor, "bitwise_xor", kIntegral, [](Tensor a, Tensor b) { return a ^ b; });
   binary(OpId::maximum, "maximum", kAll, [](Tensor a, Tensor b) { return maximum(a, b); });
   binary(OpId::minimum, "minimum", kAll, [](Tensor a, Tensor b) { return minimum(a, b); });
   binary(OpId::atan2, "atan2", kFlt, [](Tensor a, Tensor b) { return atan2(a, b); });
@@ -230,7 +231,10 @@ std::vector<OpCase> make_cases() {
     Tensor b = a.clone(), c2 = a.clone();
     b.index_put_({i}, v);
     c2.index_put_({i, j}, w);
-    return std::vector<Tensor>{b, c2};
+    // index_copy / index_fill: puts of one index on a dim (index_copy takes indices in [0, size)).
+    Tensor k = on(tensor(std::vector<int64_t>{4, 0, 3}));
+    return std::vector<Tensor>{b, c2, a.index_copy(0, k, v), a.t().index_copy(1, k, v.t()), a.index_fill(1, j, 1),
+                               a.index_fill(0, i, on(sample({}, dt)))};
   });
   add_case({OpId::gather, OpId::scatter}, "gather_scatter", kAll, [](ScalarType dt, const Place &on) {
     Tensor a = on(sample({4, 6}, dt)), src = on(sample({4, 3}, dt));
@@ -259,6 +263,10 @@ std::vector<OpCase> make_cases() {
       auto [tv, ti] = topk(t, 2, -1, true, true);
       auto [bv, bi] = topk(t, 1, 0, false, true);
       out.insert(out.end(), {v, i, vd, id, tv, ti, bv, bi, argsort(t, true, -1)});
+      if (dt != kBool) { // median: the lower middle of a stable sort (bool has no median kernel in LibTorch)
+        auto [mv, mi] = median(t, -1);
+        out.insert(out.end(), {mv, mi, median(t)});
+      }
     }
     return out;
   });
@@ -313,7 +321,8 @@ std::vector<OpCase> make_cases() {
     return std::vector<Tensor>{upsample_nearest2d(x, {10, 8}), upsample_nearest2d(x, {7, 6}, 1.5, 1.5),
                                upsample_nearest2d(x, {3, 3}), upsample_bilinear2d(x, {9, 7}, false),
                                upsample_bilinear2d(x, {9, 7}, true), upsample_bilinear2d(x, {7, 6}, false, 1.5, 1.5),
-                               upsample_bilinear2d(x, {2, 3}, false)};
+                               upsample_bilinear2d(x, {2, 3}, false), upsample_nearest1d(x[0], {9}),
+                               upsample_nearest1d(x[1], {7}, 1.5)};
   });
   return c;
 }

@@ -284,3 +284,56 @@ TEST(Errors, LossTargetsOutOfRange) {
                "index -1 is out of bounds for dimension 1 with size 4");
   EXPECT_ERROR(zeros({4}).scatter_(0, tensor({int64_t(-1)}), ones({1})), "index -1 is out of bounds");
 }
+
+TEST(Errors, BitwiseOnFloatingAndNarrowingInPlace) {
+  EXPECT_ERROR(zeros({2}) & zeros({2}), "\"bitwise_and_cpu\" not implemented for 'Float'");
+  EXPECT_ERROR(tensor({1, 2}) ^ 1.5, "\"bitwise_xor_cpu\" not implemented for 'Float'");
+  EXPECT_ERROR(zeros({2}).bitwise_not_(), "\"bitwise_not_cpu\" not implemented for 'Float'");
+  Tensor m = zeros({2}, kBool);
+  EXPECT_ERROR(m |= tensor({2, 3}), "result type Long can't be cast to the desired output type Bool");
+  EXPECT_ERROR(m.logical_and_(zeros({2, 2}, kBool)), "output with shape [2] doesn't match the broadcast shape [2, 2]");
+}
+
+TEST(Errors, IndexCopyAndIndexFill) {
+  Tensor x = zeros({3, 4}), i = tensor({2, 0});
+  EXPECT_ERROR(x.index_copy(0, i.to(kInt), ones({2, 4})), "index_copy_(): Expected a long tensor for index, but got Int");
+  EXPECT_ERROR(x.index_copy(0, i.view({1, 2}), ones({2, 4})), "index_copy_(): Index should have dimension 1 or 0 (got 2)");
+  EXPECT_ERROR(x.index_copy(0, i, ones({2, 4}, kDouble)),
+               "index_copy_(): self and source expected to have the same dtype, but got (self) Float and (source) Double");
+  EXPECT_ERROR(x.index_copy(0, i, ones({3, 4})), "index_copy_(): Number of indices (2) should be equal to source.size(dim) (3)");
+  EXPECT_ERROR(zeros({2, 3, 4}).index_copy(1, i, ones({2, 2, 5})),
+               "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: 2 4 at "
+               "dimension 1 and source slice shape: 2 5 at dimension 0.");
+  EXPECT_ERROR(x.index_copy(0, i, ones({8})), "Source dimensionality (1), destination dimensionality (2)");
+  EXPECT_ERROR(zeros({3}).index_copy(0, i, tensor(5.0)), "When source is scalar, index should have one element (got 2)");
+  EXPECT_ERROR(x.index_copy(0, tensor({5, 0}), ones({2, 4})), "index 5 is out of bounds for dimension 0 with size 3");
+  EXPECT_ERROR(x.index_copy(0, tensor({-1, 0}), ones({2, 4})), "index -1 is out of bounds for dimension 0 with size 3");
+  EXPECT_ERROR(x.index_fill(1, i, tensor({7.5})),
+               "index_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 dimension(s).");
+  EXPECT_ERROR(x.index_fill(1, i.to(kInt), 1), "index_fill_(): Expected dtype int64 for index.");
+  EXPECT_ERROR(x.index_fill(1, i.view({1, 2}), 1), "Index has to be a vector/scalar");
+  EXPECT_ERROR(x.index_fill(1, tensor({-5}), 1), "index -5 is out of bounds for dimension 1 with size 4");
+}
+
+TEST(Errors, MedianSplitWithSizesUpsample1d) {
+  EXPECT_ERROR(median(zeros({3}, kBool)), "\"median_cpu\" not implemented for 'Bool'");
+  EXPECT_ERROR(median(zeros({3}, kBool), 0), "\"median_out\" not implemented for 'Bool'");
+  EXPECT_ERROR(median(zeros({0, 3}), 0), "median(): Expected reduction dim 0 to have non-zero size.");
+  Tensor x = arange(10).view({2, 5});
+  EXPECT_ERROR(x.split_with_sizes({2, 2}, 1),
+               "split_with_sizes expects split_sizes to sum exactly to 5 (input tensor's size at dimension 1), but got "
+               "split_sizes=[2, 2]");
+  EXPECT_ERROR(x.split_with_sizes({6, -1}, 1),
+               "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=[6, -1]");
+  EXPECT_ERROR(upsample_nearest1d(zeros({1, 2, 3}), {0}),
+               "Input and output sizes should be greater than 0, but got input (W: 3) and output (W: 0)");
+  EXPECT_ERROR(upsample_nearest1d(zeros({2, 3}), {4}), "It is expected input_size equals to 3, but got size 2");
+  EXPECT_ERROR(upsample_nearest1d(zeros({1, 2, 3}), {4, 5}), "It is expected output_size equals to 1, but got size 2");
+}
+
+TEST(Errors, IntArrayRefBounds) {
+  Tensor x = zeros({2, 3, 4});
+  EXPECT_ERROR(x.sizes().slice(2, 5), "ArrayRef: invalid slice, N = 2; M = 5; size = 3");
+  EXPECT_ERROR(x.sizes().slice(4), "ArrayRef: invalid slice, N = 4; size = 3");
+  EXPECT_ERROR(x.sizes().at(3), "ArrayRef: invalid index Index = 3; Length = 3");
+}

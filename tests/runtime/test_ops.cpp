@@ -2,6 +2,7 @@
 #include "TestUtil.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace gfy;
 using namespace gfy::testing;
@@ -245,6 +246,64 @@ TEST(Sorting, SortArgsortTopk) {
   EXPECT_LONGS(arange(6).view({2, 3}).argsort(0, true), {1, 1, 1, 0, 0, 0});
 }
 
+TEST(Sorting, MedianIsTheLowerMiddleAndNanWins) {
+  EXPECT_VALUES(median(tensor({1.f, 4.f, 2.f, 3.f})), {2});
+  auto [v, i] = median(tensor({3.f, 1.f, 3.f, 1.f, 2.f, 2.f}), 0);
+  EXPECT_VALUES(v, {2});
+  EXPECT_LONGS(i, {4}); // the first of the tied middles, as LibTorch's kernel
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto [nv, ni] = median(tensor({1.f, nan, 2.f, nan, 5.f}), 0);
+  EXPECT_TRUE(std::isnan(nv.item<float>()));
+  EXPECT_LONGS(ni, {1}); // the first NaN
+  auto [rv, ri] = tensor({7, -2, 9, 4, 0, 3}).view({2, 3}).median(1, /*keepdim=*/true);
+  EXPECT_LONGS(rv, {7, 3});
+  EXPECT_LONGS(ri, {0, 2});
+  // The full median's gradient is shared by the elements equal to it.
+  Tensor t = tensor({2.f, 1.f, 2.f, 3.f}).requires_grad_();
+  t.median().backward();
+  EXPECT_VALUES(t.grad(), {0.5, 0, 0.5, 0});
+}
+
+TEST(Indexing, IndexCopyIndexFill) {
+  Tensor x = arange(12, kFloat).view({3, 4});
+  EXPECT_VALUES(x.index_copy(0, tensor({2, 0}), ones({2, 4})), {1, 1, 1, 1, 4, 5, 6, 7, 1, 1, 1, 1});
+  EXPECT_VALUES(x.index_fill(1, tensor({-1, 0}), -1), {-1, 1, 2, -1, -1, 5, 6, -1, -1, 9, 10, -1});
+  EXPECT_LONGS(x.to(kLong).index_fill(1, tensor({1}), 2.5).select(0, 0), {0, 2, 2, 3});
+  Tensor y = zeros({3});
+  y.index_copy_(0, tensor(int64_t(1)), tensor(5.f));
+  EXPECT_VALUES(y, {0, 5, 0});
+}
+
+TEST(Bitwise, OperatorsAndInPlace) {
+  Tensor a = tensor({-7, 3, 12}), b = tensor({5, 6, 10});
+  EXPECT_LONGS(a ^ b, {-4, 5, 6});
+  EXPECT_LONGS(6 ^ a, {-1, 5, 10});
+  Tensor c = a.clone();
+  c &= b;
+  c |= tensor({16});
+  EXPECT_LONGS(c, {17, 18, 24});
+  Tensor m = tensor({1, 0, 1}).to(kBool);
+  EXPECT_LONGS((m ^ true).to(kLong), {0, 1, 0});
+  Tensor f = tensor({0.f, 2.f, -1.f});
+  f.logical_not_();
+  EXPECT_VALUES(f, {1, 0, 0});
+  EXPECT_LONGS(7 % tensor({4, -3}), {3, -2});
+}
+
+TEST(Types, DeprecatedTypeProperties) {
+  Tensor x = zeros({2}), y = zeros({3}, kDouble);
+  EXPECT_TRUE(x.type() == zeros({1}).type());
+  EXPECT_TRUE(x.type() != y.type());
+  EXPECT_EQ(x.type().scalarType(), kFloat);
+  EXPECT_EQ(y.type().toString(), "CPUDoubleType");
+  EXPECT_EQ(&x.type().toScalarType(kDouble), &y.type());
+  EXPECT_EQ(zeros({1}, x.type().options()).scalar_type(), kFloat);
+  Tensor z = zeros({2, 3, 4}); // sizes() views z's shape
+  IntArrayRef s = z.sizes();
+  EXPECT_EQ(s.slice(1).vec(), (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(s.slice(0, 2).vec(), (std::vector<int64_t>{2, 3}));
+}
+
 TEST(NnFunctions, SoftmaxLayerNorm) {
   Tensor x = tensor({1.f, 2.f, 3.f});
   const double e1 = std::exp(1.0), e2 = std::exp(2.0), e3 = std::exp(3.0), s = e1 + e2 + e3;
@@ -266,4 +325,19 @@ TEST(Comparison, EqualAllclose) {
   EXPECT_TRUE(tensor({1.f}).allclose(tensor({1.05f}), 0.1));
   EXPECT_TRUE(allclose(tensor({NAN}), tensor({NAN}), 1e-5, 1e-8, true));
   EXPECT_FALSE(allclose(tensor({NAN}), tensor({NAN})));
+}
+
+TEST(Parallel, ParallelForCoversTheRangeOnceAndRethrows) {
+  std::vector<int> hits(1000, 0);
+  parallel_for(10, 1000, 7, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) ++hits[size_t(i)];
+  });
+  for (size_t i = 0; i < hits.size(); ++i) EXPECT_EQ(hits[i], i < 10 ? 0 : 1) << i;
+  int calls = 0;
+  parallel_for(5, 5, 1, [&](int64_t, int64_t) { ++calls; });
+  EXPECT_EQ(calls, 0);
+  EXPECT_THROW(parallel_for(0, 1000, 10,
+                            [](int64_t b, int64_t e) { GFY_CHECK(!(b <= 500 && 500 < e), "bad box at 500"); }),
+               Error);
+  EXPECT_FALSE(in_parallel_region());
 }

@@ -15,6 +15,7 @@
 #include <graphify/core/Tensor.h>
 #include <graphify/core/Indexing.h>
 #include <graphify/core/Functions.h>
+#include <graphify/core/Parallel.h>
 #include <graphify/core/Backend.h>
 #include <graphify/autograd/Autograd.h>
 #include <graphify/core/Context.h>

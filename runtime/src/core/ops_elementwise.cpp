@@ -528,7 +528,25 @@ GFY_BINARY_FN(logical_and, logical_and, Logical)
 GFY_BINARY_FN(logical_or, logical_or, Logical)
 GFY_BINARY_FN(bitwise_and, bitwise_and, Bitwise)
 GFY_BINARY_FN(bitwise_or, bitwise_or, Bitwise)
+GFY_BINARY_FN(bitwise_xor, bitwise_xor, Bitwise)
 #undef GFY_BINARY_FN
+#define GFY_BITWISE_FN(fn)                                                                         \
+  Tensor fn(const Tensor &a, const Scalar &b) { return binary_scalar(OpId::fn, Kind::Bitwise, a, b, 1.0); } \
+  Tensor fn(const Scalar &a, const Tensor &b) { return scalar_binary(OpId::fn, Kind::Bitwise, a, b); }    \
+  Tensor Tensor::fn(const Tensor &o) const { return gfy::fn(*this, o); }                          \
+  Tensor Tensor::fn(const Scalar &o) const { return gfy::fn(*this, o); }                          \
+  Tensor &Tensor::fn##_(const Tensor &o) {                                                         \
+    binary(OpId::fn, Kind::Bitwise, *this, o, 1.0, this);                                          \
+    return *this;                                                                                  \
+  }                                                                                                \
+  Tensor &Tensor::fn##_(const Scalar &o) {                                                         \
+    binary_scalar(OpId::fn, Kind::Bitwise, *this, o, 1.0, this);                                   \
+    return *this;                                                                                  \
+  }
+GFY_BITWISE_FN(bitwise_and)
+GFY_BITWISE_FN(bitwise_or)
+GFY_BITWISE_FN(bitwise_xor)
+#undef GFY_BITWISE_FN
 Tensor max(const Tensor &a, const Tensor &b) { return maximum(a, b); }
 Tensor min(const Tensor &a, const Tensor &b) { return minimum(a, b); }
 
@@ -817,6 +835,7 @@ Tensor Tensor::masked_fill(const Tensor &m, const Tensor &v) const { return gfy:
 Tensor Tensor::logical_not() const { return gfy::logical_not(*this); }
 Tensor Tensor::logical_and(const Tensor &o) const { return gfy::logical_and(*this, o); }
 Tensor Tensor::logical_or(const Tensor &o) const { return gfy::logical_or(*this, o); }
+Tensor Tensor::bitwise_not() const { return gfy::bitwise_not(*this); }
 Tensor Tensor::isnan() const { return gfy::isnan(*this); }
 Tensor Tensor::maximum(const Tensor &o) const { return gfy::maximum(*this, o); }
 Tensor Tensor::where(const Tensor &cond, const Tensor &o) const { return gfy::where(cond, *this, o); }
@@ -858,6 +877,31 @@ Tensor &Tensor::sigmoid_() { unary(OpId::sigmoid, UKind::Float, *this, this); re
 Tensor &Tensor::tanh_() { unary(OpId::tanh, UKind::Float, *this, this); return *this; }
 Tensor &Tensor::exp_() { unary(OpId::exp, UKind::Float, *this, this); return *this; }
 Tensor &Tensor::neg_() { unary(OpId::neg, UKind::Same, *this, this); return *this; }
+Tensor &Tensor::bitwise_not_() {
+  check_defined(*this, "self");
+  GFY_CHECK(!is_floating_point(), "\"bitwise_not_cpu\" not implemented for '", to_string(scalar_type()), "'");
+  unary(OpId::bitwise_not, UKind::Same, *this, this);
+  return *this;
+}
+namespace {
+/// The logical ops in place: LibTorch computes the bool result and writes it converted to self's
+/// dtype, so a float mask becomes 1.0 / 0.0; the other operand broadcasts to self, never self to it.
+Tensor &logical_in_place(Tensor &self, const Tensor &other, Tensor (*fn)(const Tensor &, const Tensor &)) {
+  check_defined(self, "self");
+  check_defined(other, "other");
+  const std::vector<int64_t> shape = broadcast_shapes(self.sizes(), other.sizes());
+  GFY_CHECK(IntArrayRef(shape) == self.sizes(), "output with shape ", self.sizes(),
+            " doesn't match the broadcast shape ", IntArrayRef(shape));
+  return self.copy_(fn(self, other));
+}
+} // namespace
+Tensor &Tensor::logical_not_() {
+  check_defined(*this, "self");
+  return copy_(gfy::logical_not(*this));
+}
+Tensor &Tensor::logical_and_(const Tensor &o) { return logical_in_place(*this, o, &gfy::logical_and); }
+Tensor &Tensor::logical_or_(const Tensor &o) { return logical_in_place(*this, o, &gfy::logical_or); }
+Tensor &Tensor::logical_xor_(const Tensor &o) { return logical_in_place(*this, o, &gfy::logical_xor); }
 Tensor &Tensor::atan2_(const Tensor &o) { binary(OpId::atan2, Kind::Float, *this, o, 1.0, this); return *this; }
 Tensor &Tensor::hypot_(const Tensor &o) { binary(OpId::hypot, Kind::FloatOnly, *this, o, 1.0, this); return *this; }
 Tensor &Tensor::fmod_(const Tensor &o) { binary(OpId::fmod, Kind::NoBool, *this, o, 1.0, this); return *this; }
@@ -909,6 +953,17 @@ GFY_OPERATOR(==, eq, eq, Compare)
 GFY_OPERATOR(!=, ne, ne, Compare)
 GFY_OPERATOR(&, bitwise_and, bitwise_and, Bitwise)
 GFY_OPERATOR(|, bitwise_or, bitwise_or, Bitwise)
+GFY_OPERATOR(^, bitwise_xor, bitwise_xor, Bitwise)
 #undef GFY_OPERATOR
+Tensor operator%(const Tensor &a, const Tensor &b) { return remainder(a, b); }
+Tensor operator%(const Tensor &a, const Scalar &b) { return remainder(a, b); }
+// LibTorch fills a tensor like `b` with `a` and takes the remainder in place: the result has b's
+// dtype, not the promoted one (2.5 % an int tensor is 2 % it).
+Tensor operator%(const Scalar &a, const Tensor &b) {
+  check_defined(b, "other");
+  Tensor out = empty_like(b);
+  out.fill_(a);
+  return out.remainder_(b);
+}
 
 } // namespace gfy

@@ -24,7 +24,8 @@ namespace {
 /// Gather (or, with `values`, scatter) `src` at long index tensors placed on consecutive or
 /// scattered dims, with LibTorch's advanced-indexing result layout. `select_indices`: the
 /// index_select / embedding contract, where an index must lie in [0, size) (negative ones are
-/// errors, not counted from the end) and a bad one is "index out of range in self".
+/// errors, not counted from the end) and a bad one is "index out of range in self"; with
+/// `values` (index_copy) the same range, worded as a bound.
 Tensor advanced_index(const Tensor &src, std::vector<std::pair<int64_t, Tensor>> idx, const Tensor *values,
                       bool accumulate = false, bool select_indices = false) {
   std::vector<int64_t> bshape;
@@ -76,6 +77,7 @@ Tensor advanced_index(const Tensor &src, std::vector<std::pair<int64_t, Tensor>>
   }
   c.op = OpId::index_put;
   c.flag = accumulate;
+  c.flag2 = select_indices;
   c.in = {v};
   c.in.insert(c.in.end(), its.begin(), its.end());
   c.out = {s};
@@ -229,6 +231,92 @@ Tensor index_select(const Tensor &a, int64_t dim, const Tensor &index) {
     return advanced_index(a.view({1}), {{0, index.reshape({-1})}}, nullptr, false, /*select_indices=*/true)
         .view(index.dim() == 0 ? IntArrayRef{} : IntArrayRef{index.numel()});
   return advanced_index(a, {{dim, index.reshape({-1})}}, nullptr, false, /*select_indices=*/true);
+}
+
+namespace {
+/// The sizes of `t` but `dim` (none of a 0-d tensor), as LibTorch prints them in index_copy_'s
+/// slice-shape message.
+std::string sliced_sizes(const Tensor &t, int64_t dim) {
+  std::string out;
+  for (int64_t d = 0; d < t.dim(); ++d)
+    if (d != dim) out += (out.empty() ? "" : " ") + std::to_string(t.size(d));
+  return out;
+}
+} // namespace
+
+// index_copy_ and index_fill_ are advanced-index puts of one long index on `dim` of self itself
+// (never a view of it), so they run the index_put kernel and its derivative on every backend.
+Tensor &Tensor::index_copy_(int64_t dim, const Tensor &index, const Tensor &source) {
+  check_defined(*this, "self");
+  check_defined(index, "index");
+  check_defined(source, "source");
+  dim = maybe_wrap_dim(dim, this->dim());
+  GFY_CHECK(index.dim() < 2, "index_copy_(): Index should have dimension 1 or 0 (got ", index.dim(), ")");
+  GFY_CHECK(index.scalar_type() == kLong, "index_copy_(): Expected a long tensor for index, but got ",
+            to_string(index.scalar_type()));
+  GFY_CHECK(scalar_type() == source.scalar_type(), "index_copy_(): self and source expected to have the same dtype, but got (self) ",
+            to_string(scalar_type()), " and (source) ", to_string(source.scalar_type()));
+  const int64_t n = index.numel();
+  GFY_CHECK(source.dim() != 0 || n == 1, "index_copy_(): When source is scalar, index should have one element (got ", n, ")");
+  GFY_CHECK(source.dim() == 0 || this->dim() == 0 || source.dim() == this->dim(),
+            "index_copy_(): When source and destination are not scalars, their dimensionality must match. Source "
+            "dimensionality (", source.dim(), "), destination dimensionality (", this->dim(), ")");
+  // The sizes but `dim` must agree, a 0-d tensor having none (LibTorch's order of checks).
+  const std::string self_slice = sliced_sizes(*this, dim), source_slice = sliced_sizes(source, dim);
+  GFY_CHECK(self_slice == source_slice, "index_copy_(): Source/destination tensor must have same slice shapes. "
+            "Destination slice shape: ", self_slice, " at dimension ", dim, " and source slice shape: ", source_slice,
+            " at dimension 0.");
+  GFY_CHECK(source.dim() == 0 || source.size(dim) == n, "index_copy_(): Number of indices (", n,
+            ") should be equal to source.size(dim) (", source.size(dim), ")");
+  // A 0-d self is a one-element dim 0; a 0-d source is broadcast to the indexed slice.
+  Tensor self = this->dim() == 0 ? view({1}) : *this;
+  std::vector<int64_t> vshape = self.sizes().vec();
+  vshape[size_t(dim)] = n;
+  const Tensor values = source.expand(vshape);
+  advanced_index(self, {{dim, index.reshape({-1})}}, &values, false, /*select_indices=*/true);
+  return *this;
+}
+Tensor Tensor::index_copy(int64_t dim, const Tensor &index, const Tensor &source) const {
+  check_defined(*this, "self");
+  return clone().index_copy_(dim, index, source);
+}
+Tensor index_copy(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &source) {
+  return a.index_copy(dim, index, source);
+}
+
+Tensor &Tensor::index_fill_(int64_t dim, const Tensor &index, const Tensor &value) {
+  check_defined(*this, "self");
+  check_defined(index, "index");
+  check_defined(value, "value");
+  GFY_CHECK(value.dim() == 0, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+            value.dim(), " dimension(s).");
+  dim = maybe_wrap_dim(dim, this->dim());
+  GFY_CHECK(index.scalar_type() == kLong, "index_fill_(): Expected dtype int64 for index.");
+  GFY_CHECK(index.dim() <= 1, "Index has to be a vector/scalar");
+  Tensor self = this->dim() == 0 ? view({1}) : *this;
+  std::vector<int64_t> vshape = self.sizes().vec();
+  vshape[size_t(dim)] = index.numel();
+  const Tensor v = value.to(scalar_type()).expand(vshape);
+  advanced_index(self, {{dim, index.reshape({-1})}}, &v);
+  return *this;
+}
+Tensor &Tensor::index_fill_(int64_t dim, const Tensor &index, const Scalar &value) {
+  check_defined(*this, "self");
+  return index_fill_(dim, index, scalar_to_tensor(value, scalar_type(), device()));
+}
+Tensor Tensor::index_fill(int64_t dim, const Tensor &index, const Scalar &value) const {
+  check_defined(*this, "self");
+  return clone().index_fill_(dim, index, value);
+}
+Tensor Tensor::index_fill(int64_t dim, const Tensor &index, const Tensor &value) const {
+  check_defined(*this, "self");
+  return clone().index_fill_(dim, index, value);
+}
+Tensor index_fill(const Tensor &a, int64_t dim, const Tensor &index, const Scalar &value) {
+  return a.index_fill(dim, index, value);
+}
+Tensor index_fill(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &value) {
+  return a.index_fill(dim, index, value);
 }
 
 Tensor embedding(const Tensor &weight, const Tensor &indices, int64_t padding_idx, bool, bool) {

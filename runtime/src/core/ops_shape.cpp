@@ -69,6 +69,10 @@ Tensor stack(const std::vector<Tensor> &tensors, int64_t dim) {
 std::vector<Tensor> chunk(const Tensor &a, int64_t chunks, int64_t dim) { check_defined(a, "self"); return a.chunk(chunks, dim); }
 std::vector<Tensor> split(const Tensor &a, int64_t s, int64_t dim) { check_defined(a, "self"); return a.split(s, dim); }
 std::vector<Tensor> split(const Tensor &a, IntArrayRef s, int64_t dim) { check_defined(a, "self"); return a.split(s, dim); }
+std::vector<Tensor> split_with_sizes(const Tensor &a, IntArrayRef s, int64_t dim) {
+  check_defined(a, "self");
+  return a.split(s, dim);
+}
 std::vector<Tensor> unbind(const Tensor &a, int64_t dim) { check_defined(a, "self"); return a.unbind(dim); }
 Tensor slice(const Tensor &a, int64_t dim, std::optional<int64_t> s, std::optional<int64_t> e, int64_t step) {
   check_defined(a, "self");

@@ -2,6 +2,8 @@
 // input.
 #include "OpsCommon.h"
 
+#include <limits>
+
 namespace gfy {
 using namespace detail;
 
@@ -69,6 +71,53 @@ std::tuple<Tensor, Tensor> kthvalue(const Tensor &a, int64_t k, int64_t dim, boo
   return {v.contiguous(), i.contiguous()};
 }
 
+// median is kthvalue's stable sort too: the lower median sits at (n - 1) / 2 of each sorted
+// lane. A lane holding NaN has the NaN as its median, with the index of its first NaN (LibTorch's
+// CPU kernel); the sort puts NaNs last in input order, so that is position n - #NaN. Positions
+// are tensors, never host reads, so a captured graph can hold a median.
+std::tuple<Tensor, Tensor> median(const Tensor &a, int64_t dim, bool keepdim) {
+  check_defined(a, "self");
+  GFY_CHECK(a.scalar_type() != kBool, "\"median_out\" not implemented for 'Bool'");
+  dim = maybe_wrap_dim(dim, a.dim());
+  if (a.dim() == 0) return {a.clone(), zeros({}, TensorOptions(kLong).device(a.device()))};
+  const int64_t n = a.size(dim);
+  GFY_CHECK(n > 0, "median(): Expected reduction dim ", dim, " to have non-zero size.");
+  auto [values, indices] = sort(a, /*stable=*/true, dim, /*descending=*/false);
+  Tensor v, i;
+  if (a.is_floating_point()) {
+    const Tensor nans = gfy::isnan(a).sum({dim}, /*keepdim=*/true);
+    const Tensor pos = where(nans > 0, n - nans, full_like(nans, (n - 1) / 2));
+    v = values.gather(dim, pos);
+    i = indices.gather(dim, pos);
+  } else {
+    v = values.narrow(dim, (n - 1) / 2, 1);
+    i = indices.narrow(dim, (n - 1) / 2, 1);
+  }
+  if (!keepdim) {
+    v = v.squeeze(dim);
+    i = i.squeeze(dim);
+  }
+  return {v.contiguous(), i.contiguous()};
+}
+
+// The median of all elements. Its gradient, as LibTorch's, is shared evenly among the elements
+// equal to the median (among the NaNs when it is NaN), not given to the one a sort picked:
+// v + sum(where(tied, x - v, 0)) / #tied is v exactly and has that derivative.
+Tensor median(const Tensor &a) {
+  check_defined(a, "self");
+  GFY_CHECK(a.scalar_type() != kBool, "\"median_cpu\" not implemented for 'Bool'");
+  if (a.numel() == 0) {
+    GFY_CHECK(a.is_floating_point(), "median() of an empty ", to_string(a.scalar_type()),
+              " tensor: LibTorch converts NaN to an integer here, which has no defined value");
+    return full({}, std::numeric_limits<double>::quiet_NaN(), a.options());
+  }
+  const Tensor v = std::get<0>(median(a.reshape({-1}), 0));
+  if (!(a.requires_grad() && GradMode::is_enabled())) return v;
+  const Tensor vd = v.detach();
+  const Tensor tied = logical_or(a == vd, logical_and(gfy::isnan(a), gfy::isnan(vd)));
+  return vd + where(tied, a - vd, zeros_like(a)).sum() / tied.sum();
+}
+
 // --- Tensor methods ------------------------------------------------------------------------------
 
 std::tuple<Tensor, Tensor> Tensor::sort(int64_t dim, bool desc) const { return gfy::sort(*this, dim, desc); }
@@ -83,5 +132,7 @@ std::tuple<Tensor, Tensor> Tensor::topk(int64_t k, int64_t dim, bool largest, bo
 std::tuple<Tensor, Tensor> Tensor::kthvalue(int64_t k, int64_t dim, bool keepdim) const {
   return gfy::kthvalue(*this, k, dim, keepdim);
 }
+Tensor Tensor::median() const { return gfy::median(*this); }
+std::tuple<Tensor, Tensor> Tensor::median(int64_t dim, bool keepdim) const { return gfy::median(*this, dim, keepdim); }
 
 } // namespace gfy

@@ -1,4 +1,5 @@
-// Front-ends of 2-d upsampling (nearest, bilinear) of a 4-d (N, C, H, W) input to a given size.
+// Front-ends of 2-d upsampling (nearest, bilinear) of a 4-d (N, C, H, W) input to a given size,
+// and of 1-d nearest upsampling of a 3-d (N, C, W) input through the same kernel.
 // The scale factors, when the caller had them, travel with the call: LibTorch maps output
 // positions through 1 / scale rather than in / out, and the two differ when the size was rounded
 // (F::interpolate with scale_factor 1.5 on 5 pixels). Checks follow LibTorch 1.13's
@@ -39,6 +40,23 @@ Tensor upsample2d(OpId op, const Tensor &input, IntArrayRef output_size, std::op
 Tensor upsample_nearest2d(const Tensor &input, IntArrayRef output_size, std::optional<double> scales_h,
                           std::optional<double> scales_w) {
   return upsample2d(OpId::upsample_nearest2d, input, output_size, scales_h, scales_w, false);
+}
+
+// The 1-d form runs the 2-d kernel with H = 1 (rows map to themselves), after LibTorch 1.13's
+// upsample_1d_common_check.
+Tensor upsample_nearest1d(const Tensor &input, IntArrayRef output_size, std::optional<double> scales) {
+  check_defined(input, "self");
+  GFY_CHECK(output_size.size() == 1, "It is expected output_size equals to 1, but got size ", output_size.size());
+  GFY_CHECK(input.dim() == 3, "It is expected input_size equals to 3, but got size ", input.dim());
+  const int64_t W = input.size(2), oW = output_size[0];
+  GFY_CHECK(W > 0 && oW > 0, "Input and output sizes should be greater than 0, but got input (W: ", W,
+            ") and output (W: ", oW, ")");
+  GFY_CHECK(input.numel() != 0 || input.size(1) != 0,
+            "Non-empty 3D data tensor expected but got a tensor with sizes ", input.sizes());
+  // LibTorch's 1-d kernel names its index helper for an integer input.
+  GFY_CHECK(input.is_floating_point(), "\"compute_indices_weights_nearest\" not implemented for '",
+            to_string(input.scalar_type()), "'");
+  return upsample2d(OpId::upsample_nearest2d, input.unsqueeze(2), {1, oW}, std::nullopt, scales, false).squeeze(2);
 }
 
 Tensor upsample_bilinear2d(const Tensor &input, IntArrayRef output_size, bool align_corners,

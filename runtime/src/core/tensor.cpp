@@ -267,6 +267,10 @@ TensorOptions Tensor::options() const {
   o.layout_set_ = true;
   return o;
 }
+const DeprecatedTypeProperties &Tensor::type() const {
+  detail::check_defined(*this, "self");
+  return deprecated_type_properties(device().type(), scalar_type());
+}
 bool Tensor::is_contiguous() const { return impl_of(*this).contiguous; }
 void *Tensor::raw_data() const { return impl_of(*this).data(); }
 
@@ -550,7 +554,10 @@ std::vector<Tensor> Tensor::split(int64_t split_size, int64_t d) const {
 std::vector<Tensor> Tensor::split(IntArrayRef sizes, int64_t d) const {
   d = maybe_wrap_dim(d, dim());
   int64_t total = 0;
-  for (int64_t s : sizes) total += s;
+  for (int64_t s : sizes) {
+    GFY_CHECK(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=", sizes);
+    total += s;
+  }
   GFY_CHECK(total == size(d), "split_with_sizes expects split_sizes to sum exactly to ", size(d),
             " (input tensor's size at dimension ", d, "), but got split_sizes=", sizes);
   std::vector<Tensor> out;
@@ -561,6 +568,8 @@ std::vector<Tensor> Tensor::split(IntArrayRef sizes, int64_t d) const {
   }
   return out;
 }
+
+std::vector<Tensor> Tensor::split_with_sizes(IntArrayRef sizes, int64_t d) const { return split(sizes, d); }
 
 std::vector<Tensor> Tensor::unbind(int64_t d) const {
   d = maybe_wrap_dim(d, dim(), false);

@@ -124,7 +124,44 @@ bool IntArrayRef::equals(IntArrayRef o) const {
   return true;
 }
 
+int64_t IntArrayRef::at(size_t i) const {
+  GFY_CHECK(i < size_, "ArrayRef: invalid index Index = ", i, "; Length = ", size_);
+  return data_[i];
+}
+IntArrayRef IntArrayRef::slice(size_t n, size_t m) const {
+  GFY_CHECK(n + m <= size_, "ArrayRef: invalid slice, N = ", n, "; M = ", m, "; size = ", size_);
+  return IntArrayRef(data_ + n, m);
+}
+IntArrayRef IntArrayRef::slice(size_t n) const {
+  GFY_CHECK(n <= size_, "ArrayRef: invalid slice, N = ", n, "; size = ", size_);
+  return IntArrayRef(data_ + n, size_ - n);
+}
+
 bool operator==(const std::vector<int64_t> &a, IntArrayRef b) { return IntArrayRef(a).equals(b); }
+
+std::string DeprecatedTypeProperties::toString() const {
+  return detail::str_cat(device_type_ == kCUDA ? "CUDA" : "CPU", to_string(scalar_type_), "Type");
+}
+const DeprecatedTypeProperties &DeprecatedTypeProperties::toScalarType(ScalarType s) const {
+  return deprecated_type_properties(device_type_, s);
+}
+const DeprecatedTypeProperties &DeprecatedTypeProperties::cpu() const {
+  return deprecated_type_properties(kCPU, scalar_type_);
+}
+const DeprecatedTypeProperties &DeprecatedTypeProperties::cuda() const {
+  return deprecated_type_properties(kCUDA, scalar_type_);
+}
+const DeprecatedTypeProperties &deprecated_type_properties(DeviceType device_type, ScalarType scalar_type) {
+  constexpr int kDtypes = int(ScalarType::Double) + 1;
+  static const auto table = [] {
+    std::vector<DeprecatedTypeProperties> t;
+    for (int d = 0; d < kNumDeviceTypes; ++d)
+      for (int s = 0; s < kDtypes; ++s) t.emplace_back(DeviceType(d), ScalarType(s));
+    return t;
+  }();
+  return table[size_t(int(device_type) * kDtypes + int(scalar_type))];
+}
+std::ostream &operator<<(std::ostream &os, const DeprecatedTypeProperties &t) { return os << t.toString(); }
 
 std::ostream &operator<<(std::ostream &os, IntArrayRef a) {
   os << "[";

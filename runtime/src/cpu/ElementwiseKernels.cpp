@@ -251,6 +251,12 @@ void bitwise_or_kernel(OpCall &c) {
     else if constexpr (std::is_integral_v<T>) binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return T(x | y); });
   });
 }
+void bitwise_xor_kernel(OpCall &c) {
+  dispatch_all(I(c.out[0]).dtype, [&]<class T>() {
+    if constexpr (std::is_same_v<T, bool>) binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](bool x, bool y) { return x != y; });
+    else if constexpr (std::is_integral_v<T>) binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return T(x ^ y); });
+  });
+}
 
 void maximum_kernel(OpCall &c) {
   dispatch_all(I(c.out[0]).dtype, [&]<class T>() {

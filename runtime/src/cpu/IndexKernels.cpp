@@ -42,10 +42,16 @@ inline int64_t gather_index(int64_t v, int64_t size, int64_t dim, bool targets) 
   throw Error(detail::str_cat("index ", v, " is out of bounds for dimension ", dim, " with size ", size));
 }
 
-/// The position index value `v` names in indexed dim `P + k` of `t`. index_select / embedding
-/// (`select`: flag2 of a gather) take indices in [0, size), in LibTorch's words for the rest.
-inline int64_t index_position(int64_t v, const TensorImpl &t, size_t P, size_t k, bool select) {
-  if (select && (v < 0 || v >= t.sizes[P + k])) throw Error("index out of range in self");
+/// The position index value `v` names in indexed dim `P + k` of `t`. With flag2, indices lie in
+/// [0, size): index_select / embedding (a gather) word a bad one "index out of range in self",
+/// index_copy (a put) as a bound, as LibTorch's kernels do.
+inline int64_t index_position(int64_t v, const TensorImpl &t, size_t P, size_t k, bool nonneg, bool put) {
+  if (nonneg && (v < 0 || v >= t.sizes[P + k])) {
+    if (put)
+      throw Error(detail::str_cat("index_copy_(): index ", v, " is out of bounds for dimension ", P + k, " with size ",
+                                  t.sizes[P + k]));
+    throw Error("index out of range in self");
+  }
   return checked_index(v, t.sizes[P + k], int64_t(P + k));
 }
 
@@ -64,7 +70,7 @@ template <bool Put> void advanced(OpCall &c) {
     for (size_t k = 0; k < M; ++k) {
       const int64_t *ix = reinterpret_cast<const int64_t *>(I(c.in[first_idx + k]).data());
       for (int64_t b = 0; b < nB; ++b)
-        index_position(ix[b], t, P, k, !Put && c.flag2);
+        index_position(ix[b], t, P, k, c.flag2, Put);
     }
     return;
   }
@@ -82,7 +88,7 @@ template <bool Put> void advanced(OpCall &c) {
     for (int64_t b = 0; b < nB; ++b) {
       int64_t off = po;
       for (size_t k = 0; k < M; ++k) {
-        off += index_position(idx[k][b], t, P, k, !Put && c.flag2) * t.strides[P + k];
+        off += index_position(idx[k][b], t, P, k, c.flag2, Put) * t.strides[P + k];
       }
       char *tb = tp + off * es;
       if (Put && c.flag) {

@@ -4,6 +4,7 @@
 #include "Parallel.h"
 
 #include <graphify/core/Functions.h>
+#include <graphify/core/Parallel.h>
 
 #include <algorithm>
 #include <condition_variable>
@@ -121,6 +122,13 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
 }
 
 } // namespace cpu
+
+void parallel_for(int64_t begin, int64_t end, int64_t grain_size, const std::function<void(int64_t, int64_t)> &f) {
+  GFY_CHECK(grain_size >= 0, "parallel_for: grain_size must be non-negative, got ", grain_size);
+  if (begin >= end) return;
+  cpu::parallel_for(end - begin, grain_size, [&](int64_t b, int64_t e) { f(begin + b, begin + e); });
+}
+bool in_parallel_region() { return cpu::t_in_parallel; }
 
 void set_num_threads(int n) {
   GFY_CHECK(n > 0, "set_num_threads expects a positive number of threads, got ", n);

@@ -102,6 +102,12 @@ template <class T> struct BitOrF {
     else return T(x | y);
   }
 };
+template <class T> struct BitXorF {
+  __device__ T operator()(T x, T y) const {
+    if constexpr (std::is_same_v<T, bool>) return x != y;
+    else return T(x ^ y);
+  }
+};
 template <class T> struct MaximumF {
   __device__ T operator()(T x, T y) const { return (x > y || is_nan(x)) ? x : y; }
 };
@@ -411,6 +417,9 @@ void bitwise_and_cuda(OpCall &c, const LaunchContext &ctx) {
 }
 void bitwise_or_cuda(OpCall &c, const LaunchContext &ctx) {
   GFY_DISPATCH_INT(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, BitOrF<T>{}))
+}
+void bitwise_xor_cuda(OpCall &c, const LaunchContext &ctx) {
+  GFY_DISPATCH_INT(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, BitXorF<T>{}))
 }
 void atan2_cuda(OpCall &c, const LaunchContext &ctx) { GFY_DISPATCH_FLOAT(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, Atan2F<T>{})) }
 void hypot_cuda(OpCall &c, const LaunchContext &ctx) { GFY_DISPATCH_FLOAT(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, HypotF<T>{})) }

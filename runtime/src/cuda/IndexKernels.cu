@@ -26,7 +26,7 @@ struct AdvancedGeom {
   int64_t idx_sizes[kMaxDims], idx_strides[kMaxDims];
   const int64_t *idx[kMaxDims];
   int64_t nB = 0, npost = 1, total = 0;
-  bool select_indices = false; // index_select / embedding: a negative index is out of range
+  bool select_indices = false; // index_select / embedding / index_copy (flag2): a negative index is out of range
   char *t = nullptr;
   char *dense = nullptr;
 };
@@ -111,7 +111,7 @@ template <bool Put> void advanced(OpCall &c, const LaunchContext &ctx) {
     g.npost *= t.sizes[size_t(d)];
   }
   g.nB = I(c.in[1]).numel;
-  g.select_indices = !Put && c.flag2;
+  g.select_indices = c.flag2;
   g.total = npre * g.nB * g.npost;
   if (g.total == 0) return;
   g.t = t.data();

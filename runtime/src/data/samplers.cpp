@@ -25,6 +25,36 @@ std::optional<std::vector<size_t>> RandomSampler::next(size_t batch_size) {
   return batch;
 }
 
+// The keys and layouts of LibTorch's samplers: a 0-d long "index", and the permutation
+// "indices" of a random sampler.
+void RandomSampler::save(serialize::OutputArchive &archive) const {
+  archive.write("index", tensor(index_), /*is_buffer=*/true);
+  archive.write("indices", indices_, /*is_buffer=*/true);
+}
+void RandomSampler::load(serialize::InputArchive &archive) {
+  Tensor index = empty({}, kLong);
+  archive.read("index", index, /*is_buffer=*/true);
+  Tensor indices;
+  archive.read("indices", indices, /*is_buffer=*/true);
+  GFY_CHECK(indices.dim() == 1, "RandomSampler::load: 'indices' must be 1-d, got ", indices.sizes());
+  const int64_t position = index.item<int64_t>();
+  GFY_CHECK(position >= 0 && position <= indices.numel(), "RandomSampler::load: 'index' ", position,
+            " is outside the permutation of ", indices.numel());
+  indices_ = indices;
+  index_ = position;
+}
+
+void SequentialSampler::save(serialize::OutputArchive &archive) const {
+  archive.write("index", tensor(static_cast<int64_t>(index_)), /*is_buffer=*/true);
+}
+void SequentialSampler::load(serialize::InputArchive &archive) {
+  Tensor index = empty({}, kLong);
+  archive.read("index", index, /*is_buffer=*/true);
+  const int64_t position = index.item<int64_t>();
+  GFY_CHECK(position >= 0, "SequentialSampler::load: 'index' must be non-negative, got ", position);
+  index_ = static_cast<size_t>(position);
+}
+
 void SequentialSampler::reset(std::optional<size_t> new_size) {
   if (new_size) size_ = *new_size;
   index_ = 0;

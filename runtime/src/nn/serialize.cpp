@@ -128,6 +128,47 @@ void load_into(nn::Module &module, const Records &records, const std::string &so
   for (const auto &b : module.named_buffers()) copy(b.key(), b.value());
 }
 
+void OutputArchive::write(const std::string &key, const Tensor &tensor, bool) {
+  GFY_CHECK(tensor.defined(), "OutputArchive::write: the tensor of '", key, "' is undefined");
+  for (auto &[name, t] : records_)
+    if (name == key) {
+      t = tensor.detach();
+      return;
+    }
+  records_.emplace_back(key, tensor.detach());
+}
+void OutputArchive::save_to(const std::string &filename) const { write_file(filename, records_); }
+void OutputArchive::save_to(std::ostream &stream) const { write_records(stream, records_); }
+
+void InputArchive::load_from(const std::string &filename) {
+  records_ = read_file(filename);
+  source_ = filename;
+}
+void InputArchive::load_from(std::istream &stream) {
+  records_ = read_records(stream, "stream");
+  source_ = "stream";
+}
+bool InputArchive::try_read(const std::string &key, Tensor &tensor, bool) {
+  for (const auto &[name, t] : records_) {
+    if (name != key) continue;
+    NoGradGuard no_grad;
+    if (tensor.defined() && tensor.sizes() == t.sizes() && tensor.scalar_type() == t.scalar_type())
+      tensor.copy_(t);
+    else
+      tensor = t.to(tensor.defined() ? tensor.device() : t.device());
+    return true;
+  }
+  return false;
+}
+void InputArchive::read(const std::string &key, Tensor &tensor, bool is_buffer) {
+  GFY_CHECK(try_read(key, tensor, is_buffer), "No such serialized tensor '", key, "'");
+}
+std::vector<std::string> InputArchive::keys() const {
+  std::vector<std::string> out;
+  for (const auto &[name, t] : records_) out.push_back(name);
+  return out;
+}
+
 } // namespace gfy::serialize
 
 namespace gfy {

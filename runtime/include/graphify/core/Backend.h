@@ -39,7 +39,7 @@ inline constexpr int kNumOps = 0
     ;
 // Adding an op means adding one ops.def row, its kernel in each backend and one row in the
 // backend-consistency table (tests/runtime/test_backend_ops.cpp); this count makes them move together.
-static_assert(kNumOps == 94, "ops.def changed: update this count, the kernels of each backend and the consistency table");
+static_assert(kNumOps == 95, "ops.def changed: update this count, the kernels of each backend and the consistency table");
 
 /// What an op computes: the `kind` column of ops.def (see the comment at its top).
 enum class OpKind : uint8_t { creation, random, unary, binary, ternary, reduction, scan, linalg, indexing, sorting, nn };

@@ -157,9 +157,19 @@ Tensor masked_fill(const Tensor &a, const Tensor &mask, const Tensor &value);
 Tensor logical_not(const Tensor &a);
 Tensor logical_and(const Tensor &a, const Tensor &b);
 Tensor logical_or(const Tensor &a, const Tensor &b);
+/// Bitwise ops take bool and integer tensors (on bool they are the logical ops) and promote as
+/// arithmetic does; a floating operand throws LibTorch's "\"bitwise_and_cpu\" not implemented for
+/// 'Float'". The operators `~ & | ^` and `&= |= ^=` call these.
 Tensor bitwise_not(const Tensor &a);
 Tensor bitwise_and(const Tensor &a, const Tensor &b);
+Tensor bitwise_and(const Tensor &a, const Scalar &b);
+Tensor bitwise_and(const Scalar &a, const Tensor &b);
 Tensor bitwise_or(const Tensor &a, const Tensor &b);
+Tensor bitwise_or(const Tensor &a, const Scalar &b);
+Tensor bitwise_or(const Scalar &a, const Tensor &b);
+Tensor bitwise_xor(const Tensor &a, const Tensor &b);
+Tensor bitwise_xor(const Tensor &a, const Scalar &b);
+Tensor bitwise_xor(const Scalar &a, const Tensor &b);
 Tensor isnan(const Tensor &a);
 Tensor eq(const Tensor &a, const Tensor &b);
 Tensor ne(const Tensor &a, const Tensor &b);
@@ -217,6 +227,7 @@ Tensor stack(const std::vector<Tensor> &tensors, int64_t dim = 0);
 std::vector<Tensor> chunk(const Tensor &a, int64_t chunks, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor &a, int64_t split_size, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor &a, IntArrayRef split_sizes, int64_t dim = 0);
+std::vector<Tensor> split_with_sizes(const Tensor &a, IntArrayRef split_sizes, int64_t dim = 0);
 std::vector<Tensor> unbind(const Tensor &a, int64_t dim = 0);
 Tensor slice(const Tensor &a, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
              std::optional<int64_t> end = std::nullopt, int64_t step = 1);
@@ -240,6 +251,9 @@ std::vector<Tensor> broadcast_tensors(const std::vector<Tensor> &tensors);
 
 // --- indexing ---
 Tensor index_select(const Tensor &a, int64_t dim, const Tensor &index);
+Tensor index_copy(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &source);
+Tensor index_fill(const Tensor &a, int64_t dim, const Tensor &index, const Scalar &value);
+Tensor index_fill(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &value);
 Tensor gather(const Tensor &a, int64_t dim, const Tensor &index);
 namespace detail {
 /// gather along the class dim of nll_loss / cross_entropy: an index outside [0, a.size(dim))
@@ -381,6 +395,8 @@ std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor &input, IntArrayRef 
 // --- upsampling of (N, C, H, W) inputs (src/core/ops_upsample.cpp) ---
 /// `scales_h`/`scales_w`: the scale factors the size came from, if any (they, not the size
 /// ratio, map output positions to input positions, as in LibTorch).
+/// input (N, C, W) to (N, C, output_size[0]); `scales` as upsample_nearest2d's.
+Tensor upsample_nearest1d(const Tensor &input, IntArrayRef output_size, std::optional<double> scales = std::nullopt);
 Tensor upsample_nearest2d(const Tensor &input, IntArrayRef output_size, std::optional<double> scales_h = std::nullopt,
                           std::optional<double> scales_w = std::nullopt);
 Tensor upsample_bilinear2d(const Tensor &input, IntArrayRef output_size, bool align_corners,
@@ -401,6 +417,8 @@ Tensor baddbmm(const Tensor &self, const Tensor &batch1, const Tensor &batch2, c
 Tensor einsum(std::string_view equation, const std::vector<Tensor> &tensors);
 /// The k-th smallest value (1-based) along `dim` and its index (src/core/ops_sorting.cpp).
 std::tuple<Tensor, Tensor> kthvalue(const Tensor &a, int64_t k, int64_t dim = -1, bool keepdim = false);
+Tensor median(const Tensor &a);
+std::tuple<Tensor, Tensor> median(const Tensor &a, int64_t dim, bool keepdim = false);
 /// Coordinate grids of 0-d or 1-d tensors, "ij" (matrix) or "xy" (Cartesian) indexing; without
 /// `indexing`, "ij" as LibTorch 1.13 (src/core/ops_shape.cpp).
 std::vector<Tensor> meshgrid(const std::vector<Tensor> &tensors);

@@ -108,9 +108,17 @@ public:
   TypeMeta dtype() const { return scalar_type(); }
   Device device() const;
   TensorOptions options() const;
+  /// LibTorch's deprecated type object: device type and dtype (`x.type().scalarType()`).
+  const DeprecatedTypeProperties &type() const;
   bool is_contiguous() const;
   bool is_cpu() const { return device().is_cpu(); }
   bool is_cuda() const { return device().is_cuda(); }
+  /// The CUDA device index, -1 on the CPU (LibTorch's get_device()).
+  int64_t get_device() const { return is_cuda() ? (device().index() < 0 ? 0 : device().index()) : -1; }
+  bool is_sparse() const { return false; }
+  [[deprecated("Tensor.is_variable() is deprecated; everything is a variable now.")]] bool is_variable() const noexcept {
+    return true;
+  }
   bool is_floating_point() const { return isFloatingType(scalar_type()); }
   int64_t element_size() const { return int64_t(gfy::element_size(scalar_type())); }
   int64_t nbytes() const { return numel() * element_size(); }
@@ -155,6 +163,12 @@ public:
     return reinterpret_cast<T *>(raw_data());
   }
   void *data_ptr(SL loc = SL::current()) const;
+  /// LibTorch's deprecated spelling of data_ptr<T>() (old detection kernels still use it).
+  template <class T>
+  [[deprecated("Tensor.data<T>() is deprecated. Please use Tensor.data_ptr<T>() instead.")]] T *
+  data(SL loc = SL::current()) const {
+    return data_ptr<T>(loc);
+  }
   /// Indexed host access to a CPU tensor's elements (TensorAccessor.h): checks the number of
   /// dims and the dtype, as LibTorch; the accessor must not outlive the tensor.
   template <class T, size_t N> TensorAccessor<T, N> accessor(SL loc = SL::current()) const & {
@@ -207,6 +221,7 @@ public:
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
   std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes, int64_t dim = 0) const;
   std::vector<Tensor> unbind(int64_t dim = 0) const;
   Tensor detach() const;
   /// Dense copy when not already contiguous (recorded as a copy op while capturing).
@@ -231,6 +246,14 @@ public:
   Tensor scatter(int64_t dim, const Tensor &index, const Scalar &value) const;
   Tensor &scatter_(int64_t dim, const Tensor &index, const Tensor &src);
   Tensor &scatter_(int64_t dim, const Tensor &index, const Scalar &value);
+  /// self[..., index[i], ...] = source[..., i, ...] along `dim` (index: long, 0-d or 1-d).
+  Tensor &index_copy_(int64_t dim, const Tensor &index, const Tensor &source);
+  Tensor index_copy(int64_t dim, const Tensor &index, const Tensor &source) const;
+  /// self[..., index[i], ...] = value along `dim` (a Scalar or a 0-d tensor, converted to self's dtype).
+  Tensor &index_fill_(int64_t dim, const Tensor &index, const Scalar &value);
+  Tensor &index_fill_(int64_t dim, const Tensor &index, const Tensor &value);
+  Tensor index_fill(int64_t dim, const Tensor &index, const Scalar &value) const;
+  Tensor index_fill(int64_t dim, const Tensor &index, const Tensor &value) const;
   Tensor masked_select(const Tensor &mask, SL loc = SL::current()) const;
   Tensor nonzero(SL loc = SL::current()) const;
 
@@ -293,6 +316,9 @@ public:
   Tensor &operator*=(const Scalar &o) { return mul_(o); }
   Tensor &operator/=(const Tensor &o) { return div_(o); }
   Tensor &operator/=(const Scalar &o) { return div_(o); }
+  Tensor &operator&=(const Tensor &o) { return bitwise_and_(o); }
+  Tensor &operator|=(const Tensor &o) { return bitwise_or_(o); }
+  Tensor &operator^=(const Tensor &o) { return bitwise_xor_(o); }
 
   // --- math (same semantics as the free functions in Functions.h) ---
   Tensor add(const Tensor &other, const Scalar &alpha = 1) const;
@@ -351,6 +377,25 @@ public:
   Tensor logical_not() const;
   Tensor logical_and(const Tensor &other) const;
   Tensor logical_or(const Tensor &other) const;
+  /// In place, the result converted to this tensor's dtype (1 or 0), as LibTorch's.
+  Tensor &logical_not_();
+  Tensor &logical_and_(const Tensor &other);
+  Tensor &logical_or_(const Tensor &other);
+  Tensor &logical_xor_(const Tensor &other);
+  Tensor bitwise_not() const;
+  Tensor bitwise_and(const Tensor &other) const;
+  Tensor bitwise_and(const Scalar &other) const;
+  Tensor bitwise_or(const Tensor &other) const;
+  Tensor bitwise_or(const Scalar &other) const;
+  Tensor bitwise_xor(const Tensor &other) const;
+  Tensor bitwise_xor(const Scalar &other) const;
+  Tensor &bitwise_not_();
+  Tensor &bitwise_and_(const Tensor &other);
+  Tensor &bitwise_and_(const Scalar &other);
+  Tensor &bitwise_or_(const Tensor &other);
+  Tensor &bitwise_or_(const Scalar &other);
+  Tensor &bitwise_xor_(const Tensor &other);
+  Tensor &bitwise_xor_(const Scalar &other);
   Tensor isnan() const;
   Tensor eq(const Tensor &o) const;
   Tensor eq(const Scalar &o) const;
@@ -399,6 +444,10 @@ public:
   Tensor argsort(bool stable, int64_t dim = -1, bool descending = false) const;
   std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true) const;
   std::tuple<Tensor, Tensor> kthvalue(int64_t k, int64_t dim = -1, bool keepdim = false) const;
+  /// The lower median (of an even count, the smaller of the two middle values); NaN when the
+  /// input holds one, with the index of the first NaN along `dim`.
+  Tensor median() const;
+  std::tuple<Tensor, Tensor> median(int64_t dim, bool keepdim = false) const;
 
   // --- composites (see the free functions of the same names in Functions.h) ---
   Tensor var(bool unbiased = true) const;
@@ -480,6 +529,8 @@ GFY_DECLARE_BINARY_OPERATOR(==)
 GFY_DECLARE_BINARY_OPERATOR(!=)
 GFY_DECLARE_BINARY_OPERATOR(&)
 GFY_DECLARE_BINARY_OPERATOR(|)
+GFY_DECLARE_BINARY_OPERATOR(^)
+GFY_DECLARE_BINARY_OPERATOR(%)
 #undef GFY_DECLARE_BINARY_OPERATOR
 
 } // namespace gfy

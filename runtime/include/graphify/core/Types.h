@@ -10,6 +10,7 @@
 ///   gfy::Tensor i = gfy::arange(5, gfy::dtype(gfy::kLong));
 /// \endcode
 
+#include <complex>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -32,6 +33,9 @@ namespace gfy {
 class Error : public std::runtime_error {
 public:
   explicit Error(const std::string &msg) : std::runtime_error(msg) {}
+  /// The message, as c10::Error::msg() (which LibTorch gives without its backtrace).
+  std::string msg() const { return what(); }
+  const char *what_without_backtrace() const noexcept { return what(); }
 };
 
 /// Thrown when an op that needs tensor values on the host (item(), nonzero(), boolean-mask
@@ -139,6 +143,18 @@ template <> struct CppTypeToScalarType<int32_t> { static constexpr ScalarType va
 template <> struct CppTypeToScalarType<int64_t> { static constexpr ScalarType value = kLong; };
 template <> struct CppTypeToScalarType<float> { static constexpr ScalarType value = kFloat; };
 template <> struct CppTypeToScalarType<double> { static constexpr ScalarType value = kDouble; };
+/// The C++ element type of a dtype (c10::impl::ScalarTypeToCPPTypeT), for the dispatch macros.
+template <ScalarType S> struct ScalarTypeToCPPType;
+template <> struct ScalarTypeToCPPType<ScalarType::Bool> { using type = bool; };
+template <> struct ScalarTypeToCPPType<ScalarType::Int> { using type = int32_t; };
+template <> struct ScalarTypeToCPPType<ScalarType::Long> { using type = int64_t; };
+template <> struct ScalarTypeToCPPType<ScalarType::Float> { using type = float; };
+template <> struct ScalarTypeToCPPType<ScalarType::Double> { using type = double; };
+template <ScalarType S> using ScalarTypeToCPPTypeT = typename ScalarTypeToCPPType<S>::type;
+/// The real type under an element type (c10::scalar_value_type): the type itself for the
+/// runtime's dtypes, the component type of a complex number.
+template <class T> struct scalar_value_type { using type = T; };
+template <class T> struct scalar_value_type<std::complex<T>> { using type = T; };
 
 // ---------------------------------------------------------------------------------------------
 // Devices
@@ -197,6 +213,43 @@ struct TensorOptions {
   bool has_dtype() const { return dtype_.has_value(); }
   bool has_device() const { return device_.has_value(); }
 };
+/// What LibTorch's deprecated `x.type()` returns (at::DeprecatedTypeProperties): a device type
+/// and a dtype, compared together, printed as "CPUFloatType". Kept for the old code that still
+/// writes `x.type().scalarType()`, `x.type() == y.type()` or `x.type().is_cuda()`.
+///
+/// \code
+///   if (x.type() != y.type()) y = y.to(x.type().scalarType());
+/// \endcode
+class DeprecatedTypeProperties {
+public:
+  constexpr DeprecatedTypeProperties(DeviceType device_type, ScalarType scalar_type)
+      : device_type_(device_type), scalar_type_(scalar_type) {}
+  DeviceType device_type() const { return device_type_; }
+  bool is_cuda() const { return device_type_ == kCUDA; }
+  bool is_sparse() const { return false; }
+  ScalarType scalarType() const { return scalar_type_; }
+  TypeMeta typeMeta() const { return TypeMeta(scalar_type_); }
+  /// "CPUFloatType", "CUDALongType", as LibTorch.
+  std::string toString() const;
+  const DeprecatedTypeProperties &toScalarType(ScalarType s) const;
+  const DeprecatedTypeProperties &cpu() const;
+  const DeprecatedTypeProperties &cuda() const;
+  TensorOptions options() const { return TensorOptions().dtype(scalar_type_).device(Device(device_type_)); }
+  operator TensorOptions() const { return options(); }
+  bool operator==(const DeprecatedTypeProperties &o) const {
+    return device_type_ == o.device_type_ && scalar_type_ == o.scalar_type_;
+  }
+  bool operator!=(const DeprecatedTypeProperties &o) const { return !(*this == o); }
+
+private:
+  DeviceType device_type_;
+  ScalarType scalar_type_;
+};
+/// The one instance for each (device type, dtype), as LibTorch's registry: `type()` returns a
+/// reference that outlives the tensor.
+const DeprecatedTypeProperties &deprecated_type_properties(DeviceType device_type, ScalarType scalar_type);
+std::ostream &operator<<(std::ostream &os, const DeprecatedTypeProperties &t);
+
 inline TensorOptions dtype(ScalarType t) { return TensorOptions().dtype(t); }
 inline TensorOptions dtype(TypeMeta t) { return TensorOptions().dtype(t); }
 /// As LibTorch: `TensorOptions(dtype=float, device=cpu, layout=Strided, ...)`.
@@ -314,9 +367,16 @@ public:
   int64_t operator[](size_t i) const { return data_[i]; }
   int64_t front() const { return data_[0]; }
   int64_t back() const { return data_[size_ - 1]; }
+  /// Bounds-checked element, with c10::ArrayRef's message.
+  int64_t at(size_t i) const;
+  /// The `m` elements from `n` on, and the elements from `n` on (c10::ArrayRef::slice; a range
+  /// past the end throws c10's "ArrayRef: invalid slice, ...").
+  IntArrayRef slice(size_t n, size_t m) const;
+  IntArrayRef slice(size_t n) const;
   std::vector<int64_t> vec() const { return std::vector<int64_t>(begin(), end()); }
   bool equals(IntArrayRef o) const;
   bool operator==(IntArrayRef o) const { return equals(o); }
+  bool operator!=(IntArrayRef o) const { return !equals(o); }
 
 private:
   const int64_t *data_ = nullptr;

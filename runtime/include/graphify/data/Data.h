@@ -21,6 +21,7 @@
 #include <graphify/core/Functions.h>
 #include <graphify/core/Tensor.h>
 #include <graphify/nn/Options.h>
+#include <graphify/nn/Serialize.h>
 
 #include <chrono>
 #include <cstddef>
@@ -298,14 +299,29 @@ private:
 
 namespace samplers {
 
-/// Produces the index lists of successive batches; `reset` starts an epoch.
+/// Produces the index lists of successive batches; `reset` starts an epoch; `save` and `load`
+/// keep the position in an archive (every sampler has them, as in LibTorch).
 template <class BatchRequest = std::vector<size_t>> class Sampler {
 public:
   using BatchRequestType = BatchRequest;
   virtual ~Sampler() = default;
   virtual void reset(std::optional<size_t> new_size) = 0;
   virtual std::optional<BatchRequest> next(size_t batch_size) = 0;
+  virtual void save(serialize::OutputArchive &archive) const = 0;
+  virtual void load(serialize::InputArchive &archive) = 0;
 };
+
+/// `archive << sampler` / `archive >> sampler` (torch/data/samplers/serialize.h).
+template <class BatchRequest>
+serialize::OutputArchive &operator<<(serialize::OutputArchive &archive, const Sampler<BatchRequest> &sampler) {
+  sampler.save(archive);
+  return archive;
+}
+template <class BatchRequest>
+serialize::InputArchive &operator>>(serialize::InputArchive &archive, Sampler<BatchRequest> &sampler) {
+  sampler.load(archive);
+  return archive;
+}
 
 /// A random permutation of [0, size) per epoch, drawn from the runtime's generator
 /// (`manual_seed`); LibTorch draws its own, so the orders differ between the two libraries.
@@ -314,6 +330,9 @@ public:
   explicit RandomSampler(int64_t size, ScalarType index_dtype = kLong);
   void reset(std::optional<size_t> new_size = std::nullopt) override;
   std::optional<std::vector<size_t>> next(size_t batch_size) override;
+  /// The permutation ("indices") and the position in it ("index").
+  void save(serialize::OutputArchive &archive) const override;
+  void load(serialize::InputArchive &archive) override;
   size_t index() const noexcept { return static_cast<size_t>(index_); }
 
 private:
@@ -327,6 +346,9 @@ public:
   explicit SequentialSampler(size_t size) : size_(size) {}
   void reset(std::optional<size_t> new_size = std::nullopt) override;
   std::optional<std::vector<size_t>> next(size_t batch_size) override;
+  /// The position ("index").
+  void save(serialize::OutputArchive &archive) const override;
+  void load(serialize::InputArchive &archive) override;
   size_t index() const noexcept { return index_; }
 
 private:

@@ -34,6 +34,45 @@ Records read_file(const std::string &path);
 /// Copies the records into the module's parameters and buffers of the same name.
 void load_into(nn::Module &module, const Records &records, const std::string &source);
 Records module_records(const nn::Module &module);
+
+/// LibTorch's `torch::serialize::OutputArchive`, for what user code saves by key (a sampler's
+/// position, a step count): named tensors written to a file or stream in the runtime's format.
+///
+/// \code
+///   torch::serialize::OutputArchive out;
+///   out.write("index", torch::tensor(int64_t(7)), /*is_buffer=*/true);
+///   out.save_to("sampler.gfy");
+/// \endcode
+class OutputArchive {
+public:
+  /// Records `tensor` (detached) under `key`, replacing an earlier record of that key.
+  void write(const std::string &key, const Tensor &tensor, bool is_buffer = false);
+  void save_to(const std::string &filename) const;
+  void save_to(std::ostream &stream) const;
+  const Records &records() const { return records_; }
+
+private:
+  Records records_;
+};
+
+/// LibTorch's `torch::serialize::InputArchive`: reads back what an OutputArchive saved.
+class InputArchive {
+public:
+  void load_from(const std::string &filename);
+  void load_from(std::istream &stream);
+  /// The record of `key` into `tensor`: copied into it when it is defined with the record's shape
+  /// and dtype (so a module's parameter held elsewhere sees the values, as LibTorch's set_ gives),
+  /// otherwise `tensor` is rebound to the record. A missing key throws "No such serialized
+  /// tensor 'key'".
+  void read(const std::string &key, Tensor &tensor, bool is_buffer = false);
+  /// As read, returning false for a missing key.
+  bool try_read(const std::string &key, Tensor &tensor, bool is_buffer = false);
+  std::vector<std::string> keys() const;
+
+private:
+  Records records_;
+  std::string source_ = "archive";
+};
 } // namespace serialize
 
 void save(const Tensor &tensor, const std::string &path);
