@@ -10,6 +10,7 @@
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
+#include <llvm/ADT/STLExtras.h>
 
 using namespace clang;
 
@@ -100,9 +101,21 @@ bool leavesTheBlock(const Stmt *S) {
 }
 
 /// Whether the statement `S` lets control reach the next statement only when `V` is
-/// one-dimensional: `if (c) <leave>;` with `!c` implying it (TORCH_CHECK expands to this), or
-/// `c ? void(0) : <no return>` with `c` implying it (assert).
+/// one-dimensional: `if (c) <leave>;` with `!c` implying it (TORCH_CHECK expands to this, in a
+/// `do { } while (0)` in the bundled runtime), or `c ? void(0) : <no return>` with `c` implying it
+/// (assert).
 bool checksOneDimensional(const Stmt *S, const VarDecl *V, const ApiModel &Api, const ASTContext &Ctx) {
+  // `do { ... } while (0)`, the statement wrapper of check macros (the bundled runtime's
+  // TORCH_CHECK): its body runs once, in order.
+  if (const auto *Do = dyn_cast<DoStmt>(S)) {
+    Expr::EvalResult R;
+    if (!Do->getCond()->EvaluateAsInt(R, Ctx) || R.Val.getInt() != 0)
+      return false;
+    const auto *Body = dyn_cast<CompoundStmt>(Do->getBody());
+    if (!Body)
+      return checksOneDimensional(Do->getBody(), V, Api, Ctx);
+    return llvm::any_of(Body->body(), [&](const Stmt *C) { return checksOneDimensional(C, V, Api, Ctx); });
+  }
   if (const auto *If = dyn_cast<IfStmt>(S))
     return !If->getElse() && !If->getConditionVariable() && leavesTheBlock(If->getThen()) &&
            impliesOneDimensional(If->getCond(), false, V, Api, Ctx);

@@ -316,7 +316,7 @@ TEST(E2EGradients, GuardedSqrtSeedModelKeepsItsGradients) {
 TEST(E2EGradients, UnguardedSqrtArmHasNaNGradients) {
   llvm::SmallString<256> Rules;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("graphify-validate-rules", Rules));
-  const std::string SqrtRule = "  - {name: sqrt, domain_args: [0], safe_value: 1, tags: [domain_restricted, pure]}\n";
+  const std::string SqrtRule = "  - {name: sqrt, domain_args: [0], safe_value: 1, tags: [domain_restricted, pure, elementwise]}\n";
   std::error_code EC;
   for (llvm::sys::fs::directory_iterator It(GRAPHIFY_VALIDATE_TEST_RULES_DIR, EC), End; It != End && !EC;
        It.increment(EC)) {
@@ -327,7 +327,7 @@ TEST(E2EGradients, UnguardedSqrtArmHasNaNGradients) {
     if (llvm::sys::path::filename(It->path()) == "libtorch.yaml") {
       size_t At = Text.find(SqrtRule);
       ASSERT_NE(At, std::string::npos) << "the shipped rule for sqrt changed; update this test";
-      Text.replace(At, SqrtRule.size(), "  - {name: sqrt, tags: [pure]}\n");
+      Text.replace(At, SqrtRule.size(), "  - {name: sqrt, tags: [pure, elementwise]}\n");
     }
     std::ofstream(std::string(Rules) + "/" + llvm::sys::path::filename(It->path()).str()) << Text;
   }

@@ -39,6 +39,18 @@ torch::Tensor flattened_first(torch::Tensor x) {
   return f;
 }
 
+// A check macro wrapped in `do { ... } while (0)`, as the bundled runtime's TORCH_CHECK is.
+#define CHECK_VECTOR(t)                                                                            \
+  do {                                                                                             \
+    if ((t).dim() != 1)                                                                            \
+      throw std::invalid_argument("expected a vector");                                            \
+  } while (0)
+
+void checked_by_macro(torch::Tensor x) {
+  CHECK_VECTOR(x);
+  x.masked_fill_(x == 0, 1);
+}
+
 // Not proven: the rank of a parameter, a check after the use, a check in another branch, a
 // check that does not leave, a flatten() that keeps dimensions, a reassigned variable.
 void unknown_rank(torch::Tensor x) {
