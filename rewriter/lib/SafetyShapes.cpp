@@ -339,13 +339,7 @@ static std::string describeVars(const std::set<const ValueDecl *> &Of) {
 static std::string describeShape(const Sketch &S) {
   if (S.Shape == Sketch::Single)
     return "has a single element";
-  std::string Out = "has the shape of ";
-  bool First = true;
-  for (const ValueDecl *V : S.Of) {
-    Out += (First ? "'" : " and '") + V->getNameAsString() + "'";
-    First = false;
-  }
-  return Out;
+  return "has the shape of " + describeVars(S.Of);
 }
 
 static std::optional<std::string> sketchesConflict(const Sketch &SA, const std::string &TextA, const Sketch &SB,
