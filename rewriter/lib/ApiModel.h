@@ -43,6 +43,10 @@ public:
   /// Whether the expression (implicit nodes stripped) has a tensor type.
   bool isTensorExpr(const clang::Expr *E) const;
 
+  /// Whether `D` is declared in a tensor library's own namespace: the outermost namespace of a
+  /// flavor's tensor types or of its spelling (`at`, `torch`, `gfy`).
+  bool isLibraryDecl(const clang::Decl *D) const;
+
   /// The pack entries describing a call, member call or operator call (empty if none).
   std::vector<const ApiEntry *> entriesFor(const clang::Expr *Call) const;
   bool callHasTag(const clang::Expr *Call, llvm::StringRef Tag) const;

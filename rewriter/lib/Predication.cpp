@@ -618,6 +618,9 @@ llvm::Expected<PredicatedCode> predicateAssignIf(const IfStmt *If, const ApiMode
     P.Lines.push_back(Var->getNameAsString() + " = " + Text + ";");
   if (Writes.empty())
     return refuse("the branches of the if assign nothing outside it" + P.line(If));
+  for (auto &[Var, Text] : Writes)
+    if (auto Why = storageSharingLost(Var, If, Body, Api, Ctx))
+      return refuse(*Why);
   bool InBlock = false;
   for (const DynTypedNode &Parent : Ctx.getParents(*If))
     InBlock |= Parent.get<CompoundStmt>() != nullptr;

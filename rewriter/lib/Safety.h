@@ -77,11 +77,33 @@ std::optional<std::string> armAndValueBeforeIncompatible(const clang::Expr *A, c
                                                          const clang::Stmt *At, const ApiModel &Api,
                                                          clang::ASTContext &Ctx);
 
+/// The same for the masked update `V = A` of a loop, where(active, A, V): `A` against the value
+/// `V` holds before `Loop`; `A` may read `V` itself (a recurrence), which then stands for that
+/// value. A value whose shape depends on tensor values (a selection) conflicts with any other.
+std::optional<std::string> loopUpdateIncompatible(const clang::Expr *A, const clang::VarDecl *V,
+                                                  const clang::Stmt *Loop, const ApiModel &Api,
+                                                  clang::ASTContext &Ctx);
+
 /// Whether the boolean tensor `Mask` provably has the shape of `Target`: it is (or is a local
 /// initialised once to) an element-wise comparison or logical op whose tensor operand is the
 /// same variable as `Target` (`x > 0`, `~(x == 0)`).
 bool maskHasShapeOf(const clang::Expr *Mask, const clang::Expr *Target, const clang::Stmt *Body,
                     const ApiModel &Api);
+
+/// Why giving `V` a where() after `At` (an if, or a loop whose updates are masked) could change
+/// results through shared storage: in the original, `V` may afterwards still be a tensor it shares
+/// with another variable, a parameter's caller or a field (its value on a path that does not
+/// assign it, or a value that is a view: `auto v = x;`, `v = x.view(...)`), while where() makes
+/// it a new tensor; so an in-place write after `At` (or in a loop around it) through either no
+/// longer reaches the other. Null when `V` holds new tensors on every path, or nothing that can
+/// reach it is written in place. Flow-insensitive and conservative (SafetyAliasing.cpp).
+std::optional<std::string> storageSharingLost(const clang::VarDecl *V, const clang::Stmt *At,
+                                              const clang::Stmt *Body, const ApiModel &Api,
+                                              clang::ASTContext &Ctx);
+
+/// The call a call operator forwards to when its body is `{ return f(...); }` (a module
+/// holder's `block(x)` calls the module's forward()), or null.
+const clang::CallExpr *forwardedCall(const clang::FunctionDecl *FD);
 
 /// Whether `Var` is assigned (or has its address or a non-const reference taken) anywhere in
 /// `Body` other than its declaration.

@@ -123,7 +123,8 @@ bool isProvablyIntegral(const Expr *E, const Stmt *Body, const ApiModel &Api) { 
 namespace {
 /// A symbolic shape and dtype of a tensor expression.
 struct Sketch {
-  enum ShapeKind { Unknown, Single, Vars } Shape = Unknown;
+  /// Dynamic: the shape depends on tensor values (a selection by a mask, nonzero, unique).
+  enum ShapeKind { Unknown, Single, Vars, Dynamic } Shape = Unknown;
   std::set<const ValueDecl *> Of; // broadcast of these variables' and fields' shapes (Shape == Vars)
   enum DtypeKind { AnyDtype, Bool, Number } Dtype = AnyDtype;
 };
@@ -140,7 +141,9 @@ static bool isArithmeticOperator(llvm::StringRef Name) {
 
 static Sketch combine(const Sketch &A, const Sketch &B) {
   Sketch S;
-  if (A.Shape == Sketch::Unknown || B.Shape == Sketch::Unknown)
+  if (A.Shape == Sketch::Dynamic || B.Shape == Sketch::Dynamic)
+    S.Shape = Sketch::Dynamic; // a broadcast with a value-dependent shape depends on values too
+  else if (A.Shape == Sketch::Unknown || B.Shape == Sketch::Unknown)
     S.Shape = Sketch::Unknown;
   else if (A.Shape == Sketch::Single && B.Shape == Sketch::Single)
     S.Shape = Sketch::Single;
@@ -247,6 +250,8 @@ static Sketch sketchOfVar(const VarDecl *V, const Stmt *At, const Stmt *Body, co
     std::optional<Sketch> Common;
     for (const Expr *Value : Values) {
       Sketch One = Api.isTensorExpr(Value) ? sketchOf(Value, Body, Api, Ctx, Depth + 1) : Sketch();
+      if (One.Shape == Sketch::Dynamic)
+        return One; // one of the values V may hold is a selection
       if (One.Shape == Sketch::Unknown || (Common && (One.Shape != Common->Shape || One.Of != Common->Of))) {
         Common.reset();
         break;
@@ -264,6 +269,34 @@ static Sketch sketchOfVar(const VarDecl *V, const Stmt *At, const Stmt *Body, co
   return S;
 }
 
+/// A selection: a call whose output shape the packs say depends on values (nonzero,
+/// masked_select, unique), indexing by a boolean mask (tag bool_mask_index, an index whose
+/// sketch is boolean), or a join (cat, stack) of such a selection.
+static bool hasValueDependentShape(const Expr *E, const Stmt *Body, const ApiModel &Api, ASTContext &Ctx, int Depth) {
+  if (Api.callHasTag(E, "dynamic_output_shape"))
+    return true;
+  auto AnyOf = [&](llvm::ArrayRef<const Expr *> Parts, bool Mask) {
+    for (const Expr *P : Parts) {
+      llvm::SmallVector<const Expr *, 4> Elements = bracedListElements(P);
+      if (Elements.empty())
+        Elements.push_back(P);
+      for (const Expr *El : Elements) {
+        if (!Api.isTensorExpr(El))
+          continue;
+        Sketch One = sketchOf(El, Body, Api, Ctx, Depth + 1);
+        if (Mask ? One.Dtype == Sketch::Bool : One.Shape == Sketch::Dynamic)
+          return true;
+      }
+    }
+    return false;
+  };
+  if (Api.callHasTag(E, "bool_mask_index"))
+    return AnyOf(callArgs(E), /*Mask=*/true);
+  if (Api.callHasTag(E, "joins_inputs"))
+    return AnyOf(callArgs(E), /*Mask=*/false);
+  return false;
+}
+
 static Sketch sketchOf(const Expr *E, const Stmt *Body, const ApiModel &Api, ASTContext &Ctx, int Depth) {
   Sketch S;
   E = stripAll(E);
@@ -276,6 +309,11 @@ static Sketch sketchOf(const Expr *E, const Stmt *Body, const ApiModel &Api, AST
       ME && isa<FieldDecl>(ME->getMemberDecl()) && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
     S.Shape = Sketch::Vars;
     S.Of.insert(ME->getMemberDecl());
+    return S;
+  }
+  if (hasValueDependentShape(E, Body, Api, Ctx, Depth)) {
+    S.Shape = Sketch::Dynamic;
+    S.Dtype = Api.callHasTag(E, "bool_output") ? Sketch::Bool : Sketch::AnyDtype;
     return S;
   }
   if (isFullReduction(E, Api)) {
@@ -339,6 +377,8 @@ static std::string describeVars(const std::set<const ValueDecl *> &Of) {
 static std::string describeShape(const Sketch &S) {
   if (S.Shape == Sketch::Single)
     return "has a single element";
+  if (S.Shape == Sketch::Dynamic)
+    return "has a shape that depends on tensor values (a selection)";
   return "has the shape of " + describeVars(S.Of);
 }
 
@@ -364,8 +404,34 @@ std::optional<std::string> armAndValueBeforeIncompatible(const Expr *A, const Va
                           V->getNameAsString());
 }
 
+std::optional<std::string> loopUpdateIncompatible(const Expr *A, const VarDecl *V, const Stmt *Loop,
+                                                  const ApiModel &Api, ASTContext &Ctx) {
+  if (!Api.isTensorExpr(A))
+    return "'" + sourceText(A, Ctx) + "' is not a tensor";
+  const Stmt *Body = functionBody(enclosingFunction(A, Ctx));
+  const Sketch Before = sketchOfVar(V, Loop, Body, Api, Ctx, 0);
+  Sketch Update = sketchOf(A, Body, Api, Ctx);
+  // A recurrence reads V itself (`done = done | (tok == eos)`): in the first iteration V holds
+  // its value from before the loop, and in later ones a value of the same shape when this check
+  // holds (induction), so V stands for that value.
+  if (Update.Shape == Sketch::Vars && Update.Of.count(V)) {
+    const Sketch::DtypeKind Dtype = Update.Dtype;
+    Update.Of.erase(V);
+    Update = Update.Of.empty() ? Before : combine(Update, Before);
+    Update.Dtype = Dtype;
+  }
+  return sketchesConflict(Update, sourceText(A, Ctx), Before, V->getNameAsString());
+}
+
 static std::optional<std::string> sketchesConflict(const Sketch &SA, const std::string &TextA, const Sketch &SB,
                                                    const std::string &TextB) {
+  // A selection's length is whatever its mask counts: where() would broadcast it against the
+  // other arm (or raise), where the original kept each as it is.
+  if (SA.Shape == Sketch::Dynamic || SB.Shape == Sketch::Dynamic) {
+    const bool First = SA.Shape == Sketch::Dynamic;
+    return "'" + (First ? TextA : TextB) + "' " + describeShape(First ? SA : SB) + " and '" +
+           (First ? TextB : TextA) + "' need not have it, so where() would broadcast one arm to the other's shape";
+  }
   bool ShapesKnown = SA.Shape != Sketch::Unknown && SB.Shape != Sketch::Unknown;
   if (ShapesKnown && (SA.Shape == Sketch::Single) != (SB.Shape == Sketch::Single))
     return "'" + TextA + "' " + describeShape(SA) + " but '" + TextB + "' " +

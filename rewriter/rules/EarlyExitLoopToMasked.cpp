@@ -52,6 +52,7 @@ struct MaskedLoop {
   const Stmt *FunctionBody = nullptr;
   std::string Active;                        ///< the mask's name
   std::vector<const VarDecl *> Targets;      ///< tensors of the outside code the body updates
+  std::vector<const VarDecl *> Reassigned;   ///< those of them given new values (v = where(...))
   std::vector<const VarDecl *> LiftedLocals; ///< host locals the conditions turn into tensors
   bool HasDataDependentExit = false;
 };
@@ -263,6 +264,10 @@ private:
         return refuse("'" + V->getNameAsString() + "' has no value before the loop (line " + lineOf(S, Ctx) +
                       "), so a masked iteration has no value to keep");
       noteTarget(V);
+      if (auto Why = loopUpdateIncompatible(Rhs, V, L.Loop, Api, Ctx))
+        return cannot(S, "updates '" + V->getNameAsString() + "' with a value of another shape: " + *Why);
+      if (!llvm::is_contained(L.Reassigned, V))
+        L.Reassigned.push_back(V);
       return sourceText(Lhs, Ctx) + " = " + where(Rhs, sourceText(Lhs, Ctx), Lhs) + ";";
     }
     const VarDecl *Target = viewTarget(Lhs, Api);
@@ -347,6 +352,9 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
     return refuse("the loop does not depend on tensor values");
   if (L.Targets.empty())
     return refuse("the loop updates no tensor of the code around it, so there is nothing to mask");
+  for (const VarDecl *V : L.Reassigned)
+    if (auto Why = storageSharingLost(V, L.Loop, L.FunctionBody, Api, Ctx))
+      return refuse(*Why);
   // The mask starts true, on the device (and with the options) of the first updated tensor.
   const std::string First = L.Targets.front()->getNameAsString();
   std::string Init = "auto " + L.Active + " = " + Api.spell(L.Loop->getCond(), "ones") + "({}, " + First +

@@ -184,6 +184,8 @@ llvm::Expected<AssignSelect> analyse(const MatchResult &R, const ApiModel &Api) 
     if (!Everywhere)
       if (auto Why = armsIncompatible(First, Self, Api, Ctx))
         return refuse(*Why);
+    if (auto Why = storageSharingLost(V, If, S.Body, Api, Ctx))
+      return refuse(*Why);
   }
   LiftScope Scope{S.Body, If};
   for (size_t I = 0; I < S.Chain.Branches.size(); ++I) {

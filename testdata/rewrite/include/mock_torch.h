@@ -46,6 +46,7 @@ public:
   Tensor(Tensor &&);
   Tensor &operator=(const Tensor &) &;
   Tensor &operator=(Tensor &&) &;
+  Tensor &operator=(const Tensor &) &&; // copies into the (view) tensor, as LibTorch's does
   template <typename T> T item() const;
   Tensor sum() const;
   Tensor sum(int64_t dim) const;
@@ -68,6 +69,9 @@ public:
   Tensor masked_fill(const Tensor &mask, const Scalar &value) const;
   const Tensor &masked_fill_(const Tensor &mask, const Scalar &value) const;
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  Tensor operator[](int64_t i) const;
+  Tensor view(std::initializer_list<int64_t> size) const;
+  Tensor contiguous() const;
   const Tensor &index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar &v) const;
   const Tensor &index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor &v) const;
   Tensor index_select(int64_t dim, const Tensor &index) const;
@@ -85,6 +89,7 @@ public:
   Tensor operator-() const;
   Tensor operator~() const;
   Tensor &operator+=(const Tensor &) const;
+  Tensor &operator+=(const Scalar &) const;
 };
 
 Tensor operator+(const Tensor &, const Tensor &);
