@@ -27,8 +27,9 @@ const CheckInfo &DataDependentBranchCheck::checkInfo() {
   return Info;
 }
 
-static const char *const Message = "branch condition depends on a tensor value read on the "
-                                   "host; a traced or captured graph records only one side";
+static std::string message(const TaintOrigin *O) {
+  return "branch condition depends on " + dependenceOf(O) + "; a traced or captured graph records only one side";
+}
 
 /// Marks every && / || inside a control condition: the condition's own finding covers them.
 static void cover(const Stmt *S, llvm::DenseSet<const Stmt *> &Covered) {
@@ -50,7 +51,7 @@ void DataDependentBranchCheck::run(AnalysisContext &Ctx) {
       return;
     cover(Cond, Covered);
     if (const TracedOrigin *O = Facts.tracedTaintOf(Cond))
-      Ctx.report(info(), Cond->getBeginLoc(), Message, Anchor, O, Cond->getSourceRange());
+      Ctx.report(info(), Cond->getBeginLoc(), message(O), Anchor, O, Cond->getSourceRange());
   };
   Ctx.forEachRegionStmt([&](const Stmt &S) {
     if (const auto *If = dyn_cast<IfStmt>(&S)) {
@@ -70,7 +71,7 @@ void DataDependentBranchCheck::run(AnalysisContext &Ctx) {
       if (BO->isLogicalOp() && !Covered.contains(BO)) {
         cover(BO, Covered); // nested && / || belong to this one
         if (const TracedOrigin *O = Facts.tracedTaintOf(BO->getLHS()))
-          Ctx.report(info(), BO->getLHS()->getBeginLoc(), Message, BO, O,
+          Ctx.report(info(), BO->getLHS()->getBeginLoc(), message(O), BO, O,
                      BO->getLHS()->getSourceRange());
       }
     }

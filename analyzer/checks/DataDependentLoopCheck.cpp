@@ -22,12 +22,8 @@ const CheckInfo &DataDependentLoopCheck::checkInfo() {
   return Info;
 }
 
-static const char *const CondMessage =
-    "loop condition depends on a tensor value read on the host; a traced or captured graph "
-    "records a fixed number of iterations";
-static const char *const RangeMessage =
-    "loop range depends on a tensor value read on the host; a traced or captured graph "
-    "records a fixed number of iterations";
+static const char *const CondMessage = "loop condition";
+static const char *const RangeMessage = "loop range";
 
 void DataDependentLoopCheck::run(AnalysisContext &Ctx) {
   const TaintFacts &Facts = Ctx.facts();
@@ -35,7 +31,10 @@ void DataDependentLoopCheck::run(AnalysisContext &Ctx) {
     if (!E)
       return false;
     if (const TracedOrigin *O = Facts.tracedTaintOf(E)) {
-      Ctx.report(info(), E->getBeginLoc(), Message, Anchor, O, E->getSourceRange());
+      Ctx.report(info(), E->getBeginLoc(),
+                 std::string(Message) + " depends on " + dependenceOf(O) +
+                     "; a traced or captured graph records a fixed number of iterations",
+                 Anchor, O, E->getSourceRange());
       return true;
     }
     return false;

@@ -41,11 +41,11 @@ void DataDependentPositionCheck::run(AnalysisContext &Ctx) {
       const Expr *Leaf = Ctx.taintedLeaf(Call->arg(Pos), AnalysisContext::ArgumentSlot::Position);
       if (!Leaf)
         continue;
+      const TracedOrigin *O = Facts.tracedTaintOf(Leaf);
       Ctx.report(info(), Leaf->getBeginLoc(),
-                 "position argument of '" + Call->Name +
-                     "' depends on a tensor value read on the host; keep the index on the device "
-                     "as a long tensor instead of reading it",
-                 Leaf, Facts.tracedTaintOf(Leaf), Leaf->getSourceRange());
+                 "position argument of '" + Call->Name + "' depends on " + dependenceOf(O) +
+                     "; keep the index on the device as a long tensor instead of reading it",
+                 Leaf, O, Leaf->getSourceRange());
       return;
     }
   });

@@ -42,9 +42,8 @@ void DataDependentSizeCheck::run(AnalysisContext &Ctx) {
       if (!Leaf)
         continue;
       const TracedOrigin *O = Facts.tracedTaintOf(Leaf);
-      std::string Message = "size argument of '" + Call->Name +
-                            "' depends on a tensor value read on the host; the result's shape "
-                            "changes with the data, which a static graph cannot hold";
+      std::string Message = "size argument of '" + Call->Name + "' depends on " + dependenceOf(O) +
+                            "; the result's shape changes with the data, which a static graph cannot hold";
       Ctx.report(info(), Leaf->getBeginLoc(), Message, &S, O, Leaf->getSourceRange());
       return;
     }

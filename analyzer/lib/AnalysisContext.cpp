@@ -11,6 +11,13 @@
 
 namespace graphify {
 
+static const char *const ReadNote = "value read from tensor here";
+static const char *const SelectionNote = "selection whose length depends on the values made here";
+
+std::string dependenceOf(const TaintOrigin *O) {
+  return O && O->SizeOfSelection ? "the size of a value-dependent selection" : "a tensor value read on the host";
+}
+
 using namespace clang;
 
 AnalysisContext::AnalysisContext(ASTContext &Ast, const AnalysisConfig &Config,
@@ -198,13 +205,13 @@ bool AnalysisContext::report(const CheckInfo &Check, SourceLocation Caret, std::
       // The read happened in another translation unit: its steps there, then the read.
       for (size_t I = Elsewhere->Steps.size(); I-- > 0;)
         F.Notes.push_back(Elsewhere->Steps[I]);
-      F.Notes.push_back({Elsewhere->Read, "value read from tensor here"});
+      F.Notes.push_back({Elsewhere->Read, Elsewhere->SizeOfSelection ? SelectionNote : ReadNote});
     }
     SourceLocation S = Taint->SourceLoc.isValid()
                            ? Taint->SourceLoc
                            : (Taint->Source ? Taint->Source->getExprLoc() : SourceLocation());
     if (S.isValid())
-      F.Notes.push_back({point(S), "value read from tensor here"});
+      F.Notes.push_back({point(S), Taint->SizeOfSelection ? SelectionNote : ReadNote});
   }
   Out.Findings.push_back(std::move(F));
   Out.Anchors.push_back(Anchor);

@@ -11,7 +11,7 @@
 namespace graphify {
 
 bool PortableSummary::sameKind(const PortableSummary &O) const {
-  if (!Return.sameKind(O.Return) || ReturnsMask != O.ReturnsMask || Out.size() != O.Out.size())
+  if (!Return.sameKind(O.Return) || !ReturnShape.sameKind(O.ReturnShape) || ReturnsMask != O.ReturnsMask || Out.size() != O.Out.size())
     return false;
   for (size_t I = 0; I < Out.size(); ++I)
     if (!Out[I].sameKind(O.Out[I]))
@@ -57,6 +57,7 @@ void ProgramFacts::merge(const FactTable &U) {
     else
       Mine.ReturnsMask = Mine.ReturnsMask && S.ReturnsMask;
     Mine.Return = joinValue(*this, Mine.Return, S.Return);
+    Mine.ReturnShape = joinValue(*this, Mine.ReturnShape, S.ReturnShape);
     if (Mine.Out.size() < S.Out.size())
       Mine.Out.resize(S.Out.size());
     for (size_t I = 0; I < S.Out.size(); ++I)
@@ -71,6 +72,8 @@ void ProgramFacts::merge(const FactTable &U) {
   }
   for (const auto &[Usr, O] : U.Fields)
     Fields[Usr] = joinOrigin(*this, Fields[Usr], O);
+  for (const auto &[Usr, O] : U.FieldShapes)
+    FieldShapes[Usr] = joinOrigin(*this, FieldShapes[Usr], O);
   for (const auto &[Usr, O] : U.Globals)
     Globals[Usr] = joinOrigin(*this, Globals[Usr], O);
   for (const auto &[Usr, K] : U.Regions) {
@@ -101,6 +104,9 @@ bool ProgramFacts::sameOn(const ProgramFacts &Other, const std::set<std::string>
     else if (Kind == "F:")
       Same = SameOrigin(Fields.count(Usr) ? Fields.at(Usr) : nullptr,
                         Other.Fields.count(Usr) ? Other.Fields.at(Usr) : nullptr);
+    else if (Kind == "H:")
+      Same = SameOrigin(FieldShapes.count(Usr) ? FieldShapes.at(Usr) : nullptr,
+                        Other.FieldShapes.count(Usr) ? Other.FieldShapes.at(Usr) : nullptr);
     else if (Kind == "G:")
       Same = SameOrigin(Globals.count(Usr) ? Globals.at(Usr) : nullptr,
                         Other.Globals.count(Usr) ? Other.Globals.at(Usr) : nullptr);
@@ -117,6 +123,7 @@ ProgramFacts ProgramFacts::snapshot() const {
   Copy.Summaries = Summaries;
   Copy.ParamEntries = ParamEntries;
   Copy.Fields = Fields;
+  Copy.FieldShapes = FieldShapes;
   Copy.Globals = Globals;
   Copy.Regions = Regions;
   return Copy;

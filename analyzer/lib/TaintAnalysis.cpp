@@ -31,13 +31,17 @@ namespace {
 /// What a caller needs to know about a function body.
 struct FunctionSummary {
   TaintValue Return;       ///< taint of the returned value (Params: which parameters flow to it)
+  /// Whether the returned tensor's shape follows tensor values (Params: the shapes of which
+  /// tensor parameters flow to it).
+  TaintValue ReturnShape;
   bool ReturnsMask = false;///< every return is a provable boolean mask
   bool SawReturn = false;
   /// Per parameter: what a reference or pointer parameter holds at exit.
   llvm::SmallVector<TaintValue, 4> Out;
 
   unsigned weight() const {
-    unsigned W = Return.tainted() + llvm::popcount(Return.Params) + ReturnsMask;
+    unsigned W = Return.tainted() + llvm::popcount(Return.Params) + ReturnsMask + ReturnShape.tainted() +
+                 llvm::popcount(ReturnShape.Params);
     for (const TaintValue &V : Out)
       W += V.tainted() + llvm::popcount(V.Params);
     return W;
@@ -85,6 +89,12 @@ bool isElementAccess(const CXXMethodDecl &MD) {
 }
 
 std::string nameOf(const NamedDecl *D) {
+  if (const auto *DD = dyn_cast_or_null<DecompositionDecl>(D)) {
+    std::string Names;
+    for (const BindingDecl *B : DD->bindings())
+      Names += (Names.empty() ? "" : ", ") + B->getNameAsString();
+    return "[" + Names + "]";
+  }
   if (!D || !D->getIdentifier())
     return "value";
   return D->getNameAsString();
@@ -115,9 +125,11 @@ public:
   llvm::DenseMap<const FieldDecl *, const TracedOrigin *> FieldTaint;
   /// Globals and statics written from tensor data anywhere in the TU.
   llvm::DenseMap<const VarDecl *, const TracedOrigin *> GlobalTaint;
+  /// Fields holding a tensor (or tensors) given a value-dependent shape anywhere in the TU.
+  llvm::DenseMap<const FieldDecl *, const TracedOrigin *> FieldShapes;
 
   unsigned weight() const {
-    unsigned W = FieldTaint.size() + GlobalTaint.size();
+    unsigned W = FieldTaint.size() + GlobalTaint.size() + FieldShapes.size();
     for (const auto &KV : Summaries)
       W += KV.second.weight();
     for (const auto &KV : ParamEntry)
@@ -181,6 +193,7 @@ public:
     if (New) {
       TracedOrigin *O = Facts.newOrigin();
       O->What = P->What;
+      O->SizeOfSelection = P->SizeOfSelection;
       O->Imported = P;
       It->second = O;
     }
@@ -197,6 +210,7 @@ public:
       if (S != Program->Summaries.end()) {
         FunctionSummary Sum;
         Sum.Return = {imported(S->second.Return.Origin), S->second.Return.Params, nullptr};
+        Sum.ReturnShape = {imported(S->second.ReturnShape.Origin), S->second.ReturnShape.Params, nullptr};
         Sum.ReturnsMask = S->second.ReturnsMask;
         Sum.SawReturn = true;
         for (const PortableValue &V : S->second.Out)
@@ -214,6 +228,13 @@ public:
     return It == Program->Fields.end() ? nullptr : imported(It->second);
   }
 
+  const TracedOrigin *importedFieldShape(const FieldDecl *F) {
+    if (!Program)
+      return nullptr;
+    auto It = Program->FieldShapes.find(lookup("H:", F));
+    return It == Program->FieldShapes.end() ? nullptr : imported(It->second);
+  }
+
   const TracedOrigin *importedGlobal(const VarDecl *VD) {
     if (!Program)
       return nullptr;
@@ -229,6 +250,7 @@ public:
       P = *O.Imported;
     } else {
       P.What = O.What;
+      P.SizeOfSelection = O.SizeOfSelection;
       SourceLocation Read = O.SourceLoc.isValid() ? O.SourceLoc
                                                   : (O.Source ? O.Source->getExprLoc() : SourceLocation());
       P.Read = portablePoint(SM, Read);
@@ -266,8 +288,11 @@ public:
     for (const ParmVarDecl *P : FD->parameters()) {
       unsigned I = P->getFunctionScopeIndex();
       TaintValue V{nullptr, I < 64 ? (uint64_t(1) << I) : 0, A.paramEntry(FD, I)};
+      // A tensor parameter's bit and call-site entry stand for its shape.
       if (!Api.isTensor(P->getType()))
         S.Values[{P, nullptr}] = V;
+      else
+        S.DynamicShapes[P] = V;
     }
   }
 
@@ -281,6 +306,10 @@ public:
       TaintValue V = eval(Init->getInit());
       writeField(nullptr, Init->getMember(), V, Init->getMemberLocation(), Init->getInit(),
                  /*Strong=*/true);
+      if (TaintValue Shape = dynamicShape(Init->getInit()); Shape.tainted() && !A.FieldShapes.count(Init->getMember()))
+        A.FieldShapes[Init->getMember()] =
+            step(Shape, Init->getMemberLocation(), Init->getInit(),
+                 "stored in field '" + nameOf(Init->getMember()) + "' here").origin();
     }
   }
 
@@ -292,6 +321,7 @@ public:
   FunctionSummary summarize() const {
     FunctionSummary Sum;
     Sum.Return = {Ret.Origin, Ret.Params, nullptr};
+    Sum.ReturnShape = {RetShape.Origin, RetShape.Params, nullptr};
     Sum.ReturnsMask = SawReturn && AllReturnsMask;
     Sum.SawReturn = SawReturn;
     for (const ParmVarDecl *P : FD->parameters()) {
@@ -322,6 +352,7 @@ private:
   bool InRegion = false;
   TaintState Exit = TaintState::unreachable();
   TaintValue Ret;
+  TaintValue RetShape;
   bool SawReturn = false;
   bool AllReturnsMask = true;
 
@@ -353,7 +384,7 @@ private:
     return V;
   }
 
-  const TracedOrigin *source(const ApiCall &C, const ApiEntry &Entry) {
+  TracedOrigin *source(const ApiCall &C, const ApiEntry &Entry) {
     TracedOrigin *O = Facts.newOrigin();
     O->Source = C.Call;
     O->SourceLoc = C.NameLoc;
@@ -508,29 +539,144 @@ private:
     return false;
   }
 
-  /// The origin of a data-dependent shape if `E` is a tensor whose shape follows tensor values:
-  /// the result of a `dynamic_output_shape` op or of indexing with a mask, or a local holding one.
-  const TracedOrigin *dynamicShape(const Expr *E) {
+  /// Whether the type holds tensors: a tensor, or a container, tuple or optional of them.
+  bool holdsTensors(QualType T, unsigned Depth = 0) {
+    T = T.getNonReferenceType();
+    if (Api.isTensor(T))
+      return true;
+    if (Depth > 4)
+      return false;
+    if (const auto *AT = T->getAsArrayTypeUnsafe())
+      return holdsTensors(AT->getElementType(), Depth + 1);
+    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
+      for (const TemplateArgument &TA : Spec->getTemplateArgs().asArray()) {
+        if (TA.getKind() == TemplateArgument::Type && holdsTensors(TA.getAsType(), Depth + 1))
+          return true;
+        if (TA.getKind() == TemplateArgument::Pack)
+          for (const TemplateArgument &P : TA.pack_elements())
+            if (P.getKind() == TemplateArgument::Type && holdsTensors(P.getAsType(), Depth + 1))
+              return true;
+      }
+    return false;
+  }
+
+  /// The selection that makes `C` a value-dependent shape: a `dynamic_output_shape` entry, or
+  /// indexing with a mask.
+  const ApiEntry *selectionEntry(const ApiCall &C) {
+    if (const ApiEntry *Entry = C.entryWithTag("dynamic_output_shape"))
+      return Entry;
+    if (const ApiEntry *Index = C.entryWithTag("bool_mask_index"); Index && !Index->hasTag("in_place"))
+      for (unsigned Pos : Index->IndexArgs)
+        if (indexHasMask(C.arg(Pos)))
+          return Index;
+    return nullptr;
+  }
+
+  /// Whether the shape of `E` (a tensor, or a value holding tensors) may follow tensor values,
+  /// and why: a selection (a `dynamic_output_shape` op, indexing with a mask), anything
+  /// computed from one (views, casts, arithmetic, `index_select` by a selection's indices, a
+  /// `cat` with a selected part), a local, field or container holding one, a function returning
+  /// one. A tensor parameter's shape is its bit (and the shape passed in at a region's call
+  /// site). Full reductions, rank queries and factories built from host sizes do not carry it.
+  TaintValue dynamicShape(const Expr *E, unsigned Depth = 0) {
     E = skipValueWrappers(E);
-    if (!E || !Api.isTensor(E->getType()))
-      return nullptr;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-      return S.DynamicShapes.lookup(DRE->getDecl());
+    if (!E || Depth > 24)
+      return {};
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const ValueDecl *D = DRE->getDecl();
+      if (const auto *BD = dyn_cast<BindingDecl>(D); BD && BD->getDecomposedDecl())
+        D = BD->getDecomposedDecl(); // `auto [vals, idx] = sel.sort();`: the whole tuple
+      if (const auto *VD = dyn_cast<VarDecl>(D); VD && isLocal(VD))
+        return S.DynamicShapes.lookup(VD);
+      return {};
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && holdsTensors(F->getType()))
+        return {fieldShape(F), 0, nullptr};
+      return {};
+    }
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+      return join(dynamicShape(CO->getTrueExpr(), Depth + 1), dynamicShape(CO->getFalseExpr(), Depth + 1));
+    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+      TaintValue V;
+      for (const Expr *Init : IL->inits())
+        V = join(V, dynamicShape(Init, Depth + 1));
+      return V;
+    }
+    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+      return dynamicShape(SIL->getSubExpr(), Depth + 1);
+    if (!holdsTensors(E->getType()))
+      return {};
+    if (!isa<CallExpr>(E) && !isa<CXXConstructExpr>(E))
+      return {};
     auto C = Api.resolve(E);
     if (!C)
-      return nullptr;
-    const ApiEntry *Entry = C->entryWithTag("dynamic_output_shape");
-    if (!Entry)
-      if (const ApiEntry *Index = C->entryWithTag("bool_mask_index"); Index && !Index->hasTag("in_place"))
-        for (unsigned Pos : Index->IndexArgs)
-          if (indexHasMask(C->arg(Pos)))
-            Entry = Index;
-    if (!Entry)
-      return nullptr;
-    auto It = DynamicSources.find(E);
-    if (It != DynamicSources.end())
-      return It->second;
-    return DynamicSources[E] = source(*C, *Entry);
+      return {};
+    if (const ApiEntry *Entry = selectionEntry(*C)) {
+      auto It = DynamicSources.find(E);
+      if (It == DynamicSources.end()) {
+        TracedOrigin *O = source(*C, *Entry);
+        O->SizeOfSelection = true;
+        It = DynamicSources.try_emplace(E, O).first;
+      }
+      return {It->second, 0, nullptr};
+    }
+    if (C->hasTag("host_factory") || (C->hasTag("full_reduction") && C->Args.size() == 1))
+      return {}; // a shape from host sizes (checked as sizes), or a single element
+    const bool Instance = isInstanceCall(E, C->Callee);
+    const unsigned First = Instance ? 1 : 0;
+    const FunctionSummary *Sum = nullptr;
+    if (auto It = A.Summaries.find(key(C->Callee)); It != A.Summaries.end())
+      Sum = &It->second;
+    else
+      Sum = A.importedSummary(C->Callee);
+    if (Sum) {
+      TaintValue R{Sum->ReturnShape.Origin, 0, nullptr};
+      for (unsigned Bit = 0; Bit < 64; ++Bit)
+        if (((Sum->ReturnShape.Params >> Bit) & 1) && First + Bit < C->Args.size())
+          R = join(R, dynamicShape(C->Args[First + Bit], Depth + 1));
+      return step(R, C->NameLoc, E, "returned from " + calleeName(C->Callee) + " here");
+    }
+    // Library ops and calls we cannot see: the result's shape is made from the operands'.
+    TaintValue V;
+    for (const Expr *Arg : C->Args)
+      V = join(V, dynamicShape(Arg, Depth + 1));
+    return V;
+  }
+
+  const TracedOrigin *fieldShape(const FieldDecl *F) {
+    auto It = A.FieldShapes.find(F);
+    return It == A.FieldShapes.end() ? A.importedFieldShape(F) : It->second;
+  }
+
+  /// The value `Target` (a local or a field) now holds has the shape of `Value`. Locals are
+  /// overwritten (`Strong`) or joined (an element stored into a container); fields are joined
+  /// TU-wide.
+  void setShape(const Expr *Target, const Expr *Value, const Stmt *At, bool Strong) {
+    Target = skipValueWrappers(Target);
+    TaintValue V = dynamicShape(Value);
+    if (const auto *ME = dyn_cast<MemberExpr>(Target)) {
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && V.tainted() && !A.FieldShapes.count(F))
+        A.FieldShapes[F] = step(V, ME->getMemberLoc(), At, "stored in field '" + nameOf(F) + "' here").origin();
+      return;
+    }
+    const VarDecl *VD = nullptr;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Target))
+      VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !isLocal(VD))
+      return;
+    setShapeOf(VD, V, Target->getBeginLoc(), At, Strong);
+  }
+
+  void setShapeOf(const VarDecl *VD, TaintValue V, SourceLocation Loc, const Stmt *At, bool Strong) {
+    if (V.tainted())
+      V = step(V, Loc, At, (Strong ? "assigned to '" : "added to '") + nameOf(VD) + "' here");
+    if (Strong && V.empty())
+      S.DynamicShapes.erase(VD);
+    else if (Strong)
+      S.DynamicShapes[VD] = V;
+    else if (!V.empty())
+      S.DynamicShapes[VD] = join(S.DynamicShapes.lookup(VD), V);
   }
 
   /// Whether `E` is a braced list (or a TensorList built from one) of masks only.
@@ -601,10 +747,6 @@ private:
       S.Masks.insert(D);
     else
       S.Masks.erase(D);
-    if (const TracedOrigin *O = Init ? dynamicShape(Init) : nullptr)
-      S.DynamicShapes[D] = O;
-    else
-      S.DynamicShapes.erase(D);
   }
 
   // --- expressions -------------------------------------------------------------------------
@@ -700,6 +842,8 @@ private:
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
           DRE && Api.isTensor(DRE->getType()))
         setMask(DRE->getDecl(), BO->getRHS());
+      if (holdsTensors(BO->getLHS()->getType()))
+        setShape(BO->getLHS(), BO->getRHS(), BO, /*Strong=*/true);
       assign(BO->getLHS(), V, BO);
       return V;
     }
@@ -741,8 +885,12 @@ private:
     const Expr *LHS = Op->getArg(0);
     TaintValue V = eval(Op->getArg(1));
     TaintValue Old = eval(LHS);
+    // Tensor `=` rebinds the handle (mask-ness and shape follow); `out[i] = x` writes into a view
+    // of `out`, whose shape stays.
+    if (Op->getOperator() == OO_Equal && holdsTensors(LHS->getType()))
+      setShape(LHS, Op->getArg(1), Op, /*Strong=*/true);
     if (Api.isTensor(LHS->getType())) {
-      // Tensor `=` rebinds the handle (mask-ness follows); tensor `+=` is device math.
+      // Tensor `+=` is device math.
       if (Op->getOperator() == OO_Equal)
         if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
           setMask(DRE->getDecl(), Op->getArg(1));
@@ -789,9 +937,10 @@ private:
     if (const FunctionSummary *Imported = A.importedSummary(Callee))
       return applySummary(*C, *Imported, ArgV, First);
 
-    if (TensorObject && !ResultTensor)
-      if (const TracedOrigin *O = dynamicShape(C->Args[0]))
-        return {O, 0, nullptr}; // the size of a value-dependent shape is a value
+    if (TensorObject && !ResultTensor && C->hasTag("shape_query"))
+      if (TaintValue Shape = dynamicShape(C->Args[0]); !Shape.empty())
+        return step(Shape, C->NameLoc, E, "its size read here"); // the size of a value-dependent shape
+    noteStoredShapes(*C, E);
     if (ResultTensor || TensorObject)
       return {}; // device results, and shapes/flags read from a tensor's metadata
 
@@ -837,6 +986,28 @@ private:
       setVar(Root, V, Loc, At, /*Strong=*/false, "added to '" + nameOf(Root) + "' here");
   }
 
+  /// `dets.push_back(sel)`, `boxes_.emplace_back(sel)`: a container of tensors now may hold a
+  /// tensor of a value-dependent shape (an element access stores nothing).
+  void noteStoredShapes(const ApiCall &C, const Expr *E) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(C.Callee);
+    if (!MD || !isInstanceCall(E, C.Callee) || MD->isConst() || isElementAccess(*MD) || C.Args.empty() ||
+        Api.isTensor(C.Args[0]->getType()) || !holdsTensors(C.Args[0]->getType()))
+      return;
+    TaintValue V;
+    for (unsigned I = 1; I < C.Args.size(); ++I)
+      V = join(V, dynamicShape(C.Args[I]));
+    if (!V.tainted())
+      return;
+    const Expr *Obj = skipValueWrappers(C.Args[0]);
+    if (const auto *ME = dyn_cast<MemberExpr>(Obj)) {
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && !A.FieldShapes.count(F))
+        A.FieldShapes[F] = step(V, C.NameLoc, E, "added to '" + nameOf(F) + "' here").origin();
+      return;
+    }
+    if (const VarDecl *Root = rootVariable(Obj); Root && isLocal(Root))
+      setShapeOf(Root, V, C.NameLoc, E, /*Strong=*/false);
+  }
+
   void assignWeak(const Expr *LHS, TaintValue V, const Stmt *At, SourceLocation Loc,
                   std::string Note) {
     if (const VarDecl *Root = rootVariable(LHS))
@@ -851,14 +1022,19 @@ private:
     // Context for reporting inside the callee: the taint each parameter receives here. Only
     // calls made by graph code count: a helper shared with a training loop is not blamed for
     // what the loop passes it.
-    for (unsigned I = First; InRegion && I < ArgV.size(); ++I)
-      if (ArgV[I].tainted()) {
+    // A tensor argument stands for its shape (the callee's bit for a tensor parameter).
+    llvm::SmallVector<TaintValue, 4> Value(ArgV.begin(), ArgV.end());
+    for (unsigned I = First; I < Value.size(); ++I)
+      if (I - First < Callee->getNumParams() && Api.isTensor(Callee->getParamDecl(I - First)->getType()))
+        Value[I] = dynamicShape(C.Args[I]);
+    for (unsigned I = First; InRegion && I < Value.size(); ++I)
+      if (Value[I].tainted()) {
         unsigned Param = I - First;
         std::string PName = Param < Callee->getNumParams()
                                 ? nameOf(Callee->getParamDecl(Param))
                                 : std::to_string(Param);
         A.noteParamEntry(Callee, Param,
-                         step(ArgV[I], C.Args[I]->getBeginLoc(), C.Call,
+                         step(Value[I], C.Args[I]->getBeginLoc(), C.Call,
                               "passed to " + Name + " as '" + PName + "' here")
                              .origin());
       }
@@ -866,8 +1042,8 @@ private:
       TaintValue R{V.Origin, 0, nullptr};
       for (unsigned Bit = 0; Bit < 64; ++Bit)
         if ((V.Params >> Bit) & 1)
-          if (First + Bit < ArgV.size())
-            R = join(R, ArgV[First + Bit]);
+          if (First + Bit < Value.size())
+            R = join(R, Value[First + Bit]);
       return R;
     };
     for (unsigned J = 0; J < Sum.Out.size() && First + J < C.Args.size(); ++J) {
@@ -914,6 +1090,7 @@ private:
     FunctionSummary Sum = Inner.summarize();
     FunctionSummary &Slot = A.Summaries[key(Call)];
     Slot.Return = join(Slot.Return, Sum.Return);
+    Slot.ReturnShape = join(Slot.ReturnShape, Sum.ReturnShape);
     Slot.ReturnsMask = Sum.ReturnsMask;
     Slot.SawReturn = Sum.SawReturn;
     if (Slot.Out.size() < Sum.Out.size())
@@ -944,6 +1121,8 @@ private:
       return;
     }
     TaintValue V = eval(Init);
+    if (holdsTensors(VD->getType()) && isLocal(VD))
+      setShapeOf(VD, dynamicShape(Init), VD->getLocation(), Init, /*Strong=*/true);
     if (Api.isTensor(VD->getType())) {
       setMask(VD, Init);
       return;
@@ -1055,6 +1234,9 @@ private:
       const VarDecl *LoopVar = RF->getLoopVariable();
       loop(
           [&] {
+            if (LoopVar && holdsTensors(LoopVar->getType()))
+              setShapeOf(LoopVar, dynamicShape(RF->getRangeInit()), LoopVar->getLocation(), RF->getRangeInit(),
+                         /*Strong=*/true);
             if (LoopVar && !Api.isTensor(LoopVar->getType()))
               setVar(LoopVar, Range, LoopVar->getLocation(), RF->getRangeInit(), true);
             else if (LoopVar)
@@ -1111,6 +1293,7 @@ private:
         if (InRegion)
           use(RV); // a region's result is the graph's output
         Ret = join(Ret, RV);
+        RetShape = join(RetShape, dynamicShape(V));
         AllReturnsMask = AllReturnsMask && isMask(V);
         SawReturn = true;
       }
@@ -1158,6 +1341,7 @@ void TaintAnalysis::Impl::analyzeFunction(const FunctionDecl *FD) {
   FunctionSummary &Slot = Summaries[key(FD)];
   // Summaries only grow across rounds, so that the rounds terminate.
   Slot.Return = join(Slot.Return, Sum.Return);
+  Slot.ReturnShape = join(Slot.ReturnShape, Sum.ReturnShape);
   Slot.ReturnsMask = Sum.ReturnsMask;
   Slot.SawReturn = Sum.SawReturn;
   if (Slot.Out.size() < Sum.Out.size())
@@ -1186,6 +1370,7 @@ void TaintAnalysis::exportTo(FactTable &Out, llvm::ArrayRef<const FunctionDecl *
       continue;
     PortableSummary S;
     S.Return = Value(It->second.Return);
+    S.ReturnShape = Value(It->second.ReturnShape);
     S.ReturnsMask = It->second.ReturnsMask;
     for (const TaintValue &V : It->second.Out)
       S.Out.push_back(Value(V));
@@ -1214,6 +1399,8 @@ void TaintAnalysis::exportTo(FactTable &Out, llvm::ArrayRef<const FunctionDecl *
   };
   for (const auto &[F, O] : P->FieldTaint)
     Earliest(Out.Fields, F, O);
+  for (const auto &[F, O] : P->FieldShapes)
+    Earliest(Out.FieldShapes, F, O);
   for (const auto &[VD, O] : P->GlobalTaint)
     Earliest(Out.Globals, VD, O);
 }

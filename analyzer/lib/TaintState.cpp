@@ -30,8 +30,8 @@ TaintState joinStates(const TaintState &A, const TaintState &B) {
     if (B.Masks.contains(M))
       R.Masks.insert(M);
   R.DynamicShapes = A.DynamicShapes;
-  for (const auto &[Key, Origin] : B.DynamicShapes)
-    R.DynamicShapes.try_emplace(Key, Origin);
+  for (const auto &[Key, Shape] : B.DynamicShapes)
+    R.DynamicShapes[Key] = join(R.DynamicShapes.lookup(Key), Shape);
   return R;
 }
 
@@ -51,8 +51,8 @@ bool sameFacts(const TaintState &A, const TaintState &B) {
     return false;
   if (A.Masks.size() != B.Masks.size() || A.DynamicShapes.size() != B.DynamicShapes.size())
     return false;
-  for (const auto &KV : A.DynamicShapes)
-    if (!B.DynamicShapes.count(KV.first))
+  for (const auto &[Key, Shape] : A.DynamicShapes)
+    if (auto It = B.DynamicShapes.find(Key); It == B.DynamicShapes.end() || !Shape.sameKind(It->second))
       return false;
   for (const void *M : A.Masks)
     if (!B.Masks.contains(M))

@@ -46,9 +46,11 @@ struct TaintState {
   llvm::DenseMap<TaintKey, TaintValue> Values;
   /// Tensor locals that provably hold a boolean mask here.
   llvm::DenseSet<const void *> Masks;
-  /// Tensor locals that may hold the result of a data-dependent-shape op (nonzero, boolean
-  /// indexing): their sizes are values read from tensor data, with this origin.
-  llvm::DenseMap<const void *, const TracedOrigin *> DynamicShapes;
+  /// Tensor locals (and locals holding tensors: containers) whose shape may follow tensor
+  /// values: a selection (nonzero, boolean indexing) or anything computed from one. Their sizes
+  /// are values read from tensor data. The value's Origin is the selection (or a shape passed in
+  /// at a call site: Context); Params bit i: the shape of tensor parameter i (for summaries).
+  llvm::DenseMap<const void *, TaintValue> DynamicShapes;
   /// No path reaches this point (after return, break, continue, throw).
   bool Unreachable = false;
 

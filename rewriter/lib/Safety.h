@@ -101,6 +101,13 @@ std::optional<std::string> storageSharingLost(const clang::VarDecl *V, const cla
                                               const clang::Stmt *Body, const ApiModel &Api,
                                               clang::ASTContext &Ctx);
 
+/// The same for a value being replaced by a where() (a conditional operator `c ? t : u`, whose
+/// result is `t` itself): refused when an arm may share storage with another tensor, the value is
+/// kept (in a variable, or somewhere the analysis cannot follow) and an in-place write after it
+/// can reach either. A value returned, or consumed by an op that makes a new tensor, is not kept.
+std::optional<std::string> storageSharingLostByValue(const clang::Expr *Value, const clang::Stmt *Body,
+                                                     const ApiModel &Api, clang::ASTContext &Ctx);
+
 /// The call a call operator forwards to when its body is `{ return f(...); }` (a module
 /// holder's `block(x)` calls the module's forward()), or null.
 const clang::CallExpr *forwardedCall(const clang::FunctionDecl *FD);

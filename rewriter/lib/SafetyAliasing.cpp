@@ -17,6 +17,7 @@
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
 #include <llvm/ADT/SmallPtrSet.h>
@@ -335,6 +336,112 @@ bool isLoop(const Stmt *S) {
 
 } // namespace
 
+namespace {
+
+/// The first in-place write that can run after `At` (later in the function, or anywhere in a
+/// loop around it) and reach `Reach`, or null.
+const InPlaceWrite *firstWriteAfter(const StorageRoots &Reach, const Stmt *At, const Stmt *Body,
+                                    llvm::ArrayRef<InPlaceWrite> Writes, const SourceManager &SM) {
+  llvm::SmallVector<const Stmt *, 4> Loops;
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (isLoop(S) && S->getSourceRange().fullyContains(At->getSourceRange()))
+      Loops.push_back(S);
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  for (const InPlaceWrite &W : Writes) {
+    bool After = SM.isBeforeInTranslationUnit(At->getEndLoc(), W.Where->getBeginLoc());
+    for (const Stmt *L : Loops)
+      After |= L->getSourceRange().fullyContains(W.Where->getSourceRange());
+    if (!After)
+      continue;
+    bool Reaches = W.Target.Unknown != nullptr || Reach.Unknown != nullptr;
+    for (const ValueDecl *D : W.Target.Decls)
+      Reaches |= Reach.Decls.contains(D);
+    if (Reaches)
+      return &W;
+  }
+  return nullptr;
+}
+
+std::string writeClause(const InPlaceWrite &W, const SourceManager &SM) {
+  return "the in-place write '" + W.What + "' (line " +
+         std::to_string(SM.getExpansionLineNumber(W.Where->getBeginLoc())) + ") would no longer reach both";
+}
+
+/// Where the value of `E` goes: the variable it initialises or is assigned to (`Dest`), nowhere
+/// that can keep it (a return, an operand of a call the packs describe that makes a new tensor:
+/// returns false), or somewhere unknown (`Escapes`).
+bool valueIsKept(const Expr *E, const ApiModel &Api, ASTContext &Ctx, const VarDecl *&Dest, bool &Escapes) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  const Expr *Child = E;
+  for (int Depth = 0; Depth < 12; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      break;
+    N = Parents[0];
+    if (const auto *VD = N.get<VarDecl>()) {
+      Dest = VD;
+      return true;
+    }
+    if (N.get<ReturnStmt>())
+      return false; // what the caller does with an alias is a documented limit
+    const auto *P = N.get<Expr>();
+    if (!P)
+      break;
+    if (isa<ImplicitCastExpr>(P) || isa<MaterializeTemporaryExpr>(P) || isa<CXXBindTemporaryExpr>(P) ||
+        isa<ExprWithCleanups>(P) || isa<ParenExpr>(P) || (isa<CXXConstructExpr>(P) && stripAll(P) == stripAll(Child))) {
+      Child = P;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P); BO && BO->getOpcode() == BO_Assign && BO->getRHS() == Child) {
+      Dest = referencedVar(BO->getLHS());
+      Escapes = !Dest;
+      return true;
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P);
+        OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && stripAll(OC->getArg(1)) == stripAll(Child)) {
+      Dest = referencedVar(OC->getArg(0));
+      Escapes = !Dest;
+      return true;
+    }
+    if (isa<CallExpr>(P) && !Api.entriesFor(P).empty() && !Api.callHasTag(P, "shares_storage") &&
+        !Api.callHasTag(P, "in_place"))
+      return false; // consumed by an op that makes a new tensor
+    break;
+  }
+  Escapes = true;
+  return true;
+}
+
+} // namespace
+
+std::optional<std::string> storageSharingLostByValue(const Expr *Value, const Stmt *Body, const ApiModel &Api,
+                                                     ASTContext &Ctx) {
+  StorageSharing Sharing(Api, Ctx);
+  StorageRoots Shared = Sharing.rootsOf(Value, Body, 0);
+  const VarDecl *Dest = nullptr;
+  bool Escapes = false;
+  if (Shared.empty() || !valueIsKept(Value, Api, Ctx, Dest, Escapes))
+    return std::nullopt;
+  StorageRoots Reach = Shared;
+  if (Dest)
+    Reach.Decls.insert(Dest);
+  if (Escapes && !Reach.Unknown)
+    Reach.Unknown = Value;
+  llvm::SmallVector<InPlaceWrite, 8> Writes;
+  Sharing.inPlaceWrites(Body, Body, Writes, 0);
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (const InPlaceWrite *W = firstWriteAfter(Reach, Value, Body, Writes, SM))
+    return "the selected value may share storage with " + describeRoots(Shared, nullptr, Ctx) +
+           ", but where() would make it a new tensor: " + writeClause(*W, SM);
+  return std::nullopt;
+}
+
 std::optional<std::string> storageSharingLost(const VarDecl *V, const Stmt *At, const Stmt *Body,
                                               const ApiModel &Api, ASTContext &Ctx) {
   StorageSharing Sharing(Api, Ctx);
@@ -351,41 +458,15 @@ std::optional<std::string> storageSharingLost(const VarDecl *V, const Stmt *At, 
     return std::nullopt;
   StorageRoots Reach = Shared;
   Reach.Decls.insert(V);
-  // The writes that can run after `At`: later in the function, or anywhere in a loop around it.
-  const SourceManager &SM = Ctx.getSourceManager();
-  llvm::SmallVector<const Stmt *, 4> Loops;
-  llvm::SmallVector<const Stmt *, 32> Work{Body};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (isLoop(S) && S->getSourceRange().fullyContains(At->getSourceRange()))
-      Loops.push_back(S);
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
   llvm::SmallVector<InPlaceWrite, 8> Writes;
   Sharing.inPlaceWrites(Body, Body, Writes, 0);
-  for (const InPlaceWrite &W : Writes) {
-    bool After = SM.isBeforeInTranslationUnit(At->getEndLoc(), W.Where->getBeginLoc());
-    for (const Stmt *L : Loops)
-      After |= L->getSourceRange().fullyContains(W.Where->getSourceRange());
-    if (!After)
-      continue;
-    bool Reaches = W.Target.Unknown != nullptr;
-    for (const ValueDecl *D : W.Target.Decls)
-      Reaches |= Reach.Decls.contains(D);
-    if (!Reaches && !Reach.Unknown)
-      continue;
-    const std::string Line = std::to_string(SM.getExpansionLineNumber(W.Where->getBeginLoc()));
-    const std::string Place = isLoop(At) ? "loop" : "if";
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (const InPlaceWrite *W = firstWriteAfter(Reach, At, Body, Writes, SM))
     return "'" + V->getNameAsString() + "' may share storage with " +
-           (isa<ParmVarDecl>(V) && Shared.Decls.size() == 1 && !Shared.Unknown
-                ? "the caller's tensor"
-                : describeRoots(Shared, V, Ctx)) +
-           " after the " + Place + ", but where() would make it a new tensor: the in-place write '" + W.What + "' (line " + Line +
-           ") would no longer reach both";
-  }
+           (isa<ParmVarDecl>(V) && Shared.Decls.size() == 1 && !Shared.Unknown ? "the caller's tensor"
+                                                                                : describeRoots(Shared, V, Ctx)) +
+           " after the " + (isLoop(At) ? "loop" : "if") + ", but where() would make it a new tensor: " +
+           writeClause(*W, SM);
   return std::nullopt;
 }
 

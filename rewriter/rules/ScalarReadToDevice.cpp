@@ -1,9 +1,10 @@
 // scalar-read-to-device:
-//   x * y.max().item<float>()        ->  x * y.max()
+//   x * y.max().item<float>()        ->  x * y.max().to(torch::kFloat)
 // A host read whose only use is as the scalar operand of tensor arithmetic stays a 0-d tensor.
 // Exact: LibTorch computes `tensor op scalar` and `tensor op 0-d tensor` in the same dtype (a
 // 0-d operand does not promote a dimensioned one of the same category), and the 0-d value is
-// converted the way item<float>() would convert it. The receiver must provably hold one element
+// converted to the read's type first, as item<float>() converts it (for a float64 `y` the
+// rounding to float32 stays; for a float32 one the conversion does nothing). The receiver must provably hold one element
 // (item() throws otherwise, broadcasting would not), and the read must be floating-point
 // (item<int>() truncates).
 #include "lib/ConditionLifting.h"
@@ -44,7 +45,13 @@ NamedRewriteRule makeScalarReadToDeviceRule(const ApiModel &Api) {
                     "' has a single element (item() would throw otherwise, tensor math would broadcast)");
     if (auto Why = findSideEffect(Receiver, *A, false, Evaluation::AsBefore))
       return refuse("the read value " + *Why);
-    return sourceText(Receiver, *R.Context);
+    const auto *Builtin = Read->getType()->getAs<BuiltinType>();
+    const char *Dtype = Builtin && Builtin->getKind() == BuiltinType::Float    ? "kFloat"
+                        : Builtin && Builtin->getKind() == BuiltinType::Double ? "kDouble"
+                                                                           : nullptr;
+    if (!Dtype)
+      return refuse("'" + sourceText(Read, *R.Context) + "' reads a floating type that has no tensor dtype");
+    return sourceText(Receiver, *R.Context) + ".to(" + A->spellConstant(Receiver, Dtype) + ")";
   });
   return {"scalar-read-to-device",
           makeRule(Matcher, changeTo(node("read"), Keep),

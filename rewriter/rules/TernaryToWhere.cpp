@@ -87,7 +87,12 @@ NamedRewriteRule makeTernaryToWhereRule(const ApiModel &Api) {
     if (!Body)
       return refuse("the conditional operator is not inside a function body");
     std::vector<const VarDecl *> Locals;
-    return select(T, R, *A, Body, Locals);
+    auto Text = select(T, R, *A, Body, Locals);
+    if (!Text)
+      return Text.takeError();
+    if (auto Why = storageSharingLostByValue(T, Body, *A, *R.Context))
+      return refuse(*Why);
+    return Text;
   });
   EditGenerator LocalEdits = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
     const auto *T = R.Nodes.getNodeAs<ConditionalOperator>("ternary");

@@ -93,19 +93,19 @@ struct Detector : torch::nn::Module {
     auto order = std::get<1>(s.sort(0, true));
     std::vector<int64_t> picked;
     while (order.numel() > 0) {
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: loop condition depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
-    // CHECK-NOTES: :[[@LINE+13]]:20: note: value read from tensor here
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: loop condition depends on the size of a value-dependent selection; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+    // CHECK-NOTES: :[[@LINE-6]]:21: note: selection whose length depends on the values made here
       auto i = order[0].item<int64_t>();
       // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
       picked.push_back(i);
       if (order.numel() == 1)
-      // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
-      // CHECK-NOTES: :[[@LINE+7]]:20: note: value read from tensor here
+      // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: branch condition depends on the size of a value-dependent selection; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      // CHECK-NOTES: :[[@LINE-12]]:21: note: selection whose length depends on the values made here
         break;
       auto rest = order.slice(0, 1);
       auto ious = torch::rand({order.size(0) - 1});
-      // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: size argument of 'rand' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
-      // CHECK-NOTES: :[[@LINE+2]]:20: note: value read from tensor here
+      // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: size argument of 'rand' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+      // CHECK-NOTES: :[[@LINE-17]]:21: note: selection whose length depends on the values made here
       auto ok = ious <= 0.5;
       order = rest.index({ok});
       // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]

@@ -3,5 +3,5 @@
 #include "mock_torch.h"
 
 torch::Tensor scale_by_picked(torch::Tensor x, torch::Tensor w, torch::Tensor ids) {
-  return x * w.gather(0, ids).max();
+  return x * w.gather(0, ids).max().to(torch::kFloat);
 }

@@ -53,7 +53,14 @@ struct TaintOrigin {
   std::string What;                      ///< "'item' copies one element to the host"
   /// Steps from the source to the use, each a located note ("assigned to 's' here").
   std::vector<std::pair<const clang::Stmt *, std::string>> Steps;
+  /// The value is a size of a tensor whose shape follows the data: `Source` is the selection
+  /// (nonzero, boolean indexing) that made it, not a read.
+  bool SizeOfSelection = false;
 };
+
+/// What a value with this origin depends on, for messages: "a tensor value read on the host",
+/// or "the size of a value-dependent selection".
+std::string dependenceOf(const TaintOrigin *O);
 
 /// Facts the analysis established, queryable by the rewriter and the checks.
 class DataFacts {

@@ -36,6 +36,7 @@ struct PortableOrigin {
   std::string What;              ///< "'item' copies one element to the host"
   SourcePoint Read;              ///< the read's called name, as a real path
   std::vector<FindingNote> Steps; ///< "assigned to 'm' here", ... (read first, use last)
+  bool SizeOfSelection = false;   ///< see TaintOrigin
 };
 
 /// A host value of a summary: tainted by a read (Origin) and/or carrying parameters (bit i).
@@ -50,6 +51,9 @@ struct PortableValue {
 /// A function summary (see TaintAnalysis.h) in portable form.
 struct PortableSummary {
   PortableValue Return;
+  /// Whether the returned tensor's shape follows tensor values: a selection made inside
+  /// (Origin) or the shapes of tensor parameters (bit i).
+  PortableValue ReturnShape;
   bool ReturnsMask = false;
   std::vector<PortableValue> Out; ///< per parameter: what a reference/pointer parameter holds at exit
   bool sameKind(const PortableSummary &O) const;
@@ -64,6 +68,8 @@ public:
   /// Per function, per parameter: taint passed to it from region code (null: none).
   std::map<std::string, std::vector<const PortableOrigin *>> ParamEntries;
   std::map<std::string, const PortableOrigin *> Fields;
+  /// Tensor fields (and fields holding tensors) given a value-dependent shape somewhere.
+  std::map<std::string, const PortableOrigin *> FieldShapes;
   std::map<std::string, const PortableOrigin *> Globals;
   std::map<std::string, RegionKind> Regions;
 
@@ -81,8 +87,8 @@ private:
 };
 
 /// What one translation unit exports after a round, and which program facts it looked up
-/// (keys "S:usr", "P:usr", "F:usr", "G:usr", "R:usr" for summaries, parameter entries, fields,
-/// globals and regions): a later round needs re-running only when one of those changed.
+/// (keys "S:usr", "P:usr", "F:usr", "H:usr", "G:usr", "R:usr" for summaries, parameter entries,
+/// fields, field shapes, globals and regions): a later round needs re-running only when one of those changed.
 struct UnitFacts : FactTable {
   std::set<std::string> Lookups;
 };
