@@ -31,6 +31,7 @@ PortableValue joinValue(FactTable &Into, PortableValue A, const PortableValue &B
   if (!A.Origin && B.Origin)
     A.Origin = Into.keep(B.Origin);
   A.Params |= B.Params;
+  A.AnyDim = A.AnyDim || B.AnyDim;
   return A;
 }
 

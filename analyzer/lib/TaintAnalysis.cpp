@@ -210,7 +210,8 @@ public:
       if (S != Program->Summaries.end()) {
         FunctionSummary Sum;
         Sum.Return = {imported(S->second.Return.Origin), S->second.Return.Params, nullptr};
-        Sum.ReturnShape = {imported(S->second.ReturnShape.Origin), S->second.ReturnShape.Params, nullptr};
+        Sum.ReturnShape = {imported(S->second.ReturnShape.Origin), S->second.ReturnShape.Params, nullptr,
+                           S->second.ReturnShape.AnyDim};
         Sum.ReturnsMask = S->second.ReturnsMask;
         Sum.SawReturn = true;
         for (const PortableValue &V : S->second.Out)
@@ -321,7 +322,7 @@ public:
   FunctionSummary summarize() const {
     FunctionSummary Sum;
     Sum.Return = {Ret.Origin, Ret.Params, nullptr};
-    Sum.ReturnShape = {RetShape.Origin, RetShape.Params, nullptr};
+    Sum.ReturnShape = {RetShape.Origin, RetShape.Params, nullptr, RetShape.AnyDim};
     Sum.ReturnsMask = SawReturn && AllReturnsMask;
     Sum.SawReturn = SawReturn;
     for (const ParmVarDecl *P : FD->parameters()) {
@@ -539,6 +540,14 @@ private:
     return false;
   }
 
+  /// A dimension written as a constant other than the leading one (`1`, not `0` or `-1`).
+  bool isTrailingDim(const Expr *E) {
+    E = skipValueWrappers(E);
+    std::optional<llvm::APSInt> V = E ? E->getIntegerConstantExpr(Ctx()) : std::nullopt;
+    return V && V->isStrictlyPositive();
+  }
+  ASTContext &Ctx() { return A.Ctx; }
+
   /// Whether the type holds tensors: a tensor, or a container, tuple or optional of them.
   bool holdsTensors(QualType T, unsigned Depth = 0) {
     T = T.getNonReferenceType();
@@ -631,16 +640,22 @@ private:
     else
       Sum = A.importedSummary(C->Callee);
     if (Sum) {
-      TaintValue R{Sum->ReturnShape.Origin, 0, nullptr};
+      TaintValue R{Sum->ReturnShape.Origin, 0, nullptr, Sum->ReturnShape.AnyDim};
       for (unsigned Bit = 0; Bit < 64; ++Bit)
-        if (((Sum->ReturnShape.Params >> Bit) & 1) && First + Bit < C->Args.size())
-          R = join(R, dynamicShape(C->Args[First + Bit], Depth + 1));
+        if (((Sum->ReturnShape.Params >> Bit) & 1) && First + Bit < C->Args.size()) {
+          TaintValue Arg = dynamicShape(C->Args[First + Bit], Depth + 1);
+          Arg.AnyDim = Arg.AnyDim || Sum->ReturnShape.AnyDim;
+          R = join(R, Arg);
+        }
       return step(R, C->NameLoc, E, "returned from " + calleeName(C->Callee) + " here");
     }
-    // Library ops and calls we cannot see: the result's shape is made from the operands'.
+    // Library ops and calls we cannot see: the result's shape is made from the operands'. A
+    // layout change, or a call the packs do not describe, may move the selected dimension.
     TaintValue V;
     for (const Expr *Arg : C->Args)
       V = join(V, dynamicShape(Arg, Depth + 1));
+    if (C->Entries.empty() || (C->hasTag("same_elements") && !C->hasTag("elementwise")))
+      V.AnyDim = true;
     return V;
   }
 
@@ -938,8 +953,19 @@ private:
       return applySummary(*C, *Imported, ArgV, First);
 
     if (TensorObject && !ResultTensor && C->hasTag("shape_query"))
-      if (TaintValue Shape = dynamicShape(C->Args[0]); !Shape.empty())
+      if (TaintValue Shape = dynamicShape(C->Args[0]); !Shape.empty()) {
+        if (C->Args.size() > 1 && !Shape.AnyDim && isTrailingDim(C->Args[1]))
+          return {}; // `sel.size(1)`: only the leading dimension follows the values
+        Shape.AnyDim = false; // a host value now
         return step(Shape, C->NameLoc, E, "its size read here"); // the size of a value-dependent shape
+      }
+    // `sel.sizes()[1]`
+    if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(E); Sub && Sub->getOperator() == OO_Subscript &&
+                                                         Sub->getNumArgs() == 2 && isTrailingDim(Sub->getArg(1)))
+      if (auto Sizes = Api.resolve(skipValueWrappers(Sub->getArg(0))); Sizes && Sizes->hasTag("shape_query") &&
+                                                                       Sizes->Args.size() == 1)
+        if (TaintValue Shape = dynamicShape(Sizes->Args[0]); !Shape.empty() && !Shape.AnyDim)
+          return {};
     noteStoredShapes(*C, E);
     if (ResultTensor || TensorObject)
       return {}; // device results, and shapes/flags read from a tensor's metadata
@@ -1362,7 +1388,7 @@ void TaintAnalysis::importFrom(const ProgramFacts *Program, std::set<std::string
 }
 
 void TaintAnalysis::exportTo(FactTable &Out, llvm::ArrayRef<const FunctionDecl *> Functions) const {
-  auto Value = [&](const TaintValue &V) { return PortableValue{P->keep(Out, V.Origin), V.Params}; };
+  auto Value = [&](const TaintValue &V) { return PortableValue{P->keep(Out, V.Origin), V.Params, V.AnyDim}; };
   for (const FunctionDecl *FD : Functions) {
     auto It = P->Summaries.find(key(FD));
     const std::string &Usr = P->usr(FD);

@@ -22,18 +22,24 @@ struct TaintValue {
   /// A read that reached a parameter at some call site. It is reported inside the body but
   /// kept out of the body's summary, so that one tainted call does not taint every call.
   const TracedOrigin *Context = nullptr;
+  /// Shapes only: any dimension may follow the values. A selection makes only its leading
+  /// dimension value-dependent (`sel.size(1)` is static), until a layout change (view, reshape,
+  /// transpose, permute, squeeze, flatten) or a call the analysis cannot see moves it.
+  bool AnyDim = false;
 
   bool tainted() const { return Origin || Context; }
   bool empty() const { return !tainted() && !Params; }
   /// The origin to report: the body's own read first.
   const TracedOrigin *origin() const { return Origin ? Origin : Context; }
-  bool sameKind(const TaintValue &O) const { return tainted() == O.tainted() && Params == O.Params; }
+  bool sameKind(const TaintValue &O) const {
+    return tainted() == O.tainted() && Params == O.Params && AnyDim == O.AnyDim;
+  }
 };
 
 /// Least upper bound: tainted if either side is; the first origin is kept for the notes.
 inline TaintValue join(TaintValue A, TaintValue B) {
-  return {A.Origin ? A.Origin : B.Origin, A.Params | B.Params,
-          A.Context ? A.Context : B.Context};
+  return {A.Origin ? A.Origin : B.Origin, A.Params | B.Params, A.Context ? A.Context : B.Context,
+          A.AnyDim || B.AnyDim};
 }
 
 /// A storage location: (variable, field). The variable is null for fields of `*this`; the field

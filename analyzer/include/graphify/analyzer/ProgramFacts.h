@@ -43,9 +43,12 @@ struct PortableOrigin {
 struct PortableValue {
   const PortableOrigin *Origin = nullptr;
   uint64_t Params = 0;
+  bool AnyDim = false; ///< shapes only (see TaintValue)
   bool empty() const { return !Origin && !Params; }
   /// Same facts, whichever read explains the taint.
-  bool sameKind(const PortableValue &O) const { return bool(Origin) == bool(O.Origin) && Params == O.Params; }
+  bool sameKind(const PortableValue &O) const {
+    return bool(Origin) == bool(O.Origin) && Params == O.Params && AnyDim == O.AnyDim;
+  }
 };
 
 /// A function summary (see TaintAnalysis.h) in portable form.
