@@ -62,7 +62,20 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
 } // namespace
 
 std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
-  switch (Anchor ? consumerOf(Anchor, Ctx, Api) : Consumer::None) {
+  const Consumer Use = Anchor ? consumerOf(Anchor, Ctx, Api) : Consumer::None;
+  // The size of a selection: the static form keeps the rows the selection came from.
+  const bool Loop = Use == Consumer::LoopCondition || (Anchor && (isa<WhileStmt>(Anchor) || isa<ForStmt>(Anchor) ||
+                                                                 isa<DoStmt>(Anchor)));
+  if (F.SizeOfSelection && Loop)
+    return "the loop runs over the rows of a selection: loop over the static number of rows it was selected "
+           "from and mask the rows that were not selected (the padded form: rows padded to that size and a "
+           "validity mask)";
+  if (F.SizeOfSelection && Use != Consumer::Printed && Use != Consumer::HostCopy)
+    return "the size of a selection depends on the values: keep the selection padded to the static size it "
+           "came from (a mask over N rows selects at most N) with the mask as validity (torch::where(mask, x, "
+           "0); a stable argsort of the inverted mask moves the kept rows first), and count with mask.sum() "
+           "(numel() > 0 becomes mask.any())";
+  switch (Use) {
   case Consumer::Printed:
     return "the value is printed on the host, which no rewrite can keep on the device: move the print out "
            "of the graph region (print after the replay, from a tensor the graph writes)";

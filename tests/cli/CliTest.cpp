@@ -763,6 +763,43 @@ GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor x) {
   EXPECT_NE(NoteOn(10).find("by hand: use sizes from tensor metadata"), std::string::npos) << R.Out;
 }
 
+TEST(Cli, SizesOfSelectionsGetThePaddedRecipe) {
+  // A buffer sized from a selection and a loop over its rows: the recipe is the padded form (the
+  // static size the selection came from, the mask as validity), not "sizes from metadata".
+  ScratchDir D;
+  std::string Src = D.file("selection_sizes.cpp", R"(#include <graphify/annotations.h>
+#include <graphify/graphify.h>
+GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor x) {
+  auto sel = x.masked_select(x > 0);
+  auto out = gfy::zeros({sel.numel()});
+  int64_t i = 0;
+  while (i < sel.numel()) {
+    out = out + 1;
+    ++i;
+  }
+  return out;
+}
+)");
+  RunResult R = lint({Src, "--", "-std=c++20", "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include"});
+  EXPECT_EQ(R.Code, 1) << R.Err;
+  auto NoteOn = [&](int Line) {
+    std::string Out;
+    llvm::SmallVector<llvm::StringRef, 64> Lines;
+    llvm::StringRef(R.Out).split(Lines, '\n');
+    for (llvm::StringRef L : Lines)
+      if (L.contains(":" + std::to_string(Line) + ":") && L.contains(": note: by hand: "))
+        Out += L.str() + "\n";
+    return Out;
+  };
+  EXPECT_NE(R.Out.find("size argument of 'zeros' depends on the size of a value-dependent selection"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(NoteOn(5).find("by hand: the size of a selection depends on the values: keep the selection padded"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(NoteOn(7).find("by hand: the loop runs over the rows of a selection"), std::string::npos) << R.Out;
+}
+
 TEST(Cli, HostValueSelectGetsAHostRecipeNotWhere) {
   // A ternary that picks between host values on a tensor read: where() cannot select strings or
   // host ints, so the recipe must not suggest it.

@@ -60,6 +60,9 @@ struct Finding {
   /// What to do by hand when no rewrite is about the finding (printed value, data-dependent
   /// trip count, host copy, else the check's help); empty when a fix or a refusal is given.
   std::string Recipe;
+  /// The finding's value is the size of a value-dependent selection (not a value read from a
+  /// tensor): its recipe is the padded form.
+  bool SizeOfSelection = false;
 };
 
 } // namespace graphify
