@@ -115,16 +115,16 @@ bool bindsReference(const VarDecl *D, const VarDecl *V) {
          D->getInit() && referencedVar(D->getInit()) == V;
 }
 
-bool escapes(const Stmt *S, const VarDecl *V) {
+const Expr *escapes(const Stmt *S, const VarDecl *V) {
   if (!S)
-    return false;
+    return nullptr;
   if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf &&
                                                   referencedVar(UO->getSubExpr()) == V)
-    return true;
+    return UO;
   if (const auto *DS = dyn_cast<DeclStmt>(S))
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D); VD && bindsReference(VD, V))
-        return true;
+        return VD->getInit();
   if (const auto *C = dyn_cast<CallExpr>(S))
     if (const FunctionDecl *FD = C->getDirectCallee()) {
       const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
@@ -133,13 +133,13 @@ bool escapes(const Stmt *S, const VarDecl *V) {
       for (unsigned I = Offset; I < C->getNumArgs() && I - Offset < FD->getNumParams() && !Assigns; ++I) {
         QualType P = FD->getParamDecl(I - Offset)->getType();
         if (P->isReferenceType() && !P.getNonReferenceType().isConstQualified() && referencedVar(C->getArg(I)) == V)
-          return true;
+          return C->getArg(I);
       }
     }
   for (const Stmt *Child : S->children())
-    if (escapes(Child, V))
-      return true;
-  return false;
+    if (const Expr *E = escapes(Child, V))
+      return E;
+  return nullptr;
 }
 
 StorageRoots StorageSharing::rootsOfLocal(const VarDecl *V, const Stmt *Body, int Depth) const {
@@ -160,8 +160,9 @@ StorageRoots StorageSharing::rootsOfLocal(const VarDecl *V, const Stmt *Body, in
     for (const Stmt *C : S->children())
       Work.push_back(C);
   }
-  if (escapes(Body, V) && !R.Unknown)
-    R.Unknown = V->getInit() ? V->getInit() : nullptr;
+  // A reference or pointer to V may store anything in it (even when V has no initialiser).
+  if (const Expr *Escape = escapes(Body, V); Escape && !R.Unknown)
+    R.Unknown = Escape;
   Visiting.erase(V);
   return R;
 }
