@@ -50,6 +50,10 @@ void DataDependentBranchCheck::run(AnalysisContext &Ctx) {
     if (!Cond)
       return;
     cover(Cond, Covered);
+    // `assert(c)`, `TORCH_CHECK(c, ...)`: the program stops when c fails; the computation does not
+    // branch on it (a host read inside stays a sync, reported by the host-sync check).
+    if (Ctx.api().isAssertion(*Anchor, Ctx.ast()))
+      return;
     if (const TracedOrigin *O = Facts.tracedTaintOf(Cond))
       Ctx.report(info(), Cond->getBeginLoc(), message(O), Anchor, O, Cond->getSourceRange());
   };

@@ -2,6 +2,8 @@
 // iterations seen while tracing, and a CUDA graph cannot loop on the host.
 #include "DataDependentLoopCheck.h"
 
+#include "Selections.h"
+
 #include <clang/AST/StmtCXX.h>
 
 namespace graphify {
@@ -39,7 +41,29 @@ void DataDependentLoopCheck::run(AnalysisContext &Ctx) {
     }
     return false;
   };
+  // A loop that shrinks a selection by selecting from it again (greedy NMS) is one construct:
+  // one finding for the loop, the findings inside it folded into its notes.
+  auto Greedy = [&](const Stmt &Loop, const Expr *Cond) {
+    const TracedOrigin *O = Cond ? Facts.tracedTaintOf(Cond) : nullptr;
+    const VarDecl *Worklist = O ? shrinkingSelection(Loop, Ctx) : nullptr;
+    if (!Worklist)
+      return false;
+    Ctx.reportConstruct(info(), Cond->getBeginLoc(),
+                        "greedy loop over the shrinking selection '" + Worklist->getNameAsString() +
+                            "' (the hand-written non-maximum suppression pattern): each iteration selects from "
+                            "what the last one kept, so the number of iterations, the selections and the host "
+                            "reads inside all follow the data; a traced or captured graph records a fixed "
+                            "number of iterations",
+                        Loop, Finding::ConstructKind::GreedySelection, O, Cond->getSourceRange());
+    return true;
+  };
   Ctx.forEachRegionStmt([&](const Stmt &S) {
+    if (const auto *W = dyn_cast<WhileStmt>(&S); W && Greedy(S, W->getCond()))
+      return;
+    if (const auto *D = dyn_cast<DoStmt>(&S); D && Greedy(S, D->getCond()))
+      return;
+    if (const auto *F = dyn_cast<ForStmt>(&S); F && Greedy(S, F->getCond()))
+      return;
     if (const auto *W = dyn_cast<WhileStmt>(&S)) {
       Check(W->getCond(), W, CondMessage);
     } else if (const auto *D = dyn_cast<DoStmt>(&S)) {

@@ -4,6 +4,9 @@
 // only read facts; nothing a check does changes what another check sees.
 #include "graphify/analyzer/Analysis.h"
 
+#include "FoldConstructs.h"
+#include "ValueUses.h"
+
 #include "graphify/analyzer/AnalysisContext.h"
 #include "graphify/analyzer/Check.h"
 #include "graphify/analyzer/GraphRegions.h"
@@ -143,6 +146,8 @@ public:
         continue;
       C->run(Context);
     }
+    linkValueUses(Result);
+    foldConstructs(Result);
 
     // Source order (then check id), keeping Anchors parallel.
     std::vector<size_t> Order(Result.Findings.size());

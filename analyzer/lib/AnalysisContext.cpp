@@ -211,11 +211,30 @@ bool AnalysisContext::report(const CheckInfo &Check, SourceLocation Caret, std::
     SourceLocation S = Taint->SourceLoc.isValid()
                            ? Taint->SourceLoc
                            : (Taint->Source ? Taint->Source->getExprLoc() : SourceLocation());
-    if (S.isValid())
-      F.Notes.push_back({point(S), Taint->SizeOfSelection ? SelectionNote : ReadNote});
+    if (S.isValid()) {
+      F.ReadAt = point(S);
+      F.Notes.push_back({F.ReadAt, Taint->SizeOfSelection ? SelectionNote : ReadNote});
+    }
   }
   Out.Findings.push_back(std::move(F));
   Out.Anchors.push_back(Anchor);
+  return true;
+}
+
+bool AnalysisContext::reportConstruct(const CheckInfo &Check, SourceLocation Caret, std::string Message,
+                                      const Stmt &Construct, Finding::ConstructKind Kind,
+                                      const TracedOrigin *Taint, SourceRange Range) {
+  if (!report(Check, Caret, std::move(Message), &Construct, Taint, Range))
+    return false;
+  const SourceManager &SM = Ast.getSourceManager();
+  SourceLocation B = SM.getFileLoc(Construct.getBeginLoc());
+  SourceLocation E = Lexer::getLocForEndOfToken(SM.getFileLoc(Construct.getEndLoc()), 0, SM, Ast.getLangOpts());
+  Finding &F = Out.Findings.back();
+  if (B.isInvalid() || E.isInvalid() || SM.getFileID(B) != SM.getFileID(E))
+    return true;
+  F.Construct = Kind;
+  F.FoldBegin = SM.getFileOffset(B);
+  F.FoldEnd = SM.getFileOffset(E);
   return true;
 }
 

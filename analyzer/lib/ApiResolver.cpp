@@ -4,7 +4,10 @@
 // is decided in C++.
 #include "graphify/analyzer/ApiResolver.h"
 
+#include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
 #include <llvm/ADT/STLExtras.h>
 
 namespace graphify {
@@ -241,6 +244,25 @@ static bool mentionsConstantImpl(const Stmt *S, llvm::StringRef Enumerator,
 bool ApiResolver::mentionsConstant(const Expr *E, llvm::StringRef Enumerator,
                                    llvm::StringRef StringPrefix) {
   return mentionsConstantImpl(E, Enumerator, StringPrefix, 0);
+}
+
+bool ApiResolver::isAssertion(const Stmt &S, const ASTContext &Ctx) const {
+  const std::vector<std::string> &Macros = Rules.assertionMacros();
+  if (Macros.empty())
+    return false;
+  // The token that makes the branch (`?` of `c ? void(0) : fail()`, the `if` of TORCH_CHECK) is
+  // written in a macro body; walk the expansions from the innermost out.
+  SourceLocation Loc = S.getBeginLoc();
+  if (const auto *CO = dyn_cast<ConditionalOperator>(&S))
+    Loc = CO->getQuestionLoc();
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (unsigned Depth = 0; Loc.isMacroID() && Depth < 16; ++Depth) {
+    StringRef Name = Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
+    if (llvm::is_contained(Macros, Name))
+      return true;
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+  }
+  return false;
 }
 
 } // namespace graphify

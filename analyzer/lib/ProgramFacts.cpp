@@ -75,6 +75,8 @@ void ProgramFacts::merge(const FactTable &U) {
     Fields[Usr] = joinOrigin(*this, Fields[Usr], O);
   for (const auto &[Usr, O] : U.FieldShapes)
     FieldShapes[Usr] = joinOrigin(*this, FieldShapes[Usr], O);
+  for (const auto &[Usr, O] : U.FieldSizes)
+    FieldSizes[Usr] = joinOrigin(*this, FieldSizes[Usr], O);
   for (const auto &[Usr, O] : U.Globals)
     Globals[Usr] = joinOrigin(*this, Globals[Usr], O);
   for (const auto &[Usr, K] : U.Regions) {
@@ -108,6 +110,9 @@ bool ProgramFacts::sameOn(const ProgramFacts &Other, const std::set<std::string>
     else if (Kind == "H:")
       Same = SameOrigin(FieldShapes.count(Usr) ? FieldShapes.at(Usr) : nullptr,
                         Other.FieldShapes.count(Usr) ? Other.FieldShapes.at(Usr) : nullptr);
+    else if (Kind == "N:")
+      Same = SameOrigin(FieldSizes.count(Usr) ? FieldSizes.at(Usr) : nullptr,
+                        Other.FieldSizes.count(Usr) ? Other.FieldSizes.at(Usr) : nullptr);
     else if (Kind == "G:")
       Same = SameOrigin(Globals.count(Usr) ? Globals.at(Usr) : nullptr,
                         Other.Globals.count(Usr) ? Other.Globals.at(Usr) : nullptr);
@@ -125,6 +130,7 @@ ProgramFacts ProgramFacts::snapshot() const {
   Copy.ParamEntries = ParamEntries;
   Copy.Fields = Fields;
   Copy.FieldShapes = FieldShapes;
+  Copy.FieldSizes = FieldSizes;
   Copy.Globals = Globals;
   Copy.Regions = Regions;
   return Copy;

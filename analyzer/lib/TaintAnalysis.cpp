@@ -76,6 +76,30 @@ const VarDecl *rootVariable(const Expr *E) {
   return nullptr;
 }
 
+/// The field of `*this` an lvalue ultimately lives in (`history_` for `history_[i]`,
+/// `this->boxes[i].score`), or null.
+const FieldDecl *rootThisField(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return dyn_cast<FieldDecl>(ME->getMemberDecl());
+      E = ME->getBase();
+    } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = AS->getBase();
+    } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      E = MC->getImplicitObjectArgument();
+    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getNumArgs() >= 1) {
+      E = OC->getArg(0);
+    } else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = M->getSubExpr();
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
 /// A non-const method that returns a reference into its object and takes only integers by value
 /// (`operator[](size_type)`, `at(size_type)`): it selects an element and stores nothing, unlike
 /// `push_back(const T&)` or `emplace_back(Args&&...)`. Told by the signature, not by name.
@@ -86,6 +110,76 @@ bool isElementAccess(const CXXMethodDecl &MD) {
     QualType T = P->getType();
     return !T->isReferenceType() && T->isIntegerType();
   });
+}
+
+/// Whether `T` is a host container: a class with a `value_type` member (the standard Container
+/// and optional interface: vector, string, map, deque, optional, span). Its number of elements
+/// and its elements are tracked apart, so that a value read from a tensor and stored into an
+/// element does not make `v.size()` data-dependent.
+bool isContainerType(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
+    if (isa<TypedefNameDecl>(D))
+      return true;
+  return false;
+}
+
+/// `size()`, `empty()`, `has_value()`, `operator bool`: a const method without parameters
+/// that returns an integer or a bool by value. On a container it reads how many elements there
+/// are, not what they hold. Told by the signature, not by name.
+bool isSizeQuery(const CXXMethodDecl &MD) {
+  QualType R = MD.getReturnType();
+  return MD.isConst() && MD.getNumParams() == 0 && !R->isReferenceType() &&
+         (R->isIntegerType() || R->isBooleanType());
+}
+
+/// `v[i]`, `v.at(i)`, `v.front()`, `opt.value()`: a reference to one element, chosen by
+/// integer positions (or none). It reads that element, not the number of elements.
+bool isElementRead(const CXXMethodDecl &MD) {
+  return MD.getReturnType()->isLValueReferenceType() &&
+         llvm::all_of(MD.parameters(), [](const ParmVarDecl *P) {
+           return !P->getType()->isReferenceType() && P->getType()->isIntegerType();
+         });
+}
+
+/// An opaque non-const method of an object that is not a container: one that returns nothing
+/// (`add(w)`, `update(s)`) or the object itself (a builder) is taken to store its arguments; one
+/// that returns a value (`lookup(id)`, `decode(ids)`) is taken to compute it from them. A method
+/// whose body the analysis sees needs no such guess.
+bool storesArguments(const CXXMethodDecl &MD) {
+  QualType R = MD.getReturnType();
+  if (R->isVoidType())
+    return true;
+  const CXXRecordDecl *Self = MD.getParent();
+  const CXXRecordDecl *Returned = R.getNonReferenceType()->getAsCXXRecordDecl();
+  return Returned && Self && Returned->getCanonicalDecl() == Self->getCanonicalDecl();
+}
+
+/// The key under which a local container's number of elements is tracked (its elements are
+/// under `{VD, nullptr}`).
+const char ContainerSizeSlot = 0;
+TaintKey sizeKey(const VarDecl *VD) { return {VD, &ContainerSizeSlot}; }
+
+/// Whether running `S` may leave it by `return` (then the code after a branch around it runs
+/// only on some values), or leave the enclosing loop body by `break`/`continue`. Lambdas and
+/// nested loops (for break and continue) and switches (for break) keep their own jumps.
+struct Exits {
+  bool Returns = false, LeavesLoop = false;
+};
+void findExits(const Stmt *S, Exits &J, bool InLoop = false, bool InSwitch = false) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (isa<ReturnStmt>(S))
+    J.Returns = true;
+  else if (isa<ContinueStmt>(S) && !InLoop)
+    J.LeavesLoop = true;
+  else if (isa<BreakStmt>(S) && !InLoop && !InSwitch)
+    J.LeavesLoop = true;
+  bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  for (const Stmt *Child : S->children())
+    findExits(Child, J, InLoop || Loop, InSwitch || isa<SwitchStmt>(S));
 }
 
 std::string nameOf(const NamedDecl *D) {
@@ -127,9 +221,11 @@ public:
   llvm::DenseMap<const VarDecl *, const TracedOrigin *> GlobalTaint;
   /// Fields holding a tensor (or tensors) given a value-dependent shape anywhere in the TU.
   llvm::DenseMap<const FieldDecl *, const TracedOrigin *> FieldShapes;
+  /// Container fields whose number of elements follows tensor data anywhere in the TU.
+  llvm::DenseMap<const FieldDecl *, const TracedOrigin *> FieldSizes;
 
   unsigned weight() const {
-    unsigned W = FieldTaint.size() + GlobalTaint.size() + FieldShapes.size();
+    unsigned W = FieldTaint.size() + GlobalTaint.size() + FieldShapes.size() + FieldSizes.size();
     for (const auto &KV : Summaries)
       W += KV.second.weight();
     for (const auto &KV : ParamEntry)
@@ -236,6 +332,13 @@ public:
     return It == Program->FieldShapes.end() ? nullptr : imported(It->second);
   }
 
+  const TracedOrigin *importedFieldSize(const FieldDecl *F) {
+    if (!Program)
+      return nullptr;
+    auto It = Program->FieldSizes.find(lookup("N:", F));
+    return It == Program->FieldSizes.end() ? nullptr : imported(It->second);
+  }
+
   const TracedOrigin *importedGlobal(const VarDecl *VD) {
     if (!Program)
       return nullptr;
@@ -290,10 +393,13 @@ public:
       unsigned I = P->getFunctionScopeIndex();
       TaintValue V{nullptr, I < 64 ? (uint64_t(1) << I) : 0, A.paramEntry(FD, I)};
       // A tensor parameter's bit and call-site entry stand for its shape.
-      if (!Api.isTensor(P->getType()))
-        S.Values[{P, nullptr}] = V;
-      else
+      if (Api.isTensor(P->getType())) {
         S.DynamicShapes[P] = V;
+        continue;
+      }
+      S.Values[{P, nullptr}] = V;
+      if (isContainerType(P->getType()))
+        S.Values[sizeKey(P)] = V;
     }
   }
 
@@ -306,7 +412,7 @@ public:
         continue;
       TaintValue V = eval(Init->getInit());
       writeField(nullptr, Init->getMember(), V, Init->getMemberLocation(), Init->getInit(),
-                 /*Strong=*/true);
+                 /*Strong=*/true, /*Whole=*/true);
       if (TaintValue Shape = dynamicShape(Init->getInit()); Shape.tainted() && !A.FieldShapes.count(Init->getMember()))
         A.FieldShapes[Init->getMember()] =
             step(Shape, Init->getMemberLocation(), Init->getInit(),
@@ -329,7 +435,7 @@ public:
       QualType T = P->getType();
       bool Out = (T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) ||
                  (T->isPointerType() && !T->getPointeeType().isConstQualified());
-      TaintValue V = Out ? Exit.get({P, nullptr}) : TaintValue{};
+      TaintValue V = Out ? join(Exit.get({P, nullptr}), Exit.get(sizeKey(P))) : TaintValue{};
       // A parameter that still holds only its own incoming value carries no news for callers.
       unsigned I = P->getFunctionScopeIndex();
       V.Context = nullptr;
@@ -354,6 +460,16 @@ private:
   TaintState Exit = TaintState::unreachable();
   TaintValue Ret;
   TaintValue RetShape;
+  /// The conditions of the enclosing branches and loops, outermost first (structured control;
+  /// the exits that outlive their construct are in the state: LoopExits, FunctionExits).
+  std::vector<TaintValue> Control;
+  /// Where a local container was declared: how deep in Control, and the exits taken before.
+  /// Conditions that enclose the declaration too do not make its length vary.
+  struct Declaration {
+    size_t Depth = 0;
+    TaintValue LoopExits, FunctionExits;
+  };
+  llvm::DenseMap<const VarDecl *, Declaration> Declared;
   bool SawReturn = false;
   bool AllReturnsMask = true;
 
@@ -405,7 +521,8 @@ private:
 
   TaintValue readVar(const VarDecl *VD) {
     if (isLocal(VD))
-      return S.get({VD, nullptr});
+      return isContainerType(VD->getType()) ? join(S.get({VD, nullptr}), S.get(sizeKey(VD)))
+                                            : S.get({VD, nullptr});
     auto It = A.GlobalTaint.find(VD);
     return {It == A.GlobalTaint.end() ? A.importedGlobal(VD) : It->second, 0};
   }
@@ -413,6 +530,39 @@ private:
   TaintValue fieldTaint(const FieldDecl *F) {
     auto It = A.FieldTaint.find(F);
     return {It == A.FieldTaint.end() ? A.importedField(F) : It->second, 0};
+  }
+
+  /// How many elements a container field holds: data-dependent when it grew under a
+  /// data-dependent condition (or by a data-dependent count) anywhere in the TU.
+  TaintValue fieldSize(const FieldDecl *F) {
+    auto It = A.FieldSizes.find(F);
+    return {It == A.FieldSizes.end() ? A.importedFieldSize(F) : It->second, 0};
+  }
+
+  /// Whether control reaches here depending on tensor data: the enclosing conditions, and the
+  /// data-dependent exits taken earlier on this path.
+  TaintValue reached() const { return reachedSince(Declaration{}); }
+
+  /// The same, counting only what happened since `D`: a container declared inside a branch or
+  /// a loop body has the same length on every path through it.
+  TaintValue reachedSince(const Declaration &D) const {
+    TaintValue V;
+    for (size_t I = D.Depth; I < Control.size(); ++I)
+      V = join(V, Control[I]);
+    auto Same = [](const TaintValue &X, const TaintValue &Y) {
+      return X.Origin == Y.Origin && X.Context == Y.Context && X.Params == Y.Params;
+    };
+    if (!Same(S.LoopExits, D.LoopExits))
+      V = join(V, S.LoopExits);
+    if (!Same(S.FunctionExits, D.FunctionExits))
+      V = join(V, S.FunctionExits);
+    return V;
+  }
+
+  /// Whether control reaches here depending on tensor data, since local `VD` was declared.
+  TaintValue reachedSince(const VarDecl *VD) const {
+    auto It = Declared.find(VD);
+    return reachedSince(It == Declared.end() ? Declaration{} : It->second);
   }
 
   /// Writes variable `VD`; `Note` replaces the default "assigned to 'v' here" step (empty: the
@@ -429,7 +579,15 @@ private:
         A.GlobalTaint[VD] = V.origin();
       return;
     }
-    TaintKey K{VD, nullptr};
+    writeKey({VD, nullptr}, V, Strong);
+    // A whole container is replaced (or written by a call we cannot see): its number of
+    // elements comes with the value, and with the conditions under which it is replaced
+    // (`if (s > best) top = {i};`).
+    if (isContainerType(VD->getType()))
+      writeKey(sizeKey(VD), join(V, reachedSince(VD)), Strong);
+  }
+
+  void writeKey(TaintKey K, TaintValue V, bool Strong) {
     if (Strong) {
       if (V.empty())
         S.Values.erase(K);
@@ -440,14 +598,37 @@ private:
     }
   }
 
-  /// Writes field `F` of `Base` (null: *this).
+  /// `v[i] = s`, `v.at(i) = s`, `v[i].score = s`: the elements of local `VD` may now hold `V`;
+  /// how many elements there are does not change.
+  void storeElement(const VarDecl *VD, TaintValue V, SourceLocation Loc, const Stmt *At) {
+    if (Api.isTensor(VD->getType()))
+      return;
+    V = step(V, Loc, At, "stored into '" + nameOf(VD) + "' here");
+    if (!isLocal(VD)) {
+      if (V.tainted() && !A.GlobalTaint.count(VD))
+        A.GlobalTaint[VD] = V.origin();
+      return;
+    }
+    writeKey({VD, nullptr}, V, /*Strong=*/false);
+  }
+
+  /// The container field `F` may now hold a different number of elements, depending on `V`.
+  void growField(const FieldDecl *F, TaintValue V, SourceLocation Loc, const Stmt *At) {
+    if (V.tainted() && !A.FieldSizes.count(F))
+      A.FieldSizes[F] = step(V, Loc, At, "the length of '" + nameOf(F) + "' follows tensor data from here").origin();
+  }
+
+  /// Writes field `F` of `Base` (null: *this). `Whole`: the field is replaced, not one of its
+  /// elements, so a container's number of elements comes with the value.
   void writeField(const VarDecl *Base, const FieldDecl *F, TaintValue V, SourceLocation Loc,
-                  const Stmt *At, bool Strong) {
+                  const Stmt *At, bool Strong, bool Whole, const char *Verb = "stored in field") {
     if (Api.isTensor(F->getType()))
       return;
-    V = step(V, Loc, At, "stored in field '" + nameOf(F) + "' here");
+    V = step(V, Loc, At, std::string(Verb) + " '" + nameOf(F) + "' here");
     if (V.tainted() && !A.FieldTaint.count(F))
       A.FieldTaint[F] = V.origin();
+    if (Whole && isContainerType(F->getType()) && V.tainted() && !A.FieldSizes.count(F))
+      A.FieldSizes[F] = V.origin();
     if (Base && !isLocal(Base))
       return;
     TaintKey K{Base, F};
@@ -471,11 +652,11 @@ private:
       if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
         const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
         if (isa<CXXThisExpr>(Base))
-          writeField(nullptr, F, V, ME->getMemberLoc(), At, true);
+          writeField(nullptr, F, V, ME->getMemberLoc(), At, true, /*Whole=*/true);
         else if (const auto *BD = dyn_cast<DeclRefExpr>(Base); BD && isa<VarDecl>(BD->getDecl()))
-          writeField(cast<VarDecl>(BD->getDecl()), F, V, ME->getMemberLoc(), At, true);
+          writeField(cast<VarDecl>(BD->getDecl()), F, V, ME->getMemberLoc(), At, true, /*Whole=*/true);
         else
-          writeField(rootVariable(Base), F, V, ME->getMemberLoc(), At, false);
+          writeField(rootVariable(Base), F, V, ME->getMemberLoc(), At, false, /*Whole=*/true);
         return;
       }
     }
@@ -486,8 +667,11 @@ private:
           setVar(VD, V, DRE->getLocation(), At, true);
           return;
         }
+    // An element (`v[i] = s`, `p->x = s`): the container holds it, its length stays.
     if (const VarDecl *Root = rootVariable(LHS))
-      setVar(Root, V, LHS->getBeginLoc(), At, /*Strong=*/false);
+      storeElement(Root, V, LHS->getBeginLoc(), At);
+    else if (const FieldDecl *F = rootThisField(LHS))
+      writeField(nullptr, F, V, LHS->getBeginLoc(), At, /*Strong=*/false, /*Whole=*/false);
   }
 
   // --- masks -------------------------------------------------------------------------------
@@ -829,7 +1013,15 @@ private:
     return evalChildren(E);
   }
 
+  /// A field read as a whole: a container field also brings how many elements it holds.
   TaintValue evalMember(const MemberExpr *ME) {
+    TaintValue V = evalMemberElements(ME);
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && isContainerType(F->getType()))
+      V = join(V, fieldSize(F));
+    return V;
+  }
+
+  TaintValue evalMemberElements(const MemberExpr *ME) {
     TaintValue BaseV = eval(ME->getBase());
     const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!F)
@@ -876,7 +1068,9 @@ private:
       TaintValue L = eval(BO->getLHS());
       use(L);
       TaintState Before = S;
+      Control.push_back(L);
       TaintValue R = eval(BO->getRHS());
+      Control.pop_back();
       S = joinStates(S, Before);
       return join(L, R);
     }
@@ -884,14 +1078,15 @@ private:
   }
 
   TaintValue evalConditional(const AbstractConditionalOperator *CO) {
-    TaintValue C = eval(CO->getCond());
-    use(C);
+    TaintValue C = condition(CO->getCond(), nullptr, CO);
+    Control.push_back(C);
     TaintState Before = S;
     TaintValue T = eval(CO->getTrueExpr());
     TaintState AfterTrue = std::move(S);
     S = std::move(Before);
     TaintValue F = eval(CO->getFalseExpr());
     S = joinStates(AfterTrue, S);
+    Control.pop_back();
     // The selected value depends on the condition: that is a value flow, not only control.
     return join(join(T, F), step(C, CO->getQuestionLoc(), CO, "selected by this condition"));
   }
@@ -967,6 +1162,9 @@ private:
         if (TaintValue Shape = dynamicShape(Sizes->Args[0]); !Shape.empty() && !Shape.AnyDim)
           return {};
     noteStoredShapes(*C, E);
+    if (Instance && !C->Args.empty() && isContainerType(C->Args[0]->getType()))
+      if (std::optional<TaintValue> V = containerCall(*C, E, ArgV))
+        return ResultTensor ? TaintValue{} : *V;
     if (ResultTensor || TensorObject)
       return {}; // device results, and shapes/flags read from a tensor's metadata
 
@@ -981,7 +1179,7 @@ private:
       const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
       // A non-const method fed with host data (`v.push_back(s)`) now holds that data; an
       // element access (`v[i]`, `v.at(i)`) only reads at a position.
-      if (Instance && MD && !MD->isConst() && !isElementAccess(*MD))
+      if (Instance && MD && !MD->isConst() && !isElementAccess(*MD) && storesArguments(*MD))
         taintObject(C->Args[0], Inputs, C->NameLoc, E);
       // An opaque function may write host data through its non-const reference parameters.
       for (unsigned I = 0; I < Callee->getNumParams() && First + I < C->Args.size(); ++I) {
@@ -1004,12 +1202,104 @@ private:
         const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
         const VarDecl *Root = isa<CXXThisExpr>(Base) ? nullptr : rootVariable(Base);
         if (Root || isa<CXXThisExpr>(Base))
-          writeField(Root, F, step(V, Loc, At, "added to '" + nameOf(F) + "' here"), Loc, At,
-                     /*Strong=*/false);
+          writeField(Root, F, V, Loc, At, /*Strong=*/false, /*Whole=*/false, "added to");
         return;
       }
     if (const VarDecl *Root = rootVariable(O))
       setVar(Root, V, Loc, At, /*Strong=*/false, "added to '" + nameOf(Root) + "' here");
+  }
+
+  /// A method of a host container. A size query reads how many elements there are; an element
+  /// read reads one element; a non-const method may store its arguments into the elements and
+  /// change how many there are, by its count arguments (integers by value: `resize(n)`) or
+  /// because it runs a data-dependent number of times. Other const methods (`begin`, `data`,
+  /// `find`) see both: nullopt, the caller joins everything.
+  std::optional<TaintValue> containerCall(const ApiCall &C, const Expr *E, llvm::ArrayRef<TaintValue> ArgV) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(C.Callee);
+    if (!MD)
+      return std::nullopt;
+    const Expr *Obj = C.Args[0];
+    TaintValue Arguments;
+    for (unsigned I = 1; I < ArgV.size(); ++I)
+      Arguments = join(Arguments, ArgV[I]);
+    if (isSizeQuery(*MD))
+      return join(sizeOf(Obj, ArgV[0]), Arguments);
+    if (isElementRead(*MD))
+      return join(elementsOf(Obj, ArgV[0]), Arguments);
+    if (MD->isConst())
+      return std::nullopt;
+    TaintValue Stored, Count = countSince(Obj);
+    for (unsigned I = 1; I < C.Args.size(); ++I) {
+      QualType T = I - 1 < MD->getNumParams() ? MD->getParamDecl(I - 1)->getType() : C.Args[I]->getType();
+      if (!T->isReferenceType() && T->isIntegerType())
+        Count = join(Count, ArgV[I]);
+      else
+        Stored = join(Stored, ArgV[I]);
+    }
+    growContainer(Obj, Stored, Count, C.NameLoc, E);
+    return join(ArgV[0], Arguments);
+  }
+
+  /// The data-dependent conditions under which a mutation of `Obj` runs here, since the
+  /// container was declared (a local) or at all (a field, an element).
+  TaintValue countSince(const Expr *Obj) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD))
+        return reachedSince(VD);
+    return reached();
+  }
+
+  /// How many elements the container `Obj` holds (`ObjV`: its value as a whole).
+  TaintValue sizeOf(const Expr *Obj, TaintValue ObjV) {
+    Obj = Obj->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        return isLocal(VD) ? S.get(sizeKey(VD)) : readVar(VD);
+    if (const auto *ME = dyn_cast<MemberExpr>(Obj))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+        return fieldSize(F);
+    return ObjV;
+  }
+
+  /// What the elements of the container `Obj` hold (`ObjV`: its value as a whole).
+  TaintValue elementsOf(const Expr *Obj, TaintValue ObjV) {
+    Obj = Obj->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        return isLocal(VD) ? S.get({VD, nullptr}) : readVar(VD);
+    if (const auto *ME = dyn_cast<MemberExpr>(Obj))
+      return evalMemberElements(ME);
+    return ObjV;
+  }
+
+  /// The container `Obj` now may hold `Stored` in its elements and a number of elements that
+  /// depends on `Count`.
+  void growContainer(const Expr *Obj, TaintValue Stored, TaintValue Count, SourceLocation Loc, const Stmt *At) {
+    Obj = Obj->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD)) {
+        if (!Stored.empty())
+          writeKey({VD, nullptr}, step(Stored, Loc, At, "added to '" + nameOf(VD) + "' here"), /*Strong=*/false);
+        if (!Count.empty())
+          writeKey(sizeKey(VD), step(Count, Loc, At, "the length of '" + nameOf(VD) + "' follows tensor data from here"), /*Strong=*/false);
+        return;
+      }
+    if (const auto *ME = dyn_cast<MemberExpr>(Obj))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+        if (!Stored.empty())
+          taintObject(Obj, Stored, Loc, At);
+        growField(F, Count, Loc, At);
+        return;
+      }
+    // An element of another container (`groups[k].push_back(s)`): its length is part of what
+    // the outer container's elements hold.
+    TaintValue Both = join(Stored, Count);
+    if (Both.empty())
+      return;
+    if (const VarDecl *Root = rootVariable(Obj))
+      storeElement(Root, Both, Loc, At);
+    else if (const FieldDecl *F = rootThisField(Obj))
+      writeField(nullptr, F, Both, Loc, At, /*Strong=*/false, /*Whole=*/false);
   }
 
   /// `dets.push_back(sel)`, `boxes_.emplace_back(sel)`: a container of tensors now may hold a
@@ -1131,15 +1421,19 @@ private:
       const auto *VD = dyn_cast<VarDecl>(Cap.getCapturedVar());
       if (!VD || VD->isInitCapture())
         continue;
-      TaintValue V = End.get({VD, nullptr});
-      if (V.tainted() && !S.get({VD, nullptr}).tainted())
-        S.Values[{VD, nullptr}] = join(S.get({VD, nullptr}), V);
+      for (TaintKey K : {TaintKey{VD, nullptr}, sizeKey(VD)}) {
+        TaintValue V = End.get(K);
+        if (V.tainted() && !S.get(K).tainted())
+          S.Values[K] = join(S.get(K), V);
+      }
     }
   }
 
   // --- statements --------------------------------------------------------------------------
 
   void declare(const VarDecl *VD) {
+    if (isLocal(VD) && isContainerType(VD->getType()))
+      Declared[VD] = {Control.size(), S.LoopExits, S.FunctionExits};
     const Expr *Init = VD->getInit();
     if (!Init) {
       if (isLocal(VD))
@@ -1156,41 +1450,52 @@ private:
     setVar(VD, V, VD->getLocation(), Init, /*Strong=*/true);
   }
 
-  TaintValue condition(const Expr *Cond, const VarDecl *CondVar) {
+  /// Evaluates the condition of `Owner` and returns what it depends on. The condition of an
+  /// assertion (`assert(c)`, `TORCH_CHECK(c)`) decides nothing for the code that goes on.
+  TaintValue condition(const Expr *Cond, const VarDecl *CondVar, const Stmt *Owner) {
     if (CondVar)
       declare(CondVar);
     TaintValue V = eval(Cond);
+    if (Owner && Api.isAssertion(*Owner, Ctx()))
+      return {};
     use(V);
     return V;
   }
 
-  /// Runs a loop body to a fixpoint. `Head` evaluates the condition (and is re-run each round).
+  /// Runs a loop body to a fixpoint. `Head` evaluates the condition (and is re-run each round)
+  /// and returns what the trip count depends on; `Inc` likewise. The body runs under those
+  /// conditions (`Control`), and under the data-dependent exits taken in it (`LoopExits`),
+  /// which end with the loop.
   template <typename HeadFn, typename BodyFn, typename IncFn>
   void loop(HeadFn Head, BodyFn Body, IncFn Inc, bool BodyFirst) {
     TaintState Entry = S;
     TaintState Exit = TaintState::unreachable();
+    TaintValue Trip;
     for (unsigned Round = 0; Round < 8; ++Round) {
       TaintState Start = S;
+      TaintValue TripBefore = Trip;
       Jumps.emplace_back();
       if (!BodyFirst) {
-        Head();
+        Trip = join(Trip, Head());
         Exit = joinStates(Exit, S);
       }
+      Control.push_back(Trip);
       Body();
       JumpTargets J = std::move(Jumps.back());
       Jumps.pop_back();
       for (const TaintState &C : J.Continues)
         S = joinStates(S, C);
-      Inc();
+      Trip = join(Trip, Inc());
       if (BodyFirst) {
-        Head();
+        Trip = join(Trip, Head());
         Exit = joinStates(Exit, S);
       }
+      Control.pop_back();
       for (const TaintState &B : J.Breaks)
         Exit = joinStates(Exit, B);
       TaintState Next = joinStates(Entry, S);
       Next.Unreachable = false;
-      if (sameFacts(Next, Start)) {
+      if (sameFacts(Next, Start) && Trip.sameKind(TripBefore)) {
         S = std::move(Next);
         break;
       }
@@ -1198,6 +1503,7 @@ private:
     }
     S = joinStates(Exit, S);
     S.Unreachable = Exit.Unreachable && S.Unreachable;
+    S.LoopExits = Entry.LoopExits;
   }
 
   void stmt(const Stmt *St) {
@@ -1224,39 +1530,65 @@ private:
         stmt(If->getThen());
         return;
       }
-      condition(If->getCond(), If->getConditionVariable());
+      TaintValue Cond = condition(If->getCond(), If->getConditionVariable(), If);
+      Control.push_back(Cond);
       TaintState Before = S;
       stmt(If->getThen());
       TaintState AfterThen = std::move(S);
       S = std::move(Before);
       stmt(If->getElse());
+      Control.pop_back();
+      bool ThenLeaves = AfterThen.Unreachable, ElseLeaves = S.Unreachable;
       S = joinStates(AfterThen, S);
+      // `if (score < t) continue;`: what follows runs only for some values.
+      if (!Cond.empty() && ThenLeaves != ElseLeaves) {
+        Exits J;
+        findExits(ThenLeaves ? If->getThen() : If->getElse(), J);
+        if (J.Returns)
+          S.FunctionExits = join(S.FunctionExits, Cond);
+        if (J.LeavesLoop)
+          S.LoopExits = join(S.LoopExits, Cond);
+      }
       return;
     }
     if (const auto *W = dyn_cast<WhileStmt>(St)) {
-      loop([&] { condition(W->getCond(), W->getConditionVariable()); },
-           [&] { stmt(W->getBody()); }, [] {}, /*BodyFirst=*/false);
+      loop([&] { return condition(W->getCond(), W->getConditionVariable(), nullptr); },
+           [&] { stmt(W->getBody()); }, [] { return TaintValue{}; }, /*BodyFirst=*/false);
       return;
     }
     if (const auto *D = dyn_cast<DoStmt>(St)) {
-      loop([&] { condition(D->getCond(), nullptr); }, [&] { stmt(D->getBody()); }, [] {},
-           /*BodyFirst=*/true);
+      loop([&] { return condition(D->getCond(), nullptr, nullptr); }, [&] { stmt(D->getBody()); },
+           [] { return TaintValue{}; }, /*BodyFirst=*/true);
       return;
     }
     if (const auto *F = dyn_cast<ForStmt>(St)) {
       stmt(F->getInit());
       loop(
           [&] {
-            if (F->getCond())
-              condition(F->getCond(), F->getConditionVariable());
+            return F->getCond() ? condition(F->getCond(), F->getConditionVariable(), nullptr) : TaintValue{};
           },
-          [&] { stmt(F->getBody()); }, [&] { use(eval(F->getInc())); }, /*BodyFirst=*/false);
+          [&] { stmt(F->getBody()); },
+          [&] {
+            TaintValue Step = eval(F->getInc());
+            use(Step);
+            return Step;
+          },
+          /*BodyFirst=*/false);
       return;
     }
     if (const auto *RF = dyn_cast<CXXForRangeStmt>(St)) {
       stmt(RF->getInit());
-      TaintValue Range = eval(RF->getRangeInit());
-      use(Range);
+      const Expr *RangeInit = RF->getRangeInit();
+      TaintValue Range = eval(RangeInit);
+      // Over a container, the trip count is its number of elements; the loop variable holds
+      // one of them.
+      TaintValue Trip = Range;
+      if (RangeInit && isContainerType(RangeInit->getType())) {
+        Trip = sizeOf(RangeInit, Range);
+        Range = elementsOf(RangeInit, Range);
+        Facts.replaceTaint(RangeInit, Trip.origin());
+      }
+      use(Trip);
       const VarDecl *LoopVar = RF->getLoopVariable();
       loop(
           [&] {
@@ -1267,19 +1599,22 @@ private:
               setVar(LoopVar, Range, LoopVar->getLocation(), RF->getRangeInit(), true);
             else if (LoopVar)
               S.Masks.erase(LoopVar);
+            return Trip;
           },
-          [&] { stmt(RF->getBody()); }, [] {}, /*BodyFirst=*/false);
+          [&] { stmt(RF->getBody()); }, [] { return TaintValue{}; }, /*BodyFirst=*/false);
       return;
     }
     if (const auto *Sw = dyn_cast<SwitchStmt>(St)) {
       stmt(Sw->getInit());
-      condition(Sw->getCond(), Sw->getConditionVariable());
+      TaintValue Cond = condition(Sw->getCond(), Sw->getConditionVariable(), Sw);
+      Control.push_back(Cond);
       TaintState Entry = S;
       S.Unreachable = true; // code before the first label is not reached
       Jumps.emplace_back();
       SwitchEntry.push_back(&Entry);
       stmt(Sw->getBody());
       SwitchEntry.pop_back();
+      Control.pop_back();
       JumpTargets J = std::move(Jumps.back());
       Jumps.pop_back();
       for (const TaintState &B : J.Breaks)
@@ -1427,6 +1762,8 @@ void TaintAnalysis::exportTo(FactTable &Out, llvm::ArrayRef<const FunctionDecl *
     Earliest(Out.Fields, F, O);
   for (const auto &[F, O] : P->FieldShapes)
     Earliest(Out.FieldShapes, F, O);
+  for (const auto &[F, O] : P->FieldSizes)
+    Earliest(Out.FieldSizes, F, O);
   for (const auto &[VD, O] : P->GlobalTaint)
     Earliest(Out.Globals, VD, O);
 }

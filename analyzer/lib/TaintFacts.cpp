@@ -39,6 +39,13 @@ void TaintFacts::recordTaint(const Expr *E, const TracedOrigin *O) {
     Taint.try_emplace(E, O); // the first (shortest) path wins; later loop rounds only lengthen it
 }
 
+void TaintFacts::replaceTaint(const Expr *E, const TracedOrigin *O) {
+  if (O)
+    Taint[E] = O;
+  else
+    Taint.erase(E);
+}
+
 void TaintFacts::clearExpressionFacts() {
   Taint.clear();
   Masks.clear();

@@ -29,6 +29,8 @@ TaintState joinStates(const TaintState &A, const TaintState &B) {
   for (const void *M : A.Masks)
     if (B.Masks.contains(M))
       R.Masks.insert(M);
+  R.LoopExits = join(A.LoopExits, B.LoopExits);
+  R.FunctionExits = join(A.FunctionExits, B.FunctionExits);
   R.DynamicShapes = A.DynamicShapes;
   for (const auto &[Key, Shape] : B.DynamicShapes)
     R.DynamicShapes[Key] = join(R.DynamicShapes.lookup(Key), Shape);
@@ -48,6 +50,8 @@ bool sameFacts(const TaintState &A, const TaintState &B) {
     return true;
   };
   if (!Covered(A, B) || !Covered(B, A))
+    return false;
+  if (!A.LoopExits.sameKind(B.LoopExits) || !A.FunctionExits.sameKind(B.FunctionExits))
     return false;
   if (A.Masks.size() != B.Masks.size() || A.DynamicShapes.size() != B.DynamicShapes.size())
     return false;

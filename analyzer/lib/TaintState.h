@@ -57,6 +57,11 @@ struct TaintState {
   /// are values read from tensor data. The value's Origin is the selection (or a shape passed in
   /// at a call site: Context); Params bit i: the shape of tensor parameter i (for summaries).
   llvm::DenseMap<const void *, TaintValue> DynamicShapes;
+  /// Conditions that decided, earlier on this path, whether it goes on: a branch on tensor data
+  /// that left the enclosing loop body (`if (s < t) continue;`, `break`) or the function
+  /// (`return`). Everything after it runs a data-dependent number of times; the loop's part is
+  /// dropped where the loop ends, the function's part holds to the end.
+  TaintValue LoopExits, FunctionExits;
   /// No path reaches this point (after return, break, continue, throw).
   bool Unreachable = false;
 

@@ -23,7 +23,18 @@ bool isOutputStream(QualType T) {
   return RD && llvm::StringRef(RD->getQualifiedNameAsString()).contains("ostream");
 }
 
-enum class Consumer { None, Printed, LoopCondition, HostCopy, HostSelect };
+enum class Consumer { None, Printed, LoopCondition, HostCopy, HostSelect, HostBuffer };
+
+/// A host container: a class with a `value_type` member (vector, deque, string, map).
+bool isHostContainer(QualType T, const ApiModel &Api) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || Api.isTensor(T))
+    return false;
+  for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
+    if (isa<TypedefNameDecl>(D))
+      return true;
+  return false;
+}
 
 /// What the value of `Anchor` flows into, looking up through its enclosing expressions.
 Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
@@ -46,6 +57,16 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
       return Consumer::Printed;
     if (const auto *CO = dyn_cast<ConditionalOperator>(S); CO && CO->getCond() == Child && !Api.isTensorExpr(CO))
       return Consumer::HostSelect;
+    // `boxes.push_back(x.item<float>())`, `v[i] = s.item<float>()`: collected on the host.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
+        MC && MC->getImplicitObjectArgument() && MC->getImplicitObjectArgument() != Child &&
+        isHostContainer(MC->getImplicitObjectArgument()->getType(), Api))
+      return Consumer::HostBuffer;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+        OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && OC->getArg(1) == Child)
+      if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(OC->getArg(0)->IgnoreParenImpCasts());
+          Sub && Sub->getOperator() == OO_Subscript && isHostContainer(Sub->getArg(0)->getType(), Api))
+        return Consumer::HostBuffer;
     if (const auto *W = dyn_cast<WhileStmt>(S); W && W->getCond() == Child)
       return Consumer::LoopCondition;
     if (const auto *F = dyn_cast<ForStmt>(S); F && F->getCond() == Child)
@@ -59,9 +80,54 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
   return Consumer::None;
 }
 
+/// The recipe for a host read whose value the findings `Uses` (check id, line) report: the most
+/// constraining use first — a size, a position, a trip count, a branch.
+std::string recipeForUse(const std::vector<std::pair<std::string, unsigned>> &Uses) {
+  auto LineOf = [&](llvm::StringRef Check) -> unsigned {
+    for (const auto &[Id, Line] : Uses)
+      if (Id == Check)
+        return Line;
+    return 0;
+  };
+  if (unsigned L = LineOf("graphify-data-dependent-size"))
+    return "the value read here becomes a size (line " + std::to_string(L) +
+           "): a static graph cannot take a size from the data; allocate to a static upper bound, keep the "
+           "count as a 0-d tensor and mask the entries past it (the padded form), instead of reading it";
+  if (unsigned L = LineOf("graphify-data-dependent-position"))
+    return "the value read here becomes a position (line " + std::to_string(L) +
+           "): index on the device with the tensor itself (index_select, gather, index_put_ with a long "
+           "tensor) instead of reading it to the host";
+  if (unsigned L = LineOf("graphify-data-dependent-loop"))
+    return "the value read here decides how many times a loop runs (line " + std::to_string(L) +
+           "): loop to a static bound and mask the updates of finished iterations, keeping the value a "
+           "0-d tensor";
+  if (unsigned L = LineOf("graphify-data-dependent-branch"))
+    return "the value read here decides a branch (line " + std::to_string(L) +
+           "): keep it a 0-d tensor, compute both sides and select with torch::where(cond, a, b)";
+  return "";
+}
+
 } // namespace
 
+/// Greedy suppression (a hand-written greedy loop over a shrinking selection, or an NMS op) has
+/// an exact fixed-size form; an approximate one ("fast NMS", a single matrix pass) would keep
+/// other boxes.
+const char *const GreedyFixedForm =
+    "greedy suppression has an exact fixed-size form: sort the N candidates by score once, compute the "
+    "N x N IoU matrix, and run N iterations with masks instead of a shrinking list (candidate i is kept "
+    "when it is valid and not suppressed; a kept candidate suppresses the later ones that overlap it: "
+    "suppressed |= keep_i & (iou[i] > t)); return the kept indices padded to N with a validity mask and "
+    "the count (valid.sum()): the same boxes as the greedy loop, with static shapes";
+
 std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
+  if (F.Construct == Finding::ConstructKind::GreedySelection)
+    return GreedyFixedForm;
+  if (const auto *E = dyn_cast_or_null<Expr>(Anchor); E && Api.callHasTag(E, "greedy_suppression"))
+    return GreedyFixedForm;
+  // A host read: what its value becomes decides the form (reported where it is used).
+  if (!F.ValueUses.empty())
+    if (std::string R = recipeForUse(F.ValueUses); !R.empty())
+      return R;
   const Consumer Use = Anchor ? consumerOf(Anchor, Ctx, Api) : Consumer::None;
   // The size of a selection: the static form keeps the rows the selection came from.
   const bool Loop = Use == Consumer::LoopCondition || (Anchor && (isa<WhileStmt>(Anchor) || isa<ForStmt>(Anchor) ||
@@ -85,6 +151,10 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   case Consumer::HostCopy:
     return "the tensor is copied to host memory: move the copy, and the host code that uses it, out of the "
            "graph region";
+  case Consumer::HostBuffer:
+    return "the value is collected into a host container, which a graph cannot fill: keep the values in a "
+           "tensor the graph writes (a preallocated buffer written with index_put_ or torch::where) and copy "
+           "it to the host after the replay";
   case Consumer::HostSelect:
     return "the branch chooses between host values (not tensors), which where() cannot select: make the "
            "choice after the graph replays, or express both values as tensors";

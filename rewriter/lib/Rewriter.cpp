@@ -61,7 +61,10 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
       unsigned Width = ~0u;
       if (C.Root == Anchor)
         Width = 0;
-      else if (llvm::is_contained(C.ConcernNodes, Anchor))
+      else if ((C.Fix || isa<Expr>(C.Root)) && llvm::is_contained(C.ConcernNodes, Anchor))
+        // An expression rule (index_put_ with a nonzero()) is about the calls it folds, fixed or
+        // refused; a statement rule (a loop) that refused names what blocked the statement, not
+        // every value-dependent call in its body.
         Width = 1;
       for (auto [B, E] : C.Covered)
         if (Offset >= B && Offset < E)
@@ -72,7 +75,9 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
       }
     }
     Finding &F = Result.Findings[I];
-    if (!Best) {
+    // A construct's recipe says what the whole construct becomes; a refusal of one rewrite
+    // inside it would name something narrower.
+    if (!Best || (F.Construct != Finding::ConstructKind::None && !Best->Fix)) {
       F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api);
       continue;
     }

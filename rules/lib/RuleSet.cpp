@@ -122,11 +122,17 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
   auto FlavorList = Top.take("flavors");
   if (!FlavorList)
     return FlavorList.takeError();
+  auto Assertions = Top.takeStringList("assertion_macros");
+  if (!Assertions)
+    return Assertions.takeError();
   auto EntryList = Top.take("entries", true);
   if (!EntryList)
     return EntryList.takeError();
   if (auto Err = Top.finish())
     return Err;
+  if (*Assertions)
+    for (std::string &M : **Assertions)
+      AssertionMacros.push_back(std::move(M));
 
   if (*FlavorList) {
     if (!(*FlavorList)->IsSequence())

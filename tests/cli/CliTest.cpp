@@ -117,6 +117,18 @@ TEST(Cli, DumpConfigFromConfigText) {
   EXPECT_NE(R.Out.find("WarningsAsErrors: \"graphify-*\""), std::string::npos) << R.Out;
 }
 
+/// The advice notes ("by hand: ...", "no fix offered: ...") printed at line `Line`.
+static std::string adviceNotesOn(const std::string &Printed, int Line) {
+  std::string Out;
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  llvm::StringRef(Printed).split(Lines, '\n');
+  for (llvm::StringRef L : Lines)
+    if (L.contains(":" + std::to_string(Line) + ":") && L.contains(": note: ") &&
+        (L.contains("by hand: ") || L.contains("no fix offered: ")))
+      Out += L.str() + "\n";
+  return Out;
+}
+
 /// stderr without the closing summary line (its seconds differ between runs).
 static std::string withoutSummary(const std::string &Err) {
   size_t At = Err.rfind("graphify-lint: ");
@@ -403,6 +415,8 @@ TEST(Cli, PathsFromBuildDirAreReportedAbsolute) {
 // Whole-program mode: a region in one file makes a helper defined in another file region code,
 // whatever -j says, and --whole-program=off lints each file alone.
 TEST(Cli, WholeProgramRegionsCrossFilesDeterministically) {
+  // -j 3 keeps each unit's AST through the rounds (3 units, 3 slots); -j 1 parses each unit again
+  // for every round and for its checks (more units than slots): both must print the same.
   REQUIRE_CHECKS();
   ScratchDir D;
   D.file("api.h", "#pragma once\nvoid cudaDeviceSynchronize();\nvoid helper(int n);\nint level();\n");
@@ -746,16 +760,7 @@ GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor x) {
 )");
   RunResult R = lint({Src, "--", "-std=c++20", "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include"});
   EXPECT_EQ(R.Code, 1) << R.Err;
-  auto NoteOn = [&](int Line) {
-    std::string Out;
-    llvm::SmallVector<llvm::StringRef, 64> Lines;
-    llvm::StringRef(R.Out).split(Lines, '\n');
-    for (llvm::StringRef L : Lines)
-      if (L.contains(":" + std::to_string(Line) + ":") && L.contains(": note: ") &&
-          (L.contains("by hand: ") || L.contains("no fix offered: ")))
-        Out += L.str() + "\n";
-    return Out;
-  };
+  auto NoteOn = [&](int Line) { return adviceNotesOn(R.Out, Line); };
   EXPECT_NE(NoteOn(5).find("no fix offered: the then branch writes output (line 6)"), std::string::npos) << R.Out;
   EXPECT_NE(NoteOn(6).find("by hand: the value is printed on the host"), std::string::npos) << R.Out;
   EXPECT_EQ(NoteOn(6).find("no fix offered"), std::string::npos) << R.Out;
@@ -782,15 +787,7 @@ GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor x) {
 )");
   RunResult R = lint({Src, "--", "-std=c++20", "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include"});
   EXPECT_EQ(R.Code, 1) << R.Err;
-  auto NoteOn = [&](int Line) {
-    std::string Out;
-    llvm::SmallVector<llvm::StringRef, 64> Lines;
-    llvm::StringRef(R.Out).split(Lines, '\n');
-    for (llvm::StringRef L : Lines)
-      if (L.contains(":" + std::to_string(Line) + ":") && L.contains(": note: by hand: "))
-        Out += L.str() + "\n";
-    return Out;
-  };
+  auto NoteOn = [&](int Line) { return adviceNotesOn(R.Out, Line); };
   EXPECT_NE(R.Out.find("size argument of 'zeros' depends on the size of a value-dependent selection"),
             std::string::npos)
       << R.Out;
@@ -798,6 +795,60 @@ GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor x) {
             std::string::npos)
       << R.Out;
   EXPECT_NE(NoteOn(7).find("by hand: the loop runs over the rows of a selection"), std::string::npos) << R.Out;
+}
+
+TEST(Cli, GreedyLoopIsOneFindingWithTheFixedGreedyForm) {
+  // A hand-written greedy suppression loop: one finding at the loop (the reads and selections
+  // inside are its notes), whose recipe is the exact fixed-size greedy form, not a refusal of
+  // the masked-loop rewrite; a loop over a selection that does not shrink it stays ordinary.
+  ScratchDir D;
+  std::string Src = D.file("greedy.cpp", R"(#include <graphify/annotations.h>
+#include <graphify/graphify.h>
+GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor scores, gfy::Tensor overlaps) {
+  auto order = scores.argsort();
+  auto kept = gfy::zeros({8});
+  while (order.numel() > 0) {
+    int64_t best = order[0].item<int64_t>();
+    kept = kept + best;
+    order = order.index_select(0, (overlaps.select(0, best) < 0.5f).nonzero().squeeze(1));
+  }
+  return kept;
+}
+)");
+  RunResult R = lint({Src, "--", "-std=c++20", "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include"});
+  EXPECT_EQ(R.Code, 1) << R.Err;
+  EXPECT_NE(R.Out.find(":6:10: warning: greedy loop over the shrinking selection 'order'"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find(":7:29: note: inside it: 'item' copies one element to the host"), std::string::npos) << R.Out;
+  EXPECT_EQ(R.Out.find(":7:29: warning:"), std::string::npos) << R.Out;
+  EXPECT_NE(adviceNotesOn(R.Out, 6).find("by hand: greedy suppression has an exact fixed-size form"), std::string::npos)
+      << R.Out;
+  EXPECT_EQ(adviceNotesOn(R.Out, 6).find("no fix offered"), std::string::npos) << R.Out;
+}
+
+TEST(Cli, HostReadsGetTheRecipeOfWhatTheirValueBecomes) {
+  // The same item() call, three fates: a size, a host buffer, tensor math. Only the last is
+  // "keep it a 0-d tensor"; the size gets the padded form, the buffer "write a tensor instead".
+  ScratchDir D;
+  std::string Src = D.file("reads.cpp", R"(#include <graphify/annotations.h>
+#include <graphify/graphify.h>
+#include <vector>
+GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor x) {
+  int64_t n = x.sum().item<int64_t>();
+  auto buf = gfy::zeros({n});
+  std::vector<float> seen;
+  seen.push_back(x.min().item<float>());
+  float m = x.mean().item<float>();
+  return buf.sum() + m;
+}
+)");
+  RunResult R = lint({Src, "--", "-std=c++20", "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include"});
+  EXPECT_EQ(R.Code, 1) << R.Err;
+  EXPECT_NE(adviceNotesOn(R.Out, 5).find("by hand: the value read here becomes a size (line 6)"), std::string::npos)
+      << R.Out;
+  EXPECT_NE(adviceNotesOn(R.Out, 8).find("by hand: the value is collected into a host container"), std::string::npos)
+      << R.Out;
+  EXPECT_NE(adviceNotesOn(R.Out, 9).find("by hand: keep the value on the device as a 0-d tensor"), std::string::npos)
+      << R.Out;
 }
 
 TEST(Cli, HostValueSelectGetsAHostRecipeNotWhere) {

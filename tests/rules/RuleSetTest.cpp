@@ -6,6 +6,7 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <fstream>
 
 using namespace graphify;
@@ -85,6 +86,21 @@ TEST(RuleSet, ExtraPackExtendsShipped) {
   auto R = RuleSet::loadFromDirectory(GRAPHIFY_RULES_DIR, {P});
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
   EXPECT_FALSE(R->lookupFunction("mylib::read_scalar", 1).empty());
+}
+
+TEST(RuleSet, AssertionMacrosComeFromThePacks) {
+  auto Shipped = RuleSet::loadFromDirectory(GRAPHIFY_RULES_DIR);
+  ASSERT_TRUE(bool(Shipped)) << llvm::toString(Shipped.takeError());
+  const std::vector<std::string> &M = Shipped->assertionMacros();
+  EXPECT_NE(std::find(M.begin(), M.end(), "assert"), M.end());
+  EXPECT_NE(std::find(M.begin(), M.end(), "TORCH_CHECK"), M.end());
+  std::string P = writeTemp("mine.yaml", "pack: mine\nassertion_macros: [MY_CHECK]\n"
+                                         "entries:\n  - {name: read_scalar, kind: function, tags: [host_sync]}\n");
+  auto R = RuleSet::loadFromDirectory(GRAPHIFY_RULES_DIR, {P});
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->assertionMacros().back(), "MY_CHECK");
+  EXPECT_EQ(loadError("pack: p\nassertion_macros: MY_CHECK\nentries:\n  - {name: item, tags: [pure]}\n"),
+            "pack.yaml:2:19: error: 'assertion_macros' in rule pack must be a list of strings");
 }
 
 TEST(RuleSetErrors, UnknownKeySuggestsTheKnownOne) {

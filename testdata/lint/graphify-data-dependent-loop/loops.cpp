@@ -55,9 +55,27 @@ struct RangeOverHostValues : torch::nn::Module {
     for (int64_t i = 0; i < x.size(0); ++i)
       weights.push_back(x[i].sum().item<float>());
       // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    // The elements were read from the tensor, but there are x.size(0) of them: a static count.
     for (float w : weights)
+      x = x * w;
+    return x;
+  }
+};
+
+struct RangeOverFilteredValues : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    std::vector<float> kept;
+    for (int64_t i = 0; i < x.size(0); ++i) {
+      float w = x[i].sum().item<float>();
+      // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+      if (w > 0.5f)
+      // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+        kept.push_back(w);
+    }
+    for (float w : kept)
     // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: loop range depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
-    // CHECK-NOTES: :[[@LINE-4]]:36: note: value read from tensor here
+    // CHECK-NOTES: :[[@LINE-4]]:14: note: the length of 'kept' follows tensor data from here
+    // CHECK-NOTES: :[[@LINE-9]]:28: note: value read from tensor here
       x = x * w;
     return x;
   }

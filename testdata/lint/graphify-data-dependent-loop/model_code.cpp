@@ -69,9 +69,7 @@ struct PadBatch : torch::nn::Module {
       offset += l;
     }
     int64_t pos = countPositive(x);
-    TORCH_CHECK(pos >= 0, "negative count");
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
-    // CHECK-NOTES: :[[@LINE-65]]:70: note: value read from tensor here
+    TORCH_CHECK(pos >= 0, "negative count"); // an assertion stops the program; it is not a branch
     TORCH_CHECK(x.dim() == 3, "expected 3-d input");
     auto scores = torch::softmax(x, -1);
     auto keep = scores > 0.5;
@@ -93,28 +91,27 @@ struct Detector : torch::nn::Module {
     auto order = std::get<1>(s.sort(0, true));
     std::vector<int64_t> picked;
     while (order.numel() > 0) {
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: loop condition depends on the size of a value-dependent selection; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: greedy loop over the shrinking selection 'order' (the hand-written non-maximum suppression pattern): each iteration selects from what the last one kept, so the number of iterations, the selections and the host reads inside all follow the data; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
     // CHECK-NOTES: :[[@LINE-6]]:21: note: selection whose length depends on the values made here
+    // CHECK-NOTES: :[[@LINE+5]]:25: note: inside it: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    // CHECK-NOTES: :[[@LINE+6]]:11: note: inside it: branch condition depends on the size of a value-dependent selection; a traced or captured graph records only one side [graphify-data-dependent-branch]
+    // CHECK-NOTES: :[[@LINE+8]]:32: note: inside it: size argument of 'rand' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+    // CHECK-NOTES: :[[@LINE+9]]:20: note: inside it: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+      // One construct: the reads, sizes and selections inside are its notes.
       auto i = order[0].item<int64_t>();
-      // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
       picked.push_back(i);
       if (order.numel() == 1)
-      // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: branch condition depends on the size of a value-dependent selection; a traced or captured graph records only one side [graphify-data-dependent-branch]
-      // CHECK-NOTES: :[[@LINE-12]]:21: note: selection whose length depends on the values made here
         break;
       auto rest = order.slice(0, 1);
       auto ious = torch::rand({order.size(0) - 1});
-      // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: size argument of 'rand' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
-      // CHECK-NOTES: :[[@LINE-17]]:21: note: selection whose length depends on the values made here
       auto ok = ious <= 0.5;
       order = rest.index({ok});
-      // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
     }
     auto idx = torch::tensor(picked);
     int k = std::min<int>(picked.size(), 10);
     auto top = torch::topk(s, k);
-    // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: size argument of 'topk' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
-    // CHECK-NOTES: :[[@LINE-19]]:25: note: value read from tensor here
+    // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: size argument of 'topk' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+    // CHECK-NOTES: :[[@LINE-12]]:14: note: the length of 'picked' follows tensor data from here
     return b.index_select(0, idx) + std::get<0>(top).sum();
   }
 };

@@ -55,28 +55,33 @@ struct Postprocess : torch::nn::Module {
     // CHECK-NOTES: :[[@LINE-31]]:16: note: returned from 'confident' here
     // CHECK-NOTES: :[[@LINE-45]]:15: note: selection whose length depends on the values made here
 
+    // Reached only when the selection above was not empty: how many tensors history_ holds
+    // follows the data, and so does the number of iterations over it.
     history_.push_back(boxes);
     for (const auto &h : history_)
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: loop range depends on the size of a value-dependent selection; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+    // CHECK-NOTES: :[[@LINE-3]]:14: note: the length of 'history_' follows tensor data from here
+    // CHECK-NOTES: :[[@LINE-31]]:41: note: selection whose length depends on the values made here
       out = out + torch::zeros({h.size(0), 4});
       // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: size argument of 'zeros' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
-      // CHECK-NOTES: :[[@LINE-4]]:14: note: added to 'history_' here
-      // CHECK-NOTES: :[[@LINE-38]]:18: note: returned from 'xyxy' here
-      // CHECK-NOTES: :[[@LINE-40]]:16: note: returned from 'confident' here
-      // CHECK-NOTES: :[[@LINE-54]]:15: note: selection whose length depends on the values made here
+      // CHECK-NOTES: :[[@LINE-7]]:14: note: added to 'history_' here
+      // CHECK-NOTES: :[[@LINE-43]]:18: note: returned from 'xyxy' here
+      // CHECK-NOTES: :[[@LINE-45]]:16: note: returned from 'confident' here
+      // CHECK-NOTES: :[[@LINE-59]]:15: note: selection whose length depends on the values made here
 
     auto [vals, order] = det.select(1, 4).sort(0, true);
     auto top = torch::zeros({order.size(0)});
     // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: size argument of 'zeros' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
     // CHECK-NOTES: :[[@LINE-3]]:10: note: assigned to '[vals, order]' here
-    // CHECK-NOTES: :[[@LINE-47]]:16: note: returned from 'confident' here
-    // CHECK-NOTES: :[[@LINE-61]]:15: note: selection whose length depends on the values made here
+    // CHECK-NOTES: :[[@LINE-52]]:16: note: returned from 'confident' here
+    // CHECK-NOTES: :[[@LINE-66]]:15: note: selection whose length depends on the values made here
 
     auto n = count(det);
     auto by_helper = torch::zeros({n});
     // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: size argument of 'zeros' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
     // CHECK-NOTES: :[[@LINE-3]]:14: note: returned from 'count' here
-    // CHECK-NOTES: :[[@LINE-54]]:16: note: returned from 'confident' here
-    // CHECK-NOTES: :[[@LINE-68]]:15: note: selection whose length depends on the values made here
+    // CHECK-NOTES: :[[@LINE-59]]:16: note: returned from 'confident' here
+    // CHECK-NOTES: :[[@LINE-73]]:15: note: selection whose length depends on the values made here
 
     // Static: the rank, a full reduction, host sizes, and the same helpers on static tensors.
     auto rank = torch::zeros({det.dim()});

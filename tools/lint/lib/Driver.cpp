@@ -207,9 +207,11 @@ std::string projectRoot(const std::vector<Job> &Jobs) {
   return Root == "/" ? std::string() : Root;
 }
 
-/// Lints every job as one program (docs/architecture.md): a thread per translation unit, which
-/// keeps its AST while the session settles the program's facts, with at most `Slots` of them
-/// parsing or analysing at once.
+/// Lints every job as one program (docs/architecture.md): a thread per translation unit, with at
+/// most `Slots` of them parsing or analysing at once. When there are no more units than slots,
+/// each keeps its AST while the session settles the program's facts; otherwise each parses again
+/// for every round it takes part in and for the checks, so that no more than `Slots` ASTs are
+/// ever alive.
 std::vector<LintUnitResult> lintProgram(const std::vector<Job> &Jobs, unsigned Slots, bool Color,
                                         const std::string &ProjectRoot, bool RecordFilesRead) {
   std::vector<LintUnitResult> Results(Jobs.size());
@@ -222,6 +224,7 @@ std::vector<LintUnitResult> lintProgram(const std::vector<Job> &Jobs, unsigned S
       LintUnit U = unitFor(Jobs[I], Color, ProjectRoot, RecordFilesRead);
       U.Program = &Session;
       U.ProgramIndex = I;
+      U.ReparseEachRound = Jobs.size() > Slots;
       Results[I] = lintTranslationUnit(U);
       Session.leave(I);
       Session.releaseCpu();
@@ -449,14 +452,6 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   const bool RecordFilesRead = !O.ExportFixes.empty() && llvm::sys::fs::exists(O.ExportFixes);
   std::vector<LintUnitResult> Results(Jobs.size());
   bool WholeProgram = O.WholeProgram == WholeProgramMode::Auto && Jobs.size() > 1;
-  if (WholeProgram && Jobs.size() > LintOptions::kMaxProgramUnits) {
-    // FIXME: every unit keeps its AST (a few hundred MiB with LibTorch) until the program's facts
-    // settle; a larger database needs the exports cached on disk and a second parse instead.
-    WholeProgram = false;
-    if (!O.Quiet)
-      Err << "graphify-lint: note: whole-program mode keeps one AST per translation unit; " << Jobs.size()
-          << " units is above " << LintOptions::kMaxProgramUnits << ", so each is linted alone\n";
-  }
   if (WholeProgram) {
     Results = lintProgram(Jobs, llvm::hardware_concurrency(O.Jobs).compute_thread_count(), ErrColor, ProjectRoot,
                           RecordFilesRead);

@@ -117,8 +117,15 @@ private:
 };
 
 /// One round and the checks, or, in whole-program mode, the rounds the session asks for and then
-/// the checks.
-AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisConfig &Config, const LintUnit &U) {
+/// the checks. `Settled`: the program's facts were settled by earlier parses of this unit (the
+/// rounds ran without keeping the AST); one analysis with them and the checks remain.
+AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisConfig &Config, const LintUnit &U,
+                       const ProgramFacts *Settled) {
+  if (Settled) {
+    UnitAnalysis Unit(Ctx, Config);
+    Unit.analyze(Settled);
+    return Unit.check();
+  }
   if (!U.Program)
     return analyzeTranslationUnit(Ctx, Config);
   UnitAnalysis Unit(Ctx, Config);
@@ -172,7 +179,7 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
   // GRAPHIFY_LINT_TIMING=1 prints the CPU time of the analysis and of the fix search per file,
   // to tell apart what the tool adds to the parse (see bench/lint_speed).
   static const bool Timing = llvm::sys::Process::GetEnv("GRAPHIFY_LINT_TIMING").has_value();
-  auto OnAST = [&](clang::ASTContext &Ctx) {
+  auto ConfigFor = [&](clang::ASTContext &Ctx) {
     GraphRegions = Config.GraphRegions;
     if (U.BeforeAnalysis)
       U.BeforeAnalysis(Ctx, GraphRegions);
@@ -184,8 +191,42 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     AC.IsCheckEnabled = [&Enabled](llvm::StringRef Id) { return Enabled.contains(Id); };
     AC.IsFileReported = IsFileReported;
     AC.IsFileAnalysed = IsFileAnalysed;
+    return AC;
+  };
+
+  ParseRequest Req;
+  Req.CommandLine = U.CommandLine;
+  Req.WorkingDir = U.WorkingDir;
+  Req.File = U.File;
+  Req.Content = U.Content;
+  Req.IncludePch = U.Pch;
+  Req.ColorDiagnostics = U.ColorDiagnostics;
+  Req.RecordFilesRead = U.RecordFilesRead;
+
+  // Whole-program rounds without keeping the AST: each round parses, analyses, exports and frees
+  // it; the checks below parse once more. A unit that does not parse exports nothing (the final
+  // parse reports its errors).
+  const ProgramFacts *Settled = nullptr;
+  if (U.Program && U.ReparseEachRound)
+    Settled = U.Program->settle(U.ProgramIndex, [&](const ProgramFacts *Now) {
+      UnitFacts Mine;
+      ParseRequest Round = Req;
+      Round.RecordFilesRead = false;
+      auto OnRoundAST = [&](clang::ASTContext &Ctx) {
+        AnalysisConfig AC = ConfigFor(Ctx);
+        Mine = UnitAnalysis(Ctx, AC).analyze(Now);
+      };
+      if (!parseOnLargeStack(Round, OnRoundAST).Parsed && !Round.IncludePch.empty()) {
+        Round.IncludePch.clear();
+        parseOnLargeStack(Round, OnRoundAST);
+      }
+      return Mine;
+    });
+
+  auto OnAST = [&](clang::ASTContext &Ctx) {
+    AnalysisConfig AC = ConfigFor(Ctx);
     llvm::TimeRecord Start = Timing ? llvm::TimeRecord::getCurrentTime(true) : llvm::TimeRecord();
-    AnalysisResult A = analyze(Ctx, AC, U);
+    AnalysisResult A = analyze(Ctx, AC, U, Settled);
     llvm::TimeRecord Analysed = Timing ? llvm::TimeRecord::getCurrentTime(true) : llvm::TimeRecord();
     if (U.Rules && !A.Findings.empty())
       attachFixesInReportedFiles(Ctx, A, *U.Rules, HeaderFilter ? &IsFileReported : nullptr);
@@ -198,14 +239,6 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     Raw = std::move(A.Findings);
   };
 
-  ParseRequest Req;
-  Req.CommandLine = U.CommandLine;
-  Req.WorkingDir = U.WorkingDir;
-  Req.File = U.File;
-  Req.Content = U.Content;
-  Req.IncludePch = U.Pch;
-  Req.ColorDiagnostics = U.ColorDiagnostics;
-  Req.RecordFilesRead = U.RecordFilesRead;
   ParseOutcome Out = parseOnLargeStack(Req, OnAST);
   if (!Out.Parsed && !U.Pch.empty()) {
     // Whatever went wrong, the user must see the compiler's verdict on their file as written,

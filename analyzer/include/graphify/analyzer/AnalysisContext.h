@@ -74,6 +74,12 @@ public:
               const clang::Stmt *Anchor, const TracedOrigin *Taint = nullptr,
               clang::SourceRange Range = {});
 
+  /// report() for a finding that stands for the construct `Construct` (see Finding::Construct):
+  /// the findings inside its source range are folded into it once every check has run.
+  bool reportConstruct(const CheckInfo &Check, clang::SourceLocation Caret, std::string Message,
+                       const clang::Stmt &Construct, Finding::ConstructKind Kind, const TracedOrigin *Taint,
+                       clang::SourceRange Range = {});
+
   /// Whether findings at `Loc` would be kept (an analysed file, not a system header).
   bool isReportedLocation(clang::SourceLocation Loc) const;
 

@@ -74,6 +74,11 @@ public:
   static bool mentionsConstant(const clang::Expr *E, llvm::StringRef Enumerator,
                                llvm::StringRef StringPrefix);
 
+  /// Whether the statement `S` comes from the expansion of one of the packs' assertion macros
+  /// (`assert(c)`, `TORCH_CHECK(c, ...)`, also through the macros they expand to): a check that
+  /// stops the program when `c` fails, not a branch of the computation.
+  bool isAssertion(const clang::Stmt &S, const clang::ASTContext &Ctx) const;
+
 private:
   const RuleSet &Rules;
   mutable llvm::DenseMap<const clang::CXXRecordDecl *, const ApiFlavor *> TensorCache;

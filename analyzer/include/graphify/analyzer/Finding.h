@@ -63,6 +63,17 @@ struct Finding {
   /// The finding's value is the size of a value-dependent selection (not a value read from a
   /// tensor): its recipe is the padded form.
   bool SizeOfSelection = false;
+  /// A finding that stands for a whole construct: the findings of every check inside
+  /// [FoldBegin, FoldEnd) of its file (byte offsets) are folded into its notes, so that one
+  /// greedy loop is one finding, not one per host read inside it.
+  enum class ConstructKind { None, GreedySelection } Construct = ConstructKind::None;
+  unsigned FoldBegin = 0, FoldEnd = 0;
+  /// Where the value behind the finding was read from a tensor (the taint's source), when it was.
+  SourcePoint ReadAt;
+  /// For a host read: what the value it reads becomes, from the other findings whose value it
+  /// is — their check ids and lines, in source order. The recipe follows the use (a size, a
+  /// position, a loop bound, a branch).
+  std::vector<std::pair<std::string, unsigned>> ValueUses;
 };
 
 } // namespace graphify

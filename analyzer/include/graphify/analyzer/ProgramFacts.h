@@ -73,6 +73,9 @@ public:
   std::map<std::string, const PortableOrigin *> Fields;
   /// Tensor fields (and fields holding tensors) given a value-dependent shape somewhere.
   std::map<std::string, const PortableOrigin *> FieldShapes;
+  /// Container fields whose number of elements follows tensor data somewhere (grown or resized
+  /// under a data-dependent condition, or by a data-dependent count).
+  std::map<std::string, const PortableOrigin *> FieldSizes;
   std::map<std::string, const PortableOrigin *> Globals;
   std::map<std::string, RegionKind> Regions;
 
@@ -90,8 +93,8 @@ private:
 };
 
 /// What one translation unit exports after a round, and which program facts it looked up
-/// (keys "S:usr", "P:usr", "F:usr", "H:usr", "G:usr", "R:usr" for summaries, parameter entries,
-/// fields, field shapes, globals and regions): a later round needs re-running only when one of those changed.
+/// (keys "S:usr", "P:usr", "F:usr", "H:usr", "N:usr", "G:usr", "R:usr" for summaries, parameter
+/// entries, fields, field shapes, field sizes, globals and regions): a later round needs re-running only when one of those changed.
 struct UnitFacts : FactTable {
   std::set<std::string> Lookups;
 };

@@ -54,6 +54,9 @@ public:
   // --- written by TaintAnalysis ---
   TracedOrigin *newOrigin() { return &Storage.emplace_back(); }
   void recordTaint(const clang::Expr *E, const TracedOrigin *O);
+  /// Replaces what is known of `E` (null: clean): a range-for's range stands for its number of
+  /// elements, not for what they hold.
+  void replaceTaint(const clang::Expr *E, const TracedOrigin *O);
   void recordMask(const clang::Expr *E) { Masks.insert(E); }
   void recordUse(const clang::Expr *SourceCall) { Used.insert(SourceCall); }
   /// Forgets the per-expression facts (origins stay allocated), before a new round.

@@ -95,6 +95,9 @@ public:
   const std::vector<ApiFlavor> &flavors() const { return Flavors; }
   const std::vector<ApiEntry> &entries() const { return Entries; }
   const std::vector<std::string> &packFiles() const { return PackFiles; }
+  /// Macros that assert (`assert`, `TORCH_CHECK`): the branches they expand to are checks that
+  /// stop the program, not control flow of the computation.
+  const std::vector<std::string> &assertionMacros() const { return AssertionMacros; }
   bool isKnownTag(llvm::StringRef Tag) const;
 
   /// Entries for `obj.Name(...)` on a tensor; `NumArgs` counts the object as argument 0.
@@ -119,6 +122,7 @@ private:
   std::vector<ApiFlavor> Flavors;
   std::vector<ApiEntry> Entries;
   std::vector<std::string> PackFiles;
+  std::vector<std::string> AssertionMacros;
   llvm::StringMap<std::vector<unsigned>> MethodIndex;      // unqualified name -> entries
   llvm::StringMap<std::vector<unsigned>> FunctionIndex;    // qualified name -> entries
   llvm::StringMap<std::vector<unsigned>> ConstructorIndex; // qualified class name -> entries

@@ -56,6 +56,10 @@ struct LintUnit {
   /// Whole-program mode: the session this unit settles its facts with, and its index there.
   ProgramSession *Program = nullptr;
   size_t ProgramIndex = 0;
+  /// Whole-program mode: parse the unit again for each round and for the checks instead of
+  /// keeping its AST while the other units catch up, so that peak memory follows the largest
+  /// unit (times -j), not the number of units.
+  bool ReparseEachRound = false;
 };
 
 /// What lintTranslationUnit found.

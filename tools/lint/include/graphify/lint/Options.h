@@ -57,7 +57,6 @@ struct LintOptions {
   bool Quiet = false;                    ///< --quiet: no summary lines on stderr
   PchMode Pch = PchMode::Auto;           ///< --pch=auto|off: share a precompiled prefix between files
   WholeProgramMode WholeProgram = WholeProgramMode::Auto; ///< --whole-program=auto|off: facts cross translation units
-  static constexpr size_t kMaxProgramUnits = 64; ///< above this, whole-program mode is not used (memory)
   std::string PchCacheDir;               ///< --pch-cache-dir=<dir>: where shared PCHs live (else $XDG_CACHE_HOME/graphify)
 };
 

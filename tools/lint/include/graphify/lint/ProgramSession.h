@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// The rendezvous of whole-program mode (docs/architecture.md, "Whole-program mode"). Each
-/// translation unit runs on a thread of its own and keeps its AST; the session bounds how many
+/// translation unit runs on a thread of its own (keeping its AST, or parsing again for each
+/// analysis when there are more units than CPU slots); the session bounds how many
 /// of them use a CPU at once (-j), collects each unit's exported facts at a barrier, merges them in
 /// unit order into the program's facts, and tells each unit whether a fact it looked up changed
 /// (analyse again) or whether the program is settled (run the checks).
