@@ -3,6 +3,10 @@
 // analysis already honoured, so the contract lives in one place; and the result depends only on
 // the unit, never on the order or the thread it ran on.
 #include "graphify/lint/LintPipeline.h"
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include "graphify/analyzer/Analysis.h"
 #include "graphify/analyzer/Check.h"
 #include "graphify/lint/CompileCommands.h"
@@ -141,6 +145,15 @@ AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisConfig &Config, con
 
 } // namespace
 
+/// Hands the memory of a freed AST back to the system. glibc keeps freed blocks in the arena of
+/// the thread that used them, and every parse runs on a thread of its own: without a trim, the
+/// resident size would grow with the number of units parsed, not with the largest one.
+static void returnFreedMemory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
 /// Parses and analyses on a thread of its own with a large stack. Clang accepts expressions
 /// thousands of operators deep (`x + x + ... + x`), and the analysis walks them recursively; the
 /// default 8 MiB of a thread would overflow where the compiler did not. The reservation is
@@ -220,6 +233,7 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
         Round.IncludePch.clear();
         parseOnLargeStack(Round, OnRoundAST);
       }
+      returnFreedMemory();
       return Mine;
     });
 
@@ -250,6 +264,8 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     Out.FilesRead.insert(Out.FilesRead.end(), ReadWithPch.begin(), ReadWithPch.end());
     R.PchRejected = Out.Parsed;
   }
+  if (U.ReparseEachRound)
+    returnFreedMemory(); // the checks' AST is gone too; other units' parses come next
   R.FilesRead = std::move(Out.FilesRead);
   R.Parsed = Out.Parsed;
   R.ErrorCount = Out.Errors;
