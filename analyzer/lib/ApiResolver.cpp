@@ -265,4 +265,14 @@ bool ApiResolver::isAssertion(const Stmt &S, const ASTContext &Ctx) const {
   return false;
 }
 
+bool isHostContainerType(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
+    if (isa<TypedefNameDecl>(D))
+      return true;
+  return false;
+}
+
 } // namespace graphify

@@ -112,20 +112,6 @@ bool isElementAccess(const CXXMethodDecl &MD) {
   });
 }
 
-/// Whether `T` is a host container: a class with a `value_type` member (the standard Container
-/// and optional interface: vector, string, map, deque, optional, span). Its number of elements
-/// and its elements are tracked apart, so that a value read from a tensor and stored into an
-/// element does not make `v.size()` data-dependent.
-bool isContainerType(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !RD->hasDefinition())
-    return false;
-  for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
-    if (isa<TypedefNameDecl>(D))
-      return true;
-  return false;
-}
-
 /// `size()`, `empty()`, `has_value()`, `operator bool`: a const method without parameters
 /// that returns an integer or a bool by value. On a container it reads how many elements there
 /// are, not what they hold. Told by the signature, not by name.
@@ -398,7 +384,7 @@ public:
         continue;
       }
       S.Values[{P, nullptr}] = V;
-      if (isContainerType(P->getType()))
+      if (isHostContainerType(P->getType()))
         S.Values[sizeKey(P)] = V;
     }
   }
@@ -521,7 +507,7 @@ private:
 
   TaintValue readVar(const VarDecl *VD) {
     if (isLocal(VD))
-      return isContainerType(VD->getType()) ? join(S.get({VD, nullptr}), S.get(sizeKey(VD)))
+      return isHostContainerType(VD->getType()) ? join(S.get({VD, nullptr}), S.get(sizeKey(VD)))
                                             : S.get({VD, nullptr});
     auto It = A.GlobalTaint.find(VD);
     return {It == A.GlobalTaint.end() ? A.importedGlobal(VD) : It->second, 0};
@@ -583,7 +569,7 @@ private:
     // A whole container is replaced (or written by a call we cannot see): its number of
     // elements comes with the value, and with the conditions under which it is replaced
     // (`if (s > best) top = {i};`).
-    if (isContainerType(VD->getType()))
+    if (isHostContainerType(VD->getType()))
       writeKey(sizeKey(VD), join(V, reachedSince(VD)), Strong);
   }
 
@@ -627,7 +613,7 @@ private:
     V = step(V, Loc, At, std::string(Verb) + " '" + nameOf(F) + "' here");
     if (V.tainted() && !A.FieldTaint.count(F))
       A.FieldTaint[F] = V.origin();
-    if (Whole && isContainerType(F->getType()) && V.tainted() && !A.FieldSizes.count(F))
+    if (Whole && isHostContainerType(F->getType()) && V.tainted() && !A.FieldSizes.count(F))
       A.FieldSizes[F] = V.origin();
     if (Base && !isLocal(Base))
       return;
@@ -1016,7 +1002,7 @@ private:
   /// A field read as a whole: a container field also brings how many elements it holds.
   TaintValue evalMember(const MemberExpr *ME) {
     TaintValue V = evalMemberElements(ME);
-    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && isContainerType(F->getType()))
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && isHostContainerType(F->getType()))
       V = join(V, fieldSize(F));
     return V;
   }
@@ -1162,7 +1148,7 @@ private:
         if (TaintValue Shape = dynamicShape(Sizes->Args[0]); !Shape.empty() && !Shape.AnyDim)
           return {};
     noteStoredShapes(*C, E);
-    if (Instance && !C->Args.empty() && isContainerType(C->Args[0]->getType()))
+    if (Instance && !C->Args.empty() && isHostContainerType(C->Args[0]->getType()))
       if (std::optional<TaintValue> V = containerCall(*C, E, ArgV))
         return ResultTensor ? TaintValue{} : *V;
     if (ResultTensor || TensorObject)
@@ -1432,7 +1418,7 @@ private:
   // --- statements --------------------------------------------------------------------------
 
   void declare(const VarDecl *VD) {
-    if (isLocal(VD) && isContainerType(VD->getType()))
+    if (isLocal(VD) && isHostContainerType(VD->getType()))
       Declared[VD] = {Control.size(), S.LoopExits, S.FunctionExits};
     const Expr *Init = VD->getInit();
     if (!Init) {
@@ -1583,7 +1569,7 @@ private:
       // Over a container, the trip count is its number of elements; the loop variable holds
       // one of them.
       TaintValue Trip = Range;
-      if (RangeInit && isContainerType(RangeInit->getType())) {
+      if (RangeInit && isHostContainerType(RangeInit->getType())) {
         Trip = sizeOf(RangeInit, Range);
         Range = elementsOf(RangeInit, Range);
         Facts.replaceTaint(RangeInit, Trip.origin());

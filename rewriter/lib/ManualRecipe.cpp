@@ -6,6 +6,7 @@
 
 #include "ExprUtil.h"
 
+#include "graphify/analyzer/ApiResolver.h"
 #include "graphify/analyzer/Check.h"
 
 #include <clang/AST/ExprCXX.h>
@@ -24,17 +25,6 @@ bool isOutputStream(QualType T) {
 }
 
 enum class Consumer { None, Printed, LoopCondition, HostCopy, HostSelect, HostBuffer };
-
-/// A host container: a class with a `value_type` member (vector, deque, string, map).
-bool isHostContainer(QualType T, const ApiModel &Api) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !RD->hasDefinition() || Api.isTensor(T))
-    return false;
-  for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
-    if (isa<TypedefNameDecl>(D))
-      return true;
-  return false;
-}
 
 /// What the value of `Anchor` flows into, looking up through its enclosing expressions.
 Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
@@ -60,12 +50,12 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
     // `boxes.push_back(x.item<float>())`, `v[i] = s.item<float>()`: collected on the host.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
         MC && MC->getImplicitObjectArgument() && MC->getImplicitObjectArgument() != Child &&
-        isHostContainer(MC->getImplicitObjectArgument()->getType(), Api))
+        isHostContainerType(MC->getImplicitObjectArgument()->getType()))
       return Consumer::HostBuffer;
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
         OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && OC->getArg(1) == Child)
       if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(OC->getArg(0)->IgnoreParenImpCasts());
-          Sub && Sub->getOperator() == OO_Subscript && isHostContainer(Sub->getArg(0)->getType(), Api))
+          Sub && Sub->getOperator() == OO_Subscript && isHostContainerType(Sub->getArg(0)->getType()))
         return Consumer::HostBuffer;
     if (const auto *W = dyn_cast<WhileStmt>(S); W && W->getCond() == Child)
       return Consumer::LoopCondition;

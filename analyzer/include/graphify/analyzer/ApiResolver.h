@@ -97,6 +97,12 @@ private:
 /// class-typed values (copy/move constructors, conversion-free functional casts).
 const clang::Expr *skipValueWrappers(const clang::Expr *E);
 
+/// Whether `T` is a host container: a class with a `value_type` member (the standard Container
+/// and optional interface: vector, string, map, deque, optional, span). The taint analysis keeps
+/// its length apart from its elements; the recipes call a value stored into one "collected on the
+/// host".
+bool isHostContainerType(clang::QualType T);
+
 /// Whether the local `VD` is assigned after its declaration anywhere in its function (then its
 /// initializer is not its only possible value).
 bool isAssignedAfterDeclaration(const clang::VarDecl *VD);
