@@ -54,6 +54,8 @@ bool copiesToDevice(const ApiCall &Call, const ApiResolver &Api) {
   return false;
 }
 
+const Expr *userFunctionHostOrigin(const Expr *E, const ApiResolver &Api, bool &Pinned, unsigned Depth);
+
 /// Where a tensor in pageable host memory was built: the host_factory call (a factory given no
 /// placement argument), followed through locals initialised once, elements-preserving calls and
 /// conversions that stay on the host. `Pinned` is set when pin_memory() is on the way.
@@ -69,23 +71,57 @@ const Expr *hostOrigin(const Expr *E, const ApiResolver &Api, bool &Pinned, unsi
     return hostOrigin(VD->getInit(), Api, Pinned, Depth + 1);
   }
   auto Call = Api.resolve(E);
-  if (!Call || Call->Entries.empty())
+  if (!Call)
     return nullptr;
+  if (Call->Entries.empty() && !(Call->Callee && Api.isLibraryDecl(Call->Callee)) && !Call->IsMethod)
+    return userFunctionHostOrigin(E, Api, Pinned, Depth);
   if (Call->hasTag("host_factory")) {
     for (unsigned I = Call->IsMethod ? 1 : 0; I < Call->Args.size(); ++I)
       if (mayNameDevice(Call->Args[I], Api))
         return nullptr;
     return E;
   }
-  if (!Call->IsMethod)
-    return nullptr;
-  if (Call->hasTag("pins_memory")) {
+  if (Call->hasTag("pins_memory") && Call->IsMethod) {
     Pinned = true;
     return hostOrigin(Call->arg(0), Api, Pinned, Depth + 1);
   }
-  if (Call->hasTag("same_elements") || (Call->hasTag("device_transfer") && !copiesToDevice(*Call, Api)))
-    return hostOrigin(Call->arg(0), Api, Pinned, Depth + 1);
+  if (Call->hasTag("device_transfer"))
+    return copiesToDevice(*Call, Api) ? nullptr : hostOrigin(Call->arg(0), Api, Pinned, Depth + 1);
+  // Any other op that returns a tensor runs where its operands are: a tensor computed from host
+  // tensors (`torch::triu(torch::ones(...)).unsqueeze(0)`, `ones(...).fill_(v).toType(kLong)`)
+  // is in host memory too. The first tensor operand decides (mixing devices is an error).
+  if (!Api.isTensor(E->getType()))
+    return nullptr;
+  for (const Expr *Arg : Call->Args)
+    if (Arg && Api.isTensor(skipValueWrappers(Arg)->getType()))
+      return hostOrigin(Arg, Api, Pinned, Depth + 1);
   return nullptr;
+}
+
+/// A function of the analysed code whose every return is a tensor built in host memory
+/// (`return torch::tensor(keep);`): its result is one too.
+const Expr *userFunctionHostOrigin(const Expr *E, const ApiResolver &Api, bool &Pinned, unsigned Depth) {
+  const auto *CE = dyn_cast<CallExpr>(E);
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  if (!FD || !FD->hasBody() || !Api.isTensor(E->getType()) || Depth > 8)
+    return nullptr;
+  const Expr *Origin = nullptr;
+  llvm::SmallVector<const Stmt *, 32> Work{FD->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      const Expr *Mine = R->getRetValue() ? hostOrigin(R->getRetValue(), Api, Pinned, Depth + 1) : nullptr;
+      if (!Mine)
+        return nullptr;
+      Origin = Origin ? Origin : Mine;
+      continue;
+    }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return Origin;
 }
 
 /// Whether a `true` is among the call's boolean arguments (non_blocking in to() and cuda()).

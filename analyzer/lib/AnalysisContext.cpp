@@ -103,6 +103,10 @@ void AnalysisContext::forEachRegionSite(
     llvm::function_ref<void(const Stmt &, RegionSite)> Visit) const {
   bool All = Config.ScopeKind == Scope::All;
   for (const FunctionDecl *FD : Functions) {
+    // A host epilogue is host code by declaration (it reads the counts of a padded core), in
+    // every scope, as NOLINT is.
+    if (GraphRegionFinder::isHostEpilogue(FD))
+      continue;
     // Under Scope::All everything is visited; windows still say where capture is relaxed.
     RegionSite Body{Regions.isRelaxed(FD)};
     const RegionSite *Site = Regions.contains(FD) ? &Body : nullptr;

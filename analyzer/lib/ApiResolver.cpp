@@ -160,6 +160,24 @@ const ApiFlavor *ApiResolver::recordFlavor(const CXXRecordDecl *RD, bool Module,
   return F;
 }
 
+bool ApiResolver::isLibraryDecl(const Decl *D) const {
+  llvm::StringRef Outermost;
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *N = dyn_cast<NamespaceDecl>(DC))
+      Outermost = N->getName();
+  if (Outermost.empty())
+    return false;
+  auto FirstComponent = [](llvm::StringRef Qualified) { return Qualified.ltrim(':').split("::").first; };
+  for (const ApiFlavor &F : Rules.flavors()) {
+    if (FirstComponent(F.Spelling) == Outermost)
+      return true;
+    for (const std::string &T : F.TensorTypes)
+      if (FirstComponent(T) == Outermost)
+        return true;
+  }
+  return false;
+}
+
 const ApiFlavor *ApiResolver::tensorFlavor(QualType T) const {
   if (T.isNull())
     return nullptr;

@@ -58,6 +58,20 @@ bool GraphRegionFinder::isAnnotatedRegion(const Decl *D) {
   return false;
 }
 
+bool GraphRegionFinder::isHostEpilogue(const Decl *D) {
+  if (!D)
+    return false;
+  for (const auto *A : D->specific_attrs<AnnotateAttr>())
+    if (A->getAnnotation() == "graphify.host_epilogue")
+      return true;
+  const ASTContext &Ctx = D->getASTContext();
+  for (const Decl *R : D->redecls())
+    if (const RawComment *C = Ctx.getRawCommentForDeclNoCache(R))
+      if (llvm::StringRef(C->getRawText(Ctx.getSourceManager())).ltrim("/*! \t").starts_with("graphify: host epilogue"))
+        return true;
+  return false;
+}
+
 bool GraphRegionFinder::matchesGlob(const FunctionDecl *FD) const {
   if (Globs.empty())
     return false;
@@ -195,6 +209,7 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
   llvm::DenseMap<const Decl *, EdgeCollector> Edges;
   std::vector<const Decl *> Work;
   GraphRegions Regions;
+  llvm::DenseSet<const Decl *> Epilogues;
 
   for (const FunctionDecl *FD : Functions) {
     BodyOf[canon(FD)] = FD->getBody();
@@ -237,8 +252,13 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
           Regions.noteCalledWithoutBody(FD, Relaxed);
         continue;
       }
-      if (!Regions.insert(D))
+      if (isHostEpilogue(D)) {
+        // Host code between the caller and the core: not checked, but what it calls is.
+        if (!Epilogues.insert(canon(D)).second)
+          continue;
+      } else if (!Regions.insert(D)) {
         continue;
+      }
       if (Relaxed)
         Regions.markRelaxed(D);
       const EdgeCollector &C = EdgesOf(D);

@@ -12,23 +12,7 @@ namespace graphify::rewriter {
 
 const ApiFlavor *ApiModel::tensorFlavor(QualType T) const { return Resolver.tensorFlavor(T); }
 
-bool ApiModel::isLibraryDecl(const Decl *D) const {
-  llvm::StringRef Outermost;
-  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
-    if (const auto *N = dyn_cast<NamespaceDecl>(DC))
-      Outermost = N->getName();
-  if (Outermost.empty())
-    return false;
-  auto FirstComponent = [](llvm::StringRef Qualified) { return Qualified.ltrim(':').split("::").first; };
-  for (const ApiFlavor &F : Rules.flavors()) {
-    if (FirstComponent(F.Spelling) == Outermost)
-      return true;
-    for (const std::string &T : F.TensorTypes)
-      if (FirstComponent(T) == Outermost)
-        return true;
-  }
-  return false;
-}
+bool ApiModel::isLibraryDecl(const Decl *D) const { return Resolver.isLibraryDecl(D); }
 
 bool ApiModel::isTensorExpr(const Expr *E) const {
   return E && isTensor(stripImplicit(E)->getType());

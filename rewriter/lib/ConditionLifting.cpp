@@ -156,9 +156,16 @@ llvm::Expected<Lifted> Lifter::liftHost(const Expr *E) {
                   "tensor comparison would round it");
   // A host variable or field that does not depend on tensor values.
   if (Api.facts())
-    if (Api.facts()->taintOf(S))
+    if (const TaintOrigin *O = Api.facts()->taintOf(S)) {
+      // A size of a selection has a device form (the mask's count), but not as a where() of this
+      // if: the selection itself must stay padded first.
+      if (O->SizeOfSelection)
+        return refuse("the condition depends on '" + text(E) + "', the size of a value-dependent selection: "
+                      "keep the selection padded to the rows it came from and test its count on the device "
+                      "(mask.sum(), mask.any())");
       return refuse("the condition depends on '" + text(E) + "', a host value read from a tensor "
                     "that cannot be kept on the device");
+    }
   if (isa<DeclRefExpr>(S) || isa<MemberExpr>(S)) {
     QualType T = S->getType().getNonReferenceType();
     if (T->isRealFloatingType() && !T->isSpecificBuiltinType(BuiltinType::Float))

@@ -24,12 +24,24 @@ bool isOutputStream(QualType T) {
   return RD && llvm::StringRef(RD->getQualifiedNameAsString()).contains("ostream");
 }
 
-enum class Consumer { None, Printed, LoopCondition, HostCopy, HostSelect, HostBuffer };
+enum class Consumer { None, Printed, LoopCondition, HostCopy, DeviceCopy, HostSelect, HostBuffer };
+
+/// Whether the transfer `E` copies to the host: a host read (cpu()) or a destination naming the
+/// CPU; otherwise it copies host memory to the device (the host-sync check reports those only
+/// for tensors built in pageable host memory).
+bool copiesToHost(const Expr *E, const ApiModel &Api) {
+  if (Api.callHasTag(E, "host_sync"))
+    return true;
+  for (const Expr *A : callArgs(E))
+    if (ApiResolver::mentionsConstant(A, "CPU", "cpu"))
+      return true;
+  return false;
+}
 
 /// What the value of `Anchor` flows into, looking up through its enclosing expressions.
 Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
   if (const auto *E = dyn_cast<Expr>(Anchor); E && Api.callHasTag(E, "device_transfer"))
-    return Consumer::HostCopy;
+    return copiesToHost(E, Api) ? Consumer::HostCopy : Consumer::DeviceCopy;
   if (const auto *CO = dyn_cast<ConditionalOperator>(Anchor); CO && !Api.isTensorExpr(CO))
     return Consumer::HostSelect;
   DynTypedNode N = DynTypedNode::create(*Anchor);
@@ -126,7 +138,7 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
     return "the loop runs over the rows of a selection: loop over the static number of rows it was selected "
            "from and mask the rows that were not selected (the padded form: rows padded to that size and a "
            "validity mask)";
-  if (F.SizeOfSelection && Use != Consumer::Printed && Use != Consumer::HostCopy)
+  if (F.SizeOfSelection && Use != Consumer::Printed && Use != Consumer::HostCopy && Use != Consumer::DeviceCopy)
     return "the size of a selection depends on the values: keep the selection padded to the static size it "
            "came from (a mask over N rows selects at most N) with the mask as validity (torch::where(mask, x, "
            "0); a stable argsort of the inverted mask moves the kept rows first), and count with mask.sum() "
@@ -141,6 +153,10 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   case Consumer::HostCopy:
     return "the tensor is copied to host memory: move the copy, and the host code that uses it, out of the "
            "graph region";
+  case Consumer::DeviceCopy:
+    return "the tensor is built in pageable host memory and copied to the device, which waits for the host: "
+           "build it on the device (a factory given the device or x.options()), once before the graph region "
+           "(a constant the region reads), or in pinned memory copied with non_blocking=true";
   case Consumer::HostBuffer:
     return "the value is collected into a host container, which a graph cannot fill: keep the values in a "
            "tensor the graph writes (a preallocated buffer written with index_put_ or torch::where) and copy "

@@ -81,6 +81,16 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
       F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api);
       continue;
     }
+    // A whole-function rewrite (selection-to-padded) that does not apply: the by-hand recipe
+    // stays the advice (it says what to do), with why the automatic form did not apply when the
+    // finding is about the selection it would have padded.
+    if (!Best->Fix && isa<CompoundStmt>(Best->Root)) {
+      F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api);
+      if (F.SizeOfSelection || F.CheckId == "graphify-dynamic-shape")
+        F.Recipe += (F.Recipe.empty() ? "" : " ") + std::string("(not rewritten automatically: ") + Best->NoFixReason +
+                    ")";
+      continue;
+    }
     if (Best->Fix) {
       F.Fix = Best->Fix;
       F.NoFixReason.clear();

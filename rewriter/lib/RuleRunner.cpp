@@ -285,6 +285,9 @@ public:
       // An if-conversion rewrites every if of its region: their conditions are its concern too.
       if (SelectsOnConditions)
         coverConvertedIfs(Root, Fix, *R.Context, C.Covered, Api);
+      // A rewrite of a whole function body (selection-to-padded) rewrites every statement in it.
+      if (isa<CompoundStmt>(Root))
+        coverStatement(Root, SM, C.Covered);
       C.FixSpan = fixSpan(Fix);
       C.Fix = std::move(Fix);
     }

@@ -56,6 +56,10 @@ std::optional<std::string> calleeImpurity(const clang::FunctionDecl *FD, const A
 /// `x.all()`) or a local initialised by one and never reassigned in `Body`.
 bool isProvablySingleElement(const clang::Expr *E, const clang::Stmt *Body, const ApiModel &Api);
 
+/// Whether `E` is provably a boolean tensor: a comparison or logical op (bool_output), a
+/// negation or conjunction of such, or a local initialised by one. Unknown means no.
+bool isProvablyBoolean(const clang::Expr *E, const ApiModel &Api);
+
 /// Whether the tensor `E` provably holds integers or booleans, so that `.to(kLong)` reads it as
 /// `item<int64_t>()` does on every value (for a floating tensor they differ on NaN, infinities
 /// and values beyond int64: item() raises c10::Error, the conversion wraps): an index or a

@@ -12,11 +12,9 @@ using namespace clang;
 
 namespace graphify::rewriter {
 
-namespace {
-
 /// Whether `E` is provably a boolean tensor: a comparison or logical op (bool_output), a
 /// negation or conjunction of such, or a local initialised by one. Unknown means no.
-bool isBooleanTensor(const Expr *E, const ApiModel &Api, unsigned Depth = 0) {
+static bool isBooleanTensor(const Expr *E, const ApiModel &Api, unsigned Depth) {
   E = stripAll(E);
   if (!E || Depth > 4)
     return false;
@@ -34,6 +32,10 @@ bool isBooleanTensor(const Expr *E, const ApiModel &Api, unsigned Depth = 0) {
          llvm::all_of(Operands, [&](const Expr *Op) { return isBooleanTensor(Op, Api, Depth + 1); });
 }
 
+bool isProvablyBoolean(const Expr *E, const ApiModel &Api) { return isBooleanTensor(E, Api, 0); }
+
+namespace {
+
 /// For an entry with index lists: whether one of them holds a tensor that is not a boolean
 /// mask (integer indices, which raise when out of range). Slices, integers and masks raise only
 /// for shapes, which are the same on both sides of a where().
@@ -46,7 +48,7 @@ bool indexListMayRaise(const Expr *Call, const ApiEntry &Entry, const ApiModel &
     if (Elements.empty())
       return true; // a list built elsewhere: what it holds is unknown
     for (const Expr *E : Elements)
-      if (Api.isTensorExpr(E) && !isBooleanTensor(E, Api))
+      if (Api.isTensorExpr(E) && !isProvablyBoolean(E, Api))
         return true;
   }
   return false;

@@ -315,8 +315,16 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
   conjuncts(L.Loop->getCond(), Parts);
   for (const Expr *P : Parts)
     (readsTensorOnHost(P, Api) ? Dynamic : Static).push_back(P);
-  if (Static.empty())
+  if (Static.empty()) {
+    // A loop over the rows of a selection has a static bound: the rows they were selected from.
+    for (const Expr *D : Dynamic)
+      if (const DataFacts *Facts = Api.facts())
+        if (const TaintOrigin *O = Facts->taintOf(D); O && O->SizeOfSelection)
+          return refuse("the loop runs over the rows of a value-dependent selection: loop over the static number "
+                        "of rows they were selected from and mask the rows that were not selected (the padded "
+                        "form)");
     return refuse("the loop has no static bound beside its data-dependent condition");
+  }
   if (L.Loop->getInit() && !isa<DeclStmt>(L.Loop->getInit()))
     return refuse("the loop counter is declared outside the loop, so its final value would change");
   if (auto Why = findSideEffect(L.Loop->getCond(), Api, /*AllowHostReads=*/true))

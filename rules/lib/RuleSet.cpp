@@ -236,6 +236,10 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
     if (!Domain)
       return Domain.takeError();
     E.DomainArgs = *Domain;
+    auto Dims = takePositions(M, "dim_args");
+    if (!Dims)
+      return Dims.takeError();
+    E.DimArgs = *Dims;
     auto Safe = M.takeInt("safe_value");
     if (!Safe)
       return Safe.takeError();
@@ -272,6 +276,8 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged position_argument but has no 'position_args'");
     if (E.hasTag("domain_restricted") && (E.DomainArgs.empty() || !E.SafeValue))
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged domain_restricted but lacks 'domain_args' or 'safe_value'");
+    if (E.hasTag("along_dims") && E.DimArgs.empty())
+      return yamlError(File, Item, "entry '" + E.Name + "' is tagged along_dims but has no 'dim_args'");
     if (E.hasTag("capture_entry") && E.CallableArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged capture_entry but has no 'callable_args'");
     for (llvm::StringRef Tag : {"capture_begin", "capture_end", "stream_ordered"})

@@ -65,14 +65,17 @@ std::string readFile(const std::string &Path) {
 }
 
 /// Line (1-based) -> regex from `// EXPECT-NO-FIX: <regex>` comments.
-std::map<unsigned, std::string> expectedRefusals(llvm::StringRef Code) {
+/// `// <Marker> <regex>` annotations by line: EXPECT-NO-FIX (a refusal) or EXPECT-RECIPE (a
+/// by-hand recipe, for a rewrite that does not apply and says why in the recipe).
+std::map<unsigned, std::string> expectedAnnotations(llvm::StringRef Code, llvm::StringRef Marker) {
   std::map<unsigned, std::string> Out;
   llvm::SmallVector<llvm::StringRef, 64> Lines;
   Code.split(Lines, '\n');
+  const std::string Tag = "// " + Marker.str() + ":";
   for (unsigned I = 0; I < Lines.size(); ++I) {
-    size_t P = Lines[I].find("// EXPECT-NO-FIX:");
+    size_t P = Lines[I].find(Tag);
     if (P != llvm::StringRef::npos)
-      Out[I + 1] = Lines[I].substr(P + strlen("// EXPECT-NO-FIX:")).trim().str();
+      Out[I + 1] = Lines[I].substr(P + Tag.size()).trim().str();
   }
   return Out;
 }
@@ -103,7 +106,15 @@ TEST_P(RewriteGolden, Case) {
               (F.Fix ? "fix " + F.Fix->RuleName : F.NoFixReason.empty() ? "no rule" : F.NoFixReason) + "\n";
 
   // Refusals: each annotated line has a matching reason; no refusal elsewhere.
-  std::map<unsigned, std::string> Expected = expectedRefusals(Input);
+  for (const auto &[Line, Pattern] : expectedAnnotations(Input, "EXPECT-RECIPE")) {
+    llvm::Regex Re(Pattern);
+    bool Found = false;
+    for (const graphify::Finding &F : Run.Findings)
+      Found |= F.Where.Line == Line && Re.match(F.Recipe);
+    EXPECT_TRUE(Found) << C.Path << ":" << Line << ": expected a recipe matching '" << Pattern << "'; findings:\n"
+                       << Report;
+  }
+  std::map<unsigned, std::string> Expected = expectedAnnotations(Input, "EXPECT-NO-FIX");
   for (const auto &[Line, Pattern] : Expected) {
     llvm::Regex Re(Pattern);
     bool Found = false;

@@ -37,3 +37,24 @@ struct BoxDecoder : torch::nn::Module {
            host_only.sum().to(torch::kFloat) + moved.sum() + pinned.sum() + anchors_.sum() + mean.sum();
   }
 };
+
+// Host tensors computed further before the copy (the result of an op on host tensors is in host
+// memory too), and a helper of the file that returns one, as decoders write their masks.
+torch::Tensor kept_indices(const std::vector<int64_t> &keep) { return torch::tensor(keep); }
+
+struct GreedyDecoder : torch::nn::Module {
+  torch::Device device_ = torch::kCUDA;
+
+  torch::Tensor forward(torch::Tensor memory, int64_t start, int64_t len) {
+    auto ys = torch::ones({1, 1}).fill_(start).toType(torch::kLong).to(device_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:69: warning: 'to' copies a tensor built in host memory ('ones', line 49) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    auto causal = torch::triu(torch::ones({len, len}, torch::kInt32), 1).unsqueeze(0).to(torch::kBool).to(device_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:104: warning: 'to' copies a tensor built in host memory ('ones', line 51) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    std::vector<int64_t> keep = {0, 2};
+    auto picked = kept_indices(keep).to(memory.device());
+    // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: 'to' copies a tensor built in host memory ('tensor', line 43) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    // Computed from a device tensor: already on the device.
+    auto shifted = (memory + 1).to(device_);
+    return memory.index_select(0, picked) + ys.sum() + causal.sum() + shifted.sum();
+  }
+};

@@ -261,6 +261,8 @@ int run(const std::string &mode, const char *inputs_path, std::FILE *out, bool c
   if (file.trials.empty()) throw std::runtime_error("no trials in the inputs file");
 @SETUP@
   auto call = [&](std::vector<torch::Tensor> &in) { return @CALL@; };
+  auto capture_call = [&](std::vector<torch::Tensor> &in) { return @CAPTURE_CALL@; };
+  constexpr bool captures_core = @CAPTURES_CORE@;
   if (mode == "grad" || mode == "grad-if-params") {
     // Gradients of every output w.r.t. every floating input and every parameter, by
     // autograd::grad (nothing accumulates into .grad() across trials). The model gets clones of
@@ -348,12 +350,12 @@ int run(const std::string &mode, const char *inputs_path, std::FILE *out, bool c
 #ifdef GRAPHIFY_TORCH_COMPAT
   if (mode == "capture" || mode == "trace") {
     auto in = make_inputs(file, 0, cuda);
-    using R = decltype(call(in));
+    using R = decltype(capture_call(in));
     std::optional<R> result;
     gfy::Graph g;
     try {
-      if (mode == "trace") g = gfy::trace([&] { result.emplace(call(in)); });
-      else g = gfy::capture([&] { result.emplace(call(in)); });
+      if (mode == "trace") g = gfy::trace([&] { result.emplace(capture_call(in)); });
+      else g = gfy::capture([&] { result.emplace(capture_call(in)); });
     } catch (const gfy::CaptureError &e) {
       std::fprintf(out, "capture refused %u\t%s\t%s\t%s\n", e.line(), escape(e.op()).c_str(),
                    escape(e.file()).c_str(), escape(e.what()).c_str());
@@ -371,6 +373,7 @@ int run(const std::string &mode, const char *inputs_path, std::FILE *out, bool c
         for (size_t k = 0; k < in.size(); ++k) in[k].copy_(fresh[k]);
         g.replay();
         write_outputs(out, "replay", t, *result);
+        if constexpr (captures_core) write_outputs(out, "reference", t, capture_call(in));
       } catch (const std::exception &e) {
         std::fprintf(out, "replay %zu error %s\n", t, escape(e.what()).c_str());
       }
@@ -456,6 +459,8 @@ std::string generateHarness(const HarnessSpec &Spec) {
   replaceAll(S, "@MODEL@", Model);
   replaceAll(S, "@SETUP@", Setup);
   replaceAll(S, "@CALL@", Call);
+  replaceAll(S, "@CAPTURE_CALL@", Spec.CaptureName.empty() ? Call : Spec.CaptureName + "(" + Args + ")");
+  replaceAll(S, "@CAPTURES_CORE@", Spec.CaptureName.empty() ? "false" : "true");
   replaceAll(S, "@PARAMS@", Params);
   return S;
 }

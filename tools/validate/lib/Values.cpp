@@ -433,6 +433,8 @@ static llvm::Expected<TrialRead> parseResultsLine(RecordCursor &C, llvm::StringR
     return parseTrial(C, Head, Owner, R.Eager);
   if (Head.starts_with("replay "))
     return parseTrial(C, Head, Owner, R.Replays);
+  if (Head.starts_with("reference "))
+    return parseTrial(C, Head, Owner, R.References);
   if (Head.starts_with("grad "))
     return parseGradientTrial(C, Head, Owner, R.Gradients);
   if (Head.starts_with("params ")) {

@@ -58,6 +58,9 @@ public:
   /// base classes), or null.
   const ApiFlavor *tensorFlavor(clang::QualType T) const;
   bool isTensor(clang::QualType T) const { return tensorFlavor(T) != nullptr; }
+  /// Whether `D` is declared in a tensor library's own namespace: the outermost namespace of a
+  /// flavor's tensor types or of its spelling (`at`, `torch`, `gfy`).
+  bool isLibraryDecl(const clang::Decl *D) const;
 
   /// Whether `T` (references and qualifiers stripped) is one of a flavor's placement_types: a
   /// class or enum whose values choose where a tensor lives (tensor options, a device).

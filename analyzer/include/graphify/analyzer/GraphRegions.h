@@ -7,6 +7,9 @@
 /// calls. The region is the seeds plus everything they call, transitively, among the functions
 /// defined in the analyzed files. A lambda written inside a region is part of it.
 ///
+/// A host epilogue (GraphRegionFinder::isHostEpilogue) is never a region body itself; the region
+/// goes on through its calls.
+///
 /// A body reached only from windows opened in relaxed capture mode is a relaxed region: calls
 /// tagged capture_relaxed_ok are allowed there.
 ///
@@ -80,6 +83,12 @@ public:
 
   /// Whether `D` carries `[[clang::annotate("graphify.graph_region")]]`.
   static bool isAnnotatedRegion(const clang::Decl *D);
+
+  /// Whether `D` is a host epilogue: annotated `graphify.host_epilogue`, or documented by a
+  /// comment that starts with `graphify: host epilogue` (what selection-to-padded writes above
+  /// the function it splits). An epilogue reached from a region is host code — not checked —
+  /// while what it calls (the padded core) stays in the region.
+  static bool isHostEpilogue(const clang::Decl *D);
 
   /// Why `Glob` is not a graph-region glob (`*`, `?`, `[...]`, `{a,b}`, `\`, matched against
   /// qualified names), or empty when it is one. A malformed glob would match nothing, and the

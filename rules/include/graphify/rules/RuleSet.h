@@ -38,6 +38,7 @@ struct ApiEntry {
   std::vector<unsigned> PositionArgs; ///< positions of element positions (position_argument)
   std::vector<unsigned> CallableArgs; ///< positions of captured callables (capture_entry)
   std::vector<unsigned> DomainArgs; ///< positions of inputs with a restricted domain (domain_restricted)
+  std::vector<unsigned> DimArgs;    ///< positions of dimension arguments (along_dims)
   std::optional<int64_t> SafeValue; ///< an input inside that domain, with a finite derivative (domain_restricted)
   /// Position naming the stream or graph a capture_begin/capture_end call acts on (a window
   /// closes at the next end call on the same stream), or the stream a stream_ordered call

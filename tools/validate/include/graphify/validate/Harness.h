@@ -13,6 +13,8 @@
 ///  - `capture`: `gfy::capture` at trial 0, then for t = 1..K-1 copy trial t's inputs into the
 ///               captured inputs and `replay()`: `capture ok` + `replay <t> ...`, or
 ///               `capture refused <line>\t<op>\t<file>\t<msg>` / `capture failed <msg>`;
+///               With a CaptureName, the core is captured instead, and each replay line is
+///               followed by `reference <t> ok <n>`: the core run eagerly on the same inputs;
 ///  - `trace`:   the same with `gfy::trace` (host reads frozen), plus `warning <msg>` lines;
 ///  - `grad`:    `params <n>`, then every trial with grad mode on: the floating inputs made leaves
 ///               that require grad (the model gets clones, so in-place ops on inputs stay legal),
@@ -48,6 +50,10 @@ struct HarnessSpec {
   unsigned NumInputs = 0; ///< tensors passed, in parameter order
   std::string ModelPath;  ///< absolute path of the model file to include
   std::string Version;    ///< "original" or "rewritten", for the banner comment only
+  /// The function `capture` mode captures instead of the entry, with the entry's arguments: the
+  /// padded core of an entry that selection-to-padded split into a core and a host epilogue
+  /// (the epilogue reads counts on the host, the core is what a user captures). Empty: the entry.
+  std::string CaptureName;
 };
 
 /// Process exit codes of a harness (besides 0 and crashes).

@@ -148,6 +148,8 @@ struct HarnessResults {
   std::vector<TrialOutputs> Eager;   ///< mode `eager`: one per trial, in order
   CaptureOutcome Capture;            ///< mode `capture` or `trace`
   std::vector<TrialOutputs> Replays; ///< trials 1..K-1 replayed on the captured graph
+  /// With a captured core (HarnessSpec::CaptureName): the core run eagerly at trials 1..K-1.
+  std::vector<TrialOutputs> References;
   std::vector<std::string> Warnings; ///< trace warnings
   std::optional<unsigned> Parameters; ///< mode `grad`: parameters that require grad (0 for functions)
   std::vector<TrialGradients> Gradients; ///< mode `grad`: one per trial, in order

@@ -1,0 +1,332 @@
+// The padded-selection engine. Invariant: every padded value of a group has the same leading
+// size as the tensor its first selection was taken from, its valid rows are the first `count`
+// ones, and they hold exactly the rows the original computed, in the original order. Each lifted
+// call is one that keeps that invariant; everything else refuses.
+#include "PaddedSelection.h"
+
+#include "ExprUtil.h"
+#include "Predication.h"
+#include "RankFacts.h"
+#include "Refusal.h"
+#include "Safety.h"
+
+#include "graphify/analyzer/Analysis.h"
+
+#include <clang/AST/ExprCXX.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+#include <set>
+
+using namespace clang;
+
+namespace graphify::rewriter {
+
+namespace {
+
+/// The file byte range of `S` (expansion locations), or nothing.
+std::optional<std::pair<unsigned, unsigned>> fileRange(const Stmt *S, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(S->getSourceRange()), SM,
+                                               Ctx.getLangOpts());
+  if (R.isInvalid())
+    return std::nullopt;
+  return std::make_pair(SM.getFileOffset(R.getBegin()), SM.getFileOffset(R.getEnd()));
+}
+
+void collectReplacements(const Stmt *S, const std::map<const Stmt *, std::string> &Replaced,
+                         const ASTContext &Ctx, std::vector<std::tuple<unsigned, unsigned, std::string>> &Out) {
+  if (!S)
+    return;
+  if (auto It = Replaced.find(S); It != Replaced.end()) {
+    if (auto R = fileRange(S, Ctx))
+      Out.emplace_back(R->first, R->second, It->second);
+    return;
+  }
+  for (const Stmt *C : S->children())
+    collectReplacements(C, Replaced, Ctx, Out);
+}
+
+/// Whether `E` is an integer constant other than 0 and not negative (a negative dimension may
+/// name dimension 0 of a tensor of rank 1 or more).
+bool isPositiveConstant(const Expr *E, const ASTContext &Ctx) {
+  E = stripAll(E);
+  if (auto V = E->getIntegerConstantExpr(Ctx))
+    return V->isStrictlyPositive();
+  return false;
+}
+
+/// Whether the dimension argument `E` (a constant or a braced list of constants) names only
+/// dimensions other than the rows.
+bool namesOnlyOtherDims(const Expr *E, const ASTContext &Ctx) {
+  auto Elements = bracedListElements(E);
+  if (Elements.empty())
+    return isPositiveConstant(E, Ctx);
+  return llvm::all_of(Elements, [&](const Expr *X) { return isPositiveConstant(X, Ctx); });
+}
+
+std::string quoted(const Stmt *S, const ASTContext &Ctx) { return "'" + sourceText(S, Ctx) + "'"; }
+
+} // namespace
+
+std::string textWithReplacements(const Stmt *S, const std::map<const Stmt *, std::string> &Replaced,
+                                 const ASTContext &Ctx) {
+  auto Whole = fileRange(S, Ctx);
+  if (!Whole)
+    return sourceText(S, Ctx);
+  std::vector<std::tuple<unsigned, unsigned, std::string>> Edits;
+  collectReplacements(S, Replaced, Ctx, Edits);
+  std::sort(Edits.begin(), Edits.end());
+  const SourceManager &SM = Ctx.getSourceManager();
+  FileID File = SM.getFileID(SM.getExpansionLoc(S->getBeginLoc()));
+  llvm::StringRef Buffer = SM.getBufferData(File);
+  std::string Out;
+  unsigned At = Whole->first;
+  for (const auto &[B, E, Text] : Edits) {
+    if (B < At || E > Whole->second)
+      continue;
+    Out += Buffer.substr(At, B - At).str();
+    Out += Text;
+    At = E;
+  }
+  Out += Buffer.substr(At, Whole->second - At).str();
+  return Out;
+}
+
+int PaddedLifter::groupOf(const ValueDecl *D) const {
+  auto It = Groups.find(D);
+  return It == Groups.end() ? -1 : It->second;
+}
+
+void PaddedLifter::forget(const ValueDecl *D) {
+  for (auto It = ByMask.begin(); It != ByMask.end();)
+    It = It->first.first == D ? ByMask.erase(It) : std::next(It);
+}
+
+void PaddedLifter::setGroup(const ValueDecl *D, int Group) {
+  if (Group < 0)
+    Groups.erase(D);
+  else
+    Groups[D] = Group;
+}
+
+std::string PaddedLifter::where(const Stmt *S) const {
+  return "line " + std::to_string(Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()));
+}
+
+bool PaddedLifter::isSelection(const Expr *E) const { return isPaddableSelection(E, Api); }
+
+/// The mask of a selection the padded form keeps, or null.
+static const Expr *selectionMask(const Expr *E, const ApiModel &Api) {
+  E = stripAll(E);
+  if (!isa<CallExpr>(E) || Api.callHasTag(E, "in_place"))
+    return nullptr;
+  for (const ApiEntry *Entry : Api.entriesFor(E)) {
+    if (!Entry->hasTag("bool_mask_index") || Entry->IndexArgs.size() != 1)
+      continue;
+    const Expr *List = Api.argAt(E, Entry->IndexArgs[0]);
+    auto Elements = List ? bracedListElements(List) : llvm::SmallVector<const Expr *, 4>{};
+    if (Elements.size() != 1 || !Api.isTensorExpr(Elements[0]))
+      return nullptr;
+    const DataFacts *Facts = Api.facts();
+    if ((Facts && Facts->isBoolMask(Elements[0])) || isProvablyBoolean(Elements[0], Api))
+      return Elements[0];
+    return nullptr;
+  }
+  return nullptr;
+}
+
+bool isPaddableSelection(const Expr *E, const ApiModel &Api) { return selectionMask(E, Api) != nullptr; }
+
+bool PaddedLifter::touchesPadded(const Stmt *S) const {
+  if (!S)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && groupOf(DR->getDecl()) >= 0)
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S); E && isSelection(E))
+    return true;
+  for (const Stmt *C : S->children())
+    if (touchesPadded(C))
+      return true;
+  return false;
+}
+
+llvm::Expected<PaddedLifter::Lifted> PaddedLifter::lift(const Expr *E, llvm::StringRef NameHint,
+                                                         std::string &Prelude) {
+  std::map<const Stmt *, std::string> Replaced;
+  auto Group = classify(E, Replaced, NameHint, Prelude);
+  if (!Group)
+    return Group.takeError();
+  return Lifted{textWithReplacements(E, Replaced, Ctx), *Group};
+}
+
+llvm::Expected<int> PaddedLifter::classify(const Expr *E, std::map<const Stmt *, std::string> &Replaced,
+                                           llvm::StringRef NameHint, std::string &Prelude) {
+  E = stripAll(E);
+  if (!touchesPadded(E))
+    return -1;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    return groupOf(DR->getDecl());
+  if (isSelection(E))
+    return classifySelection(E, Replaced, NameHint, Prelude);
+  if (isa<CallExpr>(E) && Api.callHasTag(E, "shape_query"))
+    return refuse(quoted(E, Ctx) + " (" + where(E) + ") reads the size of a value-dependent selection; the padded "
+                  "form keeps such sizes only in a test before a return");
+  if (isa<CallExpr>(E) && Api.callHasTag(E, "elementwise") && !Api.callHasTag(E, "in_place"))
+    return classifyRowWise(E, callOperands(E), Replaced, Prelude);
+  if (isa<CallExpr>(E) && Api.callHasTag(E, "along_dims") && !Api.callHasTag(E, "in_place")) {
+    for (const ApiEntry *Entry : Api.entriesFor(E)) {
+      if (!Entry->hasTag("along_dims"))
+        continue;
+      for (unsigned Pos : Entry->DimArgs) {
+        const Expr *Dim = Api.argAt(E, Pos);
+        if (!Dim)
+          return refuse(quoted(E, Ctx) + " (" + where(E) + ") works along a dimension left to its default, which "
+                        "may be the rows of the selection");
+        if (!namesOnlyOtherDims(Dim, Ctx))
+          return refuse(quoted(E, Ctx) + " (" + where(E) + ") works along dimension " + sourceText(Dim, Ctx) +
+                        ", which is (or may be) the rows of the selection; the padded rows would take part");
+      }
+      break;
+    }
+    // The operands: self, tensor arguments, and the tensors of a list argument (cat, stack).
+    llvm::SmallVector<const Expr *, 4> Operands;
+    for (const Expr *Op : callOperands(E)) {
+      auto Elements = bracedListElements(Op);
+      if (!Elements.empty() && llvm::all_of(Elements, [&](const Expr *X) { return Api.isTensorExpr(X); }))
+        Operands.append(Elements.begin(), Elements.end());
+      else
+        Operands.push_back(Op);
+    }
+    return classifyRowWise(E, Operands, Replaced, Prelude);
+  }
+  std::string What = isa<CallExpr>(E) && !calleeName(E).empty() ? "'" + calleeName(E) + "'" : quoted(E, Ctx);
+  return refuse(What + " (" + where(E) + ") does not work row by row on a value-dependent selection, so it "
+                "cannot run on the padded rows");
+}
+
+llvm::Expected<int> PaddedLifter::classifyRowWise(const Expr *E, llvm::ArrayRef<const Expr *> Operands,
+                                                  std::map<const Stmt *, std::string> &Replaced,
+                                                  std::string &Prelude) {
+  std::set<int> Padded;
+  const Expr *First = nullptr;
+  std::vector<const Expr *> Others;
+  for (const Expr *Op : Operands) {
+    if (!Api.isTensorExpr(Op)) {
+      if (touchesPadded(Op))
+        return refuse(quoted(Op, Ctx) + " (" + where(Op) + ") is a host value computed from a value-dependent "
+                      "selection");
+      continue;
+    }
+    auto G = classify(Op, Replaced, "", Prelude);
+    if (!G)
+      return G.takeError();
+    if (*G >= 0) {
+      Padded.insert(*G);
+      if (!First)
+        First = Op;
+      else
+        Others.push_back(Op);
+    } else {
+      Others.push_back(Op);
+    }
+  }
+  if (Padded.empty())
+    return -1;
+  if (Padded.size() > 1)
+    return refuse(quoted(E, Ctx) + " (" + where(E) + ") combines the rows of two different selections, which do "
+                  "not line up once padded");
+  // Every other tensor operand must meet the padded rows without touching them: one element, or
+  // a rank the check below keeps from broadcasting against the rows.
+  const std::string Padding = textWithReplacements(First, Replaced, Ctx);
+  // cat and stack require operands of one rank and one size along the other dimensions (rows
+  // included) on both sides; a static operand would need as many rows as the selection has.
+  const bool Joins = Api.callHasTag(E, "joins_inputs");
+  for (const Expr *Op : Others) {
+    if (Joins) {
+      auto G = classify(Op, Replaced, "", Prelude);
+      if (G && *G >= 0)
+        continue;
+      if (!G)
+        return G.takeError();
+      return refuse(quoted(Op, Ctx) + " (" + where(Op) + ") is joined to the rows of a selection but does not come "
+                    "from them");
+    }
+    if (isProvablySingleElement(Op, Body, Api))
+      continue;
+    if (!isa<DeclRefExpr>(stripAll(Op)) || !isa<DeclRefExpr>(stripAll(First)))
+      return refuse("cannot prove that " + quoted(Op, Ctx) + " (" + where(Op) + ") lines up with the rows of " +
+                    quoted(First, Ctx) + " (name both in locals, or make the operand one element)");
+    const std::string Other = sourceText(Op, Ctx);
+    const bool BothPadded = groupOf(cast<DeclRefExpr>(stripAll(Op))->getDecl()) >= 0;
+    std::string Cond = BothPadded ? Other + ".dim() == " + Padding + ".dim()"
+                                  : Other + ".dim() < " + Padding + ".dim() || (" + Other + ".dim() == " + Padding +
+                                        ".dim() && " + Other + ".size(0) == 1)";
+    Prelude += "if (!(" + Cond + "))\n  throw std::invalid_argument(\"graphify: the padded form of " + where(E) +
+               " assumes that '" + Other + "' broadcasts along the rows of '" + Padding + "' without meeting them\");\n";
+  }
+  return *Padded.begin();
+}
+
+llvm::Expected<int> PaddedLifter::classifySelection(const Expr *E, std::map<const Stmt *, std::string> &Replaced,
+                                                    llvm::StringRef NameHint, std::string &Prelude) {
+  const Expr *Source = callObject(E);
+  const Expr *Mask = selectionMask(E, Api);
+  if (!Source)
+    return refuse(quoted(E, Ctx) + " (" + where(E) + ") is not a method call on the tensor it selects from");
+  auto SourceGroup = classify(Source, Replaced, "", Prelude);
+  if (!SourceGroup)
+    return SourceGroup.takeError();
+  auto MaskGroup = classify(Mask, Replaced, "", Prelude);
+  if (!MaskGroup)
+    return MaskGroup.takeError();
+  if (*MaskGroup != *SourceGroup)
+    return refuse("the mask " + quoted(Mask, Ctx) + " (" + where(Mask) + ") is not computed from the rows of " +
+                  quoted(Source, Ctx) + ", so their rows do not line up once padded");
+
+  const std::string Base = NameHint.empty() ? std::string("selected") : NameHint.str();
+  std::string SourceText = textWithReplacements(Source, Replaced, Ctx);
+  const auto *MaskRef = dyn_cast<DeclRefExpr>(stripAll(Mask));
+  if (MaskRef) {
+    auto It = ByMask.find({MaskRef->getDecl(), *SourceGroup});
+    if (It != ByMask.end()) {
+      const bool Named = isa<DeclRefExpr>(stripAll(Source));
+      Replaced[E] = (Named ? SourceText : "(" + SourceText + ")") + ".index_select(0, " + Orders[It->second] + ")";
+      return It->second;
+    }
+  }
+  if (!isa<DeclRefExpr>(stripAll(Source))) {
+    std::string Bound = freshName(Base + "_source", Body, Taken);
+    Prelude += "auto " + Bound + " = " + SourceText + ";\n";
+    SourceText = Bound;
+  }
+  const std::string MaskText = textWithReplacements(Mask, Replaced, Ctx);
+  const std::string Valid = freshName(Base + "_valid", Body, Taken);
+  const std::string Order = freshName(Base + "_order", Body, Taken);
+  const std::string Count = freshName(Base + "_count", Body, Taken);
+  if (*SourceGroup < 0) {
+    Prelude += "auto " + Valid + " = " + MaskText + ";\n";
+  } else {
+    const std::string &Before = Counts[*SourceGroup];
+    Prelude += "auto " + Valid + " = " + Api.spell(E, "logical_and") + "(" + MaskText + ", " + Api.spell(E, "arange") +
+               "(" + SourceText + ".size(0), " + Before + ".options()) < " + Before + ");\n";
+  }
+  // index({m}) with a one-dimensional mask of one element per row is the row selection the
+  // padded form reproduces; a mask of several dimensions selects elements, which it does not.
+  if (!isProvablyOneDimensional(Mask, E, Body, Api, Ctx) || !maskHasShapeOf(Mask, Source, Body, Api))
+    Prelude += "if (" + Valid + ".dim() != 1 || " + Valid + ".size(0) != " + SourceText +
+               ".size(0))\n  throw std::invalid_argument(\"graphify: the padded form of " + where(E) +
+               " assumes a one-dimensional mask with one element per row\");\n";
+  Prelude += "auto " + Order + " = " + Api.spell(E, "argsort") + "(" + Api.spell(E, "logical_not") + "(" + Valid +
+             ").to(" + Api.spellConstant(E, "kInt") + "), /*stable=*/true, 0);\n";
+  Prelude += "auto " + Count + " = " + Valid + ".sum();\n";
+  Replaced[E] = SourceText + ".index_select(0, " + Order + ")";
+  Counts.push_back(Count);
+  Orders.push_back(Order);
+  const int Group = static_cast<int>(Counts.size()) - 1;
+  if (MaskRef)
+    ByMask[{MaskRef->getDecl(), *SourceGroup}] = Group;
+  return Group;
+}
+
+} // namespace graphify::rewriter

@@ -1,0 +1,96 @@
+#pragma once
+/// \file
+/// The padded form of value-dependent selections: the engine of `selection-to-padded`
+/// (docs/rewrites.md, "Padded selections"). A selection of K rows out of N keeps N rows, the
+/// selected ones first and in their order, and a 0-d count K:
+///
+/// \code
+///   auto kept = x.index({m});                      // K rows: a shape no graph can hold
+///   // becomes
+///   auto kept_valid = m;
+///   auto kept_order = torch::argsort(torch::logical_not(kept_valid).to(torch::kInt), true, 0);
+///   auto kept = x.index_select(0, kept_order);     // N rows; rows [0, K) are x.index({m})
+///   auto kept_count = kept_valid.sum();            // K, on the device
+/// \endcode
+///
+/// Values computed row by row from padded values of one *group* (rows aligned, one count) stay
+/// padded in that group: element-wise calls (tag `elementwise`) and calls along other dimensions
+/// (tag `along_dims` with every dimension argument a constant other than 0, `index({Slice(), ...})`).
+/// A selection of a padded value ANDs its mask with the validity of the rows (`row < count`) and
+/// starts a new group. Shape preconditions the original checked on the K selected rows and that
+/// the rewrite cannot prove (a mask of one dimension and one element per row, operands that
+/// broadcast without touching the rows) become metadata checks in the rewritten code, which read
+/// no tensor value. Anything else that meets a padded value is refused with the construct named.
+
+#include "ApiModel.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <llvm/Support/Error.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace graphify::rewriter {
+
+/// Lifts the expressions of one function body into the padded form, statement by statement, in
+/// program order (the group a variable holds is the one its last lifted assignment gave it).
+class PaddedLifter {
+public:
+  PaddedLifter(const clang::Stmt *Body, const ApiModel &Api, clang::ASTContext &Ctx, std::vector<std::string> &Taken)
+      : Body(Body), Api(Api), Ctx(Ctx), Taken(Taken) {}
+
+  /// The padded text of `E`: selections replaced by their compacted locals, whose computation
+  /// (and the metadata checks the rewrite relies on) is appended to `Prelude`; and the group of
+  /// its rows (-1: not padded). `NameHint` names the locals of a selection that is `E` itself.
+  struct Lifted {
+    std::string Text;
+    int Group = -1;
+  };
+  llvm::Expected<Lifted> lift(const clang::Expr *E, llvm::StringRef NameHint, std::string &Prelude);
+
+  /// The group the variable (or structured binding) holds now, or -1.
+  int groupOf(const clang::ValueDecl *D) const;
+  void setGroup(const clang::ValueDecl *D, int Group);
+  /// The name of the 0-d count of a group.
+  const std::string &countOf(int Group) const { return Counts[Group]; }
+  /// Whether `S` names a variable that holds a padded value now, or contains a selection.
+  bool touchesPadded(const clang::Stmt *S) const;
+  /// Whether `E` is a selection this engine pads (isPaddableSelection).
+  bool isSelection(const clang::Expr *E) const;
+  /// `D` is given a new value: selections by it no longer share the order computed before.
+  void forget(const clang::ValueDecl *D);
+  /// How many selections have been padded so far.
+  size_t groupCount() const { return Counts.size(); }
+
+private:
+  const clang::Stmt *Body;
+  const ApiModel &Api;
+  clang::ASTContext &Ctx;
+  std::vector<std::string> &Taken;
+  std::map<const clang::ValueDecl *, int> Groups;
+  std::vector<std::string> Counts;
+  std::vector<std::string> Orders; ///< per group: the local holding its row order
+  /// Selections by the same mask variable from sources of the same group share one order, so
+  /// their rows line up (`boxes.index({keep})`, `scores.index({keep})`).
+  std::map<std::pair<const clang::ValueDecl *, int>, int> ByMask;
+
+  llvm::Expected<int> classify(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
+                               llvm::StringRef NameHint, std::string &Prelude);
+  llvm::Expected<int> classifySelection(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
+                                        llvm::StringRef NameHint, std::string &Prelude);
+  llvm::Expected<int> classifyRowWise(const clang::Expr *E, llvm::ArrayRef<const clang::Expr *> Operands,
+                                      std::map<const clang::Stmt *, std::string> &Replaced, std::string &Prelude);
+  std::string where(const clang::Stmt *S) const;
+};
+
+/// Whether `E` is a selection the padded form keeps: `x.index({m})` (tag bool_mask_index, one
+/// index list with one entry) with `m` provably a boolean tensor.
+bool isPaddableSelection(const clang::Expr *E, const ApiModel &Api);
+
+/// The source text of `S` with the nodes of `Replaced` (found under `S`) replaced by their text.
+std::string textWithReplacements(const clang::Stmt *S, const std::map<const clang::Stmt *, std::string> &Replaced,
+                                 const clang::ASTContext &Ctx);
+
+} // namespace graphify::rewriter

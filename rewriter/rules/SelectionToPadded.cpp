@@ -1,0 +1,439 @@
+// selection-to-padded:
+//   torch::Tensor confident(torch::Tensor boxes, torch::Tensor scores, double t) {
+//     auto keep = scores > t;
+//     auto kept = boxes.index({keep});
+//     if (kept.size(0) == 0) return torch::zeros({0, 4});
+//     return kept * 2;
+//   }
+// becomes a capturable core that keeps every selection padded to the static size it came from
+// (lib/PaddedSelection.h) and returns fixed-size outputs plus counts, and a host epilogue with
+// the original signature that reads the counts, slices, and takes the early returns — the
+// "fixed max detections + num_detections" contract of inference engines:
+//   static std::tuple<torch::Tensor, torch::Tensor, ...> confident_padded(...) { ...; return {...}; }
+//   /// graphify: host epilogue of 'confident_padded' ...
+//   torch::Tensor confident(torch::Tensor boxes, torch::Tensor scores, double t) {
+//     auto padded = confident_padded(boxes, scores, t);
+//     const int64_t rows = std::get<1>(padded).item<int64_t>();
+//     if (std::get<2>(padded).narrow(0, 0, rows2).size(0) == 0) return torch::zeros({0, 4});
+//     return std::get<0>(padded).narrow(0, 0, rows);
+//   }
+//
+// Why it is exact: the core computes every value the original computed, padded (its first
+// `count` rows are the original's rows), so the epilogue's slices are the original's values. The
+// core runs all of the function, where the original may have returned early; that is only
+// allowed when what follows a return is free of side effects and of ops that raise on values
+// (findSideEffect), so the extra work is unobservable. The code must be straight-line: locals,
+// assignments, early returns tested on selections, and a final return (anything else refuses,
+// naming the statement). Free functions only: a method's core would need a declaration in its
+// class.
+#include "lib/PaddedSelection.h"
+#include "lib/Predication.h"
+#include "lib/RuleSupport.h"
+#include "lib/Safety.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Tooling/Transformer/SourceCode.h>
+
+using namespace clang;
+using namespace clang::transformer;
+using MatchResult = clang::ast_matchers::MatchFinder::MatchResult;
+
+namespace graphify::rewriter {
+
+namespace {
+
+/// An early return the epilogue takes: `if (Cond) return Value;`.
+struct Guard {
+  const Expr *Cond = nullptr;
+  const Expr *Value = nullptr;
+  /// Padded variables the condition reads, with the core output holding their value there.
+  std::map<const ValueDecl *, unsigned> Reads;
+};
+
+/// One output of the core: a padded value (sliced by its group's count) or a static one.
+struct Output {
+  std::string Text;
+  std::string Count; ///< the 0-d count of its group, or empty (not padded)
+};
+
+struct Plan {
+  const FunctionDecl *Function = nullptr;
+  std::string Core;                     ///< the core's statements
+  std::vector<Output> Outputs;          ///< [0] is the returned value
+  std::vector<std::string> LeadingGuards; ///< guards on parameters alone, taken before the core runs
+  std::vector<Guard> Guards;
+};
+
+std::string lineOf(const Stmt *S, const ASTContext &Ctx) {
+  return "line " + std::to_string(Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()));
+}
+
+/// `if (c) return v;` (braces allowed, no else, no init statement), or null.
+const ReturnStmt *guardReturn(const IfStmt *If) {
+  if (If->getElse() || If->getInit() || If->getConditionVariable())
+    return nullptr;
+  const Stmt *Then = If->getThen();
+  if (const auto *CS = dyn_cast<CompoundStmt>(Then); CS && CS->size() == 1)
+    Then = CS->body_front();
+  return dyn_cast<ReturnStmt>(Then);
+}
+
+/// Why `E` (evaluated in the epilogue) may not see the values it names there: it reads a local
+/// of the body, or a parameter the body assigns. Null when it reads only parameters the body
+/// leaves alone, globals and constants; `Allowed` variables are supplied by the core.
+std::optional<std::string> readsBodyState(const Stmt *E, const Stmt *Body,
+                                          const std::map<const ValueDecl *, unsigned> &Allowed,
+                                          const ASTContext &Ctx) {
+  llvm::SmallVector<const Stmt *, 16> Work{E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && !Allowed.count(DR->getDecl())) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if ((V && V->hasLocalStorage() && !isa<ParmVarDecl>(V)) || isa<BindingDecl>(DR->getDecl()))
+        return "reads '" + DR->getDecl()->getNameAsString() + "', which the function computes";
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(V); P && isReassigned(P, Body))
+        return "reads the parameter '" + P->getNameAsString() + "', which the function assigns";
+    }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  (void)Ctx;
+  return std::nullopt;
+}
+
+/// The local or by-value parameter `v` of `v = e;` (a tensor assignment), or null.
+const VarDecl *assignedLocal(const Stmt *S, const Expr *&Value) {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
+    OC = dyn_cast<CXXOperatorCallExpr>(EWC->getSubExpr());
+  if (!OC || OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
+    return nullptr;
+  const VarDecl *V = referencedVar(OC->getArg(0));
+  if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType())
+    return nullptr;
+  Value = OC->getArg(1);
+  return V;
+}
+
+class Planner {
+public:
+  Planner(const FunctionDecl &F, const ApiModel &Api, ASTContext &Ctx)
+      : F(F), Body(F.getBody()), Api(Api), Ctx(Ctx), Lifter(Body, Api, Ctx, Taken) {}
+
+  llvm::Expected<Plan> plan() {
+    if (auto Err = checkSignature())
+      return std::move(Err);
+    const auto *Block = cast<CompoundStmt>(Body);
+    Plan P;
+    P.Function = &F;
+    P.Outputs.push_back({});
+    bool Started = false;
+    for (auto It = Block->body_begin(); It != Block->body_end(); ++It) {
+      const Stmt *S = *It;
+      const bool Last = It + 1 == Block->body_end();
+      if (const auto *If = dyn_cast<IfStmt>(S); If && guardReturn(If)) {
+        if (auto Err = guard(If, Started, P))
+          return std::move(Err);
+        continue;
+      }
+      Started = true;
+      if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+        if (!Last || !R->getRetValue())
+          return refuse("the return at " + lineOf(S, Ctx) + " is not the last statement");
+        std::string Prelude;
+        auto Value = Lifter.lift(R->getRetValue(), "result", Prelude);
+        if (!Value)
+          return Value.takeError();
+        if (auto Why = findSideEffect(R->getRetValue(), Api, false, Ran))
+          return refuse("the return at " + lineOf(S, Ctx) + " " + *Why);
+        P.Core += Prelude;
+        P.Outputs[0] = {Value->Text, Value->Group >= 0 ? Lifter.countOf(Value->Group) : ""};
+        continue;
+      }
+      if (auto Err = statement(S, P))
+        return std::move(Err);
+    }
+    if (P.Outputs[0].Text.empty())
+      return refuse("the function does not end with a return of a tensor");
+    if (Lifter.groupCount() == 0)
+      return refuse("no value-dependent selection reaches a return");
+    return P;
+  }
+
+  const FunctionDecl &F;
+  const Stmt *Body;
+  std::vector<std::string> Taken;
+
+private:
+  const ApiModel &Api;
+  ASTContext &Ctx;
+  PaddedLifter Lifter;
+  Evaluation Ran = Evaluation::AsBefore;
+
+  llvm::Error checkSignature() {
+    if (isa<CXXMethodDecl>(F))
+      return refuse("'" + F.getNameAsString() + "' is a method: its padded core would need a declaration in its "
+                    "class (a free function is split in place)");
+    if (F.isTemplated())
+      return refuse("'" + F.getNameAsString() + "' is a template");
+    if (!Api.isTensor(F.getReturnType()) || F.getReturnType()->getContainedAutoType())
+      return refuse("'" + F.getNameAsString() + "' returns '" + F.getReturnType().getAsString() +
+                    "', not a tensor (the split returns fixed-size tensors and counts)");
+    for (const ParmVarDecl *P : F.parameters())
+      if (P->getName().empty())
+        return refuse("a parameter of '" + F.getNameAsString() + "' has no name, so the epilogue cannot pass it on");
+    return llvm::Error::success();
+  }
+
+  llvm::Error guard(const IfStmt *If, bool Started, Plan &P) {
+    const Expr *Cond = If->getCond();
+    const Expr *Value = guardReturn(If)->getRetValue();
+    if (!Value)
+      return refuse("the return at " + lineOf(If, Ctx) + " returns nothing");
+    if (auto Why = findSideEffect(Cond, Api, /*AllowHostReads=*/true, Evaluation::AsBefore))
+      return refuse("the condition at " + lineOf(If, Ctx) + " " + *Why);
+    if (!Lifter.touchesPadded(Cond)) {
+      if (Started)
+        return refuse("the early return at " + lineOf(If, Ctx) + " does not depend on a selection, and the core "
+                      "cannot return early");
+      if (auto Why = readsBodyState(If, Body, {}, Ctx))
+        return refuse("the early return at " + lineOf(If, Ctx) + " " + *Why);
+      P.LeadingGuards.push_back(sourceText(If, Ctx));
+      return llvm::Error::success();
+    }
+    Guard G;
+    G.Cond = Cond;
+    G.Value = Value;
+    // The core keeps the values the condition reads as outputs: later assignments may rebind the
+    // variables.
+    llvm::SmallVector<const Stmt *, 16> Work{Cond};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S)) {
+        int Group = Lifter.groupOf(DR->getDecl());
+        if (Group >= 0 && !G.Reads.count(DR->getDecl())) {
+          std::string Kept = freshName(DR->getDecl()->getNameAsString() + "_at_" +
+                                           std::to_string(Ctx.getSourceManager().getExpansionLineNumber(If->getBeginLoc())),
+                                       Body, Taken);
+          P.Core += "auto " + Kept + " = " + DR->getDecl()->getNameAsString() + ";\n";
+          G.Reads[DR->getDecl()] = P.Outputs.size();
+          P.Outputs.push_back({Kept, Lifter.countOf(Group)});
+        }
+      }
+      if (S)
+        for (const Stmt *C : S->children())
+          Work.push_back(C);
+    }
+    if (auto Why = readsBodyState(Cond, Body, G.Reads, Ctx))
+      return refuse("the condition at " + lineOf(If, Ctx) + " " + *Why + " (the epilogue tests it on the core's outputs)");
+    if (auto Why = readsBodyState(Value, Body, {}, Ctx))
+      return refuse("the early return at " + lineOf(If, Ctx) + " " + *Why);
+    P.Guards.push_back(std::move(G));
+    Ran = Evaluation::Conditional;
+    return llvm::Error::success();
+  }
+
+  llvm::Error statement(const Stmt *S, Plan &P) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      if (!DS->isSingleDecl() || !isa<VarDecl>(DS->getSingleDecl()) || isa<DecompositionDecl>(DS->getSingleDecl()))
+        return refuse("the declaration at " + lineOf(S, Ctx) + " declares several names");
+      const auto *V = cast<VarDecl>(DS->getSingleDecl());
+      if (!V->getInit())
+        return refuse("'" + V->getNameAsString() + "' (" + lineOf(S, Ctx) + ") has no initialiser");
+      return value(S, V, V->getInit(), P);
+    }
+    const Expr *Value = nullptr;
+    if (const VarDecl *V = assignedLocal(S, Value); V && Api.isTensor(V->getType()))
+      return value(S, V, Value, P);
+    std::string Kind = isa<Expr>(S) ? "'" + sourceText(S, Ctx) + "'" : std::string(S->getStmtClassName());
+    if (const auto *For = dyn_cast<ForStmt>(S); For)
+      Kind = "the loop";
+    else if (isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S))
+      Kind = "the loop";
+    else if (isa<IfStmt>(S))
+      Kind = "the if";
+    return refuse("the padded form covers straight-line code (locals, assignments, returns tested on selections); " +
+                  Kind + " at " + lineOf(S, Ctx) + " is not");
+  }
+
+  llvm::Error value(const Stmt *S, const VarDecl *V, const Expr *Init, Plan &P) {
+    if (auto Why = findSideEffect(Init, Api, false, Ran))
+      return refuse("the value of '" + V->getNameAsString() + "' (" + lineOf(S, Ctx) + ") " + *Why);
+    if (!Api.isTensor(V->getType())) {
+      if (Lifter.touchesPadded(Init))
+        return refuse("'" + V->getNameAsString() + "' (" + lineOf(S, Ctx) + ") is a host value computed from a "
+                      "value-dependent selection");
+      P.Core += sourceText(S, Ctx) + (isa<Expr>(S) ? ";\n" : "\n");
+      return llvm::Error::success();
+    }
+    std::string Prelude;
+    auto Lifted = Lifter.lift(Init, V->getName(), Prelude);
+    if (!Lifted)
+      return Lifted.takeError();
+    std::map<const Stmt *, std::string> Replaced{{stripAll(Init), Lifted->Text}};
+    P.Core += Prelude + textWithReplacements(S, Replaced, Ctx) + (isa<Expr>(S) ? ";\n" : "\n");
+    Lifter.setGroup(V, Lifted->Group);
+    Lifter.forget(V);
+    return llvm::Error::success();
+  }
+};
+
+/// The text of the file between two locations of `F`'s definition.
+std::string textBetween(SourceLocation B, SourceLocation E, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  B = SM.getExpansionLoc(B);
+  E = SM.getExpansionLoc(E);
+  unsigned Begin = SM.getFileOffset(B), End = SM.getFileOffset(E);
+  if (SM.getFileID(B) != SM.getFileID(E) || End < Begin)
+    return "";
+  return SM.getBufferData(SM.getFileID(B)).substr(Begin, End - Begin).str();
+}
+
+/// The text of a declaration as written (a parameter with its type).
+std::string declText(const Decl &D, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(D.getSourceRange()), SM, Ctx.getLangOpts());
+  return R.isValid() ? Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str() : "";
+}
+
+/// The spelling of the function's return type as written (`torch::Tensor`).
+std::string returnTypeText(const FunctionDecl &F, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(F.getReturnTypeSourceRange()), SM,
+                                               Ctx.getLangOpts());
+  std::string Text = R.isValid() ? Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str() : "";
+  return Text.empty() ? F.getReturnType().getAsString() : Text;
+}
+
+/// The core and the epilogue that replace the function.
+llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Taken, ASTContext &Ctx) {
+  const FunctionDecl &F = *P.Function;
+  const Stmt *Body = F.getBody();
+  const std::string T = returnTypeText(F, Ctx);
+  std::string CoreName = F.getNameAsString() + "_padded";
+  for (int N = 2; Ctx.Idents.find(CoreName) != Ctx.Idents.end(); ++N)
+    CoreName = F.getNameAsString() + "_padded" + std::to_string(N);
+  for (const ParmVarDecl *Param : F.parameters())
+    Taken.push_back(Param->getNameAsString());
+
+  // The core returns the values, then one count per group they use.
+  std::vector<std::string> Counts;
+  for (const Output &O : P.Outputs)
+    if (!O.Count.empty() && !llvm::is_contained(Counts, O.Count))
+      Counts.push_back(O.Count);
+  std::string Types, Returned, Params, Args;
+  for (const Output &O : P.Outputs)
+    Returned += (Returned.empty() ? "" : ", ") + O.Text;
+  for (const std::string &C : Counts)
+    Returned += ", " + C;
+  for (size_t I = 0; I < P.Outputs.size() + Counts.size(); ++I)
+    Types += (I ? ", " : "") + T;
+  for (const ParmVarDecl *Param : F.parameters()) {
+    Params += (Params.empty() ? "" : ", ") + declText(*Param, Ctx);
+    Args += (Args.empty() ? "" : ", ") + Param->getNameAsString();
+  }
+  std::string Core = "static std::tuple<" + Types + "> " + CoreName + "(" + Params + ") {\n" + P.Core +
+                     "return std::make_tuple(" + Returned + ");\n}\n\n";
+
+  // The epilogue: read each count once, slice each output, take the early returns in order.
+  const std::string Padded = freshName("padded", Body, Taken);
+  std::string Epilogue = "auto " + Padded + " = " + CoreName + "(" + Args + ");\n";
+  std::map<std::string, std::string> Rows;
+  for (size_t I = 0; I < Counts.size(); ++I) {
+    Rows[Counts[I]] = freshName("rows", Body, Taken);
+    Epilogue += "const int64_t " + Rows[Counts[I]] + " = std::get<" + std::to_string(P.Outputs.size() + I) + ">(" +
+                Padded + ").item<int64_t>();\n";
+  }
+  auto Sliced = [&](unsigned I) {
+    std::string Get = "std::get<" + std::to_string(I) + ">(" + Padded + ")";
+    const Output &O = P.Outputs[I];
+    return O.Count.empty() ? Get : Get + ".narrow(0, 0, " + Rows[O.Count] + ")";
+  };
+  for (const Guard &G : P.Guards) {
+    std::map<const Stmt *, std::string> Replaced;
+    llvm::SmallVector<const Stmt *, 16> Work{G.Cond};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S))
+        if (auto It = G.Reads.find(DR->getDecl()); It != G.Reads.end())
+          Replaced[DR] = Sliced(It->second);
+      if (S)
+        for (const Stmt *C : S->children())
+          Work.push_back(C);
+    }
+    Epilogue += "if (" + textWithReplacements(G.Cond, Replaced, Ctx) + ")\n  return " + sourceText(G.Value, Ctx) +
+                ";\n";
+  }
+  Epilogue += "return " + Sliced(0) + ";\n";
+  std::string Leading;
+  for (const std::string &L : P.LeadingGuards)
+    Leading += L + "\n";
+  std::string Signature = textBetween(F.getBeginLoc(), Body->getBeginLoc(), Ctx);
+  if (Signature.empty())
+    return refuse("the function's signature is produced by a macro expansion");
+  return Core + "/// graphify: host epilogue of '" + CoreName +
+         "' (reads the counts and slices the padded outputs; not a graph region)\n" + Signature + "{\n" + Leading +
+         Epilogue + "}";
+}
+
+} // namespace
+
+namespace matchers {
+/// The block holds a selection by a boolean mask that the padded form could keep.
+AST_MATCHER_P(CompoundStmt, containsPaddableSelection, const ApiModel *, Api) {
+  llvm::SmallVector<const Stmt *, 32> Work{&Node};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *E = dyn_cast<Expr>(S); E && isPaddableSelection(E, *Api))
+      return true;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+} // namespace matchers
+
+NamedRewriteRule makeSelectionToPaddedRule(const ApiModel &Api) {
+  using namespace matchers;
+  const ApiModel *A = &Api;
+  auto Matcher =
+      compoundStmt(isUserCode(), hasParent(functionDecl(isDefinition())), containsPaddableSelection(A)).bind("body");
+  EditGenerator Edits = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
+    const auto *Body = R.Nodes.getNodeAs<CompoundStmt>("body");
+    const FunctionDecl *F = nullptr;
+    for (const DynTypedNode &P : R.Context->getParents(*Body))
+      if (const auto *FD = P.get<FunctionDecl>(); FD && FD->getBody() == Body)
+        F = FD;
+    if (!F)
+      return refuse("the block is not a function body");
+    Planner Plan(*F, *A, *R.Context);
+    auto P = Plan.plan();
+    if (!P)
+      return P.takeError();
+    auto Text = render(*P, Plan.Taken, *R.Context);
+    if (!Text)
+      return Text.takeError();
+    auto Range = tooling::getFileRangeForEdit(CharSourceRange::getTokenRange(F->getSourceRange()), *R.Context);
+    if (!Range)
+      return refuse("the function is produced by a macro expansion");
+    llvm::SmallVector<Edit, 1> All;
+    All.push_back(Edit{EditKind::Range, *Range, *Text, {}});
+    return All;
+  };
+  return {"selection-to-padded",
+          makeRule(Matcher, Edits,
+                   cat("the function is split into a capturable core that keeps each value-dependent selection "
+                       "padded to the size it came from (the selected rows first, with their count) and a host "
+                       "epilogue with the original signature that slices the padded outputs by the counts"))};
+}
+
+} // namespace graphify::rewriter

@@ -1,0 +1,54 @@
+// selection-to-padded against the real LibTorch headers: a score filter whose survivors leave the
+// function (the shape of detection post-processing) becomes a padded core plus a host epilogue.
+#include <torch/torch.h>
+
+static std::tuple<torch::Tensor, torch::Tensor, torch::Tensor, torch::Tensor>
+confident_boxes_padded(torch::Tensor boxes, torch::Tensor scores,
+                       double threshold) {
+  auto keep = scores > threshold;
+  auto kept_valid = keep;
+  if (kept_valid.dim() != 1 || kept_valid.size(0) != boxes.size(0))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 7 assumes a one-dimensional mask "
+        "with one element per row");
+  auto kept_order = torch::argsort(
+      torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
+  auto kept_count = kept_valid.sum();
+  auto kept = boxes.index_select(0, kept_order);
+  auto kept_at_8 = kept;
+  auto picked = scores.index_select(0, kept_order);
+  auto strong_mask = picked > 2 * threshold;
+  auto strong_valid = torch::logical_and(
+      strong_mask,
+      torch::arange(kept.size(0), kept_count.options()) < kept_count);
+  if (strong_valid.dim() != 1 || strong_valid.size(0) != kept.size(0))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 12 assumes a one-dimensional mask "
+        "with one element per row");
+  auto strong_order = torch::argsort(
+      torch::logical_not(strong_valid).to(torch::kInt), /*stable=*/true, 0);
+  auto strong_count = strong_valid.sum();
+  auto strong = kept.index_select(0, strong_order);
+  auto low = strong.slice(1, 0, 2);
+  auto high = strong.slice(1, 2, 4);
+  if (!(high.dim() == low.dim()))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 15 assumes that 'high' broadcasts "
+        "along the rows of 'low' without meeting them");
+  auto centres = (low + high) / 2;
+  return std::make_tuple(
+      torch::cat({centres, strong.select(1, 0).unsqueeze(1)}, 1), kept_at_8,
+      strong_count, kept_count);
+}
+
+/// graphify: host epilogue of 'confident_boxes_padded' (reads the counts and
+/// slices the padded outputs; not a graph region)
+torch::Tensor confident_boxes(torch::Tensor boxes, torch::Tensor scores,
+                              double threshold) {
+  auto padded = confident_boxes_padded(boxes, scores, threshold);
+  const int64_t rows = std::get<2>(padded).item<int64_t>();
+  const int64_t rows2 = std::get<3>(padded).item<int64_t>();
+  if (std::get<1>(padded).narrow(0, 0, rows2).size(0) == 0)
+    return torch::zeros({0, 4});
+  return std::get<0>(padded).narrow(0, 0, rows);
+}
