@@ -58,17 +58,30 @@ const Expr *userFunctionHostOrigin(const Expr *E, const ApiResolver &Api, bool &
 
 /// Where a tensor in pageable host memory was built: the host_factory call (a factory given no
 /// placement argument), followed through locals initialised once, elements-preserving calls and
-/// conversions that stay on the host. `Pinned` is set when pin_memory() is on the way.
-const Expr *hostOrigin(const Expr *E, const ApiResolver &Api, bool &Pinned, unsigned Depth = 0) {
+/// conversions that stay on the host. `Pinned` is set when pin_memory() is on the way. A local
+/// given new values is followed when each is computed on the host from itself or from host
+/// tensors (`m = m.unsqueeze(0).expand(...)`): `Self` is the local whose new value is followed.
+const Expr *hostOrigin(const Expr *E, const ApiResolver &Api, bool &Pinned, unsigned Depth = 0,
+                       const VarDecl *Self = nullptr) {
   E = skipValueWrappers(E);
   if (!E || Depth > 12)
     return nullptr;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!VD || !VD->isLocalVarDecl() || VD->getType()->isReferenceType() || !VD->getInit() ||
-        isAssignedAfterDeclaration(VD))
+    if (VD && VD == Self)
+      return E; // its value before this assignment, which the caller follows
+    if (!VD || !VD->isLocalVarDecl() || VD->getType()->isReferenceType() || !VD->getInit())
       return nullptr;
-    return hostOrigin(VD->getInit(), Api, Pinned, Depth + 1);
+    const Expr *Origin = hostOrigin(VD->getInit(), Api, Pinned, Depth + 1);
+    if (!Origin || !isAssignedAfterDeclaration(VD))
+      return Origin;
+    auto Values = assignedValues(VD);
+    if (!Values)
+      return nullptr;
+    for (const Expr *V : *Values)
+      if (!hostOrigin(V, Api, Pinned, Depth + 1, VD))
+        return nullptr;
+    return Origin;
   }
   auto Call = Api.resolve(E);
   if (!Call)
@@ -83,10 +96,10 @@ const Expr *hostOrigin(const Expr *E, const ApiResolver &Api, bool &Pinned, unsi
   }
   if (Call->hasTag("pins_memory") && Call->IsMethod) {
     Pinned = true;
-    return hostOrigin(Call->arg(0), Api, Pinned, Depth + 1);
+    return hostOrigin(Call->arg(0), Api, Pinned, Depth + 1, Self);
   }
   if (Call->hasTag("device_transfer"))
-    return copiesToDevice(*Call, Api) ? nullptr : hostOrigin(Call->arg(0), Api, Pinned, Depth + 1);
+    return copiesToDevice(*Call, Api) ? nullptr : hostOrigin(Call->arg(0), Api, Pinned, Depth + 1, Self);
   // Any other op that returns a tensor runs where its operands are: a tensor computed from host
   // tensors (`torch::triu(torch::ones(...)).unsqueeze(0)`, `ones(...).fill_(v).toType(kLong)`)
   // is in host memory too. The first tensor operand decides (mixing devices is an error).
@@ -94,7 +107,7 @@ const Expr *hostOrigin(const Expr *E, const ApiResolver &Api, bool &Pinned, unsi
     return nullptr;
   for (const Expr *Arg : Call->Args)
     if (Arg && Api.isTensor(skipValueWrappers(Arg)->getType()))
-      return hostOrigin(Arg, Api, Pinned, Depth + 1);
+      return hostOrigin(Arg, Api, Pinned, Depth + 1, Self);
   return nullptr;
 }
 

@@ -201,10 +201,11 @@ const ApiFlavor *ApiResolver::moduleFlavor(const CXXRecordDecl *RD) const {
   return recordFlavor(RD, /*Module=*/true, 0);
 }
 
-bool isAssignedAfterDeclaration(const VarDecl *VD) {
+std::optional<std::vector<const Expr *>> assignedValues(const VarDecl *VD) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   if (!FD || !FD->getBody())
-    return true;
+    return std::nullopt;
+  std::vector<const Expr *> Out;
   auto Names = [VD](const Expr *E) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return DRE && DRE->getDecl() == VD;
@@ -214,15 +215,26 @@ bool isAssignedAfterDeclaration(const VarDecl *VD) {
     const Stmt *S = Work.pop_back_val();
     if (!S)
       continue;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Names(BO->getLHS()))
-      return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Names(BO->getLHS())) {
+      if (BO->getOpcode() != BO_Assign)
+        return std::nullopt;
+      Out.push_back(BO->getRHS());
+    }
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
-        OC && OC->isAssignmentOp() && OC->getNumArgs() > 0 && Names(OC->getArg(0)))
-      return true;
+        OC && OC->isAssignmentOp() && OC->getNumArgs() > 0 && Names(OC->getArg(0))) {
+      if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
+        return std::nullopt;
+      Out.push_back(OC->getArg(1));
+    }
     for (const Stmt *Child : S->children())
       Work.push_back(Child);
   }
-  return false;
+  return Out;
+}
+
+bool isAssignedAfterDeclaration(const VarDecl *VD) {
+  auto Values = assignedValues(VD);
+  return !Values || !Values->empty();
 }
 
 static bool mentionsConstantImpl(const Stmt *S, llvm::StringRef Enumerator,

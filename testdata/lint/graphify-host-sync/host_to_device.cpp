@@ -58,3 +58,19 @@ struct GreedyDecoder : torch::nn::Module {
     return memory.index_select(0, picked) + ys.sum() + causal.sum() + shifted.sum();
   }
 };
+
+// A local given new values computed on the host from itself stays in host memory.
+struct MaskBuilder : torch::nn::Module {
+  torch::Device device_ = torch::kCUDA;
+
+  torch::Tensor forward(torch::Tensor x) {
+    auto causal = torch::triu(torch::ones({4, 4}, torch::kInt32), 1);
+    causal = causal.unsqueeze(0).expand({x.size(0), 4, 4});
+    auto on_host = causal.to(torch::kBool).to(device_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: 'to' copies a tensor built in host memory ('ones', line 67) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    // A local later given a device value may be on the device: not reported.
+    auto mixed = torch::ones({4});
+    mixed = x.sum(0);
+    return x.masked_fill(on_host, 0) + mixed.to(device_);
+  }
+};

@@ -106,6 +106,10 @@ const clang::Expr *skipValueWrappers(const clang::Expr *E);
 /// host".
 bool isHostContainerType(clang::QualType T);
 
+/// The values `VD` is given by plain assignments after its declaration (`v = e;`, in its
+/// function), or nothing when it is also written another way (`v += e`) or has no function body.
+std::optional<std::vector<const clang::Expr *>> assignedValues(const clang::VarDecl *VD);
+
 /// Whether the local `VD` is assigned after its declaration anywhere in its function (then its
 /// initializer is not its only possible value).
 bool isAssignedAfterDeclaration(const clang::VarDecl *VD);
