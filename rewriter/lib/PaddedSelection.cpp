@@ -200,9 +200,37 @@ llvm::Expected<int> PaddedLifter::classify(const Expr *E, std::map<const Stmt *,
     }
     return classifyRowWise(E, Operands, Replaced, Prelude);
   }
+  // Indexing whose first entry takes every row (`x.index({Slice(), 4})`) works on the other
+  // dimensions only.
+  if (isa<CallExpr>(E) && !Api.callHasTag(E, "in_place") && keepsEveryRow(E))
+    return classifyRowWise(E, {callObject(E)}, Replaced, Prelude);
   std::string What = isa<CallExpr>(E) && !calleeName(E).empty() ? "'" + calleeName(E) + "'" : quoted(E, Ctx);
   return refuse(What + " (" + where(E) + ") does not work row by row on a value-dependent selection, so it "
                 "cannot run on the padded rows");
+}
+
+bool PaddedLifter::keepsEveryRow(const Expr *E) const {
+  if (!callObject(E))
+    return false;
+  for (const ApiEntry *Entry : Api.entriesFor(E)) {
+    if (Entry->IndexArgs.size() != 1)
+      continue;
+    const Expr *List = Api.argAt(E, Entry->IndexArgs[0]);
+    auto Elements = List ? bracedListElements(List) : llvm::SmallVector<const Expr *, 4>{};
+    if (Elements.empty())
+      return false;
+    // The first entry: a constructor the packs describe (an index object) given no argument,
+    // which takes the whole dimension (`Slice()`).
+    const auto *Whole = dyn_cast<CXXConstructExpr>(stripAll(Elements[0]));
+    if (!Whole || Api.entriesFor(Whole).empty() ||
+        !llvm::all_of(Whole->arguments(), [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
+      return false;
+    // The others pick or slice other dimensions with host values that do not come from a
+    // selection.
+    return llvm::all_of(llvm::ArrayRef(Elements).drop_front(),
+                        [&](const Expr *X) { return !Api.isTensorExpr(X) && !touchesPadded(X); });
+  }
+  return false;
 }
 
 llvm::Expected<int> PaddedLifter::classifyRowWise(const Expr *E, llvm::ArrayRef<const Expr *> Operands,

@@ -15,7 +15,8 @@
 ///
 /// Values computed row by row from padded values of one *group* (rows aligned, one count) stay
 /// padded in that group: element-wise calls (tag `elementwise`) and calls along other dimensions
-/// (tag `along_dims` with every dimension argument a constant other than 0, `index({Slice(), ...})`).
+/// (tag `along_dims` with every dimension argument a constant other than 0, and indexing whose
+/// first entry takes every row: `index({Slice(), 4})`).
 /// A selection of a padded value ANDs its mask with the validity of the rows (`row < count`) and
 /// starts a new group. Shape preconditions the original checked on the K selected rows and that
 /// the rewrite cannot prove (a mask of one dimension and one element per row, operands that
@@ -82,6 +83,8 @@ private:
                                         llvm::StringRef NameHint, std::string &Prelude);
   llvm::Expected<int> classifyRowWise(const clang::Expr *E, llvm::ArrayRef<const clang::Expr *> Operands,
                                       std::map<const clang::Stmt *, std::string> &Replaced, std::string &Prelude);
+  /// `x.index({Slice(), ...})`: indexing whose first entry takes every row.
+  bool keepsEveryRow(const clang::Expr *E) const;
   std::string where(const clang::Stmt *S) const;
 };
 
