@@ -86,8 +86,7 @@ const ReturnStmt *guardReturn(const IfStmt *If) {
 /// of the body, or a parameter the body assigns. Null when it reads only parameters the body
 /// leaves alone, globals and constants; `Allowed` variables are supplied by the core.
 std::optional<std::string> readsBodyState(const Stmt *E, const Stmt *Body,
-                                          const std::map<const ValueDecl *, unsigned> &Allowed,
-                                          const ASTContext &Ctx) {
+                                          const std::map<const ValueDecl *, unsigned> &Allowed) {
   llvm::SmallVector<const Stmt *, 16> Work{E};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
@@ -103,7 +102,6 @@ std::optional<std::string> readsBodyState(const Stmt *E, const Stmt *Body,
     for (const Stmt *C : S->children())
       Work.push_back(C);
   }
-  (void)Ctx;
   return std::nullopt;
 }
 
@@ -202,7 +200,7 @@ private:
       if (Started)
         return refuse("the early return at " + lineOf(If, Ctx) + " does not depend on a selection, and the core "
                       "cannot return early");
-      if (auto Why = readsBodyState(If, Body, {}, Ctx))
+      if (auto Why = readsBodyState(If, Body, {}))
         return refuse("the early return at " + lineOf(If, Ctx) + " " + *Why);
       P.LeadingGuards.push_back(sourceText(If, Ctx));
       return llvm::Error::success();
@@ -230,9 +228,9 @@ private:
         for (const Stmt *C : S->children())
           Work.push_back(C);
     }
-    if (auto Why = readsBodyState(Cond, Body, G.Reads, Ctx))
+    if (auto Why = readsBodyState(Cond, Body, G.Reads))
       return refuse("the condition at " + lineOf(If, Ctx) + " " + *Why + " (the epilogue tests it on the core's outputs)");
-    if (auto Why = readsBodyState(Value, Body, {}, Ctx))
+    if (auto Why = readsBodyState(Value, Body, {}))
       return refuse("the early return at " + lineOf(If, Ctx) + " " + *Why);
     P.Guards.push_back(std::move(G));
     Ran = Evaluation::Conditional;
