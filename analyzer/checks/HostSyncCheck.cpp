@@ -137,6 +137,24 @@ const Expr *userFunctionHostOrigin(const Expr *E, const ApiResolver &Api, bool &
   return Origin;
 }
 
+/// The taint of the host data a host-built tensor is made of (`keep` in `torch::tensor(keep)`,
+/// `ids.data()` in `from_blob(ids.data(), ...)`) when it holds values read from tensors: the copy
+/// is then half of a round trip, device to host and back. Sizes of selections are not values.
+const TracedOrigin *hostDataTaint(const Expr *Origin, const TaintFacts &Facts) {
+  llvm::SmallVector<const Stmt *, 16> Work{Origin};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *E = dyn_cast<Expr>(S))
+      if (const TracedOrigin *O = Facts.tracedTaintOf(E); O && !O->SizeOfSelection)
+        return O;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return nullptr;
+}
+
 /// Whether a `true` is among the call's boolean arguments (non_blocking in to() and cuda()).
 bool hasTrueFlag(const ApiCall &Call) {
   for (const Expr *A : Call.Args) {
@@ -219,7 +237,7 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
                        std::to_string(SM.getExpansionLineNumber(Origin->getBeginLoc())) +
                        ") to the device; a copy from pageable memory synchronises with the host and cannot "
                        "be captured in a CUDA graph",
-                   &S);
+                   &S, hostDataTaint(Origin, Facts));
         return;
       }
       What = "'" + Call->Name + "' copies the tensor to host memory";

@@ -6,9 +6,12 @@
 #include "ConditionLifting.h"
 #include "ExprUtil.h"
 #include "Refusal.h"
+#include "HostWork.h"
 #include "Safety.h"
+#include "SelectionSizeAdvice.h"
 
 #include "graphify/analyzer/Analysis.h"
+#include "graphify/analyzer/ApiResolver.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
@@ -160,9 +163,7 @@ llvm::Expected<Lifted> Lifter::liftHost(const Expr *E) {
       // A size of a selection has a device form (the mask's count), but not as a where() of this
       // if: the selection itself must stay padded first.
       if (O->SizeOfSelection)
-        return refuse("the condition depends on '" + text(E) + "', the size of a value-dependent selection: "
-                      "keep the selection padded to the rows it came from and test its count on the device "
-                      "(mask.sum(), mask.any())");
+        return refuse(selectionSizeAdvice(S, Api, Ctx));
       return refuse("the condition depends on '" + text(E) + "', a host value read from a tensor "
                     "that cannot be kept on the device");
     }
@@ -175,6 +176,25 @@ llvm::Expected<Lifted> Lifter::liftHost(const Expr *E) {
       return Lifted{text(E), false, T->isBooleanType()};
   }
   return refuse("cannot express '" + text(E) + "' as a tensor");
+}
+
+/// Why a condition on the host object `V` (a container, a string) has no tensor form, with where
+/// its value was read from a tensor when it was (a token looked up from an id read on the host).
+std::string hostObjectReason(const VarDecl *V, const DeclRefExpr *Use, const ApiModel &Api, ASTContext &Ctx) {
+  QualType T = V->getType().getNonReferenceType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  std::string What = RD && RD->getName() == "basic_string" ? "'" + V->getNameAsString() + "', a host string"
+                     : isHostContainerType(T)
+                         ? "the host container '" + V->getNameAsString() + "'"
+                         : "'" + V->getNameAsString() + "', a host '" +
+                               T.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy()) + "' (not a number)";
+  std::string From;
+  if (const TaintOrigin *O = Api.facts() ? Api.facts()->taintOf(Use) : nullptr; O && O->Source)
+    From = " computed from a value read from a tensor (line " +
+           std::to_string(Ctx.getSourceManager().getExpansionLineNumber(O->Source->getBeginLoc())) +
+           "): test the tensor value itself on the device (an id, a count) and move the host object out of the "
+           "region";
+  return "the condition depends on " + What + From;
 }
 
 static bool isComparison(BinaryOperatorKind K) {
@@ -278,8 +298,18 @@ llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope 
                                               ASTContext &Ctx) {
   if (!Cond)
     return refuse("the statement has no condition");
-  if (isa<CXXOperatorCallExpr>(stripAll(Cond)) || Api.isTensorExpr(Cond))
-    return refuse("the condition converts a tensor to bool on the host");
+  // The size of a selection blocks the condition whatever else it holds (a host flag, a bitwise
+  // '&' of two tests): the selection must become padded first, so that is the reason given.
+  if (const Expr *Size = selectionSizeIn(Cond, Api))
+    return refuse(selectionSizeAdvice(Size, Api, Ctx));
+  // A branch that runs host code (writes a file, fills a host container) has no where() form
+  // whatever its condition: that code must leave the region, so it is the reason given.
+  if (const IfStmt *If = ifTesting(Cond, Ctx)) {
+    const Stmt *Arms[] = {If->getThen(), If->getElse()};
+    if (std::string Work = firstHostWork(Arms, Api, Ctx); !Work.empty())
+      return refuse("the branch runs host code: " + Work + ", which no graph holds: move the test and that code "
+                    "out of the graph region, after the replay");
+  }
   Lifter L(Scope, Api, Ctx);
   if (auto Err = [&]() -> llvm::Error {
         llvm::SmallVector<const Stmt *, 16> Work{Cond};
@@ -291,7 +321,7 @@ llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope 
             if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
               QualType T = V->getType().getNonReferenceType();
               if (!T->isArithmeticType() && !Api.isTensor(T) && T->getAsCXXRecordDecl())
-                return refuse("the condition depends on the host container '" + V->getNameAsString() + "'");
+                return refuse(hostObjectReason(V, DR, Api, Ctx));
               // An integer counter of a for loop is a host value like any other: each iteration
               // lifts its own condition. The element of a range-for comes from a container, which
               // may hold values read from tensors.
@@ -313,6 +343,14 @@ llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope 
         return llvm::Error::success();
       }())
     return std::move(Err);
+  // A tensor used as a bool (`if (mask.any())`, `if (a == b)` on tensors); an operator of host
+  // objects (`token != eos` on strings) was refused above for the object.
+  bool TensorOperator = false;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(stripAll(Cond)))
+    for (const Expr *A : OC->arguments())
+      TensorOperator |= Api.isTensorExpr(A);
+  if (TensorOperator || Api.isTensorExpr(Cond))
+    return refuse("the condition converts a tensor to bool on the host");
   auto Result = L.lift(Cond);
   if (!Result)
     return Result.takeError();

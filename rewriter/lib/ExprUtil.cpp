@@ -178,4 +178,24 @@ const VarDecl *localInitialisedBy(const Expr *E, ASTContext &Ctx) {
   return nullptr;
 }
 
+const IfStmt *ifTesting(const Expr *E, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  const Stmt *Child = E;
+  for (int Depth = 0; Depth < 16; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return nullptr;
+    N = Parents[0];
+    const Stmt *S = N.get<Stmt>();
+    if (!S)
+      return nullptr;
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      return If->getCond() == Child ? If : nullptr;
+    if (!isa<Expr>(S))
+      return nullptr;
+    Child = S;
+  }
+  return nullptr;
+}
+
 } // namespace graphify::rewriter

@@ -52,4 +52,8 @@ const clang::Decl *enclosingFunction(const clang::Stmt *S, clang::ASTContext &Ct
 /// The body of a function or lambda declaration found by enclosingFunction.
 const clang::Stmt *functionBody(const clang::Decl *D);
 
+/// The if whose condition is `E` (through the conversions and operators above `E` inside that
+/// condition), or null.
+const clang::IfStmt *ifTesting(const clang::Expr *E, clang::ASTContext &Ctx);
+
 } // namespace graphify::rewriter

@@ -5,6 +5,7 @@
 #include "ManualRecipe.h"
 
 #include "ExprUtil.h"
+#include "Safety.h"
 
 #include "graphify/analyzer/ApiResolver.h"
 #include "graphify/analyzer/Check.h"
@@ -24,7 +25,7 @@ bool isOutputStream(QualType T) {
   return RD && llvm::StringRef(RD->getQualifiedNameAsString()).contains("ostream");
 }
 
-enum class Consumer { None, Printed, LoopCondition, HostCopy, DeviceCopy, HostSelect, HostBuffer };
+enum class Consumer { None, Printed, LoopCondition, HostCopy, DeviceCopy, HostSelect, HostBuffer, HostLookup };
 
 /// Whether the transfer `E` copies to the host: a host read (cpu()) or a destination naming the
 /// CPU; otherwise it copies host memory to the device (the host-sync check reports those only
@@ -38,8 +39,34 @@ bool copiesToHost(const Expr *E, const ApiModel &Api) {
   return false;
 }
 
-/// What the value of `Anchor` flows into, looking up through its enclosing expressions.
-Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
+Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth = 0);
+
+/// What a local initialised with the value consumes it for: the most constraining use of its
+/// uses in the function (`int k = x.argmax().item<int>(); name = names[k];` is a host lookup).
+Consumer consumerOfLocal(const VarDecl *V, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth) {
+  const Stmt *Body = functionBody(enclosingFunction(V->getInit(), Ctx));
+  if (!Body || LocalDepth > 1)
+    return Consumer::None;
+  Consumer Best = Consumer::None;
+  auto Rank = [](Consumer C) {
+    switch (C) {
+    case Consumer::LoopCondition: return 6;
+    case Consumer::HostLookup: return 5;
+    case Consumer::HostBuffer: return 4;
+    case Consumer::Printed: return 3;
+    case Consumer::HostSelect: return 2;
+    default: return 0;
+    }
+  };
+  for (const DeclRefExpr *U : usesOf(V, Body))
+    if (Consumer C = consumerOf(U, Ctx, Api, LocalDepth + 1); Rank(C) > Rank(Best))
+      Best = C;
+  return Best;
+}
+
+/// What the value of `Anchor` flows into, looking up through its enclosing expressions (and,
+/// for a local initialised with it, through the local's uses).
+Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth) {
   if (const auto *E = dyn_cast<Expr>(Anchor); E && Api.callHasTag(E, "device_transfer"))
     return copiesToHost(E, Api) ? Consumer::HostCopy : Consumer::DeviceCopy;
   if (const auto *CO = dyn_cast<ConditionalOperator>(Anchor); CO && !Api.isTensorExpr(CO))
@@ -51,6 +78,10 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
     if (Parents.empty())
       return Consumer::None;
     N = Parents[0];
+    // A host value read into a local (a tensor local is a tensor, whose uses are other findings).
+    if (const auto *V = N.get<VarDecl>(); V && V->isLocalVarDecl() && V->getInit() &&
+                                          !isHostContainerType(V->getType()) && !Api.isTensor(V->getType()))
+      return consumerOfLocal(V, Ctx, Api, LocalDepth);
     const Stmt *S = N.get<Stmt>();
     if (!S)
       return Consumer::None;
@@ -59,11 +90,17 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
       return Consumer::Printed;
     if (const auto *CO = dyn_cast<ConditionalOperator>(S); CO && CO->getCond() == Child && !Api.isTensorExpr(CO))
       return Consumer::HostSelect;
-    // `boxes.push_back(x.item<float>())`, `v[i] = s.item<float>()`: collected on the host.
+    // `boxes.push_back(x.item<float>())`, `v[i] = s.item<float>()`: collected on the host;
+    // `names.at(k)`, `names[k]`: an entry of a host container picked by the value.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
         MC && MC->getImplicitObjectArgument() && MC->getImplicitObjectArgument() != Child &&
         isHostContainerType(MC->getImplicitObjectArgument()->getType()))
-      return Consumer::HostBuffer;
+      return MC->getType()->isVoidType() ? Consumer::HostBuffer : Consumer::HostLookup;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Subscript &&
+                                                            OC->getNumArgs() == 2 && OC->getArg(1) != nullptr &&
+                                                            OC->getArg(0) != Child &&
+                                                            isHostContainerType(OC->getArg(0)->getType()))
+      return Consumer::HostLookup;
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
         OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && OC->getArg(1) == Child)
       if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(OC->getArg(0)->IgnoreParenImpCasts());
@@ -103,6 +140,9 @@ std::string recipeForUse(const std::vector<std::pair<std::string, unsigned>> &Us
     return "the value read here decides how many times a loop runs (line " + std::to_string(L) +
            "): loop to a static bound and mask the updates of finished iterations, keeping the value a "
            "0-d tensor";
+  if (unsigned L = LineOf("host-code"))
+    return "the value read here is used by host code (the loop at line " + std::to_string(L) +
+           " holds no tensor): move the read, and that code, out of the graph region, after the replay";
   if (unsigned L = LineOf("graphify-data-dependent-branch"))
     return "the value read here decides a branch (line " + std::to_string(L) +
            "): keep it a 0-d tensor, compute both sides and select with torch::where(cond, a, b)";
@@ -130,7 +170,10 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   if (!F.ValueUses.empty())
     if (std::string R = recipeForUse(F.ValueUses); !R.empty())
       return R;
-  const Consumer Use = Anchor ? consumerOf(Anchor, Ctx, Api) : Consumer::None;
+  Consumer Use = Anchor ? consumerOf(Anchor, Ctx, Api) : Consumer::None;
+  // A position stays a position wherever the element it picks goes: the fix is the device index.
+  if (F.CheckId == "graphify-data-dependent-position" && (Use == Consumer::HostBuffer || Use == Consumer::HostLookup))
+    Use = Consumer::None;
   // The size of a selection: the static form keeps the rows the selection came from.
   const bool Loop = Use == Consumer::LoopCondition || (Anchor && (isa<WhileStmt>(Anchor) || isa<ForStmt>(Anchor) ||
                                                                  isa<DoStmt>(Anchor)));
@@ -154,6 +197,12 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
     return "the tensor is copied to host memory: move the copy, and the host code that uses it, out of the "
            "graph region";
   case Consumer::DeviceCopy:
+    // Built from values read from tensors: the copy is the second half of a round trip.
+    if (!F.ReadAt.File.empty())
+      return "the host data copied here holds values read from tensors (line " + std::to_string(F.ReadAt.Line) +
+             "), a round trip through the host: keep those values on the device instead and build this tensor "
+             "from them with tensor ops (positions as a long tensor for index_select or gather, a preallocated "
+             "device buffer written with index_put_ at each step)";
     return "the tensor is built in pageable host memory and copied to the device, which waits for the host: "
            "build it on the device (a factory given the device or x.options()), once before the graph region "
            "(a constant the region reads), or in pinned memory copied with non_blocking=true";
@@ -161,6 +210,10 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
     return "the value is collected into a host container, which a graph cannot fill: keep the values in a "
            "tensor the graph writes (a preallocated buffer written with index_put_ or torch::where) and copy "
            "it to the host after the replay";
+  case Consumer::HostLookup:
+    return "the value picks an entry of a host container (a lookup table on the host), which no graph can "
+           "read: return the value as a tensor from the region and look the entry up after the replay, or keep "
+           "the table as a tensor and index it on the device (index_select)";
   case Consumer::HostSelect:
     return "the branch chooses between host values (not tensors), which where() cannot select: make the "
            "choice after the graph replays, or express both values as tensors";

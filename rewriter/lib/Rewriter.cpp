@@ -6,14 +6,50 @@
 
 #include "ApiModel.h"
 #include "ExprUtil.h"
+#include "HostWork.h"
 #include "ManualRecipe.h"
 
 #include <clang/AST/ParentMapContext.h>
+#include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
+
+#include <set>
 
 using namespace clang;
 
 namespace graphify {
+
+namespace {
+
+const Stmt *loopBody(const Stmt *S) {
+  if (const auto *F = dyn_cast_or_null<ForStmt>(S))
+    return F->getBody();
+  if (const auto *W = dyn_cast_or_null<WhileStmt>(S))
+    return W->getBody();
+  if (const auto *D = dyn_cast_or_null<DoStmt>(S))
+    return D->getBody();
+  if (const auto *R = dyn_cast_or_null<CXXForRangeStmt>(S))
+    return R->getBody();
+  return nullptr;
+}
+
+/// A loop whose body holds no tensor is host code, not a trip count to mask: the reads that
+/// decide it are advised as host code too (their use becomes "host-code").
+void markHostCodeUses(AnalysisResult &Result, const rewriter::ApiModel &Api) {
+  std::set<unsigned> HostLoops; // lines: a use names its line only
+  for (size_t I = 0; I < Result.Findings.size() && I < Result.Anchors.size(); ++I)
+    if (const Stmt *Body = loopBody(Result.Anchors[I]);
+        Body && Result.Findings[I].CheckId == "graphify-data-dependent-loop" && rewriter::worksOnHostOnly(Body, Api))
+      HostLoops.insert(Result.Findings[I].Where.Line);
+  if (HostLoops.empty())
+    return;
+  for (Finding &F : Result.Findings)
+    for (auto &[Check, Line] : F.ValueUses)
+      if (Check == "graphify-data-dependent-loop" && HostLoops.count(Line))
+        Check = "host-code";
+}
+
+} // namespace
 
 void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -27,6 +63,7 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
     return;
   std::vector<RewriteCandidate> Candidates = findRewriteCandidates(Ctx, Rules, Result.Facts.get(), Scopes);
   rewriter::ApiModel Api(Rules, Result.Facts.get(), &Ctx);
+  markHostCodeUses(Result, Api);
 
   for (size_t I = 0; I < Result.Findings.size() && I < Result.Anchors.size(); ++I) {
     const Stmt *Anchor = Result.Anchors[I];
@@ -83,10 +120,11 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
     }
     // A whole-function rewrite (selection-to-padded) that does not apply: the by-hand recipe
     // stays the advice (it says what to do), with why the automatic form did not apply when the
-    // finding is about the selection it would have padded.
+    // finding is about the selection it would have padded and the reason is about that code (not
+    // "the function is a method", which says what the rule covers, not what blocks the selection).
     if (!Best->Fix && isa<CompoundStmt>(Best->Root)) {
       F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api);
-      if (F.SizeOfSelection || F.CheckId == "graphify-dynamic-shape")
+      if ((F.SizeOfSelection || F.CheckId == "graphify-dynamic-shape") && !Best->OutOfScope)
         F.Recipe += (F.Recipe.empty() ? "" : " ") + std::string("(not rewritten automatically: ") + Best->NoFixReason +
                     ")";
       continue;

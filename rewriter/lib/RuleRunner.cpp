@@ -250,7 +250,10 @@ public:
     auto Edits = Rule.Rule.Cases[CaseIndex].Edits(R);
     if (!Edits) {
       llvm::handleAllErrors(
-          Edits.takeError(), [&](const rewriter::RefusalError &E) { C.NoFixReason = E.reason(); },
+          Edits.takeError(), [&](const rewriter::RefusalError &E) {
+            C.NoFixReason = E.reason();
+            C.OutOfScope = E.outOfScope();
+          },
           [&](const llvm::ErrorInfoBase &E) { C.NoFixReason = E.message(); });
       Out.push_back(std::move(C));
       return;

@@ -25,12 +25,14 @@
 // trip count). Each refusal names the construct and line that cannot be masked.
 #include "lib/ConditionLifting.h"
 #include "lib/DomainGuard.h"
+#include "lib/HostWork.h"
 #include "lib/IfChain.h"
 #include "lib/Predication.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
 
 #include "graphify/analyzer/Analysis.h"
+#include "graphify/analyzer/ApiResolver.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
@@ -301,6 +303,77 @@ private:
   }
 };
 
+/// A tensor of the code around the loop that each iteration concatenates onto itself
+/// (`ys = torch::cat({ys, tok}, 0)`, an op tagged joins_inputs given the tensor back): its shape
+/// changes every step, which no mask fixes; the static form is a preallocated buffer.
+std::optional<std::string> growingTensor(const ForStmt *Loop, const ApiModel &Api, ASTContext &Ctx) {
+  llvm::SmallVector<const Stmt *, 32> Work{Loop->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (auto Assign = asAssignment(S))
+      if (const VarDecl *V = referencedVar(Assign->first); V && Api.isTensor(V->getType()) && !declaredIn(V, Loop))
+        if (const Expr *Call = stripAll(Assign->second); Call && Api.callHasTag(Call, "joins_inputs"))
+          for (const Expr *A : callArgs(Call))
+            for (const Expr *Part : bracedListElements(A))
+              if (referencedVar(Part) == V)
+                return "'" + V->getNameAsString() + "' grows by a concatenation each iteration (line " +
+                       lineOf(S, Ctx) + "), so its shape changes every step: preallocate it to its size after the "
+                       "last iteration and write each iteration's part into it (a slice copy_ or index_put_ at "
+                       "the step), the static decoding buffer; the loop's exit then becomes a done mask";
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return std::nullopt;
+}
+
+/// A host container of the code around the loop that the loop runs over (`n < v.size()`) or
+/// appends tensors to (`v.push_back(t)`, a void member call): a list whose length follows the data, which
+/// no mask makes static. Its form is a preallocated tensor with a validity mask.
+std::optional<std::string> hostContainerLoop(const ForStmt *Loop, const ApiModel &Api, ASTContext &Ctx) {
+  auto OuterContainer = [&](const Expr *E) -> const VarDecl * {
+    const VarDecl *V = E ? referencedVar(E) : nullptr;
+    return V && isHostContainerType(V->getType()) && !declaredIn(V, Loop) ? V : nullptr;
+  };
+  llvm::SmallVector<const Stmt *, 16> Work{Loop->getCond()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(S))
+      if (const VarDecl *V = OuterContainer(MC->getImplicitObjectArgument()))
+        return "the loop runs over the host container '" + V->getNameAsString() +
+               "', whose length follows the data: keep its entries in a fixed-size tensor (one row per candidate "
+               "they come from, and a validity mask) and loop over that static size with the mask";
+    if (S)
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+  }
+  Work = {Loop->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    // A list of tensors (a list of host values is host work, refused for what it holds).
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
+        MC && MC->getType()->isVoidType() && MC->getNumArgs() == 1 && Api.isTensorExpr(MC->getArg(0)))
+      if (const VarDecl *V = OuterContainer(MC->getImplicitObjectArgument()))
+        return "the loop appends to the host container '" + V->getNameAsString() + "' (line " + lineOf(MC, Ctx) +
+               "), a list whose length follows the data: write its entries into a preallocated tensor (one row per "
+               "iteration of the static bound) with a validity mask instead";
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return std::nullopt;
+}
+
+std::string hostOnlyLoopReason(const ForStmt *Loop, const ApiModel &Api, ASTContext &Ctx) {
+  const Stmt *Body = Loop->getBody();
+  std::string Work = firstHostWork(llvm::ArrayRef(Body), Api, Ctx);
+  return "the loop's body works on host values only" + (Work.empty() ? std::string() : " (" + Work + ")") +
+         ", which no graph holds: move the loop out of the graph region, after the replay, reading the tensors "
+         "the graph wrote (a selection padded to a static size and its count)";
+}
+
 llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Api) {
   ASTContext &Ctx = *R.Context;
   MaskedLoop L;
@@ -308,6 +381,12 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
   L.FunctionBody = functionBody(enclosingFunction(L.Loop, Ctx));
   if (!L.FunctionBody)
     return refuse("the loop is not inside a function body");
+  // A body with no tensor in it (drawing, host strings, host buffers) has nothing to mask: the
+  // loop belongs after the replay, whatever its bound.
+  if (worksOnHostOnly(L.Loop->getBody(), Api))
+    return refuse(hostOnlyLoopReason(L.Loop, Api, Ctx));
+  if (auto Why = hostContainerLoop(L.Loop, Api, Ctx))
+    return refuse(*Why);
   if (!L.Loop->getCond())
     return refuse("the loop has no condition, so it has no static trip count");
   // The header: a static bound (the trip count) and the data-dependent conditions.
@@ -325,10 +404,10 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
                         "form)");
     return refuse("the loop has no static bound beside its data-dependent condition");
   }
+  if (auto Why = growingTensor(L.Loop, Api, Ctx))
+    return refuse(*Why);
   if (L.Loop->getInit() && !isa<DeclStmt>(L.Loop->getInit()))
     return refuse("the loop counter is declared outside the loop, so its final value would change");
-  if (auto Why = findSideEffect(L.Loop->getCond(), Api, /*AllowHostReads=*/true))
-    return refuse("the loop condition " + *Why);
   std::vector<std::string> Taken;
   L.Active = freshName("active", L.FunctionBody, Taken);
   // Lift every data-dependent condition first: the host locals they read become tensors, also
@@ -345,6 +424,10 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
       if (!llvm::is_contained(L.LiftedLocals, V))
         L.LiftedLocals.push_back(V);
   }
+  // After lifting: a condition on a host object (a string looked up from a token id) is refused
+  // for that object, not for the comparison operator it calls.
+  if (auto Why = findSideEffect(L.Loop->getCond(), Api, /*AllowHostReads=*/true))
+    return refuse("the loop condition " + *Why);
   LoopMasker M(L, Api, Ctx);
   std::string Head;
   for (const Expr *D : Dynamic) {

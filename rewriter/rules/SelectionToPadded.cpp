@@ -143,7 +143,7 @@ public:
       Started = true;
       if (const auto *R = dyn_cast<ReturnStmt>(S)) {
         if (!Last || !R->getRetValue())
-          return refuse("the return at " + lineOf(S, Ctx) + " is not the last statement");
+          return refuseOutOfScope("the return at " + lineOf(S, Ctx) + " is not the last statement");
         std::string Prelude;
         auto Value = Lifter.lift(R->getRetValue(), "result", Prelude);
         if (!Value)
@@ -158,9 +158,9 @@ public:
         return std::move(Err);
     }
     if (P.Outputs[0].Text.empty())
-      return refuse("the function does not end with a return of a tensor");
+      return refuseOutOfScope("the function does not end with a return of a tensor");
     if (Lifter.groupCount() == 0)
-      return refuse("no value-dependent selection reaches a return");
+      return refuseOutOfScope("no value-dependent selection reaches a return");
     return P;
   }
 
@@ -176,12 +176,12 @@ private:
 
   llvm::Error checkSignature() {
     if (isa<CXXMethodDecl>(F))
-      return refuse("'" + F.getNameAsString() + "' is a method: its padded core would need a declaration in its "
+      return refuseOutOfScope("'" + F.getNameAsString() + "' is a method: its padded core would need a declaration in its "
                     "class (a free function is split in place)");
     if (F.isTemplated())
-      return refuse("'" + F.getNameAsString() + "' is a template");
+      return refuseOutOfScope("'" + F.getNameAsString() + "' is a template");
     if (!Api.isTensor(F.getReturnType()) || F.getReturnType()->getContainedAutoType())
-      return refuse("'" + F.getNameAsString() + "' returns '" + F.getReturnType().getAsString() +
+      return refuseOutOfScope("'" + F.getNameAsString() + "' returns '" + F.getReturnType().getAsString() +
                     "', not a tensor (the split returns fixed-size tensors and counts)");
     for (const ParmVarDecl *P : F.parameters())
       if (P->getName().empty())
@@ -256,7 +256,7 @@ private:
       Kind = "the loop";
     else if (isa<IfStmt>(S))
       Kind = "the if";
-    return refuse("the padded form covers straight-line code (locals, assignments, returns tested on selections); " +
+    return refuseOutOfScope("the padded form covers straight-line code (locals, assignments, returns tested on selections); " +
                   Kind + " at " + lineOf(S, Ctx) + " is not");
   }
 
@@ -412,7 +412,7 @@ NamedRewriteRule makeSelectionToPaddedRule(const ApiModel &Api) {
       if (const auto *FD = P.get<FunctionDecl>(); FD && FD->getBody() == Body)
         F = FD;
     if (!F)
-      return refuse("the block is not a function body");
+      return refuseOutOfScope("the block is not a function body");
     Planner Plan(*F, *A, *R.Context);
     auto P = Plan.plan();
     if (!P)

@@ -8,7 +8,7 @@ std::vector<torch::Tensor> collect(torch::Tensor h, int64_t max_len) {
   for (int64_t t = 0; t < max_len; ++t) {
     h = torch::tanh(h);
     outputs.push_back(h);
-    if (h.sum().item<float>() > 1.0f) // EXPECT-NO-FIX: the loop body calls 'push_back'.*line 10.*cannot be masked
+    if (h.sum().item<float>() > 1.0f) // EXPECT-NO-FIX: the loop appends to the host container 'outputs' \(line 10\).*preallocated tensor
       break;
   }
   return outputs;

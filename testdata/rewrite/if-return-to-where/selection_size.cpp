@@ -1,11 +1,12 @@
 // if-return-to-where: an emptiness test of a value-dependent selection is not a value read from a
-// tensor; the refusal says how it stays on the device (the selection padded, its count tested).
+// tensor; the refusal says what the padded form of the tested statement is: an early return goes
+// to the host code after the region, with the selection padded and its count returned.
 #include <torch/torch.h>
 
 struct Filter {
   torch::Tensor run(torch::Tensor x) {
     auto kept = x.index({x > 0});
-    if (kept.size(0) == 0) // EXPECT-NO-FIX: the size of a value-dependent selection: keep the selection padded
+    if (kept.size(0) == 0) // EXPECT-NO-FIX: the size of a value-dependent selection: the early return leaves the function.*return it with its count
       return x;
     return kept * 2;
   }

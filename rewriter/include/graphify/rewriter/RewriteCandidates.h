@@ -39,6 +39,8 @@ struct RewriteCandidate {
   std::optional<FixIt> Fix;               ///< the edits, when the rule rewrote
   unsigned FixSpan = 0;                   ///< bytes the fix replaces (wider fixes win)
   std::string NoFixReason;                ///< why the rule refused ("the else branch calls 'add_', ..."), when it did
+  /// The refusal says the code is outside the shapes the rule covers (RefusalError::outOfScope).
+  bool OutOfScope = false;
   /// Whether the matched code reads tensor values on the host or has a value-dependent shape
   /// (used only when no analysis ran, to decide which matches are worth reporting).
   bool TouchesDataDependentApi = false;

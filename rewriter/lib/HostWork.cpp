@@ -1,0 +1,77 @@
+// HostWork. A call is host work when it fills a host container (a member call on a type with a
+// value_type) or is a free function given no tensor and returning none; a body works on the host
+// only when no expression in it has a tensor type, so nothing it does reaches the graph's tensors.
+#include "HostWork.h"
+
+#include "ExprUtil.h"
+
+#include "graphify/analyzer/ApiResolver.h"
+
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
+
+using namespace clang;
+
+namespace graphify::rewriter {
+
+std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Api, ASTContext &Ctx) {
+  for (const Stmt *Top : Stmts) {
+    // (statement, whether it is a statement of its own: its value, if any, is discarded)
+    llvm::SmallVector<std::pair<const Stmt *, bool>, 16> Work{{Top, true}};
+    while (!Work.empty()) {
+      auto [S, Discarded] = Work.pop_back_val();
+      if (!S || isa<LambdaExpr>(S))
+        continue;
+      if (const auto *E = dyn_cast<Expr>(S); E && Discarded)
+        S = E->IgnoreImplicit();
+      const auto *Call = dyn_cast<CallExpr>(S);
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      if (Callee && !isa<CXXOperatorCallExpr>(Call)) {
+        const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+        const Expr *Object = MC ? MC->getImplicitObjectArgument() : nullptr;
+        bool HostContainer = Object && isHostContainerType(Object->getType());
+        bool TensorArg = Object && Api.isTensorExpr(Object);
+        for (const Expr *A : Call->arguments())
+          TensorArg |= Api.isTensorExpr(A);
+        // A free function called for its effect (its value discarded) on no tensor: writing a
+        // file, drawing, logging. A value computed on the host (std::max(a, b)) is not work.
+        bool HostFunction = Discarded && !Object && !TensorArg && !Api.isTensorExpr(Call);
+        if (HostContainer || HostFunction) {
+          unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(Call->getBeginLoc());
+          std::string Name = HostContainer ? sourceText(Object, Ctx) + "." + Callee->getNameAsString()
+                                           : Callee->getQualifiedNameAsString();
+          return "'" + Name + "' (line " + std::to_string(Line) + ")" +
+                 (HostContainer ? " fills a host container" : " is host code");
+        }
+      }
+      // In source order: the children are popped in reverse of their push.
+      llvm::SmallVector<const Stmt *, 8> Children(S->child_begin(), S->child_end());
+      for (auto It = Children.rbegin(); It != Children.rend(); ++It)
+        Work.push_back({*It, isa<CompoundStmt>(S) || (isa<IfStmt>(S) && *It != cast<IfStmt>(S)->getCond()) ||
+                                 (isa<ForStmt>(S) && *It == cast<ForStmt>(S)->getBody()) ||
+                                 (isa<WhileStmt>(S) && *It == cast<WhileStmt>(S)->getBody())});
+    }
+  }
+  return "";
+}
+
+bool worksOnHostOnly(const Stmt *Body, const ApiModel &Api) {
+  bool DoesSomething = false;
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *E = dyn_cast<Expr>(S); E && Api.isTensorExpr(E))
+      return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      DoesSomething |= BO->isAssignmentOp();
+    DoesSomething |= isa<CallExpr>(S) || isa<CompoundAssignOperator>(S);
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return DoesSomething;
+}
+
+} // namespace graphify::rewriter

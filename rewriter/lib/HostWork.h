@@ -1,0 +1,30 @@
+#pragma once
+/// \file
+/// Host work: statements that compute on host values only (a host container filled, a host
+/// function called, strings built), which no graph holds. Their graph-mode form is not a rewrite
+/// but a move: out of the graph region, after the replay, reading the tensors the graph wrote.
+///
+/// \code
+///   for (int i = 0; i < n; ++i) plot_box(boxes[i], img);   // worksOnHostOnly: true
+///   firstHostWork({branch statements}) -> "'output.push_back' (line 21) fills a host container"
+/// \endcode
+
+#include "ApiModel.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Stmt.h>
+#include <llvm/ADT/ArrayRef.h>
+
+#include <string>
+
+namespace graphify::rewriter {
+
+/// The first host work among `Stmts`, as "'name' (line N) fills a host container" or "'name'
+/// (line N) is host code"; empty when there is none.
+std::string firstHostWork(llvm::ArrayRef<const clang::Stmt *> Stmts, const ApiModel &Api, clang::ASTContext &Ctx);
+
+/// Whether `Body` does something (a call or an assignment) and no expression in it is a tensor:
+/// a loop with such a body works on values already on the host.
+bool worksOnHostOnly(const clang::Stmt *Body, const ApiModel &Api);
+
+} // namespace graphify::rewriter

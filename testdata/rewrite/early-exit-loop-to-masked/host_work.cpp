@@ -1,0 +1,102 @@
+// early-exit-loop-to-masked: loops and reads whose graph form is a move out of the region, not a
+// mask. A loop whose body holds no tensor (drawing, host buffers) is refused for that, whatever
+// its bound; a decode loop that stops on a host string looked up from a token id is refused for
+// the string, not for the comparison operator; an id read on the host to pick a name from a host
+// table gets the lookup recipe; a host-built tensor made of values read from tensors is a round
+// trip, whose recipe keeps the values on the device; a branch that runs host code is refused for
+// that code, whatever its condition; a decode loop that grows its output by concatenation is
+// refused for the growth (a preallocated buffer is its form), not for its exit.
+#include <torch/torch.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+void draw_box(const int *box, int label);
+std::string token_of(int id);
+
+std::vector<int> boxes_to_ints(const torch::Tensor &boxes) {
+  auto cpu = boxes.cpu();
+  auto acc = cpu.accessor<float, 2>(); // EXPECT-RECIPE: used by host code \(the loop at line 23 holds no tensor\)
+  int n = acc.size(0);
+  std::vector<int> out;
+  for (int i = 0; i < n; ++i) { // EXPECT-NO-FIX: the loop's body works on host values only \('out.push_back' \(line 24\) fills a host container\).*move the loop out of the graph region
+    out.push_back(static_cast<int>(acc[i][0]));
+    out.push_back(static_cast<int>(acc[i][1]));
+  }
+  return out;
+}
+
+std::string decode(torch::Tensor logits, int max_len) {
+  std::string text;
+  std::string token;
+  for (int i = 0; i < max_len && token != "</s>"; ++i) { // EXPECT-NO-FIX: depends on 'token', a host string computed from a value read from a tensor \(line 35\)
+    auto step = logits[i];
+    int id = step.argmax().item<int>();
+    token = token_of(id);
+    text += token;
+  }
+  return text;
+}
+
+struct Detection {
+  float score;
+  std::string name;
+};
+
+void label_of(Detection &d, torch::Tensor probs, const std::vector<std::string> &names) {
+  d.score = probs.max().item<float>();
+  int k = probs.argmax().item<int>(); // EXPECT-RECIPE: picks an entry of a host container
+  d.name = names[k];
+}
+
+torch::Tensor gather_kept(torch::Tensor boxes, torch::Tensor order) {
+  std::vector<int64_t> keep;
+  for (int64_t i = 0; i < 4; ++i)
+    keep.push_back(order[i].item<int64_t>());
+  auto idx = torch::tensor(keep).to(boxes.device()); // EXPECT-RECIPE: holds values read from tensors \(line 56\), a round trip
+  return boxes.index_select(0, idx);
+}
+
+void write_image(int image);
+
+torch::Tensor scaled_or_saved(torch::Tensor probs, int image) {
+  auto confident = probs > 0.25f;
+  if (confident.sum().item<int>() == 0) { // EXPECT-NO-FIX: the branch runs host code: 'write_image' \(line 66\) is host code
+    write_image(image);
+    return probs;
+  }
+  return probs * 2;
+}
+
+torch::Tensor greedy_ids(torch::Tensor memory, int64_t max_len, int64_t eos) {
+  torch::Tensor ys = torch::zeros({1, 1}, memory.options().dtype(torch::kLong));
+  for (int64_t i = 0; i < max_len; ++i) {
+    torch::Tensor next = memory.index({i}).argmax().view({1, 1});
+    ys = torch::cat({ys, next}, 0);
+    if (next.item<int64_t>() == eos) // EXPECT-NO-FIX: 'ys' grows by a concatenation each iteration \(line 76\).*preallocate
+      break;
+  }
+  return ys;
+}
+
+// A per-class list built in host vectors, as hand-written class grouping does: the loops over and
+// into the host container are refused for the container, the inner exit names the host flag it
+// sets.
+std::vector<torch::Tensor> unique_classes(torch::Tensor pred, float conf) {
+  auto dets = pred.index({pred.select(1, 4) > conf});
+  std::vector<torch::Tensor> classes;
+  for (int64_t m = 0, len = dets.size(0); m < len; ++m) { // EXPECT-NO-FIX: the loop appends to the host container 'classes' \(line 99\)
+    bool found = false;
+    for (size_t n = 0; n < classes.size(); ++n) { // EXPECT-NO-FIX: the loop runs over the host container 'classes'
+      auto same = dets[m][5] == classes[n];
+      if (torch::nonzero(same).size(0) > 0) { // EXPECT-NO-FIX: the 'break' ends the loop.*the host flag 'found' \(line 94\) becomes a boolean tensor
+        found = true;
+        break;
+      }
+    }
+    if (!found)
+      classes.push_back(dets[m][5]);
+  }
+  return classes;
+}
