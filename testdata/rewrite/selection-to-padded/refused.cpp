@@ -4,12 +4,12 @@
 #include <torch/torch.h>
 
 torch::Tensor total_of_kept(torch::Tensor x) {
-  auto kept = x.index({x > 0}); // EXPECT-RECIPE: not rewritten automatically: .*'kept.sum\(0\)' \(line 7\) works along dimension 0
+  auto kept = x.index({x > 0}); // EXPECT-RECIPE: not rewritten automatically: .*'kept.sum\(0\)' \(line 8\) works along dimension 0
   return kept.sum(0);
 }
 
 torch::Tensor count_into_host(torch::Tensor x) {
-  auto kept = x.index({x > 0}); // EXPECT-RECIPE: not rewritten automatically: .*'n' \(line 12\) is a host value computed from a value-dependent selection
+  auto kept = x.index({x > 0}); // EXPECT-RECIPE: not rewritten automatically: .*'n' \(line 13\) is a host value computed from a value-dependent selection
   int64_t n = kept.size(0);
   return torch::ones({n});
 }
