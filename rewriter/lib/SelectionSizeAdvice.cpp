@@ -7,6 +7,7 @@
 
 #include "ExprUtil.h"
 #include "HostWork.h"
+#include "IfChain.h"
 
 #include "graphify/analyzer/Analysis.h"
 #include "graphify/analyzer/ApiResolver.h"
@@ -46,15 +47,6 @@ const Expr *comparedWith(const Expr *E, ASTContext &Ctx) {
     Child = P;
   }
   return nullptr;
-}
-
-llvm::SmallVector<const Stmt *, 4> statementsOf(const Stmt *S) {
-  llvm::SmallVector<const Stmt *, 4> Out;
-  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
-    Out.append(CS->body_begin(), CS->body_end());
-  else if (S)
-    Out.push_back(S);
-  return Out;
 }
 
 bool mentions(const Stmt *S, const Decl *D) {
@@ -133,7 +125,7 @@ std::string selectionSizeAdvice(const Expr *SizeUse, const ApiModel &Api, ASTCon
       "the condition depends on '" + sourceText(SizeUse, Ctx) + "', the size of a value-dependent selection";
   const std::string Padded = "keep the selection padded to the rows it came from";
   const IfStmt *If = ifTesting(SizeUse, Ctx);
-  auto Then = statementsOf(If ? If->getThen() : nullptr);
+  auto Then = bodyStatements(If ? If->getThen() : nullptr);
   if (Then.size() == 1 && !If->getElse())
     if (const ValueDecl *Capped = cappedBy(Then[0], comparedWith(SizeUse, Ctx))) {
       std::string Bound = sourceText(comparedWith(SizeUse, Ctx), Ctx);
