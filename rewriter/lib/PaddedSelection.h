@@ -64,6 +64,13 @@ public:
   void forget(const clang::ValueDecl *D);
   /// How many selections have been padded so far.
   size_t groupCount() const { return Counts.size(); }
+  /// A group with the rows and order of `Group` and fewer valid rows: the first `Count` (a cap
+  /// that keeps a prefix of the selection, `k = k.slice(0, 0, m)`).
+  int derive(int Group, std::string Count) {
+    Counts.push_back(std::move(Count));
+    Orders.push_back(Orders[Group]);
+    return static_cast<int>(Counts.size()) - 1;
+  }
 
 private:
   const clang::Stmt *Body;

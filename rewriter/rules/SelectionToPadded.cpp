@@ -26,6 +26,8 @@
 // assignments, early returns tested on selections, and a final return (anything else refuses,
 // naming the statement). Free functions only: a method's core would need a declaration in its
 // class.
+#include "lib/ExprUtil.h"
+#include "lib/IfChain.h"
 #include "lib/PaddedSelection.h"
 #include "lib/Predication.h"
 #include "lib/RuleSupport.h"
@@ -50,7 +52,7 @@ namespace {
 struct Guard {
   const Expr *Cond = nullptr;
   const Expr *Value = nullptr;
-  /// Padded variables the condition reads, with the core output holding their value there.
+  /// Padded variables the condition reads, with the kept output (Plan::Kept) holding their value there.
   std::map<const ValueDecl *, unsigned> Reads;
 };
 
@@ -63,7 +65,11 @@ struct Output {
 struct Plan {
   const FunctionDecl *Function = nullptr;
   std::string Core;                     ///< the core's statements
-  std::vector<Output> Outputs;          ///< [0] is the returned value
+  /// The returned values: one for a function returning a tensor, one per element for a tuple,
+  /// pair or vector of tensors (returned as a braced list).
+  std::vector<Output> Returned;
+  bool ReturnsAggregate = false;
+  std::vector<Output> Kept;             ///< values the guards test, kept by the core
   std::vector<std::string> LeadingGuards; ///< guards on parameters alone, taken before the core runs
   std::vector<Guard> Guards;
 };
@@ -119,6 +125,82 @@ const VarDecl *assignedLocal(const Stmt *S, const Expr *&Value) {
   return V;
 }
 
+/// Whether `E` is the integer constant `Value`.
+bool isConstant(const Expr *E, int64_t Value, const ASTContext &Ctx) {
+  if (!E)
+    return false;
+  auto V = stripAll(E)->getIntegerConstantExpr(Ctx);
+  return V && *V == Value;
+}
+
+/// Whether the argument `A` is left out (a default argument) or None (`c10::nullopt`).
+bool isAbsent(const Expr *A) {
+  if (!A || isa<CXXDefaultArgExpr>(A))
+    return true;
+  const auto *RD = stripAll(A)->getType()->getAsCXXRecordDecl();
+  return RD && RD->getName().ends_with("nullopt_t");
+}
+
+/// Whether a tuple, pair or vector type holds tensors only (what the split can return element
+/// by element).
+bool isTensorAggregate(QualType T, const ApiModel &Api) {
+  const auto *RD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!RD || !RD->isInStdNamespace())
+    return false;
+  const TemplateArgumentList &Args = RD->getTemplateArgs();
+  llvm::SmallVector<TemplateArgument, 4> Types;
+  for (const TemplateArgument &A : Args.asArray()) {
+    if (A.getKind() == TemplateArgument::Pack)
+      Types.append(A.pack_begin(), A.pack_end());
+    else
+      Types.push_back(A);
+  }
+  auto IsTensor = [&](const TemplateArgument &A) {
+    return A.getKind() == TemplateArgument::Type && Api.isTensor(A.getAsType());
+  };
+  if (RD->getName() == "vector")
+    return !Types.empty() && IsTensor(Types.front());
+  if (RD->getName() == "tuple" || RD->getName() == "pair")
+    return !Types.empty() && llvm::all_of(Types, IsTensor);
+  return false;
+}
+
+/// The elements of a returned tuple, pair or vector built in the return statement: a braced
+/// list (`return {a, b};`), a constructor given the elements, or a standard-library maker
+/// (`std::make_tuple(a, b)`). Empty when the value is built some other way (a local, a call).
+llvm::SmallVector<const Expr *, 4> returnedElements(const Expr *V) {
+  V = V->IgnoreImplicit();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(V))
+    V = Cast->getSubExpr()->IgnoreImplicit();
+  if (const auto *List = dyn_cast<InitListExpr>(V))
+    return {List->inits().begin(), List->inits().end()};
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(V)) {
+    const bool RestDefaulted = llvm::all_of(llvm::drop_begin(CE->arguments()),
+                                            [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); });
+    if (CE->getNumArgs() >= 1 && RestDefaulted)
+      if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(CE->getArg(0)->IgnoreImplicit()))
+        if (const auto *List = dyn_cast<InitListExpr>(IL->getSubExpr()->IgnoreImplicit()))
+          return {List->inits().begin(), List->inits().end()};
+    if (CE->isListInitialization() || isa<CXXTemporaryObjectExpr>(CE))
+      return {CE->arg_begin(), CE->arg_end()};
+    return {};
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(V))
+    if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->isInStdNamespace() && !isa<CXXMethodDecl>(FD))
+      return {Call->arg_begin(), Call->arg_end()};
+  return {};
+}
+
+/// A cap on the rows of a selection: `if (k.size(0) > m) k = k.slice(0, 0, m);` — several
+/// variables of the selection may be capped together, and a host condition may be ANDed to the
+/// size test (`if (m != -1 && k.size(0) > m)`).
+struct Cap {
+  const Expr *Host = nullptr;  ///< the host conjunct, or null
+  const Expr *Bound = nullptr; ///< m
+  const ValueDecl *Tested = nullptr;
+  std::vector<const VarDecl *> Capped;
+};
+
 class Planner {
 public:
   Planner(const FunctionDecl &F, const ApiModel &Api, ASTContext &Ctx)
@@ -130,7 +212,7 @@ public:
     const auto *Block = cast<CompoundStmt>(Body);
     Plan P;
     P.Function = &F;
-    P.Outputs.push_back({});
+    P.ReturnsAggregate = !Api.isTensor(F.getReturnType());
     bool Started = false;
     for (auto It = Block->body_begin(); It != Block->body_end(); ++It) {
       const Stmt *S = *It;
@@ -144,20 +226,19 @@ public:
       if (const auto *R = dyn_cast<ReturnStmt>(S)) {
         if (!Last || !R->getRetValue())
           return refuseOutOfScope("the return at " + lineOf(S, Ctx) + " is not the last statement");
-        std::string Prelude;
-        auto Value = Lifter.lift(R->getRetValue(), "result", Prelude);
-        if (!Value)
-          return Value.takeError();
-        if (auto Why = findSideEffect(R->getRetValue(), Api, false, Ran))
-          return refuse("the return at " + lineOf(S, Ctx) + " " + *Why);
-        P.Core += Prelude;
-        P.Outputs[0] = {Value->Text, Value->Group >= 0 ? Lifter.countOf(Value->Group) : ""};
+        if (auto Err = finalReturn(R, P))
+          return std::move(Err);
+        continue;
+      }
+      if (const auto *If = dyn_cast<IfStmt>(S); If && isCap(If)) {
+        if (auto Err = cap(If, P))
+          return std::move(Err);
         continue;
       }
       if (auto Err = statement(S, P))
         return std::move(Err);
     }
-    if (P.Outputs[0].Text.empty())
+    if (P.Returned.empty())
       return refuseOutOfScope("the function does not end with a return of a tensor");
     if (Lifter.groupCount() == 0)
       return refuseOutOfScope("no value-dependent selection reaches a return");
@@ -180,9 +261,11 @@ private:
                     "class (a free function is split in place)");
     if (F.isTemplated())
       return refuseOutOfScope("'" + F.getNameAsString() + "' is a template");
-    if (!Api.isTensor(F.getReturnType()) || F.getReturnType()->getContainedAutoType())
-      return refuseOutOfScope("'" + F.getNameAsString() + "' returns '" + F.getReturnType().getAsString() +
-                    "', not a tensor (the split returns fixed-size tensors and counts)");
+    const QualType Result = F.getReturnType();
+    if (Result->getContainedAutoType() || (!Api.isTensor(Result) && !isTensorAggregate(Result, Api)))
+      return refuseOutOfScope("'" + F.getNameAsString() + "' returns '" + Result.getAsString() +
+                    "', not a tensor or a tuple, pair or vector of tensors (the split returns fixed-size tensors "
+                    "and counts)");
     for (const ParmVarDecl *P : F.parameters())
       if (P->getName().empty())
         return refuse("a parameter of '" + F.getNameAsString() + "' has no name, so the epilogue cannot pass it on");
@@ -220,8 +303,8 @@ private:
                                            std::to_string(Ctx.getSourceManager().getExpansionLineNumber(If->getBeginLoc())),
                                        Body, Taken);
           P.Core += "auto " + Kept + " = " + DR->getDecl()->getNameAsString() + ";\n";
-          G.Reads[DR->getDecl()] = P.Outputs.size();
-          P.Outputs.push_back({Kept, Lifter.countOf(Group)});
+          G.Reads[DR->getDecl()] = P.Kept.size();
+          P.Kept.push_back({Kept, Lifter.countOf(Group)});
         }
       }
       if (S)
@@ -234,6 +317,170 @@ private:
       return refuse("the early return at " + lineOf(If, Ctx) + " " + *Why);
     P.Guards.push_back(std::move(G));
     Ran = Evaluation::Conditional;
+    return llvm::Error::success();
+  }
+
+  llvm::Error finalReturn(const ReturnStmt *R, Plan &P) {
+    const Expr *V = R->getRetValue();
+    llvm::SmallVector<const Expr *, 4> Elements{V};
+    if (P.ReturnsAggregate) {
+      Elements = returnedElements(V);
+      if (Elements.empty())
+        return refuse("the return at " + lineOf(R, Ctx) + " builds its value in a way the split cannot take apart "
+                      "(return a braced list {a, b} or std::make_tuple(a, b) of tensors)");
+    }
+    std::string Prelude;
+    for (const Expr *E : Elements) {
+      if (!Api.isTensorExpr(E))
+        return refuse("'" + sourceText(E, Ctx) + "' (" + lineOf(E, Ctx) + ") is returned but is not a tensor");
+      auto Value = Lifter.lift(E, "result", Prelude);
+      if (!Value)
+        return Value.takeError();
+      if (auto Why = findSideEffect(E, Api, false, Ran))
+        return refuse("the return at " + lineOf(R, Ctx) + " " + *Why);
+      P.Returned.push_back({Value->Text, Value->Group >= 0 ? Lifter.countOf(Value->Group) : ""});
+    }
+    P.Core += Prelude;
+    return llvm::Error::success();
+  }
+
+  /// The variable whose row count `E` reads (`v.size(0)`, `v.sizes()[0]`), when it is padded.
+  const ValueDecl *rowCountOf(const Expr *E) const {
+    E = stripAll(E);
+    bool Subscripted = false;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript) {
+      if (OC->getNumArgs() != 2 || !isConstant(OC->getArg(1), 0, Ctx))
+        return nullptr;
+      E = stripAll(OC->getArg(0));
+      Subscripted = true;
+    }
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call || !Api.callHasTag(E, "shape_query") || callArgs(E).size() != (Subscripted ? 0u : 1u) ||
+        (!Subscripted && !isConstant(callArgs(E)[0], 0, Ctx)))
+      return nullptr;
+    const auto *Obj = callObject(E) ? dyn_cast<DeclRefExpr>(stripAll(callObject(E))) : nullptr;
+    return Obj && Lifter.groupOf(Obj->getDecl()) >= 0 ? Obj->getDecl() : nullptr;
+  }
+
+  /// The end `m` of `v.slice(0, 0, m)` or `v.index({Slice(0, m)})` (tag range_slice: the first m
+  /// rows of `v`, start 0 or None, step 1 or left out), or null.
+  const Expr *rowPrefixEnd(const Expr *E, const VarDecl *V) const {
+    E = stripAll(E);
+    const auto *Obj = callObject(E) ? dyn_cast<DeclRefExpr>(stripAll(callObject(E))) : nullptr;
+    if (!isa<CallExpr>(E) || !Obj || Obj->getDecl() != V || Api.callHasTag(E, "in_place"))
+      return nullptr;
+    auto EndOf = [&](const Expr *Range, const ApiEntry &Entry) -> const Expr * {
+      if (Entry.SizeArgs.size() != 3)
+        return nullptr;
+      const Expr *Start = Api.argAt(Range, Entry.SizeArgs[0]), *End = Api.argAt(Range, Entry.SizeArgs[1]),
+                 *Step = Api.argAt(Range, Entry.SizeArgs[2]);
+      if (!(isAbsent(Start) || isConstant(Start, 0, Ctx)) || !(isAbsent(Step) || isConstant(Step, 1, Ctx)) ||
+          isAbsent(End))
+        return nullptr;
+      return End;
+    };
+    for (const ApiEntry *Entry : Api.entriesFor(E)) {
+      if (Entry->hasTag("range_slice") && Entry->DimArgs.size() == 1 &&
+          isConstant(Api.argAt(E, Entry->DimArgs[0]), 0, Ctx))
+        return EndOf(E, *Entry);
+      if (Entry->IndexArgs.size() != 1)
+        continue;
+      const Expr *List = Api.argAt(E, Entry->IndexArgs[0]);
+      auto Elements = List ? bracedListElements(List) : llvm::SmallVector<const Expr *, 4>{};
+      if (Elements.size() != 1)
+        return nullptr;
+      for (const ApiEntry *Range : Api.entriesFor(stripAll(Elements[0])))
+        if (Range->hasTag("range_slice"))
+          return EndOf(stripAll(Elements[0]), *Range);
+      return nullptr;
+    }
+    return nullptr;
+  }
+
+  /// Whether `E` tests a capped variable's row count against the cap's bound: `v.size(0) > m`
+  /// or `>=` (when it fails the slice would keep every row, so only the count changes).
+  bool sizeTestOf(const Expr *E, Cap &C) const {
+    const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    if (!BO)
+      return false;
+    const Expr *Size = BO->getLHS(), *Other = BO->getRHS();
+    if (BO->getOpcode() == BO_LT || BO->getOpcode() == BO_LE)
+      std::swap(Size, Other);
+    else if (BO->getOpcode() != BO_GT && BO->getOpcode() != BO_GE)
+      return false;
+    const ValueDecl *Tested = rowCountOf(Size);
+    if (!Tested || sourceText(stripAll(Other), Ctx) != sourceText(stripAll(C.Bound), Ctx))
+      return false;
+    C.Tested = Tested;
+    return true;
+  }
+
+  std::optional<Cap> capOf(const IfStmt *If) const {
+    if (If->getElse() || If->getInit() || If->getConditionVariable())
+      return std::nullopt;
+    Cap C;
+    for (const Stmt *S : bodyStatements(If->getThen())) {
+      const Expr *Value = nullptr;
+      const VarDecl *V = assignedLocal(S, Value);
+      if (!V || Lifter.groupOf(V) < 0)
+        return std::nullopt;
+      const Expr *End = rowPrefixEnd(Value, V);
+      if (!End || (C.Bound && sourceText(stripAll(End), Ctx) != sourceText(stripAll(C.Bound), Ctx)))
+        return std::nullopt;
+      C.Bound = End;
+      C.Capped.push_back(V);
+    }
+    if (C.Capped.empty())
+      return std::nullopt;
+    const Expr *Cond = If->getCond()->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_And)) {
+      if (sizeTestOf(BO->getRHS(), C))
+        C.Host = BO->getLHS();
+      else if (sizeTestOf(BO->getLHS(), C))
+        C.Host = BO->getRHS();
+      else
+        return std::nullopt;
+      return Lifter.touchesPadded(C.Host) ? std::nullopt : std::optional<Cap>(C);
+    }
+    return sizeTestOf(Cond, C) ? std::optional<Cap>(C) : std::nullopt;
+  }
+
+  bool isCap(const IfStmt *If) const { return capOf(If).has_value(); }
+
+  /// The padded form keeps the rows and clamps the count: when the test fails, m >= count and the
+  /// slice would keep every row; when it holds, the slice keeps m rows (m >= 0) or count + m
+  /// (m < 0, counted from the end) — Python's slicing, which `slice` and `Slice` follow.
+  llvm::Error cap(const IfStmt *If, Plan &P) {
+    Cap C = *capOf(If);
+    for (const Expr *Part : {C.Host, C.Bound})
+      if (Part)
+        if (auto Why = findSideEffect(Part, Api, false, Ran))
+          return refuse("the condition at " + lineOf(If, Ctx) + " " + *Why);
+    const int Group = Lifter.groupOf(C.Tested);
+    for (const VarDecl *V : C.Capped)
+      if (Lifter.groupOf(V) != Group)
+        return refuse("the cap at " + lineOf(If, Ctx) + " tests the rows of '" + C.Tested->getNameAsString() +
+                      "' but slices '" + V->getNameAsString() + "', which comes from another selection");
+    const std::string Count = freshName(C.Capped.front()->getNameAsString() + "_count", Body, Taken);
+    const std::string &Before = Lifter.countOf(Group);
+    const Expr *Bound = stripAll(C.Bound);
+    const std::string M = isa<DeclRefExpr>(Bound) || isa<IntegerLiteral>(Bound) ? sourceText(Bound, Ctx)
+                                                                              : "(" + sourceText(C.Bound, Ctx) + ")";
+    // A constant bound picks its side of Python's slicing now.
+    auto Constant = Bound->getIntegerConstantExpr(Ctx);
+    const std::string Prefix = Before + ".clamp_max(" + M + ")", FromEnd = "(" + Before + " + " + M + ").clamp_min(0)";
+    const std::string Sliced = Constant ? (Constant->isNegative() ? FromEnd : Prefix)
+                                        : M + " >= 0 ? " + Prefix + " : " + FromEnd;
+    if (C.Host)
+      P.Core += "auto " + Count + " = " + Before + ";\nif (" + sourceText(C.Host, Ctx) + ")\n  " + Count + " = " +
+                Sliced + ";\n";
+    else
+      P.Core += "auto " + Count + " = " + Sliced + ";\n";
+    const int Capped = Lifter.derive(Group, Count);
+    for (const VarDecl *V : C.Capped) {
+      Lifter.setGroup(V, Capped);
+      Lifter.forget(V);
+    }
     return llvm::Error::success();
   }
 
@@ -261,6 +508,10 @@ private:
   }
 
   llvm::Error value(const Stmt *S, const VarDecl *V, const Expr *Init, Plan &P) {
+    if (isTensorAggregate(V->getType(), Api) && Lifter.touchesPadded(Init))
+      return refuse("'" + V->getNameAsString() + "' (" + lineOf(S, Ctx) + ") gathers tensors of a value-dependent "
+                    "selection before the return; the split takes apart only a tuple, pair or vector built in the "
+                    "return (return {a, b} or std::make_tuple(a, b))");
     if (auto Why = findSideEffect(Init, Api, false, Ran))
       return refuse("the value of '" + V->getNameAsString() + "' (" + lineOf(S, Ctx) + ") " + *Why);
     if (!Api.isTensor(V->getType())) {
@@ -310,11 +561,35 @@ std::string returnTypeText(const FunctionDecl &F, const ASTContext &Ctx) {
   return Text.empty() ? F.getReturnType().getAsString() : Text;
 }
 
+/// The spelling of the tensor type the function returns: its return type, or the first element
+/// type of a returned tuple, pair or vector as written (`torch::Tensor`), else as Clang prints it.
+std::string tensorTypeText(const FunctionDecl &F, bool Aggregate, const ASTContext &Ctx) {
+  if (!Aggregate)
+    return returnTypeText(F, Ctx);
+  TypeLoc Loc = F.getFunctionTypeLoc() ? F.getFunctionTypeLoc().getReturnLoc() : TypeLoc();
+  if (auto Elaborated = Loc.getAs<ElaboratedTypeLoc>())
+    Loc = Elaborated.getNamedTypeLoc();
+  if (auto Spec = Loc.getAs<TemplateSpecializationTypeLoc>(); Spec && Spec.getNumArgs() > 0) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Spec.getArgLoc(0).getSourceRange()),
+                                                 SM, Ctx.getLangOpts());
+    if (R.isValid())
+      return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+  }
+  const auto *RD = cast<ClassTemplateSpecializationDecl>(F.getReturnType()->getAsCXXRecordDecl());
+  const TemplateArgument &First = RD->getTemplateArgs()[0];
+  QualType Element = First.getKind() == TemplateArgument::Pack ? First.pack_begin()->getAsType() : First.getAsType();
+  return Element.getAsString(Ctx.getPrintingPolicy());
+}
+
 /// The core and the epilogue that replace the function.
 llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Taken, ASTContext &Ctx) {
   const FunctionDecl &F = *P.Function;
   const Stmt *Body = F.getBody();
-  const std::string T = returnTypeText(F, Ctx);
+  const std::string T = tensorTypeText(F, P.ReturnsAggregate, Ctx);
+  // The core's outputs: the returned values, then the values the guards test.
+  std::vector<Output> Outputs = P.Returned;
+  Outputs.insert(Outputs.end(), P.Kept.begin(), P.Kept.end());
   std::string CoreName = F.getNameAsString() + "_padded";
   for (int N = 2; Ctx.Idents.find(CoreName) != Ctx.Idents.end(); ++N)
     CoreName = F.getNameAsString() + "_padded" + std::to_string(N);
@@ -323,15 +598,15 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
 
   // The core returns the values, then one count per group they use.
   std::vector<std::string> Counts;
-  for (const Output &O : P.Outputs)
+  for (const Output &O : Outputs)
     if (!O.Count.empty() && !llvm::is_contained(Counts, O.Count))
       Counts.push_back(O.Count);
   std::string Types, Returned, Params, Args;
-  for (const Output &O : P.Outputs)
+  for (const Output &O : Outputs)
     Returned += (Returned.empty() ? "" : ", ") + O.Text;
   for (const std::string &C : Counts)
     Returned += ", " + C;
-  for (size_t I = 0; I < P.Outputs.size() + Counts.size(); ++I)
+  for (size_t I = 0; I < Outputs.size() + Counts.size(); ++I)
     Types += (I ? ", " : "") + T;
   for (const ParmVarDecl *Param : F.parameters()) {
     Params += (Params.empty() ? "" : ", ") + declText(*Param, Ctx);
@@ -346,12 +621,12 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   std::map<std::string, std::string> Rows;
   for (size_t I = 0; I < Counts.size(); ++I) {
     Rows[Counts[I]] = freshName("rows", Body, Taken);
-    Epilogue += "const int64_t " + Rows[Counts[I]] + " = std::get<" + std::to_string(P.Outputs.size() + I) + ">(" +
+    Epilogue += "const int64_t " + Rows[Counts[I]] + " = std::get<" + std::to_string(Outputs.size() + I) + ">(" +
                 Padded + ").item<int64_t>();\n";
   }
   auto Sliced = [&](unsigned I) {
     std::string Get = "std::get<" + std::to_string(I) + ">(" + Padded + ")";
-    const Output &O = P.Outputs[I];
+    const Output &O = Outputs[I];
     return O.Count.empty() ? Get : Get + ".narrow(0, 0, " + Rows[O.Count] + ")";
   };
   for (const Guard &G : P.Guards) {
@@ -361,7 +636,7 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
       const Stmt *S = Work.pop_back_val();
       if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S))
         if (auto It = G.Reads.find(DR->getDecl()); It != G.Reads.end())
-          Replaced[DR] = Sliced(It->second);
+          Replaced[DR] = Sliced(P.Returned.size() + It->second);
       if (S)
         for (const Stmt *C : S->children())
           Work.push_back(C);
@@ -369,7 +644,14 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
     Epilogue += "if (" + textWithReplacements(G.Cond, Replaced, Ctx) + ")\n  return " + sourceText(G.Value, Ctx) +
                 ";\n";
   }
-  Epilogue += "return " + Sliced(0) + ";\n";
+  if (P.ReturnsAggregate) {
+    std::string Values;
+    for (unsigned I = 0; I < P.Returned.size(); ++I)
+      Values += (I ? ", " : "") + Sliced(I);
+    Epilogue += "return {" + Values + "};\n";
+  } else {
+    Epilogue += "return " + Sliced(0) + ";\n";
+  }
   std::string Leading;
   for (const std::string &L : P.LeadingGuards)
     Leading += L + "\n";

@@ -7,6 +7,9 @@
 
 #include <torch/torch.h>
 
+#include <tuple>
+#include <vector>
+
 #include <functional>
 #include <iostream>
 #include <string>
@@ -68,17 +71,53 @@ inline bool sameTensor(const std::string &What, int Trial, const torch::Tensor &
   return Same;
 }
 
-inline bool sameOutcome(const std::string &What, int Trial, const std::function<torch::Tensor()> &Original,
-                        const std::function<torch::Tensor()> &Fixed) {
-  torch::Tensor A, B;
+/// Tuples, pairs and vectors of tensors (what post-processing returns) compare element by element.
+inline bool sameValue(const std::string &What, int Trial, const torch::Tensor &A, const torch::Tensor &B) {
+  return sameTensor(What, Trial, A, B);
+}
+inline bool sameValue(const std::string &What, int Trial, const std::vector<torch::Tensor> &A,
+                      const std::vector<torch::Tensor> &B) {
+  if (A.size() != B.size()) {
+    std::cerr << What << ", trial " << Trial << ": " << A.size() << " vs " << B.size() << " tensors\n";
+    return false;
+  }
+  bool Same = true;
+  for (size_t I = 0; I < A.size(); ++I)
+    Same &= sameTensor(What + " [" + std::to_string(I) + "]", Trial, A[I], B[I]);
+  return Same;
+}
+template <class... T>
+bool sameValue(const std::string &What, int Trial, const std::tuple<T...> &A, const std::tuple<T...> &B) {
+  return std::apply(
+      [&](const auto &...X) {
+        return std::apply(
+            [&](const auto &...Y) {
+              size_t I = 0;
+              bool Same = true;
+              ((Same &= sameValue(What + " <" + std::to_string(I++) + ">", Trial, X, Y)), ...);
+              return Same;
+            },
+            B);
+      },
+      A);
+}
+template <class A1, class B1>
+bool sameValue(const std::string &What, int Trial, const std::pair<A1, B1> &A, const std::pair<A1, B1> &B) {
+  return sameValue(What + " <0>", Trial, A.first, B.first) & sameValue(What + " <1>", Trial, A.second, B.second);
+}
+
+template <class Original, class Fixed>
+bool sameOutcome(const std::string &What, int Trial, const Original &RunOriginal, const Fixed &RunFixed) {
+  decltype(RunOriginal()) A;
+  decltype(RunFixed()) B;
   std::string EA, EB;
   try {
-    A = Original();
+    A = RunOriginal();
   } catch (const std::exception &E) {
     EA = E.what();
   }
   try {
-    B = Fixed();
+    B = RunFixed();
   } catch (const std::exception &E) {
     EB = E.what();
   }
@@ -87,7 +126,7 @@ inline bool sameOutcome(const std::string &What, int Trial, const std::function<
               << EB.substr(0, 200) << "'\n";
     return false;
   }
-  return EA.empty() ? sameTensor(What, Trial, A, B) : true;
+  return EA.empty() ? sameValue(What, Trial, A, B) : true;
 }
 
 } // namespace e2e

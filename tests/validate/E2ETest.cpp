@@ -104,7 +104,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   RunResult R = validate(Args);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 18u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 20u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -129,20 +129,24 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   // Dynamic shapes: neither capturable nor traceable (so no divergence verdict).
   for (const char *Name :
        {"PartitionPositiveFirst", "replace_zeros_then_project", "MaskedSum", "MaskedMean", "SelectionLocals",
-        "confident_boxes"}) {
+        "confident_boxes", "top_detections", "split_corners"}) {
     const Row &E = Rows[Name];
     EXPECT_EQ(E.OrigCapturable, false) << Name;
     EXPECT_FALSE(E.TraceDiverges.has_value()) << Name;
   }
   // A split entry (selection-to-padded): the epilogue is compared with the original, and the
   // padded core is what is captured and replayed.
-  {
-    const Row &E = Rows["confident_boxes"];
-    EXPECT_EQ(E.OrigOp, "index() with a boolean mask");
+  // Tuples and vectors of padded outputs (padded_detections.cpp) are compared element by element.
+  for (const char *Name : {"confident_boxes", "top_detections", "split_corners"}) {
+    const Row &E = Rows[Name];
+    EXPECT_EQ(E.OrigOp, "index() with a boolean mask") << Name;
+    EXPECT_EQ(E.Equivalent, E.Trials) << Name;
+    EXPECT_EQ(E.RewCapturable, true) << Name;
+    EXPECT_EQ(E.Replay, 7) << Name;
     bool CoreNoted = false;
     for (const std::string &N : E.Notes)
-      CoreNoted |= N.find("rewritten capture: the padded core 'confident_boxes_padded'") != std::string::npos;
-    EXPECT_TRUE(CoreNoted);
+      CoreNoted |= N.find("rewritten capture: the padded core '" + std::string(Name) + "_padded'") != std::string::npos;
+    EXPECT_TRUE(CoreNoted) << Name;
   }
   // Clean models: capturable before and after, and the trace generalises.
   for (const char *Name : {"ArgmaxPickImpl", "TinyLstmLm"}) {

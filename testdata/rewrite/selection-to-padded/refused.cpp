@@ -28,3 +28,27 @@ torch::Tensor in_a_loop(torch::Tensor x) {
     kept = kept * 2;
   return kept;
 }
+
+// A tuple built before the return cannot be taken apart into the core's outputs.
+std::tuple<torch::Tensor, torch::Tensor> tuple_from_local(torch::Tensor x) {
+  auto kept = x.index({x > 0}); // EXPECT-RECIPE: not rewritten automatically: 'both' \(line 35\) gathers tensors of a value-dependent selection before the return
+  auto both = std::make_tuple(kept, kept * 2);
+  return both;
+}
+
+// A cap that tests one selection's rows and slices another's.
+torch::Tensor cap_of_other(torch::Tensor x, torch::Tensor y) {
+  auto a = x.index({x > 0}); // EXPECT-RECIPE: not rewritten automatically: the cap at line 43 tests the rows of 'a' but slices 'b'
+  auto b = y.index({y > 0}); // EXPECT-RECIPE: not rewritten automatically: the cap at line 43 tests the rows of 'a' but slices 'b', which comes from another selection
+  if (a.size(0) > 3) // EXPECT-NO-FIX: the condition depends on 'a.size\(0\)', the size of a value-dependent selection
+    b = b.slice(0, 0, 3);
+  return b;
+}
+
+// A slice with a step keeps every other row, not a prefix: not a cap (the if is out of scope).
+torch::Tensor strided_cap(torch::Tensor x) {
+  auto kept = x.index({x > 0}); // EXPECT-RECIPE: ^keep fixed shapes[^()]*(\([^()]*\)[^()]*)*$
+  if (kept.size(0) > 4) // EXPECT-NO-FIX: the condition depends on 'kept.size\(0\)', the size of a value-dependent selection
+    kept = kept.slice(0, 0, 4, 2);
+  return kept;
+}

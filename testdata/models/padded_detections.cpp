@@ -1,0 +1,39 @@
+// Detection post-processing that returns several tensors and caps the number of detections: the
+// score filter's survivors (boxes, scores, labels) leave the function as a tuple, at most
+// `max_num` of the boxes and scores are kept, and a second entry returns two column groups of the
+// survivors as a vector, or none when nothing survives. selection-to-padded splits each function
+// into a capturable core (selections padded to the rows they came from, the cap a clamp of the
+// count) and a host epilogue that slices every output by its count and rebuilds the tuple or
+// vector.
+#include <graphify/annotations.h>
+#include <torch/torch.h>
+
+#include <tuple>
+#include <vector>
+
+// graphify-entry: boxes: f32[8,4], scores: f32[8], labels: i64[8] in [0, 3]
+GRAPHIFY_GRAPH_REGION std::tuple<torch::Tensor, torch::Tensor, torch::Tensor>
+top_detections(torch::Tensor boxes, torch::Tensor scores, torch::Tensor labels) {
+  const int64_t max_num = 3;
+  auto chosen = scores >= 0.25;
+  boxes = boxes.index({chosen});
+  scores = scores.index({chosen});
+  labels = labels.index({chosen});
+  if (max_num != -1 && boxes.size(0) > max_num) {
+    boxes = boxes.slice(0, 0, max_num);
+    scores = scores.slice(0, 0, max_num);
+  }
+  return std::make_tuple(boxes, scores * 2, labels);
+}
+
+// graphify-entry: x: f32[6,4]
+GRAPHIFY_GRAPH_REGION std::vector<torch::Tensor> split_corners(torch::Tensor x) {
+  auto keep = x.select(1, 0) > 0;
+  auto kept = x.index({keep});
+  if (kept.size(0) == 0)
+    return {};
+  if (kept.size(0) >= 2)
+    kept = kept.index({torch::indexing::Slice(torch::indexing::None, 2)});
+  return {kept.slice(1, 0, 2), kept.slice(1, 2, 4).abs()};
+}
+// graphify-expect-fix: fixed
