@@ -115,9 +115,17 @@ public:
   bool VisitCallExpr(CallExpr *CE) {
     if (!inWindow(CE))
       return true;
-    if (const FunctionDecl *FD = CE->getDirectCallee())
-      Callees.push_back(FD);
-    if (auto C = Api.resolve(CE))
+    auto C = Api.resolve(CE);
+    // A function the packs describe is checked by its description (its tags, reported at the
+    // call), not by its body: a project's own op declared in its pack (an NMS written with host
+    // loops) is one finding where it is called, and its body is not a region.
+    if (const FunctionDecl *FD = CE->getDirectCallee()) {
+      if (C && !C->Entries.empty())
+        Described.insert(FD->getCanonicalDecl());
+      else
+        Callees.push_back(FD);
+    }
+    if (C)
       if (const ApiEntry *E = C->entryWithTag("capture_entry"))
         for (unsigned Pos : E->CallableArgs)
           if (const Expr *Arg = C->arg(Pos))
@@ -131,7 +139,8 @@ public:
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()); FD && inWindow(DRE))
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
+        FD && inWindow(DRE) && !Described.count(FD->getCanonicalDecl()))
       Callees.push_back(FD);
     return true;
   }
@@ -178,6 +187,8 @@ public:
 
 private:
   const ApiResolver &Api;
+  /// Callees of calls that the packs describe (visited before the callee's reference).
+  llvm::DenseSet<const Decl *> Described;
   const CaptureWindow *Window = nullptr;
   const SourceManager *SM = nullptr;
 

@@ -99,6 +99,9 @@ int PaddedLifter::groupOf(const ValueDecl *D) const {
 }
 
 void PaddedLifter::forget(const ValueDecl *D) {
+  for (auto &[Group, S] : Suppressions)
+    if (S.Boxes == D)
+      S.Boxes = nullptr;
   for (auto It = ByMask.begin(); It != ByMask.end();)
     It = It->first.first == D ? ByMask.erase(It) : std::next(It);
 }
@@ -136,7 +139,34 @@ static const Expr *selectionMask(const Expr *E, const ApiModel &Api) {
   return nullptr;
 }
 
-bool isPaddableSelection(const Expr *E, const ApiModel &Api) { return selectionMask(E, Api) != nullptr; }
+/// A call of greedy suppression with boxes, scores and a threshold (tag greedy_suppression).
+static bool isSuppression(const Expr *E, const ApiModel &Api) {
+  E = stripAll(E);
+  return isa<CallExpr>(E) && Api.callHasTag(E, "greedy_suppression") && Api.argAt(E, 2) != nullptr;
+}
+
+bool isPaddableSelection(const Expr *E, const ApiModel &Api) {
+  return selectionMask(E, Api) != nullptr || isSuppression(E, Api);
+}
+
+int PaddedLifter::derive(int Group, std::string Count) {
+  Counts.push_back(std::move(Count));
+  Orders.push_back(Orders[Group]);
+  const int Derived = static_cast<int>(Counts.size()) - 1;
+  if (auto It = Suppressions.find(Group); It != Suppressions.end())
+    Suppressions.emplace(Derived, It->second);
+  return Derived;
+}
+
+std::string PaddedLifter::named(const Expr *E, llvm::StringRef Base, std::map<const Stmt *, std::string> &Replaced,
+                                std::string &Prelude) {
+  std::string Text = textWithReplacements(E, Replaced, Ctx);
+  if (isa<DeclRefExpr>(stripAll(E)))
+    return Text;
+  std::string Name = freshName(Base.str(), Body, Taken);
+  Prelude += "auto " + Name + " = " + Text + ";\n";
+  return Name;
+}
 
 bool PaddedLifter::touchesPadded(const Stmt *S) const {
   if (!S)
@@ -169,6 +199,9 @@ llvm::Expected<int> PaddedLifter::classify(const Expr *E, std::map<const Stmt *,
     return groupOf(DR->getDecl());
   if (isSelection(E))
     return classifySelection(E, Replaced, NameHint, Prelude);
+  if (const Expr *Source = nullptr, *Index = nullptr;
+      isa<CallExpr>(E) && !Api.callHasTag(E, "in_place") && gatherParts(E, Source, Index))
+    return classifyGather(E, Source, Index, Replaced, Prelude);
   if (isa<CallExpr>(E) && Api.callHasTag(E, "shape_query"))
     return refuse(quoted(E, Ctx) + " (" + where(E) + ") reads the size of a value-dependent selection; the padded "
                   "form keeps such sizes only in a test before a return");
@@ -296,8 +329,156 @@ llvm::Expected<int> PaddedLifter::classifyRowWise(const Expr *E, llvm::ArrayRef<
   return *Padded.begin();
 }
 
+bool PaddedLifter::gatherParts(const Expr *E, const Expr *&Source, const Expr *&Index) const {
+  for (const ApiEntry *Entry : Api.entriesFor(E)) {
+    if (Entry->hasTag("gathers_rows")) {
+      const Expr *Dim = Api.argAt(E, Entry->DimArgs[0]);
+      auto D = Dim ? stripAll(Dim)->getIntegerConstantExpr(Ctx) : std::nullopt;
+      if (!D || !D->isZero())
+        return false;
+      Source = Api.argAt(E, 0);
+      Index = Api.argAt(E, Entry->PositionArgs[0]);
+      return Source && Index;
+    }
+    if (!Entry->hasTag("bool_mask_index") || Entry->IndexArgs.size() != 1)
+      continue;
+    // `x.index({i})` / `x[i]` with a tensor of positions gathers rows as index_select(0, i) does.
+    const Expr *List = Api.argAt(E, Entry->IndexArgs[0]);
+    auto Elements = List ? bracedListElements(List) : llvm::SmallVector<const Expr *, 4>{};
+    if (Elements.empty() && List)
+      Elements.push_back(List);
+    if (Elements.size() != 1 || !Api.isTensorExpr(Elements[0]) || isProvablyBoolean(Elements[0], Api))
+      return false;
+    Source = callObject(E);
+    Index = Elements[0];
+    return Source != nullptr;
+  }
+  return false;
+}
+
+llvm::Expected<int> PaddedLifter::classifyGather(const Expr *E, const Expr *Source, const Expr *Index,
+                                                 std::map<const Stmt *, std::string> &Replaced,
+                                                 std::string &Prelude) {
+  auto IndexGroup = classify(Index, Replaced, "", Prelude);
+  if (!IndexGroup)
+    return IndexGroup.takeError();
+  auto SourceGroup = classify(Source, Replaced, "", Prelude);
+  if (!SourceGroup)
+    return SourceGroup.takeError();
+  if (*IndexGroup < 0) {
+    if (*SourceGroup >= 0)
+      return refuse(quoted(E, Ctx) + " (" + where(E) + ") picks rows of a value-dependent selection at positions "
+                    "that do not come from it, which do not line up with the padded rows");
+    return -1;
+  }
+  auto It = Suppressions.find(*IndexGroup);
+  if (It == Suppressions.end())
+    return refuse(quoted(E, Ctx) + " (" + where(E) + ") gathers at positions held by a value-dependent selection, "
+                  "whose padded rows may hold positions the original never used");
+  if (*SourceGroup >= 0 && *SourceGroup != It->second.BoxGroup)
+    return refuse(quoted(E, Ctx) + " (" + where(E) + ") gathers rows of " + quoted(Source, Ctx) + " by the indices "
+                  "kept by suppression of boxes from another selection, which do not line up once padded");
+  const auto *SourceRef = dyn_cast<DeclRefExpr>(stripAll(Source));
+  const bool SameBoxes = SourceRef && It->second.Boxes && SourceRef->getDecl() == It->second.Boxes;
+  if (*SourceGroup < 0 && !SameBoxes) {
+    // The padded rows of the kept indices hold the other positions of the boxes: in range when
+    // the source has as many rows as the boxes, which the original did not need.
+    const std::string SourceText = named(Source, "gathered", Replaced, Prelude);
+    Prelude += "if (" + SourceText + ".dim() == 0 || " + SourceText + ".size(0) < " + It->second.Rows +
+               ")\n  throw std::invalid_argument(\"graphify: the padded form of " + where(E) + " assumes that '" +
+               sourceText(Source, Ctx) + "' has a row for every box given to the suppression\");\n";
+    Replaced[stripAll(Source)] = SourceText;
+  }
+  return *IndexGroup;
+}
+
+llvm::Expected<int> PaddedLifter::classifySuppression(const Expr *E, std::map<const Stmt *, std::string> &Replaced,
+                                                      llvm::StringRef NameHint, std::string &Prelude) {
+  const Expr *BoxesArg = Api.argAt(E, 0), *ScoresArg = Api.argAt(E, 1), *Threshold = Api.argAt(E, 2);
+  const std::string Op = "'" + calleeName(E) + "' (" + where(E) + ")";
+  auto BoxGroup = classify(BoxesArg, Replaced, "", Prelude);
+  if (!BoxGroup)
+    return BoxGroup.takeError();
+  auto ScoreGroup = classify(ScoresArg, Replaced, "", Prelude);
+  if (!ScoreGroup)
+    return ScoreGroup.takeError();
+  if (*BoxGroup != *ScoreGroup)
+    return refuse("the boxes and scores given to " + Op + " do not come from the same rows, so they do not line up "
+                  "once padded");
+  if (touchesPadded(Threshold) || Api.isTensorExpr(Threshold))
+    return refuse("the threshold of " + Op + " is not a host number that the selection leaves alone");
+  const std::string Base = NameHint.empty() ? std::string("kept") : NameHint.str();
+  const std::string Boxes = named(BoxesArg, Base + "_boxes_in", Replaced, Prelude);
+  const std::string Scores = named(ScoresArg, Base + "_scores_in", Replaced, Prelude);
+  auto Fresh = [&](llvm::StringRef Suffix) { return freshName(Base + "_" + Suffix.str(), Body, Taken); };
+  const std::string ByScore = Fresh("by_score"), Sorted = Fresh("sorted"), X1 = Fresh("x1"), Y1 = Fresh("y1"),
+                    X2 = Fresh("x2"), Y2 = Fresh("y2"), Area = Fresh("area"), W = Fresh("w"), H = Fresh("h"),
+                    Inter = Fresh("inter"), Iou = Fresh("iou"), Rank = Fresh("rank"), Suppresses = Fresh("suppresses"),
+                    Alive = Fresh("alive"), Step = Fresh("i"), Order = Fresh("order"), Count = Fresh("count");
+  auto Spell = [&](llvm::StringRef Name) { return Api.spell(E, Name); };
+  const std::string Where = Spell("where"), And = Spell("logical_and"), Not = Spell("logical_not");
+  // torchvision's CPU kernel checks the shapes; the fixed form needs them for its matrix.
+  Prelude += "if (" + Boxes + ".dim() != 2 || " + Boxes + ".size(1) != 4 || " + Scores + ".dim() != 1 || " + Scores +
+             ".size(0) != " + Boxes + ".size(0) || !" + Boxes + ".is_floating_point() || " + Scores +
+             ".scalar_type() != " + Boxes + ".scalar_type())\n  throw std::invalid_argument(\"graphify: the "
+             "fixed-size form of " + calleeName(E) + " (" + where(E) + ") expects floating-point boxes [N, 4] and "
+             "scores [N] of one dtype\");\n";
+  // Candidates in the order the op visits them: its own descending sort when every row is a
+  // candidate; a stable one over padded rows, which keeps the selected rows' relative order.
+  Prelude += "auto " + ByScore + " = std::get<1>(" + Scores +
+             (*BoxGroup < 0 ? ".sort(0, /*descending=*/true));\n" : ".sort(/*stable=*/true, 0, /*descending=*/true));\n");
+  Prelude += "auto " + Sorted + " = " + Boxes + ".index_select(0, " + ByScore + ");\n";
+  const std::string Coords[] = {X1, Y1, X2, Y2};
+  for (int C = 0; C < 4; ++C)
+    Prelude += "auto " + Coords[C] + " = " + Sorted + ".select(1, " + std::to_string(C) + ");\n";
+  Prelude += "auto " + Area + " = (" + X2 + " - " + X1 + ") * (" + Y2 + " - " + Y1 + ");\n";
+  // Row i is the kept box, column j the later one; std::max(a, b) is (a < b ? b : a) and
+  // std::min(a, b) is (b < a ? b : a), written with where() so that NaN coordinates behave alike.
+  auto Overlap = [&](const std::string &Lo, const std::string &Hi) {
+    std::string Lower = Where + "(" + Lo + ".unsqueeze(1) < " + Lo + ".unsqueeze(0), " + Lo + ".unsqueeze(0), " + Lo +
+                        ".unsqueeze(1))";
+    std::string Upper = Where + "(" + Hi + ".unsqueeze(0) < " + Hi + ".unsqueeze(1), " + Hi + ".unsqueeze(0), " + Hi +
+                        ".unsqueeze(1))";
+    return "(" + Upper + " - " + Lower + ")";
+  };
+  Prelude += "auto " + W + " = " + Overlap(X1, X2) + ";\n" + W + " = " + Where + "(" + W + " > 0, " + W + ", 0);\n";
+  Prelude += "auto " + H + " = " + Overlap(Y1, Y2) + ";\n" + H + " = " + Where + "(" + H + " > 0, " + H + ", 0);\n";
+  Prelude += "auto " + Inter + " = " + W + " * " + H + ";\n";
+  Prelude += "auto " + Iou + " = " + Inter + " / (" + Area + ".unsqueeze(1) + " + Area + ".unsqueeze(0) - " + Inter +
+             ");\n";
+  Prelude += "auto " + Rank + " = " + Spell("arange") + "(" + Boxes + ".size(0), " + ByScore + ".options());\n";
+  Prelude += "auto " + Suppresses + " = " + And + "(" + Iou + ".to(" + Api.spellConstant(E, "kDouble") + ") > " +
+             (isa<DeclRefExpr>(stripAll(Threshold)) || isa<FloatingLiteral>(stripAll(Threshold)) ||
+                      isa<IntegerLiteral>(stripAll(Threshold))
+                  ? sourceText(Threshold, Ctx)
+                  : "(" + sourceText(Threshold, Ctx) + ")") +
+             ", " + Rank + ".unsqueeze(0) > " + Rank + ".unsqueeze(1));\n";
+  if (*BoxGroup < 0)
+    Prelude += "auto " + Alive + " = " + Rank + " >= 0;\n";
+  else
+    Prelude += "auto " + Alive + " = (" + Spell("arange") + "(" + Boxes + ".size(0), " + ByScore + ".options()) < " +
+               Counts[*BoxGroup] + ").index_select(0, " + ByScore + ");\n";
+  // N masked iterations in the visiting order: a candidate still alive is kept and suppresses the
+  // later ones it overlaps above the threshold.
+  Prelude += "for (int64_t " + Step + " = 0; " + Step + " < " + Boxes + ".size(0); ++" + Step + ")\n  " + Alive +
+             " = " + And + "(" + Alive + ", " + Not + "(" + And + "(" + Suppresses + ".select(0, " + Step + "), " +
+             Alive + ".select(0, " + Step + "))));\n";
+  Prelude += "auto " + Order + " = " + Spell("argsort") + "(" + Not + "(" + Alive + ").to(" +
+             Api.spellConstant(E, "kInt") + "), /*stable=*/true, 0);\n";
+  Prelude += "auto " + Count + " = " + Alive + ".sum();\n";
+  Replaced[E] = ByScore + ".index_select(0, " + Order + ")";
+  Counts.push_back(Count);
+  Orders.push_back(Order);
+  const int Group = static_cast<int>(Counts.size()) - 1;
+  const auto *BoxesRef = dyn_cast<DeclRefExpr>(stripAll(BoxesArg));
+  Suppressions[Group] = {*BoxGroup, Boxes + ".size(0)", BoxesRef ? BoxesRef->getDecl() : nullptr};
+  return Group;
+}
+
 llvm::Expected<int> PaddedLifter::classifySelection(const Expr *E, std::map<const Stmt *, std::string> &Replaced,
                                                     llvm::StringRef NameHint, std::string &Prelude) {
+  if (isSuppression(E, Api))
+    return classifySuppression(E, Replaced, NameHint, Prelude);
   const Expr *Source = callObject(E);
   const Expr *Mask = selectionMask(E, Api);
   if (!Source)

@@ -66,11 +66,7 @@ public:
   size_t groupCount() const { return Counts.size(); }
   /// A group with the rows and order of `Group` and fewer valid rows: the first `Count` (a cap
   /// that keeps a prefix of the selection, `k = k.slice(0, 0, m)`).
-  int derive(int Group, std::string Count) {
-    Counts.push_back(std::move(Count));
-    Orders.push_back(Orders[Group]);
-    return static_cast<int>(Counts.size()) - 1;
-  }
+  int derive(int Group, std::string Count);
 
 private:
   const clang::Stmt *Body;
@@ -83,11 +79,29 @@ private:
   /// Selections by the same mask variable from sources of the same group share one order, so
   /// their rows line up (`boxes.index({keep})`, `scores.index({keep})`).
   std::map<std::pair<const clang::ValueDecl *, int>, int> ByMask;
+  /// Groups of kept indices from greedy suppression (tag greedy_suppression): every row, valid
+  /// or not, holds a position in [0, rows of the boxes), so gathers by them stay in range.
+  struct Suppression {
+    int BoxGroup;     ///< the group of the boxes given to the op (-1: not padded)
+    std::string Rows; ///< the boxes' row count, as code
+    const clang::ValueDecl *Boxes = nullptr; ///< the boxes' variable, until it is assigned again
+  };
+  std::map<int, Suppression> Suppressions;
 
   llvm::Expected<int> classify(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
                                llvm::StringRef NameHint, std::string &Prelude);
   llvm::Expected<int> classifySelection(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
                                         llvm::StringRef NameHint, std::string &Prelude);
+  llvm::Expected<int> classifySuppression(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
+                                          llvm::StringRef NameHint, std::string &Prelude);
+  llvm::Expected<int> classifyGather(const clang::Expr *E, const clang::Expr *Source, const clang::Expr *Index,
+                                     std::map<const clang::Stmt *, std::string> &Replaced, std::string &Prelude);
+  /// The source and the positions of a gather of rows (`x.index_select(0, i)`, tag gathers_rows;
+  /// `x.index({i})` with a tensor of positions), or false.
+  bool gatherParts(const clang::Expr *E, const clang::Expr *&Source, const clang::Expr *&Index) const;
+  /// A name for `E` in the prelude: its text when it names a variable, else a fresh local bound to it.
+  std::string named(const clang::Expr *E, llvm::StringRef Base, std::map<const clang::Stmt *, std::string> &Replaced,
+                    std::string &Prelude);
   llvm::Expected<int> classifyRowWise(const clang::Expr *E, llvm::ArrayRef<const clang::Expr *> Operands,
                                       std::map<const clang::Stmt *, std::string> &Replaced, std::string &Prelude);
   /// `x.index({Slice(), ...})`: indexing whose first entry takes every row.
@@ -96,7 +110,9 @@ private:
 };
 
 /// Whether `E` is a selection the padded form keeps: `x.index({m})` (tag bool_mask_index, one
-/// index list with one entry) with `m` provably a boolean tensor.
+/// index list with one entry) with `m` provably a boolean tensor, or greedy suppression
+/// (`vision::ops::nms(boxes, scores, t)`, tag greedy_suppression), whose kept indices the padded
+/// form computes with the exact fixed-size greedy algorithm.
 bool isPaddableSelection(const clang::Expr *E, const ApiModel &Api);
 
 /// The source text of `S` with the nodes of `Replaced` (found under `S`) replaced by their text.

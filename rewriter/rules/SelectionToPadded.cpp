@@ -206,6 +206,30 @@ public:
   Planner(const FunctionDecl &F, const ApiModel &Api, ASTContext &Ctx)
       : F(F), Body(F.getBody()), Api(Api), Ctx(Ctx), Lifter(Body, Api, Ctx, Taken) {}
 
+  /// Why evaluating `E` in the core could change what the program does (findSideEffect); a
+  /// greedy suppression call (the value itself) is replaced by its fixed-size form, so only its
+  /// arguments are checked.
+  std::optional<std::string> sideEffect(const Expr *E) const {
+    const Expr *Stripped = stripAll(E);
+    if (isa<CallExpr>(Stripped) && Api.callHasTag(Stripped, "greedy_suppression")) {
+      for (const Expr *Arg : cast<CallExpr>(Stripped)->arguments())
+        if (auto Why = findSideEffect(Arg, Api, false, Ran))
+          return Why;
+      return std::nullopt;
+    }
+    llvm::SmallVector<const Stmt *, 16> Work{E};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (const auto *Sub = dyn_cast_or_null<Expr>(S); Sub && Sub != E && Api.callHasTag(Sub, "greedy_suppression"))
+        return "calls '" + calleeName(Sub) + "' inside a larger expression (give its result a name: auto keep = " +
+               calleeName(Sub) + "(...);)";
+      if (S)
+        for (const Stmt *C : S->children())
+          Work.push_back(C);
+    }
+    return findSideEffect(E, Api, false, Ran);
+  }
+
   llvm::Expected<Plan> plan() {
     if (auto Err = checkSignature())
       return std::move(Err);
@@ -336,7 +360,7 @@ private:
       auto Value = Lifter.lift(E, "result", Prelude);
       if (!Value)
         return Value.takeError();
-      if (auto Why = findSideEffect(E, Api, false, Ran))
+      if (auto Why = sideEffect(E))
         return refuse("the return at " + lineOf(R, Ctx) + " " + *Why);
       P.Returned.push_back({Value->Text, Value->Group >= 0 ? Lifter.countOf(Value->Group) : ""});
     }
@@ -512,7 +536,7 @@ private:
       return refuse("'" + V->getNameAsString() + "' (" + lineOf(S, Ctx) + ") gathers tensors of a value-dependent "
                     "selection before the return; the split takes apart only a tuple, pair or vector built in the "
                     "return (return {a, b} or std::make_tuple(a, b))");
-    if (auto Why = findSideEffect(Init, Api, false, Ran))
+    if (auto Why = sideEffect(Init))
       return refuse("the value of '" + V->getNameAsString() + "' (" + lineOf(S, Ctx) + ") " + *Why);
     if (!Api.isTensor(V->getType())) {
       if (Lifter.touchesPadded(Init))

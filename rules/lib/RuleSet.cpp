@@ -276,6 +276,9 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged position_argument but has no 'position_args'");
     if (E.hasTag("domain_restricted") && (E.DomainArgs.empty() || !E.SafeValue))
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged domain_restricted but lacks 'domain_args' or 'safe_value'");
+    if (E.hasTag("gathers_rows") && (E.DimArgs.size() != 1 || E.PositionArgs.size() != 1))
+      return yamlError(File, Item, "entry '" + E.Name + "' is tagged gathers_rows but lacks one 'dim_args' and one "
+                       "'position_args'");
     if (E.hasTag("along_dims") && E.DimArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged along_dims but has no 'dim_args'");
     if (E.hasTag("capture_entry") && E.CallableArgs.empty())

@@ -51,13 +51,13 @@ std::vector<std::string> splitTopLevel(llvm::StringRef S) {
   return Out;
 }
 
-std::vector<Entry> parseEntries(llvm::StringRef Code) {
+std::vector<Entry> parseEntries(llvm::StringRef Code, int &Unnamed) {
   std::vector<Entry> Entries;
   llvm::SmallVector<llvm::StringRef, 64> Lines;
   Code.split(Lines, '\n');
   llvm::Regex InputRe("^([A-Za-z_][A-Za-z0-9_]*): *(f32|f64|i32|i64|bool)\\[([0-9, ]*)\\]( *in *\\[ *(-?[0-9.]+) *, *(-?[0-9.]+) *\\])?$");
   llvm::Regex StructRe("^ *struct +([A-Za-z_][A-Za-z0-9_]*)");
-  llvm::Regex FuncRe("([A-Za-z_][A-Za-z0-9_]*) *\\(");
+  llvm::Regex FuncRe("([A-Za-z_][A-Za-z0-9_]*) *\\($");
   for (size_t I = 0; I < Lines.size(); ++I) {
     size_t P = Lines[I].find("// graphify-entry:");
     if (P == llvm::StringRef::npos || I + 1 >= Lines.size())
@@ -75,13 +75,22 @@ std::vector<Entry> parseEntries(llvm::StringRef Code) {
       E.Inputs.push_back(In);
     }
     llvm::SmallVector<llvm::StringRef, 4> M;
+    // The declaration may span lines (`std::tuple<...>` on one, `name(` on the next): read up to
+    // the first parenthesis.
+    std::string Declaration;
+    for (size_t J = I + 1; J < Lines.size() && Declaration.find('(') == std::string::npos; ++J)
+      Declaration += Lines[J].str() + " ";
     if (StructRe.match(Lines[I + 1], &M)) {
       E.Name = M[1].str();
       E.IsModule = true;
-    } else if (FuncRe.match(Lines[I + 1].substr(0, Lines[I + 1].find('(') + 1), &M)) {
+    } else if (size_t Paren = Declaration.find('('); Paren != std::string::npos &&
+                                                   FuncRe.match(llvm::StringRef(Declaration).substr(0, Paren + 1), &M)) {
       E.Name = M[1].str();
     }
-    if (!E.Name.empty())
+    if (E.Name.empty())
+      llvm::errs() << "error: a graphify-entry comment is not followed by a function or struct: " << Lines[I + 1]
+                   << "\n", ++Unnamed;
+    else
       Entries.push_back(E);
   }
   return Entries;
@@ -150,7 +159,13 @@ int main(int argc, char **argv) {
     OS << "static int run_" << Stem << "() {\n  int Mismatches = 0;\n";
     if (!Changed)
       OS << "  return 77; // nothing was fixed: nothing to compare\n";
-    for (const Entry &E : parseEntries(Code)) {
+    const std::vector<Entry> Entries = parseEntries(Code, Failed);
+    if (Changed && Entries.empty()) {
+      // A fixed model with nothing to run would pass without comparing anything.
+      llvm::errs() << Path << ": fixed, but no graphify-entry names a function to compare\n";
+      ++Failed;
+    }
+    for (const Entry &E : Entries) {
       OS << "  for (int Trial = 0; Trial < e2e::kTrials; ++Trial) {\n";
       std::vector<std::string> Names;
       for (const Input &In : E.Inputs) {

@@ -104,7 +104,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   RunResult R = validate(Args);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 20u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 21u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -129,15 +129,16 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   // Dynamic shapes: neither capturable nor traceable (so no divergence verdict).
   for (const char *Name :
        {"PartitionPositiveFirst", "replace_zeros_then_project", "MaskedSum", "MaskedMean", "SelectionLocals",
-        "confident_boxes", "top_detections", "split_corners"}) {
+        "confident_boxes", "top_detections", "split_corners", "detect"}) {
     const Row &E = Rows[Name];
     EXPECT_EQ(E.OrigCapturable, false) << Name;
     EXPECT_FALSE(E.TraceDiverges.has_value()) << Name;
   }
   // A split entry (selection-to-padded): the epilogue is compared with the original, and the
   // padded core is what is captured and replayed.
-  // Tuples and vectors of padded outputs (padded_detections.cpp) are compared element by element.
-  for (const char *Name : {"confident_boxes", "top_detections", "split_corners"}) {
+  // Tuples and vectors of padded outputs (padded_detections.cpp) are compared element by element;
+  // NMS in its fixed-size form (padded_nms.cpp) is captured with the rest of the core.
+  for (const char *Name : {"confident_boxes", "top_detections", "split_corners", "detect"}) {
     const Row &E = Rows[Name];
     EXPECT_EQ(E.OrigOp, "index() with a boolean mask") << Name;
     EXPECT_EQ(E.Equivalent, E.Trials) << Name;

@@ -52,3 +52,29 @@ torch::Tensor strided_cap(torch::Tensor x) {
     kept = kept.slice(0, 0, 4, 2);
   return kept;
 }
+
+namespace vision {
+namespace ops {
+at::Tensor nms(const at::Tensor &dets, const at::Tensor &scores, double iou_threshold);
+} // namespace ops
+} // namespace vision
+
+// Positions selected by a mask: their padded rows hold positions the original never used.
+torch::Tensor gather_by_selected_positions(torch::Tensor x, torch::Tensor order) {
+  auto picked = order.index({order > 2}); // EXPECT-RECIPE: not rewritten automatically: 'x.index_select\(0, picked\)' \(line 65\) gathers at positions held by a value-dependent selection
+  return x.index_select(0, picked);
+}
+
+// Boxes and scores filtered by different masks do not line up once padded.
+torch::Tensor nms_of_two_filters(torch::Tensor boxes, torch::Tensor scores) {
+  auto b = boxes.index({boxes.select(1, 0) > 0}); // EXPECT-RECIPE: not rewritten automatically: the boxes and scores given to 'nms' \(line 72\) do not come from the same rows
+  auto s = scores.index({scores > 0}); // EXPECT-RECIPE: not rewritten automatically: the boxes and scores given to 'nms' \(line 72\)
+  auto keep = vision::ops::nms(b, s, 0.5); // EXPECT-RECIPE: greedy suppression has an exact fixed-size form.*not rewritten automatically: the boxes and scores
+  return b.index_select(0, keep);
+}
+
+// NMS inside a larger expression: the split needs its result named; the call keeps the plain
+// recipe (the refusal is about the return, not about the call).
+torch::Tensor nms_inline(torch::Tensor boxes, torch::Tensor scores) {
+  return boxes.index_select(0, vision::ops::nms(boxes, scores, 0.5)); // EXPECT-RECIPE: ^greedy suppression has an exact fixed-size form.*with static shapes$
+}

@@ -1,0 +1,61 @@
+// Detection post-processing around greedy non-maximum suppression: the boxes that pass a score
+// filter go through NMS, at most `max_det` of the kept ones are returned with their scores. The
+// NMS here is a reference written the way torchvision's CPU kernel behaves (the rule pack's
+// `vision::ops::nms`, tag greedy_suppression), so that the test compares the rewrite with it.
+// selection-to-padded splits the entry into a capturable core — the score filter padded, NMS in
+// its exact fixed-size greedy form (N masked iterations over the IoU matrix of the sorted
+// boxes), the gathers by the kept indices — and a host epilogue that slices by the counts.
+#include <graphify/annotations.h>
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+namespace vision {
+namespace ops {
+// Greedy suppression on the host: visit the boxes by descending score, keep one unless a kept
+// box overlaps it by more than the threshold (IoU from (x2 - x1) * (y2 - y1) areas).
+inline at::Tensor nms(const at::Tensor &dets, const at::Tensor &scores, double iou_threshold) {
+  auto order = std::get<1>(scores.sort(0, /*descending=*/true)).contiguous();
+  auto boxes = dets.contiguous();
+  const int64_t n = dets.size(0);
+  std::vector<char> dead(n, 0);
+  std::vector<int64_t> kept;
+  auto coord = [&](int64_t row, int64_t c) { return boxes[row][c].item<float>(); };
+  for (int64_t a = 0; a < n; ++a) {
+    int64_t i = order[a].item<int64_t>();
+    if (dead[i])
+      continue;
+    kept.push_back(i);
+    float area_i = (coord(i, 2) - coord(i, 0)) * (coord(i, 3) - coord(i, 1));
+    for (int64_t b = a + 1; b < n; ++b) {
+      int64_t j = order[b].item<int64_t>();
+      float left = std::max(coord(i, 0), coord(j, 0)), top = std::max(coord(i, 1), coord(j, 1));
+      float right = std::min(coord(i, 2), coord(j, 2)), bottom = std::min(coord(i, 3), coord(j, 3));
+      float inter = std::max(0.0f, right - left) * std::max(0.0f, bottom - top);
+      float area_j = (coord(j, 2) - coord(j, 0)) * (coord(j, 3) - coord(j, 1));
+      float iou = inter / (area_i + area_j - inter);
+      if (iou > iou_threshold)
+        dead[j] = 1;
+    }
+  }
+  return torch::tensor(kept, torch::kLong);
+}
+} // namespace ops
+} // namespace vision
+
+// graphify-entry: corners: f32[12,2] in [0, 2], sizes: f32[12,2] in [1, 3], scores: f32[12]
+GRAPHIFY_GRAPH_REGION std::tuple<torch::Tensor, torch::Tensor>
+detect(torch::Tensor corners, torch::Tensor sizes, torch::Tensor scores) {
+  const int64_t max_det = 4;
+  auto boxes = torch::cat({corners, corners + sizes}, 1);
+  auto confident = scores > 0;
+  boxes = boxes.index({confident});
+  scores = scores.index({confident});
+  auto keep = vision::ops::nms(boxes, scores, 0.4);
+  if (keep.size(0) > max_det)
+    keep = keep.slice(0, 0, max_det);
+  return std::make_tuple(boxes.index_select(0, keep), scores.index({keep}));
+}
+// graphify-expect-fix: fixed

@@ -1,0 +1,25 @@
+// selection-to-padded: greedy non-maximum suppression (tag greedy_suppression) becomes its exact
+// fixed-size form: the N candidates sorted by score once, the N x N IoU matrix, N masked
+// iterations; the kept indices padded to N (kept first, in visiting order) with their count.
+// Gathers by them keep the padding: rows of the boxes' own selection line up, other tensors are
+// checked to have a row for every box.
+#include <torch/torch.h>
+
+namespace vision {
+namespace ops {
+at::Tensor nms(const at::Tensor &dets, const at::Tensor &scores, double iou_threshold);
+} // namespace ops
+} // namespace vision
+
+torch::Tensor kept_labels(torch::Tensor boxes, torch::Tensor scores, torch::Tensor labels, double iou) {
+  auto keep = vision::ops::nms(boxes, scores, iou);
+  return labels.index_select(0, keep);
+}
+
+std::tuple<torch::Tensor, torch::Tensor> filtered_nms(torch::Tensor boxes, torch::Tensor scores) {
+  auto confident = scores > 0.05;
+  auto b = boxes.index({confident});
+  auto s = scores.index({confident});
+  auto keep = vision::ops::nms(b, s, 0.5);
+  return {b.index({keep}), s.index_select(0, keep)};
+}

@@ -1,0 +1,140 @@
+// selection-to-padded: greedy non-maximum suppression (tag greedy_suppression) becomes its exact
+// fixed-size form: the N candidates sorted by score once, the N x N IoU matrix, N masked
+// iterations; the kept indices padded to N (kept first, in visiting order) with their count.
+// Gathers by them keep the padding: rows of the boxes' own selection line up, other tensors are
+// checked to have a row for every box.
+#include <torch/torch.h>
+
+namespace vision {
+namespace ops {
+at::Tensor nms(const at::Tensor &dets, const at::Tensor &scores, double iou_threshold);
+} // namespace ops
+} // namespace vision
+
+static std::tuple<torch::Tensor, torch::Tensor>
+kept_labels_padded(torch::Tensor boxes, torch::Tensor scores,
+                   torch::Tensor labels, double iou) {
+  if (boxes.dim() != 2 || boxes.size(1) != 4 || scores.dim() != 1 ||
+      scores.size(0) != boxes.size(0) || !boxes.is_floating_point() ||
+      scores.scalar_type() != boxes.scalar_type())
+    throw std::invalid_argument(
+        "graphify: the fixed-size form of nms (line 15) expects floating-point "
+        "boxes [N, 4] and scores [N] of one dtype");
+  auto keep_by_score = std::get<1>(scores.sort(0, /*descending=*/true));
+  auto keep_sorted = boxes.index_select(0, keep_by_score);
+  auto keep_x1 = keep_sorted.select(1, 0);
+  auto keep_y1 = keep_sorted.select(1, 1);
+  auto keep_x2 = keep_sorted.select(1, 2);
+  auto keep_y2 = keep_sorted.select(1, 3);
+  auto keep_area = (keep_x2 - keep_x1) * (keep_y2 - keep_y1);
+  auto keep_w = (torch::where(keep_x2.unsqueeze(0) < keep_x2.unsqueeze(1),
+                              keep_x2.unsqueeze(0), keep_x2.unsqueeze(1)) -
+                 torch::where(keep_x1.unsqueeze(1) < keep_x1.unsqueeze(0),
+                              keep_x1.unsqueeze(0), keep_x1.unsqueeze(1)));
+  keep_w = torch::where(keep_w > 0, keep_w, 0);
+  auto keep_h = (torch::where(keep_y2.unsqueeze(0) < keep_y2.unsqueeze(1),
+                              keep_y2.unsqueeze(0), keep_y2.unsqueeze(1)) -
+                 torch::where(keep_y1.unsqueeze(1) < keep_y1.unsqueeze(0),
+                              keep_y1.unsqueeze(0), keep_y1.unsqueeze(1)));
+  keep_h = torch::where(keep_h > 0, keep_h, 0);
+  auto keep_inter = keep_w * keep_h;
+  auto keep_iou = keep_inter / (keep_area.unsqueeze(1) +
+                                keep_area.unsqueeze(0) - keep_inter);
+  auto keep_rank = torch::arange(boxes.size(0), keep_by_score.options());
+  auto keep_suppresses =
+      torch::logical_and(keep_iou.to(torch::kDouble) > iou,
+                         keep_rank.unsqueeze(0) > keep_rank.unsqueeze(1));
+  auto keep_alive = keep_rank >= 0;
+  for (int64_t keep_i = 0; keep_i < boxes.size(0); ++keep_i)
+    keep_alive = torch::logical_and(
+        keep_alive,
+        torch::logical_not(torch::logical_and(keep_suppresses.select(0, keep_i),
+                                              keep_alive.select(0, keep_i))));
+  auto keep_order = torch::argsort(
+      torch::logical_not(keep_alive).to(torch::kInt), /*stable=*/true, 0);
+  auto keep_count = keep_alive.sum();
+  auto keep = keep_by_score.index_select(0, keep_order);
+  if (labels.dim() == 0 || labels.size(0) < boxes.size(0))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 16 assumes that 'labels' has a row "
+        "for every box given to the suppression");
+  return std::make_tuple(labels.index_select(0, keep), keep_count);
+}
+
+/// graphify: host epilogue of 'kept_labels_padded' (reads the counts and slices
+/// the padded outputs; not a graph region)
+torch::Tensor kept_labels(torch::Tensor boxes, torch::Tensor scores,
+                          torch::Tensor labels, double iou) {
+  auto padded = kept_labels_padded(boxes, scores, labels, iou);
+  const int64_t rows = std::get<1>(padded).item<int64_t>();
+  return std::get<0>(padded).narrow(0, 0, rows);
+}
+
+static std::tuple<torch::Tensor, torch::Tensor, torch::Tensor>
+filtered_nms_padded(torch::Tensor boxes, torch::Tensor scores) {
+  auto confident = scores > 0.05;
+  auto b_valid = confident;
+  if (b_valid.dim() != 1 || b_valid.size(0) != boxes.size(0))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 21 assumes a one-dimensional mask "
+        "with one element per row");
+  auto b_order = torch::argsort(torch::logical_not(b_valid).to(torch::kInt),
+                                /*stable=*/true, 0);
+  auto b_count = b_valid.sum();
+  auto b = boxes.index_select(0, b_order);
+  auto s = scores.index_select(0, b_order);
+  if (b.dim() != 2 || b.size(1) != 4 || s.dim() != 1 ||
+      s.size(0) != b.size(0) || !b.is_floating_point() ||
+      s.scalar_type() != b.scalar_type())
+    throw std::invalid_argument(
+        "graphify: the fixed-size form of nms (line 23) expects floating-point "
+        "boxes [N, 4] and scores [N] of one dtype");
+  auto keep_by_score =
+      std::get<1>(s.sort(/*stable=*/true, 0, /*descending=*/true));
+  auto keep_sorted = b.index_select(0, keep_by_score);
+  auto keep_x1 = keep_sorted.select(1, 0);
+  auto keep_y1 = keep_sorted.select(1, 1);
+  auto keep_x2 = keep_sorted.select(1, 2);
+  auto keep_y2 = keep_sorted.select(1, 3);
+  auto keep_area = (keep_x2 - keep_x1) * (keep_y2 - keep_y1);
+  auto keep_w = (torch::where(keep_x2.unsqueeze(0) < keep_x2.unsqueeze(1),
+                              keep_x2.unsqueeze(0), keep_x2.unsqueeze(1)) -
+                 torch::where(keep_x1.unsqueeze(1) < keep_x1.unsqueeze(0),
+                              keep_x1.unsqueeze(0), keep_x1.unsqueeze(1)));
+  keep_w = torch::where(keep_w > 0, keep_w, 0);
+  auto keep_h = (torch::where(keep_y2.unsqueeze(0) < keep_y2.unsqueeze(1),
+                              keep_y2.unsqueeze(0), keep_y2.unsqueeze(1)) -
+                 torch::where(keep_y1.unsqueeze(1) < keep_y1.unsqueeze(0),
+                              keep_y1.unsqueeze(0), keep_y1.unsqueeze(1)));
+  keep_h = torch::where(keep_h > 0, keep_h, 0);
+  auto keep_inter = keep_w * keep_h;
+  auto keep_iou = keep_inter / (keep_area.unsqueeze(1) +
+                                keep_area.unsqueeze(0) - keep_inter);
+  auto keep_rank = torch::arange(b.size(0), keep_by_score.options());
+  auto keep_suppresses =
+      torch::logical_and(keep_iou.to(torch::kDouble) > 0.5,
+                         keep_rank.unsqueeze(0) > keep_rank.unsqueeze(1));
+  auto keep_alive =
+      (torch::arange(b.size(0), keep_by_score.options()) < b_count)
+          .index_select(0, keep_by_score);
+  for (int64_t keep_i = 0; keep_i < b.size(0); ++keep_i)
+    keep_alive = torch::logical_and(
+        keep_alive,
+        torch::logical_not(torch::logical_and(keep_suppresses.select(0, keep_i),
+                                              keep_alive.select(0, keep_i))));
+  auto keep_order = torch::argsort(
+      torch::logical_not(keep_alive).to(torch::kInt), /*stable=*/true, 0);
+  auto keep_count = keep_alive.sum();
+  auto keep = keep_by_score.index_select(0, keep_order);
+  return std::make_tuple(b.index({keep}), s.index_select(0, keep), keep_count);
+}
+
+/// graphify: host epilogue of 'filtered_nms_padded' (reads the counts and
+/// slices the padded outputs; not a graph region)
+std::tuple<torch::Tensor, torch::Tensor> filtered_nms(torch::Tensor boxes,
+                                                      torch::Tensor scores) {
+  auto padded = filtered_nms_padded(boxes, scores);
+  const int64_t rows = std::get<2>(padded).item<int64_t>();
+  return {std::get<0>(padded).narrow(0, 0, rows),
+          std::get<1>(padded).narrow(0, 0, rows)};
+}
