@@ -99,9 +99,9 @@ int PaddedLifter::groupOf(const ValueDecl *D) const {
 }
 
 void PaddedLifter::forget(const ValueDecl *D) {
-  for (auto &[Group, S] : Suppressions)
-    if (S.Boxes == D)
-      S.Boxes = nullptr;
+  for (auto &[Group, P] : PositionGroups)
+    if (P.Source == D)
+      P.Source = nullptr;
   for (auto It = ByMask.begin(); It != ByMask.end();)
     It = It->first.first == D ? ByMask.erase(It) : std::next(It);
 }
@@ -145,16 +145,39 @@ static bool isSuppression(const Expr *E, const ApiModel &Api) {
   return isa<CallExpr>(E) && Api.callHasTag(E, "greedy_suppression") && Api.argAt(E, 2) != nullptr;
 }
 
+/// The call listing the non-zero positions of a tensor (tag nonzero_positions) under
+/// `P.select(1, 0)` or `P.squeeze(1)` — the positions of a one-dimensional mask as a list — or null.
+static const Expr *nonzeroPositions(const Expr *E, const ApiModel &Api, const ASTContext *Ctx) {
+  E = stripAll(E);
+  if (!Ctx || !isa<CallExpr>(E) || !callObject(E) || !Api.callHasTag(E, "along_dims"))
+    return nullptr;
+  const Expr *Positions = stripAll(callObject(E));
+  if (!isa<CallExpr>(Positions) || !Api.callHasTag(Positions, "nonzero_positions"))
+    return nullptr;
+  auto IsConstant = [&](const Expr *A, int64_t V) {
+    auto C = A ? stripAll(A)->getIntegerConstantExpr(*Ctx) : std::nullopt;
+    return C && *C == V;
+  };
+  // select(1, 0) or squeeze(1): dimension 1, and position 0 when the call picks one.
+  auto Args = callArgs(E);
+  if (Args.empty() || !IsConstant(Args[0], 1))
+    return nullptr;
+  if (Args.size() == 2 && !IsConstant(Args[1], 0))
+    return nullptr;
+  return Args.size() <= 2 ? Positions : nullptr;
+}
+
 bool isPaddableSelection(const Expr *E, const ApiModel &Api) {
-  return selectionMask(E, Api) != nullptr || isSuppression(E, Api);
+  return selectionMask(E, Api) != nullptr || isSuppression(E, Api) ||
+         (isa<CallExpr>(stripAll(E)) && nonzeroPositions(E, Api, Api.context()));
 }
 
 int PaddedLifter::derive(int Group, std::string Count) {
   Counts.push_back(std::move(Count));
   Orders.push_back(Orders[Group]);
   const int Derived = static_cast<int>(Counts.size()) - 1;
-  if (auto It = Suppressions.find(Group); It != Suppressions.end())
-    Suppressions.emplace(Derived, It->second);
+  if (auto It = PositionGroups.find(Group); It != PositionGroups.end())
+    PositionGroups.emplace(Derived, It->second);
   return Derived;
 }
 
@@ -371,25 +394,65 @@ llvm::Expected<int> PaddedLifter::classifyGather(const Expr *E, const Expr *Sour
                     "that do not come from it, which do not line up with the padded rows");
     return -1;
   }
-  auto It = Suppressions.find(*IndexGroup);
-  if (It == Suppressions.end())
+  auto It = PositionGroups.find(*IndexGroup);
+  if (It == PositionGroups.end())
     return refuse(quoted(E, Ctx) + " (" + where(E) + ") gathers at positions held by a value-dependent selection, "
                   "whose padded rows may hold positions the original never used");
-  if (*SourceGroup >= 0 && *SourceGroup != It->second.BoxGroup)
-    return refuse(quoted(E, Ctx) + " (" + where(E) + ") gathers rows of " + quoted(Source, Ctx) + " by the indices "
-                  "kept by suppression of boxes from another selection, which do not line up once padded");
+  if (*SourceGroup >= 0 && *SourceGroup != It->second.RowGroup)
+    return refuse(quoted(E, Ctx) + " (" + where(E) + ") gathers rows of " + quoted(Source, Ctx) + " at positions "
+                  "in the rows of another selection, which do not line up once padded");
   const auto *SourceRef = dyn_cast<DeclRefExpr>(stripAll(Source));
-  const bool SameBoxes = SourceRef && It->second.Boxes && SourceRef->getDecl() == It->second.Boxes;
+  const bool SameBoxes = SourceRef && It->second.Source && SourceRef->getDecl() == It->second.Source;
   if (*SourceGroup < 0 && !SameBoxes) {
     // The padded rows of the kept indices hold the other positions of the boxes: in range when
     // the source has as many rows as the boxes, which the original did not need.
     const std::string SourceText = named(Source, "gathered", Replaced, Prelude);
     Prelude += "if (" + SourceText + ".dim() == 0 || " + SourceText + ".size(0) < " + It->second.Rows +
                ")\n  throw std::invalid_argument(\"graphify: the padded form of " + where(E) + " assumes that '" +
-               sourceText(Source, Ctx) + "' has a row for every box given to the suppression\");\n";
+               sourceText(Source, Ctx) + "' has a row for every position it is gathered at\");\n";
     Replaced[stripAll(Source)] = SourceText;
   }
   return *IndexGroup;
+}
+
+llvm::Expected<int> PaddedLifter::classifyPositions(const Expr *E, std::map<const Stmt *, std::string> &Replaced,
+                                                    llvm::StringRef NameHint, std::string &Prelude) {
+  // m.nonzero().select(1, 0) lists the positions of m's non-zero elements in order; padded, they
+  // are the stable order that puts those positions first (every row a position of m), with
+  // their count.
+  const Expr *Positions = nonzeroPositions(E, Api, &Ctx);
+  const Expr *Mask = callObject(Positions) ? callObject(Positions) : Api.argAt(Positions, 0);
+  if (!Mask)
+    return refuse(quoted(E, Ctx) + " (" + where(E) + ") does not name the tensor whose positions it lists");
+  auto MaskGroup = classify(Mask, Replaced, "", Prelude);
+  if (!MaskGroup)
+    return MaskGroup.takeError();
+  const std::string Base = NameHint.empty() ? std::string("positions") : NameHint.str();
+  const std::string MaskText = named(Mask, Base + "_of", Replaced, Prelude);
+  const std::string Valid = freshName(Base + "_valid", Body, Taken);
+  const std::string Order = freshName(Base + "_order", Body, Taken);
+  const std::string Count = freshName(Base + "_count", Body, Taken);
+  std::string NonZero = isProvablyBoolean(Mask, Api) ? MaskText : "(" + MaskText + " != 0)";
+  if (*MaskGroup >= 0) {
+    const std::string &Before = Counts[*MaskGroup];
+    NonZero = Api.spell(E, "logical_and") + "(" + NonZero + ", " + Api.spell(E, "arange") + "(" + MaskText +
+              ".size(0), " + Before + ".options()) < " + Before + ")";
+  }
+  // The positions of a mask of several dimensions have a column per dimension; select(1, 0)
+  // would keep the row of each element, which the padded form does not reproduce.
+  if (!isProvablyOneDimensional(Mask, E, Body, Api, Ctx))
+    Prelude += "if (" + MaskText + ".dim() != 1)\n  throw std::invalid_argument(\"graphify: the padded form of " +
+               where(E) + " assumes a one-dimensional '" + sourceText(Mask, Ctx) + "'\");\n";
+  Prelude += "auto " + Valid + " = " + NonZero + ";\n";
+  Prelude += "auto " + Order + " = " + Api.spell(E, "argsort") + "(" + Api.spell(E, "logical_not") + "(" + Valid +
+             ").to(" + Api.spellConstant(E, "kInt") + "), /*stable=*/true, 0);\n";
+  Prelude += "auto " + Count + " = " + Valid + ".sum();\n";
+  Replaced[E] = Order;
+  Counts.push_back(Count);
+  Orders.push_back(Order);
+  const int Group = static_cast<int>(Counts.size()) - 1;
+  PositionGroups[Group] = {*MaskGroup, MaskText + ".size(0)", nullptr};
+  return Group;
 }
 
 llvm::Expected<int> PaddedLifter::classifySuppression(const Expr *E, std::map<const Stmt *, std::string> &Replaced,
@@ -471,7 +534,7 @@ llvm::Expected<int> PaddedLifter::classifySuppression(const Expr *E, std::map<co
   Orders.push_back(Order);
   const int Group = static_cast<int>(Counts.size()) - 1;
   const auto *BoxesRef = dyn_cast<DeclRefExpr>(stripAll(BoxesArg));
-  Suppressions[Group] = {*BoxGroup, Boxes + ".size(0)", BoxesRef ? BoxesRef->getDecl() : nullptr};
+  PositionGroups[Group] = {*BoxGroup, Boxes + ".size(0)", BoxesRef ? BoxesRef->getDecl() : nullptr};
   return Group;
 }
 
@@ -479,6 +542,8 @@ llvm::Expected<int> PaddedLifter::classifySelection(const Expr *E, std::map<cons
                                                     llvm::StringRef NameHint, std::string &Prelude) {
   if (isSuppression(E, Api))
     return classifySuppression(E, Replaced, NameHint, Prelude);
+  if (nonzeroPositions(E, Api, &Ctx))
+    return classifyPositions(E, Replaced, NameHint, Prelude);
   const Expr *Source = callObject(E);
   const Expr *Mask = selectionMask(E, Api);
   if (!Source)

@@ -79,14 +79,15 @@ private:
   /// Selections by the same mask variable from sources of the same group share one order, so
   /// their rows line up (`boxes.index({keep})`, `scores.index({keep})`).
   std::map<std::pair<const clang::ValueDecl *, int>, int> ByMask;
-  /// Groups of kept indices from greedy suppression (tag greedy_suppression): every row, valid
-  /// or not, holds a position in [0, rows of the boxes), so gathers by them stay in range.
-  struct Suppression {
-    int BoxGroup;     ///< the group of the boxes given to the op (-1: not padded)
-    std::string Rows; ///< the boxes' row count, as code
-    const clang::ValueDecl *Boxes = nullptr; ///< the boxes' variable, until it is assigned again
+  /// Groups of positions: the indices kept by greedy suppression (tag greedy_suppression), the
+  /// positions of the true elements of a mask (tag nonzero_positions). Every row, valid or not,
+  /// holds a position in [0, rows of what they index), so gathers by them stay in range.
+  struct PositionRows {
+    int RowGroup;     ///< the group of the rows the positions index (-1: not padded)
+    std::string Rows; ///< their row count, as code
+    const clang::ValueDecl *Source = nullptr; ///< the variable they index, until it is assigned again
   };
-  std::map<int, Suppression> Suppressions;
+  std::map<int, PositionRows> PositionGroups;
 
   llvm::Expected<int> classify(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
                                llvm::StringRef NameHint, std::string &Prelude);
@@ -94,6 +95,8 @@ private:
                                         llvm::StringRef NameHint, std::string &Prelude);
   llvm::Expected<int> classifySuppression(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
                                           llvm::StringRef NameHint, std::string &Prelude);
+  llvm::Expected<int> classifyPositions(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
+                                        llvm::StringRef NameHint, std::string &Prelude);
   llvm::Expected<int> classifyGather(const clang::Expr *E, const clang::Expr *Source, const clang::Expr *Index,
                                      std::map<const clang::Stmt *, std::string> &Replaced, std::string &Prelude);
   /// The source and the positions of a gather of rows (`x.index_select(0, i)`, tag gathers_rows;
@@ -112,7 +115,8 @@ private:
 /// Whether `E` is a selection the padded form keeps: `x.index({m})` (tag bool_mask_index, one
 /// index list with one entry) with `m` provably a boolean tensor, or greedy suppression
 /// (`vision::ops::nms(boxes, scores, t)`, tag greedy_suppression), whose kept indices the padded
-/// form computes with the exact fixed-size greedy algorithm.
+/// form computes with the exact fixed-size greedy algorithm, or the positions of a mask's true
+/// elements as a list (`m.nonzero().select(1, 0)`, `.squeeze(1)`: tag nonzero_positions).
 bool isPaddableSelection(const clang::Expr *E, const ApiModel &Api);
 
 /// The source text of `S` with the nodes of `Replaced` (found under `S`) replaced by their text.

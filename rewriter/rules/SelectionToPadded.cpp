@@ -206,28 +206,51 @@ public:
   Planner(const FunctionDecl &F, const ApiModel &Api, ASTContext &Ctx)
       : F(F), Body(F.getBody()), Api(Api), Ctx(Ctx), Lifter(Body, Api, Ctx, Taken) {}
 
-  /// Why evaluating `E` in the core could change what the program does (findSideEffect); a
-  /// greedy suppression call (the value itself) is replaced by its fixed-size form, so only its
-  /// arguments are checked.
+  /// Why evaluating `E` in the core could change what the program does (findSideEffect). The
+  /// nodes the padded form replaces (greedy suppression, the positions of a mask's true
+  /// elements) are not evaluated as written: their operands are checked instead, and the calls
+  /// around them by their own effect (pure calls and gathers, which stay in range once padded).
   std::optional<std::string> sideEffect(const Expr *E) const {
     const Expr *Stripped = stripAll(E);
-    if (isa<CallExpr>(Stripped) && Api.callHasTag(Stripped, "greedy_suppression")) {
-      for (const Expr *Arg : cast<CallExpr>(Stripped)->arguments())
-        if (auto Why = findSideEffect(Arg, Api, false, Ran))
+    if (isReplaced(Stripped)) {
+      // nms(boxes, scores, t): its arguments; m.nonzero().select(1, 0): the mask m.
+      const Expr *Call = Api.callHasTag(Stripped, "greedy_suppression") ? Stripped : stripAll(callObject(Stripped));
+      for (const Expr *Operand : callOperands(Call))
+        if (auto Why = sideEffect(Operand))
           return Why;
       return std::nullopt;
     }
+    if (!containsReplaced(Stripped))
+      return findSideEffect(E, Api, false, Ran);
+    if (isa<CallExpr>(Stripped) && (Api.callHasTag(Stripped, "pure") || Api.callHasTag(Stripped, "gathers_rows") ||
+                                    Api.callHasTag(Stripped, "bool_mask_index"))) {
+      for (const Expr *Operand : callOperands(Stripped))
+        if (auto Why = sideEffect(Operand))
+          return Why;
+      return std::nullopt;
+    }
+    return "calls '" + calleeName(firstReplaced(Stripped)) + "' inside an expression the padded form cannot "
+           "take apart (give its result a name: auto keep = " + calleeName(firstReplaced(Stripped)) + "(...);)";
+  }
+
+  /// A node under `E` that the padded form replaces by its own computation, or null.
+  const Expr *firstReplaced(const Expr *E) const {
     llvm::SmallVector<const Stmt *, 16> Work{E};
     while (!Work.empty()) {
       const Stmt *S = Work.pop_back_val();
-      if (const auto *Sub = dyn_cast_or_null<Expr>(S); Sub && Sub != E && Api.callHasTag(Sub, "greedy_suppression"))
-        return "calls '" + calleeName(Sub) + "' inside a larger expression (give its result a name: auto keep = " +
-               calleeName(Sub) + "(...);)";
+      if (const auto *Sub = dyn_cast_or_null<Expr>(S); Sub && isReplaced(Sub))
+        return Sub;
       if (S)
         for (const Stmt *C : S->children())
           Work.push_back(C);
     }
-    return findSideEffect(E, Api, false, Ran);
+    return nullptr;
+  }
+  bool containsReplaced(const Expr *E) const { return firstReplaced(E) != nullptr; }
+  /// A selection the padded form computes another way than written (not a boolean-mask index,
+  /// whose operands stay as they are).
+  bool isReplaced(const Expr *E) const {
+    return isa<CallExpr>(E) && isPaddableSelection(E, Api) && !Api.callHasTag(E, "bool_mask_index");
   }
 
   llvm::Expected<Plan> plan() {

@@ -4,7 +4,7 @@
 // survivors as a vector, or none when nothing survives. selection-to-padded splits each function
 // into a capturable core (selections padded to the rows they came from, the cap a clamp of the
 // count) and a host epilogue that slices every output by its count and rebuilds the tuple or
-// vector.
+// vector. A third entry selects with `nonzero` positions.
 #include <graphify/annotations.h>
 #include <torch/torch.h>
 
@@ -35,5 +35,15 @@ GRAPHIFY_GRAPH_REGION std::vector<torch::Tensor> split_corners(torch::Tensor x) 
   if (kept.size(0) >= 2)
     kept = kept.index({torch::indexing::Slice(torch::indexing::None, 2)});
   return {kept.slice(1, 0, 2), kept.slice(1, 2, 4).abs()};
+}
+// The survivors of a filter written as a gather by the positions of the mask's true elements.
+// graphify-entry: x: f32[7,5]
+GRAPHIFY_GRAPH_REGION torch::Tensor strong_rows(torch::Tensor x) {
+  auto rows = x.index_select(0, torch::nonzero(x.select(1, 4) > 0.5).select(1, 0));
+  if (rows.size(0) == 0)
+    return torch::zeros({0, 4});
+  auto boxes = rows.slice(1, 0, 4);
+  auto scores = rows.select(1, 4).unsqueeze(1);
+  return boxes * scores;
 }
 // graphify-expect-fix: fixed

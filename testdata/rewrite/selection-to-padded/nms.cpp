@@ -23,3 +23,9 @@ std::tuple<torch::Tensor, torch::Tensor> filtered_nms(torch::Tensor boxes, torch
   auto keep = vision::ops::nms(b, s, 0.5);
   return {b.index({keep}), s.index_select(0, keep)};
 }
+
+// NMS inside a gather: the call is computed another way than written, and the gather around it
+// stays in range.
+torch::Tensor nms_inline(torch::Tensor boxes, torch::Tensor scores) {
+  return boxes.index_select(0, vision::ops::nms(boxes, scores, 0.5));
+}

@@ -57,7 +57,7 @@ kept_labels_padded(torch::Tensor boxes, torch::Tensor scores,
   if (labels.dim() == 0 || labels.size(0) < boxes.size(0))
     throw std::invalid_argument(
         "graphify: the padded form of line 16 assumes that 'labels' has a row "
-        "for every box given to the suppression");
+        "for every position it is gathered at");
   return std::make_tuple(labels.index_select(0, keep), keep_count);
 }
 
@@ -137,4 +137,60 @@ std::tuple<torch::Tensor, torch::Tensor> filtered_nms(torch::Tensor boxes,
   const int64_t rows = std::get<2>(padded).item<int64_t>();
   return {std::get<0>(padded).narrow(0, 0, rows),
           std::get<1>(padded).narrow(0, 0, rows)};
+}
+
+// NMS inside a gather: the call is computed another way than written, and the gather around it
+// stays in range.
+static std::tuple<torch::Tensor, torch::Tensor>
+nms_inline_padded(torch::Tensor boxes, torch::Tensor scores) {
+  if (boxes.dim() != 2 || boxes.size(1) != 4 || scores.dim() != 1 ||
+      scores.size(0) != boxes.size(0) || !boxes.is_floating_point() ||
+      scores.scalar_type() != boxes.scalar_type())
+    throw std::invalid_argument(
+        "graphify: the fixed-size form of nms (line 30) expects floating-point "
+        "boxes [N, 4] and scores [N] of one dtype");
+  auto kept_by_score = std::get<1>(scores.sort(0, /*descending=*/true));
+  auto kept_sorted = boxes.index_select(0, kept_by_score);
+  auto kept_x1 = kept_sorted.select(1, 0);
+  auto kept_y1 = kept_sorted.select(1, 1);
+  auto kept_x2 = kept_sorted.select(1, 2);
+  auto kept_y2 = kept_sorted.select(1, 3);
+  auto kept_area = (kept_x2 - kept_x1) * (kept_y2 - kept_y1);
+  auto kept_w = (torch::where(kept_x2.unsqueeze(0) < kept_x2.unsqueeze(1),
+                              kept_x2.unsqueeze(0), kept_x2.unsqueeze(1)) -
+                 torch::where(kept_x1.unsqueeze(1) < kept_x1.unsqueeze(0),
+                              kept_x1.unsqueeze(0), kept_x1.unsqueeze(1)));
+  kept_w = torch::where(kept_w > 0, kept_w, 0);
+  auto kept_h = (torch::where(kept_y2.unsqueeze(0) < kept_y2.unsqueeze(1),
+                              kept_y2.unsqueeze(0), kept_y2.unsqueeze(1)) -
+                 torch::where(kept_y1.unsqueeze(1) < kept_y1.unsqueeze(0),
+                              kept_y1.unsqueeze(0), kept_y1.unsqueeze(1)));
+  kept_h = torch::where(kept_h > 0, kept_h, 0);
+  auto kept_inter = kept_w * kept_h;
+  auto kept_iou = kept_inter / (kept_area.unsqueeze(1) +
+                                kept_area.unsqueeze(0) - kept_inter);
+  auto kept_rank = torch::arange(boxes.size(0), kept_by_score.options());
+  auto kept_suppresses =
+      torch::logical_and(kept_iou.to(torch::kDouble) > 0.5,
+                         kept_rank.unsqueeze(0) > kept_rank.unsqueeze(1));
+  auto kept_alive = kept_rank >= 0;
+  for (int64_t kept_i = 0; kept_i < boxes.size(0); ++kept_i)
+    kept_alive = torch::logical_and(
+        kept_alive,
+        torch::logical_not(torch::logical_and(kept_suppresses.select(0, kept_i),
+                                              kept_alive.select(0, kept_i))));
+  auto kept_order = torch::argsort(
+      torch::logical_not(kept_alive).to(torch::kInt), /*stable=*/true, 0);
+  auto kept_count = kept_alive.sum();
+  return std::make_tuple(
+      boxes.index_select(0, kept_by_score.index_select(0, kept_order)),
+      kept_count);
+}
+
+/// graphify: host epilogue of 'nms_inline_padded' (reads the counts and slices
+/// the padded outputs; not a graph region)
+torch::Tensor nms_inline(torch::Tensor boxes, torch::Tensor scores) {
+  auto padded = nms_inline_padded(boxes, scores);
+  const int64_t rows = std::get<1>(padded).item<int64_t>();
+  return std::get<0>(padded).narrow(0, 0, rows);
 }

@@ -72,9 +72,3 @@ torch::Tensor nms_of_two_filters(torch::Tensor boxes, torch::Tensor scores) {
   auto keep = vision::ops::nms(b, s, 0.5); // EXPECT-RECIPE: greedy suppression has an exact fixed-size form.*not rewritten automatically: the boxes and scores
   return b.index_select(0, keep);
 }
-
-// NMS inside a larger expression: the split needs its result named; the call keeps the plain
-// recipe (the refusal is about the return, not about the call).
-torch::Tensor nms_inline(torch::Tensor boxes, torch::Tensor scores) {
-  return boxes.index_select(0, vision::ops::nms(boxes, scores, 0.5)); // EXPECT-RECIPE: ^greedy suppression has an exact fixed-size form.*with static shapes$
-}
