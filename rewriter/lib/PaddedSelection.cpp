@@ -149,7 +149,7 @@ static bool isSuppression(const Expr *E, const ApiModel &Api) {
 /// `P.select(1, 0)` or `P.squeeze(1)` — the positions of a one-dimensional mask as a list — or null.
 static const Expr *nonzeroPositions(const Expr *E, const ApiModel &Api, const ASTContext *Ctx) {
   E = stripAll(E);
-  if (!Ctx || !isa<CallExpr>(E) || !callObject(E) || !Api.callHasTag(E, "along_dims"))
+  if (!Ctx || !isa<CallExpr>(E) || !callObject(E) || !Api.callHasTag(E, "drops_dim"))
     return nullptr;
   const Expr *Positions = stripAll(callObject(E));
   if (!isa<CallExpr>(Positions) || !Api.callHasTag(Positions, "nonzero_positions"))
@@ -158,7 +158,8 @@ static const Expr *nonzeroPositions(const Expr *E, const ApiModel &Api, const AS
     auto C = A ? stripAll(A)->getIntegerConstantExpr(*Ctx) : std::nullopt;
     return C && *C == V;
   };
-  // select(1, 0) or squeeze(1): dimension 1, and position 0 when the call picks one.
+  // select(1, 0) or squeeze(1) (tag drops_dim): dimension 1 dropped, and position 0 when the
+  // call picks one; unsqueeze(1) or a reduction along 1 would keep or change the shape.
   auto Args = callArgs(E);
   if (Args.empty() || !IsConstant(Args[0], 1))
     return nullptr;

@@ -17,3 +17,9 @@ torch::Tensor by_label(torch::Tensor boxes, torch::Tensor labels, int64_t c) {
   auto at = (labels == c).nonzero().squeeze(1);
   return boxes.index_select(0, at);
 }
+
+// unsqueeze(1) keeps the positions two-dimensional ([K, 1, 1] here): not a list of positions, so
+// it is left as it is (the finding keeps its recipe).
+torch::Tensor nested_positions(torch::Tensor x) {
+  return x.index({(x > 0).nonzero().unsqueeze(1)});
+}

@@ -64,3 +64,9 @@ torch::Tensor by_label(torch::Tensor boxes, torch::Tensor labels, int64_t c) {
   const int64_t rows = std::get<1>(padded).item<int64_t>();
   return std::get<0>(padded).narrow(0, 0, rows);
 }
+
+// unsqueeze(1) keeps the positions two-dimensional ([K, 1, 1] here): not a list of positions, so
+// it is left as it is (the finding keeps its recipe).
+torch::Tensor nested_positions(torch::Tensor x) {
+  return x.index({(x > 0).nonzero().unsqueeze(1)});
+}
