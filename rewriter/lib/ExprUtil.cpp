@@ -198,4 +198,11 @@ const IfStmt *ifTesting(const Expr *E, ASTContext &Ctx) {
   return nullptr;
 }
 
+bool isIntegerConstant(const Expr *E, int64_t Value, const ASTContext &Ctx) {
+  if (!E)
+    return false;
+  auto V = stripAll(E)->getIntegerConstantExpr(Ctx);
+  return V && *V == Value;
+}
+
 } // namespace graphify::rewriter

@@ -19,6 +19,9 @@ const clang::Expr *stripImplicit(const clang::Expr *E);
 /// As stripImplicit, and also parentheses.
 const clang::Expr *stripAll(const clang::Expr *E);
 
+/// Whether `E` (stripped) is the integer constant `Value`; false for null.
+bool isIntegerConstant(const clang::Expr *E, int64_t Value, const clang::ASTContext &Ctx);
+
 /// The source text of a node as written (expansion range), or empty when not in a file.
 std::string sourceText(const clang::Stmt *S, const clang::ASTContext &Ctx);
 

@@ -154,16 +154,12 @@ static const Expr *nonzeroPositions(const Expr *E, const ApiModel &Api, const AS
   const Expr *Positions = stripAll(callObject(E));
   if (!isa<CallExpr>(Positions) || !Api.callHasTag(Positions, "nonzero_positions"))
     return nullptr;
-  auto IsConstant = [&](const Expr *A, int64_t V) {
-    auto C = A ? stripAll(A)->getIntegerConstantExpr(*Ctx) : std::nullopt;
-    return C && *C == V;
-  };
   // select(1, 0) or squeeze(1) (tag drops_dim): dimension 1 dropped, and position 0 when the
   // call picks one; unsqueeze(1) or a reduction along 1 would keep or change the shape.
   auto Args = callArgs(E);
-  if (Args.empty() || !IsConstant(Args[0], 1))
+  if (Args.empty() || !isIntegerConstant(Args[0], 1, *Ctx))
     return nullptr;
-  if (Args.size() == 2 && !IsConstant(Args[1], 0))
+  if (Args.size() == 2 && !isIntegerConstant(Args[1], 0, *Ctx))
     return nullptr;
   return Args.size() <= 2 ? Positions : nullptr;
 }
@@ -356,9 +352,7 @@ llvm::Expected<int> PaddedLifter::classifyRowWise(const Expr *E, llvm::ArrayRef<
 bool PaddedLifter::gatherParts(const Expr *E, const Expr *&Source, const Expr *&Index) const {
   for (const ApiEntry *Entry : Api.entriesFor(E)) {
     if (Entry->hasTag("gathers_rows")) {
-      const Expr *Dim = Api.argAt(E, Entry->DimArgs[0]);
-      auto D = Dim ? stripAll(Dim)->getIntegerConstantExpr(Ctx) : std::nullopt;
-      if (!D || !D->isZero())
+      if (!isIntegerConstant(Api.argAt(E, Entry->DimArgs[0]), 0, Ctx))
         return false;
       Source = Api.argAt(E, 0);
       Index = Api.argAt(E, Entry->PositionArgs[0]);

@@ -125,14 +125,6 @@ const VarDecl *assignedLocal(const Stmt *S, const Expr *&Value) {
   return V;
 }
 
-/// Whether `E` is the integer constant `Value`.
-bool isConstant(const Expr *E, int64_t Value, const ASTContext &Ctx) {
-  if (!E)
-    return false;
-  auto V = stripAll(E)->getIntegerConstantExpr(Ctx);
-  return V && *V == Value;
-}
-
 /// Whether the argument `A` is left out (a default argument) or None (`c10::nullopt`).
 bool isAbsent(const Expr *A) {
   if (!A || isa<CXXDefaultArgExpr>(A))
@@ -396,14 +388,14 @@ private:
     E = stripAll(E);
     bool Subscripted = false;
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript) {
-      if (OC->getNumArgs() != 2 || !isConstant(OC->getArg(1), 0, Ctx))
+      if (OC->getNumArgs() != 2 || !isIntegerConstant(OC->getArg(1), 0, Ctx))
         return nullptr;
       E = stripAll(OC->getArg(0));
       Subscripted = true;
     }
     const auto *Call = dyn_cast<CallExpr>(E);
     if (!Call || !Api.callHasTag(E, "shape_query") || callArgs(E).size() != (Subscripted ? 0u : 1u) ||
-        (!Subscripted && !isConstant(callArgs(E)[0], 0, Ctx)))
+        (!Subscripted && !isIntegerConstant(callArgs(E)[0], 0, Ctx)))
       return nullptr;
     const auto *Obj = callObject(E) ? dyn_cast<DeclRefExpr>(stripAll(callObject(E))) : nullptr;
     return Obj && Lifter.groupOf(Obj->getDecl()) >= 0 ? Obj->getDecl() : nullptr;
@@ -421,14 +413,14 @@ private:
         return nullptr;
       const Expr *Start = Api.argAt(Range, Entry.SizeArgs[0]), *End = Api.argAt(Range, Entry.SizeArgs[1]),
                  *Step = Api.argAt(Range, Entry.SizeArgs[2]);
-      if (!(isAbsent(Start) || isConstant(Start, 0, Ctx)) || !(isAbsent(Step) || isConstant(Step, 1, Ctx)) ||
+      if (!(isAbsent(Start) || isIntegerConstant(Start, 0, Ctx)) || !(isAbsent(Step) || isIntegerConstant(Step, 1, Ctx)) ||
           isAbsent(End))
         return nullptr;
       return End;
     };
     for (const ApiEntry *Entry : Api.entriesFor(E)) {
       if (Entry->hasTag("range_slice") && Entry->DimArgs.size() == 1 &&
-          isConstant(Api.argAt(E, Entry->DimArgs[0]), 0, Ctx))
+          isIntegerConstant(Api.argAt(E, Entry->DimArgs[0]), 0, Ctx))
         return EndOf(E, *Entry);
       if (Entry->IndexArgs.size() != 1)
         continue;
