@@ -61,6 +61,9 @@ public:
   std::string spellConstant(const clang::Expr *TensorExpr, llvm::StringRef Name) const;
 
   const RuleSet &rules() const { return Rules; }
+  /// The analyzer's view of calls, for the analyses the checks and the rules share
+  /// (HostOrigin.h).
+  const ApiResolver &resolver() const { return Resolver; }
   const DataFacts *facts() const { return Facts; }
   const clang::ASTContext *context() const { return Ctx; }
 

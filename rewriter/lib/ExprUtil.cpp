@@ -5,6 +5,7 @@
 #include "ExprUtil.h"
 #include "Refusal.h"
 
+#include <clang/Basic/SourceManager.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
@@ -56,6 +57,10 @@ static const Expr *strip(const Expr *E, bool Parens) {
 
 const Expr *stripImplicit(const Expr *E) { return strip(E, false); }
 const Expr *stripAll(const Expr *E) { return strip(E, true); }
+
+std::string lineOf(const Stmt *S, const ASTContext &Ctx) {
+  return std::to_string(Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()));
+}
 
 std::string sourceText(const Stmt *S, const ASTContext &Ctx) {
   if (!S)
@@ -176,6 +181,24 @@ const VarDecl *localInitialisedBy(const Expr *E, ASTContext &Ctx) {
       return nullptr;
   }
   return nullptr;
+}
+
+std::pair<const Stmt *, const CompoundStmt *> enclosingBlockStatement(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*S);
+  const Stmt *Child = S;
+  for (int Depth = 0; Depth < 64; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return {nullptr, nullptr};
+    if (const auto *CS = Parents[0].get<CompoundStmt>())
+      return {Child, CS};
+    N = Parents[0];
+    if (const Stmt *P = N.get<Stmt>())
+      Child = P;
+    else if (!N.get<VarDecl>())
+      return {nullptr, nullptr};
+  }
+  return {nullptr, nullptr};
 }
 
 const IfStmt *ifTesting(const Expr *E, ASTContext &Ctx) {

@@ -10,6 +10,7 @@
 #include <llvm/ADT/SmallVector.h>
 
 #include <string>
+#include <utility>
 
 namespace graphify::rewriter {
 
@@ -24,6 +25,9 @@ bool isIntegerConstant(const clang::Expr *E, int64_t Value, const clang::ASTCont
 
 /// The source text of a node as written (expansion range), or empty when not in a file.
 std::string sourceText(const clang::Stmt *S, const clang::ASTContext &Ctx);
+
+/// The line `S` begins on (its expansion), as text for messages.
+std::string lineOf(const clang::Stmt *S, const clang::ASTContext &Ctx);
 
 /// The elements of a braced list passed as an argument (`torch::cat({a, b})`, `x.index({m})`),
 /// each stripped; empty when `E` is not such a list.
@@ -48,6 +52,11 @@ llvm::SmallVector<const clang::Expr *, 4> callOperands(const clang::Expr *E);
 /// The local variable whose initialiser is `E` (through implicit conversions, parentheses and
 /// static_casts: `int64_t i = t.item<int64_t>();`), or null; parameters are not locals here.
 const clang::VarDecl *localInitialisedBy(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// The statement directly in a block that contains `S` (through the declarations of a
+/// DeclStmt: an initialiser's statement is its DeclStmt), and that block; nulls when none.
+std::pair<const clang::Stmt *, const clang::CompoundStmt *> enclosingBlockStatement(const clang::Stmt *S,
+                                                                                    clang::ASTContext &Ctx);
 
 /// The function (or lambda body owner) that contains `S`, or null.
 const clang::Decl *enclosingFunction(const clang::Stmt *S, clang::ASTContext &Ctx);

@@ -6,6 +6,7 @@
 namespace graphify::rewriter {
 
 NamedRewriteRule makeEarlyExitLoopToMaskedRule(const ApiModel &Api);
+NamedRewriteRule makeHostFactoryToDeviceRule(const ApiModel &Api);
 NamedRewriteRule makeHostPositionToDeviceIndexRule(const ApiModel &Api);
 NamedRewriteRule makeIfAssignToWhereRule(const ApiModel &Api);
 NamedRewriteRule makeIfReturnToWhereRule(const ApiModel &Api);
@@ -19,6 +20,7 @@ NamedRewriteRule makeTernaryToWhereRule(const ApiModel &Api);
 std::vector<NamedRewriteRule> allRewriteRules(const ApiModel &Api) {
   std::vector<NamedRewriteRule> Rules;
   Rules.push_back(makeEarlyExitLoopToMaskedRule(Api));
+  Rules.push_back(makeHostFactoryToDeviceRule(Api));
   Rules.push_back(makeHostPositionToDeviceIndexRule(Api));
   Rules.push_back(makeIfAssignToWhereRule(Api));
   Rules.push_back(makeIfReturnToWhereRule(Api));

@@ -12,28 +12,6 @@ using namespace clang;
 
 namespace graphify::rewriter {
 
-namespace {
-
-/// The statement (directly in a block) that contains `E`, and the block.
-std::pair<const Stmt *, const CompoundStmt *> enclosingBlockStatement(const Stmt *E, ASTContext &Ctx) {
-  DynTypedNode N = DynTypedNode::create(*E);
-  const Stmt *Child = E;
-  for (int Depth = 0; Depth < 32; ++Depth) {
-    auto Parents = Ctx.getParents(N);
-    if (Parents.empty())
-      return {nullptr, nullptr};
-    if (const auto *CS = Parents[0].get<CompoundStmt>())
-      return {Child, CS};
-    N = Parents[0];
-    Child = N.get<Stmt>();
-    if (!Child)
-      return {nullptr, nullptr};
-  }
-  return {nullptr, nullptr};
-}
-
-} // namespace
-
 llvm::Expected<const DeclStmt *> singleUseLocal(const VarDecl *V, const Stmt *Use, const Stmt *Body,
                                                 const ApiModel &Api, ASTContext &Ctx, llvm::StringRef What) {
   std::string Name = "'" + V->getNameAsString() + "'";

@@ -66,10 +66,6 @@ struct MaskedLoopCode {
   std::vector<const VarDecl *> OutsideLocals;
 };
 
-std::string lineOf(const Stmt *S, const ASTContext &Ctx) {
-  return std::to_string(Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()));
-}
-
 /// Whether `E` depends on a tensor value read on the host: the analysis's taint when it ran,
 /// else a host read written in it.
 bool readsTensorOnHost(const Expr *E, const ApiModel &Api) {

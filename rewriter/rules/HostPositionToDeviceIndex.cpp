@@ -205,10 +205,6 @@ bool carries(const Expr *E, const PositionSource &S) {
   return false;
 }
 
-std::string lineOf(const Stmt *S, ASTContext &Ctx) {
-  return std::to_string(Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()));
-}
-
 /// The text of a step's tail: from the end of its base to its end (`[b]`, `.select(1, 2)`).
 std::string tailText(const IndexStep &Step, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();

@@ -74,10 +74,6 @@ struct Plan {
   std::vector<Guard> Guards;
 };
 
-std::string lineOf(const Stmt *S, const ASTContext &Ctx) {
-  return "line " + std::to_string(Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()));
-}
-
 /// `if (c) return v;` (braces allowed, no else, no init statement), or null.
 const ReturnStmt *guardReturn(const IfStmt *If) {
   if (If->getElse() || If->getInit() || If->getConditionVariable())
@@ -264,7 +260,7 @@ public:
       Started = true;
       if (const auto *R = dyn_cast<ReturnStmt>(S)) {
         if (!Last || !R->getRetValue())
-          return refuseOutOfScope("the return at " + lineOf(S, Ctx) + " is not the last statement");
+          return refuseOutOfScope("the return at line " + lineOf(S, Ctx) + " is not the last statement");
         if (auto Err = finalReturn(R, P))
           return std::move(Err);
         continue;
@@ -315,15 +311,15 @@ private:
     const Expr *Cond = If->getCond();
     const Expr *Value = guardReturn(If)->getRetValue();
     if (!Value)
-      return refuse("the return at " + lineOf(If, Ctx) + " returns nothing");
+      return refuse("the return at line " + lineOf(If, Ctx) + " returns nothing");
     if (auto Why = findSideEffect(Cond, Api, /*AllowHostReads=*/true, Evaluation::AsBefore))
-      return refuse("the condition at " + lineOf(If, Ctx) + " " + *Why);
+      return refuse("the condition at line " + lineOf(If, Ctx) + " " + *Why);
     if (!Lifter.touchesPadded(Cond)) {
       if (Started)
-        return refuse("the early return at " + lineOf(If, Ctx) + " does not depend on a selection, and the core "
+        return refuse("the early return at line " + lineOf(If, Ctx) + " does not depend on a selection, and the core "
                       "cannot return early");
       if (auto Why = readsBodyState(If, Body, {}))
-        return refuse("the early return at " + lineOf(If, Ctx) + " " + *Why);
+        return refuse("the early return at line " + lineOf(If, Ctx) + " " + *Why);
       P.LeadingGuards.push_back(sourceText(If, Ctx));
       return llvm::Error::success();
     }
@@ -351,9 +347,9 @@ private:
           Work.push_back(C);
     }
     if (auto Why = readsBodyState(Cond, Body, G.Reads))
-      return refuse("the condition at " + lineOf(If, Ctx) + " " + *Why + " (the epilogue tests it on the core's outputs)");
+      return refuse("the condition at line " + lineOf(If, Ctx) + " " + *Why + " (the epilogue tests it on the core's outputs)");
     if (auto Why = readsBodyState(Value, Body, {}))
-      return refuse("the early return at " + lineOf(If, Ctx) + " " + *Why);
+      return refuse("the early return at line " + lineOf(If, Ctx) + " " + *Why);
     P.Guards.push_back(std::move(G));
     Ran = Evaluation::Conditional;
     return llvm::Error::success();
@@ -365,18 +361,18 @@ private:
     if (P.ReturnsAggregate) {
       Elements = returnedElements(V);
       if (Elements.empty())
-        return refuse("the return at " + lineOf(R, Ctx) + " builds its value in a way the split cannot take apart "
+        return refuse("the return at line " + lineOf(R, Ctx) + " builds its value in a way the split cannot take apart "
                       "(return a braced list {a, b} or std::make_tuple(a, b) of tensors)");
     }
     std::string Prelude;
     for (const Expr *E : Elements) {
       if (!Api.isTensorExpr(E))
-        return refuse("'" + sourceText(E, Ctx) + "' (" + lineOf(E, Ctx) + ") is returned but is not a tensor");
+        return refuse("'" + sourceText(E, Ctx) + "' (line " + lineOf(E, Ctx) + ") is returned but is not a tensor");
       auto Value = Lifter.lift(E, "result", Prelude);
       if (!Value)
         return Value.takeError();
       if (auto Why = sideEffect(E))
-        return refuse("the return at " + lineOf(R, Ctx) + " " + *Why);
+        return refuse("the return at line " + lineOf(R, Ctx) + " " + *Why);
       P.Returned.push_back({Value->Text, Value->Group >= 0 ? Lifter.countOf(Value->Group) : ""});
     }
     P.Core += Prelude;
@@ -494,11 +490,11 @@ private:
     for (const Expr *Part : {C.Host, C.Bound})
       if (Part)
         if (auto Why = findSideEffect(Part, Api, false, Ran))
-          return refuse("the condition at " + lineOf(If, Ctx) + " " + *Why);
+          return refuse("the condition at line " + lineOf(If, Ctx) + " " + *Why);
     const int Group = Lifter.groupOf(C.Tested);
     for (const VarDecl *V : C.Capped)
       if (Lifter.groupOf(V) != Group)
-        return refuse("the cap at " + lineOf(If, Ctx) + " tests the rows of '" + C.Tested->getNameAsString() +
+        return refuse("the cap at line " + lineOf(If, Ctx) + " tests the rows of '" + C.Tested->getNameAsString() +
                       "' but slices '" + V->getNameAsString() + "', which comes from another selection");
     const std::string Count = freshName(C.Capped.front()->getNameAsString() + "_count", Body, Taken);
     const std::string &Before = Lifter.countOf(Group);
@@ -526,10 +522,10 @@ private:
   llvm::Error statement(const Stmt *S, Plan &P) {
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
       if (!DS->isSingleDecl() || !isa<VarDecl>(DS->getSingleDecl()) || isa<DecompositionDecl>(DS->getSingleDecl()))
-        return refuse("the declaration at " + lineOf(S, Ctx) + " declares several names");
+        return refuse("the declaration at line " + lineOf(S, Ctx) + " declares several names");
       const auto *V = cast<VarDecl>(DS->getSingleDecl());
       if (!V->getInit())
-        return refuse("'" + V->getNameAsString() + "' (" + lineOf(S, Ctx) + ") has no initialiser");
+        return refuse("'" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") has no initialiser");
       return value(S, V, V->getInit(), P);
     }
     const Expr *Value = nullptr;
@@ -543,19 +539,19 @@ private:
     else if (isa<IfStmt>(S))
       Kind = "the if";
     return refuseOutOfScope("the padded form covers straight-line code (locals, assignments, returns tested on selections); " +
-                  Kind + " at " + lineOf(S, Ctx) + " is not");
+                  Kind + " at line " + lineOf(S, Ctx) + " is not");
   }
 
   llvm::Error value(const Stmt *S, const VarDecl *V, const Expr *Init, Plan &P) {
     if (isTensorAggregate(V->getType(), Api) && Lifter.touchesPadded(Init))
-      return refuse("'" + V->getNameAsString() + "' (" + lineOf(S, Ctx) + ") gathers tensors of a value-dependent "
+      return refuse("'" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") gathers tensors of a value-dependent "
                     "selection before the return; the split takes apart only a tuple, pair or vector built in the "
                     "return (return {a, b} or std::make_tuple(a, b))");
     if (auto Why = sideEffect(Init))
-      return refuse("the value of '" + V->getNameAsString() + "' (" + lineOf(S, Ctx) + ") " + *Why);
+      return refuse("the value of '" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") " + *Why);
     if (!Api.isTensor(V->getType())) {
       if (Lifter.touchesPadded(Init))
-        return refuse("'" + V->getNameAsString() + "' (" + lineOf(S, Ctx) + ") is a host value computed from a "
+        return refuse("'" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") is a host value computed from a "
                       "value-dependent selection");
       P.Core += sourceText(S, Ctx) + (isa<Expr>(S) ? ";\n" : "\n");
       return llvm::Error::success();

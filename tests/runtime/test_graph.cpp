@@ -131,6 +131,29 @@ TEST(Capture, HostReadsAreLocatedErrors) {
   EXPECT_VALUES(y, {2, 1e-4f, -1});
 }
 
+// A factory given no device inside the region builds in pageable host memory (the CPU stands in
+// for the device of a CUDA graph): copying that to a tensor's device synchronises with the host on
+// a GPU, so capture refuses it; created on the device, or copied to the host, it is fine.
+TEST(Capture, HostToDeviceCopiesOfRegionFactoriesAreLocatedErrors) {
+  Tensor x = ones({2, 3});
+  expect_capture_error([&] { (void)ones({3}).to(x.device()); }, "to(device)", __LINE__);
+  auto mask = [&] { (void)triu(ones({3, 3}, kInt), 1).unsqueeze(0).to(kBool).to(x); };
+  expect_capture_error(mask, "to(device)", __LINE__ - 1);
+  expect_capture_error([&] { (void)arange(3).to(x.options()); }, "to(device)", __LINE__);
+  Tensor y, z;
+  Graph g = capture([&] {
+    Tensor mask = triu(ones({3, 3}, TensorOptions(kInt).device(x.device())), 1).to(kBool).to(x.device());
+    y = x.masked_fill(mask.narrow(0, 0, 2), 0) + arange(3, device(x.device())).to(x);
+    // Host memory copied to the host moves nothing; read on the host it is not the device's.
+    z = ones({3}).to(Device(kCPU)).cpu();
+  });
+  x.fill_(2);
+  g.replay();
+  EXPECT_VALUES(y, {2, 1, 2, 2, 3, 2});
+  // Outside a region a factory's tensor is an ordinary input, and a copy of it is no error.
+  EXPECT_VALUES(ones({2}).to(x.device()), {1, 1});
+}
+
 TEST(Capture, CaptureErrorMessageNamesTheCheck) {
   Tensor x = ones({3});
   try {

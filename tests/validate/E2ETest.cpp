@@ -104,7 +104,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   RunResult R = validate(Args);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 22u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 23u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -149,6 +149,15 @@ TEST(E2EModels, EveryTestdataModelValidates) {
     for (const std::string &N : E.Notes)
       CoreNoted |= N.find("rewritten capture: the padded core '" + std::string(Name) + "_padded'") != std::string::npos;
     EXPECT_TRUE(CoreNoted) << Name;
+  }
+  // A host-to-device copy of a factory's tensor: the CPU capture sees the pageable host memory
+  // (runtime Device marks) and refuses it; created on the device, it captures, and a trace of the
+  // original is fine (the copied values are the same every call).
+  {
+    const Row &E = Rows["causal_scores"];
+    EXPECT_EQ(E.OrigCapturable, false);
+    EXPECT_EQ(E.OrigOp, "to(device)");
+    EXPECT_EQ(E.TraceDiverges, false);
   }
   // Clean models: capturable before and after, and the trace generalises.
   for (const char *Name : {"ArgmaxPickImpl", "TinyLstmLm"}) {

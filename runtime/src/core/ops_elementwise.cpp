@@ -338,9 +338,18 @@ Tensor Tensor::to(ScalarType dtype, bool, bool copy) const {
 }
 Tensor Tensor::to(Device d, ScalarType dtype, bool, bool copy, SL loc) const {
   check_defined(*this, "self");
-  // A copy to the CPU is refused during capture even from a CPU tensor: capture models a CUDA
-  // graph, where it is a device-to-host sync, and the analyzer reports it without knowing devices.
-  if (d.is_cpu()) detail::on_host_read("to(kCPU)", loc);
+  // Capture models a CUDA graph with the CPU standing in for the device (Types.h, Device): a
+  // copy to a CPU named as such (`to(kCPU)`) is a device-to-host sync, even from a CPU tensor,
+  // unless the tensor is in host memory already; a copy to a tensor's device of a tensor a
+  // factory built in host memory inside the region is a host-to-device copy from pageable memory.
+  const bool in_host_memory = device().pageable_host_;
+  if (d.is_cpu() && !d.of_tensor_ && !in_host_memory) detail::on_host_read("to(kCPU)", loc);
+  if (d.is_cpu() && d.of_tensor_ && in_host_memory && !d.pageable_host_) {
+    detail::on_host_to_device_copy("to(device)", loc);
+    Tensor out = make_tensor(sizes(), dtype, Device(kCPU));
+    out.copy_(*this);
+    return out;
+  }
   if (d.type() == device().type()) return to(dtype, false, copy);
   Tensor out = make_tensor(sizes(), dtype, d);
   out.copy_(*this);
@@ -350,7 +359,7 @@ Tensor Tensor::to(const TensorOptions &o, SL loc) const {
   return to(o.has_device() ? o.device() : device(), o.has_dtype() ? o.dtype().toScalarType() : scalar_type(), false, false, loc);
 }
 Tensor Tensor::cpu(SL loc) const {
-  detail::on_host_read("cpu()", loc);
+  if (!device().pageable_host_) detail::on_host_read("cpu()", loc);
   return to(Device(kCPU), scalar_type(), false, false, loc);
 }
 Tensor Tensor::cuda() const { return to(Device(kCUDA)); }

@@ -237,7 +237,11 @@ int64_t Tensor::stride(int64_t d) const { return impl_of(*this).strides[maybe_wr
 IntArrayRef Tensor::strides() const { return IntArrayRef(impl_of(*this).strides); }
 int64_t Tensor::storage_offset() const { return impl_of(*this).offset; }
 ScalarType Tensor::scalar_type() const { return impl_of(*this).dtype; }
-Device Tensor::device() const { return impl_of(*this).storage->device; }
+Device Tensor::device() const {
+  Device d = impl_of(*this).storage->device;
+  d.of_tensor_ = true;
+  return d;
+}
 namespace {
 /// Gives `self` the shape of `view` (a view of the same storage), in place.
 Tensor &adopt_shape(Tensor &self, const Tensor &view) {

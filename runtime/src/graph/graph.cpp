@@ -115,6 +115,20 @@ void on_host_read(const char *op, const std::source_location &loc) {
   if (g_root) g_root->warnings.push_back(msg);
 }
 
+void on_host_to_device_copy(const char *op, const std::source_location &loc) {
+  if (g_frames.empty() || g_frames.back().mode != Mode::Capture) return;
+  throw CaptureError(op, loc,
+                     "copies a tensor built in pageable host memory inside the region to the device, which "
+                     "synchronises with the host and cannot be captured in a CUDA graph; create it on the device (a "
+                     "factory given x.options() or the device) or once before the region [graphify-host-sync]");
+}
+
+Device factory_default_device() {
+  Device d(kCPU);
+  d.pageable_host_ = !g_frames.empty();
+  return d;
+}
+
 void on_dynamic_shape(const char *op, const std::source_location &loc) {
   if (g_frames.empty()) return;
   throw CaptureError(op, loc,

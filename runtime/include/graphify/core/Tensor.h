@@ -191,7 +191,10 @@ public:
     return to(dtype.toScalarType(), non_blocking, copy);
   }
   Tensor to(const TensorOptions &options, SL loc = SL::current()) const;
-  Tensor to(const Tensor &other) const { return to(other.scalar_type()); }
+  /// Other's dtype and device, as LibTorch.
+  Tensor to(const Tensor &other, bool non_blocking = false, bool copy = false, SL loc = SL::current()) const {
+    return to(other.device(), other.scalar_type(), non_blocking, copy, loc);
+  }
   Tensor type_as(const Tensor &other) const { return to(other.scalar_type()); }
   Tensor toType(ScalarType t) const { return to(t); }
 

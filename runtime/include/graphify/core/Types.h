@@ -169,6 +169,13 @@ constexpr int kNumDeviceTypes = 2;
 struct Device {
   DeviceType type_ = DeviceType::CPU;
   int8_t index_ = -1;
+  /// Marks for the CPU-only run, where the CPU stands in for the device a graph is captured on
+  /// (docs/runtime.md, "Host memory in a CPU capture"). A device read from a tensor (`x.device()`)
+  /// names the device the graph runs on; memory a factory allocated inside a graph region
+  /// without being given a device is pageable host memory, which a CUDA graph cannot copy from.
+  /// Neither takes part in equality or printing.
+  bool of_tensor_ = false;
+  bool pageable_host_ = false;
   Device(DeviceType t = DeviceType::CPU, int index = -1) : type_(t), index_(int8_t(index)) {}
   /// Parses "cpu", "cuda", "cuda:1".
   Device(const std::string &spec);
@@ -185,6 +192,12 @@ std::ostream &operator<<(std::ostream &os, const Device &d);
 /// "cpu" / "cuda", as LibTorch (a declared overload: DeviceType converts to Device and to
 /// TensorOptions alike).
 std::ostream &operator<<(std::ostream &os, DeviceType t);
+
+namespace detail {
+/// The device of a factory given none: the CPU, marked as pageable host memory while a graph is
+/// being captured or traced (Graph.h).
+Device factory_default_device();
+} // namespace detail
 
 // ---------------------------------------------------------------------------------------------
 // TensorOptions
@@ -209,7 +222,8 @@ struct TensorOptions {
   TensorOptions requires_grad(bool r) const { auto o = *this; o.requires_grad_ = r; return o; }
 
   TypeMeta dtype() const { return dtype_.value_or(get_default_dtype()); }
-  Device device() const { return device_.value_or(Device(kCPU)); }
+  /// The device; unset, the host (pageable memory when a graph region is being captured).
+  Device device() const { return device_.has_value() ? *device_ : detail::factory_default_device(); }
   bool has_dtype() const { return dtype_.has_value(); }
   bool has_device() const { return device_.has_value(); }
 };

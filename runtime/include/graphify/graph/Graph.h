@@ -100,6 +100,10 @@ void record(std::function<void()> node, std::shared_ptr<OpCall> call = nullptr);
 /// Called by every op that reads tensor values on the host. Throws CaptureError under capture;
 /// under trace prints and stores one located warning and returns.
 void on_host_read(const char *op, const std::source_location &loc);
+/// Called by a copy to the device of a tensor in pageable host memory (Device::pageable_host_):
+/// throws CaptureError under capture, where the copy would synchronise with the host; a trace
+/// records the copied values as a constant, which is fine.
+void on_host_to_device_copy(const char *op, const std::source_location &loc);
 /// Called by every op whose output shape depends on values: throws under capture and trace.
 void on_dynamic_shape(const char *op, const std::source_location &loc);
 } // namespace detail

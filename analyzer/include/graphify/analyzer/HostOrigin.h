@@ -1,0 +1,53 @@
+#pragma once
+/// \file
+/// Where a tensor copied to the device was built: the `host_factory` call (a factory given no
+/// placement argument) whose pageable host memory the copy reads, found through locals, the
+/// ops computed on the host from it and the helpers of the file that return one. The
+/// graphify-host-sync check reports the copy; the host-factory-to-device rewrite reads the same
+/// path to give the factory the copy's device instead.
+///
+/// \code
+///   if (auto Transfer = Api.resolve(E); Transfer && copiesToDevice(*Transfer, Api))
+///     if (auto Origin = findHostOrigin(Transfer->arg(0), Api))
+///       ... Origin->Factory, Origin->Steps, Origin->Locals ...
+/// \endcode
+
+#include "graphify/analyzer/ApiResolver.h"
+
+#include <llvm/ADT/SmallVector.h>
+
+#include <optional>
+
+namespace graphify {
+
+/// The path from a copied value back to the factory that built it in host memory.
+struct HostOrigin {
+  const clang::Expr *Factory = nullptr; ///< the host_factory call
+  /// pin_memory() is on the way: a copy with non_blocking=true is stream-ordered.
+  bool Pinned = false;
+  /// The value is returned by a function of the analysed code (the factory is in its body).
+  bool ThroughFunction = false;
+  /// The calls between the copied value and the factory, outermost first (also those that give
+  /// a followed local its new values), and the locals the value passes through.
+  llvm::SmallVector<const clang::Expr *, 8> Steps;
+  llvm::SmallVector<const clang::VarDecl *, 4> Locals;
+};
+
+/// The host factory `E` was built by, or nothing when `E` may live on a device (a factory given
+/// a device, a parameter, a field, a local given a device value).
+std::optional<HostOrigin> findHostOrigin(const clang::Expr *E, const ApiResolver &Api);
+
+/// Whether the `device_transfer` call copies self to a device (not to the CPU, not a dtype
+/// conversion): tagged `to_device` (`cuda()`), or given a placement value that does not name
+/// the CPU or a tensor (`to(other)` copies to other's device).
+bool copiesToDevice(const ApiCall &Call, const ApiResolver &Api);
+
+/// The argument of a transfer that names its destination device (a device, options or a
+/// tensor), or null (`cuda()` names none).
+const clang::Expr *destinationArgument(const ApiCall &Call, const ApiResolver &Api);
+
+/// The argument as written, without the implicit conversion clang adds to match the parameter:
+/// `torch::kFloat` passed as TensorOptions is still a dtype.
+const clang::Expr *asWritten(const clang::Expr *E);
+
+} // namespace graphify

@@ -1,0 +1,155 @@
+// Where a tensor copied to the device was built (HostOrigin.h). A value is followed through
+// locals initialised once (or given new values computed on the host from themselves), through
+// every op that returns a tensor (it runs where its first tensor operand lives), dtype
+// conversions and pin_memory(), and into the returns of the file's own helpers.
+#include "graphify/analyzer/HostOrigin.h"
+
+namespace graphify {
+
+using namespace clang;
+
+const Expr *asWritten(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = skipValueWrappers(E);
+    const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(E);
+    if (!Ctor || isa<CXXTemporaryObjectExpr>(Ctor) || Ctor->isListInitialization() || Ctor->getNumArgs() == 0 ||
+        Ctor->getConstructor()->isCopyOrMoveConstructor() || !Ctor->getConstructor()->isConvertingConstructor(false))
+      return E;
+    E = Ctor->getArg(0);
+  }
+  return E;
+}
+
+namespace {
+
+/// Whether the argument may choose a device: a value of a placement type (options, a device)
+/// that does not name the CPU, or a tensor (`to(other)` copies to other's device).
+bool mayNameDevice(const Expr *Arg, const ApiResolver &Api) {
+  const Expr *W = asWritten(Arg);
+  if (!W || ApiResolver::mentionsConstant(W, "CPU", "cpu"))
+    return false;
+  return Api.isPlacementType(W->getType()) || Api.isTensor(W->getType());
+}
+
+class OriginFinder {
+public:
+  OriginFinder(const ApiResolver &Api, HostOrigin &Path) : Api(Api), Path(Path) {}
+
+  /// The factory `E` was built by, or null. `Self` is the local whose new value is followed:
+  /// a reference to it stands for its value before the assignment, which the caller follows.
+  const Expr *follow(const Expr *E, unsigned Depth, const VarDecl *Self = nullptr) {
+    E = skipValueWrappers(E);
+    if (!E || Depth > 12)
+      return nullptr;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return followLocal(DRE, Depth, Self);
+    auto Call = Api.resolve(E);
+    if (!Call)
+      return nullptr;
+    if (Call->Entries.empty() && !(Call->Callee && Api.isLibraryDecl(Call->Callee)) && !Call->IsMethod)
+      return followFunction(E, Depth);
+    if (Call->hasTag("host_factory")) {
+      for (unsigned I = Call->IsMethod ? 1 : 0; I < Call->Args.size(); ++I)
+        if (mayNameDevice(Call->Args[I], Api))
+          return nullptr;
+      return E;
+    }
+    Path.Steps.push_back(E);
+    if (Call->hasTag("pins_memory") && Call->IsMethod) {
+      Path.Pinned = true;
+      return follow(Call->arg(0), Depth + 1, Self);
+    }
+    if (Call->hasTag("device_transfer"))
+      return copiesToDevice(*Call, Api) ? nullptr : follow(Call->arg(0), Depth + 1, Self);
+    // Any other op that returns a tensor runs where its operands are: a tensor computed from host
+    // tensors (`torch::triu(torch::ones(...)).unsqueeze(0)`, `ones(...).fill_(v).toType(kLong)`)
+    // is in host memory too. The first tensor operand decides (mixing devices is an error).
+    if (!Api.isTensor(E->getType()))
+      return nullptr;
+    for (const Expr *Arg : Call->Args)
+      if (Arg && Api.isTensor(skipValueWrappers(Arg)->getType()))
+        return follow(Arg, Depth + 1, Self);
+    return nullptr;
+  }
+
+private:
+  const ApiResolver &Api;
+  HostOrigin &Path;
+
+  const Expr *followLocal(const DeclRefExpr *DRE, unsigned Depth, const VarDecl *Self) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && VD == Self)
+      return DRE;
+    if (!VD || !VD->isLocalVarDecl() || VD->getType()->isReferenceType() || !VD->getInit())
+      return nullptr;
+    if (!llvm::is_contained(Path.Locals, VD))
+      Path.Locals.push_back(VD);
+    const Expr *Origin = follow(VD->getInit(), Depth + 1);
+    if (!Origin || !isAssignedAfterDeclaration(VD))
+      return Origin;
+    auto Values = assignedValues(VD);
+    if (!Values)
+      return nullptr;
+    for (const Expr *V : *Values)
+      if (!follow(V, Depth + 1, VD))
+        return nullptr;
+    return Origin;
+  }
+
+  /// A function of the analysed code whose every return is a tensor built in host memory
+  /// (`return torch::tensor(keep);`): its result is one too.
+  const Expr *followFunction(const Expr *E, unsigned Depth) {
+    const auto *CE = dyn_cast<CallExpr>(E);
+    const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+    if (!FD || !FD->hasBody() || !Api.isTensor(E->getType()) || Depth > 8)
+      return nullptr;
+    Path.ThroughFunction = true;
+    const Expr *Origin = nullptr;
+    llvm::SmallVector<const Stmt *, 32> Work{FD->getBody()};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S || isa<LambdaExpr>(S))
+        continue;
+      if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+        const Expr *Mine = R->getRetValue() ? follow(R->getRetValue(), Depth + 1) : nullptr;
+        if (!Mine)
+          return nullptr;
+        Origin = Origin ? Origin : Mine;
+        continue;
+      }
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+    }
+    return Origin;
+  }
+};
+
+} // namespace
+
+std::optional<HostOrigin> findHostOrigin(const Expr *E, const ApiResolver &Api) {
+  HostOrigin Path;
+  Path.Factory = OriginFinder(Api, Path).follow(E, 0);
+  if (!Path.Factory)
+    return std::nullopt;
+  return Path;
+}
+
+bool copiesToDevice(const ApiCall &Call, const ApiResolver &Api) {
+  if (!Call.hasTag("device_transfer"))
+    return false;
+  for (unsigned I = Call.IsMethod ? 1 : 0; I < Call.Args.size(); ++I)
+    if (ApiResolver::mentionsConstant(Call.Args[I], "CPU", "cpu"))
+      return false;
+  if (Call.hasTag("to_device"))
+    return true;
+  return destinationArgument(Call, Api) != nullptr;
+}
+
+const Expr *destinationArgument(const ApiCall &Call, const ApiResolver &Api) {
+  for (unsigned I = Call.IsMethod ? 1 : 0; I < Call.Args.size(); ++I)
+    if (mayNameDevice(Call.Args[I], Api))
+      return Call.Args[I];
+  return nullptr;
+}
+
+} // namespace graphify
