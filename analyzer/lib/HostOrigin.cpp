@@ -4,6 +4,9 @@
 // conversions and pin_memory(), and into the returns of the file's own helpers.
 #include "graphify/analyzer/HostOrigin.h"
 
+#include <clang/AST/ASTContext.h>
+#include <clang/Basic/SourceManager.h>
+
 namespace graphify {
 
 using namespace clang;
@@ -22,13 +25,60 @@ const Expr *asWritten(const Expr *E) {
 
 namespace {
 
-/// Whether the argument may choose a device: a value of a placement type (options, a device)
-/// that does not name the CPU, or a tensor (`to(other)` copies to other's device).
-bool mayNameDevice(const Expr *Arg, const ApiResolver &Api) {
+bool mayNameDevice(const Expr *Arg, const ApiResolver &Api, unsigned Depth = 0);
+
+/// Whether options may carry a device: only when something they are built from does.
+/// `torch::TensorOptions().dtype(torch::kFloat)` and `torch::dtype(torch::kFloat)` are built from
+/// a dtype alone and leave a factory's tensor on the host; `x.options()`, a parameter, or options
+/// given a device value may not.
+bool optionsMayNameDevice(const Expr *W, const ApiResolver &Api, unsigned Depth) {
+  W = skipValueWrappers(W);
+  if (!W || Depth > 12)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(W)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || VD->getType()->isReferenceType() || !VD->getInit() ||
+        isAssignedAfterDeclaration(VD))
+      return true;
+    return optionsMayNameDevice(VD->getInit(), Api, Depth + 1);
+  }
+  const FunctionDecl *Callee = nullptr;
+  llvm::SmallVector<const Expr *, 4> From;
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(W)) {
+    Callee = Ctor->getConstructor();
+    From.append(Ctor->arg_begin(), Ctor->arg_end());
+  } else if (const auto *Member = dyn_cast<CXXMemberCallExpr>(W)) {
+    Callee = Member->getMethodDecl();
+    From.push_back(Member->getImplicitObjectArgument());
+    From.append(Member->arg_begin(), Member->arg_end());
+  } else if (const auto *Call = dyn_cast<CallExpr>(W)) {
+    Callee = Call->getDirectCallee();
+    From.append(Call->arg_begin(), Call->arg_end());
+  }
+  // A function of the library builds options from its operands (LibTorch's are in c10, from a
+  // system header); user code may do anything.
+  if (!Callee || !(Api.isLibraryDecl(Callee) ||
+                   Callee->getASTContext().getSourceManager().isInSystemHeader(Callee->getLocation())))
+    return true;
+  for (const Expr *Part : From)
+    if (Part && !isa<CXXDefaultArgExpr>(Part) && mayNameDevice(Part, Api, Depth + 1))
+      return true;
+  return false;
+}
+
+/// Whether the argument may choose a device: a tensor (`to(other)` copies to other's device), a
+/// device that is not the CPU, or options that may carry one.
+bool mayNameDevice(const Expr *Arg, const ApiResolver &Api, unsigned Depth) {
   const Expr *W = asWritten(Arg);
   if (!W || ApiResolver::mentionsConstant(W, "CPU", "cpu"))
     return false;
-  return Api.isPlacementType(W->getType()) || Api.isTensor(W->getType());
+  if (Api.isTensor(W->getType()))
+    return true;
+  if (!Api.isPlacementType(W->getType()))
+    return false;
+  if (!hasDeviceGetter(W->getType()))
+    return true; // a device itself
+  return optionsMayNameDevice(W, Api, Depth);
 }
 
 class OriginFinder {
@@ -143,6 +193,23 @@ bool copiesToDevice(const ApiCall &Call, const ApiResolver &Api) {
   if (Call.hasTag("to_device"))
     return true;
   return destinationArgument(Call, Api) != nullptr;
+}
+
+bool hasDeviceGetter(QualType T) {
+  llvm::SmallVector<const CXXRecordDecl *, 4> Work;
+  if (const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl())
+    Work.push_back(RD);
+  for (unsigned Seen = 0; !Work.empty() && Seen < 16; ++Seen) {
+    const CXXRecordDecl *RD = Work.pop_back_val();
+    if (!RD || !RD->hasDefinition())
+      continue;
+    for (const CXXMethodDecl *M : RD->methods())
+      if (M->getIdentifier() && M->getName() == "device" && M->getNumParams() == 0)
+        return true;
+    for (const CXXBaseSpecifier &B : RD->bases())
+      Work.push_back(B.getType()->getAsCXXRecordDecl());
+  }
+  return false;
 }
 
 const Expr *destinationArgument(const ApiCall &Call, const ApiResolver &Api) {

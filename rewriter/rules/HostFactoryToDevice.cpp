@@ -188,19 +188,6 @@ std::optional<std::string> localBlocks(const VarDecl *V, const HostCopy &C, ASTC
   return std::nullopt;
 }
 
-/// Whether the class (or a base: at::Tensor's is TensorBase) has an argument-free `device()`.
-bool hasDeviceGetter(const CXXRecordDecl *RD, unsigned Depth = 0) {
-  if (!RD || !RD->hasDefinition() || Depth > 8)
-    return false;
-  for (const CXXMethodDecl *M : RD->methods())
-    if (M->getIdentifier() && M->getName() == "device" && M->getNumParams() == 0)
-      return true;
-  for (const CXXBaseSpecifier &B : RD->bases())
-    if (hasDeviceGetter(B.getType()->getAsCXXRecordDecl(), Depth + 1))
-      return true;
-  return false;
-}
-
 /// The device the copy names, spelled for the factory: a tensor's or options' device
 /// (`x.device()`), a device as written, the GPU for a transfer that names none (`cuda()`).
 llvm::Expected<std::string> destinationDevice(const HostCopy &C, ASTContext &Ctx, const ApiModel &Api) {
@@ -217,7 +204,7 @@ llvm::Expected<std::string> destinationDevice(const HostCopy &C, ASTContext &Ctx
   std::string Text = sourceText(Written, Ctx);
   // Options and tensors say their device through an argument-free device() getter; a device
   // is one already.
-  if (hasDeviceGetter(Written->getType().getNonReferenceType()->getAsCXXRecordDecl())) {
+  if (hasDeviceGetter(Written->getType())) {
     bool Simple = isa<DeclRefExpr>(stripAll(Written)) || isa<MemberExpr>(stripAll(Written)) ||
                   isa<CallExpr>(stripAll(Written));
     return (Simple ? Text : "(" + Text + ")") + ".device()";
@@ -255,7 +242,7 @@ llvm::Expected<Edit> deviceOptionEdit(const HostCopy &C, const std::string &Devi
     E.Range = R;
     // A device written alone (`torch::kCPU`) is replaced; options that name the CPU among other
     // settings would keep naming it after a merge.
-    if (Api.resolver().isPlacementType(Written->getType()) && !hasDeviceGetter(Written->getType()->getAsCXXRecordDecl()) &&
+    if (Api.resolver().isPlacementType(Written->getType()) && !hasDeviceGetter(Written->getType()) &&
         ApiResolver::mentionsConstant(Written, "CPU", "cpu")) {
       E.Replacement = Api.spell(Factory, "device") + "(" + Device + ")";
       return E;

@@ -74,3 +74,22 @@ struct MaskBuilder : torch::nn::Module {
     return x.masked_fill(on_host, 0) + mixed.to(device_);
   }
 };
+
+// Options built from a dtype alone carry no device: the factory builds in host memory. Options
+// given a device, or read from a tensor, may name the device; a copy to options without a device
+// only converts the dtype.
+struct TypedOptions : torch::nn::Module {
+  torch::Device device_ = torch::kCUDA;
+
+  torch::Tensor forward(torch::Tensor x) {
+    auto typed = torch::zeros({4}, torch::TensorOptions().dtype(torch::kFloat)).to(device_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:81: warning: 'to' copies a tensor built in host memory ('zeros', line 85) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    auto opts = torch::dtype(torch::kLong);
+    auto ids = torch::arange(4, opts).cuda();
+    // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: 'cuda' copies a tensor built in host memory ('arange', line 88) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    auto placed = torch::zeros({4}, torch::TensorOptions().dtype(torch::kFloat).device(device_)).to(device_);
+    auto like = torch::zeros({4}, x.options()).to(device_);
+    auto converted = torch::ones({4}).to(torch::TensorOptions().dtype(torch::kDouble));
+    return x + typed.sum() + ids.sum() + placed.sum() + like.sum() + converted.sum().to(torch::kFloat);
+  }
+};

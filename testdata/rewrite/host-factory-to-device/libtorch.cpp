@@ -33,7 +33,8 @@ torch::Tensor offsets(const torch::Tensor &x) {
   auto fill = torch::full({2}, 3, torch::kCPU).to(x.device());
   auto filled = torch::full({2}, 3, torch::TensorOptions().dtype(torch::kInt32).device(torch::kCPU)).to(x.device()); // EXPECT-NO-FIX: name the CPU among other settings
   auto eye = torch::eye(3).repeat({x.size(0), 1, 1}).to(x.device());
-  return zero.sum() + ids.sum() + fill.sum() + filled.sum() + eye.sum();
+  auto typed = torch::zeros({4}, torch::TensorOptions().dtype(torch::kFloat)).to(x.device());
+  return zero.sum() + ids.sum() + fill.sum() + filled.sum() + eye.sum() + typed.sum();
 }
 
 // Refused: values that may differ on the device, or a value that would change for other code.

@@ -46,7 +46,11 @@ torch::Tensor offsets(const torch::Tensor &x) {
   auto eye = torch::eye(3, torch::device(x.device()))
                  .repeat({x.size(0), 1, 1})
                  .to(x.device());
-  return zero.sum() + ids.sum() + fill.sum() + filled.sum() + eye.sum();
+  auto typed =
+      torch::zeros(
+          {4}, torch::TensorOptions().dtype(torch::kFloat).device(x.device()))
+          .to(x.device());
+  return zero.sum() + ids.sum() + fill.sum() + filled.sum() + eye.sum() + typed.sum();
 }
 
 // Refused: values that may differ on the device, or a value that would change for other code.

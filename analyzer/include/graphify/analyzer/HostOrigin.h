@@ -46,6 +46,10 @@ bool copiesToDevice(const ApiCall &Call, const ApiResolver &Api);
 /// tensor), or null (`cuda()` names none).
 const clang::Expr *destinationArgument(const ApiCall &Call, const ApiResolver &Api);
 
+/// Whether values of `T` say their device through an argument-free `device()` (options and
+/// tensors, also through a base class: at::Tensor's is TensorBase), as a device value does not.
+bool hasDeviceGetter(clang::QualType T);
+
 /// The argument as written, without the implicit conversion clang adds to match the parameter:
 /// `torch::kFloat` passed as TensorOptions is still a dtype.
 const clang::Expr *asWritten(const clang::Expr *E);
