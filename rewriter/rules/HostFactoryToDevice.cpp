@@ -18,6 +18,7 @@
 // size_argument tag) are not matched: their data must be copied once before the region, the
 // recipe the check gives.
 #include "lib/RuleSupport.h"
+#include "lib/Safety.h"
 
 #include "graphify/analyzer/HostOrigin.h"
 
@@ -120,7 +121,9 @@ std::optional<std::string> stepBlocks(const Expr *Step, const HostCopy &C, ASTCo
   auto Call = Api.resolver().resolve(Step);
   if (!Call)
     return "'" + sourceText(Step, Ctx) + "' is not a call the rule packs describe";
-  for (unsigned I = 0; I < Call->Args.size(); ++I)
+  // Self is on the way (its factory may name the CPU, which the edit replaces); the other
+  // arguments are this call's own.
+  for (unsigned I = Call->IsMethod ? 1 : 0; I < Call->Args.size(); ++I)
     if (ApiResolver::mentionsConstant(Call->Args[I], "CPU", "cpu"))
       return "'" + Call->Name + "' (line " + lineOf(Step, Ctx) + ") names the CPU";
   if (Step != C.Transfer.Call && !Call->hasTag("same_elements") && !Call->hasTag("device_invariant"))
@@ -161,29 +164,17 @@ bool isReadOnTheWay(const DeclRefExpr *DRE, const llvm::SmallPtrSetImpl<const St
 /// is on the way to the copy (its own new values included), or it is assigned.
 std::optional<std::string> localBlocks(const VarDecl *V, const HostCopy &C, ASTContext &Ctx) {
   const Stmt *Body = functionBody(enclosingFunction(C.Transfer.Call, Ctx));
-  const SourceManager &SM = Ctx.getSourceManager();
   llvm::SmallPtrSet<const Stmt *, 16> OnTheWay(C.Origin.Steps.begin(), C.Origin.Steps.end());
   OnTheWay.insert(C.Transfer.Call);
-  llvm::SmallVector<const Stmt *, 64> Work{Body};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
+  for (const DeclRefExpr *Use : usesOf(V, Body)) {
+    // `v = e`: the target is not a read (e's reads are uses of their own).
+    DynTypedNodeList Parents = Ctx.getParents(*Use);
+    const auto *Assign = Parents.empty() ? nullptr : Parents[0].get<CXXOperatorCallExpr>();
+    if (Assign && Assign->getOperator() == OO_Equal && Assign->getArg(0) == Use)
       continue;
-    // `v = e`: the target is not a read; e is checked as any other statement.
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Equal &&
-                                                           referencedVar(OC->getArg(0)) == V) {
-      Work.push_back(OC->getArg(1));
-      continue;
-    }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V) {
-      if (!isReadOnTheWay(DRE, OnTheWay, Ctx))
-        return "'" + V->getNameAsString() + "' is also used at line " +
-               std::to_string(SM.getExpansionLineNumber(DRE->getBeginLoc())) +
-               ", where it would then be a tensor on the device";
-      continue;
-    }
-    for (const Stmt *Child : S->children())
-      Work.push_back(Child);
+    if (!isReadOnTheWay(Use, OnTheWay, Ctx))
+      return "'" + V->getNameAsString() + "' is also used at line " + lineOf(Use, Ctx) +
+             ", where it would then be a tensor on the device";
   }
   return std::nullopt;
 }

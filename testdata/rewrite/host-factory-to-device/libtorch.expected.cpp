@@ -41,7 +41,9 @@ torch::Tensor offsets(const torch::Tensor &x) {
   auto ids =
       torch::ones({4}, torch::TensorOptions(torch::kInt32).device(torch::kCUDA))
           .cuda();
-  auto fill = torch::full({2}, 3, torch::device(x.device())).to(x.device());
+  auto fill = torch::full({2}, 3, torch::device(x.device()))
+                  .unsqueeze(0)
+                  .to(x.device());
   auto filled = torch::full({2}, 3, torch::TensorOptions().dtype(torch::kInt32).device(torch::kCPU)).to(x.device()); // EXPECT-NO-FIX: name the CPU among other settings
   auto eye = torch::eye(3, torch::device(x.device()))
                  .repeat({x.size(0), 1, 1})
@@ -53,7 +55,9 @@ torch::Tensor offsets(const torch::Tensor &x) {
   return zero.sum() + ids.sum() + fill.sum() + filled.sum() + eye.sum() + typed.sum();
 }
 
-// Refused: values that may differ on the device, or a value that would change for other code.
+// Refused: values that may differ on the device, a value that would change for other code, a
+// factory written by a macro.
+#define HOST_ONES(n) torch::ones({n})
 torch::Tensor kept(int64_t n) { return torch::zeros({n}); }
 
 torch::Tensor refused(const torch::Tensor &x, torch::Device device, int64_t n) {
@@ -70,7 +74,8 @@ torch::Tensor refused(const torch::Tensor &x, torch::Device device, int64_t n) {
   auto later = torch::zeros({n});
   dev = x.device();
   auto moved_later = later.to(dev); // EXPECT-NO-FIX: the destination 'dev' is assigned after its declaration
-  return grid.sum() + noise.sum() + steps.sum() + scaled.sum() + moved.sum() + helper.sum() + pinned.sum() +
+  auto expanded = HOST_ONES(n).to(device); // EXPECT-NO-FIX: the factory 'ones' \(line [0-9]+\) is written in a macro
+  return expanded.sum() + grid.sum() + noise.sum() + steps.sum() + scaled.sum() + moved.sum() + helper.sum() + pinned.sum() +
          moved_later.sum() + base.sum();
 }
 
