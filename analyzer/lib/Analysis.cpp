@@ -123,6 +123,7 @@ public:
     GraphRegionFinder Finder(Facts->api(), Config.GraphRegionGlobs);
     Finder.importFrom(Program, &Out.Lookups);
     Regions = Finder.find(Functions);
+    MatchedGlobs = Finder.matchedGlobs();
     bool All = Config.ScopeKind == Scope::All;
     TaintAnalysis Taint(Ctx, *Facts, [&](const Decl *D) { return All || Regions.contains(D); });
     Taint.importFrom(Program, &Out.Lookups);
@@ -137,6 +138,7 @@ public:
     if (!Facts)
       return Result;
     Result.Facts = Facts;
+    Result.MatchedRegionGlobs = MatchedGlobs;
     AnalysisContext Context(Ctx, Config, *Facts, Regions, Functions, Result);
     for (const std::unique_ptr<Check> &C : createChecks()) {
       const CheckInfo &Info = C->info();
@@ -159,6 +161,7 @@ public:
     });
     AnalysisResult Sorted;
     Sorted.Facts = Result.Facts;
+    Sorted.MatchedRegionGlobs = std::move(Result.MatchedRegionGlobs);
     for (size_t I : Order) {
       Sorted.Findings.push_back(std::move(Result.Findings[I]));
       Sorted.Anchors.push_back(Result.Anchors[I]);
@@ -172,6 +175,7 @@ private:
   std::vector<const FunctionDecl *> Functions;
   std::shared_ptr<TaintFacts> Facts;
   GraphRegions Regions;
+  std::set<std::string> MatchedGlobs;
 
   /// The regions among this TU's functions, and the functions of the analysed files that region
   /// code calls without a body here: those are regions of the TU that defines them.

@@ -76,16 +76,24 @@ bool GraphRegionFinder::matchesGlob(const FunctionDecl *FD) const {
   if (Globs.empty())
     return false;
   std::string Name = FD->getQualifiedNameAsString();
+  bool Any = false;
   for (const std::string &G : Globs) {
-    auto Pattern = llvm::GlobPattern::create(G);
-    if (Pattern && Pattern->match(Name))
-      return true;
+    auto Pattern = compileGlob(G);
+    if (!Pattern) { // refused by the option and config parsers before it gets here
+      llvm::consumeError(Pattern.takeError());
+      continue;
+    }
+    if (Pattern->match(Name)) {
+      Matched.insert(G); // every glob that names it, for the report of globs that name nothing
+      Any = true;
+    }
   }
-  return false;
+  return Any;
 }
 
 bool GraphRegionFinder::isSeed(const FunctionDecl *FD) const {
-  if (isAnnotatedRegion(FD) || matchesGlob(FD))
+  const bool Named = matchesGlob(FD);
+  if (Named || isAnnotatedRegion(FD))
     return true;
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   if (MD && MD->isInstance() && MD->getIdentifier() && MD->getName() == "forward")

@@ -9,10 +9,16 @@
 
 namespace graphify {
 
+llvm::Expected<llvm::GlobPattern> GraphRegionFinder::compileGlob(llvm::StringRef Glob) {
+  // A bound on the alternatives braces expand to, which also turns the expansion on.
+  constexpr size_t MaxAlternatives = 1024;
+  return llvm::GlobPattern::create(Glob, MaxAlternatives);
+}
+
 std::string GraphRegionFinder::globProblem(llvm::StringRef Glob) {
   if (Glob.trim().empty())
     return "an empty glob names no function";
-  auto Pattern = llvm::GlobPattern::create(Glob);
+  auto Pattern = compileGlob(Glob);
   if (!Pattern)
     return llvm::toString(Pattern.takeError());
   return {};

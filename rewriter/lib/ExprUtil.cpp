@@ -9,6 +9,7 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
+#include <clang/AST/StmtCXX.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Tooling/Transformer/SourceCode.h>
 
@@ -226,6 +227,18 @@ bool isIntegerConstant(const Expr *E, int64_t Value, const ASTContext &Ctx) {
     return false;
   auto V = stripAll(E)->getIntegerConstantExpr(Ctx);
   return V && *V == Value;
+}
+
+const Stmt *loopBody(const Stmt *S) {
+  if (const auto *F = dyn_cast_or_null<ForStmt>(S))
+    return F->getBody();
+  if (const auto *R = dyn_cast_or_null<CXXForRangeStmt>(S))
+    return R->getBody();
+  if (const auto *W = dyn_cast_or_null<WhileStmt>(S))
+    return W->getBody();
+  if (const auto *D = dyn_cast_or_null<DoStmt>(S))
+    return D->getBody();
+  return nullptr;
 }
 
 } // namespace graphify::rewriter

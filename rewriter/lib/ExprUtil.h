@@ -68,4 +68,7 @@ const clang::Stmt *functionBody(const clang::Decl *D);
 /// condition), or null.
 const clang::IfStmt *ifTesting(const clang::Expr *E, clang::ASTContext &Ctx);
 
+/// The body of a loop statement (for, range-for, while, do), or null for anything else.
+const clang::Stmt *loopBody(const clang::Stmt *S);
+
 } // namespace graphify::rewriter

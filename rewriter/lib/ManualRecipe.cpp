@@ -5,6 +5,7 @@
 #include "ManualRecipe.h"
 
 #include "ExprUtil.h"
+#include "HostWork.h"
 #include "Safety.h"
 
 #include "graphify/analyzer/ApiResolver.h"
@@ -174,9 +175,15 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   // A position stays a position wherever the element it picks goes: the fix is the device index.
   if (F.CheckId == "graphify-data-dependent-position" && (Use == Consumer::HostBuffer || Use == Consumer::HostLookup))
     Use = Consumer::None;
+  // A loop whose body holds no tensor (a host NMS over boxes read out, OpenCV geometry) is host
+  // code: no trip count to bound or mask, only code to move — whatever kind of loop it is.
+  if (const Stmt *Body = loopBody(Anchor); Body && F.CheckId == "graphify-data-dependent-loop" &&
+                                           worksOnHostOnly(Body, Api))
+    return "the loop's body works on host values only (it holds no tensor), which no graph runs: move the "
+           "loop, and the reads that decide it, out of the graph region, after the replay (the region returns "
+           "the tensors they read)";
   // The size of a selection: the static form keeps the rows the selection came from.
-  const bool Loop = Use == Consumer::LoopCondition || (Anchor && (isa<WhileStmt>(Anchor) || isa<ForStmt>(Anchor) ||
-                                                                 isa<DoStmt>(Anchor)));
+  const bool Loop = Use == Consumer::LoopCondition || loopBody(Anchor) != nullptr;
   if (F.SizeOfSelection && Loop)
     return "the loop runs over the rows of a selection: loop over the static number of rows it was selected "
            "from and mask the rows that were not selected (the padded form: rows padded to that size and a "

@@ -191,6 +191,12 @@ std::string PaddedLifter::named(const Expr *E, llvm::StringRef Base, std::map<co
 bool PaddedLifter::touchesPadded(const Stmt *S) const {
   if (!S)
     return false;
+  // The rank and the dtype, device and options of a padded variable are the original's (a
+  // selection written in place would still be computed).
+  if (const auto *E = dyn_cast<Expr>(S); E && isa<CallExpr>(E) && callObject(E) &&
+                                          isa<DeclRefExpr>(stripAll(callObject(E))) &&
+                                          (Api.callHasTag(E, "metadata_query") || Api.callHasTag(E, "rank_query")))
+    return false;
   if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && groupOf(DR->getDecl()) >= 0)
     return true;
   if (const auto *E = dyn_cast<Expr>(S); E && isSelection(E))
@@ -222,9 +228,20 @@ llvm::Expected<int> PaddedLifter::classify(const Expr *E, std::map<const Stmt *,
   if (const Expr *Source = nullptr, *Index = nullptr;
       isa<CallExpr>(E) && !Api.callHasTag(E, "in_place") && gatherParts(E, Source, Index))
     return classifyGather(E, Source, Index, Replaced, Prelude);
+  if (isFullReduction(E, Api))
+    return classifyReduction(E, Replaced, NameHint, Prelude);
   if (isa<CallExpr>(E) && Api.callHasTag(E, "shape_query"))
     return refuse(quoted(E, Ctx) + " (" + where(E) + ") reads the size of a value-dependent selection; the padded "
                   "form keeps such sizes only in a test before a return");
+  // A transfer takes only the dtype and device of a tensor argument (`l.to(boxes)`): its rows are
+  // self's. A selection written in the argument would still be computed.
+  if (isa<CallExpr>(E) && Api.callHasTag(E, "device_transfer") && callObject(E) && !Api.callHasTag(E, "in_place")) {
+    for (const Expr *Arg : callArgs(E))
+      if (Api.isTensorExpr(Arg) && !isa<DeclRefExpr>(stripAll(Arg)) && touchesPadded(Arg))
+        return refuse(quoted(Arg, Ctx) + " (" + where(Arg) + ") computes a value-dependent selection to take its "
+                      "dtype and device from (name it in a local first)");
+    return classifyRowWise(E, {callObject(E)}, Replaced, Prelude);
+  }
   if (isa<CallExpr>(E) && Api.callHasTag(E, "elementwise") && !Api.callHasTag(E, "in_place"))
     return classifyRowWise(E, callOperands(E), Replaced, Prelude);
   if (isa<CallExpr>(E) && Api.callHasTag(E, "along_dims") && !Api.callHasTag(E, "in_place")) {
@@ -262,6 +279,43 @@ llvm::Expected<int> PaddedLifter::classify(const Expr *E, std::map<const Stmt *,
                 "cannot run on the padded rows");
 }
 
+llvm::Expected<int> PaddedLifter::classifyReduction(const Expr *E, std::map<const Stmt *, std::string> &Replaced,
+                                                    llvm::StringRef NameHint, std::string &Prelude) {
+  const Expr *Self = callObject(E) ? callObject(E) : Api.argAt(E, 0);
+  auto Group = classify(Self, Replaced, "", Prelude);
+  if (!Group)
+    return Group.takeError();
+  if (*Group < 0)
+    return -1;
+  const std::string Op = "'" + calleeName(E) + "' (" + where(E) + ")";
+  if (!Api.callHasTag(E, "idempotent_reduction"))
+    return refuse(Op + " reduces every row of a value-dependent selection; the padded rows would take part (the "
+                  "padded form keeps only reductions that a repeated row leaves unchanged, such as max or all)");
+  if (!NonEmpty.count(*Group))
+    return refuse(Op + " reduces the rows of a value-dependent selection that may have none, where the original "
+                  "raises or gives the empty reduction's value and the padded rows would give another: return "
+                  "before it when the selection is empty (if (" + sourceText(Self, Ctx) + ".size(0) == 0) return ...;)");
+  // The padded rows stand in for copies of the first row, which is a selected one: a repeated
+  // row leaves the reduction unchanged. A padded value of no row (the selection came from an
+  // empty tensor) has no first row; the original returned before this point there, and the
+  // reduction of one zero keeps the core from raising on a value that is never used.
+  const std::string Base = NameHint.empty() ? calleeName(E) : NameHint.str();
+  const std::string Padded = named(Self, Base + "_of", Replaced, Prelude);
+  const std::string Rows = freshName(Base + "_rows", Body, Taken);
+  const std::string &Count = Counts[*Group];
+  Prelude += "auto " + Rows + " = " + Api.spell(E, "arange") + "(" + Padded + ".size(0), " + Count + ".options());\n";
+  auto WithSelf = [&](const std::string &Text) {
+    std::map<const Stmt *, std::string> Own = Replaced;
+    Own[stripAll(Self)] = Text;
+    return textWithReplacements(E, Own, Ctx);
+  };
+  const std::string FirstRows = Padded + ".index_select(0, " + Api.spell(E, "where") + "(" + Rows + " < " + Count +
+                                ", " + Rows + ", 0))";
+  const std::string Zero = Api.spell(E, "zeros") + "({1}, " + Padded + ".options())";
+  Replaced[E] = "(" + Padded + ".size(0) == 0 ? " + WithSelf(Zero) + " : " + WithSelf(FirstRows) + ")";
+  return -1;
+}
+
 bool PaddedLifter::keepsEveryRow(const Expr *E) const {
   if (!callObject(E))
     return false;
@@ -291,7 +345,7 @@ llvm::Expected<int> PaddedLifter::classifyRowWise(const Expr *E, llvm::ArrayRef<
                                                   std::string &Prelude) {
   std::set<int> Padded;
   const Expr *First = nullptr;
-  std::vector<const Expr *> Others;
+  std::vector<std::pair<const Expr *, int>> Others; // with their groups (-1: not padded)
   for (const Expr *Op : Operands) {
     if (!Api.isTensorExpr(Op)) {
       if (touchesPadded(Op))
@@ -302,15 +356,12 @@ llvm::Expected<int> PaddedLifter::classifyRowWise(const Expr *E, llvm::ArrayRef<
     auto G = classify(Op, Replaced, "", Prelude);
     if (!G)
       return G.takeError();
-    if (*G >= 0) {
+    if (*G >= 0)
       Padded.insert(*G);
-      if (!First)
-        First = Op;
-      else
-        Others.push_back(Op);
-    } else {
-      Others.push_back(Op);
-    }
+    if (*G >= 0 && !First)
+      First = Op;
+    else
+      Others.emplace_back(Op, *G);
   }
   if (Padded.empty())
     return -1;
@@ -319,32 +370,36 @@ llvm::Expected<int> PaddedLifter::classifyRowWise(const Expr *E, llvm::ArrayRef<
                   "not line up once padded");
   // Every other tensor operand must meet the padded rows without touching them: one element, or
   // a rank the check below keeps from broadcasting against the rows.
-  const std::string Padding = textWithReplacements(First, Replaced, Ctx);
   // cat and stack require operands of one rank and one size along the other dimensions (rows
   // included) on both sides; a static operand would need as many rows as the selection has.
   const bool Joins = Api.callHasTag(E, "joins_inputs");
-  for (const Expr *Op : Others) {
+  std::string Padding;
+  for (const auto &[Op, Group] : Others) {
     if (Joins) {
-      auto G = classify(Op, Replaced, "", Prelude);
-      if (G && *G >= 0)
+      if (Group >= 0)
         continue;
-      if (!G)
-        return G.takeError();
       return refuse(quoted(Op, Ctx) + " (" + where(Op) + ") is joined to the rows of a selection but does not come "
                     "from them");
     }
     if (isProvablySingleElement(Op, Body, Api))
       continue;
-    if (!isa<DeclRefExpr>(stripAll(Op)) || !isa<DeclRefExpr>(stripAll(First)))
+    if (Group < 0 && !isa<DeclRefExpr>(stripAll(Op)))
       return refuse("cannot prove that " + quoted(Op, Ctx) + " (" + where(Op) + ") lines up with the rows of " +
-                    quoted(First, Ctx) + " (name both in locals, or make the operand one element)");
-    const std::string Other = sourceText(Op, Ctx);
-    const bool BothPadded = groupOf(cast<DeclRefExpr>(stripAll(Op))->getDecl()) >= 0;
-    std::string Cond = BothPadded ? Other + ".dim() == " + Padding + ".dim()"
+                    quoted(First, Ctx) + " (name it in a local, or make the operand one element)");
+    // The check reads each operand once more: operands that are not names get one, computed
+    // where the call would have computed them (the call and its operands are pure).
+    if (Padding.empty()) {
+      Padding = named(First, "rows_of", Replaced, Prelude);
+      Replaced[stripAll(First)] = Padding;
+    }
+    const std::string Other = named(Op, "operand", Replaced, Prelude);
+    Replaced[stripAll(Op)] = Other;
+    std::string Cond = Group >= 0 ? Other + ".dim() == " + Padding + ".dim()"
                                   : Other + ".dim() < " + Padding + ".dim() || (" + Other + ".dim() == " + Padding +
                                         ".dim() && " + Other + ".size(0) == 1)";
     Prelude += "if (!(" + Cond + "))\n  throw std::invalid_argument(\"graphify: the padded form of " + where(E) +
-               " assumes that '" + Other + "' broadcasts along the rows of '" + Padding + "' without meeting them\");\n";
+               " assumes that '" + sourceText(Op, Ctx) + "' broadcasts along the rows of '" + sourceText(First, Ctx) +
+               "' without meeting them\");\n";
   }
   return *Padded.begin();
 }
@@ -372,6 +427,15 @@ bool PaddedLifter::gatherParts(const Expr *E, const Expr *&Source, const Expr *&
     return Source != nullptr;
   }
   return false;
+}
+
+bool PaddedLifter::isPaddedGather(const Expr *E) const {
+  const Expr *Source = nullptr, *Index = nullptr;
+  E = stripAll(E);
+  if (!isa<CallExpr>(E) || Api.callHasTag(E, "in_place") || !gatherParts(E, Source, Index))
+    return false;
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripAll(Index));
+  return Ref && PositionGroups.count(groupOf(Ref->getDecl()));
 }
 
 llvm::Expected<int> PaddedLifter::classifyGather(const Expr *E, const Expr *Source, const Expr *Index,

@@ -30,6 +30,7 @@
 #include <llvm/Support/Error.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,10 +57,16 @@ public:
   void setGroup(const clang::ValueDecl *D, int Group);
   /// The name of the 0-d count of a group.
   const std::string &countOf(int Group) const { return Counts[Group]; }
-  /// Whether `S` names a variable that holds a padded value now, or contains a selection.
+  /// Whether `S` names a variable that holds a padded value now, or contains a selection, other
+  /// than in a query of its rank or metadata (tags rank_query, metadata_query).
   bool touchesPadded(const clang::Stmt *S) const;
   /// Whether `E` is a selection this engine pads (isPaddableSelection).
   bool isSelection(const clang::Expr *E) const;
+  /// Whether `E` gathers rows at positions a variable holds that the padded form computes (kept
+  /// indices, the positions of a mask's true elements): every row of them, valid or not, is in
+  /// range of what they index, so the padded gather raises nothing (the rows of a source that is
+  /// not padded are checked by the gather's lifting).
+  bool isPaddedGather(const clang::Expr *E) const;
   /// `D` is given a new value: selections by it no longer share the order computed before.
   void forget(const clang::ValueDecl *D);
   /// How many selections have been padded so far.
@@ -67,6 +74,9 @@ public:
   /// A group with the rows and order of `Group` and fewer valid rows: the first `Count` (a cap
   /// that keeps a prefix of the selection, `k = k.slice(0, 0, m)`).
   int derive(int Group, std::string Count);
+  /// The code returns before this point when the selection of `Group` is empty, so what
+  /// follows may reduce its rows (`if (b.size(0) == 0) return ...;`, then `b.max()`).
+  void markNonEmpty(int Group) { NonEmpty.insert(Group); }
 
 private:
   const clang::Stmt *Body;
@@ -88,6 +98,7 @@ private:
     const clang::ValueDecl *Source = nullptr; ///< the variable they index, until it is assigned again
   };
   std::map<int, PositionRows> PositionGroups;
+  std::set<int> NonEmpty; ///< groups proven to hold a row wherever the code reads them now
 
   llvm::Expected<int> classify(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
                                llvm::StringRef NameHint, std::string &Prelude);
@@ -107,6 +118,10 @@ private:
                     std::string &Prelude);
   llvm::Expected<int> classifyRowWise(const clang::Expr *E, llvm::ArrayRef<const clang::Expr *> Operands,
                                       std::map<const clang::Stmt *, std::string> &Replaced, std::string &Prelude);
+  /// A reduction of every element of a padded value that repeats leave unchanged (tag
+  /// idempotent_reduction: `b.max()`, `torch::any(m)`), or -1 with nothing done when `E` is not one.
+  llvm::Expected<int> classifyReduction(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
+                                        llvm::StringRef NameHint, std::string &Prelude);
   /// `x.index({Slice(), ...})`: indexing whose first entry takes every row.
   bool keepsEveryRow(const clang::Expr *E) const;
   std::string where(const clang::Stmt *S) const;

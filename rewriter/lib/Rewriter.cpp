@@ -21,24 +21,12 @@ namespace graphify {
 
 namespace {
 
-const Stmt *loopBody(const Stmt *S) {
-  if (const auto *F = dyn_cast_or_null<ForStmt>(S))
-    return F->getBody();
-  if (const auto *W = dyn_cast_or_null<WhileStmt>(S))
-    return W->getBody();
-  if (const auto *D = dyn_cast_or_null<DoStmt>(S))
-    return D->getBody();
-  if (const auto *R = dyn_cast_or_null<CXXForRangeStmt>(S))
-    return R->getBody();
-  return nullptr;
-}
-
 /// A loop whose body holds no tensor is host code, not a trip count to mask: the reads that
 /// decide it are advised as host code too (their use becomes "host-code").
 void markHostCodeUses(AnalysisResult &Result, const rewriter::ApiModel &Api) {
   std::set<unsigned> HostLoops; // lines: a use names its line only
   for (size_t I = 0; I < Result.Findings.size() && I < Result.Anchors.size(); ++I)
-    if (const Stmt *Body = loopBody(Result.Anchors[I]);
+    if (const Stmt *Body = rewriter::loopBody(Result.Anchors[I]);
         Body && Result.Findings[I].CheckId == "graphify-data-dependent-loop" && rewriter::worksOnHostOnly(Body, Api))
       HostLoops.insert(Result.Findings[I].Where.Line);
   if (HostLoops.empty())

@@ -52,8 +52,13 @@ std::optional<std::string> valueHazard(const clang::Expr *Call, const ApiModel &
 /// caller's context (the summary does not depend on it).
 std::optional<std::string> calleeImpurity(const clang::FunctionDecl *FD, const ApiModel &Api);
 
+/// Whether `E` is a full reduction of a tensor with no other argument (`x.sum()`,
+/// `torch::max(x)`; tag full_reduction).
+bool isFullReduction(const clang::Expr *E, const ApiModel &Api);
+
 /// Whether `E` provably holds exactly one element: a full reduction (`x.sum()`, `x.max()`,
-/// `x.all()`) or a local initialised by one and never reassigned in `Body`.
+/// `x.all()`), element-wise math of such values and host numbers (`m + 1`), or a local
+/// initialised by one and never reassigned in `Body`.
 bool isProvablySingleElement(const clang::Expr *E, const clang::Stmt *Body, const ApiModel &Api);
 
 /// Whether `E` is provably a boolean tensor: a comparison or logical op (bool_output), a

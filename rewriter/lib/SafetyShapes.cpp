@@ -21,8 +21,7 @@ using namespace clang;
 
 namespace graphify::rewriter {
 
-/// `x.sum()` or `torch::sum(x)`: a full reduction of a tensor with no other argument.
-static bool isFullReduction(const Expr *E, const ApiModel &Api) {
+bool isFullReduction(const Expr *E, const ApiModel &Api) {
   E = stripAll(E);
   if (!Api.callHasTag(E, "full_reduction"))
     return false;
@@ -91,12 +90,33 @@ static const Expr *stableInit(const VarDecl *V, const Stmt *Body) {
   return V->getInit();
 }
 
-bool isProvablySingleElement(const Expr *E, const Stmt *Body, const ApiModel &Api) {
+static bool singleElement(const Expr *E, const Stmt *Body, const ApiModel &Api, int Depth) {
+  E = stripAll(E);
+  if (!E || Depth > 16)
+    return false;
   if (isFullReduction(E, Api))
     return true;
-  if (const Expr *Init = stableInit(referencedVar(E), Body))
-    return isFullReduction(Init, Api);
-  return false;
+  if (const VarDecl *V = referencedVar(E)) {
+    const Expr *Init = stableInit(V, Body);
+    return Init && singleElement(Init, Body, Api, Depth + 1);
+  }
+  // Element-wise math of one-element tensors and host numbers (`m + 1`): the broadcast shape of
+  // one-element operands holds one element.
+  if (!isa<CallExpr>(E) || !Api.callHasTag(E, "elementwise"))
+    return false;
+  bool AnyTensor = false;
+  for (const Expr *Op : callOperands(E)) {
+    if (!Api.isTensorExpr(Op))
+      continue;
+    if (!singleElement(Op, Body, Api, Depth + 1))
+      return false;
+    AnyTensor = true;
+  }
+  return AnyTensor;
+}
+
+bool isProvablySingleElement(const Expr *E, const Stmt *Body, const ApiModel &Api) {
+  return singleElement(E, Body, Api, 0);
 }
 
 static bool integral(const Expr *E, const Stmt *Body, const ApiModel &Api, int Depth) {

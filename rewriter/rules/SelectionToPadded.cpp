@@ -197,13 +197,20 @@ public:
   /// Why evaluating `E` in the core could change what the program does (findSideEffect). The
   /// nodes the padded form replaces (greedy suppression, the positions of a mask's true
   /// elements) are not evaluated as written: their operands are checked instead, and the calls
-  /// around them by their own effect (pure calls and gathers, which stay in range once padded).
+  /// around them by their own effect (pure calls and gathers, which stay in range once padded);
+  /// so are gathers by variables holding such positions (isPaddedGather).
   std::optional<std::string> sideEffect(const Expr *E) const {
     const Expr *Stripped = stripAll(E);
     if (isReplaced(Stripped)) {
       // nms(boxes, scores, t): its arguments; m.nonzero().select(1, 0): the mask m.
       const Expr *Call = Api.callHasTag(Stripped, "greedy_suppression") ? Stripped : stripAll(callObject(Stripped));
       for (const Expr *Operand : callOperands(Call))
+        if (auto Why = sideEffect(Operand))
+          return Why;
+      return std::nullopt;
+    }
+    if (Lifter.isPaddedGather(Stripped)) {
+      for (const Expr *Operand : callOperands(Stripped))
         if (auto Why = sideEffect(Operand))
           return Why;
       return std::nullopt;
@@ -352,6 +359,8 @@ private:
       return refuse("the early return at line " + lineOf(If, Ctx) + " " + *Why);
     P.Guards.push_back(std::move(G));
     Ran = Evaluation::Conditional;
+    if (const ValueDecl *Tested = emptinessTested(Cond))
+      Lifter.markNonEmpty(Lifter.groupOf(Tested));
     return llvm::Error::success();
   }
 
@@ -395,6 +404,47 @@ private:
       return nullptr;
     const auto *Obj = callObject(E) ? dyn_cast<DeclRefExpr>(stripAll(callObject(E))) : nullptr;
     return Obj && Lifter.groupOf(Obj->getDecl()) >= 0 ? Obj->getDecl() : nullptr;
+  }
+
+  /// The padded variable whose size `E` reads, when a size of 0 means no row: `v.size(0)`,
+  /// `v.sizes()[0]`, `v.numel()`.
+  const ValueDecl *emptinessSizeOf(const Expr *E) const {
+    if (const ValueDecl *Rows = rowCountOf(E))
+      return Rows;
+    E = stripAll(E);
+    const auto *Obj = callObject(E) ? dyn_cast<DeclRefExpr>(stripAll(callObject(E))) : nullptr;
+    if (!Obj || !Api.callHasTag(E, "shape_query") || !callArgs(E).empty() || !Api.isTensorExpr(Obj) ||
+        Lifter.groupOf(Obj->getDecl()) < 0)
+      return nullptr;
+    return Obj->getDecl(); // numel(): no other shape query returns a number
+  }
+
+  /// The padded variable that a condition tests for emptiness, so that it has a row where the
+  /// condition is false: `v.size(0) == 0`, `!v.numel()`, `v.size(0) < 1`, `v.size(0) <= 0`, or
+  /// such a test ORed with others. Null otherwise.
+  const ValueDecl *emptinessTested(const Expr *Cond) const {
+    Cond = Cond->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
+      return emptinessSizeOf(UO->getSubExpr());
+    const auto *BO = dyn_cast<BinaryOperator>(Cond);
+    if (!BO)
+      return nullptr;
+    if (BO->getOpcode() == BO_LOr) {
+      const ValueDecl *Left = emptinessTested(BO->getLHS());
+      return Left ? Left : emptinessTested(BO->getRHS());
+    }
+    const Expr *Size = BO->getLHS(), *Bound = BO->getRHS();
+    BinaryOperatorKind Op = BO->getOpcode();
+    if (!emptinessSizeOf(Size)) { // 0 == n, 1 > n, 0 >= n
+      std::swap(Size, Bound);
+      Op = Op == BO_GT ? BO_LT : Op == BO_GE ? BO_LE : Op == BO_LT ? BO_GT : Op == BO_LE ? BO_GE : Op;
+    }
+    const ValueDecl *Tested = emptinessSizeOf(Size);
+    if (!Tested)
+      return nullptr;
+    const bool Empty = ((Op == BO_EQ || Op == BO_LE) && isIntegerConstant(Bound, 0, Ctx)) ||
+                       (Op == BO_LT && isIntegerConstant(Bound, 1, Ctx));
+    return Empty ? Tested : nullptr;
   }
 
   /// The end `m` of `v.slice(0, 0, m)` or `v.index({Slice(0, m)})` (tag range_slice: the first m

@@ -47,5 +47,20 @@ float c(const at::Tensor &x) { return x.sum().item<float>(); }
   EXPECT_EQ(A.findings("graphify-host-sync"), (Lines{"2:92", "3:62"}));
 }
 
+// Braces list alternatives (LLVM's GlobPattern leaves them literal unless told to expand them).
+TEST(GraphRegions, BraceGlobsMatchEachAlternative) {
+  AnalysisConfig Config;
+  Config.GraphRegionGlobs = {"Engine::{run,decode}"};
+  auto A = analyze(R"cpp(
+struct Engine {
+  float run(const at::Tensor &x) { return x.sum().item<float>(); }
+  float decode(const at::Tensor &x) { return x.sum().item<float>(); }
+  float log(const at::Tensor &x) { return x.sum().item<float>(); }
+};
+)cpp",
+                   Config);
+  EXPECT_EQ(A.findings("graphify-host-sync"), (Lines{"3:51", "4:54"}));
+}
+
 } // namespace
 } // namespace graphify

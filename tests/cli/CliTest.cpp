@@ -110,6 +110,25 @@ TEST(Cli, GraphRegionFlagMakesAFunctionARegion) {
   EXPECT_NE(Inside.Out.find("[graphify-capture-unsafe-api]"), std::string::npos) << Inside.Out;
 }
 
+// A region glob that names nothing is most likely misspelt, and the code it meant went unchecked:
+// a warning in text (even with --quiet), a list in the JSON summary; the exit status is that of
+// the findings. Braces list alternatives.
+TEST(Cli, RegionGlobsThatNameNothingAreReported) {
+  ScratchDir D;
+  std::string Src = D.file("a.cpp", SyncSource);
+  RunResult Typo = lint({Src, "--graph-region=stpe", "--graph-region={step,run}", "--quiet", "--", "-std=c++17"});
+  EXPECT_EQ(Typo.Code, 1) << Typo.Out << Typo.Err;
+  EXPECT_NE(Typo.Err.find("graphify-lint: warning: the graph-region glob 'stpe' names no function defined in the "
+                          "checked files"),
+            std::string::npos)
+      << Typo.Err;
+  EXPECT_EQ(Typo.Err.find("'{step,run}'"), std::string::npos) << Typo.Err;
+  RunResult Json = lint({Src, "--graph-region=stpe", "--format=json", "--", "-std=c++17"});
+  EXPECT_EQ(Json.Code, 0) << Json.Err;
+  EXPECT_NE(Json.Err.find("\"unmatched_region_globs\":[\"stpe\"]"), std::string::npos) << Json.Err;
+  EXPECT_EQ(Json.Err.find("warning: the graph-region glob"), std::string::npos) << Json.Err;
+}
+
 TEST(Cli, DumpConfigFromConfigText) {
   RunResult R = lint({"--dump-config", "--config={Scope: all, WarningsAsErrors: 'graphify-*'}"});
   EXPECT_EQ(R.Code, 0) << R.Err;

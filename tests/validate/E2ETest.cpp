@@ -104,7 +104,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   RunResult R = validate(Args);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 23u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 24u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -129,7 +129,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   // Dynamic shapes: neither capturable nor traceable (so no divergence verdict).
   for (const char *Name :
        {"PartitionPositiveFirst", "replace_zeros_then_project", "MaskedSum", "MaskedMean", "SelectionLocals",
-        "confident_boxes", "top_detections", "split_corners", "detect", "strong_rows"}) {
+        "confident_boxes", "top_detections", "split_corners", "detect", "batched_detect", "strong_rows"}) {
     const Row &E = Rows[Name];
     EXPECT_EQ(E.OrigCapturable, false) << Name;
     EXPECT_FALSE(E.TraceDiverges.has_value()) << Name;
@@ -137,8 +137,10 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   // A split entry (selection-to-padded): the epilogue is compared with the original, and the
   // padded core is what is captured and replayed.
   // Tuples and vectors of padded outputs (padded_detections.cpp) are compared element by element;
-  // NMS in its fixed-size form (padded_nms.cpp) is captured with the rest of the core.
-  for (const char *Name : {"confident_boxes", "top_detections", "split_corners", "detect", "strong_rows"}) {
+  // NMS in its fixed-size form (padded_nms.cpp) is captured with the rest of the core, and so is
+  // batched NMS's maximum over the selected boxes (batched_detect).
+  for (const char *Name :
+       {"confident_boxes", "top_detections", "split_corners", "detect", "batched_detect", "strong_rows"}) {
     const Row &E = Rows[Name];
     // strong_rows selects with nonzero positions; the others index with a boolean mask.
     EXPECT_EQ(E.OrigOp, std::string(Name) == "strong_rows" ? "nonzero" : "index() with a boolean mask") << Name;

@@ -32,7 +32,19 @@ struct CudaModel : torch::nn::Module {
   }
 };
 
+// Reseeding: LibTorch's CUDA generator asserts that no stream is being captured.
+struct NoisyModel : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    torch::manual_seed(7);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'manual_seed' sets the seed of every generator, which LibTorch's CUDA generator refuses while a stream is captured; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    torch::cuda::manual_seed_all(7);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'manual_seed_all' sets the seed of every CUDA generator, which they refuse while a stream is captured; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    return x * 2;
+  }
+};
+
 void setup() {
+  torch::manual_seed(7);
   float *buffer = nullptr;
   cudaMalloc(&buffer, 4096);
   cudaDeviceSynchronize();

@@ -100,3 +100,13 @@ std::vector<torch::Tensor> unique_classes(torch::Tensor pred, float conf) {
   }
   return classes;
 }
+
+// A while loop and a range-for whose bodies hold no tensor get the move, as index loops do: there
+// is no trip count to bound, only host code to run after the replay.
+void halvings(torch::Tensor x, std::vector<int> &out) {
+  int n = x.sum().item<int>();
+  while (n > 1) { // EXPECT-RECIPE: the loop's body works on host values only \(it holds no tensor\).*move the loop
+    out.push_back(n);
+    n /= 2;
+  }
+}

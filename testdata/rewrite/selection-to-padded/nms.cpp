@@ -29,3 +29,19 @@ std::tuple<torch::Tensor, torch::Tensor> filtered_nms(torch::Tensor boxes, torch
 torch::Tensor nms_inline(torch::Tensor boxes, torch::Tensor scores) {
   return boxes.index_select(0, vision::ops::nms(boxes, scores, 0.5));
 }
+
+// Batched NMS by class offsets: the largest coordinate of the selected boxes, after the test for
+// none, is the maximum over the padded rows with copies of the first selected row in the others'
+// place.
+torch::Tensor batched_by_offset(torch::Tensor boxes, torch::Tensor scores, torch::Tensor labels, double iou) {
+  auto confident = scores > 0.05;
+  auto b = boxes.index({confident});
+  auto s = scores.index({confident});
+  auto l = labels.index({confident});
+  if (!b.size(0))
+    return torch::zeros({0, 4});
+  auto max_coordinate = b.max();
+  auto offsets = l.to(b.dtype()) * (max_coordinate + 1);
+  auto keep = vision::ops::nms(b + offsets.unsqueeze(1), s, iou);
+  return b.index_select(0, keep);
+}

@@ -53,6 +53,21 @@ torch::Tensor strided_cap(torch::Tensor x) {
   return kept;
 }
 
+// A maximum over the selected rows with no test for none: the original raises on an empty
+// selection, and the padded rows would give it a value.
+torch::Tensor unguarded_max(torch::Tensor x) {
+  auto kept = x.index({x > 0}); // EXPECT-RECIPE: not rewritten automatically: 'max' \(line 60\) reduces the rows of a value-dependent selection that may have none
+  return kept / kept.max();
+}
+
+// A sum over every selected row: the padded rows would take part.
+torch::Tensor share_of_total(torch::Tensor x) {
+  auto kept = x.index({x > 0}); // EXPECT-RECIPE: not rewritten automatically: 'sum' \(line 68\) reduces every row of a value-dependent selection
+  if (kept.size(0) == 0) // EXPECT-NO-FIX: the condition depends on 'kept.size\(0\)', the size of a value-dependent selection: the early return
+    return x;
+  return kept / kept.sum();
+}
+
 namespace vision {
 namespace ops {
 at::Tensor nms(const at::Tensor &dets, const at::Tensor &scores, double iou_threshold);
@@ -61,14 +76,14 @@ at::Tensor nms(const at::Tensor &dets, const at::Tensor &scores, double iou_thre
 
 // Positions selected by a mask: their padded rows hold positions the original never used.
 torch::Tensor gather_by_selected_positions(torch::Tensor x, torch::Tensor order) {
-  auto picked = order.index({order > 2}); // EXPECT-RECIPE: not rewritten automatically: 'x.index_select\(0, picked\)' \(line 65\) gathers at positions held by a value-dependent selection
+  auto picked = order.index({order > 2}); // EXPECT-RECIPE: not rewritten automatically: 'x.index_select\(0, picked\)' \(line 80\) gathers at positions held by a value-dependent selection
   return x.index_select(0, picked);
 }
 
 // Boxes and scores filtered by different masks do not line up once padded.
 torch::Tensor nms_of_two_filters(torch::Tensor boxes, torch::Tensor scores) {
-  auto b = boxes.index({boxes.select(1, 0) > 0}); // EXPECT-RECIPE: not rewritten automatically: the boxes and scores given to 'nms' \(line 72\) do not come from the same rows
-  auto s = scores.index({scores > 0}); // EXPECT-RECIPE: not rewritten automatically: the boxes and scores given to 'nms' \(line 72\)
+  auto b = boxes.index({boxes.select(1, 0) > 0}); // EXPECT-RECIPE: not rewritten automatically: the boxes and scores given to 'nms' \(line 87\) do not come from the same rows
+  auto s = scores.index({scores > 0}); // EXPECT-RECIPE: not rewritten automatically: the boxes and scores given to 'nms' \(line 87\)
   auto keep = vision::ops::nms(b, s, 0.5); // EXPECT-RECIPE: greedy suppression has an exact fixed-size form.*not rewritten automatically: the boxes and scores
   return b.index_select(0, keep);
 }

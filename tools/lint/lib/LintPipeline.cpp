@@ -251,6 +251,8 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
                                     Fixed.getProcessTime() - Analysed.getProcessTime());
     }
     Raw = std::move(A.Findings);
+    R.MatchedRegionGlobs = std::move(A.MatchedRegionGlobs);
+    R.RegionGlobs = GraphRegions;
   };
 
   ParseOutcome Out = parseOnLargeStack(Req, OnAST);

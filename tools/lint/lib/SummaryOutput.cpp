@@ -60,6 +60,7 @@ void writeSummaryJson(llvm::raw_ostream &OS, const RunSummary &S) {
                              {"findings_per_check", std::move(PerCheck)},
                              {"suppressed", S.Suppressed},
                              {"hidden_in_headers", S.HiddenInHeaders},
+                             {"unmatched_region_globs", llvm::json::Array(S.UnmatchedRegionGlobs)},
                              {"seconds", std::round(S.Seconds * 1000) / 1000}};
   OS << llvm::json::Value(llvm::json::Object{{"summary", std::move(Summary)}}) << "\n";
 }

@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,9 @@ struct AnalysisResult {
   /// Parallel to Findings: the AST node each finding is about (the if, the call, the loop).
   std::vector<const clang::Stmt *> Anchors;
   std::shared_ptr<const DataFacts> Facts;
+  /// The graph-region globs (AnalysisConfig::GraphRegionGlobs) that named a function defined
+  /// in the analysed files; a glob no translation unit matches is a mistake the driver reports.
+  std::set<std::string> MatchedRegionGlobs;
 };
 
 /// Runs every enabled check on the translation unit.

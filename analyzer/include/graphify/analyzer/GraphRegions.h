@@ -27,6 +27,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
+#include <llvm/Support/GlobPattern.h>
 
 #include <set>
 #include <string>
@@ -81,6 +82,9 @@ public:
   /// call graph stays among them and the lambdas they contain.
   GraphRegions find(llvm::ArrayRef<const clang::FunctionDecl *> Functions) const;
 
+  /// The globs that named a function given to find() (the others name nothing in this TU).
+  const std::set<std::string> &matchedGlobs() const { return Matched; }
+
   /// Whether `D` carries `[[clang::annotate("graphify.graph_region")]]`.
   static bool isAnnotatedRegion(const clang::Decl *D);
 
@@ -95,9 +99,14 @@ public:
   /// region the user meant would silently go unchecked, so callers refuse it.
   static std::string globProblem(llvm::StringRef Glob);
 
+  /// `Glob` compiled with brace expansion on (llvm::GlobPattern leaves `{a,b}` literal unless
+  /// given a limit on the patterns it expands to).
+  static llvm::Expected<llvm::GlobPattern> compileGlob(llvm::StringRef Glob);
+
 private:
   const ApiResolver &Api;
   std::vector<std::string> Globs;
+  mutable std::set<std::string> Matched;
   const ProgramFacts *Program = nullptr;
   std::set<std::string> *Lookups = nullptr;
 

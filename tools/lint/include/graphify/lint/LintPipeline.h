@@ -29,6 +29,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,8 @@ struct LintUnitResult {
   unsigned Suppressed = 0;              ///< findings silenced by NOLINT
   std::vector<Finding> HiddenInHeaders; ///< findings in analysed headers the header filter does not show
   bool PchRejected = false;             ///< parsed fine without the shared PCH but not with it
+  std::vector<std::string> RegionGlobs; ///< the graph-region globs the unit was linted with
+  std::set<std::string> MatchedRegionGlobs; ///< those that named a function defined in its analysed files
   std::vector<FileRead> FilesRead;      ///< with RecordFilesRead: the files the parse read, headers included
 };
 

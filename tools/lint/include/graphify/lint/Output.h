@@ -79,6 +79,9 @@ struct RunSummary {
   unsigned NotParsed = 0;  ///< of the translation units, those that did not compile (nothing was checked)
   unsigned Suppressed = 0; ///< findings silenced by NOLINT
   unsigned HiddenInHeaders = 0; ///< findings in analysed headers that the header filter does not show
+  /// Graph-region globs that named no function defined in the checked files: most likely a
+  /// misspelt region, whose code then went unchecked.
+  std::vector<std::string> UnmatchedRegionGlobs;
   std::map<std::string, unsigned> FindingsPerCheck;
   double Seconds = 0;
 };
@@ -87,7 +90,8 @@ struct RunSummary {
 /// compile commands the count is of translation units: `3 translation units of 2 files checked`.
 void writeSummaryText(llvm::raw_ostream &OS, const RunSummary &S);
 /// The same as one JSON object on one line: `{"summary": {"files": 3, "translation_units": 3, "not_parsed": 0,
-/// "findings": 5, "findings_per_check": {...}, "suppressed": 1, "hidden_in_headers": 0, "seconds": 2.4}}`.
+/// "findings": 5, "findings_per_check": {...}, "suppressed": 1, "hidden_in_headers": 0,
+/// "unmatched_region_globs": [], "seconds": 2.4}}`.
 void writeSummaryJson(llvm::raw_ostream &OS, const RunSummary &S);
 
 /// GitHub's escaping of a workflow command's message (`%`, CR, LF) and, with `Property`, of a
