@@ -191,11 +191,11 @@ std::string PaddedLifter::named(const Expr *E, llvm::StringRef Base, std::map<co
 bool PaddedLifter::touchesPadded(const Stmt *S) const {
   if (!S)
     return false;
-  // The rank and the dtype, device and options of a padded variable are the original's (a
-  // selection written in place would still be computed).
+  // The dtype, device and options of a padded variable are the original's (a selection written
+  // in place would still be computed).
   if (const auto *E = dyn_cast<Expr>(S); E && isa<CallExpr>(E) && callObject(E) &&
                                           isa<DeclRefExpr>(stripAll(callObject(E))) &&
-                                          (Api.callHasTag(E, "metadata_query") || Api.callHasTag(E, "rank_query")))
+                                          Api.callHasTag(E, "metadata_query"))
     return false;
   if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && groupOf(DR->getDecl()) >= 0)
     return true;

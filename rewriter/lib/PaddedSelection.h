@@ -58,7 +58,7 @@ public:
   /// The name of the 0-d count of a group.
   const std::string &countOf(int Group) const { return Counts[Group]; }
   /// Whether `S` names a variable that holds a padded value now, or contains a selection, other
-  /// than in a query of its rank or metadata (tags rank_query, metadata_query).
+  /// than in a query of its metadata (tag metadata_query: `b.dtype()`, `b.options()`).
   bool touchesPadded(const clang::Stmt *S) const;
   /// Whether `E` is a selection this engine pads (isPaddableSelection).
   bool isSelection(const clang::Expr *E) const;
@@ -118,8 +118,9 @@ private:
                     std::string &Prelude);
   llvm::Expected<int> classifyRowWise(const clang::Expr *E, llvm::ArrayRef<const clang::Expr *> Operands,
                                       std::map<const clang::Stmt *, std::string> &Replaced, std::string &Prelude);
-  /// A reduction of every element of a padded value that repeats leave unchanged (tag
-  /// idempotent_reduction: `b.max()`, `torch::any(m)`), or -1 with nothing done when `E` is not one.
+  /// A full reduction (isFullReduction) of a value that may be padded: kept when a repeated
+  /// element leaves it unchanged (tag idempotent_reduction: `b.max()`, `torch::any(m)`) and the
+  /// selection is known to have a row (markNonEmpty); refused otherwise. Its result is not padded.
   llvm::Expected<int> classifyReduction(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
                                         llvm::StringRef NameHint, std::string &Prelude);
   /// `x.index({Slice(), ...})`: indexing whose first entry takes every row.

@@ -15,3 +15,13 @@ torch::Tensor confident_boxes(torch::Tensor boxes, torch::Tensor scores, double 
   auto centres = (low + high) / 2;
   return torch::cat({centres, strong.select(1, 0).unsqueeze(1)}, 1);
 }
+
+// A whole-selection test kept on the device: any() over the selected rows, after the test for
+// none, is any() over the padded rows with copies of the first selected row in the others' place.
+torch::Tensor flag_large(torch::Tensor boxes, torch::Tensor scores) {
+  auto kept = boxes.index({scores > 0});
+  if (0 == kept.numel())
+    return boxes;
+  auto large = (kept > 10).any();
+  return kept * large;
+}

@@ -52,3 +52,38 @@ torch::Tensor confident_boxes(torch::Tensor boxes, torch::Tensor scores,
     return torch::zeros({0, 4});
   return std::get<0>(padded).narrow(0, 0, rows);
 }
+
+// A whole-selection test kept on the device: any() over the selected rows, after the test for
+// none, is any() over the padded rows with copies of the first selected row in the others' place.
+static std::tuple<torch::Tensor, torch::Tensor, torch::Tensor>
+flag_large_padded(torch::Tensor boxes, torch::Tensor scores) {
+  auto kept_valid = scores > 0;
+  if (kept_valid.dim() != 1 || kept_valid.size(0) != boxes.size(0))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 22 assumes a one-dimensional mask "
+        "with one element per row");
+  auto kept_order = torch::argsort(
+      torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
+  auto kept_count = kept_valid.sum();
+  auto kept = boxes.index_select(0, kept_order);
+  auto kept_at_23 = kept;
+  auto large_of = (kept > 10);
+  auto large_rows = torch::arange(large_of.size(0), kept_count.options());
+  auto large =
+      (large_of.size(0) == 0
+           ? (torch::zeros({1}, large_of.options())).any()
+           : (large_of.index_select(
+                  0, torch::where(large_rows < kept_count, large_rows, 0)))
+                 .any());
+  return std::make_tuple(kept * large, kept_at_23, kept_count);
+}
+
+/// graphify: host epilogue of 'flag_large_padded' (reads the counts and slices
+/// the padded outputs; not a graph region)
+torch::Tensor flag_large(torch::Tensor boxes, torch::Tensor scores) {
+  auto padded = flag_large_padded(boxes, scores);
+  const int64_t rows = std::get<2>(padded).item<int64_t>();
+  if (0 == std::get<1>(padded).narrow(0, 0, rows).numel())
+    return boxes;
+  return std::get<0>(padded).narrow(0, 0, rows);
+}
