@@ -10,6 +10,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/Support/Path.h>
 
 namespace graphify {
 
@@ -43,6 +44,28 @@ bool hasTrueFlag(const ApiCall &Call) {
       return true;
   }
   return false;
+}
+
+/// Where the tensor a copy to the device reads was put in pageable host memory, or null: a
+/// factory followed through the code (also into helpers), or what the analysis knows the locals
+/// and fields hold at the copy (`t = t.to(kCUDA)` of a host `t`, a field only ever given host
+/// copies, a round trip through `to(kCPU)`). A pinned source copied with non_blocking=true is
+/// stream-ordered and fine.
+const Expr *hostOriginOfCopy(const ApiCall &Copy, const ApiResolver &Api, const TaintFacts &Facts) {
+  if (auto Path = findHostOrigin(Copy.arg(0), Api))
+    return Path->Pinned && hasTrueFlag(Copy) ? nullptr : Path->Factory;
+  return findHostResidentOrigin(Copy.arg(0), Api,
+                                [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); });
+}
+
+/// "line 12" for a place in the file of `From`, "model.h:12" for one in another file (a field's
+/// initialiser in the class's header).
+std::string whereInSource(SourceLocation Loc, SourceLocation From, const SourceManager &SM) {
+  SourceLocation At = SM.getExpansionLoc(Loc);
+  std::string Line = std::to_string(SM.getExpansionLineNumber(At));
+  if (SM.getFileID(At) == SM.getFileID(SM.getExpansionLoc(From)))
+    return "line " + Line;
+  return llvm::sys::path::filename(SM.getFilename(At)).str() + ":" + Line;
 }
 
 /// Whether `S` is part of the initialiser of a static local: it runs on the first call only,
@@ -94,6 +117,10 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
     // One finding per call: these entries belong to the dynamic-shape and capture checks.
     if (Call->hasTag("dynamic_output_shape") || Call->hasTag("capture_unsafe"))
       return;
+    // A copy to the CPU of a tensor already in host memory moves nothing and waits for nothing.
+    if (Call->IsMethod && copiesToHost(*Call) &&
+        findHostResidentOrigin(Call->arg(0), Ctx.api(), [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); }))
+      return;
     std::string What;
     if (const ApiEntry *E = Call->entryWithTag("host_sync")) {
       What = "'" + Call->Name + "' " + (E->Doc.empty() ? "reads tensor data on the host" : E->Doc);
@@ -104,18 +131,21 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
       if (!ToCpu) {
         // Host to device: a tensor built in pageable host memory copied to the device. A trace
         // records it as a constant, which is fine; capture cannot hold the synchronous copy.
-        auto Path = Call->IsMethod && !Trace ? findHostOrigin(Call->arg(0), Ctx.api()) : std::nullopt;
-        if (!Path || !copiesToDevice(*Call, Ctx.api()) || (Path->Pinned && hasTrueFlag(*Call)) ||
-            inStaticInitializer(S, Ctx.ast()))
+        if (!Call->IsMethod || Trace || !copiesToDevice(*Call, Ctx.api()) || inStaticInitializer(S, Ctx.ast()))
           return;
-        const Expr *Origin = Path->Factory;
+        const Expr *Origin = hostOriginOfCopy(*Call, Ctx.api(), Facts);
+        if (!Origin)
+          return;
         auto OriginCall = Ctx.api().resolve(Origin);
+        bool RoundTrip = OriginCall && copiesToHost(*OriginCall);
         const SourceManager &SM = Ctx.ast().getSourceManager();
         Ctx.report(info(), Call->NameLoc,
-                   "'" + Call->Name + "' copies a tensor built in host memory ('" +
-                       (OriginCall ? OriginCall->Name : std::string("tensor")) + "', line " +
-                       std::to_string(SM.getExpansionLineNumber(Origin->getBeginLoc())) +
-                       ") to the device; a copy from pageable memory synchronises with the host and cannot "
+                   "'" + Call->Name + "' copies a tensor " +
+                       (RoundTrip ? "copied to host memory" : "built in host memory") + " ('" +
+                       (OriginCall ? OriginCall->Name : std::string("tensor")) + "', " +
+                       whereInSource(Origin->getBeginLoc(), Call->NameLoc, SM) + ") " +
+                       (RoundTrip ? "back " : "") +
+                       "to the device; a copy from pageable memory synchronises with the host and cannot "
                        "be captured in a CUDA graph",
                    &S, hostDataTaint(Origin, Facts));
         return;

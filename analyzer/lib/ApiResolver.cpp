@@ -39,6 +39,8 @@ const Expr *skipValueWrappers(const Expr *E) {
              Ctor && !isa<CXXTemporaryObjectExpr>(Ctor) && Ctor->getNumArgs() == 1 &&
              Ctor->getConstructor()->isCopyOrMoveConstructor())
       Next = Ctor->getArg(0);
+    else if (const auto *Move = dyn_cast<CallExpr>(Next); Move && Move->isCallToStdMove())
+      Next = Move->getArg(0); // `std::move(t)` is t's value
     if (Next == E)
       return E;
     E = Next;

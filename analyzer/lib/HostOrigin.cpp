@@ -6,6 +6,9 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/ScopeExit.h>
+
+#include <utility>
 
 namespace graphify {
 
@@ -83,7 +86,8 @@ bool mayNameDevice(const Expr *Arg, const ApiResolver &Api, unsigned Depth) {
 
 class OriginFinder {
 public:
-  OriginFinder(const ApiResolver &Api, HostOrigin &Path) : Api(Api), Path(Path) {}
+  OriginFinder(const ApiResolver &Api, HostOrigin &Path, std::optional<HostResidentLookup> Known = std::nullopt)
+      : Api(Api), Path(Path), Known(Known) {}
 
   /// The factory `E` was built by, or null. `Self` is the local whose new value is followed:
   /// a reference to it stands for its value before the assignment, which the caller follows.
@@ -91,11 +95,19 @@ public:
     E = skipValueWrappers(E);
     if (!E || Depth > 12)
       return nullptr;
+    if (Known && (isa<DeclRefExpr>(E) || isa<MemberExpr>(E)))
+      return (*Known)(E);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       return followLocal(DRE, Depth, Self);
     auto Call = Api.resolve(E);
     if (!Call)
       return nullptr;
+    // A copy to the CPU lands in pageable memory: where a tensor held across statements came
+    // from once the analysis follows values in order (`h = x.to(kCPU); ...; h.to(kCUDA)`).
+    if (Known && Call->hasTag("device_transfer") && copiesToHost(*Call))
+      return E;
+    if (Known && Call->hasTag("joins_inputs"))
+      return joinedOrigin(Call->arg(0), Depth);
     if (Call->Entries.empty() && !(Call->Callee && Api.isLibraryDecl(Call->Callee)) && !Call->IsMethod)
       return followFunction(E, Depth);
     if (Call->hasTag("host_factory")) {
@@ -105,6 +117,9 @@ public:
       return E;
     }
     Path.Steps.push_back(E);
+    // Pinned memory is not pageable; the factory path below says when its copy still blocks.
+    if (Known && Call->hasTag("pins_memory"))
+      return nullptr;
     if (Call->hasTag("pins_memory") && Call->IsMethod) {
       Path.Pinned = true;
       return follow(Call->arg(0), Depth + 1, Self);
@@ -125,6 +140,31 @@ public:
 private:
   const ApiResolver &Api;
   HostOrigin &Path;
+  /// Set when the caller knows the values of locals and fields at the point of the read.
+  std::optional<HostResidentLookup> Known;
+
+  /// `torch::cat({a, b})` of tensors that are all in host memory: the first one's origin.
+  const Expr *joinedOrigin(const Expr *List, unsigned Depth) {
+    llvm::SmallVector<const Expr *, 4> Parts;
+    const Expr *L = List ? List->IgnoreImplicit() : nullptr;
+    if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(L); Ctor && Ctor->getNumArgs() == 1)
+      L = Ctor->getArg(0)->IgnoreImplicit();
+    if (const auto *SIL = dyn_cast_or_null<CXXStdInitializerListExpr>(L))
+      L = SIL->getSubExpr()->IgnoreImplicit();
+    if (const auto *Temp = dyn_cast_or_null<MaterializeTemporaryExpr>(L))
+      L = Temp->getSubExpr()->IgnoreImplicit();
+    const auto *IL = dyn_cast_or_null<InitListExpr>(L);
+    if (!IL || IL->getNumInits() == 0)
+      return nullptr;
+    const Expr *First = nullptr;
+    for (const Expr *Part : IL->inits()) {
+      const Expr *Mine = follow(Part, Depth + 1);
+      if (!Mine)
+        return nullptr;
+      First = First ? First : Mine;
+    }
+    return First;
+  }
 
   const Expr *followLocal(const DeclRefExpr *DRE, unsigned Depth, const VarDecl *Self) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
@@ -154,6 +194,9 @@ private:
     if (!FD || !FD->hasBody() || !Api.isTensor(E->getType()) || Depth > 8)
       return nullptr;
     Path.ThroughFunction = true;
+    // The caller's knowledge is about its own locals: the helper's are followed in its body.
+    auto Caller = std::exchange(Known, std::nullopt);
+    auto Restore = llvm::make_scope_exit([&] { Known = Caller; });
     const Expr *Origin = nullptr;
     llvm::SmallVector<const Stmt *, 32> Work{FD->getBody()};
     while (!Work.empty()) {
@@ -182,6 +225,22 @@ std::optional<HostOrigin> findHostOrigin(const Expr *E, const ApiResolver &Api) 
   if (!Path.Factory)
     return std::nullopt;
   return Path;
+}
+
+const Expr *findHostResidentOrigin(const Expr *E, const ApiResolver &Api, HostResidentLookup Known) {
+  HostOrigin Path;
+  return OriginFinder(Api, Path, Known).follow(E, 0);
+}
+
+bool copiesToHost(const ApiCall &Call) {
+  if (!Call.hasTag("device_transfer") || Call.hasTag("to_device"))
+    return false;
+  if (Call.hasTag("host_sync"))
+    return true;
+  for (unsigned I = Call.IsMethod ? 1 : 0; I < Call.Args.size(); ++I)
+    if (ApiResolver::mentionsConstant(Call.Args[I], "CPU", "cpu"))
+      return true;
+  return false;
 }
 
 bool copiesToDevice(const ApiCall &Call, const ApiResolver &Api) {

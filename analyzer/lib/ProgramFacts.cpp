@@ -11,10 +11,15 @@
 namespace graphify {
 
 bool PortableSummary::sameKind(const PortableSummary &O) const {
-  if (!Return.sameKind(O.Return) || !ReturnShape.sameKind(O.ReturnShape) || ReturnsMask != O.ReturnsMask || Out.size() != O.Out.size())
+  if (!Return.sameKind(O.Return) || !ReturnShape.sameKind(O.ReturnShape) || !ReturnSize.sameKind(O.ReturnSize) ||
+      ReturnsMask != O.ReturnsMask ||
+      Out.size() != O.Out.size() || OutSize.size() != O.OutSize.size())
     return false;
   for (size_t I = 0; I < Out.size(); ++I)
     if (!Out[I].sameKind(O.Out[I]))
+      return false;
+  for (size_t I = 0; I < OutSize.size(); ++I)
+    if (!OutSize[I].sameKind(O.OutSize[I]))
       return false;
   return true;
 }
@@ -59,10 +64,15 @@ void ProgramFacts::merge(const FactTable &U) {
       Mine.ReturnsMask = Mine.ReturnsMask && S.ReturnsMask;
     Mine.Return = joinValue(*this, Mine.Return, S.Return);
     Mine.ReturnShape = joinValue(*this, Mine.ReturnShape, S.ReturnShape);
-    if (Mine.Out.size() < S.Out.size())
-      Mine.Out.resize(S.Out.size());
-    for (size_t I = 0; I < S.Out.size(); ++I)
-      Mine.Out[I] = joinValue(*this, Mine.Out[I], S.Out[I]);
+    Mine.ReturnSize = joinValue(*this, Mine.ReturnSize, S.ReturnSize);
+    auto JoinAll = [&](std::vector<PortableValue> &Into, const std::vector<PortableValue> &From) {
+      if (Into.size() < From.size())
+        Into.resize(From.size());
+      for (size_t I = 0; I < From.size(); ++I)
+        Into[I] = joinValue(*this, Into[I], From[I]);
+    };
+    JoinAll(Mine.Out, S.Out);
+    JoinAll(Mine.OutSize, S.OutSize);
   }
   for (const auto &[Usr, Entries] : U.ParamEntries) {
     std::vector<const PortableOrigin *> &Mine = ParamEntries[Usr];

@@ -13,6 +13,8 @@
 
 #include "TaintState.h"
 
+#include "graphify/analyzer/HostOrigin.h"
+
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/StmtCXX.h>
@@ -34,17 +36,42 @@ struct FunctionSummary {
   /// Whether the returned tensor's shape follows tensor values (Params: the shapes of which
   /// tensor parameters flow to it).
   TaintValue ReturnShape;
+  /// The length of a returned host container (Return is then its elements only).
+  TaintValue ReturnSize;
   bool ReturnsMask = false;///< every return is a provable boolean mask
   bool SawReturn = false;
-  /// Per parameter: what a reference or pointer parameter holds at exit.
-  llvm::SmallVector<TaintValue, 4> Out;
+  /// Per parameter: what a reference or pointer parameter holds at exit (a host container's
+  /// elements), and how many elements a host container parameter holds then. Kept apart so that
+  /// a helper filling a vector with tensor values at static positions does not make its length
+  /// data dependent for the caller.
+  llvm::SmallVector<TaintValue, 4> Out, OutSize;
 
   unsigned weight() const {
     unsigned W = Return.tainted() + llvm::popcount(Return.Params) + ReturnsMask + ReturnShape.tainted() +
-                 llvm::popcount(ReturnShape.Params);
+                 llvm::popcount(ReturnShape.Params) + ReturnSize.tainted() + llvm::popcount(ReturnSize.Params);
     for (const TaintValue &V : Out)
       W += V.tainted() + llvm::popcount(V.Params);
+    for (const TaintValue &V : OutSize)
+      W += V.tainted() + llvm::popcount(V.Params);
     return W;
+  }
+
+  /// Joins what another round (or another body of the same function) found. Summaries only grow
+  /// across rounds, so that the rounds terminate.
+  void absorb(const FunctionSummary &Sum) {
+    Return = join(Return, Sum.Return);
+    ReturnShape = join(ReturnShape, Sum.ReturnShape);
+    ReturnSize = join(ReturnSize, Sum.ReturnSize);
+    ReturnsMask = Sum.ReturnsMask;
+    SawReturn = Sum.SawReturn;
+    auto JoinAll = [](llvm::SmallVector<TaintValue, 4> &Into, llvm::ArrayRef<TaintValue> From) {
+      if (Into.size() < From.size())
+        Into.resize(From.size());
+      for (unsigned J = 0; J < From.size(); ++J)
+        Into[J] = join(Into[J], From[J]);
+    };
+    JoinAll(Out, Sum.Out);
+    JoinAll(OutSize, Sum.OutSize);
   }
 };
 
@@ -201,6 +228,9 @@ public:
   llvm::DenseMap<const FunctionDecl *, FunctionSummary> Summaries;
   /// Taint a parameter receives at some analyzed call site (context for reporting in helpers).
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const TracedOrigin *, 4>> ParamEntry;
+  /// The same for the length of a host container parameter, which may be clean while its
+  /// elements hold tensor values (a vector filled at static positions).
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const TracedOrigin *, 4>> ParamSizeEntry;
   /// Fields written from tensor data anywhere in the TU (flow-insensitive, per FieldDecl).
   llvm::DenseMap<const FieldDecl *, const TracedOrigin *> FieldTaint;
   /// Globals and statics written from tensor data anywhere in the TU.
@@ -209,29 +239,41 @@ public:
   llvm::DenseMap<const FieldDecl *, const TracedOrigin *> FieldShapes;
   /// Container fields whose number of elements follows tensor data anywhere in the TU.
   llvm::DenseMap<const FieldDecl *, const TracedOrigin *> FieldSizes;
+  /// Tensor fields that a function of the TU leaves holding a tensor in pageable host memory
+  /// when it returns (a constructor, a method that ends with `cache_ = out.to(kCPU)`; with the
+  /// call that put it there), and those that a function leaves holding anything else, or that
+  /// are passed where a callee may rebind them. A field that every function leaves in host
+  /// memory holds a host tensor whenever a method starts.
+  llvm::DenseMap<const FieldDecl *, const Expr *> FieldHostWrites;
+  llvm::DenseSet<const FieldDecl *> FieldOtherWrites;
 
   unsigned weight() const {
-    unsigned W = FieldTaint.size() + GlobalTaint.size() + FieldShapes.size() + FieldSizes.size();
+    unsigned W = FieldTaint.size() + GlobalTaint.size() + FieldShapes.size() + FieldSizes.size() +
+                 FieldHostWrites.size() + FieldOtherWrites.size();
     for (const auto &KV : Summaries)
       W += KV.second.weight();
-    for (const auto &KV : ParamEntry)
-      W += llvm::count_if(KV.second, [](const TracedOrigin *O) { return O != nullptr; });
+    for (const auto *Entries : {&ParamEntry, &ParamSizeEntry})
+      for (const auto &KV : *Entries)
+        W += llvm::count_if(KV.second, [](const TracedOrigin *O) { return O != nullptr; });
     return W;
   }
 
-  void noteParamEntry(const FunctionDecl *Callee, unsigned Index, const TracedOrigin *O) {
+  void noteParamEntry(const FunctionDecl *Callee, unsigned Index, const TracedOrigin *O, bool Size = false) {
     if (!O)
       return;
-    auto &Slots = ParamEntry[key(Callee)];
+    auto &Slots = (Size ? ParamSizeEntry : ParamEntry)[key(Callee)];
     if (Slots.size() <= Index)
       Slots.resize(Index + 1, nullptr);
     if (!Slots[Index])
       Slots[Index] = O;
   }
 
-  const TracedOrigin *paramEntry(const FunctionDecl *FD, unsigned Index) {
-    auto It = ParamEntry.find(key(FD));
-    if (It != ParamEntry.end() && Index < It->second.size() && It->second[Index])
+  /// What parameter `Index` receives at some call site: its value, or (`Size`) a host
+  /// container's length. Another TU's entries say only the value, which stands for both there.
+  const TracedOrigin *paramEntry(const FunctionDecl *FD, unsigned Index, bool Size = false) {
+    const auto &Entries = Size ? ParamSizeEntry : ParamEntry;
+    auto It = Entries.find(key(FD));
+    if (It != Entries.end() && Index < It->second.size() && It->second[Index])
       return It->second[Index];
     if (!Program)
       return nullptr;
@@ -292,12 +334,15 @@ public:
       if (S != Program->Summaries.end()) {
         FunctionSummary Sum;
         Sum.Return = {imported(S->second.Return.Origin), S->second.Return.Params, nullptr};
+        Sum.ReturnSize = {imported(S->second.ReturnSize.Origin), S->second.ReturnSize.Params, nullptr};
         Sum.ReturnShape = {imported(S->second.ReturnShape.Origin), S->second.ReturnShape.Params, nullptr,
                            S->second.ReturnShape.AnyDim};
         Sum.ReturnsMask = S->second.ReturnsMask;
         Sum.SawReturn = true;
         for (const PortableValue &V : S->second.Out)
           Sum.Out.push_back({imported(V.Origin), V.Params, nullptr});
+        for (const PortableValue &V : S->second.OutSize)
+          Sum.OutSize.push_back({imported(V.Origin), V.Params, nullptr});
         It->second = std::move(Sum);
       }
     }
@@ -385,7 +430,7 @@ public:
       }
       S.Values[{P, nullptr}] = V;
       if (isHostContainerType(P->getType()))
-        S.Values[sizeKey(P)] = V;
+        S.Values[sizeKey(P)] = {nullptr, V.Params, A.paramEntry(FD, I, /*Size=*/true)};
     }
   }
 
@@ -399,6 +444,8 @@ public:
       TaintValue V = eval(Init->getInit());
       writeField(nullptr, Init->getMember(), V, Init->getMemberLocation(), Init->getInit(),
                  /*Strong=*/true, /*Whole=*/true);
+      if (Api.isTensor(Init->getMember()->getType()))
+        rebindField(Init->getMember(), Init->getInit());
       if (TaintValue Shape = dynamicShape(Init->getInit()); Shape.tainted() && !A.FieldShapes.count(Init->getMember()))
         A.FieldShapes[Init->getMember()] =
             step(Shape, Init->getMemberLocation(), Init->getInit(),
@@ -409,25 +456,51 @@ public:
   void runBody(const Stmt *Body) {
     stmt(Body);
     Exit = joinStates(Exit, S);
+    recordFieldExits();
+  }
+
+  /// The tensor fields of `*this` start as every function of the TU leaves them. A field's
+  /// in-class initialiser is what a constructor that does not name the field leaves in it.
+  void seedFields() {
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if (!MD || !MD->getParent())
+      return;
+    for (const FieldDecl *F : MD->getParent()->fields())
+      if (Api.isTensor(F->getType()) && F->hasInClassInitializer() && F->getInClassInitializer())
+        noteFieldAtExit(F, hostResident(F->getInClassInitializer()));
+    for (const auto &[F, Origin] : A.FieldHostWrites)
+      if (!A.FieldOtherWrites.contains(F))
+        S.HostTensors[F] = Origin;
   }
 
   FunctionSummary summarize() const {
     FunctionSummary Sum;
     Sum.Return = {Ret.Origin, Ret.Params, nullptr};
     Sum.ReturnShape = {RetShape.Origin, RetShape.Params, nullptr, RetShape.AnyDim};
+    Sum.ReturnSize = {RetSize.Origin, RetSize.Params, nullptr};
     Sum.ReturnsMask = SawReturn && AllReturnsMask;
     Sum.SawReturn = SawReturn;
     for (const ParmVarDecl *P : FD->parameters()) {
       QualType T = P->getType();
       bool Out = (T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) ||
                  (T->isPointerType() && !T->getPointeeType().isConstQualified());
-      TaintValue V = Out ? join(Exit.get({P, nullptr}), Exit.get(sizeKey(P))) : TaintValue{};
-      // A parameter that still holds only its own incoming value carries no news for callers.
+      bool Container = Out && isHostContainerType(T);
       unsigned I = P->getFunctionScopeIndex();
-      V.Context = nullptr;
-      if (!V.Origin && I < 64 && V.Params == (uint64_t(1) << I))
-        V = {};
-      Sum.Out.push_back(V);
+      // A parameter that still holds only its own incoming value carries no news for callers.
+      auto News = [&](TaintValue V) {
+        V.Context = nullptr;
+        return !V.Origin && I < 64 && V.Params == (uint64_t(1) << I) ? TaintValue{} : V;
+      };
+      if (!Out) {
+        Sum.Out.push_back({});
+        Sum.OutSize.push_back({});
+      } else if (Container) {
+        Sum.Out.push_back(News(Exit.get({P, nullptr})));
+        Sum.OutSize.push_back(News(Exit.get(sizeKey(P))));
+      } else {
+        Sum.Out.push_back(News(join(Exit.get({P, nullptr}), Exit.get(sizeKey(P)))));
+        Sum.OutSize.push_back({});
+      }
     }
     return Sum;
   }
@@ -444,8 +517,15 @@ private:
   const FunctionDecl *FD;
   bool InRegion = false;
   TaintState Exit = TaintState::unreachable();
+  /// The tensor fields of `*this` this body rebinds (what it leaves in them is recorded at exit).
+  llvm::DenseSet<const FieldDecl *> WrittenFields;
   TaintValue Ret;
   TaintValue RetShape;
+  /// The length of the returned host container, when the function returns one.
+  TaintValue RetSize;
+  /// The elements and the length of host containers returned by calls evaluated here, each as
+  /// the callee leaves it (the expression's own taint joins both).
+  llvm::DenseMap<const Expr *, std::pair<TaintValue, TaintValue>> ReturnedContainers;
   /// The conditions of the enclosing branches and loops, outermost first (structured control;
   /// the exits that outlive their construct are in the state: LoopExits, FunctionExits).
   std::vector<TaintValue> Control;
@@ -688,8 +768,9 @@ private:
       return false;
     if (C->hasTag("bool_output"))
       return true;
-    // `m.contiguous()`, `m.clone()`, `m.view(...)`: the elements of self.
-    if (C->hasTag("same_elements"))
+    // `m.contiguous()`, `m.clone()`, `m.view(...)`: the elements of self; `m[0]`, `m.index_select(...)`:
+    // some of them, so self's dtype.
+    if (C->hasTag("same_elements") || C->hasTag("keeps_dtype"))
       return isMask(C->arg(0));
     // `torch::cat({m1, m2})`, `torch::stack({...})`: the elements of the listed tensors.
     if (C->hasTag("joins_inputs"))
@@ -927,11 +1008,88 @@ private:
 
   llvm::DenseMap<const Expr *, const TracedOrigin *> DynamicSources;
 
-  void setMask(const Decl *D, const Expr *Init) {
+  /// The tensor local `D` is given the value `Init`: whether it is a mask, whether it is in host
+  /// memory.
+  void rebindTensor(const Decl *D, const Expr *Init) {
     if (Init && isMask(Init))
       S.Masks.insert(D);
     else
       S.Masks.erase(D);
+    if (const Expr *Host = Init ? hostResident(Init) : nullptr)
+      S.HostTensors[D] = Host;
+    else
+      S.HostTensors.erase(D);
+  }
+
+  // --- host residency ----------------------------------------------------------------------
+
+  /// The call that put the tensor `E` evaluates to in pageable host memory, or null.
+  const Expr *hostResident(const Expr *E) {
+    return findHostResidentOrigin(E, Api, [&](const Expr *Read) { return heldInHost(Read); });
+  }
+
+  /// What the local or field of `*this` read by `Read` holds here, as this path left it (a field
+  /// starts as every function of the TU leaves it).
+  const Expr *heldInHost(const Expr *Read) {
+    Read = Read->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Read))
+      return S.HostTensors.lookup(DRE->getDecl());
+    const auto *ME = dyn_cast<MemberExpr>(Read);
+    const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    if (!F || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return nullptr;
+    return S.HostTensors.lookup(F);
+  }
+
+  /// A tensor field of `*this` is given `Value` here.
+  void rebindField(const FieldDecl *F, const Expr *Value) {
+    WrittenFields.insert(F);
+    if (const Expr *Host = hostResident(Value))
+      S.HostTensors[F] = Host;
+    else
+      S.HostTensors.erase(F);
+  }
+
+  void noteFieldAtExit(const FieldDecl *F, const Expr *HostOrigin) {
+    if (HostOrigin)
+      A.FieldHostWrites.try_emplace(F, HostOrigin);
+    else
+      A.FieldOtherWrites.insert(F);
+  }
+
+  void recordFieldExits() {
+    for (const FieldDecl *F : WrittenFields)
+      noteFieldAtExit(F, Exit.Unreachable ? nullptr : Exit.HostTensors.lookup(F));
+  }
+
+  /// Another method of this object may rebind the fields some function leaves off the host.
+  void forgetFieldsOthersRebind() {
+    llvm::SmallVector<const void *, 4> Gone;
+    for (const auto &KV : S.HostTensors)
+      if (const auto *F = dyn_cast<FieldDecl>(static_cast<const Decl *>(KV.first)); F && A.FieldOtherWrites.contains(F))
+        Gone.push_back(KV.first);
+    for (const void *K : Gone)
+      S.HostTensors.erase(K);
+  }
+
+  /// A user function taking `Tensor&` may rebind a field passed to it; a method of this object
+  /// may rebind any field.
+  void noteFieldsPassedForRebinding(const ApiCall &C, unsigned First) {
+    if (!C.Callee || Api.isLibraryDecl(C.Callee))
+      return;
+    if (First == 1 && !C.Args.empty() && isa<CXXThisExpr>(C.Args[0]->IgnoreParenImpCasts()))
+      forgetFieldsOthersRebind();
+    for (unsigned I = 0; I < C.Callee->getNumParams() && First + I < C.Args.size(); ++I) {
+      QualType T = C.Callee->getParamDecl(I)->getType();
+      if (!T->isLValueReferenceType() || T.getNonReferenceType().isConstQualified() || !Api.isTensor(T))
+        continue;
+      if (const auto *ME = dyn_cast<MemberExpr>(C.Args[First + I]->IgnoreParenImpCasts()))
+        if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+        if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+          A.FieldOtherWrites.insert(F);
+          S.HostTensors.erase(F);
+        }
+    }
   }
 
   // --- expressions -------------------------------------------------------------------------
@@ -944,6 +1102,8 @@ public:
     if (Api.isTensor(E->getType())) {
       if (isMask(E))
         Facts.recordMask(E);
+      if (isa<DeclRefExpr>(E) || isa<MemberExpr>(E))
+        Facts.recordHostResident(E, heldInHost(E));
       return {};
     }
     Facts.recordTaint(E, V.origin());
@@ -1034,7 +1194,7 @@ private:
       eval(BO->getLHS());
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
           DRE && Api.isTensor(DRE->getType()))
-        setMask(DRE->getDecl(), BO->getRHS());
+        rebindTensor(DRE->getDecl(), BO->getRHS());
       if (holdsTensors(BO->getLHS()->getType()))
         setShape(BO->getLHS(), BO->getRHS(), BO, /*Strong=*/true);
       assign(BO->getLHS(), V, BO);
@@ -1087,14 +1247,24 @@ private:
       setShape(LHS, Op->getArg(1), Op, /*Strong=*/true);
     if (Api.isTensor(LHS->getType())) {
       // Tensor `+=` is device math.
-      if (Op->getOperator() == OO_Equal)
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
-          setMask(DRE->getDecl(), Op->getArg(1));
+      if (Op->getOperator() == OO_Equal) {
+        const Expr *Target = LHS->IgnoreParenImpCasts();
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(Target))
+          rebindTensor(DRE->getDecl(), Op->getArg(1));
+        else if (const auto *ME = dyn_cast<MemberExpr>(Target))
+          if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+              F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+            rebindField(F, Op->getArg(1));
+      }
       use(V);
       return {};
     }
     if (Op->getOperator() != OO_Equal)
       V = join(V, Old);
+    if (Op->getOperator() == OO_Equal)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && setContainer(VD, Op->getArg(1), DRE->getLocation(), Op))
+          return V;
     assign(LHS, V, Op);
     return V;
   }
@@ -1115,6 +1285,7 @@ private:
     llvm::SmallVector<TaintValue, 4> ArgV;
     for (const Expr *Arg : C->Args)
       ArgV.push_back(eval(Arg));
+    noteFieldsPassedForRebinding(*C, First);
 
     bool ResultTensor = Api.isTensor(E->getType());
     bool TensorObject = Instance && !C->Args.empty() && Api.isTensor(C->Args[0]->getType());
@@ -1167,13 +1338,17 @@ private:
       // element access (`v[i]`, `v.at(i)`) only reads at a position.
       if (Instance && MD && !MD->isConst() && !isElementAccess(*MD) && storesArguments(*MD))
         taintObject(C->Args[0], Inputs, C->NameLoc, E);
-      // An opaque function may write host data through its non-const reference parameters.
+      // An opaque function may write host data through its non-const reference parameters,
+      // and into the elements behind its non-const pointers (`memcpy(buf.data(), c.data_ptr(),
+      // n)` fills buf's elements, not its length).
       for (unsigned I = 0; I < Callee->getNumParams() && First + I < C->Args.size(); ++I) {
         QualType T = Callee->getParamDecl(I)->getType();
+        std::string Note = "written by '" + Callee->getNameAsString() + "' here";
         if (T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
             !Api.isTensor(T))
-          assignWeak(C->Args[First + I], Inputs, E, C->NameLoc,
-                     "written by '" + Callee->getNameAsString() + "' here");
+          assignWeak(C->Args[First + I], Inputs, E, C->NameLoc, Note);
+        else if (T->isPointerType() && !T->getPointeeType().isConstQualified())
+          writeElementsThrough(C->Args[First + I], Inputs, E, C->NameLoc, Note);
       }
     }
     return All;
@@ -1317,6 +1492,18 @@ private:
         setVar(Root, V, Loc, At, /*Strong=*/false, std::move(Note));
   }
 
+  /// Host data written through the pointer `Ptr` lands in the elements of the variable it points
+  /// into (`buf.data()`, `&arr[0]`, `mat.data`); a container keeps its number of elements.
+  void writeElementsThrough(const Expr *Ptr, TaintValue V, const Stmt *At, SourceLocation Loc, std::string Note) {
+    const VarDecl *Root = rootVariable(Ptr->IgnoreParenCasts()); // `(void *)mat.data`
+    if (!Root || Api.isTensor(Root->getType()))
+      return;
+    if (isLocal(Root) && isHostContainerType(Root->getType()))
+      writeKey({Root, nullptr}, step(V, Loc, At, Note), /*Strong=*/false);
+    else
+      setVar(Root, V, Loc, At, /*Strong=*/false, std::move(Note));
+  }
+
   TaintValue applySummary(const ApiCall &C, const FunctionSummary &Sum,
                           llvm::ArrayRef<TaintValue> ArgV, unsigned First) {
     const FunctionDecl *Callee = C.Callee;
@@ -1335,10 +1522,17 @@ private:
         std::string PName = Param < Callee->getNumParams()
                                 ? nameOf(Callee->getParamDecl(Param))
                                 : std::to_string(Param);
-        A.noteParamEntry(Callee, Param,
-                         step(Value[I], C.Args[I]->getBeginLoc(), C.Call,
-                              "passed to " + Name + " as '" + PName + "' here")
-                             .origin());
+        std::string Note = "passed to " + Name + " as '" + PName + "' here";
+        auto Entry = [&](TaintValue V) { return step(V, C.Args[I]->getBeginLoc(), C.Call, Note).origin(); };
+        const auto *Whole = dyn_cast<DeclRefExpr>(C.Args[I]->IgnoreParenImpCasts());
+        const auto *Container = Whole ? dyn_cast<VarDecl>(Whole->getDecl()) : nullptr;
+        if (Container && isLocal(Container) && isHostContainerType(Container->getType())) {
+          A.noteParamEntry(Callee, Param, Entry(S.get({Container, nullptr})));
+          A.noteParamEntry(Callee, Param, Entry(S.get(sizeKey(Container))), /*Size=*/true);
+        } else {
+          A.noteParamEntry(Callee, Param, Entry(Value[I]));
+          A.noteParamEntry(Callee, Param, Entry(Value[I]), /*Size=*/true);
+        }
       }
     auto Through = [&](TaintValue V) {
       TaintValue R{V.Origin, 0, nullptr};
@@ -1350,10 +1544,52 @@ private:
     };
     for (unsigned J = 0; J < Sum.Out.size() && First + J < C.Args.size(); ++J) {
       TaintValue V = Through(Sum.Out[J]);
-      if (!V.empty())
-        assignWeak(C.Args[First + J], V, C.Call, C.NameLoc, "written by " + Name + " here");
+      TaintValue Count = J < Sum.OutSize.size() ? Through(Sum.OutSize[J]) : TaintValue{};
+      std::string Note = "written by " + Name + " here";
+      const auto *Whole = dyn_cast<DeclRefExpr>(C.Args[First + J]->IgnoreParenImpCasts());
+      const auto *Container = Whole ? dyn_cast<VarDecl>(Whole->getDecl()) : nullptr;
+      if (Container && isLocal(Container) && isHostContainerType(Container->getType())) {
+        // The elements and the length of a local container, each as the callee leaves them.
+        writeKey({Container, nullptr}, step(V, C.NameLoc, C.Call, Note), /*Strong=*/false);
+        writeKey(sizeKey(Container), step(join(Count, reachedSince(Container)), C.NameLoc, C.Call, Note),
+                 /*Strong=*/false);
+      } else if (TaintValue Both = join(V, Count); !Both.empty()) {
+        assignWeak(C.Args[First + J], Both, C.Call, C.NameLoc, Note);
+      }
     }
-    return step(Through(Sum.Return), C.NameLoc, C.Call, "returned from " + Name + " here");
+    std::string Returned = "returned from " + Name + " here";
+    TaintValue Result = step(Through(Sum.Return), C.NameLoc, C.Call, Returned);
+    if (!isHostContainerType(Callee->getReturnType()))
+      return Result;
+    TaintValue Length = step(Through(Sum.ReturnSize), C.NameLoc, C.Call, Returned);
+    ReturnedContainers[C.Call] = {Result, Length};
+    return join(Result, Length);
+  }
+
+  /// The elements and the length of the host container `E` evaluates to, when they are known
+  /// apart: a local container, or one returned by a function of the code.
+  std::optional<std::pair<TaintValue, TaintValue>> containerParts(const Expr *E) {
+    E = skipValueWrappers(E);
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD) && isHostContainerType(VD->getType()))
+        return std::make_pair(S.get({VD, nullptr}), S.get(sizeKey(VD)));
+    if (auto It = ReturnedContainers.find(E); E && It != ReturnedContainers.end())
+      return It->second;
+    return std::nullopt;
+  }
+
+  /// Gives the local container `VD` the value of `From` when its elements and length are known
+  /// apart (`auto rows = helper(x);`); false when `From` is one value.
+  bool setContainer(const VarDecl *VD, const Expr *From, SourceLocation Loc, const Stmt *At) {
+    if (!isLocal(VD) || !isHostContainerType(VD->getType()) || VD->getType()->isReferenceType())
+      return false;
+    auto Parts = containerParts(From);
+    if (!Parts)
+      return false;
+    std::string Note = "assigned to '" + nameOf(VD) + "' here";
+    writeKey({VD, nullptr}, step(Parts->first, Loc, At, Note), /*Strong=*/true);
+    writeKey(sizeKey(VD), join(step(Parts->second, Loc, At, Note), reachedSince(VD)), /*Strong=*/true);
+    return true;
   }
 
   /// A lambda body runs later, but reads its captures as they are where it is created (by
@@ -1389,16 +1625,7 @@ private:
     Inner.InRegion = InRegion || A.IsRegion(LE->getCallOperator());
     Inner.seedParameters();
     Inner.runBody(Call->getBody());
-    FunctionSummary Sum = Inner.summarize();
-    FunctionSummary &Slot = A.Summaries[key(Call)];
-    Slot.Return = join(Slot.Return, Sum.Return);
-    Slot.ReturnShape = join(Slot.ReturnShape, Sum.ReturnShape);
-    Slot.ReturnsMask = Sum.ReturnsMask;
-    Slot.SawReturn = Sum.SawReturn;
-    if (Slot.Out.size() < Sum.Out.size())
-      Slot.Out.resize(Sum.Out.size());
-    for (unsigned I = 0; I < Sum.Out.size(); ++I)
-      Slot.Out[I] = join(Slot.Out[I], Sum.Out[I]);
+    A.Summaries[key(Call)].absorb(Inner.summarize());
     // Writes through reference captures reach the enclosing function.
     const TaintState &End = Inner.exitState();
     for (const LambdaCapture &Cap : LE->captures()) {
@@ -1430,10 +1657,11 @@ private:
     if (holdsTensors(VD->getType()) && isLocal(VD))
       setShapeOf(VD, dynamicShape(Init), VD->getLocation(), Init, /*Strong=*/true);
     if (Api.isTensor(VD->getType())) {
-      setMask(VD, Init);
+      rebindTensor(VD, Init);
       return;
     }
-    setVar(VD, V, VD->getLocation(), Init, /*Strong=*/true);
+    if (!setContainer(VD, Init, VD->getLocation(), Init))
+      setVar(VD, V, VD->getLocation(), Init, /*Strong=*/true);
   }
 
   /// Evaluates the condition of `Owner` and returns what it depends on. The condition of an
@@ -1639,7 +1867,15 @@ private:
         TaintValue RV = eval(V);
         if (InRegion)
           use(RV); // a region's result is the graph's output
-        Ret = join(Ret, RV);
+        if (!isHostContainerType(FD->getReturnType())) {
+          Ret = join(Ret, RV);
+        } else if (auto Parts = containerParts(V)) {
+          Ret = join(Ret, Parts->first);
+          RetSize = join(RetSize, Parts->second);
+        } else {
+          Ret = join(Ret, RV);
+          RetSize = join(RetSize, RV);
+        }
         RetShape = join(RetShape, dynamicShape(V));
         AllReturnsMask = AllReturnsMask && isMask(V);
         SawReturn = true;
@@ -1682,19 +1918,10 @@ private:
 void TaintAnalysis::Impl::analyzeFunction(const FunctionDecl *FD) {
   BodyInterpreter I(*this, FD, TaintState());
   I.seedParameters();
+  I.seedFields();
   I.runConstructorInits();
   I.runBody(FD->getBody());
-  FunctionSummary Sum = I.summarize();
-  FunctionSummary &Slot = Summaries[key(FD)];
-  // Summaries only grow across rounds, so that the rounds terminate.
-  Slot.Return = join(Slot.Return, Sum.Return);
-  Slot.ReturnShape = join(Slot.ReturnShape, Sum.ReturnShape);
-  Slot.ReturnsMask = Sum.ReturnsMask;
-  Slot.SawReturn = Sum.SawReturn;
-  if (Slot.Out.size() < Sum.Out.size())
-    Slot.Out.resize(Sum.Out.size());
-  for (unsigned J = 0; J < Sum.Out.size(); ++J)
-    Slot.Out[J] = join(Slot.Out[J], Sum.Out[J]);
+  Summaries[key(FD)].absorb(I.summarize());
 }
 
 TaintAnalysis::TaintAnalysis(ASTContext &Ctx, TaintFacts &Facts,
@@ -1718,9 +1945,12 @@ void TaintAnalysis::exportTo(FactTable &Out, llvm::ArrayRef<const FunctionDecl *
     PortableSummary S;
     S.Return = Value(It->second.Return);
     S.ReturnShape = Value(It->second.ReturnShape);
+    S.ReturnSize = Value(It->second.ReturnSize);
     S.ReturnsMask = It->second.ReturnsMask;
     for (const TaintValue &V : It->second.Out)
       S.Out.push_back(Value(V));
+    for (const TaintValue &V : It->second.OutSize)
+      S.OutSize.push_back(Value(V));
     Out.Summaries[Usr] = std::move(S);
   }
   for (const auto &[FD, Slots] : P->ParamEntry) {

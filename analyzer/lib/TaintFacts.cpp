@@ -26,6 +26,17 @@ bool TaintFacts::isBoolMask(const Expr *E) const {
   return lookThrough(E, [&](const Expr *X) { return Masks.contains(X); });
 }
 
+const Expr *TaintFacts::hostResidentOrigin(const Expr *E) const {
+  return lookThrough(E, [&](const Expr *X) { return HostResident.lookup(X); });
+}
+
+void TaintFacts::recordHostResident(const Expr *E, const Expr *Origin) {
+  if (Origin)
+    HostResident[E] = Origin;
+  else
+    HostResident.erase(E);
+}
+
 std::vector<const ApiEntry *> TaintFacts::entriesFor(const Expr *CallOrConstruct) const {
   if (auto C = Api->resolve(skipValueWrappers(CallOrConstruct)))
     return C->Entries;
@@ -50,6 +61,7 @@ void TaintFacts::clearExpressionFacts() {
   Taint.clear();
   Masks.clear();
   Used.clear();
+  HostResident.clear();
 }
 
 } // namespace graphify

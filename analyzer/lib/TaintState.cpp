@@ -1,6 +1,7 @@
 // The lattice of TaintState. Taint is a may-fact (a value *may* depend on tensor data: union at
-// joins), mask-ness is a must-fact (a tensor is *provably* boolean: intersection), so that a
-// finding never rests on a guess about a dtype.
+// joins), mask-ness and host residency are must-facts (a tensor is *provably* boolean, provably
+// in host memory: intersection), so that a finding never rests on a guess about a dtype or a
+// device.
 #include "TaintState.h"
 
 namespace graphify {
@@ -29,6 +30,9 @@ TaintState joinStates(const TaintState &A, const TaintState &B) {
   for (const void *M : A.Masks)
     if (B.Masks.contains(M))
       R.Masks.insert(M);
+  for (const auto &[Local, Origin] : A.HostTensors)
+    if (B.HostTensors.contains(Local))
+      R.HostTensors[Local] = Origin;
   R.LoopExits = join(A.LoopExits, B.LoopExits);
   R.FunctionExits = join(A.FunctionExits, B.FunctionExits);
   R.DynamicShapes = A.DynamicShapes;
@@ -60,6 +64,11 @@ bool sameFacts(const TaintState &A, const TaintState &B) {
       return false;
   for (const void *M : A.Masks)
     if (!B.Masks.contains(M))
+      return false;
+  if (A.HostTensors.size() != B.HostTensors.size())
+    return false;
+  for (const auto &KV : A.HostTensors)
+    if (!B.HostTensors.contains(KV.first))
       return false;
   return true;
 }

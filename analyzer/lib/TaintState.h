@@ -52,6 +52,9 @@ struct TaintState {
   llvm::DenseMap<TaintKey, TaintValue> Values;
   /// Tensor locals that provably hold a boolean mask here.
   llvm::DenseSet<const void *> Masks;
+  /// Tensor locals that provably hold a tensor in pageable host memory here, with the call that
+  /// put it there (a host factory, a copy to the CPU): copying them to the device synchronises.
+  llvm::DenseMap<const void *, const clang::Expr *> HostTensors;
   /// Tensor locals (and locals holding tensors: containers) whose shape may follow tensor
   /// values: a selection (nonzero, boolean indexing) or anything computed from one. Their sizes
   /// are values read from tensor data. The value's Origin is the selection (or a shape passed in

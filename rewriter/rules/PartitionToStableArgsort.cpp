@@ -81,12 +81,21 @@ bool complementaryComparisons(const Expr *A, const Expr *B, const ASTContext &Ct
          sameText(CA->getArg(1), CB->getArg(1), Ctx);
 }
 
+/// A concatenation that lists a gather `x.index({i})` among its parts: what the rule is about.
+/// Other concatenations (of columns, of host tensors) are not matched, so that a finding about
+/// something else in their statement is not answered with this rule's refusal.
+AST_MATCHER_P(CallExpr, listsGather, const ApiModel *, Api) {
+  auto Args = callArgs(&Node);
+  return !Args.empty() && llvm::any_of(bracedListElements(Args[0]),
+                                       [&](const Expr *Part) { return asMaskGather(Part, *Api).has_value(); });
+}
+
 } // namespace
 
 NamedRewriteRule makePartitionToStableArgsortRule(const ApiModel &Api) {
   using namespace matchers;
   const ApiModel *A = &Api;
-  auto Matcher = callExpr(isUserCode(), isApiCall(A, "cat"), hasTensorType(A)).bind("cat");
+  auto Matcher = callExpr(isUserCode(), isApiCall(A, "cat"), hasTensorType(A), listsGather(A)).bind("cat");
   auto Rewrite = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
     ASTContext &Ctx = *R.Context;
     const auto *Cat = R.Nodes.getNodeAs<CallExpr>("cat");

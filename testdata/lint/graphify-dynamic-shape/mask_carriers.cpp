@@ -1,5 +1,6 @@
-// Masks stay masks through layout and device changes and through concatenation, and indexing
-// with operator[] is indexing: each use below has a data-dependent output shape.
+// Masks stay masks through layout and device changes, through concatenation and through
+// selections of their elements (a row of a batch of masks), and indexing with operator[] is
+// indexing: each use below has a data-dependent output shape.
 #include <torch/torch.h>
 
 struct Carriers : torch::nn::Module {
@@ -17,10 +18,17 @@ struct Carriers : torch::nn::Module {
     // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
     auto e = x[keep.clone()];
     // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'operator[]' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
-    // Not masks: a conversion to another dtype, a concatenation with a non-mask, a position.
+    auto batch = scores.unsqueeze(0) > 0.5;
+    auto r = x.index({batch[0]});
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+    auto s = x.index({batch.select(0, 0).narrow(0, 0, x.size(0))});
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+    // Not masks: a conversion to another dtype, a concatenation with a non-mask, a position,
+    // a row of a conversion.
+    auto l = x.index({batch.to(torch::kLong)[0]});
     auto f = x.index({keep.to(torch::kLong)});
     auto g = x.index({torch::cat({keep, scores})});
     auto h = x[scores.argmax()];
-    return a.sum() + b.sum() + c.sum() + d.sum() + e.sum() + f.sum() + g.sum() + h.sum();
+    return r.sum() + s.sum() + l.sum() + a.sum() + b.sum() + c.sum() + d.sum() + e.sum() + f.sum() + g.sum() + h.sum();
   }
 };

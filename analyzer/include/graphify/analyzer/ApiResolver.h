@@ -97,7 +97,7 @@ private:
 };
 
 /// `E` without parentheses, implicit casts, temporaries and the copies clang inserts around
-/// class-typed values (copy/move constructors, conversion-free functional casts).
+/// class-typed values (copy/move constructors, conversion-free functional casts), and `std::move`.
 const clang::Expr *skipValueWrappers(const clang::Expr *E);
 
 /// Whether `T` is a host container: a class with a `value_type` member (the standard Container

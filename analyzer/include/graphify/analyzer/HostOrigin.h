@@ -14,6 +14,7 @@
 
 #include "graphify/analyzer/ApiResolver.h"
 
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/SmallVector.h>
 
 #include <optional>
@@ -36,6 +37,21 @@ struct HostOrigin {
 /// The host factory `E` was built by, or nothing when `E` may live on a device (a factory given
 /// a device, a parameter, a field, a local given a device value).
 std::optional<HostOrigin> findHostOrigin(const clang::Expr *E, const ApiResolver &Api);
+
+/// What a flow-sensitive analysis knows of a local or field read here (a DeclRefExpr or a
+/// MemberExpr): the call that put its tensor in pageable host memory, or null.
+using HostResidentLookup = llvm::function_ref<const clang::Expr *(const clang::Expr *Read)>;
+
+/// The call that put the tensor `E` in pageable host memory: a `host_factory` call given no
+/// device, or a copy to the CPU (`to(kCPU)`, `cpu()`), through the ops computed from it on the
+/// host and the helpers of the file; locals and fields are answered by `Known`, which knows the
+/// value they hold at this point (`t = t.to(kCUDA)` copies the host tensor `t` held before).
+/// Null when `E` may live on a device.
+const clang::Expr *findHostResidentOrigin(const clang::Expr *E, const ApiResolver &Api, HostResidentLookup Known);
+
+/// Whether the `device_transfer` call copies self to host memory: `cpu()` (tagged host_sync), or
+/// a destination that names the CPU.
+bool copiesToHost(const ApiCall &Call);
 
 /// Whether the `device_transfer` call copies self to a device (not to the CPU, not a dtype
 /// conversion): tagged `to_device` (`cuda()`), or given a placement value that does not name

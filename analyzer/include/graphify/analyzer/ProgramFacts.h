@@ -57,8 +57,10 @@ struct PortableSummary {
   /// Whether the returned tensor's shape follows tensor values: a selection made inside
   /// (Origin) or the shapes of tensor parameters (bit i).
   PortableValue ReturnShape;
+  PortableValue ReturnSize; ///< a returned host container's length (Return: its elements)
   bool ReturnsMask = false;
   std::vector<PortableValue> Out; ///< per parameter: what a reference/pointer parameter holds at exit
+  std::vector<PortableValue> OutSize; ///< per parameter: a host container parameter's length at exit
   bool sameKind(const PortableSummary &O) const;
 };
 

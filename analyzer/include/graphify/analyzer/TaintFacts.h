@@ -49,6 +49,10 @@ public:
   /// a loop, a size or a region's return (what changes a trace's result).
   bool flowsIntoGraph(const clang::Expr *SourceCall) const { return Used.contains(SourceCall); }
 
+  /// The call that put the tensor read by `E` (a local or a field) in pageable host memory,
+  /// as the analysis knows it at that point, or null.
+  const clang::Expr *hostResidentOrigin(const clang::Expr *E) const;
+
   const ApiResolver &api() const { return *Api; }
 
   // --- written by TaintAnalysis ---
@@ -59,6 +63,9 @@ public:
   void replaceTaint(const clang::Expr *E, const TracedOrigin *O);
   void recordMask(const clang::Expr *E) { Masks.insert(E); }
   void recordUse(const clang::Expr *SourceCall) { Used.insert(SourceCall); }
+  /// What the read `E` holds (null: not known to be in host memory); the last evaluation of a
+  /// loop body, the one at its fixed point, wins.
+  void recordHostResident(const clang::Expr *E, const clang::Expr *Origin);
   /// Forgets the per-expression facts (origins stay allocated), before a new round.
   void clearExpressionFacts();
 
@@ -68,6 +75,7 @@ private:
   llvm::DenseMap<const clang::Expr *, const TracedOrigin *> Taint;
   llvm::DenseSet<const clang::Expr *> Masks;
   llvm::DenseSet<const clang::Expr *> Used;
+  llvm::DenseMap<const clang::Expr *, const clang::Expr *> HostResident;
 };
 
 } // namespace graphify

@@ -1,0 +1,61 @@
+// Host containers filled by helpers keep their elements and their length apart: a helper that
+// stores tensor values at positions it chooses statically leaves the length static for its
+// callers, through an out-parameter and through its return value; one that keeps only some
+// values makes the length data dependent.
+#include <torch/torch.h>
+
+#include <vector>
+
+void fill_rows(const torch::Tensor &t, std::vector<std::vector<int>> &out) {
+  auto c = t.to(torch::kCPU);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  for (int x = 0; x < 4; ++x) {
+    std::vector<int> row(4);
+    for (int y = 0; y < 4; ++y)
+      row[y] = c[x][y].item<int>();
+      // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    out.emplace_back(row);
+  }
+}
+
+std::vector<std::vector<int>> rows_of(const torch::Tensor &t) {
+  std::vector<std::vector<int>> rows;
+  fill_rows(t, rows);
+  return rows;
+}
+
+std::vector<float> kept_scores(const torch::Tensor &scores, float threshold) {
+  std::vector<float> kept;
+  for (int64_t i = 0; i < scores.size(0); ++i) {
+    float s = scores[i].item<float>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    if (s > threshold)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      kept.push_back(s);
+  }
+  return kept;
+}
+
+struct Decoder : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    std::vector<std::vector<int>> direct;
+    fill_rows(x, direct);
+    for (size_t i = 0; i < direct.size(); ++i)
+      x = x + 1;
+    auto rows = rows_of(x);
+    for (size_t i = 0; i < rows.size(); ++i)
+      x = x + 1;
+    if (rows[0][0] > 0)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+    // CHECK-NOTES: :[[@LINE-5]]:17: note: returned from 'rows_of' here
+    // CHECK-NOTES: :[[@LINE-28]]:3: note: written by 'fill_rows' here
+      x = x * 2;
+    auto kept = kept_scores(x, 0.5f);
+    for (size_t i = 0; i < kept.size(); ++i)
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: loop condition depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+    // CHECK-NOTES: :[[@LINE-3]]:17: note: returned from 'kept_scores' here
+    // CHECK-NOTES: :[[@LINE-23]]:12: note: the length of 'kept' follows tensor data from here
+      x = x + 1;
+    return x;
+  }
+};
