@@ -26,7 +26,23 @@ bool isOutputStream(QualType T) {
   return RD && llvm::StringRef(RD->getQualifiedNameAsString()).contains("ostream");
 }
 
-enum class Consumer { None, Printed, LoopCondition, HostCopy, DeviceCopy, HostSelect, HostBuffer, HostLookup };
+enum class Consumer { None, Printed, LoopCondition, HostCopy, DeviceCopy, HostSelect, HostBuffer, HostLookup, MemoryCopy };
+
+/// `memcpy(buf.data(), t.data_ptr(), n)`: the pointer `Arg` is handed to a function of no tensor
+/// API that also takes a pointer it may write through — the tensor's memory is copied into a host
+/// buffer. Told by the signature, not by name.
+bool copiesMemoryOut(const CallExpr &Call, const Expr *Arg, const ApiModel &Api) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || Api.isLibraryDecl(Callee) || !Arg->getType()->isPointerType())
+    return false;
+  for (unsigned I = 0; I < Callee->getNumParams() && I < Call.getNumArgs(); ++I) {
+    QualType T = Callee->getParamDecl(I)->getType();
+    if (Call.getArg(I)->IgnoreParenCasts() != Arg->IgnoreParenCasts() && T->isPointerType() &&
+        !T->getPointeeType().isConstQualified())
+      return true;
+  }
+  return false;
+}
 
 /// Whether the transfer `E` copies to the host: a host read (cpu()) or a destination naming the
 /// CPU; otherwise it copies host memory to the device (the host-sync check reports those only
@@ -107,6 +123,9 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
       if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(OC->getArg(0)->IgnoreParenImpCasts());
           Sub && Sub->getOperator() == OO_Subscript && isHostContainerType(Sub->getArg(0)->getType()))
         return Consumer::HostBuffer;
+    if (const auto *Call = dyn_cast<CallExpr>(S); Call && isa<Expr>(Child) &&
+                                                  copiesMemoryOut(*Call, cast<Expr>(Child), Api))
+      return Consumer::MemoryCopy;
     if (const auto *W = dyn_cast<WhileStmt>(S); W && W->getCond() == Child)
       return Consumer::LoopCondition;
     if (const auto *F = dyn_cast<ForStmt>(S); F && F->getCond() == Child)
@@ -167,11 +186,12 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
     return GreedyFixedForm;
   if (const auto *E = dyn_cast_or_null<Expr>(Anchor); E && Api.callHasTag(E, "greedy_suppression"))
     return GreedyFixedForm;
-  // A host read: what its value becomes decides the form (reported where it is used).
-  if (!F.ValueUses.empty())
+  Consumer Use = Anchor ? consumerOf(Anchor, Ctx, Api) : Consumer::None;
+  // A host read: what its value becomes decides the form (reported where it is used), unless the
+  // read copies the whole tensor into a host buffer, whose code moves out with it.
+  if (!F.ValueUses.empty() && Use != Consumer::MemoryCopy)
     if (std::string R = recipeForUse(F.ValueUses); !R.empty())
       return R;
-  Consumer Use = Anchor ? consumerOf(Anchor, Ctx, Api) : Consumer::None;
   // A position stays a position wherever the element it picks goes: the fix is the device index.
   if (F.CheckId == "graphify-data-dependent-position" && (Use == Consumer::HostBuffer || Use == Consumer::HostLookup))
     Use = Consumer::None;
@@ -217,6 +237,10 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
     return "the value is collected into a host container, which a graph cannot fill: keep the values in a "
            "tensor the graph writes (a preallocated buffer written with index_put_ or torch::where) and copy "
            "it to the host after the replay";
+  case Consumer::MemoryCopy:
+    return "the tensor's memory is copied into a host buffer (a memcpy of data_ptr()), which no graph "
+           "holds: move the copy, and the host code that reads the buffer, out of the graph region, after "
+           "the replay (the region returns the tensor)";
   case Consumer::HostLookup:
     return "the value picks an entry of a host container (a lookup table on the host), which no graph can "
            "read: return the value as a tensor from the region and look the entry up after the replay, or keep "

@@ -110,3 +110,18 @@ void halvings(torch::Tensor x, std::vector<int> &out) {
     n /= 2;
   }
 }
+
+// A tensor's memory copied into a host buffer (a function of no tensor API given a pointer it may
+// write through, told by its signature) moves out with the code that reads the buffer, whatever
+// the buffer's values decide later.
+void copy_bytes(void *dst, const void *src, size_t n);
+
+int count_on(torch::Tensor kernels) {
+  auto c = kernels.to(torch::kInt).contiguous();
+  std::vector<int> buf(c.numel());
+  copy_bytes(buf.data(), c.data_ptr(), sizeof(int) * buf.size()); // EXPECT-RECIPE: the tensor's memory is copied into a host buffer \(a memcpy of data_ptr\(\)\).*move the copy, and the host code that reads the buffer
+  int on = 0;
+  for (int v : buf)
+    on += v;
+  return on;
+}
