@@ -125,10 +125,7 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
     if (const ApiEntry *E = Call->entryWithTag("host_sync")) {
       What = "'" + Call->Name + "' " + (E->Doc.empty() ? "reads tensor data on the host" : E->Doc);
     } else if (Call->hasTag("device_transfer")) {
-      bool ToCpu = false;
-      for (unsigned I = Call->IsMethod ? 1 : 0; I < Call->Args.size(); ++I)
-        ToCpu |= ApiResolver::mentionsConstant(Call->Args[I], "CPU", "cpu");
-      if (!ToCpu) {
+      if (!copiesToHost(*Call)) {
         // Host to device: a tensor built in pageable host memory copied to the device. A trace
         // records it as a constant, which is fine; capture cannot hold the synchronous copy.
         if (!Call->IsMethod || Trace || !copiesToDevice(*Call, Ctx.api()) || inStaticInitializer(S, Ctx.ast()))

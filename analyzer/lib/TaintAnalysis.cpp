@@ -1530,8 +1530,9 @@ private:
           A.noteParamEntry(Callee, Param, Entry(S.get({Container, nullptr})));
           A.noteParamEntry(Callee, Param, Entry(S.get(sizeKey(Container))), /*Size=*/true);
         } else {
-          A.noteParamEntry(Callee, Param, Entry(Value[I]));
-          A.noteParamEntry(Callee, Param, Entry(Value[I]), /*Size=*/true);
+          const TracedOrigin *Both = Entry(Value[I]);
+          A.noteParamEntry(Callee, Param, Both);
+          A.noteParamEntry(Callee, Param, Both, /*Size=*/true);
         }
       }
     auto Through = [&](TaintValue V) {

@@ -59,3 +59,22 @@ struct Decoder : torch::nn::Module {
     return x;
   }
 };
+
+// A container whose elements hold tensor values and whose length is static, passed to a helper:
+// the helper's loop over its length is not data dependent.
+float total(const std::vector<float> &vals) {
+  float t = 0;
+  for (size_t i = 0; i < vals.size(); ++i)
+    t += vals[i];
+  return t;
+}
+
+struct Summer : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    std::vector<float> v(4);
+    for (int i = 0; i < 4; ++i)
+      v[i] = x[i].item<float>();
+      // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    return x * total(v);
+  }
+};

@@ -77,3 +77,17 @@ struct HostGrid : torch::nn::Module {
     return x + same + also;
   }
 };
+
+// A method of the object that leaves a field off the host may run between a write and a copy.
+struct ResettingCache : torch::nn::Module {
+  torch::Tensor buf_ = torch::zeros({4});
+
+  void to_device() { buf_ = buf_.to(torch::kCUDA); }
+
+  torch::Tensor forward(torch::Tensor x) {
+    buf_ = torch::ones({4});
+    to_device();
+    auto b = buf_.to(x.device());
+    return x + b;
+  }
+};

@@ -12,3 +12,10 @@ torch::Tensor by_mask(torch::Tensor x) {
   auto m = x.abs() > 1;
   return torch::cat({x.index({m}), x.index({~m})});
 }
+
+// A concatenation of host tensors copied to the device is no partition: the copy's finding is not
+// answered with this rule's refusal.
+torch::Tensor host_lengths(torch::Tensor x) {
+  auto lengths = torch::cat({torch::ones({2}, torch::kLong), torch::zeros({2}, torch::kLong)}).to(x.device());
+  return x + lengths.sum();
+}

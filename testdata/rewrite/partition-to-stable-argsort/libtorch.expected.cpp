@@ -14,3 +14,10 @@ torch::Tensor by_mask(torch::Tensor x) {
   return x.index_select(
       0, torch::argsort((~m).to(torch::kInt), /*stable=*/true, 0));
 }
+
+// A concatenation of host tensors copied to the device is no partition: the copy's finding is not
+// answered with this rule's refusal.
+torch::Tensor host_lengths(torch::Tensor x) {
+  auto lengths = torch::cat({torch::ones({2}, torch::kLong), torch::zeros({2}, torch::kLong)}).to(x.device());
+  return x + lengths.sum();
+}
