@@ -198,6 +198,7 @@ bool AnalysisContext::report(const CheckInfo &Check, SourceLocation Caret, std::
 
   if (Taint) {
     F.SizeOfSelection = Taint->SizeOfSelection;
+    F.FromSelection = Taint->FromSelection;
     // Walk back from the use to the read: the latest step first, the tensor read last.
     for (size_t I = Taint->Steps.size(); I-- > 0;) {
       SourceLocation L = I < Taint->StepLocs.size() ? Taint->StepLocs[I] : SourceLocation();
@@ -210,14 +211,14 @@ bool AnalysisContext::report(const CheckInfo &Check, SourceLocation Caret, std::
       // The read happened in another translation unit: its steps there, then the read.
       for (size_t I = Elsewhere->Steps.size(); I-- > 0;)
         F.Notes.push_back(Elsewhere->Steps[I]);
-      F.Notes.push_back({Elsewhere->Read, Elsewhere->SizeOfSelection ? SelectionNote : ReadNote});
+      F.Notes.push_back({Elsewhere->Read, Elsewhere->FromSelection ? SelectionNote : ReadNote});
     }
     SourceLocation S = Taint->SourceLoc.isValid()
                            ? Taint->SourceLoc
                            : (Taint->Source ? Taint->Source->getExprLoc() : SourceLocation());
     if (S.isValid()) {
       F.ReadAt = point(S);
-      F.Notes.push_back({F.ReadAt, Taint->SizeOfSelection ? SelectionNote : ReadNote});
+      F.Notes.push_back({F.ReadAt, Taint->FromSelection ? SelectionNote : ReadNote});
     }
   }
   Out.Findings.push_back(std::move(F));

@@ -58,14 +58,16 @@ void foldConstructs(AnalysisResult &R) {
           {In.First, "inside it: " + Key +
                          (In.Count > 1 ? " (" + std::to_string(In.Count) + " places, the first here)" : "")});
   }
-  AnalysisResult Kept;
-  Kept.Facts = R.Facts;
+  // In place: the rest of the result (facts, the region globs that matched) stays as it was.
+  std::vector<Finding> Findings;
+  std::vector<const clang::Stmt *> Anchors;
   for (size_t I = 0; I < R.Findings.size(); ++I)
     if (Into[I] < 0) {
-      Kept.Findings.push_back(std::move(R.Findings[I]));
-      Kept.Anchors.push_back(R.Anchors[I]);
+      Findings.push_back(std::move(R.Findings[I]));
+      Anchors.push_back(R.Anchors[I]);
     }
-  R = std::move(Kept);
+  R.Findings = std::move(Findings);
+  R.Anchors = std::move(Anchors);
 }
 
 } // namespace graphify

@@ -318,6 +318,7 @@ public:
       TracedOrigin *O = Facts.newOrigin();
       O->What = P->What;
       O->SizeOfSelection = P->SizeOfSelection;
+      O->FromSelection = P->FromSelection || P->SizeOfSelection;
       O->Imported = P;
       It->second = O;
     }
@@ -386,6 +387,7 @@ public:
     } else {
       P.What = O.What;
       P.SizeOfSelection = O.SizeOfSelection;
+      P.FromSelection = O.FromSelection;
       SourceLocation Read = O.SourceLoc.isValid() ? O.SourceLoc
                                                   : (O.Source ? O.Source->getExprLoc() : SourceLocation());
       P.Read = portablePoint(SM, Read);
@@ -876,7 +878,7 @@ private:
       auto It = DynamicSources.find(E);
       if (It == DynamicSources.end()) {
         TracedOrigin *O = source(*C, *Entry);
-        O->SizeOfSelection = true;
+        O->SizeOfSelection = O->FromSelection = true;
         It = DynamicSources.try_emplace(E, O).first;
       }
       return {It->second, 0, nullptr};
@@ -1351,7 +1353,33 @@ private:
           writeElementsThrough(C->Args[First + I], Inputs, E, C->NameLoc, Note);
       }
     }
-    return All;
+    return computedFromObjects(*C, E, ArgV, All);
+  }
+
+  /// The result of an opaque function that a selection's size reaches only inside host objects
+  /// (`cv::minAreaRect(points)`, the points a cv::Mat shaped by `p.size(0)`): a struct computed
+  /// from them depends on the data, but none of its members is that size any more. A size passed
+  /// as a number (`std::make_pair(sel.size(0), k)`) stays one.
+  TaintValue computedFromObjects(const ApiCall &C, const Expr *E, llvm::ArrayRef<TaintValue> ArgV, TaintValue All) {
+    auto IsSize = [](const TracedOrigin *O) { return O && O->SizeOfSelection; };
+    // A constructor converts (cv::Mat to cv::InputArray): the object still holds the size.
+    const CXXRecordDecl *Result = E->getType()->getAsCXXRecordDecl();
+    if (!Result || isa<CXXConstructExpr>(E) || isHostContainerType(E->getType()) || !(IsSize(All.Origin) || IsSize(All.Context)))
+      return All;
+    for (size_t I = 0; I < ArgV.size(); ++I)
+      if ((IsSize(ArgV[I].Origin) || IsSize(ArgV[I].Context)) && !C.Args[I]->getType()->getAsCXXRecordDecl())
+        return All;
+    auto NotSize = [&](const TracedOrigin *O) -> const TracedOrigin * {
+      if (!IsSize(O))
+        return O;
+      TracedOrigin *N = Facts.newOrigin();
+      *N = *O;
+      N->SizeOfSelection = false;
+      return N;
+    };
+    All.Origin = NotSize(All.Origin);
+    All.Context = NotSize(All.Context);
+    return step(All, C.NameLoc, E, "computed on the host by '" + C.Callee->getNameAsString() + "' here");
   }
 
   /// A container or object now holds host data: a local (`v.push_back(s)`) or a field

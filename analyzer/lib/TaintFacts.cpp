@@ -2,6 +2,7 @@
 // queries come from checks and the rewriter holding the node as written, so every lookup also
 // tries the node with its implicit wrappers removed.
 #include "graphify/analyzer/TaintFacts.h"
+#include "graphify/analyzer/HostOrigin.h"
 
 namespace graphify {
 
@@ -28,6 +29,10 @@ bool TaintFacts::isBoolMask(const Expr *E) const {
 
 const Expr *TaintFacts::hostResidentOrigin(const Expr *E) const {
   return lookThrough(E, [&](const Expr *X) { return HostResident.lookup(X); });
+}
+
+const Expr *TaintFacts::hostMemoryOrigin(const Expr *E) const {
+  return findHostResidentOrigin(E, *Api, [&](const Expr *Read) { return hostResidentOrigin(Read); });
 }
 
 void TaintFacts::recordHostResident(const Expr *E, const Expr *Origin) {

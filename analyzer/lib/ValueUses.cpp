@@ -11,7 +11,7 @@ namespace graphify {
 void linkValueUses(AnalysisResult &R) {
   std::map<std::pair<std::string, unsigned>, std::vector<std::pair<std::string, unsigned>>> UsesOfRead;
   for (const Finding &F : R.Findings)
-    if (!F.ReadAt.File.empty() && !F.SizeOfSelection)
+    if (!F.ReadAt.File.empty() && !F.FromSelection)
       UsesOfRead[{F.ReadAt.File, F.ReadAt.Offset}].push_back({F.CheckId, F.Where.Line});
   if (UsesOfRead.empty())
     return;

@@ -4,6 +4,8 @@
 // tensor's dtype, float32 for the models this targets), and logical connectives become
 // logical_not/and/or. Anything whose exactness cannot be argued locally is refused with a reason.
 #include "ConditionLifting.h"
+
+#include "Compaction.h"
 #include "ExprUtil.h"
 #include "Refusal.h"
 #include "HostWork.h"
@@ -178,19 +180,28 @@ llvm::Expected<Lifted> Lifter::liftHost(const Expr *E) {
   return refuse("cannot express '" + text(E) + "' as a tensor");
 }
 
+/// A value of class type that is neither a number nor a tensor: a container, a string, a struct.
+static bool isHostObject(QualType T, const ApiModel &Api) {
+  T = T.getNonReferenceType();
+  return !T->isArithmeticType() && !Api.isTensor(T) && T->getAsCXXRecordDecl();
+}
+
 /// Why a condition on the host object `V` (a container, a string) has no tensor form, with where
 /// its value was read from a tensor when it was (a token looked up from an id read on the host).
-std::string hostObjectReason(const VarDecl *V, const DeclRefExpr *Use, const ApiModel &Api, ASTContext &Ctx) {
+std::string hostObjectReason(const VarDecl *V, const Expr *Use, const ApiModel &Api, ASTContext &Ctx) {
   QualType T = V->getType().getNonReferenceType();
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  // A container iterates (a value type such as cv::Size_ has a value_type but no begin()).
+  const bool Iterable = RD && RD->hasDefinition() && !RD->lookup(&Ctx.Idents.get("begin")).empty();
   std::string What = RD && RD->getName() == "basic_string" ? "'" + V->getNameAsString() + "', a host string"
-                     : isHostContainerType(T)
+                     : isHostContainerType(T) && Iterable
                          ? "the host container '" + V->getNameAsString() + "'"
                          : "'" + V->getNameAsString() + "', a host '" +
                                T.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy()) + "' (not a number)";
   std::string From;
   if (const TaintOrigin *O = Api.facts() ? Api.facts()->taintOf(Use) : nullptr; O && O->Source)
-    From = " computed from a value read from a tensor (line " +
+    From = std::string(O->FromSelection ? " computed on the host from a value-dependent selection (line "
+                                        : " computed from a value read from a tensor (line ") +
            std::to_string(Ctx.getSourceManager().getExpansionLineNumber(O->Source->getBeginLoc())) +
            "): test the tensor value itself on the device (an id, a count) and move the host object out of the "
            "region";
@@ -294,22 +305,63 @@ bool isTensorArithmeticOperand(const Expr *E, const ApiModel &Api, ASTContext &C
   return false;
 }
 
-llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope &Scope, const ApiModel &Api,
-                                              ASTContext &Ctx) {
+std::optional<std::string> conditionObstacle(const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
   if (!Cond)
-    return refuse("the statement has no condition");
+    return std::nullopt;
   // The size of a selection blocks the condition whatever else it holds (a host flag, a bitwise
   // '&' of two tests): the selection must become padded first, so that is the reason given.
   if (const Expr *Size = selectionSizeIn(Cond, Api))
-    return refuse(selectionSizeAdvice(Size, Api, Ctx));
+    return selectionSizeAdvice(Size, Api, Ctx);
+  return branchObstacle(Cond, Api, Ctx);
+}
+
+std::optional<std::string> branchObstacle(const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
+  if (!Cond)
+    return std::nullopt;
   // A branch that runs host code (writes a file, fills a host container) has no where() form
   // whatever its condition: that code must leave the region, so it is the reason given.
   if (const IfStmt *If = ifTesting(Cond, Ctx)) {
     const Stmt *Arms[] = {If->getThen(), If->getElse()};
     if (std::string Work = firstHostWork(Arms, Api, Ctx); !Work.empty())
-      return refuse("the branch runs host code: " + Work + ", which no graph holds: move the test and that code "
-                    "out of the graph region, after the replay");
+      return "the branch runs host code: " + Work + ", which no graph holds: move the test and that code out of "
+             "the graph region, after the replay";
+    // Writes at a count of the iterations that passed: each position depends on the earlier tests.
+    if (std::string Write = compactionIn(Arms, Ctx); !Write.empty())
+      return "the branch compacts: " + Write + ", so each position counts the earlier iterations that passed "
+             "the test, which no select keeps: compute the test for every element at once as a mask (comparing "
+             "with a shifted copy for the previous element), move the kept elements first in order with a "
+             "stable argsort of the negated mask, and keep the count as mask.sum() (a 0-d tensor)";
   }
+  // A host object computed from tensor values (a string looked up from an id, a struct a host
+  // library computed from copied data) tested by the condition.
+  llvm::SmallVector<const Stmt *, 16> Work{Cond};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    // The object itself, or a member read from it (`size_i.width` of a cv::Size filled from a
+    // rectangle a host library computed): field-sensitive taint may sit on the member only.
+    if (const auto *E = dyn_cast<Expr>(S); E && (isa<DeclRefExpr>(E) || isa<MemberExpr>(E))) {
+      const Expr *Root = E;
+      while (const auto *ME = dyn_cast<MemberExpr>(Root->IgnoreParenImpCasts()))
+        Root = ME->getBase();
+      const auto *DR = dyn_cast<DeclRefExpr>(Root->IgnoreParenImpCasts());
+      const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+      if (V && isHostObject(V->getType(), Api) && Api.facts() && Api.facts()->taintOf(E))
+        return hostObjectReason(V, E, Api, Ctx);
+    }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return std::nullopt;
+}
+
+llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope &Scope, const ApiModel &Api,
+                                              ASTContext &Ctx) {
+  if (!Cond)
+    return refuse("the statement has no condition");
+  if (auto Why = conditionObstacle(Cond, Api, Ctx))
+    return refuse(*Why);
   Lifter L(Scope, Api, Ctx);
   if (auto Err = [&]() -> llvm::Error {
         llvm::SmallVector<const Stmt *, 16> Work{Cond};
@@ -320,7 +372,7 @@ llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope 
           if (const auto *DR = dyn_cast<DeclRefExpr>(S))
             if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
               QualType T = V->getType().getNonReferenceType();
-              if (!T->isArithmeticType() && !Api.isTensor(T) && T->getAsCXXRecordDecl())
+              if (isHostObject(T, Api))
                 return refuse(hostObjectReason(V, DR, Api, Ctx));
               // An integer counter of a for loop is a host value like any other: each iteration
               // lifts its own condition. The element of a range-for comes from a container, which

@@ -23,6 +23,7 @@
 #include <clang/Tooling/Transformer/RewriteRule.h>
 #include <llvm/Support/Error.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,16 @@ struct LiftedCondition {
 /// Whether `E` (through conversions to Scalar) is an operand of tensor `+ - * /` whose other
 /// operand is a tensor: a host value used there computes the same as a 0-d tensor.
 bool isTensorArithmeticOperand(const clang::Expr *E, const ApiModel &Api, clang::ASTContext &Ctx);
+
+/// What blocks `Cond` whatever the statement around it: the size of a selection it tests, host
+/// work in the arms of the if it decides, a host object it reads (a string, a container, a struct
+/// computed on the host). Null when none does; liftCondition refuses with this first.
+std::optional<std::string> conditionObstacle(const clang::Expr *Cond, const ApiModel &Api, clang::ASTContext &Ctx);
+
+/// conditionObstacle without the size of a selection: what the branch `Cond` decides does (host
+/// work, a compaction) or what host object it tests. A read whose value decides such a branch
+/// is advised with this reason: the branch, not the read, is what has to change.
+std::optional<std::string> branchObstacle(const clang::Expr *Cond, const ApiModel &Api, clang::ASTContext &Ctx);
 
 /// Lifts `Cond`, or fails with a RefusalError naming why it cannot be expressed as a tensor.
 llvm::Expected<LiftedCondition> liftCondition(const clang::Expr *Cond, const LiftScope &Scope,

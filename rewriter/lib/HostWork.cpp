@@ -1,5 +1,5 @@
-// HostWork. A call is host work when it fills a host container (a member call on a type with a
-// value_type) or is a free function given no tensor and returning none; a body works on the host
+// HostWork. A call is host work when it fills a host container (a non-const member call on a type
+// with a value_type whose value, if any, is dropped: push_back, resize, not at()) or is a free function given no tensor and returning none; a body works on the host
 // only when no expression in it has a tensor type, so nothing it does reaches the graph's tensors.
 #include "HostWork.h"
 
@@ -30,7 +30,10 @@ std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Ap
       if (Callee && !isa<CXXOperatorCallExpr>(Call)) {
         const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
         const Expr *Object = MC ? MC->getImplicitObjectArgument() : nullptr;
-        bool HostContainer = Object && isHostContainerType(Object->getType());
+        // A container changed (`push_back`, `resize`, `insert`): a non-const method whose value,
+        // if any, is dropped. An element read (`m.at(k)`, `v.front()`) used as a value is not work.
+        bool HostContainer = Object && isHostContainerType(Object->getType()) && MC->getMethodDecl() &&
+                             !MC->getMethodDecl()->isConst() && (Discarded || Call->getType()->isVoidType());
         bool TensorArg = Object && Api.isTensorExpr(Object);
         for (const Expr *A : Call->arguments())
           TensorArg |= Api.isTensorExpr(A);

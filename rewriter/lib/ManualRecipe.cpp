@@ -8,6 +8,7 @@
 #include "HostWork.h"
 #include "Safety.h"
 
+#include "graphify/analyzer/Analysis.h"
 #include "graphify/analyzer/ApiResolver.h"
 #include "graphify/analyzer/Check.h"
 
@@ -26,7 +27,7 @@ bool isOutputStream(QualType T) {
   return RD && llvm::StringRef(RD->getQualifiedNameAsString()).contains("ostream");
 }
 
-enum class Consumer { None, Printed, LoopCondition, HostCopy, DeviceCopy, HostSelect, HostBuffer, HostLookup, MemoryCopy };
+enum class Consumer { None, Printed, LoopCondition, HostCopy, DeviceCopy, HostSelect, HostBuffer, HostLookup, MemoryCopy, ElementWrite };
 
 /// `memcpy(buf.data(), t.data_ptr(), n)`: the pointer `Arg` is handed to a function of no tensor
 /// API that also takes a pointer it may write through — the tensor's memory is copied into a host
@@ -58,6 +59,14 @@ bool copiesToHost(const Expr *E, const ApiModel &Api) {
 
 Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth = 0);
 
+/// An element access: `a[i]` on an array or pointer, or an overloaded operator[] (an accessor).
+bool isSubscript(const Stmt *S) {
+  if (isa<ArraySubscriptExpr>(S))
+    return true;
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+  return OC && OC->getOperator() == OO_Subscript;
+}
+
 /// What a local initialised with the value consumes it for: the most constraining use of its
 /// uses in the function (`int k = x.argmax().item<int>(); name = names[k];` is a host lookup).
 Consumer consumerOfLocal(const VarDecl *V, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth) {
@@ -70,6 +79,7 @@ Consumer consumerOfLocal(const VarDecl *V, ASTContext &Ctx, const ApiModel &Api,
     case Consumer::LoopCondition: return 6;
     case Consumer::HostLookup: return 5;
     case Consumer::HostBuffer: return 4;
+    case Consumer::ElementWrite: return 4;
     case Consumer::Printed: return 3;
     case Consumer::HostSelect: return 2;
     default: return 0;
@@ -109,8 +119,10 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
       return Consumer::HostSelect;
     // `boxes.push_back(x.item<float>())`, `v[i] = s.item<float>()`: collected on the host;
     // `names.at(k)`, `names[k]`: an entry of a host container picked by the value.
+    // Only as an argument: a value type with a value_type (OpenCV's Point_, Rect_) converted by
+    // its own member operator (`cv::Point2d(x, y)` to `cv::Point`) is the object, not a key.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
-        MC && MC->getImplicitObjectArgument() && MC->getImplicitObjectArgument() != Child &&
+        MC && MC->getImplicitObjectArgument() && llvm::is_contained(MC->arguments(), Child) &&
         isHostContainerType(MC->getImplicitObjectArgument()->getType()))
       return MC->getType()->isVoidType() ? Consumer::HostBuffer : Consumer::HostLookup;
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Subscript &&
@@ -123,6 +135,17 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
       if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(OC->getArg(0)->IgnoreParenImpCasts());
           Sub && Sub->getOperator() == OO_Subscript && isHostContainerType(Sub->getArg(0)->getType()))
         return Consumer::HostBuffer;
+    // `rows[i][j] = static_cast<uint64_t>(t[i][j].item<int64_t>())`: an element of a host
+    // container (of containers) assigned with the builtin operator.
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && BO->getRHS() == Child)
+      if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(BO->getLHS()->IgnoreParenImpCasts());
+          Sub && Sub->getOperator() == OO_Subscript && isHostContainerType(Sub->getArg(0)->getType()))
+        return Consumer::HostBuffer;
+    // `out_a[len] = cur` through an accessor or a data_ptr() pointer: the tensor's own memory
+    // written on the host, element by element.
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp() && BO->getLHS()->IgnoreParenImpCasts() == Child && isSubscript(Child))
+      return Consumer::ElementWrite;
     if (const auto *Call = dyn_cast<CallExpr>(S); Call && isa<Expr>(Child) &&
                                                   copiesMemoryOut(*Call, cast<Expr>(Child), Api))
       return Consumer::MemoryCopy;
@@ -141,7 +164,7 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
 
 /// The recipe for a host read whose value the findings `Uses` (check id, line) report: the most
 /// constraining use first — a size, a position, a trip count, a branch.
-std::string recipeForUse(const std::vector<std::pair<std::string, unsigned>> &Uses) {
+std::string recipeForUse(const std::vector<std::pair<std::string, unsigned>> &Uses, const BlockedBranches &Blocked) {
   auto LineOf = [&](llvm::StringRef Check) -> unsigned {
     for (const auto &[Id, Line] : Uses)
       if (Id == Check)
@@ -163,6 +186,9 @@ std::string recipeForUse(const std::vector<std::pair<std::string, unsigned>> &Us
   if (unsigned L = LineOf("host-code"))
     return "the value read here is used by host code (the loop at line " + std::to_string(L) +
            " holds no tensor): move the read, and that code, out of the graph region, after the replay";
+  if (unsigned L = LineOf("graphify-data-dependent-branch"); L && Blocked.count(L))
+    return "the value read here decides a branch (line " + std::to_string(L) + ") that no select can express: " +
+           Blocked.at(L);
   if (unsigned L = LineOf("graphify-data-dependent-branch"))
     return "the value read here decides a branch (line " + std::to_string(L) +
            "): keep it a 0-d tensor, compute both sides and select with torch::where(cond, a, b)";
@@ -181,7 +207,8 @@ const char *const GreedyFixedForm =
     "suppressed |= keep_i & (iou[i] > t)); return the kept indices padded to N with a validity mask and "
     "the count (valid.sum()): the same boxes as the greedy loop, with static shapes";
 
-std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api) {
+std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api,
+                         const BlockedBranches &Blocked) {
   if (F.Construct == Finding::ConstructKind::GreedySelection)
     return GreedyFixedForm;
   if (const auto *E = dyn_cast_or_null<Expr>(Anchor); E && Api.callHasTag(E, "greedy_suppression"))
@@ -190,7 +217,7 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   // A host read: what its value becomes decides the form (reported where it is used), unless the
   // read copies the whole tensor into a host buffer, whose code moves out with it.
   if (!F.ValueUses.empty() && Use != Consumer::MemoryCopy)
-    if (std::string R = recipeForUse(F.ValueUses); !R.empty())
+    if (std::string R = recipeForUse(F.ValueUses, Blocked); !R.empty())
       return R;
   // A position stays a position wherever the element it picks goes: the fix is the device index.
   if (F.CheckId == "graphify-data-dependent-position" && (Use == Consumer::HostBuffer || Use == Consumer::HostLookup))
@@ -224,6 +251,13 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
     return "the tensor is copied to host memory: move the copy, and the host code that uses it, out of the "
            "graph region";
   case Consumer::DeviceCopy:
+    // A tensor the region copied to host memory (`to(kCPU)`) and copies back: both copies go.
+    if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(Anchor); MC && Api.facts())
+      if (const Expr *Origin = Api.facts()->hostMemoryOrigin(MC->getImplicitObjectArgument());
+          Origin && copiesToHost(Origin, Api))
+        return "the tensor was copied to host memory (line " + lineOf(Origin, Ctx) +
+               ") and is copied back here, a round trip through the host: keep it on the device and drop both "
+               "copies (move the host code between them out of the graph region, after the replay)";
     // Built from values read from tensors: the copy is the second half of a round trip.
     if (!F.ReadAt.File.empty())
       return "the host data copied here holds values read from tensors (line " + std::to_string(F.ReadAt.Line) +
@@ -237,6 +271,11 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
     return "the value is collected into a host container, which a graph cannot fill: keep the values in a "
            "tensor the graph writes (a preallocated buffer written with index_put_ or torch::where) and copy "
            "it to the host after the replay";
+  case Consumer::ElementWrite:
+    return "the tensor's memory is written element by element on the host, which no graph replays: compute "
+           "the values on the device with tensor ops (torch::where for a test per element, index_put_ or "
+           "scatter_ at positions held in a tensor), or move the host loop that writes it out of the graph "
+           "region, after the replay";
   case Consumer::MemoryCopy:
     return "the tensor's memory is copied into a host buffer (a memcpy of data_ptr()), which no graph "
            "holds: move the copy, and the host code that reads the buffer, out of the graph region, after "

@@ -18,11 +18,18 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Stmt.h>
 
+#include <map>
 #include <string>
 
 namespace graphify::rewriter {
 
+/// Branches (by line) that no select can express whatever their condition, each with why (the
+/// branch runs host code, compacts, tests a host object): a read whose value decides one is
+/// advised with that reason.
+using BlockedBranches = std::map<unsigned, std::string>;
+
 /// The manual recipe for `F`, whose construct is `Anchor`.
-std::string manualRecipe(const Finding &F, const clang::Stmt *Anchor, clang::ASTContext &Ctx, const ApiModel &Api);
+std::string manualRecipe(const Finding &F, const clang::Stmt *Anchor, clang::ASTContext &Ctx, const ApiModel &Api,
+                         const BlockedBranches &Blocked = {});
 
 } // namespace graphify::rewriter

@@ -5,6 +5,7 @@
 #include "graphify/rewriter/RewriteCandidates.h"
 
 #include "ApiModel.h"
+#include "ConditionLifting.h"
 #include "ExprUtil.h"
 #include "HostWork.h"
 #include "ManualRecipe.h"
@@ -37,6 +38,20 @@ void markHostCodeUses(AnalysisResult &Result, const rewriter::ApiModel &Api) {
         Check = "host-code";
 }
 
+/// Branches that no select can express whatever their condition (host work in an arm, a
+/// compaction, a host object tested), by line, with why: the reads that decide them get that
+/// reason instead of the select recipe.
+rewriter::BlockedBranches blockedBranches(const AnalysisResult &Result, const rewriter::ApiModel &Api,
+                                          ASTContext &Ctx) {
+  rewriter::BlockedBranches Blocked;
+  for (size_t I = 0; I < Result.Findings.size() && I < Result.Anchors.size(); ++I)
+    if (const auto *If = dyn_cast_or_null<IfStmt>(Result.Anchors[I]);
+        If && Result.Findings[I].CheckId == "graphify-data-dependent-branch")
+      if (auto Why = rewriter::branchObstacle(If->getCond(), Api, Ctx))
+        Blocked.emplace(Result.Findings[I].Where.Line, *Why);
+  return Blocked;
+}
+
 } // namespace
 
 void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) {
@@ -52,6 +67,7 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
   std::vector<RewriteCandidate> Candidates = findRewriteCandidates(Ctx, Rules, Result.Facts.get(), Scopes);
   rewriter::ApiModel Api(Rules, Result.Facts.get(), &Ctx);
   markHostCodeUses(Result, Api);
+  const rewriter::BlockedBranches Blocked = blockedBranches(Result, Api, Ctx);
 
   for (size_t I = 0; I < Result.Findings.size() && I < Result.Anchors.size(); ++I) {
     const Stmt *Anchor = Result.Anchors[I];
@@ -103,7 +119,7 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
     // A construct's recipe says what the whole construct becomes; a refusal of one rewrite
     // inside it would name something narrower.
     if (!Best || (F.Construct != Finding::ConstructKind::None && !Best->Fix)) {
-      F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api);
+      F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api, Blocked);
       continue;
     }
     // A whole-function rewrite (selection-to-padded) that does not apply: the by-hand recipe
@@ -111,7 +127,7 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
     // finding is about the selection it would have padded and the reason is about that code (not
     // "the function is a method", which says what the rule covers, not what blocks the selection).
     if (!Best->Fix && isa<CompoundStmt>(Best->Root)) {
-      F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api);
+      F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api, Blocked);
       if ((F.SizeOfSelection || F.CheckId == "graphify-dynamic-shape") && !Best->OutOfScope)
         F.Recipe += (F.Recipe.empty() ? "" : " ") + std::string("(not rewritten automatically: ") + Best->NoFixReason +
                     ")";

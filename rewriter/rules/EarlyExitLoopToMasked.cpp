@@ -391,6 +391,12 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
   for (const Expr *P : Parts)
     (readsTensorOnHost(P, Api) ? Dynamic : Static).push_back(P);
   if (Static.empty()) {
+    // Host work in the body (a host list filled per iteration) stays host work under any bound:
+    // the loop belongs after the replay, which a static bound would not change.
+    if (std::string Work = firstHostWork(llvm::ArrayRef(L.Loop->getBody()), Api, Ctx); !Work.empty())
+      return refuse("the loop's body does host work (" + Work + "), which no graph holds, and its trip count "
+                    "comes from the data: move the loop out of the graph region, after the replay, reading the "
+                    "tensors the graph wrote (a selection padded to a static size and its count)");
     // A loop over the rows of a selection has a static bound: the rows they were selected from.
     for (const Expr *D : Dynamic)
       if (const DataFacts *Facts = Api.facts())

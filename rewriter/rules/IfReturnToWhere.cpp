@@ -32,6 +32,15 @@ struct ReturnSelect {
   std::vector<LiftedCondition> Conds;
 };
 
+/// Why an early return in a function that returns no tensor has no where() form: what its
+/// condition tests when that blocks any form (host work in the branch, a host object, the size of
+/// a selection: moving the code out is the advice), else the function's return type.
+std::string notTensorFunctionReason(const IfStmt *If, const ApiModel &Api, ASTContext &Ctx) {
+  if (auto Why = conditionObstacle(If->getCond(), Api, Ctx))
+    return *Why;
+  return "the function does not return a tensor by value";
+}
+
 llvm::Expected<ReturnSelect> analyse(const MatchResult &R, const ApiModel &Api) {
   ASTContext &Ctx = *R.Context;
   const auto *If = R.Nodes.getNodeAs<IfStmt>("if");
@@ -42,7 +51,7 @@ llvm::Expected<ReturnSelect> analyse(const MatchResult &R, const ApiModel &Api) 
     return refuse("the if is not inside a function body");
   const auto *FD = dyn_cast<FunctionDecl>(Fn);
   if (!FD || !Api.isTensor(FD->getReturnType()) || FD->getReturnType()->isReferenceType())
-    return refuse("the function does not return a tensor by value");
+    return refuse(notTensorFunctionReason(If, Api, Ctx));
   // An early return inside a branch of another if is only half of a nested select; rewriting it
   // alone would leave the outer one for a second pass.
   for (DynTypedNodeList Parents = Ctx.getParents(*If); !Parents.empty(); Parents = Ctx.getParents(Parents[0])) {
@@ -158,7 +167,7 @@ llvm::Expected<PredicatedCode> rewriteOf(const MatchResult &R, const ApiModel &A
   const auto *If = R.Nodes.getNodeAs<IfStmt>("if");
   const auto *FD = dyn_cast_or_null<FunctionDecl>(enclosingFunction(If, *R.Context));
   if (!FD || !Api.isTensor(FD->getReturnType()) || FD->getReturnType()->isReferenceType())
-    return refuse("the function does not return a tensor by value");
+    return refuse(notTensorFunctionReason(If, Api, *R.Context));
   return predicateReturnRegion(returnRegion(If, *R.Context), Api, *R.Context);
 }
 

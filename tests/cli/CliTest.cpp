@@ -844,6 +844,31 @@ GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor scores, gfy::Tensor overlaps) {
   EXPECT_EQ(adviceNotesOn(R.Out, 6).find("no fix offered"), std::string::npos) << R.Out;
 }
 
+TEST(Cli, RegionGlobOfAGreedyLoopIsMatched) {
+  // Folding the greedy loop's findings into one must not lose which region globs matched: the
+  // glob named the function, so no "names no function" warning.
+  ScratchDir D;
+  std::string Src = D.file("greedy.cpp", R"(#include <graphify/graphify.h>
+namespace det {
+gfy::Tensor suppress(gfy::Tensor scores, gfy::Tensor overlaps) {
+  auto order = scores.argsort();
+  auto kept = gfy::zeros({8});
+  while (order.numel() > 0) {
+    int64_t best = order[0].item<int64_t>();
+    kept = kept + best;
+    order = order.index_select(0, (overlaps.select(0, best) < 0.5f).nonzero().squeeze(1));
+  }
+  return kept;
+}
+} // namespace det
+)");
+  RunResult R = lint({Src, "--graph-region=det::suppress", "--", "-std=c++20",
+                      "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include"});
+  EXPECT_EQ(R.Code, 1) << R.Err;
+  EXPECT_NE(R.Out.find(":6:10: warning: greedy loop over the shrinking selection 'order'"), std::string::npos) << R.Out;
+  EXPECT_EQ(R.Err.find("names no function"), std::string::npos) << R.Err;
+}
+
 TEST(Cli, HostReadsGetTheRecipeOfWhatTheirValueBecomes) {
   // The same item() call, three fates: a size, a host buffer, tensor math. Only the last is
   // "keep it a 0-d tensor"; the size gets the padded form, the buffer "write a tensor instead".

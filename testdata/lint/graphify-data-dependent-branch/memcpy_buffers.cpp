@@ -29,3 +29,32 @@ struct KernelGrower : torch::nn::Module {
     return kernels + 1;
   }
 };
+
+// A struct a host library computes from a buffer shaped by a selection's size depends on the
+// points' values, but none of its members is that size: the branch is on a value read on the host,
+// and the note says where the library computed it.
+struct PointSet {
+  PointSet(int rows, int cols);
+  unsigned char *data;
+};
+struct Fitted {
+  float w, h;
+};
+Fitted fit_rectangle(const PointSet &points);
+
+struct RegionShape : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor mask) {
+    auto p = torch::nonzero(mask).to(torch::kFloat).cpu();
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'nonzero' has a data-dependent output shape: returns one row per non-zero element; a static graph cannot hold it [graphify-dynamic-shape]
+    // CHECK-MESSAGES: :[[@LINE-2]]:53: warning: 'cpu' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    PointSet pts(static_cast<int>(p.size(0)), 2);
+    std::memcpy(pts.data, p.data_ptr(), sizeof(float) * p.numel());
+    // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    Fitted f = fit_rectangle(pts);
+    if (f.w > f.h)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+    // CHECK-NOTES: :[[@LINE-3]]:16: note: computed on the host by 'fit_rectangle' here
+      return mask;
+    return mask.logical_not();
+  }
+};

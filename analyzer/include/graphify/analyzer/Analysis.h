@@ -57,6 +57,9 @@ struct TaintOrigin {
   /// The value is a size of a tensor whose shape follows the data: `Source` is the selection
   /// (nonzero, boolean indexing) that made it, not a read.
   bool SizeOfSelection = false;
+  /// `Source` is a selection: the value is its size, or was computed on the host from it (a
+  /// struct a host library derives from a buffer of that size), which is no longer the size.
+  bool FromSelection = false;
 };
 
 /// What a value with this origin depends on, for messages: "a tensor value read on the host",
@@ -75,6 +78,9 @@ public:
   virtual const ApiFlavor *tensorFlavor(clang::QualType T) const = 0;
   /// The rule-pack entries matching a call or construct expression (empty if none).
   virtual std::vector<const ApiEntry *> entriesFor(const clang::Expr *CallOrConstruct) const = 0;
+  /// The call that put the tensor `E` evaluates to in pageable host memory (a host factory, a
+  /// `to(kCPU)` copy, followed through locals and fields as the analysis knows them), or null.
+  virtual const clang::Expr *hostMemoryOrigin(const clang::Expr *E) const = 0;
 };
 
 struct AnalysisResult {

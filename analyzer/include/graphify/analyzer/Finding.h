@@ -63,6 +63,9 @@ struct Finding {
   /// The finding's value is the size of a value-dependent selection (not a value read from a
   /// tensor): its recipe is the padded form.
   bool SizeOfSelection = false;
+  /// The value behind the finding comes from a selection (its size, or host values computed from
+  /// it): ReadAt is the selection, not a read.
+  bool FromSelection = false;
   /// A finding that stands for a whole construct: the findings of every check inside
   /// [FoldBegin, FoldEnd) of its file (byte offsets) are folded into its notes, so that one
   /// greedy loop is one finding, not one per host read inside it.

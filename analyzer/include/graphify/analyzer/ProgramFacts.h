@@ -37,6 +37,7 @@ struct PortableOrigin {
   SourcePoint Read;              ///< the read's called name, as a real path
   std::vector<FindingNote> Steps; ///< "assigned to 'm' here", ... (read first, use last)
   bool SizeOfSelection = false;   ///< see TaintOrigin
+  bool FromSelection = false;     ///< see TaintOrigin
 };
 
 /// A host value of a summary: tainted by a read (Origin) and/or carrying parameters (bit i).

@@ -42,6 +42,7 @@ public:
   bool isBoolMask(const clang::Expr *E) const override;
   const ApiFlavor *tensorFlavor(clang::QualType T) const override { return Api->tensorFlavor(T); }
   std::vector<const ApiEntry *> entriesFor(const clang::Expr *CallOrConstruct) const override;
+  const clang::Expr *hostMemoryOrigin(const clang::Expr *E) const override;
 
   /// The origin of `E`'s taint (looking through parentheses and implicit conversions), or null.
   const TracedOrigin *tracedTaintOf(const clang::Expr *E) const;
