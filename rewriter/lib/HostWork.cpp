@@ -1,6 +1,7 @@
 // HostWork. A call is host work when it fills a host container (a non-const member call on a type
-// with a value_type whose value, if any, is dropped: push_back, resize, not at()) or is a free function given no tensor and returning none; a body works on the host
-// only when no expression in it has a tensor type, so nothing it does reaches the graph's tensors.
+// with a value_type whose value, if any, is dropped: push_back, resize, not at()) or is a free
+// function given no tensor and returning none; a body works on the host only when no expression
+// in it has a tensor type, so nothing it does reaches the graph's tensors.
 #include "HostWork.h"
 
 #include "ExprUtil.h"
