@@ -1363,8 +1363,9 @@ private:
   TaintValue computedFromObjects(const ApiCall &C, const Expr *E, llvm::ArrayRef<TaintValue> ArgV, TaintValue All) {
     auto IsSize = [](const TracedOrigin *O) { return O && O->SizeOfSelection; };
     // A constructor converts (cv::Mat to cv::InputArray): the object still holds the size.
-    const CXXRecordDecl *Result = E->getType()->getAsCXXRecordDecl();
-    if (!Result || isa<CXXConstructExpr>(E) || isHostContainerType(E->getType()) || !(IsSize(All.Origin) || IsSize(All.Context)))
+    const bool Struct = E->getType()->getAsCXXRecordDecl() && !isa<CXXConstructExpr>(E) &&
+                        !isHostContainerType(E->getType());
+    if (!Struct || !(IsSize(All.Origin) || IsSize(All.Context)))
       return All;
     for (size_t I = 0; I < ArgV.size(); ++I)
       if ((IsSize(ArgV[I].Origin) || IsSize(ArgV[I].Context)) && !C.Args[I]->getType()->getAsCXXRecordDecl())
