@@ -58,3 +58,40 @@ struct RegionShape : torch::nn::Module {
     return mask.logical_not();
   }
 };
+
+// Handed over through a converting constructor (as cv::Mat becomes cv::InputArray): the
+// conversion still holds the size; the function that computes from it is named.
+struct PointView {
+  PointView(const PointSet &points);
+};
+Fitted fit_view(const PointView &points);
+
+struct RegionShapeView : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor mask) {
+    auto p = torch::nonzero(mask).to(torch::kFloat).cpu();
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'nonzero' has a data-dependent output shape: returns one row per non-zero element; a static graph cannot hold it [graphify-dynamic-shape]
+    // CHECK-MESSAGES: :[[@LINE-2]]:53: warning: 'cpu' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    PointSet pts(static_cast<int>(p.size(0)), 2);
+    std::memcpy(pts.data, p.data_ptr(), sizeof(float) * p.numel());
+    // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    Fitted f = fit_view(pts);
+    if (f.w > f.h)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+    // CHECK-NOTES: :[[@LINE-3]]:16: note: computed on the host by 'fit_view' here
+      return mask;
+    return mask.logical_not();
+  }
+};
+
+// A size handed to an opaque function as a number stays the size in what it returns.
+struct SizePair : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor mask) {
+    auto p = torch::nonzero(mask);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'nonzero' has a data-dependent output shape: returns one row per non-zero element; a static graph cannot hold it [graphify-dynamic-shape]
+    auto shape = std::make_pair(static_cast<int>(p.size(0)), 2);
+    if (shape.first > 0)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on the size of a value-dependent selection; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      return mask;
+    return mask.logical_not();
+  }
+};

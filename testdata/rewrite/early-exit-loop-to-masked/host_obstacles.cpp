@@ -102,3 +102,26 @@ torch::Tensor doubled_through_host(const torch::Tensor &x) {
   auto y = h * 2;
   return y.to(torch::kCUDA); // EXPECT-RECIPE: the tensor was copied to host memory \(line 101\) and is copied back here, a round trip through the host: keep it on the device and drop both copies
 }
+
+struct Size2 {
+  using value_type = int; // a value type, not a container: no begin()
+  int width, height;
+};
+
+int upright(const torch::Tensor &mask) {
+  auto p = torch::nonzero(mask).to(torch::kFloat).cpu();
+  Mat pm(static_cast<int>(p.size(0)), 2);
+  std::memcpy(pm.data, p.data_ptr(), sizeof(float) * p.numel());
+  RotatedBox r = fit_box(pm);
+  Size2 s;
+  s.width = static_cast<int>(r.w);
+  s.height = static_cast<int>(r.h);
+  if (s.width < s.height) return 1; // EXPECT-NO-FIX: the condition depends on 's', a host 'Size2' \(not a number\) computed on the host from a value-dependent selection
+  return 0;
+}
+
+std::string label_of(const torch::Tensor &x, const std::map<int, std::string> &names) {
+  int k = x.argmax().item<int>(); // EXPECT-NO-FIX: the function does not return a tensor by value
+  if (names.count(k) > 0) return names.at(k); // EXPECT-NO-FIX: the function does not return a tensor by value
+  return "";
+}
