@@ -1,6 +1,7 @@
 // A size, shape, bound or k computed from a host value read from a tensor: the result's shape
 // follows the data, which a static graph cannot hold. Which arguments are sizes comes from the
-// `size_args` of the pack entries.
+// `size_args` of the pack entries; `length_args` name host data whose number of elements is
+// the size (`torch::tensor(keep)`).
 #include "DataDependentSizeCheck.h"
 
 #include <clang/AST/ExprCXX.h>
@@ -17,7 +18,8 @@ const CheckInfo &DataDependentSizeCheck::checkInfo() {
       "size, shape, bound or k computed from a value read from a tensor",
       "Finds arguments at the size positions of tensor operations (zeros/arange/full sizes, "
       "view/reshape shapes, slice and narrow bounds, topk's k, Slice(a, b)) that depend on a "
-      "tensor value copied to the host. The result's shape then changes with the data: a trace "
+      "tensor value copied to the host, and host data whose number of elements follows tensor "
+      "values where it becomes a tensor (torch::tensor(v)). The result's shape then changes with the data: a trace "
       "freezes the size seen while tracing, and a CUDA graph needs every shape fixed at capture.",
       "Use sizes from tensor metadata (x.size(0)) or constants, and express value-dependent "
       "selections with masks (torch::where, masked_fill) over a fixed-size tensor.",
@@ -33,10 +35,24 @@ void DataDependentSizeCheck::run(AnalysisContext &Ctx) {
     auto Call = Ctx.api().resolve(cast<Expr>(&S));
     if (!Call)
       return;
-    std::set<unsigned> Positions;
+    std::set<unsigned> Positions, Lengths;
     for (const ApiEntry *E : Call->Entries)
-      if (E->hasTag("size_argument"))
+      if (E->hasTag("size_argument")) {
         Positions.insert(E->SizeArgs.begin(), E->SizeArgs.end());
+        Lengths.insert(E->LengthArgs.begin(), E->LengthArgs.end());
+      }
+    // `torch::tensor(keep)`: as many elements as `keep` holds.
+    for (unsigned Pos : Lengths) {
+      const Expr *Data = Call->arg(Pos);
+      const TracedOrigin *O = Data ? Facts.lengthTaintOf(Data) : nullptr;
+      if (!O)
+        continue;
+      std::string Message = "'" + Call->Name + "' builds a tensor with one element per element of its host data, " +
+                            "whose number depends on " + dependenceOf(O) +
+                            "; the result's shape changes with the data, which a static graph cannot hold";
+      Ctx.report(info(), Data->getBeginLoc(), Message, &S, O, Data->getSourceRange());
+      return;
+    }
     for (unsigned Pos : Positions) {
       const Expr *Leaf = Ctx.taintedLeaf(Call->arg(Pos), AnalysisContext::ArgumentSlot::Size);
       if (!Leaf)

@@ -199,6 +199,7 @@ bool AnalysisContext::report(const CheckInfo &Check, SourceLocation Caret, std::
   if (Taint) {
     F.SizeOfSelection = Taint->SizeOfSelection;
     F.FromSelection = Taint->FromSelection;
+    F.ThroughControl = Taint->ThroughControl;
     // Walk back from the use to the read: the latest step first, the tensor read last.
     for (size_t I = Taint->Steps.size(); I-- > 0;) {
       SourceLocation L = I < Taint->StepLocs.size() ? Taint->StepLocs[I] : SourceLocation();

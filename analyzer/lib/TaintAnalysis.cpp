@@ -19,6 +19,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/StmtCXX.h>
 #include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/SmallPtrSet.h>
 
 #include <map>
 #include <optional>
@@ -319,6 +320,7 @@ public:
       O->What = P->What;
       O->SizeOfSelection = P->SizeOfSelection;
       O->FromSelection = P->FromSelection || P->SizeOfSelection;
+      O->ThroughControl = P->ThroughControl;
       O->Imported = P;
       It->second = O;
     }
@@ -388,6 +390,7 @@ public:
       P.What = O.What;
       P.SizeOfSelection = O.SizeOfSelection;
       P.FromSelection = O.FromSelection;
+      P.ThroughControl = O.ThroughControl;
       SourceLocation Read = O.SourceLoc.isValid() ? O.SourceLoc
                                                   : (O.Source ? O.Source->getExprLoc() : SourceLocation());
       P.Read = portablePoint(SM, Read);
@@ -538,6 +541,15 @@ private:
     TaintValue LoopExits, FunctionExits;
   };
   llvm::DenseMap<const VarDecl *, Declaration> Declared;
+  /// The depths of Control that hold a loop's trip count. Inside the body a counter follows
+  /// the iteration; the loop's data-dependent trip count reaches it when the loop ends.
+  llvm::SmallDenseSet<size_t, 4> LoopDepths;
+  /// Per enclosing loop, innermost last: the local host scalars its body writes (`++n`, `n += w`,
+  /// `best = i`).
+  std::vector<llvm::SmallPtrSet<const VarDecl *, 4>> WrittenInLoop;
+  /// Per enclosing loop: its condition and increment. The variables they read step the loop
+  /// (`i` of `for (i = 0; i < 8; ++i)`); the loop's own finding covers them.
+  std::vector<llvm::SmallVector<const Stmt *, 2>> LoopHeads;
   bool SawReturn = false;
   bool AllReturnsMask = true;
 
@@ -613,10 +625,11 @@ private:
 
   /// The same, counting only what happened since `D`: a container declared inside a branch or
   /// a loop body has the same length on every path through it.
-  TaintValue reachedSince(const Declaration &D) const {
+  TaintValue reachedSince(const Declaration &D, bool SkipLoops = false) const {
     TaintValue V;
     for (size_t I = D.Depth; I < Control.size(); ++I)
-      V = join(V, Control[I]);
+      if (!SkipLoops || !LoopDepths.contains(I))
+        V = join(V, Control[I]);
     auto Same = [](const TaintValue &X, const TaintValue &Y) {
       return X.Origin == Y.Origin && X.Context == Y.Context && X.Params == Y.Params;
     };
@@ -883,8 +896,10 @@ private:
       }
       return {It->second, 0, nullptr};
     }
-    if (C->hasTag("host_factory") || (C->hasTag("full_reduction") && C->Args.size() == 1))
-      return {}; // a shape from host sizes (checked as sizes), or a single element
+    if (C->hasTag("host_factory"))
+      return dataLength(*C, E, /*Record=*/false); // sizes are checked as sizes; data brings its length
+    if (C->hasTag("full_reduction") && C->Args.size() == 1)
+      return {}; // a single element
     const bool Instance = isInstanceCall(E, C->Callee);
     const unsigned First = Instance ? 1 : 0;
     const FunctionSummary *Sum = nullptr;
@@ -910,6 +925,42 @@ private:
     if (C->Entries.empty() || (C->hasTag("same_elements") && !C->hasTag("elementwise")))
       V.AnyDim = true;
     return V;
+  }
+
+  /// The host container an argument passes its elements from (`keep` of `torch::tensor(keep)`,
+  /// through the conversions to ArrayRef or TensorDataContainer), or null.
+  static const Expr *hostData(const Expr *Arg) {
+    const Expr *E = Arg ? Arg->IgnoreImplicit() : nullptr;
+    for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+      const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      if (!CE || CE->getNumArgs() != 1 || CE->isListInitialization() || isa<CXXTemporaryObjectExpr>(CE))
+        break;
+      E = CE->getArg(0)->IgnoreImplicit();
+    }
+    return E && isHostContainerType(E->getType()) ? E : nullptr;
+  }
+
+  /// The number of elements of the host data a call builds a tensor from (`length_args`:
+  /// `torch::tensor(keep)` has keep.size() elements), where it follows tensor data. `Record`:
+  /// the evaluation of the call, which records it for the size check and as a use.
+  TaintValue dataLength(const ApiCall &C, const Expr *At, bool Record) {
+    TaintValue Length;
+    for (const ApiEntry *Entry : C.Entries)
+      for (unsigned Pos : Entry->LengthArgs) {
+        const Expr *Data = Pos < C.Args.size() ? hostData(C.arg(Pos)) : nullptr;
+        if (!Data)
+          continue;
+        TaintValue L = sizeOf(Data, {});
+        if (L.empty())
+          continue;
+        L = step(L, Data->getBeginLoc(), At, "its number of elements is the size of the tensor '" + C.Name + "' builds");
+        if (Record) {
+          Facts.recordLength(C.arg(Pos), L.origin());
+          use(L);
+        }
+        Length = join(Length, L);
+      }
+    return Length;
   }
 
   const TracedOrigin *fieldShape(const FieldDecl *F) {
@@ -1135,8 +1186,15 @@ private:
       return evalMember(ME);
     if (const auto *BO = dyn_cast<BinaryOperator>(E))
       return evalBinary(BO);
-    if (const auto *UO = dyn_cast<UnaryOperator>(E))
-      return eval(UO->getSubExpr()); // `-s`, `!s`, `*p`, `++i`: the operand's dependence
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      TaintValue V = eval(UO->getSubExpr()); // `-s`, `!s`, `*p`, `++i`: the operand's dependence
+      if (UO->isIncrementDecrementOp())
+        if (TaintValue Counted = writtenUnderControl(UO->getSubExpr(), UO, "advanced"); !Counted.empty()) {
+          V = join(V, Counted);
+          assign(UO->getSubExpr(), V, UO);
+        }
+      return V;
+    }
     if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
       return evalConditional(CO);
     if (const auto *LE = dyn_cast<LambdaExpr>(E)) {
@@ -1194,6 +1252,7 @@ private:
     if (BO->getOpcode() == BO_Assign) {
       TaintValue V = eval(BO->getRHS());
       eval(BO->getLHS());
+      V = join(V, writtenUnderControl(BO->getLHS(), BO, "set"));
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
           DRE && Api.isTensor(DRE->getType()))
         rebindTensor(DRE->getDecl(), BO->getRHS());
@@ -1204,6 +1263,7 @@ private:
     }
     if (BO->isCompoundAssignmentOp()) {
       TaintValue V = join(eval(BO->getLHS()), eval(BO->getRHS()));
+      V = join(V, writtenUnderControl(BO->getLHS(), BO, "advanced"));
       assign(BO->getLHS(), V, BO);
       return V;
     }
@@ -1288,6 +1348,7 @@ private:
     for (const Expr *Arg : C->Args)
       ArgV.push_back(eval(Arg));
     noteFieldsPassedForRebinding(*C, First);
+    dataLength(*C, E, /*Record=*/true);
 
     bool ResultTensor = Api.isTensor(E->getType());
     bool TensorObject = Instance && !C->Args.empty() && Api.isTensor(C->Args[0]->getType());
@@ -1370,17 +1431,35 @@ private:
     for (size_t I = 0; I < ArgV.size(); ++I)
       if ((IsSize(ArgV[I].Origin) || IsSize(ArgV[I].Context)) && !C.Args[I]->getType()->getAsCXXRecordDecl())
         return All;
-    auto NotSize = [&](const TracedOrigin *O) -> const TracedOrigin * {
-      if (!IsSize(O))
+    return step(notTheSize(All), C.NameLoc, E, "computed on the host by '" + C.Callee->getNameAsString() + "' here");
+  }
+
+  /// `V` without the mark of being a selection's size: a value computed from one (a struct a
+  /// host library builds, a flag set when a size test holds) still follows the data, but is no
+  /// count of rows to keep padded.
+  TaintValue notTheSize(TaintValue V) {
+    return relabel(V, /*ThroughControl=*/false);
+  }
+
+  /// `V` as an implicit flow (TaintOrigin::ThroughControl); a flag or a count is no selection's
+  /// size unless `KeepSize` (the trip count of a loop over a selection counts its rows).
+  TaintValue throughControl(TaintValue V, bool KeepSize) {
+    return relabel(V, /*ThroughControl=*/true, KeepSize);
+  }
+
+  TaintValue relabel(TaintValue V, bool ThroughControl, bool KeepSize = false) {
+    auto Relabel = [&](const TracedOrigin *O) -> const TracedOrigin * {
+      if (!O || ((!O->SizeOfSelection || KeepSize) && O->ThroughControl == (O->ThroughControl || ThroughControl)))
         return O;
       TracedOrigin *N = Facts.newOrigin();
       *N = *O;
-      N->SizeOfSelection = false;
+      N->SizeOfSelection = O->SizeOfSelection && KeepSize;
+      N->ThroughControl = O->ThroughControl || ThroughControl;
       return N;
     };
-    All.Origin = NotSize(All.Origin);
-    All.Context = NotSize(All.Context);
-    return step(All, C.NameLoc, E, "computed on the host by '" + C.Callee->getNameAsString() + "' here");
+    V.Origin = Relabel(V.Origin);
+    V.Context = Relabel(V.Context);
+    return V;
   }
 
   /// A container or object now holds host data: a local (`v.push_back(s)`) or a field
@@ -1675,7 +1754,7 @@ private:
   // --- statements --------------------------------------------------------------------------
 
   void declare(const VarDecl *VD) {
-    if (isLocal(VD) && isHostContainerType(VD->getType()))
+    if (isLocal(VD) && (isHostContainerType(VD->getType()) || isHostScalar(VD)))
       Declared[VD] = {Control.size(), S.LoopExits, S.FunctionExits};
     const Expr *Init = VD->getInit();
     if (!Init) {
@@ -1692,6 +1771,70 @@ private:
     }
     if (!setContainer(VD, Init, VD->getLocation(), Init))
       setVar(VD, V, VD->getLocation(), Init, /*Strong=*/true);
+  }
+
+  /// A local number, flag or enumerator: what counts, remembers or chooses on the host (`n` of
+  /// `++n`, `found` of `found = true`, `best` of `best = i`).
+  static bool isHostScalar(const VarDecl *VD) {
+    if (!VD || VD->getType()->isReferenceType())
+      return false;
+    QualType T = VD->getType();
+    return T->isArithmeticType() || T->isEnumeralType();
+  }
+
+  /// `++n`, `n += w`, `found = true` on a local host scalar `Target` (`Verb`: "advanced", "set"):
+  /// after the data-dependent conditions around the write (since the variable was declared) it
+  /// holds how often they held, or whether they did — an implicit flow. The enclosing loops'
+  /// trip counts join when each loop ends (endLoop).
+  TaintValue writtenUnderControl(const Expr *Target, const Stmt *At, const char *Verb) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!isHostScalar(VD) || !isLocal(VD) || stepsALoop(VD))
+      return {};
+    if (!WrittenInLoop.empty())
+      WrittenInLoop.back().insert(VD);
+    auto It = Declared.find(VD);
+    TaintValue Under = reachedSince(It == Declared.end() ? Declaration{} : It->second, /*SkipLoops=*/true);
+    if (Under.empty())
+      return {};
+    return step(throughControl(Under, /*KeepSize=*/false), DRE->getLocation(), At,
+                std::string(Verb) + " here when a condition that follows tensor data holds");
+  }
+
+  /// After a loop whose trip count `Trip` follows tensor data: the host scalars its body wrote
+  /// that were declared before it (not those a loop head reads: stepsALoop) now depend on how
+  /// often it ran.
+  void endLoop(const llvm::SmallPtrSet<const VarDecl *, 4> &Counters, TaintValue Trip, size_t Depth,
+               const Stmt *Loop) {
+    if (!WrittenInLoop.empty())
+      WrittenInLoop.back().insert(Counters.begin(), Counters.end());
+    if (Trip.empty())
+      return;
+    for (const VarDecl *VD : Counters) {
+      auto It = Declared.find(VD);
+      if (It != Declared.end() && It->second.Depth > Depth)
+        continue; // declared inside the loop
+      const unsigned Line = Ctx().getSourceManager().getExpansionLineNumber(Loop->getBeginLoc());
+      TaintValue V = step(throughControl(Trip, /*KeepSize=*/true), Loop->getBeginLoc(), Loop, "'" + nameOf(VD) + "' is written in the loop at line " +
+                                                               std::to_string(Line) + ", whose trip count follows tensor data");
+      writeKey({VD, nullptr}, join(S.get({VD, nullptr}), V), /*Strong=*/true);
+    }
+  }
+
+  bool stepsALoop(const VarDecl *VD) const {
+    for (const auto &Head : LoopHeads)
+      if (llvm::any_of(Head, [&](const Stmt *H) { return H && refersTo(H, VD); }))
+        return true;
+    return false;
+  }
+
+  static bool refersTo(const Stmt *S, const VarDecl *VD) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD)
+      return true;
+    for (const Stmt *C : S->children())
+      if (C && refersTo(C, VD))
+        return true;
+    return false;
   }
 
   /// Evaluates the condition of `Owner` and returns what it depends on. The condition of an
@@ -1711,10 +1854,15 @@ private:
   /// conditions (`Control`), and under the data-dependent exits taken in it (`LoopExits`),
   /// which end with the loop.
   template <typename HeadFn, typename BodyFn, typename IncFn>
-  void loop(HeadFn Head, BodyFn Body, IncFn Inc, bool BodyFirst) {
+  void loop(HeadFn Head, BodyFn Body, IncFn Inc, bool BodyFirst, const Stmt *Loop,
+            llvm::ArrayRef<const Stmt *> HeadStmts) {
     TaintState Entry = S;
     TaintState Exit = TaintState::unreachable();
     TaintValue Trip;
+    const size_t Depth = Control.size();
+    WrittenInLoop.emplace_back();
+    LoopHeads.emplace_back(HeadStmts.begin(), HeadStmts.end());
+    LoopDepths.insert(Depth);
     for (unsigned Round = 0; Round < 8; ++Round) {
       TaintState Start = S;
       TaintValue TripBefore = Trip;
@@ -1748,6 +1896,11 @@ private:
     S = joinStates(Exit, S);
     S.Unreachable = Exit.Unreachable && S.Unreachable;
     S.LoopExits = Entry.LoopExits;
+    LoopDepths.erase(Depth);
+    llvm::SmallPtrSet<const VarDecl *, 4> Counters = std::move(WrittenInLoop.back());
+    WrittenInLoop.pop_back();
+    LoopHeads.pop_back();
+    endLoop(Counters, Trip, Depth, Loop);
   }
 
   void stmt(const Stmt *St) {
@@ -1797,12 +1950,12 @@ private:
     }
     if (const auto *W = dyn_cast<WhileStmt>(St)) {
       loop([&] { return condition(W->getCond(), W->getConditionVariable(), nullptr); },
-           [&] { stmt(W->getBody()); }, [] { return TaintValue{}; }, /*BodyFirst=*/false);
+           [&] { stmt(W->getBody()); }, [] { return TaintValue{}; }, /*BodyFirst=*/false, W, {W->getCond()});
       return;
     }
     if (const auto *D = dyn_cast<DoStmt>(St)) {
       loop([&] { return condition(D->getCond(), nullptr, nullptr); }, [&] { stmt(D->getBody()); },
-           [] { return TaintValue{}; }, /*BodyFirst=*/true);
+           [] { return TaintValue{}; }, /*BodyFirst=*/true, D, {D->getCond()});
       return;
     }
     if (const auto *F = dyn_cast<ForStmt>(St)) {
@@ -1817,7 +1970,7 @@ private:
             use(Step);
             return Step;
           },
-          /*BodyFirst=*/false);
+          /*BodyFirst=*/false, F, {F->getCond(), F->getInc()});
       return;
     }
     if (const auto *RF = dyn_cast<CXXForRangeStmt>(St)) {
@@ -1845,7 +1998,7 @@ private:
               S.Masks.erase(LoopVar);
             return Trip;
           },
-          [&] { stmt(RF->getBody()); }, [] { return TaintValue{}; }, /*BodyFirst=*/false);
+          [&] { stmt(RF->getBody()); }, [] { return TaintValue{}; }, /*BodyFirst=*/false, RF, {});
       return;
     }
     if (const auto *Sw = dyn_cast<SwitchStmt>(St)) {

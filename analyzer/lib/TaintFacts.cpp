@@ -23,6 +23,10 @@ const TracedOrigin *TaintFacts::tracedTaintOf(const Expr *E) const {
   });
 }
 
+const TracedOrigin *TaintFacts::lengthTaintOf(const Expr *E) const {
+  return lookThrough(E, [&](const Expr *X) -> const TracedOrigin * { return Lengths.lookup(X); });
+}
+
 bool TaintFacts::isBoolMask(const Expr *E) const {
   return lookThrough(E, [&](const Expr *X) { return Masks.contains(X); });
 }
@@ -55,6 +59,11 @@ void TaintFacts::recordTaint(const Expr *E, const TracedOrigin *O) {
     Taint.try_emplace(E, O); // the first (shortest) path wins; later loop rounds only lengthen it
 }
 
+void TaintFacts::recordLength(const Expr *E, const TracedOrigin *O) {
+  if (O)
+    Lengths.try_emplace(E, O);
+}
+
 void TaintFacts::replaceTaint(const Expr *E, const TracedOrigin *O) {
   if (O)
     Taint[E] = O;
@@ -65,6 +74,7 @@ void TaintFacts::replaceTaint(const Expr *E, const TracedOrigin *O) {
 void TaintFacts::clearExpressionFacts() {
   Taint.clear();
   Masks.clear();
+  Lengths.clear();
   Used.clear();
   HostResident.clear();
 }

@@ -166,6 +166,12 @@ llvm::Expected<Lifted> Lifter::liftHost(const Expr *E) {
       // if: the selection itself must stay padded first.
       if (O->SizeOfSelection)
         return refuse(selectionSizeAdvice(S, Api, Ctx));
+      if (O->ThroughControl)
+        return refuse("the condition depends on '" + text(E) + "', which is set or counted under a condition "
+                      "that tests tensor data (an implicit flow): compute it on the device from the conditions "
+                      "that set it, as a 0-d tensor (a flag: their logical_or; a count: the sum of their mask), "
+                      "and select with torch::where, or move the code that sets and tests it out of the graph "
+                      "region");
       return refuse("the condition depends on '" + text(E) + "', a host value read from a tensor "
                     "that cannot be kept on the device");
     }
@@ -205,6 +211,11 @@ std::string hostObjectReason(const VarDecl *V, const Expr *Use, const ApiModel &
            std::to_string(Ctx.getSourceManager().getExpansionLineNumber(O->Source->getBeginLoc())) +
            "): test the tensor value itself on the device (an id, a count) and move the host object out of the "
            "region";
+  // A table the condition reads with values that follow the data (`decode[ids[t]] == '*'`).
+  if (From.empty())
+    From = ", which the condition reads with values that follow tensor data: keep the table as a tensor and "
+           "index it on the device (index_select), or move the test and the host code it steers out of the graph "
+           "region, after the replay";
   return "the condition depends on " + What + From;
 }
 
@@ -305,11 +316,24 @@ bool isTensorArithmeticOperand(const Expr *E, const ApiModel &Api, ASTContext &C
   return false;
 }
 
+/// A branch that runs host code (writes a file, fills a host container) has no where() form
+/// whatever its condition: that code must leave the region, so it is the reason given.
+static std::optional<std::string> hostWorkObstacle(const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
+  if (const IfStmt *If = ifTesting(Cond, Ctx)) {
+    const Stmt *Arms[] = {If->getThen(), If->getElse()};
+    if (std::string Work = firstHostWork(Arms, Api, Ctx); !Work.empty())
+      return "the branch runs host code: " + Work + ", which no graph holds: move the test and that code out of "
+             "the graph region, after the replay";
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> conditionObstacle(const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
   if (!Cond)
     return std::nullopt;
   // The size of a selection blocks the condition whatever else it holds (a host flag, a bitwise
-  // '&' of two tests): the selection must become padded first, so that is the reason given.
+  // '&' of two tests): the selection must become padded first, so that is the reason given,
+  // with the host work of the branch it decides (selectionSizeAdvice).
   if (const Expr *Size = selectionSizeIn(Cond, Api))
     return selectionSizeAdvice(Size, Api, Ctx);
   return branchObstacle(Cond, Api, Ctx);
@@ -318,13 +342,10 @@ std::optional<std::string> conditionObstacle(const Expr *Cond, const ApiModel &A
 std::optional<std::string> branchObstacle(const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
   if (!Cond)
     return std::nullopt;
-  // A branch that runs host code (writes a file, fills a host container) has no where() form
-  // whatever its condition: that code must leave the region, so it is the reason given.
+  if (auto Work = hostWorkObstacle(Cond, Api, Ctx))
+    return Work;
   if (const IfStmt *If = ifTesting(Cond, Ctx)) {
     const Stmt *Arms[] = {If->getThen(), If->getElse()};
-    if (std::string Work = firstHostWork(Arms, Api, Ctx); !Work.empty())
-      return "the branch runs host code: " + Work + ", which no graph holds: move the test and that code out of "
-             "the graph region, after the replay";
     // Writes at a count of the iterations that passed: each position depends on the earlier tests.
     if (std::string Write = compactionIn(Arms, Ctx); !Write.empty())
       return "the branch compacts: " + Write + ", so each position counts the earlier iterations that passed "

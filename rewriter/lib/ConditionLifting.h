@@ -46,9 +46,10 @@ struct LiftedCondition {
 /// operand is a tensor: a host value used there computes the same as a 0-d tensor.
 bool isTensorArithmeticOperand(const clang::Expr *E, const ApiModel &Api, clang::ASTContext &Ctx);
 
-/// What blocks `Cond` whatever the statement around it: the size of a selection it tests, host
-/// work in the arms of the if it decides, a host object it reads (a string, a container, a struct
-/// computed on the host). Null when none does; liftCondition refuses with this first.
+/// What blocks `Cond` whatever the statement around it, in this order: the size of a selection
+/// it tests (with the host work of its arms), host work in the arms of the if it decides, a
+/// compaction in the arms, a host object it reads (a string, a container, a struct computed on
+/// the host). Null when none does; liftCondition refuses with this first.
 std::optional<std::string> conditionObstacle(const clang::Expr *Cond, const ApiModel &Api, clang::ASTContext &Ctx);
 
 /// conditionObstacle without the size of a selection: what the branch `Cond` decides does (host

@@ -1,5 +1,6 @@
 // HostWork. A call is host work when it fills a host container (a non-const member call on a type
-// with a value_type whose value, if any, is dropped: push_back, resize, not at()) or is a free
+// with a value_type whose value, if any, is dropped: push_back, resize, not at(); a compound
+// assignment such as `text += c`) or is a free
 // function given no tensor and returning none; a body works on the host only when no expression
 // in it has a tensor type, so nothing it does reaches the graph's tensors.
 #include "HostWork.h"
@@ -28,12 +29,20 @@ std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Ap
         S = E->IgnoreImplicit();
       const auto *Call = dyn_cast<CallExpr>(S);
       const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      // `text += c` on a string or another host container: an append, written as an operator.
+      if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Call);
+          Op && Op->isAssignmentOp() && Op->getOperator() != OO_Equal && Op->getNumArgs() == 2 &&
+          isHostContainerType(Op->getArg(0)->getType()) && !Api.isTensorExpr(Op->getArg(0))) {
+        unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(Op->getBeginLoc());
+        return "'" + sourceText(Op->getArg(0), Ctx) + " " + getOperatorSpelling(Op->getOperator()) + "' (line " +
+               std::to_string(Line) + ") fills a host container";
+      }
       if (Callee && !isa<CXXOperatorCallExpr>(Call)) {
         const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
         const Expr *Object = MC ? MC->getImplicitObjectArgument() : nullptr;
         // A container changed (`push_back`, `resize`, `insert`): a non-const method whose value,
         // if any, is dropped. An element read (`m.at(k)`, `v.front()`) used as a value is not work.
-        bool HostContainer = Object && isHostContainerType(Object->getType()) && MC->getMethodDecl() &&
+        bool HostContainer = Object && isHostContainerType(MC->getObjectType()) && MC->getMethodDecl() &&
                              !MC->getMethodDecl()->isConst() && (Discarded || Call->getType()->isVoidType());
         bool TensorArg = Object && Api.isTensorExpr(Object);
         for (const Expr *A : Call->arguments())
@@ -43,8 +52,8 @@ std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Ap
         bool HostFunction = Discarded && !Object && !TensorArg && !Api.isTensorExpr(Call);
         if (HostContainer || HostFunction) {
           unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(Call->getBeginLoc());
-          std::string Name = HostContainer ? sourceText(Object, Ctx) + "." + Callee->getNameAsString()
-                                           : Callee->getQualifiedNameAsString();
+          // The callee as written names the object and the operator (`v.push_back`, `out->emplace_back`).
+          std::string Name = HostContainer ? sourceText(MC->getCallee(), Ctx) : Callee->getQualifiedNameAsString();
           return "'" + Name + "' (line " + std::to_string(Line) + ")" +
                  (HostContainer ? " fills a host container" : " is host code");
         }

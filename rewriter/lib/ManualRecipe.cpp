@@ -4,6 +4,7 @@
 // graph-mode forms; anything else gets the check's help text, which says how to express it.
 #include "ManualRecipe.h"
 
+#include "ConditionLifting.h"
 #include "ExprUtil.h"
 #include "HostWork.h"
 #include "Safety.h"
@@ -27,7 +28,7 @@ bool isOutputStream(QualType T) {
   return RD && llvm::StringRef(RD->getQualifiedNameAsString()).contains("ostream");
 }
 
-enum class Consumer { None, Printed, LoopCondition, HostCopy, DeviceCopy, HostSelect, HostBuffer, HostLookup, MemoryCopy, ElementWrite };
+enum class Consumer { None, Printed, LoopCondition, HostCopy, DeviceCopy, HostSelect, HostBuffer, HostLookup, MemoryCopy, ElementWrite, HostObject, HostCall };
 
 /// `memcpy(buf.data(), t.data_ptr(), n)`: the pointer `Arg` is handed to a function of no tensor
 /// API that also takes a pointer it may write through — the tensor's memory is copied into a host
@@ -45,6 +46,17 @@ bool copiesMemoryOut(const CallExpr &Call, const Expr *Arg, const ApiModel &Api)
   return false;
 }
 
+/// `Arg`, a pointer, is handed to a free function of the project (not of the tensor API or the
+/// standard library, none the packs describe): host code that reads the tensor's memory.
+bool handsMemoryToHostCode(const CallExpr &Call, const Expr *Arg, const ApiModel &Api) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || isa<CXXMethodDecl>(Callee) || Api.isLibraryDecl(Callee) || Callee->isInStdNamespace() ||
+      !Arg->getType()->isPointerType() || !Api.entriesFor(&Call).empty())
+    return false;
+  return llvm::any_of(Call.arguments(),
+                      [&](const Expr *A) { return A->IgnoreParenCasts() == Arg->IgnoreParenCasts(); });
+}
+
 /// Whether the transfer `E` copies to the host: a host read (cpu()) or a destination naming the
 /// CPU; otherwise it copies host memory to the device (the host-sync check reports those only
 /// for tensors built in pageable host memory).
@@ -58,6 +70,49 @@ bool copiesToHost(const Expr *E, const ApiModel &Api) {
 }
 
 Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth = 0);
+
+/// A host object built from the value: a constructor of a class outside the tensor API
+/// (`cv::Rect(left, top, w, h)`, `std::pair(a, b)`) or a braced aggregate (`Box{x, y, s}`); not a
+/// container, not a tensor, not a Scalar or options of the tensor library.
+bool buildsHostObject(const Stmt *S, const ApiModel &Api) {
+  const auto *E = dyn_cast<Expr>(S);
+  if (!E || !(isa<CXXConstructExpr>(E) || isa<InitListExpr>(E)))
+    return false;
+  const auto *RD = E->getType()->getAsCXXRecordDecl();
+  return RD && !Api.isTensor(E->getType()) && !isHostContainerType(E->getType()) && !Api.isLibraryDecl(RD);
+}
+
+/// `det.score`, `object.m_bbox`: a field of a host object (not of a tensor-library class).
+bool isHostField(const Expr *LHS, const ApiModel &Api) {
+  const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
+  if (!ME || !isa<FieldDecl>(ME->getMemberDecl()))
+    return false;
+  const auto *RD = dyn_cast<CXXRecordDecl>(ME->getMemberDecl()->getDeclContext());
+  return RD && !Api.isLibraryDecl(RD) && !Api.isTensor(ME->getType());
+}
+
+/// Whether the container method `MD` stores what it is given as an element: a non-const method
+/// taking an element (`push_back(const value_type&)`, `insert`) or a parameter pack to construct
+/// one from (`emplace_back(Args&&...)`, which returns the new element). A lookup takes a key or
+/// a position instead (`at(size_type)`, `find(const key_type&)`). Told by the signature.
+bool storesElements(const CXXMethodDecl *MD, QualType Container) {
+  if (!MD || MD->isConst())
+    return false;
+  if (const FunctionDecl *Pattern = MD->getTemplateInstantiationPattern())
+    if (llvm::any_of(Pattern->parameters(), [](const ParmVarDecl *P) { return P->isParameterPack(); }))
+      return true;
+  const auto *RD = Container.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
+    if (const auto *TD = dyn_cast<TypedefNameDecl>(D)) {
+      const QualType Element = TD->getUnderlyingType().getCanonicalType().getUnqualifiedType();
+      return llvm::any_of(MD->parameters(), [&](const ParmVarDecl *P) {
+        return P->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType() == Element;
+      });
+    }
+  return false;
+}
 
 /// An element access: `a[i]` on an array or pointer, or an overloaded operator[] (an accessor).
 bool isSubscript(const Stmt *S) {
@@ -80,6 +135,8 @@ Consumer consumerOfLocal(const VarDecl *V, ASTContext &Ctx, const ApiModel &Api,
     case Consumer::HostLookup: return 5;
     case Consumer::HostBuffer: return 4;
     case Consumer::ElementWrite: return 4;
+    case Consumer::HostObject: return 4;
+    case Consumer::HostCall: return 4;
     case Consumer::Printed: return 3;
     case Consumer::HostSelect: return 2;
     default: return 0;
@@ -100,18 +157,26 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
     return Consumer::HostSelect;
   DynTypedNode N = DynTypedNode::create(*Anchor);
   const Stmt *Child = Anchor;
+  // Passed to the constructor of a host object (`cv::Rect(left, top, w, h)`, `Box{x, y, s}`):
+  // what the object goes into may say more (a container it is pushed into), so the walk goes on.
+  bool IntoHostObject = false;
+  auto Ends = [&]() { return IntoHostObject ? Consumer::HostObject : Consumer::None; };
   for (int Depth = 0; Depth < 24; ++Depth) {
     auto Parents = Ctx.getParents(N);
     if (Parents.empty())
-      return Consumer::None;
+      return Ends();
     N = Parents[0];
     // A host value read into a local (a tensor local is a tensor, whose uses are other findings).
     if (const auto *V = N.get<VarDecl>(); V && V->isLocalVarDecl() && V->getInit() &&
-                                          !isHostContainerType(V->getType()) && !Api.isTensor(V->getType()))
-      return consumerOfLocal(V, Ctx, Api, LocalDepth);
+                                          !isHostContainerType(V->getType()) && !Api.isTensor(V->getType())) {
+      Consumer C = consumerOfLocal(V, Ctx, Api, LocalDepth);
+      return C == Consumer::None ? Ends() : C;
+    }
     const Stmt *S = N.get<Stmt>();
     if (!S)
-      return Consumer::None;
+      return Ends();
+    if (buildsHostObject(S, Api))
+      IntoHostObject = true;
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
         OC && OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 && isOutputStream(OC->getArg(0)->getType()))
       return Consumer::Printed;
@@ -123,8 +188,10 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
     // its own member operator (`cv::Point2d(x, y)` to `cv::Point`) is the object, not a key.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
         MC && MC->getImplicitObjectArgument() && llvm::is_contained(MC->arguments(), Child) &&
-        isHostContainerType(MC->getImplicitObjectArgument()->getType()))
-      return MC->getType()->isVoidType() ? Consumer::HostBuffer : Consumer::HostLookup;
+        isHostContainerType(MC->getObjectType()))
+      return MC->getType()->isVoidType() || storesElements(MC->getMethodDecl(), MC->getObjectType())
+                 ? Consumer::HostBuffer
+                 : Consumer::HostLookup;
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Subscript &&
                                                             OC->getNumArgs() == 2 && OC->getArg(1) != nullptr &&
                                                             OC->getArg(0) != Child &&
@@ -141,6 +208,14 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
       if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(BO->getLHS()->IgnoreParenImpCasts());
           Sub && Sub->getOperator() == OO_Subscript && isHostContainerType(Sub->getArg(0)->getType()))
         return Consumer::HostBuffer;
+    // `det.score = s`, `object.m_bbox = cv::Rect(...)`: a field of a host object.
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && BO->getRHS() == Child &&
+                                                      isHostField(BO->getLHS(), Api))
+      return Consumer::HostObject;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+        OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && OC->getArg(1) == Child &&
+        isHostField(OC->getArg(0), Api))
+      return Consumer::HostObject;
     // `out_a[len] = cur` through an accessor or a data_ptr() pointer: the tensor's own memory
     // written on the host, element by element.
     if (const auto *BO = dyn_cast<BinaryOperator>(S);
@@ -149,6 +224,10 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
     if (const auto *Call = dyn_cast<CallExpr>(S); Call && isa<Expr>(Child) &&
                                                   copiesMemoryOut(*Call, cast<Expr>(Child), Api))
       return Consumer::MemoryCopy;
+    // `beam_search(scores.data_ptr<float>(), ...)`: the tensor's memory handed to host code.
+    if (const auto *Call = dyn_cast<CallExpr>(S);
+        Call && isa<Expr>(Child) && handsMemoryToHostCode(*Call, cast<Expr>(Child), Api))
+      return Consumer::HostCall;
     if (const auto *W = dyn_cast<WhileStmt>(S); W && W->getCond() == Child)
       return Consumer::LoopCondition;
     if (const auto *F = dyn_cast<ForStmt>(S); F && F->getCond() == Child)
@@ -156,14 +235,15 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
     if (const auto *D = dyn_cast<DoStmt>(S); D && D->getCond() == Child)
       return Consumer::LoopCondition;
     if (isa<CompoundStmt>(S) || isa<IfStmt>(S) || isa<ReturnStmt>(S))
-      return Consumer::None;
+      return Ends();
     Child = S;
   }
-  return Consumer::None;
+  return Ends();
 }
 
 /// The recipe for a host read whose value the findings `Uses` (check id, line) report: the most
-/// constraining use first — a size, a position, a trip count, a branch.
+/// constraining use first — a branch no select can express, a size, a position, a trip count, a
+/// branch.
 std::string recipeForUse(const std::vector<std::pair<std::string, unsigned>> &Uses, const BlockedBranches &Blocked) {
   auto LineOf = [&](llvm::StringRef Check) -> unsigned {
     for (const auto &[Id, Line] : Uses)
@@ -171,6 +251,12 @@ std::string recipeForUse(const std::vector<std::pair<std::string, unsigned>> &Us
         return Line;
     return 0;
   };
+  // A branch no select can express blocks first: what the value decides through it (a count
+  // the branch advances, then used as a size) cannot be graphed either.
+  for (const auto &[Id, L] : Uses)
+    if (Id == "graphify-data-dependent-branch" && Blocked.count(L))
+      return "the value read here decides a branch (line " + std::to_string(L) + ") that no select can express: " +
+             Blocked.at(L);
   if (unsigned L = LineOf("graphify-data-dependent-size"))
     return "the value read here becomes a size (line " + std::to_string(L) +
            "): a static graph cannot take a size from the data; allocate to a static upper bound, keep the "
@@ -186,13 +272,18 @@ std::string recipeForUse(const std::vector<std::pair<std::string, unsigned>> &Us
   if (unsigned L = LineOf("host-code"))
     return "the value read here is used by host code (the loop at line " + std::to_string(L) +
            " holds no tensor): move the read, and that code, out of the graph region, after the replay";
-  if (unsigned L = LineOf("graphify-data-dependent-branch"); L && Blocked.count(L))
-    return "the value read here decides a branch (line " + std::to_string(L) + ") that no select can express: " +
-           Blocked.at(L);
   if (unsigned L = LineOf("graphify-data-dependent-branch"))
     return "the value read here decides a branch (line " + std::to_string(L) +
            "): keep it a 0-d tensor, compute both sides and select with torch::where(cond, a, b)";
   return "";
+}
+
+/// The condition of the `if` whose condition holds `Anchor` (or is it), or null.
+const Expr *enclosingIfCondition(const Stmt *Anchor, ASTContext &Ctx) {
+  if (const auto *If = dyn_cast_or_null<IfStmt>(Anchor))
+    return If->getCond();
+  const IfStmt *If = isa_and_nonnull<Expr>(Anchor) ? ifTesting(cast<Expr>(Anchor), Ctx) : nullptr;
+  return If ? If->getCond() : nullptr;
 }
 
 } // namespace
@@ -229,6 +320,26 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
     return "the loop's body works on host values only (it holds no tensor), which no graph runs: move the "
            "loop, and the reads that decide it, out of the graph region, after the replay (the region returns "
            "the tensors they read)";
+  // A branch no rule took up (one in a function template, say) whose arms no select can express:
+  // that is the obstacle, whatever its condition reads.
+  if (F.CheckId == "graphify-data-dependent-branch")
+    if (const Expr *Cond = enclosingIfCondition(Anchor, Ctx))
+      if (auto Why = branchObstacle(Cond, Api, Ctx))
+        return *Why;
+  // A loop whose body does host work (fills a host container, builds result structs): that work
+  // leaves the region with the loop, whatever bounds it.
+  if (const Stmt *Body = loopBody(Anchor); Body && F.CheckId == "graphify-data-dependent-loop")
+    if (std::string Work = firstHostWork({Body}, Api, Ctx); !Work.empty())
+      return "the loop's body does host work (" + Work + "), which no graph holds: move the loop, and the reads "
+             "in it, out of the graph region, after the replay (the region returns the tensors they read, a "
+             "selection padded to a static size and its count)";
+  // A number counted or a flag set under conditions on tensor data (an implicit flow): the
+  // conditions become a mask, the count its sum.
+  if (F.ThroughControl && !F.SizeOfSelection && F.CheckId != "graphify-host-sync")
+    return "the value counts or records how often a condition on tensor data held (it is set or advanced "
+           "under that condition, an implicit flow): compute the condition for every element as a mask on "
+           "the device, and the count as mask.sum() (a flag: mask.any()), a 0-d tensor; a size taken from it "
+           "needs the padded form (allocate to the static bound and mask the entries past the count)";
   // The size of a selection: the static form keeps the rows the selection came from.
   const bool Loop = Use == Consumer::LoopCondition || loopBody(Anchor) != nullptr;
   if (F.SizeOfSelection && Loop)
@@ -276,6 +387,13 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
            "the values on the device with tensor ops (torch::where for a test per element, index_put_ or "
            "scatter_ at positions held in a tensor), or move the host loop that writes it out of the graph "
            "region, after the replay";
+  case Consumer::HostCall:
+    return "the tensor's memory is handed to host code (a function of the project that reads it on the host), "
+           "which no graph runs: move the read and that call out of the graph region, after the replay (the region "
+           "returns the tensor)";
+  case Consumer::HostObject:
+    return "the value is stored in a host object (a struct or class of results), which a graph cannot build: "
+           "return the values as tensors from the graph region and build the object after the replay";
   case Consumer::MemoryCopy:
     return "the tensor's memory is copied into a host buffer (a memcpy of data_ptr()), which no graph "
            "holds: move the copy, and the host code that reads the buffer, out of the graph region, after "

@@ -152,6 +152,14 @@ std::string selectionSizeAdvice(const Expr *SizeUse, const ApiModel &Api, ASTCon
     return Reason + ": the early return leaves the function when it holds, which a graph cannot do: " + Padded +
            " and return it with its count (mask.sum()); the host code after the region tests the count and "
            "returns early (selection-to-padded splits a free function that returns a tensor this way)" + Also;
+  // `if (!dets.empty()) { for (...) boxes->emplace_back(...); }`: no exit, host code in the arms.
+  llvm::SmallVector<const Stmt *, 8> Arms(Then.begin(), Then.end());
+  if (If && If->getElse())
+    Arms.push_back(If->getElse());
+  if (std::string Work = firstHostWork(Arms, Api, Ctx); !Work.empty())
+    return Reason + ": the branch runs host code: " + Work + ", which no graph holds: move the test and that code "
+           "out of the graph region, after the replay (the region returns the selection padded to the rows it "
+           "came from, with its count)";
   return Reason + ": " + Padded + " and test its count on the device (mask.sum(), mask.any())";
 }
 

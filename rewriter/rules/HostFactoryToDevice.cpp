@@ -14,9 +14,9 @@
 // operand (it would stay on the host); each local on the way is read only on the way (another use
 // would now see a device tensor); the destination is a plain value (a variable, a field, a
 // getter of one, a constant) that has the same value where the factory is, and the factory takes
-// tensor options as its last parameter. Factories of host data (torch::tensor, from_blob: no
-// size_argument tag) are not matched: their data must be copied once before the region, the
-// recipe the check gives.
+// tensor options as its last parameter. Factories of host data (torch::tensor, from_blob: tag
+// host_data) are not matched: their data must be copied once before the region, the recipe the
+// check gives.
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
 
@@ -53,7 +53,7 @@ std::optional<HostCopy> hostCopyOf(const Expr *E, const ApiModel &Api) {
   if (!Origin)
     return std::nullopt;
   auto Factory = Resolver.resolve(Origin->Factory);
-  if (!Factory || !Factory->hasTag("size_argument"))
+  if (!Factory || !Factory->hasTag("size_argument") || Factory->hasTag("host_data"))
     return std::nullopt;
   return HostCopy{*Transfer, *Origin, *Factory};
 }

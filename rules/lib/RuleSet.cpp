@@ -220,6 +220,10 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
     if (!Size)
       return Size.takeError();
     E.SizeArgs = *Size;
+    auto Length = takePositions(M, "length_args");
+    if (!Length)
+      return Length.takeError();
+    E.LengthArgs = *Length;
     auto Index = takePositions(M, "index_args");
     if (!Index)
       return Index.takeError();
@@ -270,8 +274,8 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
     if (auto Err = M.finish())
       return Err;
     // Tags that need positions must have them, or the check silently never fires.
-    if (E.hasTag("size_argument") && E.SizeArgs.empty())
-      return yamlError(File, Item, "entry '" + E.Name + "' is tagged size_argument but has no 'size_args'");
+    if (E.hasTag("size_argument") && E.SizeArgs.empty() && E.LengthArgs.empty())
+      return yamlError(File, Item, "entry '" + E.Name + "' is tagged size_argument but has no 'size_args' or 'length_args'");
     if (E.hasTag("position_argument") && E.PositionArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged position_argument but has no 'position_args'");
     if (E.hasTag("domain_restricted") && (E.DomainArgs.empty() || !E.SafeValue))

@@ -134,7 +134,7 @@ TEST(RuleSetErrors, DuplicatesAndMissingPositions) {
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: item, tags: [pure], name: other}\n"),
             "pack.yaml:3:32: error: duplicate key 'name' in entry");
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: zeros, tags: [size_argument]}\n"),
-            "pack.yaml:3:5: error: entry 'zeros' is tagged size_argument but has no 'size_args'");
+            "pack.yaml:3:5: error: entry 'zeros' is tagged size_argument but has no 'size_args' or 'length_args'");
 }
 
 TEST(RuleSetErrors, CaptureWindowEntriesNeedTheirPositions) {

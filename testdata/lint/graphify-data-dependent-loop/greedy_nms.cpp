@@ -47,7 +47,7 @@ struct Detector : torch::nn::Module {
       auto survivors = (overlap <= 0.45).nonzero().squeeze(1);
       order = rest.index_select(0, survivors);
     }
-    auto kept = torch::tensor(keep);
+    auto kept = torch::tensor(keep); // CHECK-MESSAGES: :[[@LINE]]:31: warning: 'tensor' builds a tensor with one element per element of its host data, whose number depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
 
     auto candidates = std::get<1>(scores.sort(0, true));
     for (; candidates.size(0) > 0;) {

@@ -107,7 +107,7 @@ struct Detector : torch::nn::Module {
       auto ok = ious <= 0.5;
       order = rest.index({ok});
     }
-    auto idx = torch::tensor(picked);
+    auto idx = torch::tensor(picked); // CHECK-MESSAGES: :[[@LINE]]:30: warning: 'tensor' builds a tensor with one element per element of its host data, whose number depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
     int k = std::min<int>(picked.size(), 10);
     auto top = torch::topk(s, k);
     // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: size argument of 'topk' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]

@@ -60,6 +60,10 @@ struct TaintOrigin {
   /// `Source` is a selection: the value is its size, or was computed on the host from it (a
   /// struct a host library derives from a buffer of that size), which is no longer the size.
   bool FromSelection = false;
+  /// The value follows the data through control flow, not through what was computed: a number
+  /// counted or a flag set under a condition that tests tensor data, or in a loop whose trip
+  /// count does (an implicit flow).
+  bool ThroughControl = false;
 };
 
 /// What a value with this origin depends on, for messages: "a tensor value read on the host",

@@ -66,6 +66,8 @@ struct Finding {
   /// The value behind the finding comes from a selection (its size, or host values computed from
   /// it): ReadAt is the selection, not a read.
   bool FromSelection = false;
+  /// The value follows the data through control flow (see TaintOrigin::ThroughControl).
+  bool ThroughControl = false;
   /// A finding that stands for a whole construct: the findings of every check inside
   /// [FoldBegin, FoldEnd) of its file (byte offsets) are folded into its notes, so that one
   /// greedy loop is one finding, not one per host read inside it.

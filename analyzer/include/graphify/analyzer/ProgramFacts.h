@@ -38,6 +38,7 @@ struct PortableOrigin {
   std::vector<FindingNote> Steps; ///< "assigned to 'm' here", ... (read first, use last)
   bool SizeOfSelection = false;   ///< see TaintOrigin
   bool FromSelection = false;     ///< see TaintOrigin
+  bool ThroughControl = false;    ///< see TaintOrigin
 };
 
 /// A host value of a summary: tainted by a read (Origin) and/or carrying parameters (bit i).

@@ -50,6 +50,10 @@ public:
   /// a loop, a size or a region's return (what changes a trace's result).
   bool flowsIntoGraph(const clang::Expr *SourceCall) const { return Used.contains(SourceCall); }
 
+  /// Why the number of elements of the host container `E` may depend on tensor values, where
+  /// that number is a tensor's size (a `length_args` argument: `torch::tensor(keep)`), or null.
+  const TracedOrigin *lengthTaintOf(const clang::Expr *E) const;
+
   /// The call that put the tensor read by `E` (a local or a field) in pageable host memory,
   /// as the analysis knows it at that point, or null.
   const clang::Expr *hostResidentOrigin(const clang::Expr *E) const;
@@ -63,6 +67,7 @@ public:
   /// elements, not for what they hold.
   void replaceTaint(const clang::Expr *E, const TracedOrigin *O);
   void recordMask(const clang::Expr *E) { Masks.insert(E); }
+  void recordLength(const clang::Expr *E, const TracedOrigin *O);
   void recordUse(const clang::Expr *SourceCall) { Used.insert(SourceCall); }
   /// What the read `E` holds (null: not known to be in host memory); the last evaluation of a
   /// loop body, the one at its fixed point, wins.
@@ -75,6 +80,7 @@ private:
   std::deque<TracedOrigin> Storage;
   llvm::DenseMap<const clang::Expr *, const TracedOrigin *> Taint;
   llvm::DenseSet<const clang::Expr *> Masks;
+  llvm::DenseMap<const clang::Expr *, const TracedOrigin *> Lengths;
   llvm::DenseSet<const clang::Expr *> Used;
   llvm::DenseMap<const clang::Expr *, const clang::Expr *> HostResident;
 };

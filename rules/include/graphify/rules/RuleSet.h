@@ -34,6 +34,9 @@ struct ApiEntry {
   std::vector<std::string> Tags;    ///< from the closed list in tags.yaml
   std::optional<unsigned> Arity;    ///< matches only calls with this many arguments (self counted)
   std::vector<unsigned> SizeArgs;   ///< positions of size/bound/k arguments (self is position 0)
+  /// Positions of host data whose number of elements is the result's size (`torch::tensor(v)`:
+  /// the length of `v`, not its values).
+  std::vector<unsigned> LengthArgs;
   std::vector<unsigned> IndexArgs;  ///< positions of index lists (bool_mask_index)
   std::vector<unsigned> PositionArgs; ///< positions of element positions (position_argument)
   std::vector<unsigned> CallableArgs; ///< positions of captured callables (capture_entry)

@@ -1,0 +1,85 @@
+// Implicit flows: a host number or flag written under a condition that follows tensor data, or in
+// a loop whose trip count does, holds how often (or whether) the condition held; used later as a
+// size, a bound or a condition, it is data dependent. The variables a loop's head reads follow the
+// iteration, and counters declared inside a loop body start again each time: neither is reported.
+// Host data whose number of elements follows tensor values becomes a tensor of a data-dependent
+// shape (torch::tensor(keep)); sizes given to from_blob are sizes.
+#include <graphify/annotations.h>
+#include <torch/torch.h>
+
+#include <vector>
+
+GRAPHIFY_GRAPH_REGION torch::Tensor trim_to_kept(torch::Tensor order, const torch::Tensor &dets) {
+  int64_t kept = 0;
+  while (order.numel() > 0) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: greedy loop over the shrinking selection 'order' (the hand-written non-maximum suppression pattern): each iteration selects from what the last one kept, so the number of iterations, the selections and the host reads inside all follow the data; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+    order = order.slice(0, 1, order.size(0));
+    order = order.index({order > 0});
+    ++kept;
+  }
+  return dets.slice(0, 0, kept);
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: size argument of 'slice' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+  // CHECK-NOTES: :[[@LINE-8]]:3: note: 'kept' is written in the loop at line 14, whose trip count follows tensor data
+}
+
+GRAPHIFY_GRAPH_REGION torch::Tensor count_confident(const torch::Tensor &scores, const torch::Tensor &boxes, float t) {
+  int64_t n = 0;
+  for (int64_t i = 0; i < scores.size(0); ++i)
+    if (scores[i].item<float>() > t)
+      // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      // CHECK-MESSAGES: :[[@LINE-2]]:19: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+      n += 1;
+  return boxes.narrow(0, 0, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: size argument of 'narrow' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: advanced here when a condition that follows tensor data holds
+  // CHECK-NOTES: :[[@LINE-7]]:19: note: value read from tensor here
+}
+
+GRAPHIFY_GRAPH_REGION torch::Tensor any_match(const torch::Tensor &labels, const torch::Tensor &x, int64_t c) {
+  bool found = false;
+  if (torch::nonzero(labels == c).size(0) > 0)
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: branch condition depends on the size of a value-dependent selection; a traced or captured graph records only one side [graphify-data-dependent-branch]
+    // CHECK-MESSAGES: :[[@LINE-2]]:7: warning: 'nonzero' has a data-dependent output shape: returns one row per non-zero element; a static graph cannot hold it [graphify-dynamic-shape]
+    found = true;
+  if (found)
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: set here when a condition that follows tensor data holds
+    return x * 2;
+  return x;
+}
+
+GRAPHIFY_GRAPH_REGION torch::Tensor static_counts(const torch::Tensor &x, torch::Tensor steps) {
+  int64_t n = 0;
+  for (int64_t i = 0; i < 4; ++i)
+    ++n;
+  for (int64_t i = 0; i < 8; ++i) {
+    int64_t width = 1;
+    ++width;
+    steps = steps * x.select(0, i % 2) * width;
+    if (steps.sum().item<float>() > 1.0f)
+      // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      // CHECK-MESSAGES: :[[@LINE-2]]:21: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+      break;
+  }
+  return x.narrow(0, 0, n) * steps;
+}
+
+GRAPHIFY_GRAPH_REGION torch::Tensor gather_listed(const torch::Tensor &x, const torch::Tensor &s, float t) {
+  std::vector<int64_t> keep;
+  for (int64_t i = 0; i < s.size(0); ++i)
+    if (s[i].item<float>() > t)
+      // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      // CHECK-MESSAGES: :[[@LINE-2]]:14: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+      keep.push_back(i);
+  std::vector<int64_t> corners{0, 2};
+  return x.index({torch::tensor(keep)}) + x.index({torch::tensor(corners)}).sum();
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'tensor' builds a tensor with one element per element of its host data, whose number depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: the length of 'keep' follows tensor data from here
+}
+
+GRAPHIFY_GRAPH_REGION torch::Tensor wrap_counted(const torch::Tensor &x, std::vector<float> &buf) {
+  int64_t n = x.sum().item<int64_t>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  return torch::from_blob(buf.data(), {n}).clone();
+  // CHECK-MESSAGES: :[[@LINE-1]]:40: warning: size argument of 'from_blob' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+}

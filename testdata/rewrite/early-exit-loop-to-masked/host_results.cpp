@@ -1,0 +1,89 @@
+// Advice for host reads whose values end in host results: fields of result structs, constructors
+// of classes outside the tensor API and braced aggregates (a host object), containers reached
+// through a smart pointer (collected), strings built with += (host work), a compaction written in
+// a function template, and flags and counts set under tests of tensor data (implicit flows).
+#include <torch/torch.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+struct Detection {
+  int left = 0;
+  int top = 0;
+  float score = 0;
+};
+
+struct Rect {
+  Rect(int x, int y, int w, int h) : x(x), y(y), w(w), h(h) {}
+  int x, y, w, h;
+};
+
+void to_detections(const torch::Tensor &pred, float t, std::shared_ptr<std::vector<Detection>> &out) {
+  auto dets = pred.index({pred.select(1, 4) > t});
+  for (int64_t i = 0; i < dets.size(0); ++i) // EXPECT-NO-FIX: the loop's body does host work \('out->emplace_back' \(line 25\) fills a host container\)
+    out->emplace_back(Detection{static_cast<int>(dets[i][0].item<float>()), static_cast<int>(dets[i][1].item<float>()), // EXPECT-RECIPE: the value is collected into a host container
+                                dets[i][4].item<float>()});
+}
+
+std::vector<Detection> labelled(const torch::Tensor &pred, float t) {
+  auto dets = pred.index({pred.select(1, 4) > t});
+  std::vector<Detection> result;
+  for (int64_t i = 0; i < dets.size(0); ++i) { // EXPECT-NO-FIX: the loop's body does host work \('result.push_back' \(line 38\)
+    Detection d;
+    d.left = static_cast<int>(dets[i][0].item<float>()); // EXPECT-RECIPE: the value is stored in a host object
+    auto top = static_cast<int>(dets[i][1].item<float>()); // EXPECT-RECIPE: the value is stored in a host object
+    Rect box(d.left, top, 4, 4);
+    d.top = box.y;
+    result.push_back(d);
+  }
+  return result;
+}
+
+std::string decode_bases(const torch::Tensor &ids) {
+  static const char table[4] = {'A', 'C', 'G', '*'};
+  auto c = ids.contiguous();
+  const int *p = c.data_ptr<int>(); // EXPECT-NO-FIX: the branch runs host code: 'text \+=' \(line 53\) fills a host container
+  std::string text;
+  int skipped = 0;
+  for (int i = 0; i < 8; ++i) {
+    if (table[p[i]] == '*') // EXPECT-NO-FIX: the branch runs host code: 'text \+=' \(line 53\)
+      ++skipped;
+    else
+      text += table[p[i]];
+  }
+  return text + std::to_string(skipped);
+}
+
+template <typename T> int front_of(const T *g, float thr, std::vector<int> &front) {
+  int n = 0;
+  for (int s = 0; s < 16; ++s) {
+    if (static_cast<float>(g[s]) >= thr) { // EXPECT-RECIPE: the branch compacts: 'front\[n\]' \(line 62\) is written at 'n'
+      front[n] = s;
+      ++n;
+    }
+  }
+  return n;
+}
+
+int beam_front(const torch::Tensor &guide, float thr, std::vector<int> &front) {
+  auto c = guide.contiguous();
+  return front_of<float>(c.data_ptr<float>(), thr, front); // EXPECT-RECIPE: decides a branch \(line 61\) that no select can express: the branch compacts
+}
+
+torch::Tensor scale_if_present(const torch::Tensor &labels, const torch::Tensor &x, int64_t c) {
+  bool found = false;
+  if (torch::nonzero(labels == c).size(0) > 0) // EXPECT-NO-FIX: the size of a value-dependent selection: .*mask.any\(\)
+    found = true;
+  if (found) // EXPECT-NO-FIX: the condition depends on 'found', which is set or counted under a condition that tests tensor data \(an implicit flow\)
+    return x * 2;
+  return x;
+}
+
+torch::Tensor first_confident(const torch::Tensor &scores, const torch::Tensor &boxes, float t) {
+  int64_t n = 0;
+  for (int64_t i = 0; i < scores.size(0); ++i)
+    if (scores[i].item<float>() > t) // EXPECT-NO-FIX: cannot prove that 'scores\[i\]' has a single element
+      n += 1;
+  return boxes.narrow(0, 0, n); // EXPECT-RECIPE: counts or records how often a condition on tensor data held .*mask.sum\(\)
+}
