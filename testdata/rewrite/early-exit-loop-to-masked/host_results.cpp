@@ -87,3 +87,32 @@ torch::Tensor first_confident(const torch::Tensor &scores, const torch::Tensor &
       n += 1;
   return boxes.narrow(0, 0, n); // EXPECT-RECIPE: counts or records how often a condition on tensor data held .*mask.sum\(\)
 }
+
+struct Mark {
+  float x;
+};
+
+void marks_present(const torch::Tensor &pred, float t, std::vector<Mark> &out) {
+  auto dets = pred.index({pred.select(1, 4) > t});
+  if (dets.size(0) > 0) { // EXPECT-NO-FIX: the size of a value-dependent selection: the branch runs host code: 'out.push_back'
+    for (int64_t i = 0; i < 2; ++i)
+      out.push_back(Mark{1.0f});
+  }
+}
+
+int count_marks(const torch::Tensor &ids) {
+  static const std::string marks = "a*b";
+  auto c = ids.contiguous();
+  const int *p = c.data_ptr<int>(); // EXPECT-NO-FIX: 'marks', a host string, which the condition reads with values that follow tensor data
+  int n = 0;
+  if (marks[p[0]] == '*') // EXPECT-NO-FIX: which the condition reads with values that follow tensor data: keep the table as a tensor
+    n = 1;
+  return n;
+}
+
+float host_mean(const float *p, int n);
+
+float mean_on_host(const torch::Tensor &x) {
+  auto c = x.contiguous();
+  return host_mean(c.data_ptr<float>(), 4); // EXPECT-RECIPE: the tensor's memory is handed to host code
+}
