@@ -191,9 +191,12 @@ private:
     for (const FunctionDecl *FD : Functions)
       if (Regions.contains(FD))
         Note(FD, Regions.isRelaxed(FD));
+    // Wherever the callee is declared (a header beside the sources, or in the project's
+    // include/ directory, which is not under the directory of the linted files): the unit that
+    // defines it knows it by its USR. The tensor library and system headers define none.
     const SourceManager &SM = Ctx.getSourceManager();
     for (const auto &[FD, Relaxed] : Regions.calledWithoutBody())
-      if (acceptedFile(SM, Config, FD->getLocation()))
+      if (!SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())) && !Facts->api().isLibraryDecl(FD))
         Note(FD, Relaxed);
   }
 };

@@ -84,6 +84,30 @@ bool mayNameDevice(const Expr *Arg, const ApiResolver &Api, unsigned Depth) {
   return optionsMayNameDevice(W, Api, Depth);
 }
 
+/// `std::vector<Tensor>`, `at::TensorList`: a class template over tensors (not a tensor).
+bool isListOfTensors(QualType T, const ApiResolver &Api) {
+  T = T.getNonReferenceType();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!Spec || Api.isTensor(T))
+    return false;
+  return llvm::any_of(Spec->getTemplateArgs().asArray(), [&](const TemplateArgument &TA) {
+    return TA.getKind() == TemplateArgument::Type && Api.isTensor(TA.getAsType());
+  });
+}
+
+/// The list `E` takes an element of, or null: `grid[1]`, or a method given positions only that
+/// returns a reference (`grid.at(1)`, `grid.front()`; not `emplace_back(t)`, which stores).
+const Expr *listIndexed(const Expr *E, const ApiResolver &Api) {
+  const Expr *List = nullptr;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+    List = OC->getArg(0);
+  else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+           MC && MC->getMethodDecl() && MC->getMethodDecl()->getReturnType()->isReferenceType() &&
+           llvm::all_of(MC->arguments(), [](const Expr *A) { return A->getType()->isIntegralOrEnumerationType(); }))
+    List = MC->getImplicitObjectArgument();
+  return List && isListOfTensors(List->getType(), Api) ? List : nullptr;
+}
+
 class OriginFinder {
 public:
   OriginFinder(const ApiResolver &Api, HostOrigin &Path, std::optional<HostResidentLookup> Known = std::nullopt)
@@ -95,6 +119,10 @@ public:
     E = skipValueWrappers(E);
     if (!E || Depth > 12)
       return nullptr;
+    // An element of a list of tensors (`grid[1]` of `auto grid = torch::meshgrid({x, y})`) lives
+    // where the list was made.
+    if (const Expr *List = listIndexed(E, Api))
+      return follow(List, Depth + 1, Self);
     if (Known && (isa<DeclRefExpr>(E) || isa<MemberExpr>(E)))
       return (*Known)(E);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
@@ -129,11 +157,19 @@ public:
     // Any other op that returns a tensor runs where its operands are: a tensor computed from host
     // tensors (`torch::triu(torch::ones(...)).unsqueeze(0)`, `ones(...).fill_(v).toType(kLong)`)
     // is in host memory too. The first tensor operand decides (mixing devices is an error).
-    if (!Api.isTensor(E->getType()))
+    // The same for an op returning a list (`torch::meshgrid({x, y})`, `chunk`) or taking one: the
+    // list's tensors decide, all of them.
+    if (!Api.isTensor(E->getType()) && !isListOfTensors(E->getType(), Api))
       return nullptr;
-    for (const Expr *Arg : Call->Args)
-      if (Arg && Api.isTensor(skipValueWrappers(Arg)->getType()))
+    for (const Expr *Arg : Call->Args) {
+      if (!Arg)
+        continue;
+      if (Api.isTensor(skipValueWrappers(Arg)->getType()))
         return follow(Arg, Depth + 1, Self);
+      // Only where the caller reports: the factory-to-device rule moves one factory, not a list.
+      if (Known && isListOfTensors(skipValueWrappers(Arg)->getType(), Api))
+        return joinedOrigin(Arg, Depth);
+    }
     return nullptr;
   }
 
@@ -170,7 +206,8 @@ private:
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (VD && VD == Self)
       return DRE;
-    if (!VD || !VD->isLocalVarDecl() || VD->getType()->isReferenceType() || !VD->getInit())
+    if (!VD || !VD->isLocalVarDecl() || VD->getType()->isReferenceType() || !VD->getInit() ||
+        (isListOfTensors(VD->getType(), Api) && !elementsOnlyRead(VD, Api)))
       return nullptr;
     if (!llvm::is_contained(Path.Locals, VD))
       Path.Locals.push_back(VD);
@@ -218,6 +255,42 @@ private:
 };
 
 } // namespace
+
+bool elementsOnlyRead(const VarDecl *VD, const ApiResolver &Api) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (!FD || !FD->getBody())
+    return false;
+  // Each statement with the chain of its ancestors (innermost last), skipping implicit nodes.
+  struct Visit {
+    const Stmt *S;
+    const Stmt *Parent;
+    const Stmt *GrandParent;
+  };
+  llvm::SmallVector<Visit, 64> Work{{FD->getBody(), nullptr, nullptr}};
+  while (!Work.empty()) {
+    auto [S, Parent, GrandParent] = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD) {
+      // Read: `grid[i]` or `grid.at(i)`, not assigned to (`grid[0] = x.cuda()` moves it).
+      const auto *Element = dyn_cast_or_null<Expr>(Parent);
+      if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(Element); MC && MC->getMethodDecl() &&
+                                                                        MC->getMethodDecl()->isConst())
+        continue; // size(), empty()
+      if (!Element || listIndexed(Element, Api) == nullptr)
+        return false;
+      if (const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(GrandParent);
+          Assign && Assign->isAssignmentOp() && Assign->getArg(0)->IgnoreImplicit() == Element)
+        return false;
+      continue;
+    }
+    const bool Implicit = isa<ImplicitCastExpr>(S) || isa<ParenExpr>(S) || isa<MaterializeTemporaryExpr>(S) ||
+                          isa<CXXBindTemporaryExpr>(S) || isa<MemberExpr>(S);
+    for (const Stmt *C : S->children())
+      Work.push_back(Implicit ? Visit{C, Parent, GrandParent} : Visit{C, S, Parent});
+  }
+  return true;
+}
 
 std::optional<HostOrigin> findHostOrigin(const Expr *E, const ApiResolver &Api) {
   HostOrigin Path;

@@ -176,6 +176,14 @@ bool storesArguments(const CXXMethodDecl &MD) {
 const char ContainerSizeSlot = 0;
 TaintKey sizeKey(const VarDecl *VD) { return {VD, &ContainerSizeSlot}; }
 
+/// Summary bits (TaintValue::Params): bit i stands for what parameter i holds, bit 32 + i for
+/// the number of elements of host-container parameter i, which a caller's container may have
+/// apart from its elements (`loop to w.size()` in a helper given a vector of read values of a
+/// static length is not data dependent). Parameters past the 32nd get no bit.
+constexpr unsigned SizeBits = 32;
+uint64_t paramBit(unsigned I) { return I < SizeBits ? uint64_t(1) << I : 0; }
+uint64_t sizeBit(unsigned I) { return I < SizeBits ? uint64_t(1) << (SizeBits + I) : 0; }
+
 /// Whether running `S` may leave it by `return` (then the code after a branch around it runs
 /// only on some values), or leave the enclosing loop body by `break`/`continue`. Lambdas and
 /// nested loops (for break and continue) and switches (for break) keep their own jumps.
@@ -427,7 +435,7 @@ public:
   void seedParameters() {
     for (const ParmVarDecl *P : FD->parameters()) {
       unsigned I = P->getFunctionScopeIndex();
-      TaintValue V{nullptr, I < 64 ? (uint64_t(1) << I) : 0, A.paramEntry(FD, I)};
+      TaintValue V{nullptr, paramBit(I), A.paramEntry(FD, I)};
       // A tensor parameter's bit and call-site entry stand for its shape.
       if (Api.isTensor(P->getType())) {
         S.DynamicShapes[P] = V;
@@ -435,7 +443,7 @@ public:
       }
       S.Values[{P, nullptr}] = V;
       if (isHostContainerType(P->getType()))
-        S.Values[sizeKey(P)] = {nullptr, V.Params, A.paramEntry(FD, I, /*Size=*/true)};
+        S.Values[sizeKey(P)] = {nullptr, sizeBit(I), A.paramEntry(FD, I, /*Size=*/true)};
     }
   }
 
@@ -494,7 +502,7 @@ public:
       // A parameter that still holds only its own incoming value carries no news for callers.
       auto News = [&](TaintValue V) {
         V.Context = nullptr;
-        return !V.Origin && I < 64 && V.Params == (uint64_t(1) << I) ? TaintValue{} : V;
+        return !V.Origin && (V.Params == paramBit(I) || V.Params == sizeBit(I)) ? TaintValue{} : V;
       };
       if (!Out) {
         Sum.Out.push_back({});
@@ -546,7 +554,7 @@ private:
   llvm::SmallDenseSet<size_t, 4> LoopDepths;
   /// Per enclosing loop, innermost last: the local host scalars its body writes (`++n`, `n += w`,
   /// `best = i`).
-  std::vector<llvm::SmallPtrSet<const VarDecl *, 4>> WrittenInLoop;
+  std::vector<llvm::SmallDenseSet<TaintKey, 4>> WrittenInLoop;
   /// Per enclosing loop: its condition and increment. The variables they read step the loop
   /// (`i` of `for (i = 0; i < 8; ++i)`); the loop's own finding covers them.
   std::vector<llvm::SmallVector<const Stmt *, 2>> LoopHeads;
@@ -816,6 +824,8 @@ private:
 
   /// Whether the type holds tensors: a tensor, or a container, tuple or optional of them.
   bool holdsTensors(QualType T, unsigned Depth = 0) {
+    if (T.isNull())
+      return false; // an expression clang gave no type (seen on real code in whole-program runs)
     T = T.getNonReferenceType();
     if (Api.isTensor(T))
       return true;
@@ -855,7 +865,7 @@ private:
   /// site). Full reductions, rank queries and factories built from host sizes do not carry it.
   TaintValue dynamicShape(const Expr *E, unsigned Depth = 0) {
     E = skipValueWrappers(E);
-    if (!E || Depth > 24)
+    if (!E || Depth > 24 || E->getType().isNull())
       return {};
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const ValueDecl *D = DRE->getDecl();
@@ -909,7 +919,7 @@ private:
       Sum = A.importedSummary(C->Callee);
     if (Sum) {
       TaintValue R{Sum->ReturnShape.Origin, 0, nullptr, Sum->ReturnShape.AnyDim};
-      for (unsigned Bit = 0; Bit < 64; ++Bit)
+      for (unsigned Bit = 0; Bit < SizeBits; ++Bit)
         if (((Sum->ReturnShape.Params >> Bit) & 1) && First + Bit < C->Args.size()) {
           TaintValue Arg = dynamicShape(C->Args[First + Bit], Depth + 1);
           Arg.AnyDim = Arg.AnyDim || Sum->ReturnShape.AnyDim;
@@ -1137,7 +1147,6 @@ private:
       if (!T->isLValueReferenceType() || T.getNonReferenceType().isConstQualified() || !Api.isTensor(T))
         continue;
       if (const auto *ME = dyn_cast<MemberExpr>(C.Args[First + I]->IgnoreParenImpCasts()))
-        if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
         if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
           A.FieldOtherWrites.insert(F);
           S.HostTensors.erase(F);
@@ -1159,6 +1168,10 @@ public:
         Facts.recordHostResident(E, heldInHost(E));
       return {};
     }
+    // A list of tensors in host memory (`grid` of `grid[1].to(device)`), for the copies of its elements.
+    if ((isa<DeclRefExpr>(E) || isa<MemberExpr>(E)) && holdsTensors(E->getType()))
+      if (const Expr *Host = heldInHost(E))
+        Facts.recordHostResident(E, Host);
     Facts.recordTaint(E, V.origin());
     return V;
   }
@@ -1412,9 +1425,36 @@ private:
           assignWeak(C->Args[First + I], Inputs, E, C->NameLoc, Note);
         else if (T->isPointerType() && !T->getPointeeType().isConstQualified())
           writeElementsThrough(C->Args[First + I], Inputs, E, C->NameLoc, Note);
+        else if (const Expr *Wrapped = wrappedForWriting(C->Args[First + I]))
+          assignWeak(Wrapped, Inputs, E, C->NameLoc, Note);
       }
     }
     return computedFromObjects(*C, E, ArgV, All);
+  }
+
+  /// The variable an argument object wraps for writing, or null: a temporary built by a
+  /// constructor that takes it by non-const reference (`cv::OutputArray` made from a
+  /// `std::vector<float>&` or a `cv::Mat&`), through which the callee writes its output.
+  const Expr *wrappedForWriting(const Expr *Arg) {
+    const Expr *E = Arg;
+    for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+        E = M->getSubExpr();
+      else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+        E = B->getSubExpr();
+      else
+        break;
+    }
+    const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(E);
+    if (!Ctor || Ctor->getConstructor()->isCopyOrMoveConstructor() || Api.isTensor(Ctor->getType()))
+      return nullptr;
+    for (unsigned I = 0; I < Ctor->getNumArgs() && I < Ctor->getConstructor()->getNumParams(); ++I) {
+      QualType T = Ctor->getConstructor()->getParamDecl(I)->getType();
+      if (T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() && !Api.isTensor(T))
+        return Ctor->getArg(I);
+    }
+    return nullptr;
   }
 
   /// The result of an opaque function that a selection's size reaches only inside host objects
@@ -1632,7 +1672,8 @@ private:
                                 : std::to_string(Param);
         std::string Note = "passed to " + Name + " as '" + PName + "' here";
         auto Entry = [&](TaintValue V) { return step(V, C.Args[I]->getBeginLoc(), C.Call, Note).origin(); };
-        const auto *Whole = dyn_cast<DeclRefExpr>(C.Args[I]->IgnoreParenImpCasts());
+        // A container passed whole, also by value (a copy keeps the length apart too).
+        const auto *Whole = dyn_cast<DeclRefExpr>(skipValueWrappers(C.Args[I]));
         const auto *Container = Whole ? dyn_cast<VarDecl>(Whole->getDecl()) : nullptr;
         if (Container && isLocal(Container) && isHostContainerType(Container->getType())) {
           A.noteParamEntry(Callee, Param, Entry(S.get({Container, nullptr})));
@@ -1643,12 +1684,21 @@ private:
           A.noteParamEntry(Callee, Param, Both, /*Size=*/true);
         }
       }
+    // The number of elements of argument K when it is a container whose length is known apart
+    // from its elements (a local, a helper's result), else the whole argument.
+    auto LengthOf = [&](unsigned K) {
+      if (auto Parts = containerParts(C.Args[K]))
+        return Parts->second;
+      return Value[K];
+    };
     auto Through = [&](TaintValue V) {
       TaintValue R{V.Origin, 0, nullptr};
       for (unsigned Bit = 0; Bit < 64; ++Bit)
-        if ((V.Params >> Bit) & 1)
-          if (First + Bit < Value.size())
-            R = join(R, Value[First + Bit]);
+        if ((V.Params >> Bit) & 1) {
+          unsigned K = First + (Bit < SizeBits ? Bit : Bit - SizeBits);
+          if (K < Value.size())
+            R = join(R, Bit < SizeBits ? Value[K] : LengthOf(K));
+        }
       return R;
     };
     for (unsigned J = 0; J < Sum.Out.size() && First + J < C.Args.size(); ++J) {
@@ -1754,7 +1804,7 @@ private:
   // --- statements --------------------------------------------------------------------------
 
   void declare(const VarDecl *VD) {
-    if (isLocal(VD) && (isHostContainerType(VD->getType()) || isHostScalar(VD)))
+    if (isLocal(VD) && (isHostContainerType(VD->getType()) || isHostScalar(VD) || isHostRecord(VD)))
       Declared[VD] = {Control.size(), S.LoopExits, S.FunctionExits};
     const Expr *Init = VD->getInit();
     if (!Init) {
@@ -1765,6 +1815,11 @@ private:
     TaintValue V = eval(Init);
     if (holdsTensors(VD->getType()) && isLocal(VD))
       setShapeOf(VD, dynamicShape(Init), VD->getLocation(), Init, /*Strong=*/true);
+    // A list of tensors only read by element (`auto grid = torch::meshgrid({x, y});`): its
+    // elements stay where its initialiser made them.
+    if (!Api.isTensor(VD->getType()) && holdsTensors(VD->getType()) && isLocal(VD) && elementsOnlyRead(VD, Api))
+      if (const Expr *Host = hostResident(Init))
+        S.HostTensors[VD] = Host;
     if (Api.isTensor(VD->getType())) {
       rebindTensor(VD, Init);
       return;
@@ -1782,17 +1837,35 @@ private:
     return T->isArithmeticType() || T->isEnumeralType();
   }
 
+  /// A local struct of host values (`Beam b;` whose `b.width` counts): not a tensor, a container
+  /// or anything holding tensors.
+  bool isHostRecord(const VarDecl *VD) {
+    if (!VD || VD->getType()->isReferenceType() || !VD->getType()->isRecordType())
+      return false;
+    return !holdsTensors(VD->getType()) && !isHostContainerType(VD->getType()) && !Api.isTensor(VD->getType()) &&
+           !Api.isPlacementType(VD->getType());
+  }
+
   /// `++n`, `n += w`, `found = true` on a local host scalar `Target` (`Verb`: "advanced", "set"):
   /// after the data-dependent conditions around the write (since the variable was declared) it
   /// holds how often they held, or whether they did — an implicit flow. The enclosing loops'
   /// trip counts join when each loop ends (endLoop).
   TaintValue writtenUnderControl(const Expr *Target, const Stmt *At, const char *Verb) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+    Target = Target->IgnoreParenImpCasts();
+    // `++b.width` on a field of a local struct of host values: that field, field-sensitively.
+    const FieldDecl *Field = nullptr;
+    if (const auto *ME = dyn_cast<MemberExpr>(Target)) {
+      Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (!Field || !(Field->getType()->isArithmeticType() || Field->getType()->isEnumeralType()))
+        return {};
+      Target = ME->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(Target);
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!isHostScalar(VD) || !isLocal(VD) || stepsALoop(VD))
+    if (!(Field ? isHostRecord(VD) : isHostScalar(VD)) || !isLocal(VD) || stepsALoop(VD))
       return {};
     if (!WrittenInLoop.empty())
-      WrittenInLoop.back().insert(VD);
+      WrittenInLoop.back().insert({VD, Field});
     auto It = Declared.find(VD);
     TaintValue Under = reachedSince(It == Declared.end() ? Declaration{} : It->second, /*SkipLoops=*/true);
     if (Under.empty())
@@ -1804,20 +1877,21 @@ private:
   /// After a loop whose trip count `Trip` follows tensor data: the host scalars its body wrote
   /// that were declared before it (not those a loop head reads: stepsALoop) now depend on how
   /// often it ran.
-  void endLoop(const llvm::SmallPtrSet<const VarDecl *, 4> &Counters, TaintValue Trip, size_t Depth,
+  void endLoop(const llvm::SmallDenseSet<TaintKey, 4> &Counters, TaintValue Trip, size_t Depth,
                const Stmt *Loop) {
     if (!WrittenInLoop.empty())
       WrittenInLoop.back().insert(Counters.begin(), Counters.end());
     if (Trip.empty())
       return;
-    for (const VarDecl *VD : Counters) {
+    for (const TaintKey &Key : Counters) {
+      const auto *VD = static_cast<const VarDecl *>(Key.first);
       auto It = Declared.find(VD);
       if (It != Declared.end() && It->second.Depth > Depth)
         continue; // declared inside the loop
       const unsigned Line = Ctx().getSourceManager().getExpansionLineNumber(Loop->getBeginLoc());
       TaintValue V = step(throughControl(Trip, /*KeepSize=*/true), Loop->getBeginLoc(), Loop, "'" + nameOf(VD) + "' is written in the loop at line " +
                                                                std::to_string(Line) + ", whose trip count follows tensor data");
-      writeKey({VD, nullptr}, join(S.get({VD, nullptr}), V), /*Strong=*/true);
+      writeKey(Key, join(S.get(Key), V), /*Strong=*/true);
     }
   }
 
@@ -1897,7 +1971,7 @@ private:
     S.Unreachable = Exit.Unreachable && S.Unreachable;
     S.LoopExits = Entry.LoopExits;
     LoopDepths.erase(Depth);
-    llvm::SmallPtrSet<const VarDecl *, 4> Counters = std::move(WrittenInLoop.back());
+    llvm::SmallDenseSet<TaintKey, 4> Counters = std::move(WrittenInLoop.back());
     WrittenInLoop.pop_back();
     LoopHeads.pop_back();
     endLoop(Counters, Trip, Depth, Loop);

@@ -6,6 +6,7 @@
 #include "ConditionLifting.h"
 
 #include "Compaction.h"
+#include "Counting.h"
 #include "ExprUtil.h"
 #include "Refusal.h"
 #include "HostWork.h"
@@ -339,6 +340,22 @@ std::optional<std::string> conditionObstacle(const Expr *Cond, const ApiModel &A
   return branchObstacle(Cond, Api, Ctx);
 }
 
+/// Whether the condition names a variable of a host object type (a string, a host container).
+static bool readsHostObject(const Expr *Cond, const ApiModel &Api) {
+  llvm::SmallVector<const Stmt *, 16> Work{Cond};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && isHostObject(V->getType().getNonReferenceType(), Api))
+        return true;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
 std::optional<std::string> branchObstacle(const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
   if (!Cond)
     return std::nullopt;
@@ -353,6 +370,8 @@ std::optional<std::string> branchObstacle(const Expr *Cond, const ApiModel &Api,
              "with a shifted copy for the previous element), move the kept elements first in order with a "
              "stable argsort of the negated mask, and keep the count as mask.sum() (a 0-d tensor)";
   }
+  if (std::string Function = hostOnlyFunction(Cond, Api, Ctx); !Function.empty())
+    return hostFunctionAdvice(Function);
   // A host object computed from tensor values (a string looked up from an id, a struct a host
   // library computed from copied data) tested by the condition.
   llvm::SmallVector<const Stmt *, 16> Work{Cond};
@@ -373,6 +392,16 @@ std::optional<std::string> branchObstacle(const Expr *Cond, const ApiModel &Api,
     }
     for (const Stmt *C : S->children())
       Work.push_back(C);
+  }
+  // Arms that only count or flag on host numbers: no select of them exists. A condition that
+  // reads a host object (a table looked up at a read position) is refused for that first.
+  if (const IfStmt *If = ifTesting(Cond, Ctx); If && !readsHostObject(Cond, Api)) {
+    const Stmt *Arms[] = {If->getThen(), If->getElse()};
+    if (std::string Count = countingIn(Arms, Api, Ctx); !Count.empty())
+      return "the branch counts on the host: " + Count + " advances or sets a host number when the test holds, "
+             "which no select can express: compute the test for every element at once as a mask on the device "
+             "and keep the count as mask.sum() (a flag: mask.any(); a sum: torch::where(mask, x, 0).sum()), a "
+             "0-d tensor";
   }
   return std::nullopt;
 }

@@ -80,11 +80,31 @@ bool worksOnHostOnly(const Stmt *Body, const ApiModel &Api) {
       return false;
     if (const auto *BO = dyn_cast<BinaryOperator>(S))
       DoesSomething |= BO->isAssignmentOp();
+    // `++count` under a test counts as much as `count += 1`.
+    if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      DoesSomething |= UO->isIncrementDecrementOp();
     DoesSomething |= isa<CallExpr>(S) || isa<CompoundAssignOperator>(S);
     for (const Stmt *C : S->children())
       Work.push_back(C);
   }
   return DoesSomething;
+}
+
+std::string hostOnlyFunction(const Stmt *S, const ApiModel &Api, ASTContext &Ctx) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(S ? enclosingFunction(S, Ctx) : nullptr);
+  if (!FD || !FD->getBody() || !worksOnHostOnly(FD->getBody(), Api) ||
+      llvm::any_of(FD->parameters(), [&](const ParmVarDecl *P) { return Api.isTensor(P->getType()); }))
+    return "";
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda())
+    return "the lambda at line " +
+           std::to_string(Ctx.getSourceManager().getExpansionLineNumber(MD->getParent()->getBeginLoc()));
+  return "'" + FD->getQualifiedNameAsString() + "'";
+}
+
+std::string hostFunctionAdvice(const std::string &Function) {
+  return "the code is in " + Function + ", which works on host values only (it holds no tensor) and which no "
+         "graph runs: move its call, and the reads that feed it, out of the graph region, after the replay (the "
+         "region returns the tensors they read)";
 }
 
 } // namespace graphify::rewriter

@@ -27,4 +27,13 @@ std::string firstHostWork(llvm::ArrayRef<const clang::Stmt *> Stmts, const ApiMo
 /// a loop with such a body works on values already on the host.
 bool worksOnHostOnly(const clang::Stmt *Body, const ApiModel &Api);
 
+/// The function (or lambda) holding `S`, named as "'count_above'" or "the lambda at line N", when
+/// it works on host values only: no parameter is a tensor and its body worksOnHostOnly. Whatever
+/// it decides runs on the host, so what it holds is advised as a call to move out, not as a
+/// branch to select or a loop to mask. Empty otherwise.
+std::string hostOnlyFunction(const clang::Stmt *S, const ApiModel &Api, clang::ASTContext &Ctx);
+
+/// The advice for code in such a function, named by hostOnlyFunction.
+std::string hostFunctionAdvice(const std::string &Function);
+
 } // namespace graphify::rewriter

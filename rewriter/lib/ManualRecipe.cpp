@@ -28,7 +28,7 @@ bool isOutputStream(QualType T) {
   return RD && llvm::StringRef(RD->getQualifiedNameAsString()).contains("ostream");
 }
 
-enum class Consumer { None, Printed, LoopCondition, HostCopy, DeviceCopy, HostSelect, HostBuffer, HostLookup, MemoryCopy, ElementWrite, HostObject, HostCall };
+enum class Consumer { None, Printed, LoopCondition, HostCopy, DeviceCopy, HostSelect, HostBuffer, HostLookup, MemoryCopy, ElementWrite, HostObject, HostCall, HostFunction };
 
 /// `memcpy(buf.data(), t.data_ptr(), n)`: the pointer `Arg` is handed to a function of no tensor
 /// API that also takes a pointer it may write through — the tensor's memory is copied into a host
@@ -52,6 +52,23 @@ bool handsMemoryToHostCode(const CallExpr &Call, const Expr *Arg, const ApiModel
   const FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee || isa<CXXMethodDecl>(Callee) || Api.isLibraryDecl(Callee) || Callee->isInStdNamespace() ||
       !Arg->getType()->isPointerType() || !Api.entriesFor(&Call).empty())
+    return false;
+  return llvm::any_of(Call.arguments(),
+                      [&](const Expr *A) { return A->IgnoreParenCasts() == Arg->IgnoreParenCasts(); });
+}
+
+/// `host_affine(x, y, m, out)`: the value `Arg` is handed to a function of the project (none the
+/// packs describe, not of the tensor API or the standard library) that takes no tensor and
+/// returns nothing — host code called for its effect. A helper that returns a value computes
+/// one, which the walk follows instead.
+bool handsValueToHostCode(const CallExpr &Call, const Expr *Arg, const ApiModel &Api) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || !Callee->getReturnType()->isVoidType() || Api.isLibraryDecl(Callee) || Callee->isInStdNamespace() ||
+      !Api.entriesFor(&Call).empty())
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && !MD->isStatic())
+    return false;
+  if (llvm::any_of(Callee->parameters(), [&](const ParmVarDecl *P) { return Api.isTensor(P->getType()); }))
     return false;
   return llvm::any_of(Call.arguments(),
                       [&](const Expr *A) { return A->IgnoreParenCasts() == Arg->IgnoreParenCasts(); });
@@ -122,6 +139,109 @@ bool isSubscript(const Stmt *S) {
   return OC && OC->getOperator() == OO_Subscript;
 }
 
+/// The local the host copy `Copy` is stored in: initialised with it (`auto h = x.cpu();`) or
+/// given it (`h = h.index_select(0, order).cpu();`); null otherwise.
+const VarDecl *localHoldingCopy(const Expr *Copy, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*Copy);
+  for (int Depth = 0; Depth < 6; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return nullptr;
+    N = Parents[0];
+    if (const auto *V = N.get<VarDecl>())
+      return V->isLocalVarDecl() && !V->getType()->isReferenceType() ? V : nullptr;
+    if (const auto *OC = N.get<CXXOperatorCallExpr>(); OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+      const auto *DR = dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts());
+      const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+      return V && V->isLocalVarDecl() ? V : nullptr;
+    }
+    const Expr *E = N.get<Expr>();
+    if (!E || !(isa<ImplicitCastExpr>(E) || isa<MaterializeTemporaryExpr>(E) || isa<CXXBindTemporaryExpr>(E) ||
+                isa<ParenExpr>(E) || isa<CXXConstructExpr>(E) || isa<ExprWithCleanups>(E)))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+bool localFeedsOnlyTensorWork(const VarDecl *V, const Expr *Skip, ASTContext &Ctx, const ApiModel &Api,
+                              llvm::SmallPtrSetImpl<const VarDecl *> &Seen);
+
+/// Whether the use `U` of a host tensor ends in tensor work: it climbs through tensor-valued
+/// expressions (ops, lists of operands) into a discarded statement, a return, a size or rank
+/// query, or a tensor local whose own uses do the same. A host read, a copy or a host value
+/// computed otherwise do not.
+bool endsInTensorWork(const DeclRefExpr *U, ASTContext &Ctx, const ApiModel &Api,
+                      llvm::SmallPtrSetImpl<const VarDecl *> &Seen) {
+  DynTypedNode N = DynTypedNode::create(*U);
+  const Stmt *Child = U;
+  for (int Depth = 0; Depth < 32; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return false;
+    N = Parents[0];
+    if (const auto *V = N.get<VarDecl>())
+      return Api.isTensor(V->getType()) && localFeedsOnlyTensorWork(V, nullptr, Ctx, Api, Seen);
+    // A statement of its own, or the tensors the function returns (the region's outputs).
+    const Stmt *S = N.get<Stmt>();
+    if (S && (isa<CompoundStmt>(S) || isa<ReturnStmt>(S)))
+      return true;
+    const auto *E = dyn_cast_or_null<Expr>(S);
+    if (!E)
+      return false;
+    if (Api.callHasTag(E, "host_sync") || Api.callHasTag(E, "device_transfer") ||
+        Api.callHasTag(E, "data_dependent_output"))
+      return false;
+    if (Api.callHasTag(E, "shape_query") || Api.callHasTag(E, "rank_query"))
+      return true;
+    // `out = torch::cat({h, rows}, 1)`: what `out` is used for next.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+        OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && OC->getArg(1) == Child)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->isLocalVarDecl())
+          return localFeedsOnlyTensorWork(V, OC, Ctx, Api, Seen);
+    if (!(Api.isTensorExpr(E) || isa<ImplicitCastExpr>(E) || isa<ParenExpr>(E) || isa<MaterializeTemporaryExpr>(E) ||
+          isa<CXXBindTemporaryExpr>(E) || isa<ExprWithCleanups>(E) || isa<MemberExpr>(E) || isa<InitListExpr>(E) ||
+          isa<CXXStdInitializerListExpr>(E) || isa<CXXConstructExpr>(E)))
+      return false;
+    Child = E;
+  }
+  return false;
+}
+
+/// Whether every use of the tensor local `V` (but those inside `Skip`, the expression that gives
+/// it this value) ends in tensor work. A local already being checked counts as tensor work: the
+/// other uses decide.
+bool localFeedsOnlyTensorWork(const VarDecl *V, const Expr *Skip, ASTContext &Ctx, const ApiModel &Api,
+                              llvm::SmallPtrSetImpl<const VarDecl *> &Seen) {
+  if (!Seen.insert(V).second)
+    return true;
+  if (Seen.size() > 16)
+    return false;
+  const Stmt *Inside = V->getInit() ? static_cast<const Stmt *>(V->getInit()) : Skip;
+  const Stmt *Body = Inside ? functionBody(enclosingFunction(Inside, Ctx)) : nullptr;
+  if (!Body)
+    return false;
+  bool Any = false;
+  for (const DeclRefExpr *U : usesOf(V, Body)) {
+    if (Skip && Skip->getSourceRange().fullyContains(U->getSourceRange()))
+      continue;
+    Any = true;
+    if (!endsInTensorWork(U, Ctx, Api, Seen))
+      return false;
+  }
+  return Any;
+}
+
+/// Whether the host copy `Copy` feeds tensor work only (`h = x.cpu(); iou = box_iou(h[0], h);
+/// h.slice(0, 0, n) = h.slice(0, 0, n) * m;`): then it only moves device work to the host, and
+/// dropping it keeps everything on the device. The copy's own operand (`h` of
+/// `h = h.index_select(0, order).cpu()`) goes into the copy and is not a use.
+bool copyFeedsOnlyTensorWork(const Expr *Copy, ASTContext &Ctx, const ApiModel &Api) {
+  const VarDecl *V = localHoldingCopy(Copy, Ctx);
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+  return V && localFeedsOnlyTensorWork(V, Copy, Ctx, Api, Seen);
+}
+
 /// What a local initialised with the value consumes it for: the most constraining use of its
 /// uses in the function (`int k = x.argmax().item<int>(); name = names[k];` is a host lookup).
 Consumer consumerOfLocal(const VarDecl *V, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth) {
@@ -137,6 +257,7 @@ Consumer consumerOfLocal(const VarDecl *V, ASTContext &Ctx, const ApiModel &Api,
     case Consumer::ElementWrite: return 4;
     case Consumer::HostObject: return 4;
     case Consumer::HostCall: return 4;
+    case Consumer::HostFunction: return 4;
     case Consumer::Printed: return 3;
     case Consumer::HostSelect: return 2;
     default: return 0;
@@ -228,6 +349,9 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
     if (const auto *Call = dyn_cast<CallExpr>(S);
         Call && isa<Expr>(Child) && handsMemoryToHostCode(*Call, cast<Expr>(Child), Api))
       return Consumer::HostCall;
+    if (const auto *Call = dyn_cast<CallExpr>(S);
+        Call && isa<Expr>(Child) && handsValueToHostCode(*Call, cast<Expr>(Child), Api))
+      return Consumer::HostFunction;
     if (const auto *W = dyn_cast<WhileStmt>(S); W && W->getCond() == Child)
       return Consumer::LoopCondition;
     if (const auto *F = dyn_cast<ForStmt>(S); F && F->getCond() == Child)
@@ -310,8 +434,9 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   if (!F.ValueUses.empty() && Use != Consumer::MemoryCopy)
     if (std::string R = recipeForUse(F.ValueUses, Blocked); !R.empty())
       return R;
-  // A position stays a position wherever the element it picks goes: the fix is the device index.
-  if (F.CheckId == "graphify-data-dependent-position" && (Use == Consumer::HostBuffer || Use == Consumer::HostLookup))
+  // A position stays a position wherever the element it picks goes (a host buffer, a lookup, a
+  // choice between host values): the fix is the device index.
+  if (F.CheckId == "graphify-data-dependent-position")
     Use = Consumer::None;
   // A loop whose body holds no tensor (a host NMS over boxes read out, OpenCV geometry) is host
   // code: no trip count to bound or mask, only code to move — whatever kind of loop it is.
@@ -333,6 +458,11 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
       return "the loop's body does host work (" + Work + "), which no graph holds: move the loop, and the reads "
              "in it, out of the graph region, after the replay (the region returns the tensors they read, a "
              "selection padded to a static size and its count)";
+  // Code in a function that holds no tensor (a host beam search given data_ptr() pointers, a
+  // counter over a host array), past its branches and loops: the graph never runs it, so its
+  // call moves out.
+  if (std::string Function = hostOnlyFunction(Anchor, Api, Ctx); !Function.empty())
+    return hostFunctionAdvice(Function);
   // A number counted or a flag set under conditions on tensor data (an implicit flow): the
   // conditions become a mask, the count its sum.
   if (F.ThroughControl && !F.SizeOfSelection && F.CheckId != "graphify-host-sync")
@@ -351,6 +481,9 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
            "came from (a mask over N rows selects at most N) with the mask as validity (torch::where(mask, x, "
            "0); a stable argsort of the inverted mask moves the kept rows first), and count with mask.sum() "
            "(numel() > 0 becomes mask.any())";
+  if (Use == Consumer::HostCopy && isa_and_nonnull<Expr>(Anchor) && copyFeedsOnlyTensorWork(cast<Expr>(Anchor), Ctx, Api))
+    return "the host copy is used only by tensor ops (and size queries), which run on the device as well: drop "
+           "the copy and keep the tensors on the device";
   switch (Use) {
   case Consumer::Printed:
     return "the value is printed on the host, which no rewrite can keep on the device: move the print out "
@@ -391,6 +524,10 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
     return "the tensor's memory is handed to host code (a function of the project that reads it on the host), "
            "which no graph runs: move the read and that call out of the graph region, after the replay (the region "
            "returns the tensor)";
+  case Consumer::HostFunction:
+    return "the value is handed to a host function of the project (it takes no tensor and is called for its "
+           "effect), which no graph runs: move the read and that call out of the graph region, after the replay "
+           "(the region returns the tensor the value is read from)";
   case Consumer::HostObject:
     return "the value is stored in a host object (a struct or class of results), which a graph cannot build: "
            "return the values as tensors from the graph region and build the object after the replay";

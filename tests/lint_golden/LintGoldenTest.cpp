@@ -7,8 +7,9 @@
 // A directory named `<case>.program` is one whole-program case: its .cpp files are the
 // translation units of a generated compile_commands.json, linted together by graphify-lint's
 // driver (runLint, as `graphify-lint -p <dir> --format=json`); annotations may sit in any of its
-// files (headers included), a note is expected in the file where it points, and CHECK-STDERR
-// lines must appear on stderr.
+// files (headers included, in subdirectories too; an `include/` subdirectory is on the include
+// path), a note is expected in the file where it points, and CHECK-STDERR lines must appear on
+// stderr.
 #include "GoldenFile.h"
 
 #include "graphify/lint/CompileCommands.h"
@@ -153,9 +154,17 @@ void runProgramCase(const std::string &Dir) {
   std::vector<std::string> Units, RunArgs;
   bool NeedsTorch = false;
   std::error_code EC;
-  std::vector<std::string> Paths;
-  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
+  // Files anywhere under the case (a project laid out as include/ + src/ too); an `include`
+  // directory is on the include path, as a project's build would put it.
+  std::vector<std::string> Paths, IncludeDirs;
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
+    if (It->type() == llvm::sys::fs::file_type::directory_file) {
+      if (llvm::sys::path::filename(It->path()) == "include")
+        IncludeDirs.push_back(It->path());
+      continue;
+    }
     Paths.push_back(It->path());
+  }
   std::sort(Paths.begin(), Paths.end());
   for (const std::string &Path : Paths) {
     auto Buffer = llvm::MemoryBuffer::getFile(Path);
@@ -182,6 +191,8 @@ void runProgramCase(const std::string &Dir) {
     std::string Command = "clang++";
     for (const std::string &A : compilerArgs())
       Command += " " + shellQuote(A);
+    for (const std::string &I : IncludeDirs)
+      Command += " " + shellQuote("-I" + I);
     Command += " -c " + shellQuote(Unit);
     Database += std::string(Database.size() > 1 ? ",\n" : "\n") +
                 llvm::formatv(R"({{"directory": "{0}", "file": "{1}", "command": "{2}"})", Dir, Unit,

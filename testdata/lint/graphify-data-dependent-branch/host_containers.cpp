@@ -138,3 +138,26 @@ struct PostProcess : torch::nn::Module {
     return out.sum() + fixed.sum();
   }
 };
+
+// A helper given a copy of a vector of read values loops to its length, which the caller fixed:
+// the elements follow tensor data, the length does not.
+static std::vector<float> widen(std::vector<float> w) {
+  std::vector<float> out;
+  for (size_t i = 0; i < w.size(); ++i)
+    out.push_back(std::max(w[i], 1.0f / w[i]));
+  return out;
+}
+
+struct Widener : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto c = x.contiguous();
+    const float *p = c.data_ptr<float>();
+    std::vector<float> w(16, 0.0f);
+    for (int i = 0; i < 16; ++i)
+      w[i] = p[i] + 1.0f;
+    auto wide = widen(w);
+    if (wide[0] > 1.0f) // CHECK-MESSAGES: :[[@LINE]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      x = x * 2;
+    return x;
+  }
+};

@@ -83,3 +83,28 @@ GRAPHIFY_GRAPH_REGION torch::Tensor wrap_counted(const torch::Tensor &x, std::ve
   return torch::from_blob(buf.data(), {n}).clone();
   // CHECK-MESSAGES: :[[@LINE-1]]:40: warning: size argument of 'from_blob' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
 }
+
+// A number field of a local struct of host values counts like a local number, field by field.
+struct BeamWidths {
+  int64_t kept = 0;
+  int64_t seen = 0;
+};
+
+GRAPHIFY_GRAPH_REGION torch::Tensor narrow_to_field_count(const torch::Tensor &x, const torch::Tensor &s, float t) {
+  auto c = s.contiguous();
+  const float *p = c.data_ptr<float>(); // CHECK-MESSAGES: :[[@LINE]]:22: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  BeamWidths w;
+  for (int64_t i = 0; i < 16; ++i) {
+    ++w.seen;
+    if (p[i] > t) // CHECK-MESSAGES: :[[@LINE]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      ++w.kept;
+  }
+  return x.narrow(0, 0, w.kept) + x.narrow(0, 0, w.seen).sum(); // CHECK-MESSAGES: :[[@LINE]]:25: warning: size argument of 'narrow' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+}
+
+// A template's own body is analysed too: a dependent initialiser (`rows(n, x)` with `n` of a
+// template type) is a ParenListExpr, which has no type until instantiation.
+template <typename N> std::vector<torch::Tensor> repeat_rows(const torch::Tensor &x, N n) {
+  std::vector<torch::Tensor> rows(n, x);
+  return rows;
+}

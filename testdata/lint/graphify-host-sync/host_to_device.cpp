@@ -93,3 +93,35 @@ struct TypedOptions : torch::nn::Module {
     return x + typed.sum() + ids.sum() + placed.sum() + like.sum() + converted.sum().to(torch::kFloat);
   }
 };
+
+// The elements of a list of tensors built on the host (a grid of offsets) are in host memory;
+// a list that is later given other elements may not be.
+struct GridOffsets : torch::nn::Module {
+  torch::Device device_ = torch::kCUDA;
+
+  torch::Tensor forward(torch::Tensor x) {
+    auto steps = torch::arange(8);
+    auto grid = torch::meshgrid({steps, steps});
+    auto gx = grid[1].contiguous().view({-1, 1});
+    gx = gx.to(device_); // CHECK-MESSAGES: :[[@LINE]]:13: warning: 'to' copies a tensor built in host memory ('arange', line 103) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    auto gy = grid.at(0).reshape({-1}).to(device_); // CHECK-MESSAGES: :[[@LINE]]:40: warning: 'to' copies a tensor built in host memory ('arange', line 103) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    auto parts = torch::meshgrid({steps, steps});
+    parts[0] = x;
+    auto moved = parts[0].to(device_);
+    return x + gx.sum() + gy.sum() + moved.sum();
+  }
+};
+
+// A factory of no elements copies nothing; host data written into the memory of a tensor built on
+// the host waits for no device (the copy that takes it to the device is the finding).
+struct FilledOnHost : torch::nn::Module {
+  torch::Device device_ = torch::kCUDA;
+
+  torch::Tensor forward(torch::Tensor x, const std::vector<float> &pixels) {
+    auto none = torch::empty({0}).to(device_);
+    auto filled = torch::zeros({4}, torch::kFloat);
+    std::memcpy(filled.data_ptr(), pixels.data(), 4 * sizeof(float));
+    auto moved = filled.to(device_); // CHECK-MESSAGES: :[[@LINE]]:25: warning: 'to' copies a tensor built in host memory ('zeros', line 122) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    return x + moved.sum() + none.sum();
+  }
+};

@@ -83,7 +83,7 @@ torch::Tensor scale_if_present(const torch::Tensor &labels, const torch::Tensor 
 torch::Tensor first_confident(const torch::Tensor &scores, const torch::Tensor &boxes, float t) {
   int64_t n = 0;
   for (int64_t i = 0; i < scores.size(0); ++i)
-    if (scores[i].item<float>() > t) // EXPECT-NO-FIX: cannot prove that 'scores\[i\]' has a single element
+    if (scores[i].item<float>() > t) // EXPECT-NO-FIX: the branch counts on the host: 'n \+= 1' \(line 87\)
       n += 1;
   return boxes.narrow(0, 0, n); // EXPECT-RECIPE: counts or records how often a condition on tensor data held .*mask.sum\(\)
 }
@@ -115,4 +115,62 @@ float host_mean(const float *p, int n);
 float mean_on_host(const torch::Tensor &x) {
   auto c = x.contiguous();
   return host_mean(c.data_ptr<float>(), 4); // EXPECT-RECIPE: the tensor's memory is handed to host code
+}
+
+int count_above(const float *p, int n, float t) {
+  int count = 0;
+  for (int i = 0; i < n; ++i)
+    if (p[i] > t) // EXPECT-NO-FIX: the code is in 'count_above', which works on host values only
+      ++count;
+  return count;
+}
+
+int confident_count(const torch::Tensor &scores, float t) {
+  auto c = scores.contiguous();
+  return count_above(c.data_ptr<float>(), 16, t); // EXPECT-RECIPE: decides a branch \(line [0-9]+\) that no select can express: the code is in 'count_above'
+}
+
+torch::Tensor rescore_on_host(const torch::Tensor &dets) {
+  auto h = dets.cpu(); // EXPECT-RECIPE: the host copy is used only by tensor ops \(and size queries\), which run on the device as well: drop the copy
+  auto rows = torch::ones({h.size(0), 1});
+  h.slice(1, 0, 4) = h.slice(1, 0, 4) * 2;
+  torch::Tensor out;
+  out = torch::cat({h, rows}, 1);
+  return dets + out.sum();
+}
+
+std::vector<float> scores_on_host(const torch::Tensor &dets) {
+  auto h = dets.cpu(); // EXPECT-RECIPE: the tensor is copied to host memory: move the copy, and the host code that uses it, out
+  auto s = h.select(1, 4).contiguous();
+  return std::vector<float>(s.data_ptr<float>(), s.data_ptr<float>() + s.numel()); // EXPECT-RECIPE: .
+}
+
+struct Tally {
+  int above = 0;
+};
+
+int tally_above(const torch::Tensor &s, float t) {
+  auto c = s.contiguous();
+  const float *p = c.data_ptr<float>(); // EXPECT-NO-FIX: the branch counts on the host: '\+\+tally.above' \(line [0-9]+\)
+  Tally tally;
+  for (int i = 0; i < 16; ++i)
+    if (p[i] > t) // EXPECT-NO-FIX: the branch counts on the host: .*mask.sum\(\)
+      ++tally.above;
+  return tally.above;
+}
+
+void affine_point(float x, float y, const std::vector<float> &m, std::vector<float> &out);
+
+void warp_joints(torch::Tensor &joints, const std::vector<float> &m) {
+  for (int j = 0; j < 4; ++j) {
+    std::vector<float> pt;
+    const float x = joints[j][0].item<float>(); // EXPECT-RECIPE: the value is handed to a host function of the project
+    affine_point(x, 1.0f, m, pt);
+  }
+}
+
+float refine_peak(const torch::Tensor &preds, const torch::Tensor &hm) {
+  int px = static_cast<int>(preds[0].item<float>()); // EXPECT-NO-FIX: 'preds\[0\].item<float>\(\)' is not read as an integer
+  float dx = hm[px + 1].item<float>() - hm[px - 1].item<float>(); // EXPECT-NO-FIX: 'preds\[0\].item<float>\(\)' is not read as an integer
+  return dx > 0 ? 0.25f : -0.25f;
 }

@@ -49,6 +49,11 @@ using HostResidentLookup = llvm::function_ref<const clang::Expr *(const clang::E
 /// Null when `E` may live on a device.
 const clang::Expr *findHostResidentOrigin(const clang::Expr *E, const ApiResolver &Api, HostResidentLookup Known);
 
+/// Whether the local list of tensors `VD` (`auto grid = torch::meshgrid({x, y});`) is only read
+/// after its declaration: every use takes an element (`grid[1]`, `grid.at(0)`) that is not
+/// assigned to, so its elements stay where its initialiser made them.
+bool elementsOnlyRead(const clang::VarDecl *VD, const ApiResolver &Api);
+
 /// Whether the `device_transfer` call copies self to host memory: `cpu()` (tagged host_sync), or
 /// a destination that names the CPU.
 bool copiesToHost(const ApiCall &Call);
