@@ -173,8 +173,10 @@ llvm::Expected<Lifted> Lifter::liftHost(const Expr *E) {
                       "that set it, as a 0-d tensor (a flag: their logical_or; a count: the sum of their mask), "
                       "and select with torch::where, or move the code that sets and tests it out of the graph "
                       "region");
-      return refuse("the condition depends on '" + text(E) + "', a host value read from a tensor "
-                    "that cannot be kept on the device");
+      return refuse("the condition depends on '" + text(E) + "', a host value computed on the host from tensor "
+                    "data (not one element read here, which the rewrite could keep as a 0-d tensor): compute it "
+                    "with tensor ops on the device and select with torch::where, or move the test and the host "
+                    "code that computes the value out of the graph region, after the replay");
     }
   if (isa<DeclRefExpr>(S) || isa<MemberExpr>(S)) {
     QualType T = S->getType().getNonReferenceType();
@@ -397,7 +399,7 @@ std::optional<std::string> branchObstacle(const Expr *Cond, const ApiModel &Api,
   // reads a host object (a table looked up at a read position) is refused for that first.
   if (const IfStmt *If = ifTesting(Cond, Ctx); If && !readsHostObject(Cond, Api)) {
     const Stmt *Arms[] = {If->getThen(), If->getElse()};
-    if (std::string Count = countingIn(Arms, Api, Ctx); !Count.empty())
+    if (std::string Count = countingIn(Arms, Cond, Api, Ctx); !Count.empty())
       return "the branch counts on the host: " + Count + " advances or sets a host number when the test holds, "
              "which no select can express: compute the test for every element at once as a mask on the device "
              "and keep the count as mask.sum() (a flag: mask.any(); a sum: torch::where(mask, x, 0).sum()), a "

@@ -30,8 +30,32 @@ bool holdsNoTensor(const Stmt *S, const ApiModel &Api) {
   return true;
 }
 
-/// `++n`, `n += w`, `found = true`.
-bool counts(const Stmt *S, const ApiModel &Api, const ASTContext &Ctx) {
+/// Whether `E` names the variable or field `D`.
+bool mentions(const Stmt *E, const ValueDecl *D) {
+  if (!E || !D)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E); DR && DR->getDecl() == D)
+    return true;
+  if (const auto *ME = dyn_cast<MemberExpr>(E); ME && ME->getMemberDecl() == D)
+    return true;
+  for (const Stmt *C : E->children())
+    if (mentions(C, D))
+      return true;
+  return false;
+}
+
+/// The variable or field an lvalue names (`n`, `b.width`), or null.
+const ValueDecl *target(const Expr *LHS) {
+  LHS = LHS->IgnoreParenImpCasts();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(LHS))
+    return DR->getDecl();
+  if (const auto *ME = dyn_cast<MemberExpr>(LHS))
+    return ME->getMemberDecl();
+  return nullptr;
+}
+
+/// `++n`, `n += w`, `found = true` (unless `Cond` reads `found`: then it is a clamp or a reset).
+bool counts(const Stmt *S, const Expr *Cond, const ApiModel &Api, const ASTContext &Ctx) {
   const auto *E = dyn_cast_or_null<Expr>(S);
   if (!E)
     return false;
@@ -42,13 +66,13 @@ bool counts(const Stmt *S, const ApiModel &Api, const ASTContext &Ctx) {
     return isHostNumber(CA->getLHS(), Api) && holdsNoTensor(CA, Api);
   if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Assign)
     return isHostNumber(BO->getLHS(), Api) && holdsNoTensor(BO, Api) &&
-           BO->getRHS()->isIntegerConstantExpr(Ctx);
+           BO->getRHS()->isIntegerConstantExpr(Ctx) && !mentions(Cond, target(BO->getLHS()));
   return false;
 }
 
 } // namespace
 
-std::string countingIn(llvm::ArrayRef<const Stmt *> Arms, const ApiModel &Api, ASTContext &Ctx) {
+std::string countingIn(llvm::ArrayRef<const Stmt *> Arms, const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
   llvm::SmallVector<const Stmt *, 8> Statements;
   for (const Stmt *Arm : Arms) {
     if (const auto *Block = dyn_cast_or_null<CompoundStmt>(Arm))
@@ -56,7 +80,7 @@ std::string countingIn(llvm::ArrayRef<const Stmt *> Arms, const ApiModel &Api, A
     else if (Arm)
       Statements.push_back(Arm);
   }
-  if (Statements.empty() || !llvm::all_of(Statements, [&](const Stmt *S) { return counts(S, Api, Ctx); }))
+  if (Statements.empty() || !llvm::all_of(Statements, [&](const Stmt *S) { return counts(S, Cond, Api, Ctx); }))
     return "";
   unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(Statements.front()->getBeginLoc());
   return "'" + sourceText(Statements.front(), Ctx) + "' (line " + std::to_string(Line) + ")";

@@ -24,8 +24,10 @@
 namespace graphify::rewriter {
 
 /// When every statement of `Arms` (null arms are empty) advances a host number (`++n`,
-/// `n += w`) or sets one to a constant (`found = true`), none of them on a tensor: the first
-/// as "'++n' (line N)". Empty otherwise, also when the arms are empty.
-std::string countingIn(llvm::ArrayRef<const clang::Stmt *> Arms, const ApiModel &Api, clang::ASTContext &Ctx);
+/// `n += w`) or sets one that `Cond` does not read to a constant (`found = true`; not the clamp
+/// `if (x < 0) x = 0;`), none of them on a tensor: the first as "'++n' (line N)". Empty
+/// otherwise, also when the arms are empty.
+std::string countingIn(llvm::ArrayRef<const clang::Stmt *> Arms, const clang::Expr *Cond, const ApiModel &Api,
+                       clang::ASTContext &Ctx);
 
 } // namespace graphify::rewriter

@@ -57,9 +57,9 @@ bool handsMemoryToHostCode(const CallExpr &Call, const Expr *Arg, const ApiModel
                       [&](const Expr *A) { return A->IgnoreParenCasts() == Arg->IgnoreParenCasts(); });
 }
 
-/// `host_affine(x, y, m, out)`: the value `Arg` is handed to a function of the project (none the
-/// packs describe, not of the tensor API or the standard library) that takes no tensor and
-/// returns nothing — host code called for its effect. A helper that returns a value computes
+/// `host_affine(x, y, m, out)`, `cv::cvtColor(img, img, code)`: the value `Arg` is handed to a
+/// function (none the packs describe, not of the tensor API or the standard library) that takes
+/// no tensor and returns nothing — host code called for its effect. A helper that returns a value computes
 /// one, which the walk follows instead.
 bool handsValueToHostCode(const CallExpr &Call, const Expr *Arg, const ApiModel &Api) {
   const FunctionDecl *Callee = Call.getDirectCallee();
@@ -525,9 +525,9 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
            "which no graph runs: move the read and that call out of the graph region, after the replay (the region "
            "returns the tensor)";
   case Consumer::HostFunction:
-    return "the value is handed to a host function of the project (it takes no tensor and is called for its "
-           "effect), which no graph runs: move the read and that call out of the graph region, after the replay "
-           "(the region returns the tensor the value is read from)";
+    return "the value is handed to host code (a function that takes no tensor, called for its effect), which "
+           "no graph runs: move the read and that call out of the graph region, after the replay (the region "
+           "returns the tensor the value is read from)";
   case Consumer::HostObject:
     return "the value is stored in a host object (a struct or class of results), which a graph cannot build: "
            "return the values as tensors from the graph region and build the object after the replay";
