@@ -214,11 +214,16 @@ std::string hostObjectReason(const VarDecl *V, const Expr *Use, const ApiModel &
            std::to_string(Ctx.getSourceManager().getExpansionLineNumber(O->Source->getBeginLoc())) +
            "): test the tensor value itself on the device (an id, a count) and move the host object out of the "
            "region";
-  // A table the condition reads with values that follow the data (`decode[ids[t]] == '*'`).
-  if (From.empty())
+  // A table the condition reads with values that follow the data (`decode[ids[t]] == '*'`); a
+  // struct whose fields a host computation filled (`box.bottom < box.top`).
+  const bool Table = (RD && RD->getName() == "basic_string") || (isHostContainerType(T) && Iterable);
+  if (From.empty() && Table)
     From = ", which the condition reads with values that follow tensor data: keep the table as a tensor and "
            "index it on the device (index_select), or move the test and the host code it steers out of the graph "
            "region, after the replay";
+  else if (From.empty())
+    From = ", whose fields follow tensor data: move the test, and the host code that computes the object, out "
+           "of the graph region, after the replay (or compute the fields as tensors and select with torch::where)";
   return "the condition depends on " + What + From;
 }
 

@@ -183,3 +183,19 @@ int clamp_edge(const torch::Tensor &stats) {
     sx = 0;
   return sx;
 }
+
+struct Corners {
+  int top;
+  int bottom;
+};
+
+Corners corners_of(const std::vector<int> &stats);
+
+int flipped_box(const torch::Tensor &stats) {
+  auto s = stats.contiguous();
+  std::vector<int> host(s.data_ptr<int>(), s.data_ptr<int>() + 4); // EXPECT-RECIPE: .
+  Corners c = corners_of(host);
+  if (c.bottom < c.top) // EXPECT-NO-FIX: the condition depends on 'c', a host 'Corners' \(not a number\)
+    return 1;
+  return 0;
+}
