@@ -161,3 +161,22 @@ struct Widener : torch::nn::Module {
     return x;
   }
 };
+
+// An opaque host function writes its output through a wrapper object built from a non-const
+// reference (OpenCV's OutputArray): the wrapped vector holds what the function computed.
+struct OutputWrapper {
+  OutputWrapper(std::vector<float> &v);
+};
+void threshold_on_host(const std::vector<float> &src, OutputWrapper dst, float t);
+
+struct Thresholder : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto c = x.contiguous();
+    std::vector<float> scores(c.data_ptr<float>(), c.data_ptr<float>() + 8);
+    std::vector<float> kept(8, 0.0f);
+    threshold_on_host(scores, kept, 0.5f);
+    if (kept[0] > 0.0f) // CHECK-MESSAGES: :[[@LINE]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      x = x * 2;
+    return x;
+  }
+};
