@@ -162,6 +162,19 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
                                                       [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); }))
         if (auto OriginCall = Ctx.api().resolve(Origin); OriginCall && OriginCall->hasTag("host_factory"))
           return;
+    // `torch::tensor(values, x.options())`: host values built straight on the device the options
+    // name, the copy of `torch::tensor(values).to(x.device())` in one call. A factory that wraps
+    // memory (`from_blob` given CUDA options wraps device memory) copies nothing; one that copies
+    // host values element by element says so with its length_args.
+    if (!Trace && Call->hasTag("host_data") && !inStaticInitializer(S, Ctx.ast()) &&
+        llvm::any_of(Call->Entries, [](const ApiEntry *E) { return !E->LengthArgs.empty(); }) &&
+        placesOnDevice(*Call, Ctx.api()) && !buildsNoElements(*Call, Ctx.ast())) {
+      Ctx.report(info(), Call->NameLoc,
+                 "'" + Call->Name + "' builds a tensor from host values on the device its options name: a copy "
+                 "from pageable memory, which synchronises with the host and cannot be captured in a CUDA graph",
+                 &S);
+      return;
+    }
     std::string What;
     if (const ApiEntry *E = Call->entryWithTag("host_sync")) {
       What = "'" + Call->Name + "' " + (E->Doc.empty() ? "reads tensor data on the host" : E->Doc);

@@ -106,8 +106,13 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
     // Only methods of tensor classes match method entries: a `Scalar::equal` or a user's own
     // `item()` is not the tensor API.
     if (!recordFlavor(MD->getParent(), /*Module=*/false, 0)) {
-      // Other classes' methods match only `kind: member` entries, by qualified name.
-      C.Entries = Rules.lookupMember(FD->getQualifiedNameAsString(), C.Args.size());
+      // Other classes' methods match only `kind: member` entries, by qualified name; a method
+      // of a class template is named without the template's arguments
+      // (`at::TensorAccessorBase::size`, whatever the element type).
+      std::string Name = FD->getQualifiedNameAsString();
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(MD->getParent()))
+        Name = Spec->getSpecializedTemplate()->getQualifiedNameAsString() + "::" + FD->getNameAsString();
+      C.Entries = Rules.lookupMember(Name, C.Args.size());
       return C;
     }
     C.IsMethod = true;

@@ -36,6 +36,9 @@ bool mayNameDevice(const Expr *Arg, const ApiResolver &Api, unsigned Depth = 0);
 /// given a device value may not.
 bool optionsMayNameDevice(const Expr *W, const ApiResolver &Api, unsigned Depth) {
   W = skipValueWrappers(W);
+  // `torch::TensorOptions(torch::kByte)`: the functional cast of a converting constructor.
+  while (const auto *Cast = dyn_cast_or_null<CXXFunctionalCastExpr>(W))
+    W = skipValueWrappers(Cast->getSubExpr());
   if (!W || Depth > 12)
     return true;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(W)) {
@@ -303,6 +306,13 @@ std::optional<HostOrigin> findHostOrigin(const Expr *E, const ApiResolver &Api) 
 const Expr *findHostResidentOrigin(const Expr *E, const ApiResolver &Api, HostResidentLookup Known) {
   HostOrigin Path;
   return OriginFinder(Api, Path, Known).follow(E, 0);
+}
+
+bool placesOnDevice(const ApiCall &Factory, const ApiResolver &Api) {
+  for (unsigned I = Factory.IsMethod ? 1 : 0; I < Factory.Args.size(); ++I)
+    if (Api.isPlacementType(asWritten(Factory.Args[I])->getType()) && mayNameDevice(Factory.Args[I], Api))
+      return true;
+  return false;
 }
 
 bool copiesToHost(const ApiCall &Call) {

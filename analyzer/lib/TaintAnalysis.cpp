@@ -1394,6 +1394,10 @@ private:
                                                                        Sizes->Args.size() == 1)
         if (TaintValue Shape = dynamicShape(Sizes->Args[0]); !Shape.empty() && !Shape.AnyDim)
           return {};
+    // The sizes of a host view of a tensor's memory (`a.size(0)` of an accessor) are the
+    // tensor's metadata, however tainted the view's elements are.
+    if (Instance && !TensorObject && C->hasTag("shape_query"))
+      return {};
     noteStoredShapes(*C, E);
     if (Instance && !C->Args.empty() && isHostContainerType(C->Args[0]->getType()))
       if (std::optional<TaintValue> V = containerCall(*C, E, ArgV))

@@ -162,6 +162,20 @@ const Decl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
   return nullptr;
 }
 
+const FunctionDecl *functionWithBody(const Stmt *Body, ASTContext &Ctx) {
+  for (const DynTypedNode &P : Ctx.getParents(*Body))
+    if (const auto *FD = P.get<FunctionDecl>(); FD && FD->getBody() == Body)
+      return FD;
+  return nullptr;
+}
+
+std::string declText(const Decl &D, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(D.getSourceRange()), SM, Ctx.getLangOpts());
+  return R.isValid() ? Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str() : "";
+}
+
 const Stmt *functionBody(const Decl *D) {
   if (const auto *FD = dyn_cast_or_null<FunctionDecl>(D))
     return FD->getBody();

@@ -64,6 +64,12 @@ const clang::Decl *enclosingFunction(const clang::Stmt *S, clang::ASTContext &Ct
 /// The body of a function or lambda declaration found by enclosingFunction.
 const clang::Stmt *functionBody(const clang::Decl *D);
 
+/// The function whose body is `Body` (a rule matched on function bodies), or null.
+const clang::FunctionDecl *functionWithBody(const clang::Stmt *Body, clang::ASTContext &Ctx);
+
+/// The text of a declaration as written (a parameter with its type), or empty inside a macro.
+std::string declText(const clang::Decl &D, const clang::ASTContext &Ctx);
+
 /// The if whose condition is `E` (through the conversions and operators above `E` inside that
 /// condition), or null.
 const clang::IfStmt *ifTesting(const clang::Expr *E, clang::ASTContext &Ctx);

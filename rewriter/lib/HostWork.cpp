@@ -17,7 +17,8 @@ using namespace clang;
 
 namespace graphify::rewriter {
 
-std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Api, ASTContext &Ctx) {
+std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Api, ASTContext &Ctx,
+                          bool TensorFills) {
   for (const Stmt *Top : Stmts) {
     // (statement, whether it is a statement of its own: its value, if any, is discarded)
     llvm::SmallVector<std::pair<const Stmt *, bool>, 16> Work{{Top, true}};
@@ -47,6 +48,7 @@ std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Ap
         bool TensorArg = Object && Api.isTensorExpr(Object);
         for (const Expr *A : Call->arguments())
           TensorArg |= Api.isTensorExpr(A);
+        HostContainer &= TensorFills || !TensorArg;
         // A free function called for its effect (its value discarded) on no tensor: writing a
         // file, drawing, logging. A value computed on the host (std::max(a, b)) is not work.
         bool HostFunction = Discarded && !Object && !TensorArg && !Api.isTensorExpr(Call);

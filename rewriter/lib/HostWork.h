@@ -21,7 +21,10 @@ namespace graphify::rewriter {
 
 /// The first host work among `Stmts`, as "'name' (line N) fills a host container" or "'name'
 /// (line N) is host code"; empty when there is none.
-std::string firstHostWork(llvm::ArrayRef<const clang::Stmt *> Stmts, const ApiModel &Api, clang::ASTContext &Ctx);
+/// With `TensorFills` false, a container given a tensor (`inputs.push_back(x)`, a module's
+/// argument list) is not host work: what it holds stays on the device.
+std::string firstHostWork(llvm::ArrayRef<const clang::Stmt *> Stmts, const ApiModel &Api, clang::ASTContext &Ctx,
+                          bool TensorFills = true);
 
 /// Whether `Body` does something (a call or an assignment) and no expression in it is a tensor:
 /// a loop with such a body works on values already on the host.

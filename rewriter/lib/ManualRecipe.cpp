@@ -12,6 +12,7 @@
 #include "graphify/analyzer/Analysis.h"
 #include "graphify/analyzer/ApiResolver.h"
 #include "graphify/analyzer/Check.h"
+#include "graphify/analyzer/HostOrigin.h"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
@@ -97,6 +98,13 @@ bool buildsHostObject(const Stmt *S, const ApiModel &Api) {
     return false;
   const auto *RD = E->getType()->getAsCXXRecordDecl();
   return RD && !Api.isTensor(E->getType()) && !isHostContainerType(E->getType()) && !Api.isLibraryDecl(RD);
+}
+
+/// A constructor the compiler calls to convert a value (`y / peak` builds the library's `Scalar`
+/// from the float; nothing is written): the value is passed on, not stored in an object.
+bool convertsImplicitly(const Stmt *S) {
+  const auto *CE = dyn_cast<CXXConstructExpr>(S);
+  return CE && !isa<CXXTemporaryObjectExpr>(CE) && CE->getNumArgs() == 1 && CE->getParenOrBraceRange().isInvalid();
 }
 
 /// `det.score`, `object.m_bbox`: a field of a host object (not of a tensor-library class).
@@ -274,6 +282,9 @@ Consumer consumerOfLocal(const VarDecl *V, ASTContext &Ctx, const ApiModel &Api,
 Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth) {
   if (const auto *E = dyn_cast<Expr>(Anchor); E && Api.callHasTag(E, "device_transfer"))
     return copiesToHost(E, Api) ? Consumer::HostCopy : Consumer::DeviceCopy;
+  if (const auto *E = dyn_cast<Expr>(Anchor); E && Api.callHasTag(E, "host_data"))
+    if (auto Factory = Api.resolver().resolve(E); Factory && placesOnDevice(*Factory, Api.resolver()))
+      return Consumer::DeviceCopy; // torch::tensor(values, x.options())
   if (const auto *CO = dyn_cast<ConditionalOperator>(Anchor); CO && !Api.isTensorExpr(CO))
     return Consumer::HostSelect;
   DynTypedNode N = DynTypedNode::create(*Anchor);
@@ -296,8 +307,13 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
     const Stmt *S = N.get<Stmt>();
     if (!S)
       return Ends();
-    if (buildsHostObject(S, Api))
+    if (buildsHostObject(S, Api) && !convertsImplicitly(S))
       IntoHostObject = true;
+    // `a.size(0)` of an accessor: the viewed tensor's metadata, no value goes on from here.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
+        MC && MC->getCallee()->IgnoreParens() == Child && MC->getImplicitObjectArgument() &&
+        !Api.isTensorExpr(MC->getImplicitObjectArgument()) && Api.callHasTag(MC, "shape_query"))
+      return Ends();
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
         OC && OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 && isOutputStream(OC->getArg(0)->getType()))
       return Consumer::Printed;
@@ -508,6 +524,10 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
              "), a round trip through the host: keep those values on the device instead and build this tensor "
              "from them with tensor ops (positions as a long tensor for index_select or gather, a preallocated "
              "device buffer written with index_put_ at each step)";
+    if (const auto *E = dyn_cast_or_null<Expr>(Anchor); E && Api.callHasTag(E, "host_data"))
+      return "the host values are copied to the device as the tensor is built, which waits for the host: "
+             "compute them on the device with tensor ops, build the tensor once before the graph region (a "
+             "constant the region reads), or fill a pinned host tensor and copy it with non_blocking=true";
     return "the tensor is built in pageable host memory and copied to the device, which waits for the host: "
            "build it on the device (a factory given the device or x.options()), once before the graph region "
            "(a constant the region reads), or in pinned memory copied with non_blocking=true";

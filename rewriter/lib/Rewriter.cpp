@@ -52,6 +52,21 @@ rewriter::BlockedBranches blockedBranches(const AnalysisResult &Result, const re
   return Blocked;
 }
 
+/// Why the function holding a host read was not split at its host part (split-at-host-boundary
+/// covers the function, not the read, so its refusal is said beside the read's recipe), or empty
+/// when it was not tried or is outside what the split covers.
+std::string whySplitRefused(const Finding &F, const Stmt *Anchor, const std::vector<RewriteCandidate> &Candidates,
+                            ASTContext &Ctx) {
+  if (F.CheckId != "graphify-host-sync")
+    return "";
+  const Stmt *Body = rewriter::functionBody(rewriter::enclosingFunction(Anchor, Ctx));
+  for (const RewriteCandidate &C : Candidates)
+    if (C.Root == Body && C.RuleName == "split-at-host-boundary" && !C.Fix && !C.OutOfScope &&
+        !C.NoFixReason.empty())
+      return " (not split automatically: " + C.NoFixReason + ")";
+  return "";
+}
+
 } // namespace
 
 void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) {
@@ -99,6 +114,10 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
     for (const RewriteCandidate &C : Candidates) {
       if (C.Where.File != File)
         continue;
+      // The split of a function at its host part is no finding's own rewrite: where it does not
+      // apply, the findings keep their advice (whySplitRefused adds its reason to host reads').
+      if (!C.Fix && C.RuleName == "split-at-host-boundary")
+        continue;
       unsigned Width = ~0u;
       if (C.Root == Anchor)
         Width = 0;
@@ -119,7 +138,7 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
     // A construct's recipe says what the whole construct becomes; a refusal of one rewrite
     // inside it would name something narrower.
     if (!Best || (F.Construct != Finding::ConstructKind::None && !Best->Fix)) {
-      F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api, Blocked);
+      F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api, Blocked) + whySplitRefused(F, Anchor, Candidates, Ctx);
       continue;
     }
     // A whole-function rewrite (selection-to-padded) that does not apply: the by-hand recipe
@@ -127,7 +146,7 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
     // finding is about the selection it would have padded and the reason is about that code (not
     // "the function is a method", which says what the rule covers, not what blocks the selection).
     if (!Best->Fix && isa<CompoundStmt>(Best->Root)) {
-      F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api, Blocked);
+      F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api, Blocked) + whySplitRefused(F, Anchor, Candidates, Ctx);
       if ((F.SizeOfSelection || F.CheckId == "graphify-dynamic-shape") && !Best->OutOfScope)
         F.Recipe += (F.Recipe.empty() ? "" : " ") + std::string("(not rewritten automatically: ") + Best->NoFixReason +
                     ")";

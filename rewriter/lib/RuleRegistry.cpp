@@ -15,6 +15,7 @@ NamedRewriteRule makeNonzeroIndexPutToMaskedFillRule(const ApiModel &Api);
 NamedRewriteRule makePartitionToStableArgsortRule(const ApiModel &Api);
 NamedRewriteRule makeScalarReadToDeviceRule(const ApiModel &Api);
 NamedRewriteRule makeSelectionToPaddedRule(const ApiModel &Api);
+NamedRewriteRule makeSplitAtHostBoundaryRule(const ApiModel &Api);
 NamedRewriteRule makeTernaryToWhereRule(const ApiModel &Api);
 
 std::vector<NamedRewriteRule> allRewriteRules(const ApiModel &Api) {
@@ -29,6 +30,7 @@ std::vector<NamedRewriteRule> allRewriteRules(const ApiModel &Api) {
   Rules.push_back(makePartitionToStableArgsortRule(Api));
   Rules.push_back(makeScalarReadToDeviceRule(Api));
   Rules.push_back(makeSelectionToPaddedRule(Api));
+  Rules.push_back(makeSplitAtHostBoundaryRule(Api));
   Rules.push_back(makeTernaryToWhereRule(Api));
   return Rules;
 }

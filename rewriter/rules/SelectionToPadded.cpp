@@ -629,14 +629,6 @@ std::string textBetween(SourceLocation B, SourceLocation E, const ASTContext &Ct
   return SM.getBufferData(SM.getFileID(B)).substr(Begin, End - Begin).str();
 }
 
-/// The text of a declaration as written (a parameter with its type).
-std::string declText(const Decl &D, const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange R =
-      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(D.getSourceRange()), SM, Ctx.getLangOpts());
-  return R.isValid() ? Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str() : "";
-}
-
 /// The spelling of the function's return type as written (`torch::Tensor`).
 std::string returnTypeText(const FunctionDecl &F, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -774,10 +766,7 @@ NamedRewriteRule makeSelectionToPaddedRule(const ApiModel &Api) {
       compoundStmt(isUserCode(), hasParent(functionDecl(isDefinition())), containsPaddableSelection(A)).bind("body");
   EditGenerator Edits = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
     const auto *Body = R.Nodes.getNodeAs<CompoundStmt>("body");
-    const FunctionDecl *F = nullptr;
-    for (const DynTypedNode &P : R.Context->getParents(*Body))
-      if (const auto *FD = P.get<FunctionDecl>(); FD && FD->getBody() == Body)
-        F = FD;
+    const FunctionDecl *F = functionWithBody(Body, *R.Context);
     if (!F)
       return refuseOutOfScope("the block is not a function body");
     Planner Plan(*F, *A, *R.Context);

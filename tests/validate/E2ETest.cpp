@@ -152,6 +152,20 @@ TEST(E2EModels, EveryTestdataModelValidates) {
       CoreNoted |= N.find("rewritten capture: the padded core '" + std::string(Name) + "_padded'") != std::string::npos;
     EXPECT_TRUE(CoreNoted) << Name;
   }
+  // Post-processing that finishes on the host (host_epilogue.cpp): split at the copy to the CPU,
+  // the device work before it is captured as the core 'confident_classes_graph'.
+  {
+    const Row &E = Rows["confident_classes"];
+    EXPECT_EQ(E.OrigCapturable, false);
+    EXPECT_EQ(E.OrigOp, "to(kCPU)");
+    EXPECT_EQ(E.Equivalent, E.Trials);
+    EXPECT_EQ(E.RewCapturable, true);
+    EXPECT_EQ(E.Replay, 7);
+    bool CoreNoted = false;
+    for (const std::string &N : E.Notes)
+      CoreNoted |= N.find("rewritten capture: the core 'confident_classes_graph'") != std::string::npos;
+    EXPECT_TRUE(CoreNoted);
+  }
   // A host-to-device copy of a factory's tensor: the CPU capture sees the pageable host memory
   // (runtime Device marks) and refuses it; created on the device, it captures, and a trace of the
   // original is fine (the copied values are the same every call).

@@ -78,3 +78,18 @@ struct Summer : torch::nn::Module {
     return x * total(v);
   }
 };
+
+// An accessor's size is its tensor's metadata, not a value read through it: a loop to
+// `a.size(0)` over a copied tensor has a static trip count (only the reads are syncs).
+struct AccessorSum : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor probs) {
+    auto h = probs.cpu();
+    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'cpu' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto a = h.accessor<float, 1>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'accessor' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    float s = 0;
+    for (int64_t i = 0; i < a.size(0); ++i)
+      s += a[i];
+    return probs * s;
+  }
+};

@@ -63,7 +63,7 @@ struct PadBatch : torch::nn::Module {
     // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: loop range depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
     // CHECK-NOTES: :[[@LINE-5]]:39: note: value read from tensor here
       padded.index_put_({offset % batch}, flat.narrow(0, offset, l).sum(0));
-      // CHECK-MESSAGES: :[[@LINE-1]]:58: warning: size argument of 'narrow' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+      // CHECK-MESSAGES: :[[@LINE-1]]:66: warning: size argument of 'narrow' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
       // CHECK-NOTES: :[[@LINE-8]]:39: note: value read from tensor here
       // CHECK-MESSAGES: :[[@LINE-3]]:26: warning: position argument of 'index_put_' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
       offset += l;

@@ -23,3 +23,14 @@ struct Positions : torch::nn::Module {
     return row + col + picked + last + dev + first;
   }
 };
+
+// narrow()'s start is a position (the result has `length` elements wherever it starts); its
+// length is a size.
+struct NarrowStart : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor pred, torch::Tensor score) {
+    int64_t best = torch::argmax(score).item<int64_t>();
+    auto window = pred.narrow(1, best, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: position argument of 'narrow' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
+    return window * 2;
+  }
+};

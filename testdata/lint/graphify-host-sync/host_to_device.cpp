@@ -125,3 +125,17 @@ struct FilledOnHost : torch::nn::Module {
     return x + moved.sum() + none.sum();
   }
 };
+
+// Options built from a dtype alone (a functional cast, `torch::TensorOptions(torch::kByte)`) leave
+// the factory's tensor in host memory; host values given a device tensor's options are built on
+// its device, which copies them there (the copy of `.to()`, in one call). A factory that wraps
+// memory given device options wraps device memory and copies nothing.
+struct OptionsPlacement : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor dets, std::vector<uint8_t> &pixels, float ox, float oy) {
+    auto image = torch::from_blob(pixels.data(), {2, 2}, torch::TensorOptions(torch::kByte)).cuda(); // CHECK-MESSAGES: :[[@LINE]]:94: warning: 'cuda' copies a tensor built in host memory ('from_blob', line 135) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    auto offset = torch::tensor({ox, oy}, dets.options()); // CHECK-MESSAGES: :[[@LINE]]:19: warning: 'tensor' builds a tensor from host values on the device its options name: a copy from pageable memory, which synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    auto wrapped = torch::from_blob(dets.data_ptr(), {2}, dets.options());
+    // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    return dets + offset + image.sum() + wrapped.sum();
+  }
+};

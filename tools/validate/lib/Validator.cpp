@@ -120,9 +120,12 @@ struct Planned {
   HarnessRun Runs[2][4]; // [version][eager, capture, trace, grad]
 };
 
-/// The padded core of the function entry `CallName` when the rewrite split it into a core and
-/// a host epilogue (selection-to-padded writes `/// graphify: host epilogue of 'f_padded' ...`
-/// above the epilogue), qualified as `CallName` is; empty otherwise.
+/// The core of the function entry `CallName` when the rewrite split it into a core and a host
+/// epilogue (selection-to-padded writes `/// graphify: host epilogue of 'f_padded' ...` above
+/// the epilogue, split-at-host-boundary `... of 'f_graph' ...`), qualified as `CallName` is;
+/// empty otherwise. The core takes the entry's parameters first; a core that also takes the
+/// wrapper's locals or a method's fields is not an entry of its own (the split of a free function
+/// without a prologue is).
 std::string paddedCoreOf(llvm::StringRef CallName, llvm::StringRef Rewritten) {
   auto [Qualifier, Name] = CallName.rsplit("::");
   if (Name.empty())
@@ -131,7 +134,7 @@ std::string paddedCoreOf(llvm::StringRef CallName, llvm::StringRef Rewritten) {
   for (size_t At = Rewritten.find(Marker); At != llvm::StringRef::npos; At = Rewritten.find(Marker, At + 1)) {
     llvm::StringRef Core = Rewritten.drop_front(At + Marker.size()).take_until([](char C) { return C == '\''; });
     llvm::StringRef Suffix = Core;
-    if (Suffix.consume_front(Name) && Suffix.consume_front("_padded") &&
+    if (Suffix.consume_front(Name) && (Suffix.consume_front("_padded") || Suffix.consume_front("_graph")) &&
         llvm::all_of(Suffix, [](char C) { return C >= '0' && C <= '9'; }))
       return Qualifier.empty() ? Core.str() : (Qualifier + "::" + Core).str();
   }
@@ -638,9 +641,12 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
       E.ReplayChecked = true;
       E.ReplayTrials = Opts.Trials - 1;
       if (!P.CaptureName.empty())
-        E.Notes.push_back("rewritten capture: the padded core '" + P.CaptureName + "' (the entry is now its host "
-                          "epilogue, which reads the counts and slices); its replays are compared with the core "
-                          "run eagerly");
+        E.Notes.push_back(std::string("rewritten capture: the ") +
+                          (llvm::StringRef(P.CaptureName).contains("_padded") ? "padded " : "") + "core '" +
+                          P.CaptureName + "' (the entry is now its host epilogue, which " +
+                          (llvm::StringRef(P.CaptureName).contains("_padded") ? "reads the counts and slices"
+                                                                                : "runs the host part on its results") +
+                          "); its replays are compared with the core run eagerly");
       if (E.Rewritten.Status == CaptureVerdict::State::Capturable) {
         bool ReplayReported = false;
         for (unsigned T = 1; T < Opts.Trials; ++T) {

@@ -54,6 +54,11 @@ const clang::Expr *findHostResidentOrigin(const clang::Expr *E, const ApiResolve
 /// assigned to, so its elements stay where its initialiser made them.
 bool elementsOnlyRead(const clang::VarDecl *VD, const ApiResolver &Api);
 
+/// Whether the factory call is given a placement (options, a device) that may name a device:
+/// `torch::tensor(v, x.options())` builds on x's device, where a factory given none builds in
+/// host memory.
+bool placesOnDevice(const ApiCall &Factory, const ApiResolver &Api);
+
 /// Whether the `device_transfer` call copies self to host memory: `cpu()` (tagged host_sync), or
 /// a destination that names the CPU.
 bool copiesToHost(const ApiCall &Call);

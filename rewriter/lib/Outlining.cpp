@@ -1,0 +1,314 @@
+#include "Outlining.h"
+
+#include "ExprUtil.h"
+#include "Refusal.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/QualTypeNames.h>
+#include <clang/AST/StmtCXX.h>
+
+#include <set>
+
+using namespace clang;
+
+namespace graphify::rewriter {
+
+namespace {
+
+/// Whether `D` is declared inside the class `C` (or a class nested in it).
+bool declaredIn(const Decl *D, const CXXRecordDecl *C) {
+  if (!C)
+    return false;
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *R = dyn_cast<CXXRecordDecl>(DC); R && R->getCanonicalDecl() == C->getCanonicalDecl())
+      return true;
+  return false;
+}
+
+/// Whether `D` is a member of the class `C` or of one of its bases.
+bool memberOf(const Decl *D, const CXXRecordDecl *C) {
+  const auto *R = dyn_cast<CXXRecordDecl>(D->getDeclContext());
+  if (!R || !C)
+    return false;
+  return R->getCanonicalDecl() == C->getCanonicalDecl() || (C->hasDefinition() && C->isDerivedFrom(R));
+}
+
+/// The typedef or class declared in `C` that `T`'s spelling goes through, or null.
+const NamedDecl *classScopeName(QualType T, const CXXRecordDecl *C, const ASTContext &Ctx) {
+  if (!C)
+    return nullptr;
+  T = T.getNonReferenceType();
+  for (int Step = 0; Step < 16 && !T.isNull(); ++Step) {
+    if (const auto *TT = T->getAs<TypedefType>(); TT && declaredIn(TT->getDecl(), C))
+      return TT->getDecl();
+    if (const TagDecl *Tag = T->getAsTagDecl(); Tag && declaredIn(Tag, C))
+      return Tag;
+    QualType Next = T.getSingleStepDesugaredType(Ctx);
+    if (Next == T)
+      break;
+    T = Next;
+  }
+  return nullptr;
+}
+
+/// A type written as `auto` (also `const auto`) replaced by what it deduced, qualifiers kept.
+QualType deduced(QualType T) {
+  if (const auto *AT = dyn_cast<AutoType>(T.getTypePtr()); AT && AT->isDeduced())
+    return QualType(AT->getDeducedType().getTypePtr(), T.getLocalFastQualifiers() | AT->getDeducedType().getLocalFastQualifiers());
+  return T;
+}
+
+class BlockWalker {
+public:
+  BlockWalker(const FunctionDecl &F, ASTContext &Ctx, OutlinedBlock &Out)
+      : F(F), Ctx(Ctx), Out(Out), Class(isa<CXXMethodDecl>(F) ? cast<CXXMethodDecl>(F).getParent() : nullptr) {}
+
+  std::set<const VarDecl *> Declared; ///< variables declared anywhere in the block
+  std::set<const ParmVarDecl *> Params;
+
+  llvm::Error walk(const Stmt *S, bool InLambda) {
+    if (!S)
+      return llvm::Error::success();
+    if (isa<ReturnStmt>(S) && !InLambda)
+      return refuse("the statements before the host part return (line " + lineOf(S, Ctx) +
+                    "): the core would need the wrapper to return too");
+    if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) || isa<LabelStmt>(S))
+      return refuse("the statements before the host part jump with goto (line " + lineOf(S, Ctx) + ")");
+    if (isa<CoreturnStmt>(S) || isa<CoawaitExpr>(S) || isa<CoyieldExpr>(S))
+      return refuse("'" + F.getNameAsString() + "' is a coroutine");
+    if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
+        const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+        if (!Field)
+          return refuse("the statements before the host part call the method '" +
+                        ME->getMemberDecl()->getNameAsString() + "' of the class (line " + lineOf(S, Ctx) +
+                        "), which a function outside the class cannot");
+        if (!llvm::is_contained(Out.Fields, Field))
+          Out.Fields.push_back(Field);
+        Out.FieldUses[ME] = Field->getNameAsString();
+        return llvm::Error::success();
+      }
+      if (const AccessSpecifier A = ME->getMemberDecl()->getAccess(); A == AS_private || A == AS_protected)
+        return refuse("the statements before the host part use the member '" + ME->getMemberDecl()->getNameAsString() +
+                      "' (line " + lineOf(S, Ctx) + "), which a function outside the class cannot reach");
+    }
+    if (isa<CXXThisExpr>(S))
+      return refuse("the statements before the host part use 'this' (line " + lineOf(S, Ctx) +
+                    ") other than to read its fields");
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+      const ValueDecl *D = DR->getDecl();
+      if (const auto *V = dyn_cast<VarDecl>(D); V && V->isLocalVarDeclOrParm() && !Declared.count(V)) {
+        if (const auto *P = dyn_cast<ParmVarDecl>(V); P && P->getDeclContext() == &F)
+          Params.insert(P);
+        else if (!isa<ParmVarDecl>(V) && !llvm::is_contained(Out.Locals, V))
+          Out.Locals.push_back(V);
+      } else if (memberOf(D, Class) && !isa<FieldDecl>(D)) {
+        return refuse("the statements before the host part name '" + D->getNameAsString() + "' (line " +
+                      lineOf(S, Ctx) + "), a member of the class, which a function outside the class cannot");
+      }
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls()) {
+        if (const auto *V = dyn_cast<VarDecl>(D)) {
+          Declared.insert(V);
+          if (const NamedDecl *N = classScopeName(V->getType(), Class, Ctx))
+            return classScope(N, S);
+        }
+        if (const auto *DD = dyn_cast<DecompositionDecl>(D))
+          for (const BindingDecl *B : DD->bindings())
+            if (const auto *Holding = B->getHoldingVar())
+              Declared.insert(Holding);
+      }
+    if (isa<CXXConstructExpr>(S) || isa<ExplicitCastExpr>(S) || isa<CXXUnresolvedConstructExpr>(S))
+      if (const NamedDecl *N = classScopeName(cast<Expr>(S)->getType(), Class, Ctx))
+        return classScope(N, S);
+    const bool Lambda = InLambda || isa<LambdaExpr>(S);
+    if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      // A lambda's captures are read where it is written; its body where it is called.
+      for (const LambdaCapture &C : L->captures())
+        if (C.capturesThis())
+          return refuse("a lambda before the host part captures 'this' (line " + lineOf(S, Ctx) + ")");
+      return walk(L->getBody(), true);
+    }
+    for (const Stmt *C : S->children())
+      if (auto Err = walk(C, Lambda))
+        return Err;
+    return llvm::Error::success();
+  }
+
+private:
+  const FunctionDecl &F;
+  ASTContext &Ctx;
+  OutlinedBlock &Out;
+  const CXXRecordDecl *Class;
+
+  llvm::Error classScope(const NamedDecl *N, const Stmt *S) {
+    return refuse("the statements before the host part name the type '" + N->getNameAsString() + "' (line " +
+                  lineOf(S, Ctx) + "), declared in the class, which a function outside the class cannot");
+  }
+};
+
+const Stmt *parentOf(const Stmt *S, ASTContext &Ctx) {
+  auto Parents = Ctx.getParents(*S);
+  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+}
+
+/// Whether `Use` (a use of a variable) may change the variable it names: assigned, incremented,
+/// its address taken, bound to a non-const reference, or the object of a non-const method.
+bool mayWrite(const DeclRefExpr *Use, ASTContext &Ctx) {
+  const Stmt *P = parentOf(Use, Ctx);
+  while (P && (isa<ParenExpr>(P) || (isa<ImplicitCastExpr>(P) && cast<ImplicitCastExpr>(P)->getCastKind() == CK_NoOp)))
+    P = parentOf(P, Ctx);
+  if (!P)
+    return false;
+  auto IsUse = [&](const Expr *E) { return E->IgnoreParenImpCasts() == Use; };
+  auto BindsMutableReference = [](QualType T) {
+    return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
+  };
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(P))
+    return IC->getCastKind() != CK_LValueToRValue;
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return BO->isAssignmentOp() && IsUse(BO->getLHS());
+  if (const auto *UO = dyn_cast<UnaryOperator>(P))
+    return UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P))
+    if (OC->getNumArgs() > 0 && IsUse(OC->getArg(0)) &&
+        (OC->isAssignmentOp() || OC->getOperator() == OO_PlusPlus || OC->getOperator() == OO_MinusMinus))
+      return true;
+  if (const auto *M = dyn_cast<MemberExpr>(P))
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(M->getMemberDecl()))
+      return !Method->isConst() && !Method->isStatic();
+  if (const auto *Call = dyn_cast<CallExpr>(P)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(Callee) ? 1 : 0;
+    for (unsigned I = Shift; I < Call->getNumArgs(); ++I)
+      if (IsUse(Call->getArg(I)))
+        return !Callee || I - Shift >= Callee->getNumParams() ||
+               BindsMutableReference(Callee->getParamDecl(I - Shift)->getType());
+  }
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(P))
+    for (unsigned I = 0; I < Ctor->getNumArgs(); ++I)
+      if (IsUse(Ctor->getArg(I)))
+        return I >= Ctor->getConstructor()->getNumParams() ||
+               BindsMutableReference(Ctor->getConstructor()->getParamDecl(I)->getType());
+  return false;
+}
+
+/// Whether some statement of `Stmts` names `V`.
+bool names(llvm::ArrayRef<const Stmt *> Stmts, const VarDecl *V) {
+  llvm::SmallVector<const Stmt *, 32> Work(Stmts.begin(), Stmts.end());
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V)
+      return true;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
+/// Whether some statement of `Stmts` may write `V` (mayWrite).
+bool writes(llvm::ArrayRef<const Stmt *> Stmts, const VarDecl *V, ASTContext &Ctx) {
+  llvm::SmallVector<const Stmt *, 32> Work(Stmts.begin(), Stmts.end());
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V && mayWrite(DR, Ctx))
+      return true;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
+} // namespace
+
+std::string nameableType(QualType T, const ASTContext &Ctx) {
+  T = deduced(T.getNonReferenceType());
+  if (T.isNull() || T->isDependentType() || T->getContainedAutoType())
+    return "";
+  if (const CXXRecordDecl *R = T->getAsCXXRecordDecl()) {
+    if (R->isLambda() || !R->getIdentifier() || R->isLocalClass())
+      return "";
+    for (const DeclContext *DC = R->getDeclContext(); DC; DC = DC->getParent())
+      if (DC->isFunctionOrMethod())
+        return "";
+    if (R->getAccess() == AS_private || R->getAccess() == AS_protected)
+      return "";
+  }
+  if (T->isArrayType() || T->isFunctionType())
+    return "";
+  PrintingPolicy Policy = Ctx.getPrintingPolicy();
+  Policy.SuppressTagKeyword = true;
+  std::string Name = TypeName::getFullyQualifiedName(T, Ctx, Policy);
+  // Sugar through a library's implementation names (`std::__tuple_element_t<0, ...>` for what
+  // std::get returns) says less than the type itself.
+  if (llvm::StringRef(Name).contains("__"))
+    Name = TypeName::getFullyQualifiedName(T.getCanonicalType(), Ctx, Policy);
+  return Name;
+}
+
+llvm::Expected<OutlinedBlock> outlineBlock(const FunctionDecl &F, llvm::ArrayRef<const Stmt *> Block,
+                                           llvm::ArrayRef<const Stmt *> After, ASTContext &Ctx) {
+  OutlinedBlock Out;
+  BlockWalker Walker(F, Ctx, Out);
+  for (const Stmt *S : Block)
+    if (auto Err = Walker.walk(S, false))
+      return std::move(Err);
+  // A by-value parameter the block assigns is the core's own copy: the wrapper after it would
+  // read the value it had before.
+  for (const ParmVarDecl *P : Walker.Params)
+    if (!P->getType()->isReferenceType() && writes(Block, P, Ctx) && names(After, P))
+      return refuse("the statements before the host part assign the parameter '" + P->getNameAsString() +
+                    "', which the host part reads after them");
+  for (const VarDecl *V : Out.Locals)
+    if (nameableType(V->getType(), Ctx).empty())
+      return refuse("the statements before the host part use '" + V->getNameAsString() + "', whose type '" +
+                    V->getType().getAsString() + "' cannot be named outside the function");
+  for (const FieldDecl *Field : Out.Fields)
+    if (nameableType(Field->getType(), Ctx).empty())
+      return refuse("the statements before the host part use the field '" + Field->getNameAsString() +
+                    "', whose type cannot be named outside the class");
+  for (const Stmt *S : Block) {
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS)
+      continue;
+    for (const Decl *D : DS->decls()) {
+      if (const auto *DD = dyn_cast<DecompositionDecl>(D)) {
+        for (const BindingDecl *B : DD->bindings()) {
+          llvm::SmallVector<const Stmt *, 32> Work(After.begin(), After.end());
+          while (!Work.empty()) {
+            const Stmt *W = Work.pop_back_val();
+            if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(W); DR && DR->getDecl() == B)
+              return refuse("the structured binding '" + B->getNameAsString() + "' (line " + lineOf(S, Ctx) +
+                            ") is read after the statements before the host part (name the values one by one)");
+            if (W)
+              for (const Stmt *C : W->children())
+                Work.push_back(C);
+          }
+        }
+        continue;
+      }
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V || !names(After, V))
+        continue;
+      if (V->getType()->isReferenceType())
+        return refuse("'" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) +
+                      ") is a reference read by the host part; the core cannot return what it refers to");
+      if (V->isStaticLocal())
+        return refuse("'" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") is a static local read by the host part");
+      if (nameableType(V->getType(), Ctx).empty())
+        return refuse("'" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") is read by the host part and its type '" +
+                      V->getType().getAsString() + "' cannot be named outside the function");
+      Out.Outputs.push_back(V);
+    }
+  }
+  return Out;
+}
+
+} // namespace graphify::rewriter

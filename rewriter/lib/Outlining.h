@@ -1,0 +1,58 @@
+#pragma once
+/// \file
+/// Outlining a run of top-level statements of a function body into a function of its own (the
+/// capturable core of `split-at-host-boundary`): what the run reads from before it, what it
+/// leaves to the code after it, and whether a free function can hold it at all.
+///
+/// \code
+///   void f(torch::Tensor x) {      // Block: [a, b]      After: [c]
+///     auto p = x.cuda();
+///     auto a = p.sigmoid();        //   inputs: p (a local of the prologue), x is a parameter
+///     auto b = a * 2;              //   outputs: b (declared here, read after)
+///     auto c = b.cpu();
+///   }
+/// \endcode
+///
+/// Inputs reach the outlined function by reference, so what it writes to them is what the
+/// original wrote; parameters are passed as declared, and a by-value parameter the run assigns
+/// while the code after it reads it is refused (the wrapper would read its own, stale copy).
+/// Fields of `*this` read or written in a method become reference parameters named after the
+/// field. A free function cannot name what only the class scope can (its methods, static members,
+/// nested types): a run that does is refused with the name.
+
+#include "ApiModel.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Stmt.h>
+#include <llvm/Support/Error.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace graphify::rewriter {
+
+struct OutlinedBlock {
+  /// Locals declared before the run (a prologue's) that it reads or writes, in order of first use.
+  std::vector<const clang::VarDecl *> Locals;
+  /// Fields of `*this` the run reads or writes, in order of first use.
+  std::vector<const clang::FieldDecl *> Fields;
+  /// Variables declared at the run's top level that the code after it reads.
+  std::vector<const clang::VarDecl *> Outputs;
+  /// The source text of every `this->field` (implicit or explicit) in the run, to replace by the
+  /// parameter that carries the field.
+  std::map<const clang::Stmt *, std::string> FieldUses;
+};
+
+/// What `Block` (consecutive top-level statements of `F`'s body, followed by `After`) exchanges with the code around it; refuses, naming the construct, what a free function
+/// placed before `F` cannot hold (a return inside it, `this` other than its fields, names of the
+/// class scope, values of types it cannot name).
+llvm::Expected<OutlinedBlock> outlineBlock(const clang::FunctionDecl &F, llvm::ArrayRef<const clang::Stmt *> Block,
+                                           llvm::ArrayRef<const clang::Stmt *> After, clang::ASTContext &Ctx);
+
+/// How a declaration of a value of `T` is written outside the function (fully qualified), or
+/// empty when it cannot be (a lambda's closure, a local class, a type only the class scope names).
+std::string nameableType(clang::QualType T, const clang::ASTContext &Ctx);
+
+} // namespace graphify::rewriter

@@ -1,0 +1,425 @@
+// split-at-host-boundary:
+//   std::vector<float> scores_of(torch::Tensor logits, double t) {
+//     auto probs = torch::softmax(logits, 1);
+//     auto best = std::get<0>(probs.max(1));
+//     auto host = best.to(torch::kCPU);            // the host part starts here
+//     std::vector<float> out;
+//     for (int64_t i = 0; i < host.size(0); ++i) out.push_back(host[i].item<float>());
+//     return out;
+//   }
+// becomes a capturable core holding the statements before the first one that reads tensor data
+// on the host, and the function itself, now a host epilogue that calls the core and runs the
+// rest on its results — the capture contract of every inference engine (device work in the
+// graph, read-back and host post-processing after the replay):
+//   static at::Tensor scores_of_graph(torch::Tensor logits, double t) {
+//     auto probs = torch::softmax(logits, 1);
+//     auto best = std::get<0>(probs.max(1));
+//     return best;
+//   }
+//   /// graphify: host epilogue of 'scores_of_graph' (...; not a graph region)
+//   std::vector<float> scores_of(torch::Tensor logits, double t) {
+//     at::Tensor best = scores_of_graph(logits, t);
+//     auto host = best.to(torch::kCPU);
+//     ...
+//   }
+// Statements before the core that copy host data to the device (`from_blob(...).to(device)`)
+// stay in the wrapper as its prologue: the copy into the graph's input happens before a replay.
+//
+// Why it is exact: outlining moves consecutive statements into a function that sees the same
+// variables (lib/Outlining.h: locals and fields by reference, values declared in it returned),
+// and runs them at the same point; nothing is reordered. It only applies where it is the fix:
+// the statement that starts the host part reads tensor data as data (a copy to the CPU, a pointer
+// or accessor into the memory, a print), or is host control flow around reads; a first obstacle
+// that has a device form (a selection, a scalar read used as tensor math) keeps its own rule.
+#include "lib/ExprUtil.h"
+#include "lib/HostWork.h"
+#include "lib/Outlining.h"
+#include "lib/Predication.h"
+#include "lib/RuleSupport.h"
+
+#include "graphify/analyzer/Analysis.h"
+#include "graphify/analyzer/HostOrigin.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Tooling/Transformer/SourceCode.h>
+
+#include <set>
+
+using namespace clang;
+using namespace clang::transformer;
+using MatchResult = clang::ast_matchers::MatchFinder::MatchResult;
+
+namespace graphify::rewriter {
+
+namespace {
+
+/// A call that takes tensor data to the host, found in a statement or in the functions of the
+/// file it calls.
+struct HostRead {
+  const Expr *Call = nullptr;
+  /// The data leaves as data (a copy to the CPU, a pointer or accessor into the memory, a print),
+  /// not as one scalar that a rewrite could keep on the device.
+  bool AsData = false;
+};
+
+/// Whether values of `T` give access to many elements: a pointer, or a class with a subscript
+/// (an accessor, a host copy as a container) — not one number or a Scalar.
+bool exposesElements(QualType T) {
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    return true;
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  bool Subscript = false;
+  RD->forallBases([&](const CXXRecordDecl *Base) {
+    Subscript |= llvm::any_of(Base->methods(), [](const CXXMethodDecl *M) {
+      return M->getOverloadedOperator() == OO_Subscript;
+    });
+    return true;
+  });
+  return Subscript || llvm::any_of(RD->methods(), [](const CXXMethodDecl *M) {
+           return M->getOverloadedOperator() == OO_Subscript;
+         });
+}
+
+class Splitter {
+public:
+  Splitter(const FunctionDecl &F, const ApiModel &Api, ASTContext &Ctx) : F(F), Api(Api), Ctx(Ctx) {}
+
+  /// The first host read under `S`, following calls into the file's own functions.
+  std::optional<HostRead> hostRead(const Stmt *S, int Depth = 0) const {
+    if (!S || Depth > 3)
+      return std::nullopt;
+    if (const auto *E = dyn_cast<Expr>(S))
+      if (auto Call = Api.resolver().resolve(E)) {
+        const bool ToHost = Call->hasTag("device_transfer") && copiesToHost(*Call);
+        if (ToHost || Call->hasTag("host_sync") || Call->hasTag("data_dependent_output")) {
+          // A pointer or accessor exposes the memory (data); a print is host work of its own, and
+          // one element (`item()`, a number or the library's Scalar) a value with forms of its own.
+          const bool Memory = Call->hasTag("data_dependent_output") && exposesElements(E->getType());
+          return HostRead{E, ToHost || Memory};
+        }
+      }
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = CE->getDirectCallee(); Callee && Callee != &F && Callee->hasBody() &&
+                                                                !Api.isLibraryDecl(Callee) &&
+                                                                !Ctx.getSourceManager().isInSystemHeader(
+                                                                    Callee->getLocation()))
+        if (auto Inner = hostRead(Callee->getBody(), Depth + 1))
+          return HostRead{CE, Inner->AsData};
+    for (const Stmt *C : S->children())
+      if (auto R = hostRead(C, Depth))
+        return R;
+    return std::nullopt;
+  }
+
+  /// A construct under `S` that no graph holds and that has a form of its own on the device (a
+  /// value-dependent selection, a call that cannot be captured), or null.
+  const Expr *deviceObstacle(const Stmt *S) const {
+    if (!S)
+      return nullptr;
+    if (const auto *E = dyn_cast<Expr>(S))
+      for (const char *Tag : {"dynamic_output_shape", "bool_mask_index", "capture_unsafe"})
+        if (Api.callHasTag(E, Tag))
+          return E;
+    for (const Stmt *C : S->children())
+      if (const Expr *E = deviceObstacle(C))
+        return E;
+    return nullptr;
+  }
+
+  /// A copy of host memory to the device under `S` (`from_blob(...).to(kCUDA)`), or null.
+  const Expr *hostToDevice(const Stmt *S) const {
+    if (!S || !Api.facts())
+      return nullptr;
+    if (const auto *E = dyn_cast<Expr>(S))
+      if (auto Call = Api.resolver().resolve(E);
+          Call && Call->IsMethod && Call->hasTag("device_transfer") && copiesToDevice(*Call, Api.resolver()) &&
+          Api.facts()->hostMemoryOrigin(Call->arg(0)))
+        return E;
+    for (const Stmt *C : S->children())
+      if (const Expr *E = hostToDevice(C))
+        return E;
+    return nullptr;
+  }
+
+  /// A host value under `S` that follows tensor data (a finding the split would not fix).
+  const Expr *taintedValue(const Stmt *S) const {
+    if (!S || !Api.facts())
+      return nullptr;
+    if (const auto *E = dyn_cast<Expr>(S); E && !Api.isTensorExpr(E) && Api.facts()->taintOf(E))
+      return E;
+    for (const Stmt *C : S->children())
+      if (const Expr *E = taintedValue(C))
+        return E;
+    return nullptr;
+  }
+
+  /// Whether `S` computes new values with the tensor API: not only metadata (`numel()`), layout
+  /// and views (`contiguous()`, `view`, `select`) or a dtype or device change (`to(kInt)`) — a
+  /// core of those alone captures nothing worth a graph.
+  bool hasTensorWork(const Stmt *S) const {
+    if (!S)
+      return false;
+    if (const auto *E = dyn_cast<Expr>(S);
+        E && isa<CallExpr, CXXConstructExpr>(E) && Api.isTensorExpr(E) && !Api.entriesFor(E).empty() &&
+        !Api.callHasTag(E, "same_elements") && !Api.callHasTag(E, "shares_storage") &&
+        !Api.callHasTag(E, "device_transfer"))
+      return true;
+    for (const Stmt *C : S->children())
+      if (hasTensorWork(C))
+        return true;
+    return false;
+  }
+
+  llvm::Error checkFunction() const {
+    const std::string Name = "'" + F.getNameAsString() + "'";
+    if (F.isTemplated())
+      return refuseOutOfScope(Name + " is a template");
+    if (isa<CXXConstructorDecl>(F) || isa<CXXDestructorDecl>(F) || isa<CXXConversionDecl>(F) || F.isVariadic() ||
+        F.isOverloadedOperator())
+      return refuseOutOfScope(Name + " is a constructor, destructor, operator or variadic function");
+    if (const auto *M = dyn_cast<CXXMethodDecl>(&F)) {
+      if (M->getParent()->isLambda() || M->getParent()->isLocalClass())
+        return refuseOutOfScope(Name + " is a lambda or a method of a local class");
+      if (!definedInClass() && F.getLexicalDeclContext()->getRedeclContext() !=
+                                   M->getParent()->getEnclosingNamespaceContext()->getRedeclContext())
+        return refuseOutOfScope(Name + " is defined outside the namespace of its class, where its core could not "
+                                       "name what the class's namespace declares");
+    }
+    for (const ParmVarDecl *P : F.parameters())
+      if (P->getName().empty())
+        return refuse("a parameter of " + Name + " has no name, so the wrapper cannot pass it to the core");
+    return llvm::Error::success();
+  }
+
+  bool definedInClass() const { return isa<CXXMethodDecl>(F) && F.getLexicalDeclContext()->isRecord(); }
+
+  const FunctionDecl &F;
+  const ApiModel &Api;
+  ASTContext &Ctx;
+};
+
+/// The file offsets of `S` with its trailing semicolon, or false inside a macro.
+bool offsetsOf(const Stmt *S, ASTContext &Ctx, unsigned &Begin, unsigned &End) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = Lexer::makeFileCharRange(tooling::getExtendedRange(*S, tok::semi, Ctx), SM, Ctx.getLangOpts());
+  if (R.isInvalid())
+    return false;
+  Begin = SM.getFileOffset(R.getBegin());
+  End = SM.getFileOffset(R.getEnd());
+  return true;
+}
+
+/// The text of the file in [Begin, End) with the nodes of `Replaced` (inside it) replaced.
+std::string spliced(unsigned Begin, unsigned End, const std::map<const Stmt *, std::string> &Replaced,
+                    ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+  std::vector<std::tuple<unsigned, unsigned, std::string>> Cuts;
+  for (const auto &[Node, Text] : Replaced) {
+    CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Node->getSourceRange()), SM,
+                                                 Ctx.getLangOpts());
+    if (R.isInvalid())
+      continue;
+    unsigned B = SM.getFileOffset(R.getBegin()), E = SM.getFileOffset(R.getEnd());
+    if (B >= Begin && E <= End)
+      Cuts.emplace_back(B, E, Text);
+  }
+  std::sort(Cuts.begin(), Cuts.end());
+  std::string Out;
+  unsigned At = Begin;
+  for (const auto &[B, E, Text] : Cuts) {
+    if (B < At)
+      continue; // nested in a replaced node
+    Out += Buffer.slice(At, B).str() + Text;
+    At = E;
+  }
+  return Out + Buffer.slice(At, End).str();
+}
+
+llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, std::string &Explanation) {
+  const FunctionDecl &F = S.F;
+  ASTContext &Ctx = S.Ctx;
+  if (auto Err = S.checkFunction())
+    return std::move(Err);
+  llvm::SmallVector<const Stmt *, 32> Stmts(Body.body_begin(), Body.body_end());
+  size_t Cut = Stmts.size();
+  std::optional<HostRead> Read;
+  for (size_t I = 0; I < Stmts.size(); ++I) {
+    if ((Read = S.hostRead(Stmts[I]))) {
+      Cut = I;
+      break;
+    }
+    if (const Expr *E = S.deviceObstacle(Stmts[I]))
+      return refuseOutOfScope("the first construct that cannot be captured, '" + calleeName(E) + "' (line " +
+                              lineOf(E, Ctx) + "), is no host read; it keeps its own form");
+  }
+  if (!Read)
+    return refuseOutOfScope("no statement reads tensor data on the host");
+  const Stmt *First = Stmts[Cut];
+  // Host control flow around scalar reads starts the host part when it does host work (fills a
+  // container, calls a host function); without it, a loop to mask or a branch to select keeps
+  // the reads on the device (early-exit-loop-to-masked, the where() rules).
+  const bool HostControl = isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt, IfStmt, SwitchStmt>(First) &&
+                           !firstHostWork({First}, S.Api, Ctx).empty();
+  if (!Read->AsData && !HostControl)
+    return refuseOutOfScope("the host part would start with a scalar read (line " + lineOf(Read->Call, Ctx) +
+                            "), which keeps its own rewrite or recipe");
+  size_t Start = 0;
+  for (size_t I = 0; I < Cut; ++I)
+    if (S.hostToDevice(Stmts[I]))
+      Start = I + 1;
+  // Host statements that open the function (`rec = "";`, `out.clear();`) stay in the wrapper's
+  // prologue, where they run first as before: a replay of the core would not repeat them.
+  while (Start < Cut && worksOnHostOnly(Stmts[Start], S.Api))
+    ++Start;
+  llvm::ArrayRef<const Stmt *> All(Stmts);
+  llvm::ArrayRef<const Stmt *> Core = All.slice(Start, Cut - Start), After = All.drop_front(Cut);
+  if (Core.empty() || llvm::none_of(Core, [&](const Stmt *St) { return S.hasTensorWork(St); }))
+    return refuseOutOfScope("no tensor is computed between the copies to the device and the host part");
+  if (std::string Work = firstHostWork(Core, S.Api, Ctx, /*TensorFills=*/false); !Work.empty())
+    return refuse("the device work before the host part is mixed with host work (" + Work +
+                  "), which a replay of the core would not repeat");
+  for (const Stmt *St : Core)
+    if (const Expr *E = S.taintedValue(St))
+      return refuseOutOfScope("'" + sourceText(E, Ctx) + "' (line " + lineOf(E, Ctx) +
+                              ") before the host part follows tensor data");
+  auto Outlined = outlineBlock(F, Core, After, Ctx);
+  if (!Outlined)
+    return Outlined.takeError();
+
+  // Names: the core, and a parameter per field (the field's own name when free).
+  std::vector<std::string> Taken;
+  for (const ParmVarDecl *P : F.parameters())
+    Taken.push_back(P->getNameAsString());
+  for (const VarDecl *V : Outlined->Locals)
+    Taken.push_back(V->getNameAsString());
+  std::string CoreName = F.getNameAsString() + "_graph";
+  for (int N = 2; Ctx.Idents.find(CoreName) != Ctx.Idents.end(); ++N)
+    CoreName = F.getNameAsString() + "_graph" + std::to_string(N);
+  std::map<const FieldDecl *, std::string> FieldParam;
+  for (const FieldDecl *Field : Outlined->Fields) {
+    std::string Name = Field->getNameAsString();
+    if (llvm::is_contained(Taken, Name))
+      Name = freshName(Name, &Body, Taken);
+    Taken.push_back(Name);
+    FieldParam[Field] = Name;
+  }
+  std::map<const Stmt *, std::string> Replaced;
+  for (const auto &[Use, FieldName] : Outlined->FieldUses)
+    Replaced[Use] = FieldParam[cast<FieldDecl>(cast<MemberExpr>(Use)->getMemberDecl())];
+
+  // The core: the parameters as declared, then the locals and fields it shares by reference.
+  const bool ConstFields = isa<CXXMethodDecl>(F) && cast<CXXMethodDecl>(F).isConst();
+  std::string Params, Args;
+  auto Add = [](std::string &List, const std::string &Item) { List += (List.empty() ? "" : ", ") + Item; };
+  for (const ParmVarDecl *P : F.parameters()) {
+    std::string Decl = declText(*P, Ctx);
+    if (Decl.empty())
+      return refuse("the parameter '" + P->getNameAsString() + "' is written by a macro");
+    if (P->hasDefaultArg()) // the wrapper's default; the wrapper passes every argument
+      Decl = Decl.substr(0, Decl.rfind('='));
+    Add(Params, llvm::StringRef(Decl).rtrim().str());
+    Add(Args, P->getNameAsString());
+  }
+  for (const VarDecl *V : Outlined->Locals) {
+    Add(Params, nameableType(V->getType(), Ctx) + " &" + V->getNameAsString());
+    Add(Args, V->getNameAsString());
+  }
+  for (const FieldDecl *Field : Outlined->Fields) {
+    Add(Params, std::string(ConstFields ? "const " : "") + nameableType(Field->getType(), Ctx) + " &" +
+                    FieldParam[Field]);
+    Add(Args, "this->" + Field->getNameAsString());
+  }
+  std::string Result = "void", Returned;
+  const auto &Outputs = Outlined->Outputs;
+  if (Outputs.size() == 1) {
+    Result = nameableType(Outputs[0]->getType().getUnqualifiedType(), Ctx);
+    Returned = "return " + Outputs[0]->getNameAsString() + ";\n";
+  } else if (Outputs.size() > 1) {
+    std::string Types, Names;
+    for (const VarDecl *V : Outputs) {
+      Add(Types, nameableType(V->getType().getUnqualifiedType(), Ctx));
+      Add(Names, V->getNameAsString());
+    }
+    Result = "std::tuple<" + Types + ">";
+    Returned = "return std::make_tuple(" + Names + ");\n";
+  }
+
+  unsigned CoreBegin, CoreEnd, Unused;
+  if (!offsetsOf(Core.front(), Ctx, CoreBegin, Unused) || !offsetsOf(Core.back(), Ctx, Unused, CoreEnd))
+    return refuse("the statements before the host part come from a macro expansion");
+  const SourceManager &SM = Ctx.getSourceManager();
+  unsigned BodyBegin = SM.getFileOffset(SM.getExpansionLoc(Body.getLBracLoc())) + 1;
+  unsigned BodyEnd = SM.getFileOffset(SM.getExpansionLoc(Body.getRBracLoc()));
+  if (SM.getFileID(SM.getExpansionLoc(Body.getLBracLoc())) != SM.getMainFileID())
+    return refuse("the function is not written in the main file");
+  const unsigned FunctionBegin = SM.getFileOffset(SM.getExpansionLoc(F.getBeginLoc()));
+  const std::string Signature = SM.getBufferData(SM.getMainFileID()).slice(FunctionBegin, BodyBegin - 1).str();
+  const std::string Line = lineOf(First, Ctx);
+  // The core takes the function's place, and so any annotation written before it
+  // (GRAPHIFY_GRAPH_REGION): it is the capturable part; the epilogue's comment names it.
+  std::string Text = "static " + Result + " " + CoreName + "(" + Params + ") {\n" +
+                     spliced(CoreBegin, CoreEnd, Replaced, Ctx) + "\n" + Returned + "}\n\n";
+  Text += "/// graphify: host epilogue of '" + CoreName + "' (runs the host part, from line " + Line +
+          ", on the core's results; not a graph region)\n" + Signature + "{" +
+          SM.getBufferData(SM.getMainFileID()).slice(BodyBegin, CoreBegin).str();
+  const std::string Call = CoreName + "(" + Args + ")";
+  if (Outputs.empty()) {
+    Text += Call + ";";
+  } else if (Outputs.size() == 1) {
+    Text += nameableType(Outputs[0]->getType(), Ctx) + " " + Outputs[0]->getNameAsString() + " = " + Call + ";";
+  } else {
+    std::vector<std::string> Names = Taken;
+    for (const VarDecl *V : Outputs)
+      Names.push_back(V->getNameAsString());
+    const std::string Results = freshName("graph", &Body, Names);
+    Text += "auto " + Results + " = " + Call + ";\n";
+    for (size_t I = 0; I < Outputs.size(); ++I)
+      Text += std::string(I ? "\n" : "") + nameableType(Outputs[I]->getType(), Ctx) + " " +
+              Outputs[I]->getNameAsString() + " = std::move(std::get<" + std::to_string(I) + ">(" + Results + "));";
+  }
+  Text += SM.getBufferData(SM.getMainFileID()).slice(CoreEnd, BodyEnd).str() + "}";
+  Explanation = "the function is split at its host part (line " + Line +
+                ", which reads tensor data on the host): a capturable core '" + CoreName +
+                "' holds the device work before it, and the function, now a host epilogue, calls the core and runs "
+                "the rest on its results after the replay";
+  return Text;
+}
+
+} // namespace
+
+NamedRewriteRule makeSplitAtHostBoundaryRule(const ApiModel &Api) {
+  using namespace matchers;
+  const ApiModel *A = &Api;
+  auto Matcher = compoundStmt(isUserCode(), hasParent(functionDecl(isDefinition()))).bind("body");
+  auto Explanation = std::make_shared<std::string>();
+  EditGenerator Edits = [A, Explanation](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
+    const auto *Body = R.Nodes.getNodeAs<CompoundStmt>("body");
+    const FunctionDecl *F = functionWithBody(Body, *R.Context);
+    if (!F)
+      return refuseOutOfScope("the block is not a function body");
+    Splitter S(*F, *A, *R.Context);
+    auto Text = split(S, *Body, *Explanation);
+    if (!Text)
+      return Text.takeError();
+    auto Range = tooling::getFileRangeForEdit(CharSourceRange::getTokenRange(F->getSourceRange()), *R.Context);
+    if (!Range)
+      return refuse("the function is produced by a macro expansion");
+    llvm::SmallVector<Edit, 1> All;
+    All.push_back(Edit{EditKind::Range, *Range, *Text, {}});
+    return All;
+  };
+  return {"split-at-host-boundary",
+          makeRule(Matcher, Edits, computed([Explanation](const MatchResult &) -> llvm::Expected<std::string> {
+                     return *Explanation;
+                   }))};
+}
+
+} // namespace graphify::rewriter
