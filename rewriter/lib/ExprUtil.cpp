@@ -162,6 +162,17 @@ const Decl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
   return nullptr;
 }
 
+const Expr *findExpr(const Stmt *S, llvm::function_ref<bool(const Expr *)> Pred) {
+  if (!S)
+    return nullptr;
+  if (const auto *E = dyn_cast<Expr>(S); E && Pred(E))
+    return E;
+  for (const Stmt *C : S->children())
+    if (const Expr *Found = findExpr(C, Pred))
+      return Found;
+  return nullptr;
+}
+
 const FunctionDecl *functionWithBody(const Stmt *Body, ASTContext &Ctx) {
   for (const DynTypedNode &P : Ctx.getParents(*Body))
     if (const auto *FD = P.get<FunctionDecl>(); FD && FD->getBody() == Body)

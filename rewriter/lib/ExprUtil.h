@@ -9,6 +9,8 @@
 #include <clang/AST/ExprCXX.h>
 #include <llvm/ADT/SmallVector.h>
 
+#include <llvm/ADT/STLFunctionalExtras.h>
+
 #include <string>
 #include <utility>
 
@@ -63,6 +65,10 @@ const clang::Decl *enclosingFunction(const clang::Stmt *S, clang::ASTContext &Ct
 
 /// The body of a function or lambda declaration found by enclosingFunction.
 const clang::Stmt *functionBody(const clang::Decl *D);
+
+/// The first expression under `S` (itself included, in source order, lambda bodies too) for
+/// which `Pred` holds, or null.
+const clang::Expr *findExpr(const clang::Stmt *S, llvm::function_ref<bool(const clang::Expr *)> Pred);
 
 /// The function whose body is `Body` (a rule matched on function bodies), or null.
 const clang::FunctionDecl *functionWithBody(const clang::Stmt *Body, clang::ASTContext &Ctx);

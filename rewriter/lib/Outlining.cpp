@@ -196,34 +196,26 @@ bool mayWrite(const DeclRefExpr *Use, ASTContext &Ctx) {
   return false;
 }
 
-/// Whether some statement of `Stmts` names `V`.
-bool names(llvm::ArrayRef<const Stmt *> Stmts, const VarDecl *V) {
-  llvm::SmallVector<const Stmt *, 32> Work(Stmts.begin(), Stmts.end());
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V)
-      return true;
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
-  return false;
+/// A use of `D` in `Stmts` for which `Pred` holds, or null.
+const DeclRefExpr *useIn(llvm::ArrayRef<const Stmt *> Stmts, const ValueDecl *D,
+                         llvm::function_ref<bool(const DeclRefExpr *)> Pred) {
+  for (const Stmt *S : Stmts)
+    if (const Expr *E = findExpr(S, [&](const Expr *E) {
+          const auto *DR = dyn_cast<DeclRefExpr>(E);
+          return DR && DR->getDecl() == D && Pred(DR);
+        }))
+      return cast<DeclRefExpr>(E);
+  return nullptr;
+}
+
+/// Whether some statement of `Stmts` names `D`.
+bool names(llvm::ArrayRef<const Stmt *> Stmts, const ValueDecl *D) {
+  return useIn(Stmts, D, [](const DeclRefExpr *) { return true; });
 }
 
 /// Whether some statement of `Stmts` may write `V` (mayWrite).
 bool writes(llvm::ArrayRef<const Stmt *> Stmts, const VarDecl *V, ASTContext &Ctx) {
-  llvm::SmallVector<const Stmt *, 32> Work(Stmts.begin(), Stmts.end());
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V && mayWrite(DR, Ctx))
-      return true;
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
-  return false;
+  return useIn(Stmts, V, [&](const DeclRefExpr *DR) { return mayWrite(DR, Ctx); });
 }
 
 } // namespace
@@ -280,18 +272,10 @@ llvm::Expected<OutlinedBlock> outlineBlock(const FunctionDecl &F, llvm::ArrayRef
       continue;
     for (const Decl *D : DS->decls()) {
       if (const auto *DD = dyn_cast<DecompositionDecl>(D)) {
-        for (const BindingDecl *B : DD->bindings()) {
-          llvm::SmallVector<const Stmt *, 32> Work(After.begin(), After.end());
-          while (!Work.empty()) {
-            const Stmt *W = Work.pop_back_val();
-            if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(W); DR && DR->getDecl() == B)
-              return refuse("the structured binding '" + B->getNameAsString() + "' (line " + lineOf(S, Ctx) +
-                            ") is read after the statements before the host part (name the values one by one)");
-            if (W)
-              for (const Stmt *C : W->children())
-                Work.push_back(C);
-          }
-        }
+        for (const BindingDecl *B : DD->bindings())
+          if (names(After, B))
+            return refuse("the structured binding '" + B->getNameAsString() + "' (line " + lineOf(S, Ctx) +
+                          ") is read after the statements before the host part (name the values one by one)");
         continue;
       }
       const auto *V = dyn_cast<VarDecl>(D);

@@ -121,60 +121,39 @@ public:
   /// A construct under `S` that no graph holds and that has a form of its own on the device (a
   /// value-dependent selection, a call that cannot be captured), or null.
   const Expr *deviceObstacle(const Stmt *S) const {
-    if (!S)
-      return nullptr;
-    if (const auto *E = dyn_cast<Expr>(S))
-      for (const char *Tag : {"dynamic_output_shape", "bool_mask_index", "capture_unsafe"})
-        if (Api.callHasTag(E, Tag))
-          return E;
-    for (const Stmt *C : S->children())
-      if (const Expr *E = deviceObstacle(C))
-        return E;
-    return nullptr;
+    return findExpr(S, [&](const Expr *E) {
+      return Api.callHasTag(E, "dynamic_output_shape") || Api.callHasTag(E, "bool_mask_index") ||
+             Api.callHasTag(E, "capture_unsafe");
+    });
   }
 
   /// A copy of host memory to the device under `S` (`from_blob(...).to(kCUDA)`), or null.
   const Expr *hostToDevice(const Stmt *S) const {
-    if (!S || !Api.facts())
+    if (!Api.facts())
       return nullptr;
-    if (const auto *E = dyn_cast<Expr>(S))
-      if (auto Call = Api.resolver().resolve(E);
-          Call && Call->IsMethod && Call->hasTag("device_transfer") && copiesToDevice(*Call, Api.resolver()) &&
-          Api.facts()->hostMemoryOrigin(Call->arg(0)))
-        return E;
-    for (const Stmt *C : S->children())
-      if (const Expr *E = hostToDevice(C))
-        return E;
-    return nullptr;
+    return findExpr(S, [&](const Expr *E) {
+      auto Call = Api.resolver().resolve(E);
+      return Call && Call->IsMethod && Call->hasTag("device_transfer") && copiesToDevice(*Call, Api.resolver()) &&
+             Api.facts()->hostMemoryOrigin(Call->arg(0));
+    });
   }
 
   /// A host value under `S` that follows tensor data (a finding the split would not fix).
   const Expr *taintedValue(const Stmt *S) const {
-    if (!S || !Api.facts())
+    if (!Api.facts())
       return nullptr;
-    if (const auto *E = dyn_cast<Expr>(S); E && !Api.isTensorExpr(E) && Api.facts()->taintOf(E))
-      return E;
-    for (const Stmt *C : S->children())
-      if (const Expr *E = taintedValue(C))
-        return E;
-    return nullptr;
+    return findExpr(S, [&](const Expr *E) { return !Api.isTensorExpr(E) && Api.facts()->taintOf(E); });
   }
 
   /// Whether `S` computes new values with the tensor API: not only metadata (`numel()`), layout
   /// and views (`contiguous()`, `view`, `select`) or a dtype or device change (`to(kInt)`) — a
   /// core of those alone captures nothing worth a graph.
   bool hasTensorWork(const Stmt *S) const {
-    if (!S)
-      return false;
-    if (const auto *E = dyn_cast<Expr>(S);
-        E && isa<CallExpr, CXXConstructExpr>(E) && Api.isTensorExpr(E) && !Api.entriesFor(E).empty() &&
-        !Api.callHasTag(E, "same_elements") && !Api.callHasTag(E, "shares_storage") &&
-        !Api.callHasTag(E, "device_transfer"))
-      return true;
-    for (const Stmt *C : S->children())
-      if (hasTensorWork(C))
-        return true;
-    return false;
+    return findExpr(S, [&](const Expr *E) {
+      return isa<CallExpr, CXXConstructExpr>(E) && Api.isTensorExpr(E) && !Api.entriesFor(E).empty() &&
+             !Api.callHasTag(E, "same_elements") && !Api.callHasTag(E, "shares_storage") &&
+             !Api.callHasTag(E, "device_transfer");
+    });
   }
 
   llvm::Error checkFunction() const {

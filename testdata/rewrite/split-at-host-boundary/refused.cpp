@@ -97,3 +97,31 @@ std::vector<float> logs_between(torch::Tensor x, std::vector<int> &steps) {
     out.push_back(host[i].item<float>());
   return out;
 }
+
+// A static member of the class: a function outside the class cannot name it.
+class Scaled {
+public:
+  std::vector<float> run(torch::Tensor x);
+
+private:
+  static float scale_;
+};
+
+std::vector<float> Scaled::run(torch::Tensor x) {
+  auto y = x.exp() * scale_;
+  auto host = y.cpu(); // EXPECT-RECIPE: \(not split automatically: the statements before the host part name 'scale_' \(line 111\), a member of the class, which a function outside the class cannot\)
+  std::vector<float> out;
+  for (int64_t i = 0; i < host.size(0); ++i)
+    out.push_back(host[i].item<float>());
+  return out;
+}
+
+// Values bound together and read after the host part starts: the core cannot return a binding.
+std::vector<float> bound_pair(torch::Tensor x) {
+  auto [a, b] = std::make_pair(x.exp(), x.relu());
+  auto host = (a + b).cpu(); // EXPECT-RECIPE: \(not split automatically: the structured binding 'a' \(line 121\) is read after the statements before the host part
+  std::vector<float> out;
+  for (int64_t i = 0; i < host.size(0); ++i)
+    out.push_back(host[i].item<float>());
+  return out;
+}
