@@ -1368,7 +1368,8 @@ private:
     bool TensorParams = llvm::any_of(Callee->parameters(), [&](const ParmVarDecl *P) {
       return Api.isTensor(P->getType());
     });
-    if (ResultTensor || TensorObject || TensorParams || !C->Entries.empty())
+    // A Scalar conversion (`item().toFloat()`) passes the read's value on; it does not use it.
+    if (ResultTensor || TensorObject || TensorParams || (!C->Entries.empty() && !C->hasTag("scalar_conversion")))
       for (const TaintValue &V : ArgV)
         use(V);
 

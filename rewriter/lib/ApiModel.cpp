@@ -34,6 +34,20 @@ bool ApiModel::callHasTag(const Expr *Call, llvm::StringRef Tag) const {
   return false;
 }
 
+const CXXMemberCallExpr *ApiModel::elementRead(const Expr *E) const {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(stripAll(E));
+  if (!MC || !MC->getType()->isArithmeticType())
+    return nullptr;
+  // `t.item().toFloat()`: the conversion's object is the Scalar that the read returned.
+  if (callHasTag(MC, "scalar_conversion") && callArgs(MC).empty())
+    if (const auto *Inner = dyn_cast<CXXMemberCallExpr>(stripAll(MC->getImplicitObjectArgument())))
+      MC = Inner;
+  if (!isTensor(MC->getImplicitObjectArgument()->getType()) || !callHasTag(MC, "data_dependent_output") ||
+      !callArgs(MC).empty())
+    return nullptr;
+  return MC;
+}
+
 const Expr *ApiModel::argAt(const Expr *Call, unsigned Pos) const {
   Call = stripAll(Call);
   for (const Expr *E : {skipValueWrappers(Call), Call})

@@ -51,6 +51,13 @@ public:
   std::vector<const ApiEntry *> entriesFor(const clang::Expr *Call) const;
   bool callHasTag(const clang::Expr *Call, llvm::StringRef Tag) const;
 
+  /// The call that reads one element of a tensor to the host when `E` (implicit nodes stripped)
+  /// is such a read as a number: `t.item<float>()` itself, or the Scalar of `t.item()` converted
+  /// by a method tagged scalar_conversion (`t.item().toFloat()`, `t.item().to<double>()`, the
+  /// same value item<T>() returns), for which it is the inner `t.item()`. Null otherwise. The
+  /// read's type is `E`'s; the tensor read is the returned call's object.
+  const clang::CXXMemberCallExpr *elementRead(const clang::Expr *E) const;
+
   /// The argument of a call at pack position `Pos` (self is position 0 for methods), or null.
   const clang::Expr *argAt(const clang::Expr *Call, unsigned Pos) const;
 

@@ -57,12 +57,7 @@ private:
   llvm::Expected<Lifted> liftLocal(const VarDecl *V, const Expr *Use);
 };
 
-bool isHostRead(const Expr *E, const ApiModel &Api) {
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(stripAll(E));
-  return MC && Api.isTensor(MC->getImplicitObjectArgument()->getType()) &&
-         Api.callHasTag(MC, "data_dependent_output") && callArgs(MC).empty() &&
-         MC->getType()->isArithmeticType();
-}
+bool isHostRead(const Expr *E, const ApiModel &Api) { return Api.elementRead(E) != nullptr; }
 
 bool isExactFloat32(const Expr *E, const ASTContext &Ctx) {
   E = stripAll(E);
@@ -86,12 +81,12 @@ bool isExactFloat32(const Expr *E, const ASTContext &Ctx) {
 llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Expr *Whole) {
   const Expr *Receiver = Call->getImplicitObjectArgument();
   std::string Name = calleeName(Call);
+  const QualType T = stripAll(Whole)->getType(); // the read's type, after any Scalar conversion
   if (!isProvablySingleElement(Receiver, Scope.Body, Api))
     return refuse("cannot prove that '" + text(Receiver) + "' has a single element ('" + Name +
                   "' would throw otherwise, where() would broadcast)");
   if (!FlavorHint)
     FlavorHint = Receiver;
-  QualType T = Call->getType();
   Lifted L;
   L.IsTensor = true;
   L.Text = text(Receiver);
@@ -137,7 +132,7 @@ llvm::Expected<Lifted> Lifter::liftLocal(const VarDecl *V, const Expr *Use) {
   for (const DynTypedNode &P : Ctx.getParents(*V))
     if (const auto *DS = P.get<DeclStmt>(); DS && !DS->isSingleDecl())
       return refuse("'" + V->getNameAsString() + "' is declared together with other variables");
-  auto Item = liftItem(cast<CXXMemberCallExpr>(stripAll(Init)), Init);
+  auto Item = liftItem(Api.elementRead(Init), Init);
   if (!Item)
     return Item.takeError();
   if (llvm::find(Locals, V) == Locals.end())
@@ -251,7 +246,7 @@ llvm::Expected<Lifted> Lifter::lift(const Expr *E) {
     return Lifted{Inner->Text + " != 0", true, true};
   }
   if (isHostRead(S, Api))
-    return liftItem(cast<CXXMemberCallExpr>(stripAll(S)), S);
+    return liftItem(Api.elementRead(S), S);
   if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_LNot) {
     // Operands of function-call forms need no parentheses of their own.
     auto Inner = lift(UO->getSubExpr()->IgnoreParens());
@@ -472,10 +467,9 @@ llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope 
 
 llvm::Expected<llvm::SmallVector<transformer::Edit, 1>>
 liftedLocalEdits(const std::vector<const VarDecl *> &Locals, const ApiModel &Api, ASTContext &Ctx) {
-  (void)Api;
   llvm::SmallVector<transformer::Edit, 1> Edits;
   for (const VarDecl *V : Locals) {
-    const auto *Call = cast<CXXMemberCallExpr>(stripAll(V->getInit()));
+    const CXXMemberCallExpr *Call = Api.elementRead(V->getInit());
     // Replace from the start of the declaration (type) to the end of the initializer.
     SourceLocation Begin = V->getBeginLoc();
     for (const DynTypedNode &P : Ctx.getParents(*V))

@@ -81,13 +81,10 @@ AST_MATCHER_P2(clang::Expr, isApiCall, const ApiModel *, Api, std::string, Name)
   return calleeName(&Node) == Name && !Api->entriesFor(&Node).empty();
 }
 
-/// `t.item<T>()`-like reads: a tensor method tagged data_dependent_output, no arguments,
-/// returning a number.
+/// `t.item<T>()`-like reads of one element as a number, `t.item().toFloat()` included (see
+/// ApiModel::elementRead).
 AST_MATCHER_P(clang::Expr, isHostScalarRead, const ApiModel *, Api) {
-  const auto *MC = llvm::dyn_cast<clang::CXXMemberCallExpr>(&Node);
-  return MC && Api->isTensor(MC->getImplicitObjectArgument()->getType()) &&
-         Api->callHasTag(MC, "data_dependent_output") && callArgs(MC).empty() &&
-         MC->getType()->isArithmeticType();
+  return llvm::isa<clang::CXXMemberCallExpr>(&Node) && Api->elementRead(&Node);
 }
 
 /// Only code the user wrote: not in system headers, not in template instantiations.

@@ -204,7 +204,7 @@ private:
       if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()); DS->isSingleDecl() && V &&
                                                                   llvm::is_contained(L.LiftedLocals, V))
         return "auto " + V->getNameAsString() + " = " +
-               sourceText(cast<CXXMemberCallExpr>(stripAll(V->getInit()))->getImplicitObjectArgument(), Ctx) + ";";
+               sourceText(Api.elementRead(V->getInit())->getImplicitObjectArgument(), Ctx) + ";";
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
           if (auto Why = findSideEffect(V->getInit(), Api))

@@ -147,16 +147,18 @@ std::optional<std::pair<IndexStep, size_t>> stepOfPosition(const Expr *Use, cons
 /// Where the host value comes from and what carries it: the read itself, or a local it
 /// initialises (then every use of the local).
 struct PositionSource {
-  const CXXMemberCallExpr *Read = nullptr;
+  const CXXMemberCallExpr *Read = nullptr; // the whole read: `t.item<int>()`, `t.item().toInt()`
+  const Expr *Tensor = nullptr;            // `t`
   const VarDecl *Local = nullptr;
   const DeclStmt *Decl = nullptr;
   std::set<const Expr *> Uses;
   const Stmt *Body = nullptr;
 };
 
-PositionSource sourceOf(const CXXMemberCallExpr *Read, ASTContext &Ctx) {
+PositionSource sourceOf(const CXXMemberCallExpr *Read, const ApiModel &Api, ASTContext &Ctx) {
   PositionSource S;
   S.Read = Read;
+  S.Tensor = Api.elementRead(Read)->getImplicitObjectArgument();
   S.Body = functionBody(enclosingFunction(Read, Ctx));
   S.Local = localInitialisedBy(Read, Ctx);
   if (S.Local && S.Body) {
@@ -173,7 +175,7 @@ PositionSource sourceOf(const CXXMemberCallExpr *Read, ASTContext &Ctx) {
 
 /// The receiver as a one-element long tensor.
 std::string deviceIndex(const PositionSource &S, const ApiModel &Api, ASTContext &Ctx) {
-  const Expr *Receiver = S.Read->getImplicitObjectArgument();
+  const Expr *Receiver = S.Tensor;
   std::string Text = sourceText(Receiver, Ctx) + ".reshape({1})";
   if (!Api.callHasTag(stripAll(Receiver), "long_output"))
     Text += ".to(" + Api.spellConstant(Receiver, "kLong") + ")";
@@ -423,7 +425,7 @@ llvm::Expected<ChainEdit> chainEdit(const IndexStep &Step, const PositionSource 
 llvm::Expected<llvm::SmallVector<Edit, 1>> positionEdits(const MatchResult &R, const ApiModel &Api) {
   ASTContext &Ctx = *R.Context;
   const auto *Read = R.Nodes.getNodeAs<CXXMemberCallExpr>("read");
-  PositionSource S = sourceOf(Read, Ctx);
+  PositionSource S = sourceOf(Read, Api, Ctx);
   if (!S.Body)
     return refuse("the read is not inside a function body");
   if (!Read->getType()->isIntegerType() || Read->getType()->isBooleanType())
@@ -436,16 +438,16 @@ llvm::Expected<llvm::SmallVector<Edit, 1>> positionEdits(const MatchResult &R, c
     QualType T = S.Local->getType();
     if (!T->isIntegerType() || T->isBooleanType())
       return refuse("'" + S.Local->getNameAsString() + "' is not an integer");
-    if (T->isUnsignedIntegerType() && !Api.callHasTag(stripAll(Read->getImplicitObjectArgument()), "long_output"))
+    if (T->isUnsignedIntegerType() && !Api.callHasTag(stripAll(S.Tensor), "long_output"))
       return refuse("'" + S.Local->getNameAsString() + "' is unsigned, which a negative position would wrap "
                     "differently from a long tensor");
   }
-  if (auto Why = findSideEffect(Read->getImplicitObjectArgument(), Api, false, Evaluation::AsBefore))
+  if (auto Why = findSideEffect(S.Tensor, Api, false, Evaluation::AsBefore))
     return refuse("the read value " + *Why);
   // item<int64_t>() of a floating tensor raises c10::Error on NaN, an infinity or a value beyond
   // int64; .to(kLong) wraps it and the index then raises c10::IndexError, a different error.
-  if (!isProvablyIntegral(Read->getImplicitObjectArgument(), S.Body, Api))
-    return refuse("'" + sourceText(Read->getImplicitObjectArgument(), Ctx) +
+  if (!isProvablyIntegral(S.Tensor, S.Body, Api))
+    return refuse("'" + sourceText(S.Tensor, Ctx) +
                   "' may be a floating tensor: item() raises on NaN, infinity and values beyond int64, "
                   "where a long index tensor would hold a wrapped position (read the position from an "
                   "index or count tensor: argmax(), nonzero(), a sum of a mask)");
@@ -499,7 +501,7 @@ namespace matchers {
 /// least one element position of a tensor indexing call.
 AST_MATCHER_P(CXXMemberCallExpr, flowsIntoPosition, const ApiModel *, Api) {
   ASTContext &Ctx = Finder->getASTContext();
-  PositionSource S = sourceOf(&Node, Ctx);
+  PositionSource S = sourceOf(&Node, *Api, Ctx);
   for (const Expr *Use : S.Uses)
     if (stepOfPosition(Use, S.Uses, *Api, Ctx))
       return true;

@@ -35,7 +35,7 @@ NamedRewriteRule makeScalarReadToDeviceRule(const ApiModel &Api) {
   auto Matcher = cxxMemberCallExpr(isUserCode(), isHostScalarRead(A), feedsTensorArithmetic(A)).bind("read");
   auto Keep = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
     const auto *Read = R.Nodes.getNodeAs<CXXMemberCallExpr>("read");
-    const Expr *Receiver = Read->getImplicitObjectArgument();
+    const Expr *Receiver = A->elementRead(Read)->getImplicitObjectArgument();
     const Stmt *Body = functionBody(enclosingFunction(Read, *R.Context));
     if (!Read->getType()->isFloatingType())
       return refuse("'" + sourceText(Read, *R.Context) + "' converts to an integer on the host, which "

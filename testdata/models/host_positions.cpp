@@ -14,4 +14,13 @@ struct HostPositions : torch::nn::Module {
     return y + row + col.unsqueeze(1);
   }
 };
+
+// The positions read through the Scalar that item() returns (toInt, toLong).
+// graphify-entry: x: f32[4,5], scores: f32[4]
+struct ConvertedPositions : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x, torch::Tensor scores) {
+    int best = scores.argmax().item().toInt();
+    return x[best] * x.select(0, scores.argmin().item().toLong());
+  }
+};
 // graphify-expect-fix: fixed

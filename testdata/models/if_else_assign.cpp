@@ -17,4 +17,15 @@ struct IfElseAssign : torch::nn::Module {
     return a + b;
   }
 };
+
+// The condition read through the Scalar that item() returns.
+// graphify-entry: x: f32[4], y: f32[4]
+struct ConvertedCondition : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x, torch::Tensor y) {
+    float peak = x.abs().max().item().toFloat();
+    if (peak > 1.0f)
+      y = y / 2;
+    return y;
+  }
+};
 // graphify-expect-fix: fixed

@@ -8,4 +8,13 @@ struct ScalarReadScale : torch::nn::Module {
     return x * y.max().item<float>();
   }
 };
+
+// The same reads spelled through the Scalar that item() returns, as detectors often write them.
+// graphify-entry: x: f32[3,4], y: f32[4]
+struct ScalarConversionScale : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x, torch::Tensor y) {
+    auto centered = x - x.mean().item().to<double>();
+    return centered * y.max().item().toFloat();
+  }
+};
 // graphify-expect-fix: fixed

@@ -37,3 +37,11 @@ torch::Tensor outer_position(torch::Tensor t, torch::Tensor scores) {
   t[b][2] = 0;
   return t[b][2];
 }
+
+// The position read through the Scalar that item() returns (toInt, toLong, to<int64_t>) is the
+// same read as item<int>(): the same checked conversion, the same position.
+torch::Tensor scalar_conversions(torch::Tensor boxes, torch::Tensor scores, torch::Tensor rows) {
+  int best = torch::argmax(scores).item().toInt();
+  const auto row = boxes.select(0, rows.argmax().item().toLong());
+  return boxes[best] + row + boxes[scores.argmin().item().to<int64_t>()];
+}

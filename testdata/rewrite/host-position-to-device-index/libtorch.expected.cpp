@@ -37,3 +37,12 @@ torch::Tensor outer_position(torch::Tensor t, torch::Tensor scores) {
   t.index_put_({b, 2}, 0);
   return t.index({b}).squeeze(0)[2];
 }
+
+// The position read through the Scalar that item() returns (toInt, toLong, to<int64_t>) is the
+// same read as item<int>(): the same checked conversion, the same position.
+torch::Tensor scalar_conversions(torch::Tensor boxes, torch::Tensor scores, torch::Tensor rows) {
+  auto best = torch::argmax(scores).reshape({1});
+  const auto row = boxes.index({rows.argmax().reshape({1})}).squeeze(0);
+  return boxes.index({best}).squeeze(0) + row +
+         boxes.index({scores.argmin().reshape({1})}).squeeze(0);
+}

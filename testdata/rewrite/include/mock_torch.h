@@ -15,6 +15,12 @@ public:
   Scalar(int);
   Scalar(int64_t);
   Scalar(bool);
+  float toFloat() const;
+  double toDouble() const;
+  int toInt() const;
+  int64_t toLong() const;
+  bool toBool() const;
+  template <typename T> T to() const;
 };
 } // namespace c10
 
@@ -25,6 +31,7 @@ constexpr ScalarType kBool = ScalarType::Bool;
 constexpr ScalarType kInt = ScalarType::Int;
 constexpr ScalarType kLong = ScalarType::Long;
 constexpr ScalarType kFloat = ScalarType::Float;
+constexpr ScalarType kDouble = ScalarType::Double;
 
 class Tensor;
 class TensorOptions {
@@ -48,6 +55,7 @@ public:
   Tensor &operator=(Tensor &&) &;
   Tensor &operator=(const Tensor &) &&; // copies into the (view) tensor, as LibTorch's does
   template <typename T> T item() const;
+  Scalar item() const;
   Tensor sum() const;
   Tensor sum(int64_t dim) const;
   Tensor mean() const;
