@@ -53,8 +53,8 @@ bool overlaps(const Replacement &A, const Replacement &B) {
   if (A.File != B.File)
     return false;
   unsigned AE = A.Offset + A.Length, BE = B.Offset + B.Length;
-  if (A.Length == 0 && B.Length == 0)
-    return A.Offset == B.Offset; // two insertions at one point: their order is ambiguous
+  if (A.Length == 0 && B.Length == 0) // two insertions at one point: their order is ambiguous,
+    return A.Offset == B.Offset && A.Text != B.Text; // unless they are one (an #include two fixes need)
   if (A.Length == 0)
     return A.Offset > B.Offset && A.Offset < BE;
   if (B.Length == 0)
@@ -103,10 +103,11 @@ std::vector<std::string> filesOf(const std::vector<ChosenFix> &Chosen) {
 llvm::Expected<std::string> applyChosen(const std::vector<ChosenFix> &Chosen, llvm::StringRef Path,
                                         llvm::StringRef Original, const std::string &FallbackStyle) {
   clang::tooling::Replacements Reps;
+  std::set<std::tuple<unsigned, unsigned, std::string>> Applied;
   for (const ChosenFix &C : Chosen)
     for (const Replacement &R : C.Fix->Replacements) {
-      if (R.File != Path)
-        continue;
+      if (R.File != Path || !Applied.insert({R.Offset, R.Length, R.Text}).second)
+        continue; // another file's, or an edit another fix makes too
       if (R.Offset + R.Length > Original.size())
         return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                        "%s: fix '%s' is out of range (the file changed since it was analysed)",

@@ -8,6 +8,7 @@
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/QualTypeNames.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/Tooling/Inclusions/HeaderIncludes.h>
 
 #include <set>
 
@@ -293,6 +294,24 @@ llvm::Expected<OutlinedBlock> outlineBlock(const FunctionDecl &F, llvm::ArrayRef
     }
   }
   return Out;
+}
+
+std::optional<transformer::Edit> includeEdit(llvm::StringRef Header, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FileID Main = SM.getMainFileID();
+  auto Entry = SM.getFileEntryRefForID(Main);
+  tooling::HeaderIncludes Includes(Entry ? Entry->getName() : "main.cpp", SM.getBufferData(Main),
+                                   tooling::IncludeStyle());
+  std::optional<tooling::Replacement> R =
+      Includes.insert(Header, /*IsAngled=*/true, tooling::IncludeDirective::Include);
+  if (!R)
+    return std::nullopt;
+  transformer::Edit E;
+  E.Kind = transformer::EditKind::Range;
+  SourceLocation At = SM.getLocForStartOfFile(Main).getLocWithOffset(R->getOffset());
+  E.Range = CharSourceRange::getCharRange(At, At.getLocWithOffset(R->getLength()));
+  E.Replacement = R->getReplacementText().str();
+  return E;
 }
 
 } // namespace graphify::rewriter

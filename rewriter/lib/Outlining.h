@@ -25,9 +25,11 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Stmt.h>
+#include <clang/Tooling/Transformer/RewriteRule.h>
 #include <llvm/Support/Error.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,5 +56,10 @@ llvm::Expected<OutlinedBlock> outlineBlock(const clang::FunctionDecl &F, llvm::A
 /// How a declaration of a value of `T` is written outside the function (fully qualified), or
 /// empty when it cannot be (a lambda's closure, a local class, a type only the class scope names).
 std::string nameableType(clang::QualType T, const clang::ASTContext &Ctx);
+
+/// The edit that adds `#include <Header>` to the main file among its includes (clang's
+/// HeaderIncludes picks the place), or none when the file already includes it as written: what
+/// the outlined code uses (std::tuple) must not depend on what another header happens to include.
+std::optional<clang::transformer::Edit> includeEdit(llvm::StringRef Header, clang::ASTContext &Ctx);
 
 } // namespace graphify::rewriter

@@ -36,6 +36,7 @@
 #include "lib/Outlining.h"
 #include "lib/Predication.h"
 #include "lib/RuleSupport.h"
+#include "lib/Safety.h"
 
 #include "graphify/analyzer/Analysis.h"
 #include "graphify/analyzer/HostOrigin.h"
@@ -47,6 +48,7 @@
 #include <clang/Lex/Lexer.h>
 #include <clang/Tooling/Transformer/SourceCode.h>
 
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -150,10 +152,31 @@ public:
   /// core of those alone captures nothing worth a graph.
   bool hasTensorWork(const Stmt *S) const {
     return findExpr(S, [&](const Expr *E) {
-      return isa<CallExpr, CXXConstructExpr>(E) && Api.isTensorExpr(E) && !Api.entriesFor(E).empty() &&
+      return isa<CallExpr, CXXConstructExpr>(E) && (Api.isTensorExpr(E) || isTensorTuple(E->getType())) &&
+             !Api.entriesFor(E).empty() &&
              !Api.callHasTag(E, "same_elements") && !Api.callHasTag(E, "shares_storage") &&
              !Api.callHasTag(E, "device_transfer");
     });
+  }
+
+  /// `std::tuple<Tensor, Tensor>` (what `max(dim)`, `topk`, `sort` return) or a pair of tensors.
+  bool isTensorTuple(QualType T) const {
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T.getNonReferenceType()->getAsCXXRecordDecl());
+    if (!Spec || !Spec->isInStdNamespace() || (Spec->getName() != "tuple" && Spec->getName() != "pair"))
+      return false;
+    bool AllTensors = true, Any = false;
+    std::function<void(const TemplateArgument &)> Visit = [&](const TemplateArgument &A) {
+      if (A.getKind() == TemplateArgument::Pack) {
+        for (const TemplateArgument &P : A.pack_elements())
+          Visit(P);
+        return;
+      }
+      Any = true;
+      AllTensors &= A.getKind() == TemplateArgument::Type && Api.isTensor(A.getAsType());
+    };
+    for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
+      Visit(A);
+    return Any && AllTensors;
   }
 
   llvm::Error checkFunction() const {
@@ -175,6 +198,66 @@ public:
       if (P->getName().empty())
         return refuse("a parameter of " + Name + " has no name, so the wrapper cannot pass it to the core");
     return llvm::Error::success();
+  }
+
+  /// Why what the host part computes from the reads must stay host data, so no device form of a
+  /// scalar read can keep the function capturable: the function returns a host value (a struct,
+  /// a container, a number), or the host part does host work (fills a container, calls a host
+  /// function) or stores a value that follows tensor data into a field of the object or through
+  /// a reference parameter (a tracker's state). Empty when none does: the reads keep their own
+  /// rewrites (the where() rules, scalar-read-to-device, host positions).
+  std::string hostResult(llvm::ArrayRef<const Stmt *> HostPart) const {
+    QualType R = F.getReturnType();
+    if (!R->isVoidType() && !Api.isTensor(R))
+      return "the function returns the host value '" + R.getAsString(Ctx.getPrintingPolicy()) + "'";
+    if (std::string Work = firstHostWork(HostPart, Api, Ctx, /*TensorFills=*/false); !Work.empty())
+      return Work;
+    for (const Stmt *St : HostPart)
+      if (const Expr *Store = findExpr(St, [&](const Expr *E) {
+            const auto *BO = dyn_cast<BinaryOperator>(E);
+            if (!BO || !BO->isAssignmentOp() || Api.isTensorExpr(BO->getLHS()) || !taintedValue(BO->getRHS()))
+              return false;
+            const Expr *Target = BO->getLHS()->IgnoreParenImpCasts();
+            while (const auto *ME = dyn_cast<MemberExpr>(Target)) {
+              if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+                return true;
+              Target = ME->getBase()->IgnoreParenImpCasts();
+            }
+            const auto *DR = dyn_cast<DeclRefExpr>(Target);
+            return DR && isa<ParmVarDecl>(DR->getDecl()) && DR->getDecl()->getType()->isReferenceType();
+          }))
+        return "'" + sourceText(Store, Ctx) + "' (line " + lineOf(Store, Ctx) + ") stores a value read from a tensor";
+    return "";
+  }
+
+  /// Whether `St` declares host values only, with no call to run (`Top1 r;`, `std::vector<Box>
+  /// out;`, `int n = 0;`), that none of `Later` reads: moving it after the device work changes
+  /// nothing, since no constructor runs code and the device work does not see it.
+  bool isIdleHostDecl(const Stmt *St, llvm::ArrayRef<const Stmt *> Later) const {
+    const auto *DS = dyn_cast<DeclStmt>(St);
+    if (!DS || findExpr(DS, [&](const Expr *E) {
+          const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+          if (isa<CallExpr>(E) || Api.isTensorExpr(E) || (Construct && Construct->getNumArgs() > 0))
+            return true;
+          if (!Construct || Construct->getConstructor()->isTrivial())
+            return false;
+          // A library's or the compiler's default constructor (an empty std::vector, a struct's
+          // member initialisers) runs no code of the user's.
+          const CXXConstructorDecl *Ctor = Construct->getConstructor();
+          return !Ctor->isDefaultConstructor() ||
+                 !(Ctor->isImplicit() || Ctor->isDefaulted() ||
+                   Ctx.getSourceManager().isInSystemHeader(Ctor->getLocation()));
+        }))
+      return false;
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V || Api.isTensor(V->getType()) || V->getType()->isReferenceType() || !V->hasLocalStorage())
+        return false;
+      for (const Stmt *L : Later)
+        if (!usesOf(V, L).empty())
+          return false;
+    }
+    return true;
   }
 
   bool definedInClass() const { return isa<CXXMethodDecl>(F) && F.getLexicalDeclContext()->isRecord(); }
@@ -207,6 +290,20 @@ std::string spliced(unsigned Begin, unsigned End, const std::map<const Stmt *, s
     if (R.isInvalid())
       continue;
     unsigned B = SM.getFileOffset(R.getBegin()), E = SM.getFileOffset(R.getEnd());
+    if (Text.empty()) {
+      // A statement removed whole takes its line with it (its indentation, its `;`, its newline).
+      while (B > Begin && (Buffer[B - 1] == ' ' || Buffer[B - 1] == '\t'))
+        --B;
+      while (E < End && Buffer[E] != '\n' && llvm::isSpace(Buffer[E]))
+        ++E;
+      if (E < End && Buffer[E] == ';')
+        ++E;
+      if (E < End && Buffer[E] == '\n' && (B == Begin || Buffer[B - 1] == '\n'))
+        ++E;
+      else if (E == End && B > Begin && Buffer[B - 1] == '\n')
+        --B; // the last statement: the line break before it goes instead
+
+    }
     if (B >= Begin && E <= End)
       Cuts.emplace_back(B, E, Text);
   }
@@ -235,6 +332,13 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
       Cut = I;
       break;
     }
+    // A value that follows tensor data, read where this file does not show it (a helper of
+    // another file that returns `argmax(s).item().toInt()`, known from its summary): a scalar read.
+    if (const Expr *E = S.taintedValue(Stmts[I])) {
+      Read = HostRead{E, false};
+      Cut = I;
+      break;
+    }
     if (const Expr *E = S.deviceObstacle(Stmts[I]))
       return refuseOutOfScope("the first construct that cannot be captured, '" + calleeName(E) + "' (line " +
                               lineOf(E, Ctx) + "), is no host read; it keeps its own form");
@@ -247,7 +351,10 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
   // the reads on the device (early-exit-loop-to-masked, the where() rules).
   const bool HostControl = isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt, IfStmt, SwitchStmt>(First) &&
                            !firstHostWork({First}, S.Api, Ctx).empty();
-  if (!Read->AsData && !HostControl)
+  // A scalar read starts it too when what the host part makes of the reads stays host data (a
+  // returned struct, a tracker's fields, a drawing): no device form of the read keeps the
+  // function capturable, only the split keeps its device work in a graph.
+  if (!Read->AsData && !HostControl && S.hostResult(llvm::ArrayRef<const Stmt *>(Stmts).drop_front(Cut)).empty())
     return refuseOutOfScope("the host part would start with a scalar read (line " + lineOf(Read->Call, Ctx) +
                             "), which keeps its own rewrite or recipe");
   size_t Start = 0;
@@ -269,7 +376,12 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
     if (const Expr *E = S.taintedValue(St))
       return refuseOutOfScope("'" + sourceText(E, Ctx) + "' (line " + lineOf(E, Ctx) +
                               ") before the host part follows tensor data");
-  auto Outlined = outlineBlock(F, Core, After, Ctx);
+  // Host declarations among the device work that it does not read (`Top1 r;`, `std::vector<Box>
+  // out;`) stay in the epilogue, declared before the core's call: the host part fills them.
+  std::vector<const Stmt *> Device, HostDecls;
+  for (size_t I = 0; I < Core.size(); ++I)
+    (S.isIdleHostDecl(Core[I], Core.drop_front(I + 1)) ? HostDecls : Device).push_back(Core[I]);
+  auto Outlined = outlineBlock(F, Device, After, Ctx);
   if (!Outlined)
     return Outlined.takeError();
 
@@ -291,6 +403,14 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
     FieldParam[Field] = Name;
   }
   std::map<const Stmt *, std::string> Replaced;
+  std::string HostDeclText;
+  for (const Stmt *D : HostDecls) {
+    unsigned B, E;
+    if (!offsetsOf(D, Ctx, B, E))
+      return refuse("a host declaration among the device work comes from a macro expansion");
+    HostDeclText += spliced(B, E, {}, Ctx) + "\n";
+    Replaced[D] = "";
+  }
   for (const auto &[Use, FieldName] : Outlined->FieldUses)
     Replaced[Use] = FieldParam[cast<FieldDecl>(cast<MemberExpr>(Use)->getMemberDecl())];
 
@@ -349,6 +469,7 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
   Text += "/// graphify: host epilogue of '" + CoreName + "' (runs the host part, from line " + Line +
           ", on the core's results; not a graph region)\n" + Signature + "{" +
           SM.getBufferData(SM.getMainFileID()).slice(BodyBegin, CoreBegin).str();
+  Text += HostDeclText;
   const std::string Call = CoreName + "(" + Args + ")";
   if (Outputs.empty()) {
     Text += Call + ";";
@@ -393,6 +514,10 @@ NamedRewriteRule makeSplitAtHostBoundaryRule(const ApiModel &Api) {
       return refuse("the function is produced by a macro expansion");
     llvm::SmallVector<Edit, 1> All;
     All.push_back(Edit{EditKind::Range, *Range, *Text, {}});
+    // Several values cross the split as a std::tuple.
+    if (llvm::StringRef(*Text).contains("std::make_tuple("))
+      if (auto Include = includeEdit("tuple", *R.Context))
+        All.push_back(std::move(*Include));
     return All;
   };
   return {"split-at-host-boundary",

@@ -50,6 +50,24 @@ TEST(FixApplication, FixWritesAndSkipsOverlaps) {
   EXPECT_NE(Log.find("skipped fix 'scalar-read-to-device'"), std::string::npos) << Log;
 }
 
+// Two fixes that each need one insertion (an #include both use) and differ elsewhere both apply,
+// and the shared insertion is made once; two different insertions at one point still conflict.
+TEST(FixApplication, SharedInsertionAppliesOnce) {
+  Scratch S(kCode);
+  auto WithInclude = [&](unsigned Offset, std::string Text) {
+    graphify::Finding F = findingWithFix(S.Path, Offset, 1, std::move(Text));
+    F.Fix->Replacements.push_back({S.Path, 0, 0, "#include <tuple>\n"});
+    return F;
+  };
+  std::vector<graphify::Finding> Fs = {WithInclude(22, "b"), WithInclude(26, "2"), findingWithFix(S.Path, 0, 0, "//\n")};
+  graphify::FixApplicationOptions Opts;
+  std::string Log;
+  llvm::raw_string_ostream OS(Log);
+  ASSERT_FALSE(llvm::errorToBool(graphify::applyFixes(Fs, Opts, OS)));
+  EXPECT_EQ(S.read(), "#include <tuple>\nint f(int a) { return b + 2; }\n");
+  EXPECT_NE(Log.find("skipped fix"), std::string::npos) << Log;
+}
+
 TEST(FixApplication, CompileGateWritesNothing) {
   Scratch S(kCode);
   graphify::FixApplicationOptions Opts;

@@ -5,6 +5,8 @@
 /// and thrown-or-not must agree; floating results that differ only by summation order are
 /// reported separately).
 
+#include <cstring>
+#include <type_traits>
 #include <torch/torch.h>
 
 #include <tuple>
@@ -85,6 +87,14 @@ inline bool sameValue(const std::string &What, int Trial, const std::vector<torc
   for (size_t I = 0; I < A.size(); ++I)
     Same &= sameTensor(What + " [" + std::to_string(I) + "]", Trial, A[I], B[I]);
   return Same;
+}
+/// A host number (what an entry split at its host part may return) compares bit for bit.
+template <class N, std::enable_if_t<std::is_arithmetic_v<N>, int> = 0>
+bool sameValue(const std::string &What, int Trial, N A, N B) {
+  if (std::memcmp(&A, &B, sizeof(N)) == 0)
+    return true;
+  std::cerr << What << ", trial " << Trial << ": " << A << " vs " << B << "\n";
+  return false;
 }
 template <class... T>
 bool sameValue(const std::string &What, int Trial, const std::tuple<T...> &A, const std::tuple<T...> &B) {

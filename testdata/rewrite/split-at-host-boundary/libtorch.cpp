@@ -97,3 +97,11 @@ std::vector<float> joined_means(torch::Tensor a, torch::Tensor b) {
   auto host = joined.cpu();
   return std::vector<float>(host.data_ptr<float>(), host.data_ptr<float>() + host.numel());
 }
+
+// The device work is one call that returns a tuple of tensors (topk): it computes, so the core
+// holds it.
+std::vector<int64_t> top_ids(torch::Tensor scores, int64_t k) {
+  auto top = scores.topk(k);
+  auto ids = std::get<1>(top).cpu();
+  return std::vector<int64_t>(ids.data_ptr<int64_t>(), ids.data_ptr<int64_t>() + ids.numel());
+}

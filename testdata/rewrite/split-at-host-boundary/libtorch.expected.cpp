@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 // A copy to the CPU, then a host loop that collects the values.
@@ -152,4 +153,21 @@ std::vector<float> joined_means(torch::Tensor a, torch::Tensor b) {
   auto host = joined.cpu();
   return std::vector<float>(host.data_ptr<float>(),
                             host.data_ptr<float>() + host.numel());
+}
+
+// The device work is one call that returns a tuple of tensors (topk): it computes, so the core
+// holds it.
+static std::tuple<at::Tensor, at::Tensor> top_ids_graph(torch::Tensor scores,
+                                                        int64_t k) {
+  auto top = scores.topk(k);
+  return top;
+}
+
+/// graphify: host epilogue of 'top_ids_graph' (runs the host part, from line
+/// 105, on the core's results; not a graph region)
+std::vector<int64_t> top_ids(torch::Tensor scores, int64_t k) {
+  std::tuple<at::Tensor, at::Tensor> top = top_ids_graph(scores, k);
+  auto ids = std::get<1>(top).cpu();
+  return std::vector<int64_t>(ids.data_ptr<int64_t>(),
+                              ids.data_ptr<int64_t>() + ids.numel());
 }

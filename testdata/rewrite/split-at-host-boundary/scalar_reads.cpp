@@ -1,0 +1,61 @@
+// split-at-host-boundary: a host part that starts with a scalar read is split off when what it
+// makes of the reads stays host data (a returned struct or number, the object's fields), so no
+// device form of the read keeps the function capturable. Host declarations among the device work
+// (`Top1 r;`) stay in the epilogue. A read whose value stays tensor math keeps its own rewrite.
+#include "mock_torch.h"
+
+#include <cstdint>
+
+// A tracker's update: the state it keeps is host data written from the reads.
+class BoxTracker {
+public:
+  void update(const torch::Tensor &scores, const torch::Tensor &boxes);
+
+private:
+  float cx_ = 0.0f, cy_ = 0.0f, lr_ = 0.3f;
+};
+
+void BoxTracker::update(const torch::Tensor &scores, const torch::Tensor &boxes) {
+  auto weighted = scores.exp() * (1 - lr_) + lr_;
+  auto box = boxes.index_select(0, weighted.argmax(0));
+  float x = box[0].item<float>();
+  cx_ = cx_ * (1 - lr_) + x * lr_;
+  cy_ = box[1].item().toFloat();
+}
+
+// A host struct made of reads is the result.
+struct Top1 {
+  int64_t label;
+  float score;
+};
+
+Top1 classify(torch::Tensor logits) {
+  auto probs = logits.exp() / logits.exp().sum();
+  auto best = probs.argmax(0);
+  Top1 r;
+  r.label = best.item<int64_t>();
+  r.score = probs.max().item().toFloat();
+  return r;
+}
+
+// The read stays tensor math: scalar-read-to-device keeps it on the device, no split.
+torch::Tensor normalise(torch::Tensor x) {
+  auto y = x.abs() + 1;
+  return y / y.max().item<float>();
+}
+
+// The read decides a branch whose arms compute tensors: a where() keeps it, no split.
+torch::Tensor gate(torch::Tensor x, torch::Tensor y) {
+  auto s = x.relu().sum();
+  if (s.item<float>() > 0.5f)
+    y = y * 2;
+  return y;
+}
+
+// A second split in the file that needs <tuple>: the include is added once.
+Top1 classify_scaled(torch::Tensor logits, float t) {
+  auto z = logits / t;
+  auto probs = z.exp() / z.exp().sum();
+  auto best = probs.argmax(0);
+  return {best.item<int64_t>(), probs.max().item<float>()};
+}
