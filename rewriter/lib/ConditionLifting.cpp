@@ -195,10 +195,9 @@ static bool isHostObject(QualType T, const ApiModel &Api) {
 std::string hostObjectReason(const VarDecl *V, const Expr *Use, const ApiModel &Api, ASTContext &Ctx) {
   QualType T = V->getType().getNonReferenceType();
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-  // A container iterates (a value type such as cv::Size_ has a value_type but no begin()).
-  const bool Iterable = RD && RD->hasDefinition() && !RD->lookup(&Ctx.Idents.get("begin")).empty();
+  const bool Iterable = isIterableContainer(T);
   std::string What = RD && RD->getName() == "basic_string" ? "'" + V->getNameAsString() + "', a host string"
-                     : isHostContainerType(T) && Iterable
+                     : Iterable
                          ? "the host container '" + V->getNameAsString() + "'"
                          : "'" + V->getNameAsString() + "', a host '" +
                                T.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy()) + "' (not a number)";
@@ -211,7 +210,7 @@ std::string hostObjectReason(const VarDecl *V, const Expr *Use, const ApiModel &
            "region";
   // A table the condition reads with values that follow the data (`decode[ids[t]] == '*'`); a
   // struct whose fields a host computation filled (`box.bottom < box.top`).
-  const bool Table = (RD && RD->getName() == "basic_string") || (isHostContainerType(T) && Iterable);
+  const bool Table = (RD && RD->getName() == "basic_string") || Iterable;
   if (From.empty() && Table)
     From = ", which the condition reads with values that follow tensor data: keep the table as a tensor and "
            "index it on the device (index_select), or move the test and the host code it steers out of the graph "

@@ -5,6 +5,8 @@
 #include "ExprUtil.h"
 #include "Refusal.h"
 
+#include "graphify/analyzer/ApiResolver.h"
+
 #include <clang/Basic/SourceManager.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
@@ -264,6 +266,12 @@ const Stmt *loopBody(const Stmt *S) {
   if (const auto *D = dyn_cast_or_null<DoStmt>(S))
     return D->getBody();
   return nullptr;
+}
+
+bool isIterableContainer(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return isHostContainerType(T) && RD && RD->hasDefinition() &&
+         !RD->lookup(&RD->getASTContext().Idents.get("begin")).empty();
 }
 
 } // namespace graphify::rewriter

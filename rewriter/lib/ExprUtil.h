@@ -83,4 +83,9 @@ const clang::IfStmt *ifTesting(const clang::Expr *E, clang::ASTContext &Ctx);
 /// The body of a loop statement (for, range-for, while, do), or null for anything else.
 const clang::Stmt *loopBody(const clang::Stmt *S);
 
+/// A host container one iterates (std::vector, std::string, a map: a `value_type` and `begin()`),
+/// not a value type that only names its element type (OpenCV's Point_, Size_, Rect_, Scalar_):
+/// a value stored in one of those is a host object, not a collection.
+bool isIterableContainer(clang::QualType T);
+
 } // namespace graphify::rewriter

@@ -97,7 +97,7 @@ bool buildsHostObject(const Stmt *S, const ApiModel &Api) {
   if (!E || !(isa<CXXConstructExpr>(E) || isa<InitListExpr>(E)))
     return false;
   const auto *RD = E->getType()->getAsCXXRecordDecl();
-  return RD && !Api.isTensor(E->getType()) && !isHostContainerType(E->getType()) && !Api.isLibraryDecl(RD);
+  return RD && !Api.isTensor(E->getType()) && !isIterableContainer(E->getType()) && !Api.isLibraryDecl(RD);
 }
 
 /// A constructor the compiler calls to convert a value (`y / peak` builds the library's `Scalar`
@@ -300,7 +300,7 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
     N = Parents[0];
     // A host value read into a local (a tensor local is a tensor, whose uses are other findings).
     if (const auto *V = N.get<VarDecl>(); V && V->isLocalVarDecl() && V->getInit() &&
-                                          !isHostContainerType(V->getType()) && !Api.isTensor(V->getType())) {
+                                          !isIterableContainer(V->getType()) && !Api.isTensor(V->getType())) {
       Consumer C = consumerOfLocal(V, Ctx, Api, LocalDepth);
       return C == Consumer::None ? Ends() : C;
     }

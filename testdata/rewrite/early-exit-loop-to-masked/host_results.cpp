@@ -199,3 +199,21 @@ int flipped_box(const torch::Tensor &stats) {
     return 1;
   return 0;
 }
+
+// A value type that names its element type (as OpenCV's Point_ does) is a host object, not a
+// container: the reads that build it are handed, with it, to host code.
+struct Pixel {
+  using value_type = int;
+  Pixel(int x, int y);
+  int x, y;
+};
+struct Canvas;
+void draw_segment(Canvas &canvas, Pixel from, Pixel to);
+
+void draw_edges(const torch::Tensor &pts, Canvas &canvas) {
+  for (int k = 0; k < 4; ++k) {
+    Pixel a(pts[k][0].item<int>(), pts[k][1].item<int>()); // EXPECT-RECIPE: the value is handed to host code \(a function that takes no tensor
+    Pixel b(pts[k + 1][0].item().toInt(), pts[k + 1][1].item().toInt()); // EXPECT-RECIPE: the value is handed to host code
+    draw_segment(canvas, a, b);
+  }
+}
