@@ -46,10 +46,17 @@ struct FunctionSummary {
   /// a helper filling a vector with tensor values at static positions does not make its length
   /// data dependent for the caller.
   llvm::SmallVector<TaintValue, 4> Out, OutSize;
+  /// Per parameter: for a `Tensor&` parameter, the call that left the tensor it holds at every
+  /// exit in pageable host memory (`out = torch::from_blob(...).clone();`), or a parameter's
+  /// placeholder (`Impl::paramPlaceholder`) when it holds whatever that parameter held at the
+  /// call (`padded = pad(original, ...)`, or left as it came); null when it may be on a device.
+  /// Kept within the TU: the calls are this TU's nodes.
+  llvm::SmallVector<const Expr *, 4> OutHost;
 
   unsigned weight() const {
     unsigned W = Return.tainted() + llvm::popcount(Return.Params) + ReturnsMask + ReturnShape.tainted() +
                  llvm::popcount(ReturnShape.Params) + ReturnSize.tainted() + llvm::popcount(ReturnSize.Params);
+    W += llvm::count_if(OutHost, [](const Expr *O) { return O != nullptr; });
     for (const TaintValue &V : Out)
       W += V.tainted() + llvm::popcount(V.Params);
     for (const TaintValue &V : OutSize)
@@ -73,6 +80,13 @@ struct FunctionSummary {
     };
     JoinAll(Out, Sum.Out);
     JoinAll(OutSize, Sum.OutSize);
+    // Host residency is a must-fact: the latest round's answer, but one found is not forgotten,
+    // so that the weight still only grows.
+    if (OutHost.size() < Sum.OutHost.size())
+      OutHost.resize(Sum.OutHost.size(), nullptr);
+    for (unsigned J = 0; J < Sum.OutHost.size(); ++J)
+      if (Sum.OutHost[J])
+        OutHost[J] = Sum.OutHost[J];
   }
 };
 
@@ -256,6 +270,27 @@ public:
   llvm::DenseMap<const FieldDecl *, const Expr *> FieldHostWrites;
   llvm::DenseSet<const FieldDecl *> FieldOtherWrites;
 
+  /// A tensor parameter's stand-in origin while its function is summarised: "in host memory if
+  /// the caller's argument was". It lets a summary say that a `Tensor&` parameter leaves with
+  /// what another parameter came with (`padded = pad(original)`); it is never a fact of the
+  /// program itself (`realHostOrigin`).
+  const Expr *paramPlaceholder(const ParmVarDecl *P) {
+    auto [It, New] = Placeholders.try_emplace(P, nullptr);
+    if (New) {
+      It->second = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(), const_cast<ParmVarDecl *>(P),
+                                       false, P->getLocation(), P->getType().getNonReferenceType(), VK_LValue);
+      PlaceholderParams[It->second] = P;
+    }
+    return It->second;
+  }
+  /// The parameter `E` stands in for, when it is a placeholder.
+  const ParmVarDecl *placeholderParam(const Expr *E) const { return E ? PlaceholderParams.lookup(E) : nullptr; }
+  /// `Origin`, or null when it is a placeholder rather than a call of the program.
+  const Expr *realHostOrigin(const Expr *Origin) const { return placeholderParam(Origin) ? nullptr : Origin; }
+
+  llvm::DenseMap<const ParmVarDecl *, const Expr *> Placeholders;
+  llvm::DenseMap<const Expr *, const ParmVarDecl *> PlaceholderParams;
+
   unsigned weight() const {
     unsigned W = FieldTaint.size() + GlobalTaint.size() + FieldShapes.size() + FieldSizes.size() +
                  FieldHostWrites.size() + FieldOtherWrites.size();
@@ -436,9 +471,11 @@ public:
     for (const ParmVarDecl *P : FD->parameters()) {
       unsigned I = P->getFunctionScopeIndex();
       TaintValue V{nullptr, paramBit(I), A.paramEntry(FD, I)};
-      // A tensor parameter's bit and call-site entry stand for its shape.
+      // A tensor parameter's bit and call-site entry stand for its shape; it is in host memory
+      // when the caller's argument is.
       if (Api.isTensor(P->getType())) {
         S.DynamicShapes[P] = V;
+        S.HostTensors[P] = A.paramPlaceholder(P);
         continue;
       }
       S.Values[{P, nullptr}] = V;
@@ -514,6 +551,8 @@ public:
         Sum.Out.push_back(News(join(Exit.get({P, nullptr}), Exit.get(sizeKey(P)))));
         Sum.OutSize.push_back({});
       }
+      bool TensorOut = T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() && Api.isTensor(T);
+      Sum.OutHost.push_back(TensorOut && !Exit.Unreachable ? Exit.HostTensors.lookup(P) : nullptr);
     }
     return Sum;
   }
@@ -1114,6 +1153,7 @@ private:
   }
 
   void noteFieldAtExit(const FieldDecl *F, const Expr *HostOrigin) {
+    HostOrigin = A.realHostOrigin(HostOrigin);
     if (HostOrigin)
       A.FieldHostWrites.try_emplace(F, HostOrigin);
     else
@@ -1135,23 +1175,43 @@ private:
       S.HostTensors.erase(K);
   }
 
-  /// A user function taking `Tensor&` may rebind a field passed to it; a method of this object
-  /// may rebind any field.
-  void noteFieldsPassedForRebinding(const ApiCall &C, unsigned First) {
+  /// A user function taking `Tensor&` may rebind what is passed to it: a field (a method of this
+  /// object may rebind any field), or a local or parameter, which then holds what the callee's
+  /// summary says it leaves there (`to_tensor(img, out)` leaves `out` in host memory), resolved
+  /// against the arguments as they are before the call.
+  void notePassedForRebinding(const ApiCall &C, unsigned First) {
     if (!C.Callee || Api.isLibraryDecl(C.Callee))
       return;
     if (First == 1 && !C.Args.empty() && isa<CXXThisExpr>(C.Args[0]->IgnoreParenImpCasts()))
       forgetFieldsOthersRebind();
+    auto Sum = A.Summaries.find(key(C.Callee));
+    llvm::SmallVector<std::pair<const VarDecl *, const Expr *>, 2> Left;
     for (unsigned I = 0; I < C.Callee->getNumParams() && First + I < C.Args.size(); ++I) {
       QualType T = C.Callee->getParamDecl(I)->getType();
       if (!T->isLValueReferenceType() || T.getNonReferenceType().isConstQualified() || !Api.isTensor(T))
         continue;
-      if (const auto *ME = dyn_cast<MemberExpr>(C.Args[First + I]->IgnoreParenImpCasts()))
+      const Expr *Arg = C.Args[First + I]->IgnoreParenImpCasts();
+      if (const auto *ME = dyn_cast<MemberExpr>(Arg))
         if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
           A.FieldOtherWrites.insert(F);
           S.HostTensors.erase(F);
         }
+      const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!VD || !isLocal(VD))
+        continue;
+      const Expr *Host = Sum != A.Summaries.end() && I < Sum->second.OutHost.size() ? Sum->second.OutHost[I] : nullptr;
+      if (const ParmVarDecl *From = A.placeholderParam(Host))
+        Host = First + From->getFunctionScopeIndex() < C.Args.size()
+                   ? hostResident(C.Args[First + From->getFunctionScopeIndex()])
+                   : nullptr;
+      Left.push_back({VD, Host});
     }
+    for (const auto &[VD, Host] : Left)
+      if (Host)
+        S.HostTensors[VD] = Host;
+      else
+        S.HostTensors.erase(VD);
   }
 
   // --- expressions -------------------------------------------------------------------------
@@ -1165,12 +1225,12 @@ public:
       if (isMask(E))
         Facts.recordMask(E);
       if (isa<DeclRefExpr>(E) || isa<MemberExpr>(E))
-        Facts.recordHostResident(E, heldInHost(E));
+        Facts.recordHostResident(E, A.realHostOrigin(heldInHost(E)));
       return {};
     }
     // A list of tensors in host memory (`grid` of `grid[1].to(device)`), for the copies of its elements.
     if ((isa<DeclRefExpr>(E) || isa<MemberExpr>(E)) && holdsTensors(E->getType()))
-      if (const Expr *Host = heldInHost(E))
+      if (const Expr *Host = A.realHostOrigin(heldInHost(E)))
         Facts.recordHostResident(E, Host);
     Facts.recordTaint(E, V.origin());
     return V;
@@ -1360,7 +1420,7 @@ private:
     llvm::SmallVector<TaintValue, 4> ArgV;
     for (const Expr *Arg : C->Args)
       ArgV.push_back(eval(Arg));
-    noteFieldsPassedForRebinding(*C, First);
+    notePassedForRebinding(*C, First);
     dataLength(*C, E, /*Record=*/true);
 
     bool ResultTensor = Api.isTensor(E->getType());

@@ -221,7 +221,32 @@ bool writes(llvm::ArrayRef<const Stmt *> Stmts, const VarDecl *V, ASTContext &Ct
 
 } // namespace
 
-std::string nameableType(QualType T, const ASTContext &Ctx) {
+/// Whether a parameter, local or class member of `F` is named `Name`, hiding a namespace of that
+/// name inside `F`'s body and after the parameter in its parameter list.
+static bool hidesNamespace(const FunctionDecl &F, llvm::StringRef Name) {
+  for (const ParmVarDecl *P : F.parameters())
+    if (P->getName() == Name)
+      return true;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(&F))
+    for (const Decl *D : M->getParent()->decls())
+      if (const auto *ND = dyn_cast<NamedDecl>(D); ND && ND->getDeclName().isIdentifier() && ND->getName() == Name)
+        return true;
+  llvm::SmallVector<const Stmt *, 16> Work{F.getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getName() == Name)
+          return true;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
+std::string nameableType(QualType T, const ASTContext &Ctx, const FunctionDecl *In) {
   T = deduced(T.getNonReferenceType());
   if (T.isNull() || T->isDependentType() || T->getContainedAutoType())
     return "";
@@ -241,8 +266,18 @@ std::string nameableType(QualType T, const ASTContext &Ctx) {
   std::string Name = TypeName::getFullyQualifiedName(T, Ctx, Policy);
   // Sugar through a library's implementation names (`std::__tuple_element_t<0, ...>` for what
   // std::get returns) says less than the type itself.
-  if (llvm::StringRef(Name).contains("__"))
+  const bool Canonical = llvm::StringRef(Name).contains("__");
+  if (Canonical)
     Name = TypeName::getFullyQualifiedName(T.getCanonicalType(), Ctx, Policy);
+  if (In)
+    for (size_t At = Name.find("::"); At != std::string::npos; At = Name.find("::", At + 2)) {
+      size_t Start = At;
+      while (Start > 0 && (llvm::isAlnum(Name[Start - 1]) || Name[Start - 1] == '_'))
+        --Start;
+      if (Start < At && hidesNamespace(*In, llvm::StringRef(Name).slice(Start, At)))
+        return TypeName::getFullyQualifiedName(Canonical ? T.getCanonicalType() : T, Ctx, Policy,
+                                               /*WithGlobalNsPrefix=*/true);
+    }
   return Name;
 }
 

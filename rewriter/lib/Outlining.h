@@ -55,7 +55,10 @@ llvm::Expected<OutlinedBlock> outlineBlock(const clang::FunctionDecl &F, llvm::A
 
 /// How a declaration of a value of `T` is written outside the function (fully qualified), or
 /// empty when it cannot be (a lambda's closure, a local class, a type only the class scope names).
-std::string nameableType(clang::QualType T, const clang::ASTContext &Ctx);
+/// Written where the names of `In` are in scope (its parameters, its locals, its class's
+/// members), a namespace one of them hides is named from the global scope: `::at::Tensor` beside
+/// a parameter `int64_t &at`.
+std::string nameableType(clang::QualType T, const clang::ASTContext &Ctx, const clang::FunctionDecl *In = nullptr);
 
 /// The edit that adds `#include <Header>` to the main file among its includes (clang's
 /// HeaderIncludes picks the place), or none when the file already includes it as written: what

@@ -1,6 +1,10 @@
 // scalar-read-to-device:
 //   x * y.max().item<float>()        ->  x * y.max().to(torch::kFloat)
-// A host read whose only use is as the scalar operand of tensor arithmetic stays a 0-d tensor.
+//   float s = y.max().item<float>();  ->  auto s = y.max().to(torch::kFloat);   (every use of s
+//   x / s + z * s                          x / s + z * s                        is such an operand)
+// A host read whose only use is as the scalar operand of tensor arithmetic stays a 0-d tensor;
+// so does a local initialised with one that is used only that way (a scale, a norm, a max kept
+// in a named variable), converted to the local's own type as the initialisation converts it.
 // Exact: LibTorch computes `tensor op scalar` and `tensor op 0-d tensor` in the same dtype (a
 // 0-d operand does not promote a dimensioned one of the same category), and the 0-d value is
 // converted to the read's type first, as item<float>() converts it (for a float64 `y` the
@@ -14,6 +18,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
+#include <clang/Tooling/Transformer/SourceCode.h>
 
 using namespace clang;
 using namespace clang::transformer;
@@ -27,35 +32,106 @@ namespace matchers {
 AST_MATCHER_P(Expr, feedsTensorArithmetic, const ApiModel *, Api) {
   return isTensorArithmeticOperand(&Node, *Api, Finder->getASTContext());
 }
+
+/// The local whose whole initialiser the read is (`float s = y.max().item<float>();`, the only
+/// declaration of its statement), when it is read (at least once) only as the scalar operand of
+/// tensor arithmetic: never written again nor its address taken, so a 0-d tensor in its place
+/// computes the same wherever it is read. Null otherwise: a local used another way is not this
+/// rule's (no refusal: other rules or the advice say what its other uses need).
+const VarDecl *localReadOnlyByTensorArithmetic(const Expr *Read, const ApiModel &Api, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*Read);
+  for (int Depth = 0; Depth < 6; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.size() != 1)
+      return nullptr;
+    N = Parents[0];
+    if (const auto *E = N.get<Expr>(); E && (isa<ImplicitCastExpr, ExprWithCleanups, MaterializeTemporaryExpr,
+                                                 CXXBindTemporaryExpr, ConstantExpr>(E)))
+      continue;
+    const auto *V = N.get<VarDecl>();
+    if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() || !V->getInit() ||
+        V->getInit()->IgnoreImplicit() != Read)
+      return nullptr;
+    auto Stmts = Ctx.getParents(*V);
+    const auto *DS = Stmts.size() == 1 ? Stmts[0].get<DeclStmt>() : nullptr;
+    const Stmt *Body = functionBody(enclosingFunction(Read, Ctx));
+    if (!DS || !DS->isSingleDecl() || !Body)
+      return nullptr;
+    auto Uses = usesOf(V, Body);
+    bool OnlyArithmetic = !Uses.empty() && llvm::all_of(Uses, [&](const DeclRefExpr *Ref) {
+      return isTensorArithmeticOperand(Ref, Api, Ctx);
+    });
+    return OnlyArithmetic ? V : nullptr;
+  }
+  return nullptr;
+}
+
+AST_MATCHER_P(Expr, initialisesLocalReadByTensorArithmetic, const ApiModel *, Api) {
+  return localReadOnlyByTensorArithmetic(&Node, *Api, Finder->getASTContext()) != nullptr;
+}
 } // namespace matchers
+
+namespace {
+
+/// Why the read `Read`, converted to `Type`, cannot stay a 0-d tensor of that type, or the
+/// tensor expression that keeps it (`y.max().to(torch::kFloat)`).
+llvm::Expected<std::string> deviceForm(const CXXMemberCallExpr *Read, QualType Type, const ApiModel &Api,
+                                       ASTContext &Ctx) {
+  const Expr *Receiver = Api.elementRead(Read)->getImplicitObjectArgument();
+  const Stmt *Body = functionBody(enclosingFunction(Read, Ctx));
+  if (!Read->getType()->isFloatingType() || !Type->isFloatingType())
+    return refuse("'" + sourceText(Read, Ctx) + "' converts to an integer on the host, which "
+                  "tensor arithmetic would not do");
+  if (!isProvablySingleElement(Receiver, Body, Api))
+    return refuse("cannot prove that '" + sourceText(Receiver, Ctx) +
+                  "' has a single element (item() would throw otherwise, tensor math would broadcast)");
+  if (auto Why = findSideEffect(Receiver, Api, false, Evaluation::AsBefore))
+    return refuse("the read value " + *Why);
+  const auto *Builtin = Type->getAs<BuiltinType>();
+  const char *Dtype = Builtin && Builtin->getKind() == BuiltinType::Float    ? "kFloat"
+                      : Builtin && Builtin->getKind() == BuiltinType::Double ? "kDouble"
+                                                                         : nullptr;
+  if (!Dtype)
+    return refuse("'" + sourceText(Read, Ctx) + "' reads a floating type that has no tensor dtype");
+  return sourceText(Receiver, Ctx) + ".to(" + Api.spellConstant(Receiver, Dtype) + ")";
+}
+
+} // namespace
 
 NamedRewriteRule makeScalarReadToDeviceRule(const ApiModel &Api) {
   using namespace matchers;
   const ApiModel *A = &Api;
-  auto Matcher = cxxMemberCallExpr(isUserCode(), isHostScalarRead(A), feedsTensorArithmetic(A)).bind("read");
+  auto Inline = cxxMemberCallExpr(isUserCode(), isHostScalarRead(A), feedsTensorArithmetic(A)).bind("read");
   auto Keep = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
     const auto *Read = R.Nodes.getNodeAs<CXXMemberCallExpr>("read");
-    const Expr *Receiver = A->elementRead(Read)->getImplicitObjectArgument();
-    const Stmt *Body = functionBody(enclosingFunction(Read, *R.Context));
-    if (!Read->getType()->isFloatingType())
-      return refuse("'" + sourceText(Read, *R.Context) + "' converts to an integer on the host, which "
-                    "tensor arithmetic would not do");
-    if (!isProvablySingleElement(Receiver, Body, *A))
-      return refuse("cannot prove that '" + sourceText(Receiver, *R.Context) +
-                    "' has a single element (item() would throw otherwise, tensor math would broadcast)");
-    if (auto Why = findSideEffect(Receiver, *A, false, Evaluation::AsBefore))
-      return refuse("the read value " + *Why);
-    const auto *Builtin = Read->getType()->getAs<BuiltinType>();
-    const char *Dtype = Builtin && Builtin->getKind() == BuiltinType::Float    ? "kFloat"
-                        : Builtin && Builtin->getKind() == BuiltinType::Double ? "kDouble"
-                                                                           : nullptr;
-    if (!Dtype)
-      return refuse("'" + sourceText(Read, *R.Context) + "' reads a floating type that has no tensor dtype");
-    return sourceText(Receiver, *R.Context) + ".to(" + A->spellConstant(Receiver, Dtype) + ")";
+    return deviceForm(Read, Read->getType(), *A, *R.Context);
   });
+  // `float s = y.max().item<float>();` read only by tensor arithmetic: the declaration becomes
+  // the tensor's, from its first token to the end of the initialiser.
+  auto Local = cxxMemberCallExpr(isUserCode(), isHostScalarRead(A), initialisesLocalReadByTensorArithmetic(A))
+                   .bind("read");
+  auto Declaration = [A](const MatchResult &R) -> llvm::Expected<CharSourceRange> {
+    const auto *Read = R.Nodes.getNodeAs<CXXMemberCallExpr>("read");
+    const VarDecl *V = localReadOnlyByTensorArithmetic(Read, *A, *R.Context);
+    const auto *DS = R.Context->getParents(*V)[0].get<DeclStmt>();
+    std::optional<CharSourceRange> Range =
+        tooling::getFileRangeForEdit(CharSourceRange::getTokenRange(DS->getBeginLoc(), Read->getEndLoc()), *R.Context);
+    if (!Range)
+      return refuse("'" + V->getNameAsString() + "' is declared inside a macro");
+    return *Range;
+  };
+  auto KeepLocal = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
+    const auto *Read = R.Nodes.getNodeAs<CXXMemberCallExpr>("read");
+    const VarDecl *V = localReadOnlyByTensorArithmetic(Read, *A, *R.Context);
+    auto Form = deviceForm(Read, V->getType().getNonReferenceType().getUnqualifiedType(), *A, *R.Context);
+    if (!Form)
+      return Form.takeError();
+    return "auto " + V->getNameAsString() + " = " + *Form;
+  });
+  const char *Why = "the scalar stays a 0-d tensor on the device instead of being copied to the host";
   return {"scalar-read-to-device",
-          makeRule(Matcher, changeTo(node("read"), Keep),
-                   cat("the scalar stays a 0-d tensor on the device instead of being copied to the host"))};
+          applyFirst({makeRule(Inline, changeTo(node("read"), Keep), cat(Why)),
+                      makeRule(Local, changeTo(Declaration, KeepLocal), cat(Why))})};
 }
 
 } // namespace graphify::rewriter

@@ -202,13 +202,13 @@ public:
 
   /// Why what the host part computes from the reads must stay host data, so no device form of a
   /// scalar read can keep the function capturable: the function returns a host value (a struct,
-  /// a container, a number), or the host part does host work (fills a container, calls a host
+  /// a container, a number; not a tuple of tensors, which is device data), or the host part does host work (fills a container, calls a host
   /// function) or stores a value that follows tensor data into a field of the object or through
   /// a reference parameter (a tracker's state). Empty when none does: the reads keep their own
   /// rewrites (the where() rules, scalar-read-to-device, host positions).
   std::string hostResult(llvm::ArrayRef<const Stmt *> HostPart) const {
     QualType R = F.getReturnType();
-    if (!R->isVoidType() && !Api.isTensor(R))
+    if (!R->isVoidType() && !Api.isTensor(R) && !isTensorTuple(R))
       return "the function returns the host value '" + R.getAsString(Ctx.getPrintingPolicy()) + "'";
     if (std::string Work = firstHostWork(HostPart, Api, Ctx, /*TensorFills=*/false); !Work.empty())
       return Work;
@@ -428,23 +428,23 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
     Add(Args, P->getNameAsString());
   }
   for (const VarDecl *V : Outlined->Locals) {
-    Add(Params, nameableType(V->getType(), Ctx) + " &" + V->getNameAsString());
+    Add(Params, nameableType(V->getType(), Ctx, &F) + " &" + V->getNameAsString());
     Add(Args, V->getNameAsString());
   }
   for (const FieldDecl *Field : Outlined->Fields) {
-    Add(Params, std::string(ConstFields ? "const " : "") + nameableType(Field->getType(), Ctx) + " &" +
+    Add(Params, std::string(ConstFields ? "const " : "") + nameableType(Field->getType(), Ctx, &F) + " &" +
                     FieldParam[Field]);
     Add(Args, "this->" + Field->getNameAsString());
   }
   std::string Result = "void", Returned;
   const auto &Outputs = Outlined->Outputs;
   if (Outputs.size() == 1) {
-    Result = nameableType(Outputs[0]->getType().getUnqualifiedType(), Ctx);
+    Result = nameableType(Outputs[0]->getType().getUnqualifiedType(), Ctx, &F);
     Returned = "return " + Outputs[0]->getNameAsString() + ";\n";
   } else if (Outputs.size() > 1) {
     std::string Types, Names;
     for (const VarDecl *V : Outputs) {
-      Add(Types, nameableType(V->getType().getUnqualifiedType(), Ctx));
+      Add(Types, nameableType(V->getType().getUnqualifiedType(), Ctx, &F));
       Add(Names, V->getNameAsString());
     }
     Result = "std::tuple<" + Types + ">";
@@ -474,7 +474,7 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
   if (Outputs.empty()) {
     Text += Call + ";";
   } else if (Outputs.size() == 1) {
-    Text += nameableType(Outputs[0]->getType(), Ctx) + " " + Outputs[0]->getNameAsString() + " = " + Call + ";";
+    Text += nameableType(Outputs[0]->getType(), Ctx, &F) + " " + Outputs[0]->getNameAsString() + " = " + Call + ";";
   } else {
     std::vector<std::string> Names = Taken;
     for (const VarDecl *V : Outputs)
@@ -482,7 +482,7 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
     const std::string Results = freshName("graph", &Body, Names);
     Text += "auto " + Results + " = " + Call + ";\n";
     for (size_t I = 0; I < Outputs.size(); ++I)
-      Text += std::string(I ? "\n" : "") + nameableType(Outputs[I]->getType(), Ctx) + " " +
+      Text += std::string(I ? "\n" : "") + nameableType(Outputs[I]->getType(), Ctx, &F) + " " +
               Outputs[I]->getNameAsString() + " = std::move(std::get<" + std::to_string(I) + ">(" + Results + "));";
   }
   Text += SM.getBufferData(SM.getMainFileID()).slice(CoreEnd, BodyEnd).str() + "}";

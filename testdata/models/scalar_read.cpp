@@ -18,3 +18,16 @@ struct ScalarConversionScale : torch::nn::Module {
   }
 };
 // graphify-expect-fix: fixed
+
+// Reads kept in named locals that only tensor math uses, as normalisers write them; one is a
+// double read stored in a float.
+// graphify-entry: x: f32[3,4]
+struct ScalarLocalNormalise : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    float peak = x.abs().max().item<float>();
+    const float mean = x.mean().item().toDouble();
+    float spread = x.abs().sum().item<float>();
+    return (x - mean) / spread + peak * x;
+  }
+};
+// graphify-expect-fix: fixed

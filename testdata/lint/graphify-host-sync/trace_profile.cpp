@@ -37,3 +37,15 @@ struct ReturnsHostValue : torch::nn::Module {
     // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'item' copies one element to the host; a trace records the value as a constant for every input [graphify-host-sync]
   }
 };
+
+// The same reads spelled through the Scalar that item() returns: the conversion passes the value
+// on without using it, so only the read whose value reaches the graph is reported.
+struct ScalarSpelling : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x, torch::Tensor y) {
+    float scale = y.max().item().toFloat();
+    // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: 'item' copies one element to the host; a trace records the value as a constant for every input [graphify-host-sync]
+    double logged = x.mean().item().toDouble();
+    std::cout << "mean " << logged << std::endl;
+    return x * scale;
+  }
+};

@@ -5,6 +5,7 @@
 #include "mock_torch.h"
 
 #include <cstdint>
+#include <tuple>
 
 // A tracker's update: the state it keeps is host data written from the reads.
 class BoxTracker {
@@ -58,4 +59,20 @@ Top1 classify_scaled(torch::Tensor logits, float t) {
   auto probs = z.exp() / z.exp().sum();
   auto best = probs.argmax(0);
   return {best.item<int64_t>(), probs.max().item<float>()};
+}
+
+// A tuple of tensors is device data, not a host result: the read keeps its own rewrite
+// (scalar-read-to-device), no split.
+std::tuple<torch::Tensor, torch::Tensor> scaled_pair(torch::Tensor x, torch::Tensor y) {
+  auto m = x.abs().max() + 1;
+  float s = m.item<float>();
+  return std::make_tuple(x / s, y / s);
+}
+
+// Reads stored through reference parameters are host data the caller keeps: split. The
+// parameter `at` hides LibTorch's namespace in the function: the split names it from the top.
+void peak_of(const torch::Tensor &scores, float &peak, int64_t &at) {
+  auto s = scores.exp() / scores.exp().sum();
+  peak = s.max().item<float>();
+  at = s.argmax(0).item<int64_t>();
 }

@@ -23,7 +23,7 @@ static at::Tensor update_graph(const torch::Tensor &scores,
   return box;
 }
 
-/// graphify: host epilogue of 'update_graph' (runs the host part, from line 21,
+/// graphify: host epilogue of 'update_graph' (runs the host part, from line 22,
 /// on the core's results; not a graph region)
 void BoxTracker::update(const torch::Tensor &scores,
                         const torch::Tensor &boxes) {
@@ -46,7 +46,7 @@ static std::tuple<at::Tensor, at::Tensor> classify_graph(torch::Tensor logits) {
 }
 
 /// graphify: host epilogue of 'classify_graph' (runs the host part, from line
-/// 36, on the core's results; not a graph region)
+/// 37, on the core's results; not a graph region)
 Top1 classify(torch::Tensor logits) {
   Top1 r;
   auto graph = classify_graph(logits);
@@ -80,10 +80,34 @@ classify_scaled_graph(torch::Tensor logits, float t) {
 }
 
 /// graphify: host epilogue of 'classify_scaled_graph' (runs the host part, from
-/// line 60, on the core's results; not a graph region)
+/// line 61, on the core's results; not a graph region)
 Top1 classify_scaled(torch::Tensor logits, float t) {
   auto graph = classify_scaled_graph(logits, t);
   at::Tensor probs = std::move(std::get<0>(graph));
   at::Tensor best = std::move(std::get<1>(graph));
   return {best.item<int64_t>(), probs.max().item<float>()};
+}
+
+// A tuple of tensors is device data, not a host result: the read keeps its own rewrite
+// (scalar-read-to-device), no split.
+std::tuple<torch::Tensor, torch::Tensor> scaled_pair(torch::Tensor x, torch::Tensor y) {
+  auto m = x.abs().max() + 1;
+  auto s = m.to(torch::kFloat);
+  return std::make_tuple(x / s, y / s);
+}
+
+// Reads stored through reference parameters are host data the caller keeps: split. The
+// parameter `at` hides LibTorch's namespace in the function: the split names it from the top.
+static ::at::Tensor peak_of_graph(const torch::Tensor &scores, float &peak,
+                                  int64_t &at) {
+  auto s = scores.exp() / scores.exp().sum();
+  return s;
+}
+
+/// graphify: host epilogue of 'peak_of_graph' (runs the host part, from line
+/// 76, on the core's results; not a graph region)
+void peak_of(const torch::Tensor &scores, float &peak, int64_t &at) {
+  ::at::Tensor s = peak_of_graph(scores, peak, at);
+  peak = s.max().item<float>();
+  at = s.argmax(0).item<int64_t>();
 }

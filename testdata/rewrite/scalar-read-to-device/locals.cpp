@@ -1,0 +1,53 @@
+// scalar-read-to-device: a local initialised with a read and used only as the scalar operand of
+// tensor arithmetic (a scale, a norm kept in a named variable) becomes the 0-d tensor, in the
+// local's own type. A local used any other way is not this rule's.
+#include "mock_torch.h"
+
+#include <vector>
+
+// Used twice, in both operand positions.
+torch::Tensor normalise(torch::Tensor x) {
+  auto y = x.abs();
+  float peak = y.max().item<float>();
+  return (y - peak) / peak + peak * y;
+}
+
+// The local's type converts the read as the initialisation does: a double read kept in a float.
+torch::Tensor rescale(torch::Tensor x) {
+  const float s = x.abs().sum().item<double>();
+  return x / s;
+}
+
+// Spelled through the Scalar that item() returns, with auto.
+torch::Tensor shift(torch::Tensor x) {
+  auto m = x.mean().item().toFloat();
+  return x - m;
+}
+
+// An integer local truncates on the host; tensor arithmetic would not.
+torch::Tensor count_scale(torch::Tensor x) {
+  int n = x.sum().item<int>(); // EXPECT-NO-FIX: converts to an integer on the host
+  return x * n;
+}
+
+// The receiver may hold more than one element.
+torch::Tensor unknown_shape(torch::Tensor x, torch::Tensor y) {
+  float s = y.item<float>(); // EXPECT-NO-FIX: cannot prove that 'y' has a single element
+  return x * s;
+}
+
+// Beside host work: `a` feeds tensor math only and stays on the device.
+torch::Tensor logged(torch::Tensor x, std::vector<float> &log) {
+  float a = x.max().item<float>();
+  log.push_back(1.0f);
+  return x * a;
+}
+
+// `b` is updated on the host and `c` is added to a host value: not this rule's.
+float host_uses(torch::Tensor x) {
+  float b = x.min().item<float>();
+  b *= 2;
+  auto z = x * b;
+  float c = x.sum().item<float>();
+  return z.sum().item<float>() + c;
+}
