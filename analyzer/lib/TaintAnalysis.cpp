@@ -1889,8 +1889,24 @@ private:
       rebindTensor(VD, Init);
       return;
     }
-    if (!setContainer(VD, Init, VD->getLocation(), Init))
-      setVar(VD, V, VD->getLocation(), Init, /*Strong=*/true);
+    if (setContainer(VD, Init, VD->getLocation(), Init))
+      return;
+    setVar(VD, V, VD->getLocation(), Init, /*Strong=*/true);
+    // `std::vector<float> wh = {w, h};`: as many elements as the list has, whatever they hold.
+    if (isLocal(VD) && isHostContainerType(VD->getType()) && isBracedList(Init))
+      writeKey(sizeKey(VD), reachedSince(VD), /*Strong=*/true);
+  }
+
+  /// Whether `Init` builds a container from a braced list of elements (`{a, b}`, also through
+  /// the std::initializer_list constructor): its length is the list's, fixed in the code.
+  static bool isBracedList(const Expr *Init) {
+    const Expr *E = Init->IgnoreImplicit();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() == 1 && !CE->isListInitialization())
+      E = CE->getArg(0)->IgnoreImplicit();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() >= 1)
+      if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(CE->getArg(0)->IgnoreImplicit()))
+        return isa<InitListExpr>(SIL->getSubExpr()->IgnoreImplicit());
+    return isa<InitListExpr>(E);
   }
 
   /// A local number, flag or enumerator: what counts, remembers or chooses on the host (`n` of

@@ -318,15 +318,40 @@ bool isTensorArithmeticOperand(const Expr *E, const ApiModel &Api, ASTContext &C
   return false;
 }
 
-/// A branch that runs host code (writes a file, fills a host container) has no where() form
-/// whatever its condition: that code must leave the region, so it is the reason given.
+/// Whether `S` ends by leaving its block: `continue`, `break`, `return`, `throw`, alone or last in
+/// braces.
+static bool endsWithJump(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    S = CS->body_empty() ? nullptr : CS->body_back();
+  return isa_and_nonnull<ContinueStmt, BreakStmt, ReturnStmt, CXXThrowExpr>(S);
+}
+
+/// A branch that runs host code (writes a file, fills a host container), or that jumps past it,
+/// has no where() form whatever its condition: that code must leave the region, so it is the
+/// reason given.
 static std::optional<std::string> hostWorkObstacle(const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
-  if (const IfStmt *If = ifTesting(Cond, Ctx)) {
-    const Stmt *Arms[] = {If->getThen(), If->getElse()};
-    if (std::string Work = firstHostWork(Arms, Api, Ctx); !Work.empty())
-      return "the branch runs host code: " + Work + ", which no graph holds: move the test and that code out of "
-             "the graph region, after the replay";
-  }
+  const IfStmt *If = ifTesting(Cond, Ctx);
+  if (!If)
+    return std::nullopt;
+  const Stmt *Arms[] = {If->getThen(), If->getElse()};
+  if (std::string Work = firstHostWork(Arms, Api, Ctx); !Work.empty())
+    return "the branch runs host code: " + Work + ", which no graph holds: move the test and that code out of "
+           "the graph region, after the replay";
+  // `if (s < t) continue;` decides whether the rest of the loop body runs: its host work (a
+  // drawing, a push) is what blocks, not the read.
+  if (!endsWithJump(If->getThen()) && !endsWithJump(If->getElse()))
+    return std::nullopt;
+  auto Parents = Ctx.getParents(*If);
+  const auto *Block = Parents.size() == 1 ? Parents[0].get<CompoundStmt>() : nullptr;
+  if (!Block)
+    return std::nullopt;
+  const auto *After = llvm::find(Block->body(), If);
+  if (After == Block->body_end())
+    return std::nullopt;
+  llvm::SmallVector<const Stmt *, 8> Rest(std::next(After), Block->body_end());
+  if (std::string Work = firstHostWork(Rest, Api, Ctx); !Work.empty())
+    return "the branch decides whether host code runs: " + Work + ", which no graph holds: move the test and that "
+           "code out of the graph region, after the replay";
   return std::nullopt;
 }
 

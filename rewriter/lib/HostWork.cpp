@@ -38,6 +38,16 @@ std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Ap
         return "'" + sourceText(Op->getArg(0), Ctx) + " " + getOperatorSpelling(Op->getOperator()) + "' (line " +
                std::to_string(Line) + ") fills a host container";
       }
+      // `canvas.at<uchar>(y, x) = 255`, `buf.at(i) = v`: an element of a host object (an image,
+      // a buffer) written through the reference a method returns.
+      if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Discarded)
+        if (const auto *Element = dyn_cast<CXXMemberCallExpr>(BO->getLHS()->IgnoreParenImpCasts());
+            Element && Element->isLValue() && Element->getMethodDecl() && !Element->getMethodDecl()->isConst() &&
+            !Api.isTensorExpr(Element->getImplicitObjectArgument()) && !Api.isTensorExpr(BO->getRHS())) {
+          unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(BO->getBeginLoc());
+          return "'" + sourceText(Element->getCallee(), Ctx) + "' (line " + std::to_string(Line) +
+                 ") writes into a host object";
+        }
       if (Callee && !isa<CXXOperatorCallExpr>(Call)) {
         const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
         const Expr *Object = MC ? MC->getImplicitObjectArgument() : nullptr;
@@ -107,6 +117,21 @@ std::string hostFunctionAdvice(const std::string &Function) {
   return "the code is in " + Function + ", which works on host values only (it holds no tensor) and which no "
          "graph runs: move its call, and the reads that feed it, out of the graph region, after the replay (the "
          "region returns the tensors they read)";
+}
+
+bool initRunsNoUserCode(const Expr *Init, const ApiModel &Api, ASTContext &Ctx) {
+  return !Init || !findExpr(Init, [&](const Expr *E) {
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      return !isa<EnumConstantDecl>(DR->getDecl());
+    if (isa<CallExpr>(E) || Api.isTensorExpr(E))
+      return true;
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct || Construct->getConstructor()->isTrivial())
+      return false;
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    return Construct->getNumArgs() > 0 || !Ctor->isDefaultConstructor() ||
+           !(Ctor->isImplicit() || Ctor->isDefaulted() || Ctx.getSourceManager().isInSystemHeader(Ctor->getLocation()));
+  });
 }
 
 } // namespace graphify::rewriter

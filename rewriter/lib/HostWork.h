@@ -30,6 +30,12 @@ std::string firstHostWork(llvm::ArrayRef<const clang::Stmt *> Stmts, const ApiMo
 /// a loop with such a body works on values already on the host.
 bool worksOnHostOnly(const clang::Stmt *Body, const ApiModel &Api);
 
+/// Whether the initialiser `Init` of a host declaration runs no code of the user's and reads no
+/// variable: absent, a constant, a braced list of constants, a trivial constructor, or a default
+/// constructor the compiler or a library provides (an empty `std::vector`, a struct's member
+/// initialisers). Such a declaration may move past device work: nothing observable changes.
+bool initRunsNoUserCode(const clang::Expr *Init, const ApiModel &Api, clang::ASTContext &Ctx);
+
 /// The function (or lambda) holding `S`, named as "'count_above'" or "the lambda at line N", when
 /// it works on host values only: no parameter is a tensor and its body worksOnHostOnly. Whatever
 /// it decides runs on the host, so what it holds is advised as a call to move out, not as a

@@ -250,10 +250,12 @@ bool copyFeedsOnlyTensorWork(const Expr *Copy, ASTContext &Ctx, const ApiModel &
   return V && localFeedsOnlyTensorWork(V, Copy, Ctx, Api, Seen);
 }
 
-/// What a local initialised with the value consumes it for: the most constraining use of its
-/// uses in the function (`int k = x.argmax().item<int>(); name = names[k];` is a host lookup).
-Consumer consumerOfLocal(const VarDecl *V, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth) {
-  const Stmt *Body = functionBody(enclosingFunction(V->getInit(), Ctx));
+/// What a local given the value (initialised with it, or assigned it by `Inside`) consumes it
+/// for: the most constraining use of its uses in the function (`int k = x.argmax().item<int>();
+/// name = names[k];` is a host lookup).
+Consumer consumerOfLocal(const VarDecl *V, const Stmt *Inside, ASTContext &Ctx, const ApiModel &Api,
+                         unsigned LocalDepth) {
+  const Stmt *Body = functionBody(enclosingFunction(Inside, Ctx));
   if (!Body || LocalDepth > 1)
     return Consumer::None;
   Consumer Best = Consumer::None;
@@ -301,12 +303,20 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
     // A host value read into a local (a tensor local is a tensor, whose uses are other findings).
     if (const auto *V = N.get<VarDecl>(); V && V->isLocalVarDecl() && V->getInit() &&
                                           !isIterableContainer(V->getType()) && !Api.isTensor(V->getType())) {
-      Consumer C = consumerOfLocal(V, Ctx, Api, LocalDepth);
+      Consumer C = consumerOfLocal(V, V->getInit(), Ctx, Api, LocalDepth);
       return C == Consumer::None ? Ends() : C;
     }
     const Stmt *S = N.get<Stmt>();
     if (!S)
       return Ends();
+    // `float x; ... x = k[j][0].item().toFloat();`: a host local given the value later.
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign && BO->getRHS() == Child)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+            V && V->isLocalVarDecl() && !isIterableContainer(V->getType()) && !Api.isTensor(V->getType())) {
+          Consumer C = consumerOfLocal(V, BO, Ctx, Api, LocalDepth);
+          return C == Consumer::None ? Ends() : C;
+        }
     if (buildsHostObject(S, Api) && !convertsImplicitly(S))
       IntoHostObject = true;
     // `a.size(0)` of an accessor: the viewed tensor's metadata, no value goes on from here.

@@ -23,15 +23,22 @@
 // core runs all of the function, where the original may have returned early; that is only
 // allowed when what follows a return is free of side effects and of ops that raise on values
 // (findSideEffect), so the extra work is unobservable. The code must be straight-line: locals,
-// assignments, early returns tested on selections, and a final return (anything else refuses,
-// naming the statement). Free functions only: a method's core would need a declaration in its
-// class.
+// assignments, early returns tested on selections, and a final return — or a host tail: from
+// the first statement the padded form does not take (a copy to the host, a loop over the rows, a
+// host value of a selection) to the end, when that part reads tensor data on the host or the
+// function returns host data, the statements run in the epilogue on the sliced values, which are
+// the original's (anything else refuses, naming the statement). Free functions only: a method's
+// core would need a declaration in its class.
 #include "lib/ExprUtil.h"
+#include "lib/HostWork.h"
 #include "lib/IfChain.h"
+#include "lib/Outlining.h"
 #include "lib/PaddedSelection.h"
 #include "lib/Predication.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
+
+#include "graphify/analyzer/HostOrigin.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/DeclCXX.h>
@@ -72,6 +79,14 @@ struct Plan {
   std::vector<Output> Kept;             ///< values the guards test, kept by the core
   std::vector<std::string> LeadingGuards; ///< guards on parameters alone, taken before the core runs
   std::vector<Guard> Guards;
+  /// The host tail: the first statement of the part the epilogue runs after the guards, on the
+  /// core's tensor locals it reads (TailReads, sliced like the other outputs); null when the
+  /// function ends with a return the core computes.
+  const Stmt *TailBegin = nullptr;
+  std::vector<std::pair<const VarDecl *, Output>> TailReads;
+  /// Host declarations that run no code and that the core does not read (`std::vector<Det> out;`,
+  /// `int n = 0;`): declared by the epilogue before it calls the core.
+  std::vector<const DeclStmt *> HostDecls;
 };
 
 /// `if (c) return v;` (braces allowed, no else, no init statement), or null.
@@ -264,23 +279,39 @@ public:
           return std::move(Err);
         continue;
       }
+      if (const auto *DS = dyn_cast<DeclStmt>(S); DS && isIdleHostDecl(DS)) {
+        P.HostDecls.push_back(DS);
+        continue;
+      }
       Started = true;
+      llvm::Error Err = llvm::Error::success();
       if (const auto *R = dyn_cast<ReturnStmt>(S)) {
         if (!Last || !R->getRetValue())
-          return refuseOutOfScope("the return at line " + lineOf(S, Ctx) + " is not the last statement");
-        if (auto Err = finalReturn(R, P))
-          return std::move(Err);
-        continue;
+          Err = refuseOutOfScope("the return at line " + lineOf(S, Ctx) + " is not the last statement");
+        else
+          Err = finalReturn(R, P);
+      } else if (const auto *If = dyn_cast<IfStmt>(S); If && isCap(If)) {
+        Err = cap(If, P);
+      } else {
+        Err = statement(S, P);
       }
-      if (const auto *If = dyn_cast<IfStmt>(S); If && isCap(If)) {
-        if (auto Err = cap(If, P))
-          return std::move(Err);
+      if (!Err)
         continue;
-      }
-      if (auto Err = statement(S, P))
+      // What the padded form does not take may start a host tail: the epilogue runs it on the
+      // sliced values.
+      if (Lifter.groupCount() == 0 || !startsHostTail(It, Block->body_end(), P))
         return std::move(Err);
+      llvm::consumeError(std::move(Err));
+      if (auto TailErr = hostTail(It, Block->body_end(), P))
+        return std::move(TailErr);
+      break;
     }
-    if (P.Returned.empty())
+    if (!P.TailBegin)
+      if (auto Err = checkReturnType())
+        return std::move(Err);
+    if (auto Err = placeHostDecls(P))
+      return std::move(Err);
+    if (P.Returned.empty() && !P.TailBegin)
       return refuseOutOfScope("the function does not end with a return of a tensor");
     if (Lifter.groupCount() == 0)
       return refuseOutOfScope("no value-dependent selection reaches a return");
@@ -303,14 +334,151 @@ private:
                     "class (a free function is split in place)");
     if (F.isTemplated())
       return refuseOutOfScope("'" + F.getNameAsString() + "' is a template");
+    for (const ParmVarDecl *P : F.parameters())
+      if (P->getName().empty())
+        return refuse("a parameter of '" + F.getNameAsString() + "' has no name, so the epilogue cannot pass it on");
+    return llvm::Error::success();
+  }
+
+  /// Without a host tail the core computes what the function returns: tensors.
+  llvm::Error checkReturnType() {
     const QualType Result = F.getReturnType();
     if (Result->getContainedAutoType() || (!Api.isTensor(Result) && !isTensorAggregate(Result, Api)))
       return refuseOutOfScope("'" + F.getNameAsString() + "' returns '" + Result.getAsString() +
                     "', not a tensor or a tuple, pair or vector of tensors (the split returns fixed-size tensors "
                     "and counts)");
-    for (const ParmVarDecl *P : F.parameters())
-      if (P->getName().empty())
-        return refuse("a parameter of '" + F.getNameAsString() + "' has no name, so the epilogue cannot pass it on");
+    return llvm::Error::success();
+  }
+
+  /// `Allowed` and the host declarations the epilogue makes before it takes the guards.
+  static std::map<const ValueDecl *, unsigned> withHostDecls(std::map<const ValueDecl *, unsigned> Allowed,
+                                                             const Plan &P) {
+    for (const DeclStmt *DS : P.HostDecls)
+      Allowed.emplace(cast<VarDecl>(DS->getSingleDecl()), ~0u);
+    return Allowed;
+  }
+
+  /// `std::vector<Det> out;`, `int n = 0;`, `float best = -1.0f;`: one host variable whose
+  /// initialisation runs no code of the user's and reads nothing the function computes, so the
+  /// epilogue may declare it before the core runs (placeHostDecls says where it goes).
+  bool isIdleHostDecl(const DeclStmt *DS) const {
+    const auto *V = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+    if (!V || isa<DecompositionDecl>(V) || V->getType()->isReferenceType() || !V->hasLocalStorage() ||
+        Api.isTensor(V->getType()) || isTensorAggregate(V->getType(), Api))
+      return false;
+    return initRunsNoUserCode(V->getInit(), Api, Ctx);
+  }
+
+  /// Where each deferred host declaration goes: the core declares those its statements read (it
+  /// has its own copy, initialised alike); the epilogue those that the guards or the host tail
+  /// read, or that nothing reads (as the original declared them). A variable the core writes and
+  /// the epilogue reads is refused: the epilogue's copy would not see the write.
+  llvm::Error placeHostDecls(Plan &P) {
+    const auto *Block = cast<CompoundStmt>(Body);
+    std::string InCore;
+    std::vector<const DeclStmt *> InEpilogue;
+    for (const DeclStmt *DS : P.HostDecls) {
+      const auto *V = cast<VarDecl>(DS->getSingleDecl());
+      bool CoreUses = false, CoreWrites = false, EpilogueUses = false, InTail = false;
+      for (const Stmt *S : Block->body()) {
+        InTail |= S == P.TailBegin;
+        if (S == DS || usesOf(V, S).empty())
+          continue;
+        const auto *If = dyn_cast<IfStmt>(S);
+        if (InTail || (If && guardReturn(If))) {
+          EpilogueUses = true;
+          continue;
+        }
+        CoreUses = true;
+        CoreWrites |= isReassigned(V, S);
+      }
+      if (CoreWrites && EpilogueUses)
+        return refuse("'" + V->getNameAsString() + "' (line " + lineOf(DS, Ctx) +
+                      ") is host data that the statements before the host part write and the host part reads");
+      if (CoreUses)
+        InCore += sourceText(DS, Ctx) + "\n";
+      if (EpilogueUses || !CoreUses)
+        InEpilogue.push_back(DS);
+    }
+    P.Core = InCore + P.Core;
+    P.HostDecls = std::move(InEpilogue);
+    return llvm::Error::success();
+  }
+
+  /// Whether the statements from `It` to the end may run as a host tail: they read tensor data on
+  /// the host (a copy to the CPU, a pointer or accessor, a scalar read, a print), or the function
+  /// returns host data, which the epilogue computes anyway — and the first of them is not a
+  /// construct with a device form.
+  bool startsHostTail(const Stmt *const *It, const Stmt *const *End, const Plan &P) const {
+    if (!P.Returned.empty())
+      return false;
+    // A first obstacle with a device form of its own (a selection, greedy suppression, a call
+    // that cannot be captured) keeps its refusal: moving it to the host is not its fix.
+    if (findExpr(*It, [&](const Expr *E) {
+          return Api.callHasTag(E, "dynamic_output_shape") || Api.callHasTag(E, "bool_mask_index") ||
+                 Api.callHasTag(E, "capture_unsafe") || Api.callHasTag(E, "greedy_suppression");
+        }))
+      return false;
+    const QualType Result = F.getReturnType();
+    if (!Result->isVoidType() && !Api.isTensor(Result) && !isTensorAggregate(Result, Api))
+      return true;
+    for (; It != End; ++It)
+      if (findExpr(*It, [&](const Expr *E) {
+            auto Call = Api.resolver().resolve(E);
+            return Call && (Call->hasTag("host_sync") || Call->hasTag("data_dependent_output") ||
+                            (Call->hasTag("device_transfer") && copiesToHost(*Call)));
+          }))
+        return true;
+    return false;
+  }
+
+  /// The host tail from `It`: the core's tensor locals it reads become outputs; it may not read
+  /// the core's host values or parameters the core assigns, which the epilogue does not have.
+  llvm::Error hostTail(const Stmt *const *It, const Stmt *const *End, Plan &P) {
+    P.TailBegin = *It;
+    const auto *Block = cast<CompoundStmt>(Body);
+    std::set<const VarDecl *> Seen;
+    for (auto T = It; T != End; ++T) {
+      llvm::SmallVector<const Stmt *, 32> Work{*T};
+      while (!Work.empty()) {
+        const Stmt *S = Work.pop_back_val();
+        if (!S)
+          continue;
+        for (const Stmt *C : S->children())
+          Work.push_back(C);
+        const auto *DR = dyn_cast<DeclRefExpr>(S);
+        const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+        if (!V || !Seen.insert(V).second || !V->hasLocalStorage())
+          continue;
+        if (const auto *Param = dyn_cast<ParmVarDecl>(V)) {
+          for (const Stmt *C : Block->body()) {
+            if (C == P.TailBegin)
+              break;
+            if (isReassigned(Param, C))
+              return refuse("the host part from line " + lineOf(P.TailBegin, Ctx) + " reads the parameter '" +
+                            Param->getNameAsString() + "', which the statements before it assign");
+          }
+          continue;
+        }
+        const DeclStmt *Declared = nullptr;
+        for (const Stmt *C : Block->body()) {
+          if (C == P.TailBegin)
+            break;
+          if (const auto *DS = dyn_cast<DeclStmt>(C); DS && llvm::is_contained(DS->decls(), V))
+            Declared = DS;
+        }
+        if (!Declared || llvm::is_contained(P.HostDecls, Declared))
+          continue; // declared in the tail, or by the epilogue
+        if (!Api.isTensor(V->getType()) || V->getType()->isReferenceType())
+          return refuse("the host part from line " + lineOf(P.TailBegin, Ctx) + " reads '" + V->getNameAsString() +
+                        "' (line " + lineOf(Declared, Ctx) + "), a host value the statements before it compute");
+        int Group = Lifter.groupOf(V);
+        P.TailReads.push_back({V, Output{V->getNameAsString(), Group >= 0 ? Lifter.countOf(Group) : ""}});
+      }
+    }
+    // The core's outputs in the order the tail first reads them, for a stable rendering.
+    std::stable_sort(P.TailReads.begin(), P.TailReads.end(),
+                     [](const auto &A, const auto &B) { return A.first->getBeginLoc() < B.first->getBeginLoc(); });
     return llvm::Error::success();
   }
 
@@ -325,7 +493,7 @@ private:
       if (Started)
         return refuse("the early return at line " + lineOf(If, Ctx) + " does not depend on a selection, and the core "
                       "cannot return early");
-      if (auto Why = readsBodyState(If, Body, {}))
+      if (auto Why = readsBodyState(If, Body, withHostDecls({}, P)))
         return refuse("the early return at line " + lineOf(If, Ctx) + " " + *Why);
       P.LeadingGuards.push_back(sourceText(If, Ctx));
       return llvm::Error::success();
@@ -353,9 +521,9 @@ private:
         for (const Stmt *C : S->children())
           Work.push_back(C);
     }
-    if (auto Why = readsBodyState(Cond, Body, G.Reads))
+    if (auto Why = readsBodyState(Cond, Body, withHostDecls(G.Reads, P)))
       return refuse("the condition at line " + lineOf(If, Ctx) + " " + *Why + " (the epilogue tests it on the core's outputs)");
-    if (auto Why = readsBodyState(Value, Body, {}))
+    if (auto Why = readsBodyState(Value, Body, withHostDecls({}, P)))
       return refuse("the early return at line " + lineOf(If, Ctx) + " " + *Why);
     P.Guards.push_back(std::move(G));
     Ran = Evaluation::Conditional;
@@ -663,10 +831,19 @@ std::string tensorTypeText(const FunctionDecl &F, bool Aggregate, const ASTConte
 llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Taken, ASTContext &Ctx) {
   const FunctionDecl &F = *P.Function;
   const Stmt *Body = F.getBody();
-  const std::string T = tensorTypeText(F, P.ReturnsAggregate, Ctx);
-  // The core's outputs: the returned values, then the values the guards test.
+  // The core's outputs: the returned values, then the values the guards test, then those the
+  // host tail reads.
   std::vector<Output> Outputs = P.Returned;
   Outputs.insert(Outputs.end(), P.Kept.begin(), P.Kept.end());
+  for (const auto &[V, O] : P.TailReads)
+    Outputs.push_back(O);
+  std::string T;
+  if (!P.TailBegin)
+    T = tensorTypeText(F, P.ReturnsAggregate, Ctx);
+  else if (!P.TailReads.empty())
+    T = nameableType(P.TailReads.front().first->getType(), Ctx, &F);
+  if (T.empty())
+    return refuse("the host part from line " + lineOf(P.TailBegin, Ctx) + " reads no tensor the core computes");
   std::string CoreName = F.getNameAsString() + "_padded";
   for (int N = 2; Ctx.Idents.find(CoreName) != Ctx.Idents.end(); ++N)
     CoreName = F.getNameAsString() + "_padded" + std::to_string(N);
@@ -721,7 +898,13 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
     Epilogue += "if (" + textWithReplacements(G.Cond, Replaced, Ctx) + ")\n  return " + sourceText(G.Value, Ctx) +
                 ";\n";
   }
-  if (P.ReturnsAggregate) {
+  if (P.TailBegin) {
+    for (unsigned I = 0; I < P.TailReads.size(); ++I)
+      Epilogue += "auto " + P.TailReads[I].first->getNameAsString() + " = " +
+                  Sliced(P.Returned.size() + P.Kept.size() + I) + ";\n";
+    const auto *Block = cast<CompoundStmt>(Body);
+    Epilogue += textBetween(P.TailBegin->getBeginLoc(), Block->getRBracLoc(), Ctx);
+  } else if (P.ReturnsAggregate) {
     std::string Values;
     for (unsigned I = 0; I < P.Returned.size(); ++I)
       Values += (I ? ", " : "") + Sliced(I);
@@ -730,14 +913,17 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
     Epilogue += "return " + Sliced(0) + ";\n";
   }
   std::string Leading;
+  for (const DeclStmt *DS : P.HostDecls)
+    Leading += sourceText(DS, Ctx) + "\n";
   for (const std::string &L : P.LeadingGuards)
     Leading += L + "\n";
   std::string Signature = textBetween(F.getBeginLoc(), Body->getBeginLoc(), Ctx);
   if (Signature.empty())
     return refuse("the function's signature is produced by a macro expansion");
-  return Core + "/// graphify: host epilogue of '" + CoreName +
-         "' (reads the counts and slices the padded outputs; not a graph region)\n" + Signature + "{\n" + Leading +
-         Epilogue + "}";
+  std::string Doc = P.TailBegin ? "' (reads the counts, slices the padded outputs and runs the host part, from "
+                                  "line " + lineOf(P.TailBegin, Ctx) + ", on them; not a graph region)\n"
+                                : "' (reads the counts and slices the padded outputs; not a graph region)\n";
+  return Core + "/// graphify: host epilogue of '" + CoreName + Doc + Signature + "{\n" + Leading + Epilogue + "}";
 }
 
 } // namespace

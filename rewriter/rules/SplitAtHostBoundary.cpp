@@ -235,23 +235,12 @@ public:
   /// nothing, since no constructor runs code and the device work does not see it.
   bool isIdleHostDecl(const Stmt *St, llvm::ArrayRef<const Stmt *> Later) const {
     const auto *DS = dyn_cast<DeclStmt>(St);
-    if (!DS || findExpr(DS, [&](const Expr *E) {
-          const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-          if (isa<CallExpr>(E) || Api.isTensorExpr(E) || (Construct && Construct->getNumArgs() > 0))
-            return true;
-          if (!Construct || Construct->getConstructor()->isTrivial())
-            return false;
-          // A library's or the compiler's default constructor (an empty std::vector, a struct's
-          // member initialisers) runs no code of the user's.
-          const CXXConstructorDecl *Ctor = Construct->getConstructor();
-          return !Ctor->isDefaultConstructor() ||
-                 !(Ctor->isImplicit() || Ctor->isDefaulted() ||
-                   Ctx.getSourceManager().isInSystemHeader(Ctor->getLocation()));
-        }))
+    if (!DS)
       return false;
     for (const Decl *D : DS->decls()) {
       const auto *V = dyn_cast<VarDecl>(D);
-      if (!V || Api.isTensor(V->getType()) || V->getType()->isReferenceType() || !V->hasLocalStorage())
+      if (!V || Api.isTensor(V->getType()) || V->getType()->isReferenceType() || !V->hasLocalStorage() ||
+          !initRunsNoUserCode(V->getInit(), Api, Ctx))
         return false;
       for (const Stmt *L : Later)
         if (!usesOf(V, L).empty())

@@ -4,7 +4,9 @@
 // survivors as a vector, or none when nothing survives. selection-to-padded splits each function
 // into a capturable core (selections padded to the rows they came from, the cap a clamp of the
 // count) and a host epilogue that slices every output by its count and rebuilds the tuple or
-// vector. A third entry selects with `nonzero` positions.
+// vector. A third entry selects with `nonzero` positions. A fourth reads its survivors back and
+// finishes on the host: the core keeps the selection padded, the epilogue runs the host loop on
+// the sliced rows.
 #include <graphify/annotations.h>
 #include <torch/torch.h>
 
@@ -45,5 +47,20 @@ GRAPHIFY_GRAPH_REGION torch::Tensor strong_rows(torch::Tensor x) {
   auto boxes = rows.slice(1, 0, 4);
   auto scores = rows.select(1, 4).unsqueeze(1);
   return boxes * scores;
+}
+
+// graphify-entry: pred: f32[8,5]
+GRAPHIFY_GRAPH_REGION torch::Tensor decoded_on_host(torch::Tensor pred) {
+  std::vector<float> flat;
+  auto kept = pred.index({pred.select(1, 4) > 0.2});
+  if (kept.size(0) == 0)
+    return torch::zeros({0, 4});
+  auto boxes = kept.slice(1, 0, 4) * 2;
+  auto host = boxes.contiguous().cpu();
+  auto a = host.accessor<float, 2>();
+  for (int64_t i = 0; i < host.size(0); ++i)
+    for (int64_t j = 0; j < 4; ++j)
+      flat.push_back(a[i][j] + static_cast<float>(i));
+  return torch::tensor(flat).view({-1, 4});
 }
 // graphify-expect-fix: fixed

@@ -108,3 +108,16 @@ template <typename N> std::vector<torch::Tensor> repeat_rows(const torch::Tensor
   std::vector<torch::Tensor> rows(n, x);
   return rows;
 }
+
+// A vector made from a braced list of values read from tensors holds as many elements as the list:
+// its values follow the data, its length does not. The copy to the device is the finding.
+GRAPHIFY_GRAPH_REGION torch::Tensor half_extent(const torch::Tensor &box, torch::Device dev) {
+  float w = box[2].item<float>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  float h = box[3].item<float>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  std::vector<float> wh = {w * 0.5f, h * 0.5f};
+  std::vector<float> also{w, h, w};
+  return torch::tensor(wh).to(dev) + torch::tensor(also).sum().to(dev);
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'to' copies a tensor built in host memory ('tensor', line 121) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+}
