@@ -432,8 +432,10 @@ private:
     return false;
   }
 
-  /// The host tail from `It`: the core's tensor locals it reads become outputs; it may not read
-  /// the core's host values or parameters the core assigns, which the epilogue does not have.
+  /// The host tail from `It`: the core's tensor locals it reads become outputs, and so do tensor
+  /// parameters taken by value that the core assigns (the epilogue assigns its own); it may not
+  /// read the core's host values or other parameters the core assigns, which the epilogue does
+  /// not have.
   llvm::Error hostTail(const Stmt *const *It, const Stmt *const *End, Plan &P) {
     P.TailBegin = *It;
     const auto *Block = cast<CompoundStmt>(Body);
@@ -451,13 +453,21 @@ private:
         if (!V || !Seen.insert(V).second || !V->hasLocalStorage())
           continue;
         if (const auto *Param = dyn_cast<ParmVarDecl>(V)) {
+          bool Assigned = false;
           for (const Stmt *C : Block->body()) {
             if (C == P.TailBegin)
               break;
-            if (isReassigned(Param, C))
-              return refuse("the host part from line " + lineOf(P.TailBegin, Ctx) + " reads the parameter '" +
-                            Param->getNameAsString() + "', which the statements before it assign");
+            Assigned |= isReassigned(Param, C);
           }
+          if (!Assigned)
+            continue;
+          // `pred = pred.index({m});` then `pred.cpu()`: a tensor parameter taken by value is the
+          // core's own copy; the epilogue gives its own the sliced value.
+          if (!Api.isTensor(Param->getType()) || Param->getType()->isReferenceType())
+            return refuse("the host part from line " + lineOf(P.TailBegin, Ctx) + " reads the parameter '" +
+                          Param->getNameAsString() + "', which the statements before it assign");
+          int Group = Lifter.groupOf(Param);
+          P.TailReads.push_back({Param, Output{Param->getNameAsString(), Group >= 0 ? Lifter.countOf(Group) : ""}});
           continue;
         }
         const DeclStmt *Declared = nullptr;
@@ -900,7 +910,8 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   }
   if (P.TailBegin) {
     for (unsigned I = 0; I < P.TailReads.size(); ++I)
-      Epilogue += "auto " + P.TailReads[I].first->getNameAsString() + " = " +
+      Epilogue += std::string(isa<ParmVarDecl>(P.TailReads[I].first) ? "" : "auto ") +
+                  P.TailReads[I].first->getNameAsString() + " = " +
                   Sliced(P.Returned.size() + P.Kept.size() + I) + ";\n";
     const auto *Block = cast<CompoundStmt>(Body);
     Epilogue += textBetween(P.TailBegin->getBeginLoc(), Block->getRBracLoc(), Ctx);

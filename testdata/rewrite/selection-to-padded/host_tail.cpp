@@ -44,10 +44,12 @@ std::vector<float> widths(torch::Tensor boxes, double t) {
   return out;
 }
 
-// The host part reads a tensor parameter the statements before it assign.
+// The host part reads a tensor parameter (taken by value) that the statements before it assign,
+// one of them with a selection: the epilogue assigns its own copy the core's value, sliced.
 std::vector<float> rescaled(torch::Tensor scores, double t) {
   scores = scores.sigmoid();
-  auto kept = scores.index({scores > t}); // EXPECT-RECIPE: not rewritten automatically: the host part from line 51 reads the parameter 'scores', which the statements before it assign
+  auto kept = scores.index({scores > t});
+  scores = scores.index({scores > t / 2});
   auto host = kept.cpu();
   return std::vector<float>(host.size(0), scores.size(0));
 }

@@ -84,10 +84,41 @@ std::vector<float> widths(torch::Tensor boxes, double t) {
   return out;
 }
 
-// The host part reads a tensor parameter the statements before it assign.
-std::vector<float> rescaled(torch::Tensor scores, double t) {
+// The host part reads a tensor parameter (taken by value) that the statements before it assign,
+// one of them with a selection: the epilogue assigns its own copy the core's value, sliced.
+static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor>
+rescaled_padded(torch::Tensor scores, double t) {
   scores = scores.sigmoid();
-  auto kept = scores.index({scores > t}); // EXPECT-RECIPE: not rewritten automatically: the host part from line 51 reads the parameter 'scores', which the statements before it assign
+  auto kept_valid = scores > t;
+  if (kept_valid.dim() != 1 || kept_valid.size(0) != scores.size(0))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 51 assumes a one-dimensional mask "
+        "with one element per row");
+  auto kept_order = torch::argsort(
+      torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
+  auto kept_count = kept_valid.sum();
+  auto kept = scores.index_select(0, kept_order);
+  auto scores_valid = scores > t / 2;
+  if (scores_valid.dim() != 1 || scores_valid.size(0) != scores.size(0))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 52 assumes a one-dimensional mask "
+        "with one element per row");
+  auto scores_order = torch::argsort(
+      torch::logical_not(scores_valid).to(torch::kInt), /*stable=*/true, 0);
+  auto scores_count = scores_valid.sum();
+  scores = scores.index_select(0, scores_order);
+  return std::make_tuple(scores, kept, scores_count, kept_count);
+}
+
+/// graphify: host epilogue of 'rescaled_padded' (reads the counts, slices the
+/// padded outputs and runs the host part, from line 53, on them; not a graph
+/// region)
+std::vector<float> rescaled(torch::Tensor scores, double t) {
+  auto padded = rescaled_padded(scores, t);
+  const int64_t rows = std::get<2>(padded).item<int64_t>();
+  const int64_t rows2 = std::get<3>(padded).item<int64_t>();
+  scores = std::get<0>(padded).narrow(0, 0, rows);
+  auto kept = std::get<1>(padded).narrow(0, 0, rows2);
   auto host = kept.cpu();
   return std::vector<float>(host.size(0), scores.size(0));
 }
