@@ -166,5 +166,32 @@ struct M : torch::nn::Module {
   EXPECT_TRUE(A.Result.Findings.empty());
 }
 
+TEST(TaintAnalysis, TensorReferenceParametersCarryHostResidency) {
+  // What a helper leaves in a `Tensor&` parameter: a host tensor it made (fill), what another
+  // parameter held at the call (pass: host for `host`, not for the parameter `x`), or a device
+  // tensor (upload). The placeholder a parameter starts with is never reported inside a helper.
+  auto A = analyze(R"cpp(
+void fill(at::Tensor &out) { out = at::zeros(4); }
+void pass(const at::Tensor &in, at::Tensor &out) { out = in * 2.0; }
+void upload(at::Tensor &t) { t = t.to(c10::DeviceType::CUDA); }
+struct M : torch::nn::Module {
+  at::Tensor forward(at::Tensor x) {
+    at::Tensor host, copied, fromx, moved;
+    fill(host);
+    pass(host, copied);
+    pass(x, fromx);
+    fill(moved);
+    upload(moved);
+    auto a = host.to(c10::DeviceType::CUDA);
+    auto b = copied.to(c10::DeviceType::CUDA);
+    auto c = fromx.to(c10::DeviceType::CUDA);
+    auto d = moved.to(c10::DeviceType::CUDA);
+    return a * 1.0;
+  }
+};
+)cpp");
+  EXPECT_EQ(A.findings("graphify-host-sync"), (Lines{"13:19", "14:21"}));
+}
+
 } // namespace
 } // namespace graphify
