@@ -294,28 +294,32 @@ llvm::Expected<Lifted> Lifter::lift(const Expr *E) {
 
 } // namespace
 
-bool isTensorArithmeticOperand(const Expr *E, const ApiModel &Api, ASTContext &Ctx) {
+const Expr *tensorArithmeticPartner(const Expr *E, const ApiModel &Api, ASTContext &Ctx) {
   DynTypedNode N = DynTypedNode::create(*E);
   for (int Depth = 0; Depth < 8; ++Depth) {
     auto Parents = Ctx.getParents(N);
     if (Parents.empty())
-      return false;
+      return nullptr;
     N = Parents[0];
     if (const auto *OC = N.get<CXXOperatorCallExpr>()) {
       OverloadedOperatorKind K = OC->getOperator();
       if ((K != OO_Plus && K != OO_Minus && K != OO_Star && K != OO_Slash) || OC->getNumArgs() != 2)
-        return false;
+        return nullptr;
       for (const Expr *Arg : OC->arguments())
         if (Api.isTensorExpr(Arg) && stripAll(Arg) != E)
-          return Api.isTensorExpr(OC);
-      return false;
+          return Api.isTensorExpr(OC) ? Arg : nullptr;
+      return nullptr;
     }
     const Expr *P = N.get<Expr>();
     if (!P || !(isa<ImplicitCastExpr>(P) || isa<MaterializeTemporaryExpr>(P) || isa<CXXBindTemporaryExpr>(P) ||
                 isa<CXXConstructExpr>(P)))
-      return false;
+      return nullptr;
   }
-  return false;
+  return nullptr;
+}
+
+bool isTensorArithmeticOperand(const Expr *E, const ApiModel &Api, ASTContext &Ctx) {
+  return tensorArithmeticPartner(E, Api, Ctx) != nullptr;
 }
 
 /// Whether `S` ends by leaving its block: `continue`, `break`, `return`, `throw`, alone or last in

@@ -45,6 +45,8 @@ struct LiftedCondition {
 /// Whether `E` (through conversions to Scalar) is an operand of tensor `+ - * /` whose other
 /// operand is a tensor: a host value used there computes the same as a 0-d tensor.
 bool isTensorArithmeticOperand(const clang::Expr *E, const ApiModel &Api, clang::ASTContext &Ctx);
+/// The other operand (a tensor) of the tensor `+ - * /` that `E` is an operand of, or null.
+const clang::Expr *tensorArithmeticPartner(const clang::Expr *E, const ApiModel &Api, clang::ASTContext &Ctx);
 
 /// What blocks `Cond` whatever the statement around it, in this order: the size of a selection
 /// it tests (with the host work of its arms), host work in the arms of the if it decides, a

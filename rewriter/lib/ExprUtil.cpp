@@ -274,4 +274,21 @@ bool isIterableContainer(QualType T) {
          !RD->lookup(&RD->getASTContext().Idents.get("begin")).empty();
 }
 
+bool isPlainName(const Expr *E) {
+  const Expr *S = stripAll(E);
+  if (isa<DeclRefExpr>(S))
+    return true;
+  const auto *ME = dyn_cast<MemberExpr>(S);
+  return ME && isa<FieldDecl>(ME->getMemberDecl()) &&
+         isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+}
+
+
+bool isAbsent(const Expr *A) {
+  if (!A || isa<CXXDefaultArgExpr>(A))
+    return true;
+  const auto *RD = stripAll(A)->getType()->getAsCXXRecordDecl();
+  return RD && RD->getName().ends_with("nullopt_t");
+}
+
 } // namespace graphify::rewriter

@@ -35,6 +35,13 @@ std::string lineOf(const clang::Stmt *S, const clang::ASTContext &Ctx);
 /// each stripped; empty when `E` is not such a list.
 llvm::SmallVector<const clang::Expr *, 4> bracedListElements(const clang::Expr *E);
 
+/// Whether the argument `A` is left out (null, a default argument) or None (`c10::nullopt`).
+bool isAbsent(const clang::Expr *A);
+
+/// Whether `E` (stripped) is a name: a variable's, or a field of `*this` (`scale_`,
+/// `this->scale_`), which reads the same object each time it is evaluated.
+bool isPlainName(const clang::Expr *E);
+
 /// The variable a (stripped) expression names, or null.
 const clang::VarDecl *referencedVar(const clang::Expr *E);
 

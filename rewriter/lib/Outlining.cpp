@@ -63,8 +63,11 @@ QualType deduced(QualType T) {
 
 class BlockWalker {
 public:
-  BlockWalker(const FunctionDecl &F, ASTContext &Ctx, OutlinedBlock &Out)
-      : F(F), Ctx(Ctx), Out(Out), Class(isa<CXXMethodDecl>(F) ? cast<CXXMethodDecl>(F).getParent() : nullptr) {}
+  /// `Subject` names the statements in refusals ("the statements before the host part");
+  /// `ReturnsAllowed`: the block is a whole body, whose returns stay where they are.
+  BlockWalker(const FunctionDecl &F, ASTContext &Ctx, OutlinedBlock &Out, std::string Subject, bool ReturnsAllowed)
+      : F(F), Ctx(Ctx), Out(Out), Class(isa<CXXMethodDecl>(F) ? cast<CXXMethodDecl>(F).getParent() : nullptr),
+        Subject(std::move(Subject)), ReturnsAllowed(ReturnsAllowed) {}
 
   std::set<const VarDecl *> Declared; ///< variables declared anywhere in the block
   std::set<const ParmVarDecl *> Params;
@@ -72,18 +75,18 @@ public:
   llvm::Error walk(const Stmt *S, bool InLambda) {
     if (!S)
       return llvm::Error::success();
-    if (isa<ReturnStmt>(S) && !InLambda)
-      return refuse("the statements before the host part return (line " + lineOf(S, Ctx) +
+    if (isa<ReturnStmt>(S) && !InLambda && !ReturnsAllowed)
+      return refuse(Subject + " return (line " + lineOf(S, Ctx) +
                     "): the core would need the wrapper to return too");
     if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) || isa<LabelStmt>(S))
-      return refuse("the statements before the host part jump with goto (line " + lineOf(S, Ctx) + ")");
+      return refuse(Subject + " jump with goto (line " + lineOf(S, Ctx) + ")");
     if (isa<CoreturnStmt>(S) || isa<CoawaitExpr>(S) || isa<CoyieldExpr>(S))
       return refuse("'" + F.getNameAsString() + "' is a coroutine");
     if (const auto *ME = dyn_cast<MemberExpr>(S)) {
       if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
         const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
         if (!Field)
-          return refuse("the statements before the host part call the method '" +
+          return refuse(Subject + " call the method '" +
                         ME->getMemberDecl()->getNameAsString() + "' of the class (line " + lineOf(S, Ctx) +
                         "), which a function outside the class cannot");
         if (!llvm::is_contained(Out.Fields, Field))
@@ -92,11 +95,11 @@ public:
         return llvm::Error::success();
       }
       if (const AccessSpecifier A = ME->getMemberDecl()->getAccess(); A == AS_private || A == AS_protected)
-        return refuse("the statements before the host part use the member '" + ME->getMemberDecl()->getNameAsString() +
+        return refuse(Subject + " use the member '" + ME->getMemberDecl()->getNameAsString() +
                       "' (line " + lineOf(S, Ctx) + "), which a function outside the class cannot reach");
     }
     if (isa<CXXThisExpr>(S))
-      return refuse("the statements before the host part use 'this' (line " + lineOf(S, Ctx) +
+      return refuse(Subject + " use 'this' (line " + lineOf(S, Ctx) +
                     ") other than to read its fields");
     if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
       const ValueDecl *D = DR->getDecl();
@@ -106,7 +109,7 @@ public:
         else if (!isa<ParmVarDecl>(V) && !llvm::is_contained(Out.Locals, V))
           Out.Locals.push_back(V);
       } else if (memberOf(D, Class) && !isa<FieldDecl>(D)) {
-        return refuse("the statements before the host part name '" + D->getNameAsString() + "' (line " +
+        return refuse(Subject + " name '" + D->getNameAsString() + "' (line " +
                       lineOf(S, Ctx) + "), a member of the class, which a function outside the class cannot");
       }
     }
@@ -144,9 +147,11 @@ private:
   ASTContext &Ctx;
   OutlinedBlock &Out;
   const CXXRecordDecl *Class;
+  std::string Subject;
+  bool ReturnsAllowed;
 
   llvm::Error classScope(const NamedDecl *N, const Stmt *S) {
-    return refuse("the statements before the host part name the type '" + N->getNameAsString() + "' (line " +
+    return refuse(Subject + " name the type '" + N->getNameAsString() + "' (line " +
                   lineOf(S, Ctx) + "), declared in the class, which a function outside the class cannot");
   }
 };
@@ -284,7 +289,7 @@ std::string nameableType(QualType T, const ASTContext &Ctx, const FunctionDecl *
 llvm::Expected<OutlinedBlock> outlineBlock(const FunctionDecl &F, llvm::ArrayRef<const Stmt *> Block,
                                            llvm::ArrayRef<const Stmt *> After, ASTContext &Ctx) {
   OutlinedBlock Out;
-  BlockWalker Walker(F, Ctx, Out);
+  BlockWalker Walker(F, Ctx, Out, "the statements before the host part", false);
   for (const Stmt *S : Block)
     if (auto Err = Walker.walk(S, false))
       return std::move(Err);
@@ -327,6 +332,46 @@ llvm::Expected<OutlinedBlock> outlineBlock(const FunctionDecl &F, llvm::ArrayRef
                       V->getType().getAsString() + "' cannot be named outside the function");
       Out.Outputs.push_back(V);
     }
+  }
+  return Out;
+}
+
+llvm::Error checkCoreCanStandBeside(const FunctionDecl &F) {
+  const std::string Name = "'" + F.getNameAsString() + "'";
+  if (isa<CXXConstructorDecl>(F) || isa<CXXDestructorDecl>(F) || isa<CXXConversionDecl>(F) || F.isVariadic() ||
+      F.isOverloadedOperator())
+    return refuseOutOfScope(Name + " is a constructor, destructor, operator or variadic function");
+  if (const auto *M = dyn_cast<CXXMethodDecl>(&F)) {
+    if (M->getParent()->isLambda() || M->getParent()->isLocalClass())
+      return refuseOutOfScope(Name + " is a lambda or a method of a local class");
+    if (!F.getLexicalDeclContext()->isRecord() &&
+        F.getLexicalDeclContext()->getRedeclContext() !=
+            M->getParent()->getEnclosingNamespaceContext()->getRedeclContext())
+      return refuseOutOfScope(Name + " is defined outside the namespace of its class, where its core could not "
+                                     "name what the class's namespace declares");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<OutlinedBlock> outlineMethodBody(const FunctionDecl &F, ASTContext &Ctx) {
+  OutlinedBlock Out;
+  const std::string Subject = "the statements of '" + F.getNameAsString() + "'";
+  BlockWalker Walker(F, Ctx, Out, Subject, true);
+  if (auto Err = Walker.walk(F.getBody(), false))
+    return std::move(Err);
+  const CXXRecordDecl *Class = isa<CXXMethodDecl>(F) ? cast<CXXMethodDecl>(F).getParent() : nullptr;
+  for (const ParmVarDecl *P : F.parameters())
+    if (const NamedDecl *N = classScopeName(P->getType(), Class, Ctx))
+      return refuse("the parameter '" + P->getNameAsString() + "' has the type '" + N->getNameAsString() +
+                    "', declared in the class, which a function outside the class cannot name");
+  for (const FieldDecl *Field : Out.Fields) {
+    if (nameableType(Field->getType(), Ctx).empty())
+      return refuse(Subject + " use the field '" + Field->getNameAsString() +
+                    "', whose type cannot be named outside the class");
+    auto NamedLikeField = [&](const VarDecl *V) { return V->getName() == Field->getName(); };
+    if (llvm::any_of(F.parameters(), NamedLikeField) || llvm::any_of(Walker.Declared, NamedLikeField))
+      return refuse(Subject + " declare a variable named like the field '" + Field->getNameAsString() +
+                    "', which the core takes as a parameter of that name");
   }
   return Out;
 }

@@ -53,6 +53,20 @@ struct OutlinedBlock {
 llvm::Expected<OutlinedBlock> outlineBlock(const clang::FunctionDecl &F, llvm::ArrayRef<const clang::Stmt *> Block,
                                            llvm::ArrayRef<const clang::Stmt *> After, clang::ASTContext &Ctx);
 
+/// Why a core outlined from `F` cannot be a function placed where `F` is defined (a static
+/// member when `F` is defined in its class, else a static function beside it): `F` is a
+/// constructor, destructor, operator or variadic function, a lambda or a method of a local class,
+/// or a method defined outside its class's namespace (the core would not see what that namespace
+/// declares). Success otherwise.
+llvm::Error checkCoreCanStandBeside(const clang::FunctionDecl &F);
+
+/// The fields of `*this` that the whole body of the method `F` reads or writes, for a core outside
+/// the class that takes each as a reference parameter named after it (FieldUses: the uses, among
+/// them those written `this->field`); its returns stay where they are (Locals and Outputs stay
+/// empty). Refused, with the construct named, as outlineBlock refuses, and when a parameter's type
+/// is declared in the class or a variable of the body is named like a field it uses.
+llvm::Expected<OutlinedBlock> outlineMethodBody(const clang::FunctionDecl &F, clang::ASTContext &Ctx);
+
 /// How a declaration of a value of `T` is written outside the function (fully qualified), or
 /// empty when it cannot be (a lambda's closure, a local class, a type only the class scope names).
 /// Written where the names of `In` are in scope (its parameters, its locals, its class's

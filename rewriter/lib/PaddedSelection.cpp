@@ -5,6 +5,7 @@
 #include "PaddedSelection.h"
 
 #include "ExprUtil.h"
+#include "FloatingDtype.h"
 #include "Predication.h"
 #include "RankFacts.h"
 #include "Refusal.h"
@@ -181,7 +182,7 @@ int PaddedLifter::derive(int Group, std::string Count) {
 std::string PaddedLifter::named(const Expr *E, llvm::StringRef Base, std::map<const Stmt *, std::string> &Replaced,
                                 std::string &Prelude) {
   std::string Text = textWithReplacements(E, Replaced, Ctx);
-  if (isa<DeclRefExpr>(stripAll(E)))
+  if (isPlainName(E))
     return Text;
   std::string Name = freshName(Base.str(), Body, Taken);
   Prelude += "auto " + Name + " = " + Text + ";\n";
@@ -230,6 +231,8 @@ llvm::Expected<int> PaddedLifter::classify(const Expr *E, std::map<const Stmt *,
     return classifyGather(E, Source, Index, Replaced, Prelude);
   if (isFullReduction(E, Api))
     return classifyReduction(E, Replaced, NameHint, Prelude);
+  if (isa<CallExpr>(E) && Api.callHasTag(E, "sort_positions"))
+    return classifySort(E, Replaced, NameHint, Prelude);
   if (isa<CallExpr>(E) && Api.callHasTag(E, "shape_query"))
     return refuse(quoted(E, Ctx) + " (" + where(E) + ") reads the size of a value-dependent selection; the padded "
                   "form keeps such sizes only in a test before a return");
@@ -383,7 +386,7 @@ llvm::Expected<int> PaddedLifter::classifyRowWise(const Expr *E, llvm::ArrayRef<
     }
     if (isProvablySingleElement(Op, Body, Api))
       continue;
-    if (Group < 0 && !isa<DeclRefExpr>(stripAll(Op)))
+    if (Group < 0 && !isPlainName(Op))
       return refuse("cannot prove that " + quoted(Op, Ctx) + " (" + where(Op) + ") lines up with the rows of " +
                     quoted(First, Ctx) + " (name it in a local, or make the operand one element)");
     // The check reads each operand once more: operands that are not names get one, computed
@@ -511,6 +514,79 @@ llvm::Expected<int> PaddedLifter::classifyPositions(const Expr *E, std::map<cons
   Orders.push_back(Order);
   const int Group = static_cast<int>(Counts.size()) - 1;
   PositionGroups[Group] = {*MaskGroup, MaskText + ".size(0)", nullptr};
+  return Group;
+}
+
+llvm::Expected<int> PaddedLifter::classifySort(const Expr *E, std::map<const Stmt *, std::string> &Replaced,
+                                               llvm::StringRef NameHint, std::string &Prelude) {
+  // argsort(dim, descending) or argsort(stable, dim, descending): a bool first names the
+  // overload with the stability flag (sort_positions in rules/tags.yaml).
+  const Expr *Key = Api.argAt(E, 0);
+  const Expr *First = Api.argAt(E, 1);
+  const bool StableOverload = First && !isAbsent(First) && stripAll(First)->getType()->isBooleanType();
+  const Expr *Dim = Api.argAt(E, StableOverload ? 2 : 1);
+  const Expr *Descending = Api.argAt(E, StableOverload ? 3 : 2);
+  if (!Key)
+    return refuse(quoted(E, Ctx) + " (" + where(E) + ") does not name the tensor it sorts");
+  auto KeyGroup = classify(Key, Replaced, "", Prelude);
+  if (!KeyGroup)
+    return KeyGroup.takeError();
+  if (*KeyGroup < 0)
+    return refuse(quoted(E, Ctx) + " (" + where(E) + ") sorts a value that is not padded but holds a selection");
+  // Along another dimension than the rows, the sort is row by row: the result stays in the
+  // key's group. The last dimension (the default) is the rows only for a one-dimensional key.
+  const bool OneDimensional = isProvablyOneDimensional(Key, E, Body, Api, Ctx);
+  std::optional<llvm::APSInt> DimValue =
+      isAbsent(Dim) ? std::optional<llvm::APSInt>(llvm::APSInt::get(-1)) : stripAll(Dim)->getIntegerConstantExpr(Ctx);
+  if (!DimValue)
+    return refuse(quoted(E, Ctx) + " (" + where(E) + ") sorts along dimension " + sourceText(Dim, Ctx) +
+                  ", which may be the rows of the selection");
+  if (*DimValue >= 1)
+    return classifyRowWise(E, {Key}, Replaced, Prelude);
+  if (*DimValue < -1 || (*DimValue == -1 && !OneDimensional))
+    return refuse(quoted(E, Ctx) + " (" + where(E) + ") sorts along the last dimension, which is the rows of the "
+                  "selection only if '" + sourceText(Key, Ctx) + "' has one dimension, which cannot be proven "
+                  "(sort along dimension 0 or 1 by name)");
+  std::string DescendingText = "false";
+  if (!isAbsent(Descending)) {
+    if (auto Why = findSideEffect(Descending, Api, false, Evaluation::AsBefore))
+      return refuse("the order of " + quoted(E, Ctx) + " (" + where(E) + ") " + *Why);
+    DescendingText = textWithReplacements(Descending, Replaced, Ctx);
+  }
+  const std::string Base = NameHint.empty() ? std::string("sorted") : NameHint.str();
+  const std::string KeyText = named(Key, Base + "_key", Replaced, Prelude);
+  const std::string Count = Counts[*KeyGroup];
+  // The padded rows take the value each direction sorts last: -inf descending (a valid -inf row
+  // ties with them and, being earlier, stays first in a stable sort), NaN ascending (NaN sorts
+  // after +inf). A key of another dtype or rank has no such value here: checked as metadata.
+  const bool Floating = isProvablyFloating(Key, Body, Api, Ctx);
+  if (!OneDimensional || !Floating) {
+    const std::string Test = !OneDimensional && !Floating ? KeyText + ".dim() != 1 || !" + KeyText + ".is_floating_point()"
+                             : !OneDimensional            ? KeyText + ".dim() != 1"
+                                                          : "!" + KeyText + ".is_floating_point()";
+    const std::string What = !OneDimensional && !Floating ? "one-dimensional floating-point"
+                             : !OneDimensional            ? "one-dimensional"
+                                                          : "floating-point";
+    Prelude += "if (" + Test + ")\n  throw std::invalid_argument(\"graphify: the padded form of " + where(E) +
+               " assumes a " + What + " '" + sourceText(Key, Ctx) + "'\");\n";
+  }
+  const std::string Padded = freshName(Base + "_padded_key", Body, Taken);
+  const std::string Order = freshName(Base + "_order", Body, Taken);
+  const std::string Infinity = "-std::numeric_limits<double>::infinity()";
+  const std::string NaN = "std::numeric_limits<double>::quiet_NaN()";
+  const std::string Last = DescendingText == "true"    ? Infinity
+                           : DescendingText == "false" ? NaN
+                                                       : "(" + DescendingText + " ? " + Infinity + " : " + NaN + ")";
+  Prelude += "auto " + Padded + " = " + KeyText + ".masked_fill(" + Api.spell(E, "arange") + "(" + KeyText +
+             ".size(0), " + Count + ".options()) >= " + Count + ", " + Last + ");\n";
+  Prelude += "auto " + Order + " = " + Api.spell(E, "argsort") + "(" + Padded + ", /*stable=*/true, 0, " +
+             DescendingText + ");\n";
+  Replaced[E] = Order;
+  Counts.push_back(Count);
+  Orders.push_back(Order);
+  const int Group = static_cast<int>(Counts.size()) - 1;
+  const auto *KeyRef = dyn_cast<DeclRefExpr>(stripAll(Key));
+  PositionGroups[Group] = {*KeyGroup, KeyText + ".size(0)", KeyRef ? KeyRef->getDecl() : nullptr};
   return Group;
 }
 

@@ -90,7 +90,8 @@ private:
   /// their rows line up (`boxes.index({keep})`, `scores.index({keep})`).
   std::map<std::pair<const clang::ValueDecl *, int>, int> ByMask;
   /// Groups of positions: the indices kept by greedy suppression (tag greedy_suppression), the
-  /// positions of the true elements of a mask (tag nonzero_positions). Every row, valid or not,
+  /// positions of the true elements of a mask (tag nonzero_positions), a padded key's sort order
+  /// (tag sort_positions). Every row, valid or not,
   /// holds a position in [0, rows of what they index), so gathers by them stay in range.
   struct PositionRows {
     int RowGroup;     ///< the group of the rows the positions index (-1: not padded)
@@ -108,6 +109,12 @@ private:
                                           llvm::StringRef NameHint, std::string &Prelude);
   llvm::Expected<int> classifyPositions(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
                                         llvm::StringRef NameHint, std::string &Prelude);
+  /// `k.argsort(0, descending)` of a padded one-dimensional floating key (tag sort_positions):
+  /// a stable sort of the key with the padded rows given the value that sorts last (-inf
+  /// descending, NaN ascending), so the first `count` positions are the original's order of the
+  /// valid rows, every position in range.
+  llvm::Expected<int> classifySort(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
+                                   llvm::StringRef NameHint, std::string &Prelude);
   llvm::Expected<int> classifyGather(const clang::Expr *E, const clang::Expr *Source, const clang::Expr *Index,
                                      std::map<const clang::Stmt *, std::string> &Replaced, std::string &Prelude);
   /// The source and the positions of a gather of rows (`x.index_select(0, i)`, tag gathers_rows;

@@ -151,7 +151,7 @@ std::string selectionSizeAdvice(const Expr *SizeUse, const ApiModel &Api, ASTCon
   if (isa_and_nonnull<ReturnStmt>(Exit))
     return Reason + ": the early return leaves the function when it holds, which a graph cannot do: " + Padded +
            " and return it with its count (mask.sum()); the host code after the region tests the count and "
-           "returns early (selection-to-padded splits a free function that returns a tensor this way)" + Also;
+           "returns early (selection-to-padded splits a function that returns a tensor this way)" + Also;
   // `if (!dets.empty()) { for (...) boxes->emplace_back(...); }`: no exit, host code in the arms.
   llvm::SmallVector<const Stmt *, 8> Arms(Then.begin(), Then.end());
   if (If && If->getElse())

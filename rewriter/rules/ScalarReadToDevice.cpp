@@ -10,8 +10,11 @@
 // converted to the read's type first, as item<float>() converts it (for a float64 `y` the
 // rounding to float32 stays; for a float32 one the conversion does nothing). The receiver must provably hold one element
 // (item() throws otherwise, broadcasting would not), and the read must be floating-point
-// (item<int>() truncates).
+// (item<int>() truncates). A double read stays a float64 0-d tensor only beside tensors proven
+// floating (lib/FloatingDtype.h): beside an integer tensor it would make the result float64,
+// where the host number leaves it in the default dtype.
 #include "lib/ConditionLifting.h"
+#include "lib/FloatingDtype.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
 
@@ -73,10 +76,28 @@ AST_MATCHER_P(Expr, initialisesLocalReadByTensorArithmetic, const ApiModel *, Ap
 
 namespace {
 
-/// Why the read `Read`, converted to `Type`, cannot stay a 0-d tensor of that type, or the
-/// tensor expression that keeps it (`y.max().to(torch::kFloat)`).
-llvm::Expected<std::string> deviceForm(const CXXMemberCallExpr *Read, QualType Type, const ApiModel &Api,
-                                       ASTContext &Ctx) {
+/// Why a double read cannot be a float64 0-d tensor beside the tensor operands of its `Uses`:
+/// a float64 0-d tensor promotes an integer tensor to float64, where the host number leaves the
+/// result in the default dtype (float32); beside a floating tensor both compute in its dtype.
+std::optional<std::string> doubleReadObstacle(const Expr *Read, llvm::ArrayRef<const Expr *> Uses,
+                                              const ApiModel &Api, ASTContext &Ctx) {
+  const Stmt *Body = functionBody(enclosingFunction(Read, Ctx));
+  for (const Expr *Use : Uses) {
+    const Expr *Partner = tensorArithmeticPartner(Use, Api, Ctx);
+    if (!Partner || !isProvablyFloating(Partner, Body, Api, Ctx))
+      return "'" + sourceText(Use, Ctx) + "' is a double and '" + (Partner ? sourceText(Partner, Ctx) : "?") +
+             "' is not known to be floating-point: as a float64 0-d tensor the read would make an integer '" +
+             (Partner ? sourceText(Partner, Ctx) : "?") + "' compute in float64, where the host number leaves it "
+             "in the default dtype, float32 (read it with item<float>() if float32 is meant)";
+  }
+  return std::nullopt;
+}
+
+/// Why the read `Read`, converted to `Type` and used as the scalar operand at each of `Uses`,
+/// cannot stay a 0-d tensor of that type, or the tensor expression that keeps it
+/// (`y.max().to(torch::kFloat)`).
+llvm::Expected<std::string> deviceForm(const CXXMemberCallExpr *Read, QualType Type,
+                                       llvm::ArrayRef<const Expr *> Uses, const ApiModel &Api, ASTContext &Ctx) {
   const Expr *Receiver = Api.elementRead(Read)->getImplicitObjectArgument();
   const Stmt *Body = functionBody(enclosingFunction(Read, Ctx));
   if (!Read->getType()->isFloatingType() || !Type->isFloatingType())
@@ -93,6 +114,9 @@ llvm::Expected<std::string> deviceForm(const CXXMemberCallExpr *Read, QualType T
                                                                          : nullptr;
   if (!Dtype)
     return refuse("'" + sourceText(Read, Ctx) + "' reads a floating type that has no tensor dtype");
+  if (Builtin->getKind() == BuiltinType::Double)
+    if (auto Why = doubleReadObstacle(Read, Uses, Api, Ctx))
+      return refuse(*Why);
   return sourceText(Receiver, Ctx) + ".to(" + Api.spellConstant(Receiver, Dtype) + ")";
 }
 
@@ -104,7 +128,7 @@ NamedRewriteRule makeScalarReadToDeviceRule(const ApiModel &Api) {
   auto Inline = cxxMemberCallExpr(isUserCode(), isHostScalarRead(A), feedsTensorArithmetic(A)).bind("read");
   auto Keep = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
     const auto *Read = R.Nodes.getNodeAs<CXXMemberCallExpr>("read");
-    return deviceForm(Read, Read->getType(), *A, *R.Context);
+    return deviceForm(Read, Read->getType(), {Read}, *A, *R.Context);
   });
   // `float s = y.max().item<float>();` read only by tensor arithmetic: the declaration becomes
   // the tensor's, from its first token to the end of the initialiser.
@@ -123,7 +147,10 @@ NamedRewriteRule makeScalarReadToDeviceRule(const ApiModel &Api) {
   auto KeepLocal = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
     const auto *Read = R.Nodes.getNodeAs<CXXMemberCallExpr>("read");
     const VarDecl *V = localReadOnlyByTensorArithmetic(Read, *A, *R.Context);
-    auto Form = deviceForm(Read, V->getType().getNonReferenceType().getUnqualifiedType(), *A, *R.Context);
+    llvm::SmallVector<const Expr *, 4> Uses;
+    for (const DeclRefExpr *Use : usesOf(V, functionBody(enclosingFunction(Read, *R.Context))))
+      Uses.push_back(Use);
+    auto Form = deviceForm(Read, V->getType().getNonReferenceType().getUnqualifiedType(), Uses, *A, *R.Context);
     if (!Form)
       return Form.takeError();
     return "auto " + V->getNameAsString() + " = " + *Form;

@@ -27,8 +27,9 @@
 // the first statement the padded form does not take (a copy to the host, a loop over the rows, a
 // host value of a selection) to the end, when that part reads tensor data on the host or the
 // function returns host data, the statements run in the epilogue on the sliced values, which are
-// the original's (anything else refuses, naming the statement). Free functions only: a method's
-// core would need a declaration in its class.
+// the original's (anything else refuses, naming the statement). A method's core is a function
+// beside the class (a static member when the method is defined in it) that takes the fields the
+// body uses by reference (lib/Outlining.h, outlineMethodBody); the epilogue is the method.
 #include "lib/ExprUtil.h"
 #include "lib/HostWork.h"
 #include "lib/IfChain.h"
@@ -87,6 +88,9 @@ struct Plan {
   /// Host declarations that run no code and that the core does not read (`std::vector<Det> out;`,
   /// `int n = 0;`): declared by the epilogue before it calls the core.
   std::vector<const DeclStmt *> HostDecls;
+  /// In a method: the fields of `*this` the body uses, which the core (a function outside the
+  /// class, or a static member for a method defined in it) takes by reference under their names.
+  std::vector<const FieldDecl *> Fields;
 };
 
 /// `if (c) return v;` (braces allowed, no else, no init statement), or null.
@@ -134,14 +138,6 @@ const VarDecl *assignedLocal(const Stmt *S, const Expr *&Value) {
     return nullptr;
   Value = OC->getArg(1);
   return V;
-}
-
-/// Whether the argument `A` is left out (a default argument) or None (`c10::nullopt`).
-bool isAbsent(const Expr *A) {
-  if (!A || isa<CXXDefaultArgExpr>(A))
-    return true;
-  const auto *RD = stripAll(A)->getType()->getAsCXXRecordDecl();
-  return RD && RD->getName().ends_with("nullopt_t");
 }
 
 /// Whether a tuple, pair or vector type holds tensors only (what the split can return element
@@ -269,6 +265,14 @@ public:
     const auto *Block = cast<CompoundStmt>(Body);
     Plan P;
     P.Function = &F;
+    if (isa<CXXMethodDecl>(F)) {
+      auto Outlined = outlineMethodBody(F, Ctx);
+      if (!Outlined)
+        return Outlined.takeError();
+      P.Fields = Outlined->Fields;
+      for (const FieldDecl *Field : P.Fields)
+        Taken.push_back(Field->getNameAsString());
+    }
     P.ReturnsAggregate = !Api.isTensor(F.getReturnType());
     bool Started = false;
     for (auto It = Block->body_begin(); It != Block->body_end(); ++It) {
@@ -329,9 +333,8 @@ private:
   Evaluation Ran = Evaluation::AsBefore;
 
   llvm::Error checkSignature() {
-    if (isa<CXXMethodDecl>(F))
-      return refuseOutOfScope("'" + F.getNameAsString() + "' is a method: its padded core would need a declaration in its "
-                    "class (a free function is split in place)");
+    if (auto Err = checkCoreCanStandBeside(F))
+      return Err;
     if (F.isTemplated())
       return refuseOutOfScope("'" + F.getNameAsString() + "' is a template");
     for (const ParmVarDecl *P : F.parameters())
@@ -837,6 +840,25 @@ std::string tensorTypeText(const FunctionDecl &F, bool Aggregate, const ASTConte
   return Element.getAsString(Ctx.getPrintingPolicy());
 }
 
+/// `Text` with every `this->` (spaces allowed around the arrow) removed.
+std::string withoutThisArrows(std::string Text) {
+  auto IsIdentifier = [](char C) { return llvm::isAlnum(C) || C == '_'; };
+  for (size_t At = Text.find("this"); At != std::string::npos; At = Text.find("this", At + 1)) {
+    if (At > 0 && IsIdentifier(Text[At - 1]))
+      continue;
+    size_t End = At + 4;
+    while (End < Text.size() && llvm::isSpace(Text[End]))
+      ++End;
+    if (Text.compare(End, 2, "->") != 0)
+      continue;
+    End += 2;
+    while (End < Text.size() && llvm::isSpace(Text[End]))
+      ++End;
+    Text.erase(At, End - At);
+  }
+  return Text;
+}
+
 /// The core and the epilogue that replace the function.
 llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Taken, ASTContext &Ctx) {
   const FunctionDecl &F = *P.Function;
@@ -876,8 +898,19 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
     Params += (Params.empty() ? "" : ", ") + declText(*Param, Ctx);
     Args += (Args.empty() ? "" : ", ") + Param->getNameAsString();
   }
+  // A method's fields reach the core by reference under their own names (outlineMethodBody
+  // refuses a body that declares one of them), so the core's text names them as the body does;
+  // `this->` goes, every use of `this` being a field's.
+  const bool ConstFields = isa<CXXMethodDecl>(F) && cast<CXXMethodDecl>(F).isConst();
+  for (const FieldDecl *Field : P.Fields) {
+    Params += (Params.empty() ? "" : ", ") + std::string(ConstFields ? "const " : "") +
+              nameableType(Field->getType(), Ctx, &F) + " &" + Field->getNameAsString();
+    Args += (Args.empty() ? "" : ", ") + std::string("this->") + Field->getNameAsString();
+  }
   std::string Core = "static std::tuple<" + Types + "> " + CoreName + "(" + Params + ") {\n" + P.Core +
                      "return std::make_tuple(" + Returned + ");\n}\n\n";
+  if (isa<CXXMethodDecl>(F))
+    Core = withoutThisArrows(Core);
 
   // The epilogue: read each count once, slice each output, take the early returns in order.
   const std::string Padded = freshName("padded", Body, Taken);

@@ -183,17 +183,8 @@ public:
     const std::string Name = "'" + F.getNameAsString() + "'";
     if (F.isTemplated())
       return refuseOutOfScope(Name + " is a template");
-    if (isa<CXXConstructorDecl>(F) || isa<CXXDestructorDecl>(F) || isa<CXXConversionDecl>(F) || F.isVariadic() ||
-        F.isOverloadedOperator())
-      return refuseOutOfScope(Name + " is a constructor, destructor, operator or variadic function");
-    if (const auto *M = dyn_cast<CXXMethodDecl>(&F)) {
-      if (M->getParent()->isLambda() || M->getParent()->isLocalClass())
-        return refuseOutOfScope(Name + " is a lambda or a method of a local class");
-      if (!definedInClass() && F.getLexicalDeclContext()->getRedeclContext() !=
-                                   M->getParent()->getEnclosingNamespaceContext()->getRedeclContext())
-        return refuseOutOfScope(Name + " is defined outside the namespace of its class, where its core could not "
-                                       "name what the class's namespace declares");
-    }
+    if (auto Err = checkCoreCanStandBeside(F))
+      return Err;
     for (const ParmVarDecl *P : F.parameters())
       if (P->getName().empty())
         return refuse("a parameter of " + Name + " has no name, so the wrapper cannot pass it to the core");
@@ -248,8 +239,6 @@ public:
     }
     return true;
   }
-
-  bool definedInClass() const { return isa<CXXMethodDecl>(F) && F.getLexicalDeclContext()->isRecord(); }
 
   const FunctionDecl &F;
   const ApiModel &Api;

@@ -64,3 +64,29 @@ GRAPHIFY_GRAPH_REGION torch::Tensor decoded_on_host(torch::Tensor pred) {
   return torch::tensor(flat).view({-1, 4});
 }
 // graphify-expect-fix: fixed
+
+// A module whose forward filters by a threshold it holds: the core is a static member of the
+// class that takes the field by reference; the epilogue is forward itself.
+// graphify-entry: x: f32[7,4]
+struct ThresholdFilter : torch::nn::Module {
+  double threshold = 0.25;
+  torch::Tensor forward(torch::Tensor x) {
+    auto kept = x.index({x.select(1, 0) > threshold});
+    if (kept.size(0) == 0)
+      return torch::zeros({0, 4});
+    return kept.sigmoid() * 2;
+  }
+};
+// graphify-expect-fix: fixed
+
+// A score filter, then the survivors best first: the sort of the padded scores pushes the padded
+// rows last (a stable sort, -inf keys) and the boxes are gathered in that order.
+// graphify-entry: boxes: f32[8,4], scores: f32[8]
+GRAPHIFY_GRAPH_REGION torch::Tensor ranked_detections(torch::Tensor boxes, torch::Tensor scores) {
+  auto keep = scores > 0.1;
+  auto kept_boxes = boxes.index({keep});
+  auto kept_scores = scores.index({keep});
+  auto order = kept_scores.argsort(0, true);
+  return kept_boxes.index_select(0, order) * kept_scores.index_select(0, order).unsqueeze(1);
+}
+// graphify-expect-fix: fixed

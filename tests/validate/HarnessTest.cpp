@@ -15,6 +15,19 @@ TEST(Harness, ModuleEntriesAreDefaultConstructedAndCalledThroughForward) {
   EXPECT_EQ(S.find('@'), std::string::npos) << "every placeholder is filled";
 }
 
+TEST(Harness, AModuleSplitForwardCapturesItsCoreWithTheModulesFields) {
+  HarnessSpec Spec{"ns::Net", EntryKind::Module, 1, "/abs/model.cpp", "rewritten"};
+  Spec.CaptureName = "forward_padded";
+  Spec.CaptureFields = {"threshold", "scale_"};
+  std::string S = generateHarness(Spec);
+  EXPECT_NE(S.find("return std::remove_reference_t<decltype(*entry.obj)>::forward_padded(in[0], "
+                   "entry.obj->threshold, entry.obj->scale_);"),
+            std::string::npos)
+      << S;
+  EXPECT_NE(S.find("return entry.obj->forward(in[0]);"), std::string::npos) << "the entry itself is still compared";
+  EXPECT_NE(S.find("constexpr bool captures_core = true;"), std::string::npos);
+}
+
 TEST(Harness, FunctionEntriesAreCalledDirectly) {
   std::string S = generateHarness({"replace_zeros_then_project", EntryKind::Function, 2, "/m.cpp", "original"});
   EXPECT_NE(S.find("return replace_zeros_then_project(in[0], in[1]);"), std::string::npos);

@@ -4,6 +4,13 @@
 torch::Tensor scale(torch::Tensor x, torch::Tensor y) { return x * y.max().item<float>(); }
 
 torch::Tensor shift(torch::Tensor x) {
-  auto centered = x - x.mean().item<double>();
+  auto centered = x - x.mean().item<double>(); // EXPECT-NO-FIX: 'x.mean\(\).item<double>\(\)' is a double and 'x' is not known to be floating-point: as a float64 0-d tensor the read would make an integer 'x' compute in float64
   return centered / x.abs().max().item<float>();
+}
+
+// Beside tensors proven floating-point (a softmax, a conversion to float), a double read keeps its
+// precision as a float64 0-d tensor: both compute in the tensor's dtype, as the host number did.
+torch::Tensor shift_probabilities(torch::Tensor x) {
+  auto p = torch::softmax(x, 1) - x.mean().item<double>();
+  return p + x.to(torch::kFloat) * x.abs().max().item<double>();
 }

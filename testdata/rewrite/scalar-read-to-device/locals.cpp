@@ -51,3 +51,17 @@ float host_uses(torch::Tensor x) {
   float c = x.sum().item<float>();
   return z.sum().item<float>() + c;
 }
+
+// A double kept in a double: a float64 0-d tensor beside tensors proven floating-point (through a
+// local, an exp, a conversion to float) computes as the host number did.
+torch::Tensor spread(torch::Tensor x) {
+  double m = x.abs().max().item<double>();
+  auto e = x.exp();
+  return e * m + x.to(torch::kFloat) / m;
+}
+
+// Beside a parameter of unknown dtype: an integer 'x' would compute in float64, not float32.
+torch::Tensor widen(torch::Tensor x) {
+  double m = x.abs().max().item<double>(); // EXPECT-NO-FIX: 'm' is a double and 'x' is not known to be floating-point
+  return x * m;
+}

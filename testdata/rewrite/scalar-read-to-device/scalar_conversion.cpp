@@ -4,7 +4,7 @@
 
 torch::Tensor scale_by_max(torch::Tensor x, torch::Tensor y) { return x * y.max().item().toFloat(); }
 
-torch::Tensor shift_by_mean(torch::Tensor x) { return x - x.mean().item().to<double>(); }
+torch::Tensor shift_by_mean(torch::Tensor x) { return x.exp() - x.mean().item().to<double>(); }
 
 torch::Tensor scale_by_count(torch::Tensor x, torch::Tensor m) {
   return x * m.sum().item().toInt(); // EXPECT-NO-FIX: 'm.sum\(\).item\(\).toInt\(\)' converts to an integer on the host

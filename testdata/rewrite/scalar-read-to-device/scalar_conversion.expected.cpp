@@ -7,7 +7,7 @@ torch::Tensor scale_by_max(torch::Tensor x, torch::Tensor y) {
 }
 
 torch::Tensor shift_by_mean(torch::Tensor x) {
-  return x - x.mean().to(torch::kDouble);
+  return x.exp() - x.mean().to(torch::kDouble);
 }
 
 torch::Tensor scale_by_count(torch::Tensor x, torch::Tensor m) {

@@ -459,7 +459,15 @@ std::string generateHarness(const HarnessSpec &Spec) {
   replaceAll(S, "@MODEL@", Model);
   replaceAll(S, "@SETUP@", Setup);
   replaceAll(S, "@CALL@", Call);
-  replaceAll(S, "@CAPTURE_CALL@", Spec.CaptureName.empty() ? Call : Spec.CaptureName + "(" + Args + ")");
+  std::string CaptureCall = Spec.CaptureName + "(" + Args + ")";
+  if (Spec.Kind == EntryKind::Module && !Spec.CaptureName.empty()) {
+    // The core is a static member of the module's class; its fields follow the inputs.
+    std::string CoreArgs = Args;
+    for (const std::string &Field : Spec.CaptureFields)
+      CoreArgs += (CoreArgs.empty() ? "entry.obj->" : ", entry.obj->") + Field;
+    CaptureCall = "std::remove_reference_t<decltype(*entry.obj)>::" + Spec.CaptureName + "(" + CoreArgs + ")";
+  }
+  replaceAll(S, "@CAPTURE_CALL@", Spec.CaptureName.empty() ? Call : CaptureCall);
   replaceAll(S, "@CAPTURES_CORE@", Spec.CaptureName.empty() ? "false" : "true");
   replaceAll(S, "@PARAMS@", Params);
   return S;

@@ -141,6 +141,65 @@ std::string paddedCoreOf(llvm::StringRef CallName, llvm::StringRef Rewritten) {
   return "";
 }
 
+/// The names of the parameters of the function `Name` defined in `Text` past its first `Skip`:
+/// the fields a method's core takes after the method's own parameters, each named after its
+/// field. Empty when the definition is not found.
+std::vector<std::string> trailingParams(llvm::StringRef Name, llvm::StringRef Text, size_t Skip) {
+  size_t At = Text.find((Name + "(").str());
+  if (At == llvm::StringRef::npos)
+    return {};
+  llvm::StringRef Rest = Text.drop_front(At + Name.size() + 1);
+  std::vector<std::string> Params;
+  std::string Current;
+  int Depth = 0;
+  auto Finish = [&] {
+    llvm::StringRef P = llvm::StringRef(Current).trim();
+    size_t Start = P.size();
+    while (Start > 0 && (llvm::isAlnum(P[Start - 1]) || P[Start - 1] == '_'))
+      --Start;
+    if (!P.empty())
+      Params.push_back(P.drop_front(Start).str());
+    Current.clear();
+  };
+  for (char C : Rest) {
+    if (Depth == 0 && C == ')') {
+      Finish();
+      break;
+    }
+    if (Depth == 0 && C == ',') {
+      Finish();
+      continue;
+    }
+    Depth += (C == '(' || C == '<' || C == '{') - (C == ')' || C == '>' || C == '}');
+    Current += C;
+  }
+  if (Params.size() < Skip)
+    return {};
+  return {Params.begin() + Skip, Params.end()};
+}
+
+/// The text of the definition of the module class `CallName` (or `CallNameImpl`, a
+/// TORCH_MODULE holder's) in `Text`: from `struct Name`/`class Name` to the first `};` that starts
+/// a line after it. Empty when not found (the forward's core is then not looked for).
+llvm::StringRef classText(llvm::StringRef CallName, llvm::StringRef Text) {
+  llvm::StringRef Name = CallName.rsplit("::").second.empty() ? CallName : CallName.rsplit("::").second;
+  for (const std::string &Candidate : {Name.str(), Name.str() + "Impl"})
+    for (const char *Key : {"struct ", "class "}) {
+      const std::string Head = Key + Candidate;
+      for (size_t At = Text.find(Head); At != llvm::StringRef::npos; At = Text.find(Head, At + 1)) {
+        const size_t After = At + Head.size();
+        if (After < Text.size() && (llvm::isAlnum(Text[After]) || Text[After] == '_'))
+          continue;
+        const size_t Brace = Text.find_first_of("{;", After);
+        if (Brace == llvm::StringRef::npos || Text[Brace] == ';')
+          continue;
+        const size_t End = Text.find("\n};", Brace);
+        return Text.slice(At, End == llvm::StringRef::npos ? Text.size() : End);
+      }
+    }
+  return "";
+}
+
 enum Mode { Eager = 0, Capture = 1, Trace = 2, Grad = 3 };
 const char *modeName(Mode M) {
   return M == Eager ? "eager" : M == Capture ? "capture" : M == Trace ? "trace" : "grad";
@@ -484,8 +543,18 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
       H.NumInputs = P.Inputs.size();
       H.ModelPath = V == Original ? P.Model->Path : RewrittenPaths[P.FileIndex];
       H.Version = versionName(V);
-      if (V == Rewritten)
+      if (V == Rewritten && P.Decl->Kind == EntryKind::Module) {
+        // A module's forward split by selection-to-padded: its core is a static member that takes
+        // the inputs, then the fields; captured when every parameter of forward is an input.
+        llvm::StringRef Class = classText(P.Decl->CallName, P.Model->RewrittenText);
+        std::string Core = paddedCoreOf("forward", Class);
+        if (llvm::StringRef(Core).contains("_padded") && P.Decl->Params.size() == P.Inputs.size()) {
+          H.CaptureName = P.CaptureName = Core;
+          H.CaptureFields = trailingParams(Core, Class, P.Decl->Params.size());
+        }
+      } else if (V == Rewritten) {
         H.CaptureName = P.CaptureName = paddedCoreOf(P.Decl->CallName, P.Model->RewrittenText);
+      }
       P.HarnessPath[V] = Stem + "." + versionName(V) + ".cpp";
       if (!writeFile(P.HarnessPath[V], generateHarness(H)))
         return error("cannot write " + P.HarnessPath[V]);

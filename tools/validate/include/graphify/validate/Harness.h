@@ -34,6 +34,7 @@
 /// \endcode
 
 #include <string>
+#include <vector>
 
 namespace graphify::validate {
 
@@ -54,6 +55,10 @@ struct HarnessSpec {
   /// padded core of an entry that selection-to-padded split into a core and a host epilogue
   /// (the epilogue reads counts on the host, the core is what a user captures). Empty: the entry.
   std::string CaptureName;
+  /// For a module entry whose forward was split: the fields of the module the core takes after
+  /// the inputs (by reference, named after them); CaptureName is then the core's unqualified name,
+  /// a static member of the module's class.
+  std::vector<std::string> CaptureFields;
 };
 
 /// Process exit codes of a harness (besides 0 and crashes).

@@ -1,0 +1,60 @@
+// selection-to-padded on methods: the core is a function beside the class (a static member when
+// the method is defined in the class) that takes the fields the body uses by reference, under
+// their own names; the epilogue is the method, with its signature, passing `this->field`.
+#include <torch/torch.h>
+
+#include <vector>
+
+namespace det {
+
+class Filter {
+public:
+  torch::Tensor keep_confident(torch::Tensor boxes, torch::Tensor scores);
+  torch::Tensor keep_scaled(torch::Tensor boxes) const;
+  torch::Tensor keep_by_rule(torch::Tensor boxes);
+  torch::Tensor keep_shadowed(torch::Tensor boxes);
+
+private:
+  double score_threshold_ = 0.25;
+  torch::Tensor scale_ = torch::ones({4});
+  double threshold(double s) const { return s * score_threshold_; }
+};
+
+// Out of line, in the class's namespace: a field read implicitly and one through this->.
+torch::Tensor Filter::keep_confident(torch::Tensor boxes, torch::Tensor scores) {
+  auto keep = scores > score_threshold_;
+  auto kept = boxes.index({keep});
+  return kept * this->scale_;
+}
+
+// A const method passes its fields as const references.
+torch::Tensor Filter::keep_scaled(torch::Tensor boxes) const {
+  auto kept = boxes.index({boxes.select(1, 0) > score_threshold_});
+  if (kept.size(0) == 0)
+    return torch::zeros({0, 4});
+  return kept / scale_;
+}
+
+// A method of the class cannot be called from outside it.
+torch::Tensor Filter::keep_by_rule(torch::Tensor boxes) {
+  auto kept = boxes.index({boxes.select(1, 0) > threshold(0.5)}); // EXPECT-RECIPE: not rewritten automatically: the statements of 'keep_by_rule' call the method 'threshold' of the class \(line 40\), which a function outside the class cannot
+  return kept * 2;
+}
+
+// A local named like a field it uses: the core's parameter would be hidden.
+torch::Tensor Filter::keep_shadowed(torch::Tensor boxes) {
+  auto kept = boxes.index({boxes.select(1, 0) > this->score_threshold_}); // EXPECT-RECIPE: not rewritten automatically: the statements of 'keep_shadowed' declare a variable named like the field 'score_threshold_'
+  auto score_threshold_ = kept * 2;
+  return score_threshold_;
+}
+
+} // namespace det
+
+// Defined in the class: the core is a static member of it.
+struct Picker : torch::nn::Module {
+  double limit = 0.5;
+  torch::Tensor forward(torch::Tensor x) {
+    auto kept = x.index({x > limit});
+    return kept.sigmoid();
+  }
+};

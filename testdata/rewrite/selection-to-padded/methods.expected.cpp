@@ -1,0 +1,126 @@
+// selection-to-padded on methods: the core is a function beside the class (a static member when
+// the method is defined in the class) that takes the fields the body uses by reference, under
+// their own names; the epilogue is the method, with its signature, passing `this->field`.
+#include <torch/torch.h>
+
+#include <vector>
+
+namespace det {
+
+class Filter {
+public:
+  torch::Tensor keep_confident(torch::Tensor boxes, torch::Tensor scores);
+  torch::Tensor keep_scaled(torch::Tensor boxes) const;
+  torch::Tensor keep_by_rule(torch::Tensor boxes);
+  torch::Tensor keep_shadowed(torch::Tensor boxes);
+
+private:
+  double score_threshold_ = 0.25;
+  torch::Tensor scale_ = torch::ones({4});
+  double threshold(double s) const { return s * score_threshold_; }
+};
+
+// Out of line, in the class's namespace: a field read implicitly and one through this->.
+static std::tuple<torch::Tensor, torch::Tensor>
+keep_confident_padded(torch::Tensor boxes, torch::Tensor scores,
+                      double &score_threshold_, at::Tensor &scale_) {
+  auto keep = scores > score_threshold_;
+  auto kept_valid = keep;
+  if (kept_valid.dim() != 1 || kept_valid.size(0) != boxes.size(0))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 26 assumes a one-dimensional mask "
+        "with one element per row");
+  auto kept_order = torch::argsort(
+      torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
+  auto kept_count = kept_valid.sum();
+  auto kept = boxes.index_select(0, kept_order);
+  if (!(scale_.dim() < kept.dim() ||
+        (scale_.dim() == kept.dim() && scale_.size(0) == 1)))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 27 assumes that 'scale_' broadcasts "
+        "along the rows of 'kept' without meeting them");
+  return std::make_tuple(kept * scale_, kept_count);
+}
+
+/// graphify: host epilogue of 'keep_confident_padded' (reads the counts and
+/// slices the padded outputs; not a graph region)
+torch::Tensor Filter::keep_confident(torch::Tensor boxes,
+                                     torch::Tensor scores) {
+  auto padded = keep_confident_padded(boxes, scores, this->score_threshold_,
+                                      this->scale_);
+  const int64_t rows = std::get<1>(padded).item<int64_t>();
+  return std::get<0>(padded).narrow(0, 0, rows);
+}
+
+// A const method passes its fields as const references.
+static std::tuple<torch::Tensor, torch::Tensor, torch::Tensor>
+keep_scaled_padded(torch::Tensor boxes, const double &score_threshold_,
+                   const at::Tensor &scale_) {
+  auto kept_valid = boxes.select(1, 0) > score_threshold_;
+  if (kept_valid.dim() != 1 || kept_valid.size(0) != boxes.size(0))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 32 assumes a one-dimensional mask "
+        "with one element per row");
+  auto kept_order = torch::argsort(
+      torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
+  auto kept_count = kept_valid.sum();
+  auto kept = boxes.index_select(0, kept_order);
+  auto kept_at_33 = kept;
+  if (!(scale_.dim() < kept.dim() ||
+        (scale_.dim() == kept.dim() && scale_.size(0) == 1)))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 35 assumes that 'scale_' broadcasts "
+        "along the rows of 'kept' without meeting them");
+  return std::make_tuple(kept / scale_, kept_at_33, kept_count);
+}
+
+/// graphify: host epilogue of 'keep_scaled_padded' (reads the counts and slices
+/// the padded outputs; not a graph region)
+torch::Tensor Filter::keep_scaled(torch::Tensor boxes) const {
+  auto padded = keep_scaled_padded(boxes, this->score_threshold_, this->scale_);
+  const int64_t rows = std::get<2>(padded).item<int64_t>();
+  if (std::get<1>(padded).narrow(0, 0, rows).size(0) == 0)
+    return torch::zeros({0, 4});
+  return std::get<0>(padded).narrow(0, 0, rows);
+}
+
+// A method of the class cannot be called from outside it.
+torch::Tensor Filter::keep_by_rule(torch::Tensor boxes) {
+  auto kept = boxes.index({boxes.select(1, 0) > threshold(0.5)}); // EXPECT-RECIPE: not rewritten automatically: the statements of 'keep_by_rule' call the method 'threshold' of the class \(line 40\), which a function outside the class cannot
+  return kept * 2;
+}
+
+// A local named like a field it uses: the core's parameter would be hidden.
+torch::Tensor Filter::keep_shadowed(torch::Tensor boxes) {
+  auto kept = boxes.index({boxes.select(1, 0) > this->score_threshold_}); // EXPECT-RECIPE: not rewritten automatically: the statements of 'keep_shadowed' declare a variable named like the field 'score_threshold_'
+  auto score_threshold_ = kept * 2;
+  return score_threshold_;
+}
+
+} // namespace det
+
+// Defined in the class: the core is a static member of it.
+struct Picker : torch::nn::Module {
+  double limit = 0.5;
+  static std::tuple<torch::Tensor, torch::Tensor>
+  forward_padded(torch::Tensor x, double &limit) {
+    auto kept_valid = x > limit;
+    if (kept_valid.dim() != 1 || kept_valid.size(0) != x.size(0))
+      throw std::invalid_argument(
+          "graphify: the padded form of line 57 assumes a one-dimensional mask "
+          "with one element per row");
+    auto kept_order = torch::argsort(
+        torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
+    auto kept_count = kept_valid.sum();
+    auto kept = x.index_select(0, kept_order);
+    return std::make_tuple(kept.sigmoid(), kept_count);
+  }
+
+  /// graphify: host epilogue of 'forward_padded' (reads the counts and slices
+  /// the padded outputs; not a graph region)
+  torch::Tensor forward(torch::Tensor x) {
+    auto padded = forward_padded(x, this->limit);
+    const int64_t rows = std::get<1>(padded).item<int64_t>();
+    return std::get<0>(padded).narrow(0, 0, rows);
+  }
+};
