@@ -903,7 +903,7 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   // `this->` goes, every use of `this` being a field's.
   const bool ConstFields = isa<CXXMethodDecl>(F) && cast<CXXMethodDecl>(F).isConst();
   for (const FieldDecl *Field : P.Fields) {
-    Params += (Params.empty() ? "" : ", ") + std::string(ConstFields ? "const " : "") +
+    Params += (Params.empty() ? "" : ", ") + std::string(ConstFields && !Field->isMutable() ? "const " : "") +
               nameableType(Field->getType(), Ctx, &F) + " &" + Field->getNameAsString();
     Args += (Args.empty() ? "" : ", ") + std::string("this->") + Field->getNameAsString();
   }

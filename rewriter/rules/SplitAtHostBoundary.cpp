@@ -410,7 +410,7 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
     Add(Args, V->getNameAsString());
   }
   for (const FieldDecl *Field : Outlined->Fields) {
-    Add(Params, std::string(ConstFields ? "const " : "") + nameableType(Field->getType(), Ctx, &F) + " &" +
+    Add(Params, std::string(ConstFields && !Field->isMutable() ? "const " : "") + nameableType(Field->getType(), Ctx, &F) + " &" +
                     FieldParam[Field]);
     Add(Args, "this->" + Field->getNameAsString());
   }

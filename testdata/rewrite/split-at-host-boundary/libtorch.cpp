@@ -105,3 +105,16 @@ std::vector<int64_t> top_ids(torch::Tensor scores, int64_t k) {
   auto ids = std::get<1>(top).cpu();
   return std::vector<int64_t>(ids.data_ptr<int64_t>(), ids.data_ptr<int64_t>() + ids.numel());
 }
+
+// A const method's mutable field (the last scores kept for a later call) is written by the core:
+// it is passed by plain reference, the other fields as const references.
+struct Scorer {
+  mutable torch::Tensor last_scores;
+  torch::Tensor weights = torch::ones({4});
+  std::vector<float> scores(torch::Tensor x) const {
+    auto s = (x * weights).sum(1);
+    last_scores = s;
+    auto host = s.cpu();
+    return std::vector<float>(host.data_ptr<float>(), host.data_ptr<float>() + host.numel());
+  }
+};

@@ -171,3 +171,25 @@ std::vector<int64_t> top_ids(torch::Tensor scores, int64_t k) {
   return std::vector<int64_t>(ids.data_ptr<int64_t>(),
                               ids.data_ptr<int64_t>() + ids.numel());
 }
+
+// A const method's mutable field (the last scores kept for a later call) is written by the core:
+// it is passed by plain reference, the other fields as const references.
+struct Scorer {
+  mutable torch::Tensor last_scores;
+  torch::Tensor weights = torch::ones({4});
+  static at::Tensor scores_graph(torch::Tensor x, const at::Tensor &weights,
+                                 at::Tensor &last_scores) {
+    auto s = (x * weights).sum(1);
+    last_scores = s;
+    return s;
+  }
+
+  /// graphify: host epilogue of 'scores_graph' (runs the host part, from line
+  /// 117, on the core's results; not a graph region)
+  std::vector<float> scores(torch::Tensor x) const {
+    at::Tensor s = scores_graph(x, this->weights, this->last_scores);
+    auto host = s.cpu();
+    return std::vector<float>(host.data_ptr<float>(),
+                              host.data_ptr<float>() + host.numel());
+  }
+};
