@@ -69,6 +69,17 @@ private:
   bool floatingCall(const Expr *Call, int Depth) const {
     if (Api.callHasTag(Call, "bool_output") || Api.callHasTag(Call, "long_output"))
       return false;
+    // A dtype among the arguments decides (`x.toType(torch::kLong)`, `zeros_like(x, kFloat)`,
+    // `x.sum(torch::kLong)`); options or an optional that may hold one leave it unknown.
+    for (const Expr *A : callArgs(Call)) {
+      if (isAbsent(A))
+        continue;
+      if (scalarTypeEnum(stripAll(A)->getType()))
+        return isFloatingScalarType(stripAll(A), Ctx);
+      const NamedDecl *D = stripAll(A)->getType()->getAsTagDecl();
+      if (D && (D->getName() == "TensorOptions" || D->getName() == "optional"))
+        return false;
+    }
     if (Api.callHasTag(Call, "floating_output"))
       return true;
     const Expr *Self = Api.argAt(Call, 0);
@@ -76,11 +87,8 @@ private:
       return false;
     if (Api.callHasTag(Call, "device_transfer")) {
       bool Placement = true;
-      for (const Expr *A : callArgs(Call)) {
-        if (scalarTypeEnum(A->getType()))
-          return isFloatingScalarType(A, Ctx);
-        Placement &= onlyPlacesTensor(stripAll(A)->getType());
-      }
+      for (const Expr *A : callArgs(Call))
+        Placement &= isAbsent(A) || onlyPlacesTensor(stripAll(A)->getType());
       return Placement && floating(Self, Depth + 1);
     }
     const bool KeepsDtype = Api.callHasTag(Call, "keeps_dtype") || Api.callHasTag(Call, "same_elements") ||

@@ -7,7 +7,8 @@
 ///
 /// Proven from the rule packs' tags and the code, never from a name list here:
 ///   - a call tagged floating_output (true division, mean, softmax, sigmoid, exp, ...);
-///   - a dtype conversion to a floating ScalarType (`x.to(torch::kFloat)`);
+///   - a call given a floating ScalarType (`x.to(torch::kFloat)`, `x.toType(torch::kDouble)`): a
+///     dtype argument decides, options or an optional dtype leave the call unknown;
 ///   - a call that keeps its object's dtype (keeps_dtype, same_elements, element-wise or reducing
 ///     calls not tagged bool_output or long_output) on a floating object;
 ///   - `a + b`, `a - b`, `a * b` with a floating tensor or a floating host number among them;

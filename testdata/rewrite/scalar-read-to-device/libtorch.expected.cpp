@@ -16,3 +16,12 @@ torch::Tensor shift_probabilities(torch::Tensor x) {
   auto p = torch::softmax(x, 1) - x.mean().to(torch::kDouble);
   return p + x.to(torch::kFloat) * x.abs().max().to(torch::kDouble);
 }
+
+// A dtype argument decides: converted to an integer type, the value is not floating-point any more.
+torch::Tensor rounded_scale(torch::Tensor x) {
+  return x.exp().toType(torch::kLong) * x.max().item<double>(); // EXPECT-NO-FIX: 'x.exp\(\).toType\(torch::kLong\)' is not known to be floating-point
+}
+
+torch::Tensor widened_scale(torch::Tensor x) {
+  return x.toType(torch::kDouble) * x.max().to(torch::kDouble);
+}
