@@ -124,3 +124,15 @@ struct Picker : torch::nn::Module {
     return std::get<0>(padded).narrow(0, 0, rows);
   }
 };
+
+// A parameter whose type the class declares: a function outside the class cannot name it.
+class Typed {
+public:
+  using Boxes = torch::Tensor;
+  torch::Tensor keep(Boxes boxes);
+};
+
+torch::Tensor Typed::keep(Boxes boxes) {
+  auto kept = boxes.index({boxes.select(1, 0) > 0}); // EXPECT-RECIPE: not rewritten automatically: the parameter 'boxes' has the type 'Boxes', declared in the class
+  return kept * 2;
+}

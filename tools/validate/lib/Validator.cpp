@@ -182,7 +182,8 @@ std::vector<std::string> trailingParams(llvm::StringRef Name, llvm::StringRef Te
 /// TORCH_MODULE holder's) in `Text`: from `struct Name`/`class Name` to the first `};` that starts
 /// a line after it. Empty when not found (the forward's core is then not looked for).
 llvm::StringRef classText(llvm::StringRef CallName, llvm::StringRef Text) {
-  llvm::StringRef Name = CallName.rsplit("::").second.empty() ? CallName : CallName.rsplit("::").second;
+  auto [Qualifier, Last] = CallName.rsplit("::");
+  const llvm::StringRef Name = Last.empty() ? Qualifier : Last;
   for (const std::string &Candidate : {Name.str(), Name.str() + "Impl"})
     for (const char *Key : {"struct ", "class "}) {
       const std::string Head = Key + Candidate;
