@@ -48,6 +48,10 @@
 #include <clang/Lex/Lexer.h>
 #include <clang/Tooling/Transformer/SourceCode.h>
 
+#include <map>
+#include <optional>
+#include <set>
+
 using namespace clang;
 using namespace clang::transformer;
 using MatchResult = clang::ast_matchers::MatchFinder::MatchResult;
@@ -68,6 +72,41 @@ struct Guard {
 struct Output {
   std::string Text;
   std::string Count; ///< the 0-d count of its group, or empty (not padded)
+  /// A value of each iteration of the loop (LoopPlan): the core returns the vector `Text` of
+  /// them, one per iteration.
+  bool Each = false;
+};
+
+/// What the epilogue's loop does at one point of an iteration: take a guard (`continue`) or
+/// push a sliced value into the vector the original pushed into.
+struct LoopStep {
+  int Guard = -1;                ///< an index into LoopPlan::Guards, or -1 for a push
+  const VarDecl *Into = nullptr; ///< the vector the original pushes into
+  std::string Method;            ///< push_back or emplace_back
+  unsigned Value = 0;            ///< an index into LoopPlan::Outputs
+  SourceRange PushLoc;           ///< the push statement
+};
+
+/// A loop whose iterations each select and collect what they keep into vectors of tensors:
+///   std::vector<torch::Tensor> out;
+///   for (int64_t i = 0; i < preds.size(0); ++i) {
+///     auto kept = preds[i].index({preds[i].select(1, 4) > t});
+///     if (kept.size(0) == 0) continue;
+///     out.push_back(kept);
+///   }
+/// The core runs the same loop without its `continue`s, padded, and keeps each iteration's
+/// pushed values, the values its guards test and its counts in vectors (Output::Each); the
+/// epilogue loops over them, one iteration per element, takes the guards on the sliced values
+/// and pushes the slices into its own vectors, which the statements after the loop (the host
+/// tail) read as the original's.
+struct LoopPlan {
+  const ForStmt *For = nullptr;
+  std::string Type;            ///< the tensor type the collected vectors hold, as written
+  std::vector<Output> Outputs; ///< per iteration: the values pushed and the values guards test
+  std::vector<Guard> Guards;   ///< their Reads index Outputs
+  std::vector<LoopStep> Steps;
+  /// The count of each group the loop's iterations select, with the vector the core collects it in.
+  std::map<std::string, std::string> EachCounts;
 };
 
 struct Plan {
@@ -91,16 +130,54 @@ struct Plan {
   /// In a method: the fields of `*this` the body uses, which the core (a function outside the
   /// class, or a static member for a method defined in it) takes by reference under their names.
   std::vector<const FieldDecl *> Fields;
+  /// The loop whose iterations select, if any, and the vectors of tensors it pushes into
+  /// (declared by the epilogue, which does the pushes).
+  std::optional<LoopPlan> Loop;
+  std::set<const VarDecl *> Collected;
 };
 
-/// `if (c) return v;` (braces allowed, no else, no init statement), or null.
-const ReturnStmt *guardReturn(const IfStmt *If) {
+/// The one statement of the then-branch of `if (c) s;` (braces allowed, no else, no init
+/// statement, no condition variable), or null.
+const Stmt *soleThen(const IfStmt *If) {
   if (If->getElse() || If->getInit() || If->getConditionVariable())
     return nullptr;
   const Stmt *Then = If->getThen();
   if (const auto *CS = dyn_cast<CompoundStmt>(Then); CS && CS->size() == 1)
     Then = CS->body_front();
-  return dyn_cast<ReturnStmt>(Then);
+  return Then;
+}
+
+/// `if (c) return v;`, or null.
+const ReturnStmt *guardReturn(const IfStmt *If) { return dyn_cast_or_null<ReturnStmt>(soleThen(If)); }
+
+/// `if (c) continue;`.
+bool isContinueGuard(const IfStmt *If) { return isa_and_nonnull<ContinueStmt>(soleThen(If)); }
+
+/// The local vector `v` of `v.push_back(e)` or `v.emplace_back(e)` (one argument), or null.
+const VarDecl *pushInto(const Stmt *S, const Expr *&Value, std::string &Method) {
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
+    S = EWC->getSubExpr();
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+  const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+  if (!MD || !MD->getIdentifier() || (MD->getName() != "push_back" && MD->getName() != "emplace_back") ||
+      Call->getNumArgs() != 1)
+    return nullptr;
+  const auto *Obj = dyn_cast<DeclRefExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *V = Obj ? dyn_cast<VarDecl>(Obj->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType())
+    return nullptr;
+  Value = Call->getArg(0);
+  Method = MD->getName().str();
+  return V;
+}
+
+/// The element type of a std::vector, or a null type.
+QualType vectorElementType(QualType T) {
+  const auto *RD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!RD || !RD->isInStdNamespace() || RD->getName() != "vector" || RD->getTemplateArgs().size() == 0 ||
+      RD->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return QualType();
+  return RD->getTemplateArgs()[0].getAsType();
 }
 
 /// Why `E` (evaluated in the epilogue) may not see the values it names there: it reads a local
@@ -200,6 +277,8 @@ struct Cap {
   std::vector<const VarDecl *> Capped;
 };
 
+std::string textBetween(SourceLocation B, SourceLocation E, const ASTContext &Ctx);
+
 class Planner {
 public:
   Planner(const FunctionDecl &F, const ApiModel &Api, ASTContext &Ctx)
@@ -287,8 +366,23 @@ public:
         P.HostDecls.push_back(DS);
         continue;
       }
+      if (const auto *DS = dyn_cast<DeclStmt>(S); DS && isCollectedVector(DS, It + 1, Block->body_end())) {
+        P.HostDecls.push_back(DS);
+        P.Collected.insert(cast<VarDecl>(DS->getSingleDecl()));
+        continue;
+      }
       Started = true;
       llvm::Error Err = llvm::Error::success();
+      if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop && pushesIntoCollected(For, P)) {
+        if (auto LoopErr = loop(For, P))
+          return std::move(LoopErr);
+        // What follows reads what the loop collected, which the epilogue does: it is the host tail.
+        if (Last)
+          return refuse("nothing after the loop at line " + lineOf(For, Ctx) + " reads what it collects");
+        if (auto TailErr = hostTail(It + 1, Block->body_end(), P))
+          return std::move(TailErr);
+        break;
+      }
       if (const auto *R = dyn_cast<ReturnStmt>(S)) {
         if (!Last || !R->getRetValue())
           Err = refuseOutOfScope("the return at line " + lineOf(S, Ctx) + " is not the last statement");
@@ -331,6 +425,8 @@ private:
   ASTContext &Ctx;
   PaddedLifter Lifter;
   Evaluation Ran = Evaluation::AsBefore;
+  /// The loop being planned (LoopPlan), whose body may not assign what was declared before it.
+  const ForStmt *InLoop = nullptr;
 
   llvm::Error checkSignature() {
     if (auto Err = checkCoreCanStandBeside(F))
@@ -361,6 +457,255 @@ private:
     return Allowed;
   }
 
+  /// `std::vector<torch::Tensor> out;` that a later loop pushes into (pushesIntoCollected): the
+  /// epilogue declares it and does the pushes, with the sliced values.
+  bool isCollectedVector(const DeclStmt *DS, const Stmt *const *Next, const Stmt *const *End) const {
+    const auto *V = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+    if (!V || isa<DecompositionDecl>(V) || V->getType()->isReferenceType() || !V->hasLocalStorage())
+      return false;
+    const QualType Element = vectorElementType(V->getType());
+    if (Element.isNull() || !Api.isTensor(Element) || !initRunsNoUserCode(V->getInit(), Api, Ctx))
+      return false;
+    for (; Next != End; ++Next)
+      if (const auto *For = dyn_cast<ForStmt>(*Next); For && llvm::is_contained(loopPushes(For), V))
+        return true;
+    return false;
+  }
+
+  /// The vectors the top-level statements of the loop's body push into.
+  static llvm::SmallVector<const VarDecl *, 4> loopPushes(const ForStmt *For) {
+    llvm::SmallVector<const VarDecl *, 4> Into;
+    for (const Stmt *S : bodyStatements(For->getBody())) {
+      const Expr *Value = nullptr;
+      std::string Method;
+      if (const VarDecl *V = pushInto(S, Value, Method))
+        Into.push_back(V);
+    }
+    return Into;
+  }
+
+  bool pushesIntoCollected(const ForStmt *For, const Plan &P) const {
+    return llvm::any_of(loopPushes(For), [&](const VarDecl *V) { return P.Collected.count(V) > 0; });
+  }
+
+  /// The loop whose iterations select (LoopPlan). Its trip count must not depend on what the
+  /// body computes: the header reads no selection, runs nothing that could change behaviour, and
+  /// reads nothing the body assigns; every statement of the body is one the padded form takes,
+  /// a guard `if (c) continue;` testing a selection, or a push into a collected vector.
+  llvm::Error loop(const ForStmt *For, Plan &P) {
+    const std::string Line = lineOf(For, Ctx);
+    const auto *Block = dyn_cast<CompoundStmt>(For->getBody());
+    if (!Block)
+      return refuse("the body of the loop at line " + Line + " is not a block");
+    const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+    const auto *Index = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
+    if (!Index || !Index->getType()->isIntegerType() || !For->getCond() || !For->getInc())
+      return refuse("the loop at line " + Line + " does not count with an integer it declares (for (int64_t i = 0; "
+                    "i < n; ++i))");
+    for (const Stmt *Part : {(const Stmt *)Index->getInit(), (const Stmt *)For->getCond()}) {
+      if (!Part)
+        continue;
+      if (Lifter.touchesPadded(Part))
+        return refuse("the header of the loop at line " + Line + " reads a value-dependent selection, so its trip "
+                      "count is not static");
+      if (auto Why = findSideEffect(Part, Api, false, Ran))
+        return refuse("the header of the loop at line " + Line + " " + *Why);
+    }
+    if (!incrementsOnly(For->getInc(), Index))
+      return refuse("the loop at line " + Line + " steps something other than its counter '" +
+                    Index->getNameAsString() + "'");
+    for (const Stmt *Part : {(const Stmt *)Index->getInit(), (const Stmt *)For->getCond()})
+      if (const Expr *Read = findExpr(Part, [&](const Expr *E) {
+            const auto *DR = dyn_cast<DeclRefExpr>(E);
+            const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+            return V && isReassigned(V, Block);
+          }))
+        return refuse("the body of the loop at line " + Line + " assigns '" + sourceText(Read, Ctx) +
+                      "', which its header reads: the trip count is not static");
+    if (isReassigned(Index, Block))
+      return refuse("the body of the loop at line " + Line + " assigns its counter '" + Index->getNameAsString() + "'");
+
+    LoopPlan L;
+    L.For = For;
+    const VarDecl *First = nullptr;
+    for (const VarDecl *V : loopPushes(For))
+      if (P.Collected.count(V) && !First)
+        First = V;
+    L.Type = elementTypeText(First);
+    if (L.Type.empty())
+      return refuse("the type of '" + First->getNameAsString() + "' cannot be written outside the function");
+    const size_t FirstGroup = Lifter.groupCount();
+    std::string Outer = std::move(P.Core);
+    P.Core.clear();
+    InLoop = For;
+    for (const Stmt *S : Block->body()) {
+      llvm::Error Err = llvm::Error::success();
+      const Expr *Value = nullptr;
+      std::string Method;
+      if (const auto *If = dyn_cast<IfStmt>(S); If && isContinueGuard(If))
+        Err = loopGuard(If, L, P);
+      else if (const VarDecl *Into = pushInto(S, Value, Method); Into && P.Collected.count(Into))
+        Err = push(S, Into, Method, Value, L, P);
+      else if (If && isCap(If))
+        Err = cap(If, P);
+      else
+        Err = statement(S, P);
+      if (Err) {
+        InLoop = nullptr;
+        return Err;
+      }
+    }
+    InLoop = nullptr;
+    // A collected vector is the epilogue's: the body may only push into it.
+    for (const VarDecl *V : P.Collected)
+      for (const DeclRefExpr *Use : usesOf(V, Block))
+        if (!llvm::any_of(L.Steps, [&](const LoopStep &Step) {
+              return Step.Guard < 0 && Step.Into == V &&
+                     Use->getBeginLoc() >= Step.PushLoc.getBegin() && Use->getEndLoc() <= Step.PushLoc.getEnd();
+            }))
+          return refuse("'" + sourceText(Use, Ctx) + "' (line " + lineOf(Use, Ctx) + ") is read by the loop at line " +
+                        Line + " other than by a push, and the epilogue fills it after the core has run");
+    if (llvm::none_of(L.Steps, [](const LoopStep &Step) { return Step.Guard < 0; }))
+      return refuse("the loop at line " + Line + " collects nothing");
+    // The counts of the groups the iterations select are collected at the end of each iteration.
+    std::string Declared, Collect;
+    for (size_t G = FirstGroup; G < Lifter.groupCount(); ++G) {
+      const std::string &Count = Lifter.countOf(G);
+      if (!llvm::any_of(L.Outputs, [&](const Output &O) { return O.Count == Count; }) || L.EachCounts.count(Count))
+        continue;
+      const std::string Each = freshName(Count + "_each", Body, Taken);
+      L.EachCounts[Count] = Each;
+      Declared += "std::vector<" + L.Type + "> " + Each + ";\n";
+      Collect += Each + ".push_back(" + Count + ");\n";
+    }
+    for (const Output &O : L.Outputs)
+      Declared += "std::vector<" + L.Type + "> " + O.Text + ";\n";
+    const std::string Header = textBetween(For->getBeginLoc(), Block->getBeginLoc(), Ctx);
+    if (Header.empty())
+      return refuse("the header of the loop at line " + Line + " is produced by a macro expansion");
+    P.Core = Outer + Declared + Header + "{\n" + P.Core + Collect + "}\n";
+    P.Loop = std::move(L);
+    return llvm::Error::success();
+  }
+
+  /// The element type of the vector `V` as its declaration spells it (`torch::Tensor`), else as
+  /// it can be written outside the function.
+  std::string elementTypeText(const VarDecl *V) const {
+    TypeLoc Loc = V->getTypeSourceInfo() ? V->getTypeSourceInfo()->getTypeLoc() : TypeLoc();
+    if (auto Elaborated = Loc.getAs<ElaboratedTypeLoc>())
+      Loc = Elaborated.getNamedTypeLoc();
+    if (auto Spec = Loc.getAs<TemplateSpecializationTypeLoc>(); Spec && Spec.getNumArgs() > 0) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      CharSourceRange R = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(Spec.getArgLoc(0).getSourceRange()), SM, Ctx.getLangOpts());
+      if (R.isValid())
+        return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+    }
+    return nameableType(vectorElementType(V->getType()), Ctx, &F);
+  }
+
+  /// `++i`, `i++`, `i += c` or `--i`, `i--`, `i -= c` with a constant or a variable the loop
+  /// leaves alone.
+  bool incrementsOnly(const Expr *Inc, const VarDecl *Index) const {
+    Inc = Inc->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
+      return UO->isIncrementDecrementOp() && referencedVar(UO->getSubExpr()) == Index;
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc))
+      return (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign) &&
+             referencedVar(CA->getLHS()) == Index && !findSideEffect(CA->getRHS(), Api, false, Ran);
+    return false;
+  }
+
+  /// `if (c) continue;` in the loop: the epilogue takes it on the sliced values the core keeps
+  /// for that point of each iteration.
+  llvm::Error loopGuard(const IfStmt *If, LoopPlan &L, Plan &P) {
+    const Expr *Cond = If->getCond();
+    const std::string Line = lineOf(If, Ctx);
+    if (auto Why = findSideEffect(Cond, Api, /*AllowHostReads=*/true, Evaluation::AsBefore))
+      return refuse("the condition at line " + Line + " " + *Why);
+    if (!Lifter.touchesPadded(Cond) && !readsComputedTensor(Cond))
+      return refuse("the 'continue' at line " + Line + " depends on no tensor the function computes, and the core "
+                    "runs every iteration to its end");
+    Guard G;
+    G.Cond = Cond;
+    keepReads(Cond, Line, G, L.Outputs, /*Each=*/true, P);
+    if (auto Why = readsBodyState(Cond, Body, withHostDecls(G.Reads, P)))
+      return refuse("the condition at line " + Line + " " + *Why + " (the epilogue tests it on the core's outputs)");
+    LoopStep Step;
+    Step.Guard = int(L.Guards.size());
+    L.Steps.push_back(Step);
+    L.Guards.push_back(std::move(G));
+    Ran = Evaluation::Conditional;
+    if (const ValueDecl *Tested = emptinessTested(Cond))
+      Lifter.markNonEmpty(Lifter.groupOf(Tested));
+    return llvm::Error::success();
+  }
+
+  /// A tensor whose value at a guard the core keeps for the epilogue: a padded value, or a
+  /// tensor the function computes (a local, a parameter it assigns), which a guard may test
+  /// (`if (!m.any().item<bool>()) continue;`) as the original did, on the core's copy.
+  bool isComputedTensor(const ValueDecl *D) const {
+    if (Lifter.groupOf(D) >= 0)
+      return true;
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType() || !Api.isTensor(V->getType()))
+      return false;
+    return !isa<ParmVarDecl>(V) || isReassigned(V, Body);
+  }
+  bool readsComputedTensor(const Expr *E) const {
+    return findExpr(E, [&](const Expr *Sub) {
+             const auto *DR = dyn_cast<DeclRefExpr>(Sub);
+             return DR && isComputedTensor(DR->getDecl());
+           }) != nullptr;
+  }
+
+  /// The core keeps the values of the tensors a guard's condition reads, as they are at the
+  /// guard (later assignments may rebind the variables), as outputs the epilogue tests: `auto
+  /// kept_at_12 = kept;`, or pushed into a vector with one element per iteration in the loop.
+  void keepReads(const Expr *Cond, const std::string &Line, Guard &G, std::vector<Output> &Into, bool Each,
+                 Plan &P) {
+    llvm::SmallVector<const Stmt *, 16> Work{Cond};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S); DR && isComputedTensor(DR->getDecl()) &&
+                                                             !G.Reads.count(DR->getDecl())) {
+        const std::string Name = DR->getDecl()->getNameAsString();
+        const std::string Kept = freshName(Name + "_at_" + Line, Body, Taken);
+        P.Core += Each ? Kept + ".push_back(" + Name + ");\n" : "auto " + Kept + " = " + Name + ";\n";
+        const int Group = Lifter.groupOf(DR->getDecl());
+        G.Reads[DR->getDecl()] = Into.size();
+        Into.push_back({Kept, Group >= 0 ? Lifter.countOf(Group) : "", Each});
+      }
+      if (S)
+        for (const Stmt *C : S->children())
+          Work.push_back(C);
+    }
+  }
+
+  /// `out.push_back(e)` into a collected vector: the core collects `e`, padded, for each iteration.
+  llvm::Error push(const Stmt *S, const VarDecl *Into, const std::string &Method, const Expr *Value, LoopPlan &L,
+                   Plan &P) {
+    if (!Api.isTensorExpr(Value))
+      return refuse("'" + sourceText(Value, Ctx) + "' (line " + lineOf(S, Ctx) + ") is pushed into '" +
+                    Into->getNameAsString() + "' but is not a tensor");
+    if (auto Why = sideEffect(Value))
+      return refuse("the value pushed at line " + lineOf(S, Ctx) + " " + *Why);
+    std::string Prelude;
+    auto Lifted = Lifter.lift(Value, Into->getName(), Prelude);
+    if (!Lifted)
+      return Lifted.takeError();
+    const std::string Each = freshName(Into->getNameAsString() + "_each", Body, Taken);
+    P.Core += Prelude + Each + ".push_back(" + Lifted->Text + ");\n";
+    LoopStep Step;
+    Step.Into = Into;
+    Step.Method = Method;
+    Step.Value = L.Outputs.size();
+    Step.PushLoc = S->getSourceRange();
+    L.Steps.push_back(Step);
+    L.Outputs.push_back({Each, Lifted->Group >= 0 ? Lifter.countOf(Lifted->Group) : "", true});
+    return llvm::Error::success();
+  }
+
   /// `std::vector<Det> out;`, `int n = 0;`, `float best = -1.0f;`: one host variable whose
   /// initialisation runs no code of the user's and reads nothing the function computes, so the
   /// epilogue may declare it before the core runs (placeHostDecls says where it goes).
@@ -387,6 +732,20 @@ private:
         InTail |= S == P.TailBegin;
         if (S == DS || usesOf(V, S).empty())
           continue;
+        if (P.Loop && S == P.Loop->For) {
+          // The epilogue does the loop's pushes and takes its guards; the core runs the rest.
+          size_t InEpilogueLoop = 0;
+          for (const Guard &G : P.Loop->Guards)
+            InEpilogueLoop += usesOf(V, G.Cond).size();
+          if (P.Collected.count(V))
+            InEpilogueLoop = usesOf(V, S).size();
+          EpilogueUses |= InEpilogueLoop > 0;
+          if (usesOf(V, S).size() > InEpilogueLoop) {
+            CoreUses = true;
+            CoreWrites |= isReassigned(V, S);
+          }
+          continue;
+        }
         const auto *If = dyn_cast<IfStmt>(S);
         if (InTail || (If && guardReturn(If))) {
           EpilogueUses = true;
@@ -502,7 +861,7 @@ private:
       return refuse("the return at line " + lineOf(If, Ctx) + " returns nothing");
     if (auto Why = findSideEffect(Cond, Api, /*AllowHostReads=*/true, Evaluation::AsBefore))
       return refuse("the condition at line " + lineOf(If, Ctx) + " " + *Why);
-    if (!Lifter.touchesPadded(Cond)) {
+    if (!Lifter.touchesPadded(Cond) && !readsComputedTensor(Cond)) {
       if (Started)
         return refuse("the early return at line " + lineOf(If, Ctx) + " does not depend on a selection, and the core "
                       "cannot return early");
@@ -514,26 +873,7 @@ private:
     Guard G;
     G.Cond = Cond;
     G.Value = Value;
-    // The core keeps the values the condition reads as outputs: later assignments may rebind the
-    // variables.
-    llvm::SmallVector<const Stmt *, 16> Work{Cond};
-    while (!Work.empty()) {
-      const Stmt *S = Work.pop_back_val();
-      if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S)) {
-        int Group = Lifter.groupOf(DR->getDecl());
-        if (Group >= 0 && !G.Reads.count(DR->getDecl())) {
-          std::string Kept = freshName(DR->getDecl()->getNameAsString() + "_at_" +
-                                           std::to_string(Ctx.getSourceManager().getExpansionLineNumber(If->getBeginLoc())),
-                                       Body, Taken);
-          P.Core += "auto " + Kept + " = " + DR->getDecl()->getNameAsString() + ";\n";
-          G.Reads[DR->getDecl()] = P.Kept.size();
-          P.Kept.push_back({Kept, Lifter.countOf(Group)});
-        }
-      }
-      if (S)
-        for (const Stmt *C : S->children())
-          Work.push_back(C);
-    }
+    keepReads(Cond, lineOf(If, Ctx), G, P.Kept, /*Each=*/false, P);
     if (auto Why = readsBodyState(Cond, Body, withHostDecls(G.Reads, P)))
       return refuse("the condition at line " + lineOf(If, Ctx) + " " + *Why + " (the epilogue tests it on the core's outputs)");
     if (auto Why = readsBodyState(Value, Body, withHostDecls({}, P)))
@@ -767,13 +1107,34 @@ private:
       Kind = "the loop";
     else if (isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S))
       Kind = "the loop";
-    else if (isa<IfStmt>(S))
+    else if (const auto *If = dyn_cast<IfStmt>(S)) {
       Kind = "the if";
+      // `if (c) break;` and `if (c) return v;` in a loop: name the jump, which is what is not taken.
+      auto Then = bodyStatements(If->getThen());
+      if (InLoop && !If->getElse() && Then.size() == 1 && (isa<BreakStmt>(Then[0]) || isa<ReturnStmt>(Then[0]))) {
+        S = Then[0];
+        Kind = isa<BreakStmt>(S) ? "the 'break'" : "the return";
+      }
+    } else if (isa<BreakStmt>(S))
+      Kind = "the 'break'";
+    else if (isa<ContinueStmt>(S))
+      Kind = "the 'continue'";
+    else if (isa<ReturnStmt>(S))
+      Kind = "the return";
+    if (InLoop) // the loop is a shape the split covers: say what in it is not
+      return refuse("the padded form covers loops whose body is straight-line code (locals, assignments, "
+                    "'continue' tested on selections, pushes into vectors of tensors); " + Kind + " at line " +
+                    lineOf(S, Ctx) + " is not");
     return refuseOutOfScope("the padded form covers straight-line code (locals, assignments, returns tested on selections); " +
                   Kind + " at line " + lineOf(S, Ctx) + " is not");
   }
 
   llvm::Error value(const Stmt *S, const VarDecl *V, const Expr *Init, Plan &P) {
+    if (InLoop && !isa<DeclStmt>(S))
+      if (const Stmt *LoopBody = InLoop->getBody();
+          V->getBeginLoc() < LoopBody->getBeginLoc() || LoopBody->getEndLoc() < V->getBeginLoc())
+        return refuse("'" + V->getNameAsString() + "' is assigned in the loop at line " + lineOf(InLoop, Ctx) +
+                      " (line " + lineOf(S, Ctx) + ") and carries a value from one iteration to the next");
     if (isTensorAggregate(V->getType(), Api) && Lifter.touchesPadded(Init))
       return refuse("'" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") gathers tensors of a value-dependent "
                     "selection before the return; the split takes apart only a tuple, pair or vector built in the "
@@ -864,13 +1225,18 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   const FunctionDecl &F = *P.Function;
   const Stmt *Body = F.getBody();
   // The core's outputs: the returned values, then the values the guards test, then those the
-  // host tail reads.
+  // host tail reads, then what the loop collects per iteration.
   std::vector<Output> Outputs = P.Returned;
   Outputs.insert(Outputs.end(), P.Kept.begin(), P.Kept.end());
   for (const auto &[V, O] : P.TailReads)
     Outputs.push_back(O);
+  const size_t LoopBase = Outputs.size();
+  if (P.Loop)
+    Outputs.insert(Outputs.end(), P.Loop->Outputs.begin(), P.Loop->Outputs.end());
   std::string T;
-  if (!P.TailBegin)
+  if (P.Loop)
+    T = P.Loop->Type;
+  else if (!P.TailBegin)
     T = tensorTypeText(F, P.ReturnsAggregate, Ctx);
   else if (!P.TailReads.empty())
     T = nameableType(P.TailReads.front().first->getType(), Ctx, &F);
@@ -882,18 +1248,28 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   for (const ParmVarDecl *Param : F.parameters())
     Taken.push_back(Param->getNameAsString());
 
-  // The core returns the values, then one count per group they use.
+  // The core returns the values, then one count per group they use (a vector of them, one per
+  // iteration, for a group the loop's iterations select).
+  auto EachCount = [&](const std::string &Count) -> const std::string * {
+    if (!P.Loop)
+      return nullptr;
+    auto It = P.Loop->EachCounts.find(Count);
+    return It == P.Loop->EachCounts.end() ? nullptr : &It->second;
+  };
   std::vector<std::string> Counts;
   for (const Output &O : Outputs)
     if (!O.Count.empty() && !llvm::is_contained(Counts, O.Count))
       Counts.push_back(O.Count);
+  const std::string Vector = "std::vector<" + T + ">";
   std::string Types, Returned, Params, Args;
-  for (const Output &O : Outputs)
+  for (const Output &O : Outputs) {
     Returned += (Returned.empty() ? "" : ", ") + O.Text;
-  for (const std::string &C : Counts)
-    Returned += ", " + C;
-  for (size_t I = 0; I < Outputs.size() + Counts.size(); ++I)
-    Types += (I ? ", " : "") + T;
+    Types += (Types.empty() ? "" : ", ") + (O.Each ? Vector : T);
+  }
+  for (const std::string &C : Counts) {
+    Returned += ", " + (EachCount(C) ? *EachCount(C) : C);
+    Types += ", " + (EachCount(C) ? Vector : T);
+  }
   for (const ParmVarDecl *Param : F.parameters()) {
     Params += (Params.empty() ? "" : ", ") + declText(*Param, Ctx);
     Args += (Args.empty() ? "" : ", ") + Param->getNameAsString();
@@ -912,40 +1288,58 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   if (isa<CXXMethodDecl>(F))
     Core = withoutThisArrows(Core);
 
-  // The epilogue: read each count once, slice each output, take the early returns in order.
+  // The epilogue: read each count once (per iteration for the loop's), slice each output, take
+  // the early returns in order.
   const std::string Padded = freshName("padded", Body, Taken);
   std::string Epilogue = "auto " + Padded + " = " + CoreName + "(" + Args + ");\n";
+  const std::string Iteration = P.Loop ? freshName("iteration", Body, Taken) : "";
   std::map<std::string, std::string> Rows;
+  std::string EachRows;
   for (size_t I = 0; I < Counts.size(); ++I) {
     Rows[Counts[I]] = freshName("rows", Body, Taken);
-    Epilogue += "const int64_t " + Rows[Counts[I]] + " = std::get<" + std::to_string(Outputs.size() + I) + ">(" +
-                Padded + ").item<int64_t>();\n";
+    const std::string Get = "std::get<" + std::to_string(Outputs.size() + I) + ">(" + Padded + ")";
+    (EachCount(Counts[I]) ? EachRows : Epilogue) += "const int64_t " + Rows[Counts[I]] + " = " + Get +
+                                                    (EachCount(Counts[I]) ? "[" + Iteration + "]" : "") +
+                                                    ".item<int64_t>();\n";
   }
   auto Sliced = [&](unsigned I) {
-    std::string Get = "std::get<" + std::to_string(I) + ">(" + Padded + ")";
     const Output &O = Outputs[I];
+    std::string Get = "std::get<" + std::to_string(I) + ">(" + Padded + ")" + (O.Each ? "[" + Iteration + "]" : "");
     return O.Count.empty() ? Get : Get + ".narrow(0, 0, " + Rows[O.Count] + ")";
   };
-  for (const Guard &G : P.Guards) {
+  auto Tested = [&](const Guard &G, unsigned Base) {
     std::map<const Stmt *, std::string> Replaced;
     llvm::SmallVector<const Stmt *, 16> Work{G.Cond};
     while (!Work.empty()) {
       const Stmt *S = Work.pop_back_val();
       if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S))
         if (auto It = G.Reads.find(DR->getDecl()); It != G.Reads.end())
-          Replaced[DR] = Sliced(P.Returned.size() + It->second);
+          Replaced[DR] = Sliced(Base + It->second);
       if (S)
         for (const Stmt *C : S->children())
           Work.push_back(C);
     }
-    Epilogue += "if (" + textWithReplacements(G.Cond, Replaced, Ctx) + ")\n  return " + sourceText(G.Value, Ctx) +
-                ";\n";
-  }
+    return textWithReplacements(G.Cond, Replaced, Ctx);
+  };
+  for (const Guard &G : P.Guards)
+    Epilogue += "if (" + Tested(G, P.Returned.size()) + ")\n  return " + sourceText(G.Value, Ctx) + ";\n";
   if (P.TailBegin) {
     for (unsigned I = 0; I < P.TailReads.size(); ++I)
       Epilogue += std::string(isa<ParmVarDecl>(P.TailReads[I].first) ? "" : "auto ") +
                   P.TailReads[I].first->getNameAsString() + " = " +
                   Sliced(P.Returned.size() + P.Kept.size() + I) + ";\n";
+    if (P.Loop) {
+      // One iteration per element of what the core collected, in the original's order of
+      // guards and pushes.
+      Epilogue += "for (size_t " + Iteration + " = 0; " + Iteration + " < std::get<" + std::to_string(LoopBase) +
+                  ">(" + Padded + ").size(); ++" + Iteration + ") {\n" + EachRows;
+      for (const LoopStep &Step : P.Loop->Steps)
+        Epilogue += Step.Guard >= 0
+                        ? "if (" + Tested(P.Loop->Guards[Step.Guard], LoopBase) + ")\n  continue;\n"
+                        : Step.Into->getNameAsString() + "." + Step.Method + "(" + Sliced(LoopBase + Step.Value) +
+                              ");\n";
+      Epilogue += "}\n";
+    }
     const auto *Block = cast<CompoundStmt>(Body);
     Epilogue += textBetween(P.TailBegin->getBeginLoc(), Block->getRBracLoc(), Ctx);
   } else if (P.ReturnsAggregate) {
@@ -964,9 +1358,12 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   std::string Signature = textBetween(F.getBeginLoc(), Body->getBeginLoc(), Ctx);
   if (Signature.empty())
     return refuse("the function's signature is produced by a macro expansion");
-  std::string Doc = P.TailBegin ? "' (reads the counts, slices the padded outputs and runs the host part, from "
-                                  "line " + lineOf(P.TailBegin, Ctx) + ", on them; not a graph region)\n"
-                                : "' (reads the counts and slices the padded outputs; not a graph region)\n";
+  std::string Doc = P.Loop ? "' (reads the counts, slices the padded outputs of each iteration of the loop at line " +
+                                 lineOf(P.Loop->For, Ctx) + ", and runs the host part, from line " +
+                                 lineOf(P.TailBegin, Ctx) + ", on them; not a graph region)\n"
+                    : P.TailBegin ? "' (reads the counts, slices the padded outputs and runs the host part, from "
+                                    "line " + lineOf(P.TailBegin, Ctx) + ", on them; not a graph region)\n"
+                                  : "' (reads the counts and slices the padded outputs; not a graph region)\n";
   return Core + "/// graphify: host epilogue of '" + CoreName + Doc + Signature + "{\n" + Leading + Epilogue + "}";
 }
 

@@ -90,3 +90,23 @@ GRAPHIFY_GRAPH_REGION torch::Tensor ranked_detections(torch::Tensor boxes, torch
   return kept_boxes.index_select(0, order) * kept_scores.index_select(0, order).unsqueeze(1);
 }
 // graphify-expect-fix: fixed
+
+// Per-image post-processing, as YOLO ports write it: a loop over the batch selects each image's
+// confident rows, skips an image with none, and collects the survivors. The core runs the loop
+// padded and collects each image's rows and count; the epilogue loops over them, skips the empty
+// images and pushes the slices.
+// graphify-entry: preds: f32[3,4,6]
+GRAPHIFY_GRAPH_REGION std::vector<torch::Tensor> per_image_detections(torch::Tensor preds) {
+  std::vector<torch::Tensor> output;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto pred = preds[i];
+    auto kept = pred.index({pred.select(1, 4) > 0.5});
+    if (kept.size(0) == 0)
+      continue;
+    auto boxes = kept.slice(1, 0, 4);
+    auto scores = kept.select(1, 4) * kept.select(1, 5).sigmoid();
+    output.push_back(torch::cat({boxes, scores.unsqueeze(1)}, 1));
+  }
+  return output;
+}
+// graphify-expect-fix: fixed

@@ -104,7 +104,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   RunResult R = validate(Args);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 33u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 34u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -130,7 +130,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   for (const char *Name :
        {"PartitionPositiveFirst", "replace_zeros_then_project", "MaskedSum", "MaskedMean", "SelectionLocals",
         "confident_boxes", "top_detections", "split_corners", "detect", "batched_detect", "strong_rows",
-        "ThresholdFilter", "ranked_detections"}) {
+        "ThresholdFilter", "ranked_detections", "per_image_detections"}) {
     const Row &E = Rows[Name];
     EXPECT_EQ(E.OrigCapturable, false) << Name;
     EXPECT_FALSE(E.TraceDiverges.has_value()) << Name;
@@ -139,10 +139,11 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   // padded core is what is captured and replayed.
   // Tuples and vectors of padded outputs (padded_detections.cpp) are compared element by element;
   // NMS in its fixed-size form (padded_nms.cpp) is captured with the rest of the core, and so is
-  // batched NMS's maximum over the selected boxes (batched_detect).
+  // batched NMS's maximum over the selected boxes (batched_detect), and a loop over the images
+  // of a batch collects each image's padded rows (per_image_detections).
   for (const char *Name :
        {"confident_boxes", "top_detections", "split_corners", "detect", "batched_detect", "strong_rows",
-        "ThresholdFilter", "ranked_detections"}) {
+        "ThresholdFilter", "ranked_detections", "per_image_detections"}) {
     const Row &E = Rows[Name];
     // strong_rows selects with nonzero positions; the others index with a boolean mask.
     EXPECT_EQ(E.OrigOp, std::string(Name) == "strong_rows" ? "nonzero" : "index() with a boolean mask") << Name;

@@ -87,3 +87,31 @@ torch::Tensor flag_large(torch::Tensor boxes, torch::Tensor scores) {
     return boxes;
   return std::get<0>(padded).narrow(0, 0, rows);
 }
+
+// An early return that tests the mask, not the selection, on the host: the core keeps the mask
+// and the epilogue tests it as the original did.
+static std::tuple<torch::Tensor, torch::Tensor, torch::Tensor>
+any_positive_padded(torch::Tensor x) {
+  auto m = x > 0;
+  auto m_at_33 = m;
+  auto selected_valid = m;
+  if (selected_valid.dim() != 1 || selected_valid.size(0) != x.size(0))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 35 assumes a one-dimensional mask "
+        "with one element per row");
+  auto selected_order = torch::argsort(
+      torch::logical_not(selected_valid).to(torch::kInt), /*stable=*/true, 0);
+  auto selected_count = selected_valid.sum();
+  return std::make_tuple(x.index_select(0, selected_order) * 2, m_at_33,
+                         selected_count);
+}
+
+/// graphify: host epilogue of 'any_positive_padded' (reads the counts and
+/// slices the padded outputs; not a graph region)
+torch::Tensor any_positive(torch::Tensor x) {
+  auto padded = any_positive_padded(x);
+  const int64_t rows = std::get<2>(padded).item<int64_t>();
+  if (!std::get<1>(padded).any().item<bool>())
+    return torch::zeros({0});
+  return std::get<0>(padded).narrow(0, 0, rows);
+}
