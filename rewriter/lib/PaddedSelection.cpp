@@ -189,6 +189,32 @@ std::string PaddedLifter::named(const Expr *E, llvm::StringRef Base, std::map<co
   return Name;
 }
 
+bool PaddedLifter::isStaticShapeQuery(const Expr *E) const {
+  E = stripAll(E);
+  // `v.sizes()[d]`: the subscript of the sizes.
+  const Expr *Dim = nullptr;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript) {
+    if (OC->getNumArgs() != 2)
+      return false;
+    Dim = OC->getArg(1);
+    E = stripAll(OC->getArg(0));
+    if (!isa<CallExpr>(E) || !Api.callHasTag(E, "shape_query") || !callArgs(E).empty())
+      return false;
+  }
+  if (!isa<CallExpr>(E) || !callObject(E) || !isa<DeclRefExpr>(stripAll(callObject(E))))
+    return false;
+  if (Api.callHasTag(E, "rank_query"))
+    return !Dim;
+  if (!Api.callHasTag(E, "shape_query"))
+    return false;
+  if (!Dim) {
+    if (callArgs(E).size() != 1)
+      return false;
+    Dim = callArgs(E)[0];
+  }
+  return isPositiveConstant(Dim, Ctx);
+}
+
 bool PaddedLifter::touchesPadded(const Stmt *S) const {
   if (!S)
     return false;
@@ -197,6 +223,8 @@ bool PaddedLifter::touchesPadded(const Stmt *S) const {
   if (const auto *E = dyn_cast<Expr>(S); E && isa<CallExpr>(E) && callObject(E) &&
                                           isa<DeclRefExpr>(stripAll(callObject(E))) &&
                                           Api.callHasTag(E, "metadata_query"))
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S); E && isStaticShapeQuery(E))
     return false;
   if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && groupOf(DR->getDecl()) >= 0)
     return true;
@@ -277,6 +305,9 @@ llvm::Expected<int> PaddedLifter::classify(const Expr *E, std::map<const Stmt *,
   // dimensions only.
   if (isa<CallExpr>(E) && !Api.callHasTag(E, "in_place") && keepsEveryRow(E))
     return classifyRowWise(E, {callObject(E)}, Replaced, Prelude);
+  // std::get<k>(torch::max(kept, 1)): an element of a tuple computed row by row has its rows.
+  if (isa<CallExpr>(E) && Api.callHasTag(E, "tuple_element") && callArgs(E).size() == 1)
+    return classify(callArgs(E)[0], Replaced, "", Prelude);
   std::string What = isa<CallExpr>(E) && !calleeName(E).empty() ? "'" + calleeName(E) + "'" : quoted(E, Ctx);
   return refuse(What + " (" + where(E) + ") does not work row by row on a value-dependent selection, so it "
                 "cannot run on the padded rows");

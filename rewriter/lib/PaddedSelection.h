@@ -60,6 +60,9 @@ public:
   /// Whether `S` names a variable that holds a padded value now, or contains a selection, other
   /// than in a query of its metadata (tag metadata_query: `b.dtype()`, `b.options()`).
   bool touchesPadded(const clang::Stmt *S) const;
+  /// Whether `E` reads a size of a variable that padding leaves as it is: its rank (`v.dim()`, tag
+  /// rank_query) or its size along a dimension other than the rows (`v.size(1)`, `v.sizes()[2]`).
+  bool isStaticShapeQuery(const clang::Expr *E) const;
   /// Whether `E` is a selection this engine pads (isPaddableSelection).
   bool isSelection(const clang::Expr *E) const;
   /// Whether `E` gathers rows at positions a variable holds that the padded form computes (kept

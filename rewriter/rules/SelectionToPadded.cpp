@@ -66,6 +66,9 @@ struct Guard {
   const Expr *Value = nullptr;
   /// Padded variables the condition reads, with the kept output (Plan::Kept) holding their value there.
   std::map<const ValueDecl *, unsigned> Reads;
+  /// Host variables holding a selection's row count (`int n = kept.size(0);`) that the condition
+  /// reads, with the count: the epilogue reads it in their place.
+  std::map<const ValueDecl *, std::string> CountReads;
 };
 
 /// One output of the core: a padded value (sliced by its group's count) or a static one.
@@ -404,6 +407,8 @@ public:
         return std::move(TailErr);
       break;
     }
+    if (auto Err = checkCountAliases())
+      return std::move(Err);
     if (!P.TailBegin)
       if (auto Err = checkReturnType())
         return std::move(Err);
@@ -427,6 +432,24 @@ private:
   Evaluation Ran = Evaluation::AsBefore;
   /// The loop being planned (LoopPlan), whose body may not assign what was declared before it.
   const ForStmt *InLoop = nullptr;
+  /// Host variables that hold a selection's row count (`int n = kept.size(0);`), with its group:
+  /// the core does not compute them, the guards that read them read the count in the epilogue
+  /// (checkCountAliases: nothing else may read them).
+  std::map<const ValueDecl *, int> CountAliases;
+  std::vector<const Expr *> GuardConds; ///< the conditions of the guards taken so far
+
+  /// Every read of a row-count variable is in a guard's condition.
+  llvm::Error checkCountAliases() const {
+    for (const auto &[D, Group] : CountAliases)
+      for (const DeclRefExpr *Use : usesOf(cast<VarDecl>(D), Body))
+        if (llvm::none_of(GuardConds, [&](const Expr *Cond) {
+              return !(Use->getBeginLoc() < Cond->getBeginLoc()) && !(Cond->getEndLoc() < Use->getEndLoc());
+            }))
+          return refuse("'" + D->getNameAsString() + "' holds the row count of a value-dependent selection, which "
+                        "the padded form reads only in the test of a return or a 'continue'; line " +
+                        lineOf(Use, Ctx) + " reads it otherwise");
+    return llvm::Error::success();
+  }
 
   llvm::Error checkSignature() {
     if (auto Err = checkCoreCanStandBeside(F))
@@ -571,7 +594,11 @@ private:
     std::string Declared, Collect;
     for (size_t G = FirstGroup; G < Lifter.groupCount(); ++G) {
       const std::string &Count = Lifter.countOf(G);
-      if (!llvm::any_of(L.Outputs, [&](const Output &O) { return O.Count == Count; }) || L.EachCounts.count(Count))
+      const bool Read = llvm::any_of(L.Outputs, [&](const Output &O) { return O.Count == Count; }) ||
+                        llvm::any_of(L.Guards, [&](const Guard &G) {
+                          return llvm::any_of(G.CountReads, [&](const auto &R) { return R.second == Count; });
+                        });
+      if (!Read || L.EachCounts.count(Count))
         continue;
       const std::string Each = freshName(Count + "_each", Body, Taken);
       L.EachCounts[Count] = Each;
@@ -623,21 +650,22 @@ private:
     const std::string Line = lineOf(If, Ctx);
     if (auto Why = findSideEffect(Cond, Api, /*AllowHostReads=*/true, Evaluation::AsBefore))
       return refuse("the condition at line " + Line + " " + *Why);
-    if (!Lifter.touchesPadded(Cond) && !readsComputedTensor(Cond))
+    if (!Lifter.touchesPadded(Cond) && !readsComputedTensor(Cond) && !readsCountAlias(Cond))
       return refuse("the 'continue' at line " + Line + " depends on no tensor the function computes, and the core "
                     "runs every iteration to its end");
     Guard G;
     G.Cond = Cond;
     keepReads(Cond, Line, G, L.Outputs, /*Each=*/true, P);
-    if (auto Why = readsBodyState(Cond, Body, withHostDecls(G.Reads, P)))
+    if (auto Why = readsBodyState(Cond, Body, withHostDecls(guardReads(G), P)))
       return refuse("the condition at line " + Line + " " + *Why + " (the epilogue tests it on the core's outputs)");
+    GuardConds.push_back(Cond);
     LoopStep Step;
     Step.Guard = int(L.Guards.size());
     L.Steps.push_back(Step);
     L.Guards.push_back(std::move(G));
     Ran = Evaluation::Conditional;
     if (const ValueDecl *Tested = emptinessTested(Cond))
-      Lifter.markNonEmpty(Lifter.groupOf(Tested));
+      Lifter.markNonEmpty(CountAliases.count(Tested) ? CountAliases.at(Tested) : Lifter.groupOf(Tested));
     return llvm::Error::success();
   }
 
@@ -652,11 +680,25 @@ private:
       return false;
     return !isa<ParmVarDecl>(V) || isReassigned(V, Body);
   }
+  bool readsCountAlias(const Expr *E) const {
+    return findExpr(E, [&](const Expr *Sub) {
+             const auto *DR = dyn_cast<DeclRefExpr>(Sub);
+             return DR && CountAliases.count(DR->getDecl());
+           }) != nullptr;
+  }
   bool readsComputedTensor(const Expr *E) const {
     return findExpr(E, [&](const Expr *Sub) {
              const auto *DR = dyn_cast<DeclRefExpr>(Sub);
              return DR && isComputedTensor(DR->getDecl());
            }) != nullptr;
+  }
+
+  /// What a guard's condition may read in the epilogue besides parameters and host declarations.
+  static std::map<const ValueDecl *, unsigned> guardReads(const Guard &G) {
+    std::map<const ValueDecl *, unsigned> Allowed = G.Reads;
+    for (const auto &[D, Count] : G.CountReads)
+      Allowed.emplace(D, ~0u);
+    return Allowed;
   }
 
   /// The core keeps the values of the tensors a guard's condition reads, as they are at the
@@ -667,6 +709,11 @@ private:
     llvm::SmallVector<const Stmt *, 16> Work{Cond};
     while (!Work.empty()) {
       const Stmt *S = Work.pop_back_val();
+      if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S)) {
+        auto Alias = CountAliases.find(DR->getDecl());
+        if (Alias != CountAliases.end())
+          G.CountReads[DR->getDecl()] = Lifter.countOf(Alias->second);
+      }
       if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S); DR && isComputedTensor(DR->getDecl()) &&
                                                              !G.Reads.count(DR->getDecl())) {
         const std::string Name = DR->getDecl()->getNameAsString();
@@ -811,6 +858,11 @@ private:
         for (const Stmt *C : S->children())
           Work.push_back(C);
         const auto *DR = dyn_cast<DeclRefExpr>(S);
+        if (const auto *B = DR ? dyn_cast<BindingDecl>(DR->getDecl()) : nullptr;
+            B && B->getBeginLoc() < P.TailBegin->getBeginLoc())
+          return refuse("the host part from line " + lineOf(P.TailBegin, Ctx) + " reads '" + B->getNameAsString() +
+                        "' (line " + lineOf(DR, Ctx) + "), a structured binding of the statements before it (give "
+                        "it a local of its own)");
         const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
         if (!V || !Seen.insert(V).second || !V->hasLocalStorage())
           continue;
@@ -861,7 +913,7 @@ private:
       return refuse("the return at line " + lineOf(If, Ctx) + " returns nothing");
     if (auto Why = findSideEffect(Cond, Api, /*AllowHostReads=*/true, Evaluation::AsBefore))
       return refuse("the condition at line " + lineOf(If, Ctx) + " " + *Why);
-    if (!Lifter.touchesPadded(Cond) && !readsComputedTensor(Cond)) {
+    if (!Lifter.touchesPadded(Cond) && !readsComputedTensor(Cond) && !readsCountAlias(Cond)) {
       if (Started)
         return refuse("the early return at line " + lineOf(If, Ctx) + " does not depend on a selection, and the core "
                       "cannot return early");
@@ -874,14 +926,15 @@ private:
     G.Cond = Cond;
     G.Value = Value;
     keepReads(Cond, lineOf(If, Ctx), G, P.Kept, /*Each=*/false, P);
-    if (auto Why = readsBodyState(Cond, Body, withHostDecls(G.Reads, P)))
+    if (auto Why = readsBodyState(Cond, Body, withHostDecls(guardReads(G), P)))
       return refuse("the condition at line " + lineOf(If, Ctx) + " " + *Why + " (the epilogue tests it on the core's outputs)");
     if (auto Why = readsBodyState(Value, Body, withHostDecls({}, P)))
       return refuse("the early return at line " + lineOf(If, Ctx) + " " + *Why);
+    GuardConds.push_back(Cond);
     P.Guards.push_back(std::move(G));
     Ran = Evaluation::Conditional;
     if (const ValueDecl *Tested = emptinessTested(Cond))
-      Lifter.markNonEmpty(Lifter.groupOf(Tested));
+      Lifter.markNonEmpty(CountAliases.count(Tested) ? CountAliases.at(Tested) : Lifter.groupOf(Tested));
     return llvm::Error::success();
   }
 
@@ -933,6 +986,8 @@ private:
     if (const ValueDecl *Rows = rowCountOf(E))
       return Rows;
     E = stripAll(E);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E); DR && CountAliases.count(DR->getDecl()))
+      return DR->getDecl(); // int n = kept.size(0);
     const auto *Obj = callObject(E) ? dyn_cast<DeclRefExpr>(stripAll(callObject(E))) : nullptr;
     if (!Obj || !Api.callHasTag(E, "shape_query") || !callArgs(E).empty() || !Api.isTensorExpr(Obj) ||
         Lifter.groupOf(Obj->getDecl()) < 0)
@@ -1092,6 +1147,9 @@ private:
 
   llvm::Error statement(const Stmt *S, Plan &P) {
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      if (const auto *DD = DS->isSingleDecl() ? dyn_cast<DecompositionDecl>(DS->getSingleDecl()) : nullptr;
+          DD && DD->getInit())
+        return bindings(DS, DD, P);
       if (!DS->isSingleDecl() || !isa<VarDecl>(DS->getSingleDecl()) || isa<DecompositionDecl>(DS->getSingleDecl()))
         return refuse("the declaration at line " + lineOf(S, Ctx) + " declares several names");
       const auto *V = cast<VarDecl>(DS->getSingleDecl());
@@ -1129,19 +1187,55 @@ private:
                   Kind + " at line " + lineOf(S, Ctx) + " is not");
   }
 
+  /// `auto [values, indices] = torch::max(kept, 1);`: each binding holds the rows of the call.
+  llvm::Error bindings(const DeclStmt *S, const DecompositionDecl *DD, Plan &P) {
+    const Expr *Init = DD->getInit();
+    const std::string Names = "'" + sourceText(S, Ctx) + "'";
+    if (auto Why = sideEffect(Init))
+      return refuse("the value of the bindings at line " + lineOf(S, Ctx) + " " + *Why);
+    if (!isTensorAggregate(DD->getType(), Api)) {
+      if (Lifter.touchesPadded(Init))
+        return refuse("the bindings at line " + lineOf(S, Ctx) + " are host values computed from a value-dependent "
+                      "selection");
+      P.Core += sourceText(S, Ctx) + "\n";
+      return llvm::Error::success();
+    }
+    std::string Prelude;
+    auto Lifted = Lifter.lift(Init, "", Prelude);
+    if (!Lifted)
+      return Lifted.takeError();
+    std::map<const Stmt *, std::string> Replaced{{stripAll(Init), Lifted->Text}};
+    P.Core += Prelude + textWithReplacements(S, Replaced, Ctx) + "\n";
+    for (const BindingDecl *B : DD->bindings()) {
+      Lifter.setGroup(B, Lifted->Group);
+      Lifter.forget(B);
+    }
+    return llvm::Error::success();
+  }
+
   llvm::Error value(const Stmt *S, const VarDecl *V, const Expr *Init, Plan &P) {
     if (InLoop && !isa<DeclStmt>(S))
       if (const Stmt *LoopBody = InLoop->getBody();
           V->getBeginLoc() < LoopBody->getBeginLoc() || LoopBody->getEndLoc() < V->getBeginLoc())
         return refuse("'" + V->getNameAsString() + "' is assigned in the loop at line " + lineOf(InLoop, Ctx) +
                       " (line " + lineOf(S, Ctx) + ") and carries a value from one iteration to the next");
-    if (isTensorAggregate(V->getType(), Api) && Lifter.touchesPadded(Init))
+    // A tuple a call returns (`std::tuple<Tensor, Tensor> t = torch::max(kept, 1);`) holds the
+    // rows of the call, which the lifting checks; a vector gathers tensors before the return.
+    const bool CallTuple = isTensorAggregate(V->getType(), Api) && vectorElementType(V->getType()).isNull() &&
+                           isa<CallExpr>(stripAll(Init)) && isa<DeclStmt>(S);
+    if (isTensorAggregate(V->getType(), Api) && !CallTuple && Lifter.touchesPadded(Init))
       return refuse("'" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") gathers tensors of a value-dependent "
                     "selection before the return; the split takes apart only a tuple, pair or vector built in the "
                     "return (return {a, b} or std::make_tuple(a, b))");
     if (auto Why = sideEffect(Init))
       return refuse("the value of '" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") " + *Why);
-    if (!Api.isTensor(V->getType())) {
+    // `int n = kept.size(0);`: the count, read by the guards in the epilogue.
+    if (const ValueDecl *Rows = rowCountOf(Init);
+        Rows && isa<DeclStmt>(S) && V->getType()->isIntegerType() && !isReassigned(V, Body)) {
+      CountAliases[V] = Lifter.groupOf(Rows);
+      return llvm::Error::success();
+    }
+    if (!Api.isTensor(V->getType()) && !CallTuple) {
       if (Lifter.touchesPadded(Init))
         return refuse("'" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") is a host value computed from a "
                       "value-dependent selection");
@@ -1260,6 +1354,16 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   for (const Output &O : Outputs)
     if (!O.Count.empty() && !llvm::is_contained(Counts, O.Count))
       Counts.push_back(O.Count);
+  std::vector<const Guard *> AllGuards;
+  for (const Guard &G : P.Guards)
+    AllGuards.push_back(&G);
+  if (P.Loop)
+    for (const Guard &G : P.Loop->Guards)
+      AllGuards.push_back(&G);
+  for (const Guard *G : AllGuards)
+    for (const auto &[D, Count] : G->CountReads)
+      if (!llvm::is_contained(Counts, Count))
+        Counts.push_back(Count);
   const std::string Vector = "std::vector<" + T + ">";
   std::string Types, Returned, Params, Args;
   for (const Output &O : Outputs) {
@@ -1312,9 +1416,12 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
     llvm::SmallVector<const Stmt *, 16> Work{G.Cond};
     while (!Work.empty()) {
       const Stmt *S = Work.pop_back_val();
-      if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S))
+      if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S)) {
         if (auto It = G.Reads.find(DR->getDecl()); It != G.Reads.end())
           Replaced[DR] = Sliced(Base + It->second);
+        if (auto It = G.CountReads.find(DR->getDecl()); It != G.CountReads.end())
+          Replaced[DR] = Rows[It->second];
+      }
       if (S)
         for (const Stmt *C : S->children())
           Work.push_back(C);

@@ -110,3 +110,24 @@ GRAPHIFY_GRAPH_REGION std::vector<torch::Tensor> per_image_detections(torch::Ten
   return output;
 }
 // graphify-expect-fix: fixed
+
+// The same in the style of YOLO ports' non_max_suppression: the survivors gathered at the
+// positions of the mask's true elements, the best class per row from a (values, indices) tuple,
+// and the row count read into a host variable that the 'continue' tests.
+// graphify-entry: prediction: f32[2,5,8]
+GRAPHIFY_GRAPH_REGION std::vector<torch::Tensor> best_class_per_image(torch::Tensor prediction) {
+  auto confident = prediction.select(2, 4) > 0.25;
+  std::vector<torch::Tensor> output;
+  for (int64_t i = 0; i < prediction.size(0); ++i) {
+    torch::Tensor x = prediction[i];
+    x = x.index_select(0, torch::nonzero(confident[i]).select(1, 0));
+    std::tuple<torch::Tensor, torch::Tensor> best = torch::max(x.slice(1, 5, x.size(1)), 1, true);
+    x = torch::cat({x.slice(1, 0, 4), std::get<0>(best), std::get<1>(best).to(torch::kFloat)}, 1);
+    const int64_t n = x.size(0);
+    if (n == 0)
+      continue;
+    output.push_back(x);
+  }
+  return output;
+}
+// graphify-expect-fix: fixed

@@ -256,3 +256,56 @@ std::vector<torch::Tensor> classes_present(torch::Tensor boxes,
   }
   return out;
 }
+
+// The best class of each row from the (values, indices) pair max returns along the classes, and
+// the row count in a host variable that the 'continue' tests: the epilogue reads the count there.
+static std::tuple<std::vector<torch::Tensor>, std::vector<torch::Tensor>>
+best_classes_padded(torch::Tensor preds, double conf) {
+  std::vector<torch::Tensor> x_count_each;
+  std::vector<torch::Tensor> out_each;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto x_source = preds[i];
+    auto x_valid = preds[i].select(1, 4) > conf;
+    if (x_valid.dim() != 1 || x_valid.size(0) != x_source.size(0))
+      throw std::invalid_argument(
+          "graphify: the padded form of line 137 assumes a one-dimensional "
+          "mask with one element per row");
+    auto x_order = torch::argsort(torch::logical_not(x_valid).to(torch::kInt),
+                                  /*stable=*/true, 0);
+    auto x_count = x_valid.sum();
+    auto x = x_source.index_select(0, x_order);
+    auto [score, label] = torch::max(x.slice(1, 5, x.size(1)), 1);
+    out_each.push_back(torch::stack({score, label.to(score.dtype())}, 1));
+    x_count_each.push_back(x_count);
+  }
+  return std::make_tuple(out_each, x_count_each);
+}
+
+/// graphify: host epilogue of 'best_classes_padded' (reads the counts, slices
+/// the padded outputs of each iteration of the loop at line 136, and runs the
+/// host part, from line 144, on them; not a graph region)
+std::vector<torch::Tensor> best_classes(torch::Tensor preds, double conf) {
+  std::vector<torch::Tensor> out;
+  auto padded = best_classes_padded(preds, conf);
+  for (size_t iteration = 0; iteration < std::get<0>(padded).size();
+       ++iteration) {
+    const int64_t rows = std::get<1>(padded)[iteration].item<int64_t>();
+    if (rows == 0)
+      continue;
+    out.push_back(std::get<0>(padded)[iteration].narrow(0, 0, rows));
+  }
+  return out;
+}
+
+// The row count read for something other than a test: the core cannot compute it.
+std::vector<torch::Tensor> count_used(torch::Tensor preds) {
+  std::vector<torch::Tensor> out;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto x = preds[i].index({preds[i].select(1, 0) > 0}); // EXPECT-RECIPE: not rewritten automatically: 'n' holds the row count of a value-dependent selection, which the padded form reads only in the test of a return or a 'continue'; line 155 reads it otherwise
+    const int64_t n = x.size(0);
+    if (n == 0) // EXPECT-NO-FIX: the condition depends on 'n', the size of a value-dependent selection
+      continue;
+    out.push_back(x * static_cast<double>(n));
+  }
+  return out;
+}
