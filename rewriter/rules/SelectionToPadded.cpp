@@ -110,6 +110,14 @@ struct LoopPlan {
   std::vector<LoopStep> Steps;
   /// The count of each group the loop's iterations select, with the vector the core collects it in.
   std::map<std::string, std::string> EachCounts;
+  /// The iteration's host part: from the first statement of the body the padded form does not
+  /// take, when the rest reads tensor data on the host, to the end of the body; the epilogue's
+  /// loop runs it on the sliced values of the tensors it reads (TailReads: an index into Outputs,
+  /// an element per iteration for the body's locals, one value for the locals before the loop).
+  const Stmt *TailBegin = nullptr;
+  std::vector<std::pair<const VarDecl *, unsigned>> TailReads;
+  /// The epilogue needs the loop counter (its host part reads it): it runs the original header.
+  bool ReadsCounter = false;
 };
 
 struct Plan {
@@ -376,12 +384,15 @@ public:
       }
       Started = true;
       llvm::Error Err = llvm::Error::success();
-      if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop && pushesIntoCollected(For, P)) {
+      if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop && (pushesIntoCollected(For, P) || firstSelection(For))) {
         if (auto LoopErr = loop(For, P))
           return std::move(LoopErr);
         // What follows reads what the loop collected, which the epilogue does: it is the host tail.
-        if (Last)
+        // A function that returns nothing may end with a loop whose host part does the work.
+        if (Last && (!P.Loop->TailBegin || !F.getReturnType()->isVoidType()))
           return refuse("nothing after the loop at line " + lineOf(For, Ctx) + " reads what it collects");
+        if (Last)
+          break;
         if (auto TailErr = hostTail(It + 1, Block->body_end(), P))
           return std::move(TailErr);
         break;
@@ -409,12 +420,12 @@ public:
     }
     if (auto Err = checkCountAliases())
       return std::move(Err);
-    if (!P.TailBegin)
+    if (!P.TailBegin && !P.Loop)
       if (auto Err = checkReturnType())
         return std::move(Err);
     if (auto Err = placeHostDecls(P))
       return std::move(Err);
-    if (P.Returned.empty() && !P.TailBegin)
+    if (P.Returned.empty() && !P.TailBegin && !P.Loop)
       return refuseOutOfScope("the function does not end with a return of a tensor");
     if (Lifter.groupCount() == 0)
       return refuseOutOfScope("no value-dependent selection reaches a return");
@@ -554,14 +565,16 @@ private:
     for (const VarDecl *V : loopPushes(For))
       if (P.Collected.count(V) && !First)
         First = V;
-    L.Type = elementTypeText(First);
+    L.Type = First ? elementTypeText(First) : Api.spell(firstSelection(For), "Tensor");
     if (L.Type.empty())
       return refuse("the type of '" + First->getNameAsString() + "' cannot be written outside the function");
     const size_t FirstGroup = Lifter.groupCount();
     std::string Outer = std::move(P.Core);
     P.Core.clear();
     InLoop = For;
-    for (const Stmt *S : Block->body()) {
+    std::string Collect;
+    for (auto It = Block->body_begin(); It != Block->body_end(); ++It) {
+      const Stmt *S = *It;
       llvm::Error Err = llvm::Error::success();
       const Expr *Value = nullptr;
       std::string Method;
@@ -573,25 +586,45 @@ private:
         Err = cap(If, P);
       else
         Err = statement(S, P);
-      if (Err) {
-        InLoop = nullptr;
-        return Err;
+      if (!Err)
+        continue;
+      // What the padded form does not take may start the iteration's host part, which the
+      // epilogue's loop runs on the sliced values.
+      const bool Tail = Lifter.groupCount() > FirstGroup && !hasDeviceFormOfItsOwn(S) &&
+                        std::any_of(It, Block->body_end(), [&](const Stmt *T) { return readsOnHost(T); });
+      if (Tail) {
+        llvm::consumeError(std::move(Err));
+        Err = loopTail(It, Block, L, Collect, P);
       }
+      InLoop = nullptr;
+      if (Err)
+        return Err;
+      break;
     }
     InLoop = nullptr;
-    // A collected vector is the epilogue's: the body may only push into it.
+    // A collected vector is the epilogue's: the body may only push into it (or use it in its
+    // host part, which the epilogue runs).
     for (const VarDecl *V : P.Collected)
       for (const DeclRefExpr *Use : usesOf(V, Block))
-        if (!llvm::any_of(L.Steps, [&](const LoopStep &Step) {
+        if (!inLoopTail(Use, L) && !llvm::any_of(L.Steps, [&](const LoopStep &Step) {
               return Step.Guard < 0 && Step.Into == V &&
                      Use->getBeginLoc() >= Step.PushLoc.getBegin() && Use->getEndLoc() <= Step.PushLoc.getEnd();
             }))
           return refuse("'" + sourceText(Use, Ctx) + "' (line " + lineOf(Use, Ctx) + ") is read by the loop at line " +
                         Line + " other than by a push, and the epilogue fills it after the core has run");
-    if (llvm::none_of(L.Steps, [](const LoopStep &Step) { return Step.Guard < 0; }))
+    if (llvm::none_of(L.Outputs, [](const Output &O) { return O.Each; }))
       return refuse("the loop at line " + Line + " collects nothing");
+    if (L.ReadsCounter) {
+      std::map<const ValueDecl *, unsigned> Allowed = withHostDecls({}, P);
+      Allowed.emplace(Index, ~0u);
+      for (const Stmt *Part : {(const Stmt *)Index->getInit(), (const Stmt *)For->getCond(), (const Stmt *)For->getInc()})
+        if (auto Why = readsBodyState(Part, Body, Allowed))
+          return refuse("the host part of the loop at line " + Line + " reads the counter '" +
+                        Index->getNameAsString() + "', and the loop's header " + *Why +
+                        ", so the epilogue cannot run it");
+    }
     // The counts of the groups the iterations select are collected at the end of each iteration.
-    std::string Declared, Collect;
+    std::string Declared;
     for (size_t G = FirstGroup; G < Lifter.groupCount(); ++G) {
       const std::string &Count = Lifter.countOf(G);
       const bool Read = llvm::any_of(L.Outputs, [&](const Output &O) { return O.Count == Count; }) ||
@@ -606,7 +639,8 @@ private:
       Collect += Each + ".push_back(" + Count + ");\n";
     }
     for (const Output &O : L.Outputs)
-      Declared += "std::vector<" + L.Type + "> " + O.Text + ";\n";
+      if (O.Each)
+        Declared += "std::vector<" + L.Type + "> " + O.Text + ";\n";
     const std::string Header = textBetween(For->getBeginLoc(), Block->getBeginLoc(), Ctx);
     if (Header.empty())
       return refuse("the header of the loop at line " + Line + " is produced by a macro expansion");
@@ -629,6 +663,85 @@ private:
         return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
     }
     return nameableType(vectorElementType(V->getType()), Ctx, &F);
+  }
+
+  /// A selection in a top-level statement of the loop's body (not in a nested loop or lambda), or null.
+  const Expr *firstSelection(const ForStmt *For) const {
+    for (const Stmt *S : bodyStatements(For->getBody())) {
+      if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S))
+        continue;
+      if (const Expr *Sel = findExpr(S, [&](const Expr *E) { return Lifter.isSelection(E); }))
+        return Sel;
+    }
+    return nullptr;
+  }
+
+  /// Whether `S` is in the host part of the loop's iterations.
+  bool inLoopTail(const Stmt *S, const LoopPlan &L) const {
+    return L.TailBegin && !(S->getBeginLoc() < L.TailBegin->getBeginLoc()) &&
+           !(L.For->getBody()->getEndLoc() < S->getEndLoc());
+  }
+
+  /// The iteration's host part, from `It` to the end of the loop's body: the tensors it reads
+  /// that the iteration computes are collected for each iteration (`Collect`, at the end of the
+  /// core's body), those computed before the loop are outputs once; it may not read other host
+  /// values the core computes, or parameters the function assigns.
+  llvm::Error loopTail(const Stmt *const *It, const CompoundStmt *Block, LoopPlan &L, std::string &Collect,
+                       const Plan &P) {
+    L.TailBegin = *It;
+    const std::string Line = lineOf(L.TailBegin, Ctx);
+    const auto *Index = cast<VarDecl>(cast<DeclStmt>(L.For->getInit())->getSingleDecl());
+    std::set<const ValueDecl *> Seen;
+    for (auto T = It; T != Block->body_end(); ++T) {
+      llvm::SmallVector<const Stmt *, 32> Work{*T};
+      while (!Work.empty()) {
+        const Stmt *S = Work.pop_back_val();
+        if (!S)
+          continue;
+        for (const Stmt *C : S->children())
+          Work.push_back(C);
+        const auto *DR = dyn_cast<DeclRefExpr>(S);
+        if (!DR || !Seen.insert(DR->getDecl()).second)
+          continue;
+        const SourceLocation At = DR->getDecl()->getBeginLoc();
+        const bool BeforeTail = At < L.TailBegin->getBeginLoc() && Body->getBeginLoc() < At;
+        if (const auto *B = dyn_cast<BindingDecl>(DR->getDecl()); B && BeforeTail)
+          return refuse("the host part of the loop from line " + Line + " reads '" + B->getNameAsString() +
+                        "' (line " + lineOf(DR, Ctx) + "), a structured binding of the statements before it (give "
+                        "it a local of its own)");
+        const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        if (!V || !V->hasLocalStorage())
+          continue;
+        if (V == Index) {
+          L.ReadsCounter = true;
+          continue;
+        }
+        if (isa<ParmVarDecl>(V)) {
+          if (isReassigned(V, Body))
+            return refuse("the host part of the loop from line " + Line + " reads the parameter '" +
+                          V->getNameAsString() + "', which the function assigns");
+          continue;
+        }
+        if (!BeforeTail || P.Collected.count(V) ||
+            llvm::any_of(P.HostDecls, [&](const DeclStmt *DS) { return DS->getSingleDecl() == V; }))
+          continue; // declared in the host part, or by the epilogue
+        if (!Api.isTensor(V->getType()) || V->getType()->isReferenceType())
+          return refuse("the host part of the loop from line " + Line + " reads '" + V->getNameAsString() +
+                        "' (line " + lineOf(V->getInit() ? (const Stmt *)V->getInit() : DR, Ctx) + "), a host value the statements before it compute");
+        const int Group = Lifter.groupOf(V);
+        const std::string Count = Group >= 0 ? Lifter.countOf(Group) : "";
+        if (L.For->getBody()->getBeginLoc() < At) { // the iteration's own
+          const std::string Each = freshName(V->getNameAsString() + "_each", Body, Taken);
+          Collect += Each + ".push_back(" + V->getNameAsString() + ");\n";
+          L.TailReads.push_back({V, unsigned(L.Outputs.size())});
+          L.Outputs.push_back({Each, Count, true});
+        } else {
+          L.TailReads.push_back({V, unsigned(L.Outputs.size())});
+          L.Outputs.push_back({V->getNameAsString(), Count, false});
+        }
+      }
+    }
+    return llvm::Error::success();
   }
 
   /// `++i`, `i++`, `i += c` or `--i`, `i--`, `i -= c` with a constant or a variable the loop
@@ -780,13 +893,21 @@ private:
         if (S == DS || usesOf(V, S).empty())
           continue;
         if (P.Loop && S == P.Loop->For) {
-          // The epilogue does the loop's pushes and takes its guards; the core runs the rest.
-          size_t InEpilogueLoop = 0;
-          for (const Guard &G : P.Loop->Guards)
+          // The epilogue does the loop's pushes, takes its guards and runs its host part (and its
+          // header, when the host part reads the counter); the core runs the rest.
+          const LoopPlan &L = *P.Loop;
+          size_t InEpilogueLoop = 0, InBoth = 0;
+          for (const Guard &G : L.Guards)
             InEpilogueLoop += usesOf(V, G.Cond).size();
+          for (const Stmt *T : bodyStatements(L.For->getBody()))
+            if (inLoopTail(T, L))
+              InEpilogueLoop += usesOf(V, T).size();
+          if (L.ReadsCounter)
+            for (const Stmt *Part : {L.For->getInit(), (const Stmt *)L.For->getCond(), (const Stmt *)L.For->getInc()})
+              InBoth += usesOf(V, Part).size();
           if (P.Collected.count(V))
             InEpilogueLoop = usesOf(V, S).size();
-          EpilogueUses |= InEpilogueLoop > 0;
+          EpilogueUses |= InEpilogueLoop + InBoth > 0;
           if (usesOf(V, S).size() > InEpilogueLoop) {
             CoreUses = true;
             CoreWrites |= isReassigned(V, S);
@@ -821,24 +942,33 @@ private:
   bool startsHostTail(const Stmt *const *It, const Stmt *const *End, const Plan &P) const {
     if (!P.Returned.empty())
       return false;
-    // A first obstacle with a device form of its own (a selection, greedy suppression, a call
-    // that cannot be captured) keeps its refusal: moving it to the host is not its fix.
-    if (findExpr(*It, [&](const Expr *E) {
-          return Api.callHasTag(E, "dynamic_output_shape") || Api.callHasTag(E, "bool_mask_index") ||
-                 Api.callHasTag(E, "capture_unsafe") || Api.callHasTag(E, "greedy_suppression");
-        }))
+    if (hasDeviceFormOfItsOwn(*It))
       return false;
     const QualType Result = F.getReturnType();
     if (!Result->isVoidType() && !Api.isTensor(Result) && !isTensorAggregate(Result, Api))
       return true;
     for (; It != End; ++It)
-      if (findExpr(*It, [&](const Expr *E) {
-            auto Call = Api.resolver().resolve(E);
-            return Call && (Call->hasTag("host_sync") || Call->hasTag("data_dependent_output") ||
-                            (Call->hasTag("device_transfer") && copiesToHost(*Call)));
-          }))
+      if (readsOnHost(*It))
         return true;
     return false;
+  }
+
+  /// A first obstacle with a device form of its own (a selection, greedy suppression, a call
+  /// that cannot be captured) keeps its refusal: moving it to the host is not its fix.
+  bool hasDeviceFormOfItsOwn(const Stmt *S) const {
+    return findExpr(S, [&](const Expr *E) {
+             return Api.callHasTag(E, "dynamic_output_shape") || Api.callHasTag(E, "bool_mask_index") ||
+                    Api.callHasTag(E, "capture_unsafe") || Api.callHasTag(E, "greedy_suppression");
+           }) != nullptr;
+  }
+
+  /// `S` reads tensor data on the host: a copy to the CPU, a pointer or accessor, a scalar read.
+  bool readsOnHost(const Stmt *S) const {
+    return findExpr(S, [&](const Expr *E) {
+             auto Call = Api.resolver().resolve(E);
+             return Call && (Call->hasTag("host_sync") || Call->hasTag("data_dependent_output") ||
+                             (Call->hasTag("device_transfer") && copiesToHost(*Call)));
+           }) != nullptr;
   }
 
   /// The host tail from `It`: the core's tensor locals it reads become outputs, and so do tensor
@@ -893,6 +1023,8 @@ private:
         }
         if (!Declared || llvm::is_contained(P.HostDecls, Declared))
           continue; // declared in the tail, or by the epilogue
+        if (P.Loop && llvm::any_of(P.Loop->TailReads, [&](const auto &R) { return R.first == V; }))
+          continue; // the epilogue declares it before the loop, whose host part reads it too
         if (!Api.isTensor(V->getType()) || V->getType()->isReferenceType())
           return refuse("the host part from line " + lineOf(P.TailBegin, Ctx) + " reads '" + V->getNameAsString() +
                         "' (line " + lineOf(Declared, Ctx) + "), a host value the statements before it compute");
@@ -1222,7 +1354,8 @@ private:
     // A tuple a call returns (`std::tuple<Tensor, Tensor> t = torch::max(kept, 1);`) holds the
     // rows of the call, which the lifting checks; a vector gathers tensors before the return.
     const bool CallTuple = isTensorAggregate(V->getType(), Api) && vectorElementType(V->getType()).isNull() &&
-                           isa<CallExpr>(stripAll(Init)) && isa<DeclStmt>(S);
+                           isa<CallExpr>(stripAll(Init)) && !Api.entriesFor(stripAll(Init)).empty() &&
+                           isa<DeclStmt>(S);
     if (isTensorAggregate(V->getType(), Api) && !CallTuple && Lifter.touchesPadded(Init))
       return refuse("'" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") gathers tensors of a value-dependent "
                     "selection before the return; the split takes apart only a tuple, pair or vector built in the "
@@ -1325,8 +1458,12 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   for (const auto &[V, O] : P.TailReads)
     Outputs.push_back(O);
   const size_t LoopBase = Outputs.size();
-  if (P.Loop)
+  size_t FirstEach = LoopBase;
+  if (P.Loop) {
     Outputs.insert(Outputs.end(), P.Loop->Outputs.begin(), P.Loop->Outputs.end());
+    while (!Outputs[FirstEach].Each)
+      ++FirstEach;
+  }
   std::string T;
   if (P.Loop)
     T = P.Loop->Type;
@@ -1430,25 +1567,41 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   };
   for (const Guard &G : P.Guards)
     Epilogue += "if (" + Tested(G, P.Returned.size()) + ")\n  return " + sourceText(G.Value, Ctx) + ";\n";
-  if (P.TailBegin) {
+  if (P.TailBegin || P.Loop) {
     for (unsigned I = 0; I < P.TailReads.size(); ++I)
       Epilogue += std::string(isa<ParmVarDecl>(P.TailReads[I].first) ? "" : "auto ") +
                   P.TailReads[I].first->getNameAsString() + " = " +
                   Sliced(P.Returned.size() + P.Kept.size() + I) + ";\n";
     if (P.Loop) {
-      // One iteration per element of what the core collected, in the original's order of
-      // guards and pushes.
-      Epilogue += "for (size_t " + Iteration + " = 0; " + Iteration + " < std::get<" + std::to_string(LoopBase) +
-                  ">(" + Padded + ").size(); ++" + Iteration + ") {\n" + EachRows;
-      for (const LoopStep &Step : P.Loop->Steps)
+      const LoopPlan &L = *P.Loop;
+      for (const auto &[V, I] : L.TailReads)
+        if (!Outputs[LoopBase + I].Each)
+          Epilogue += "auto " + V->getNameAsString() + " = " + Sliced(LoopBase + I) + ";\n";
+      // One iteration per element of what the core collected — under the original's header when
+      // the host part reads the counter — in the original's order of guards and pushes, then the
+      // host part on the iteration's sliced values.
+      if (L.ReadsCounter)
+        Epilogue += "size_t " + Iteration + " = 0;\n" +
+                    textBetween(L.For->getBeginLoc(), L.For->getRParenLoc(), Ctx) + ", ++" + Iteration + ") {\n";
+      else
+        Epilogue += "for (size_t " + Iteration + " = 0; " + Iteration + " < std::get<" + std::to_string(FirstEach) +
+                    ">(" + Padded + ").size(); ++" + Iteration + ") {\n";
+      Epilogue += EachRows;
+      for (const LoopStep &Step : L.Steps)
         Epilogue += Step.Guard >= 0
-                        ? "if (" + Tested(P.Loop->Guards[Step.Guard], LoopBase) + ")\n  continue;\n"
+                        ? "if (" + Tested(L.Guards[Step.Guard], LoopBase) + ")\n  continue;\n"
                         : Step.Into->getNameAsString() + "." + Step.Method + "(" + Sliced(LoopBase + Step.Value) +
                               ");\n";
+      if (L.TailBegin) {
+        for (const auto &[V, I] : L.TailReads)
+          if (Outputs[LoopBase + I].Each)
+            Epilogue += "auto " + V->getNameAsString() + " = " + Sliced(LoopBase + I) + ";\n";
+        Epilogue += textBetween(L.TailBegin->getBeginLoc(), cast<CompoundStmt>(L.For->getBody())->getRBracLoc(), Ctx);
+      }
       Epilogue += "}\n";
     }
-    const auto *Block = cast<CompoundStmt>(Body);
-    Epilogue += textBetween(P.TailBegin->getBeginLoc(), Block->getRBracLoc(), Ctx);
+    if (P.TailBegin)
+      Epilogue += textBetween(P.TailBegin->getBeginLoc(), cast<CompoundStmt>(Body)->getRBracLoc(), Ctx);
   } else if (P.ReturnsAggregate) {
     std::string Values;
     for (unsigned I = 0; I < P.Returned.size(); ++I)
@@ -1465,12 +1618,21 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   std::string Signature = textBetween(F.getBeginLoc(), Body->getBeginLoc(), Ctx);
   if (Signature.empty())
     return refuse("the function's signature is produced by a macro expansion");
-  std::string Doc = P.Loop ? "' (reads the counts, slices the padded outputs of each iteration of the loop at line " +
-                                 lineOf(P.Loop->For, Ctx) + ", and runs the host part, from line " +
-                                 lineOf(P.TailBegin, Ctx) + ", on them; not a graph region)\n"
-                    : P.TailBegin ? "' (reads the counts, slices the padded outputs and runs the host part, from "
+  std::string Doc;
+  if (P.Loop) {
+    std::string Host;
+    if (P.Loop->TailBegin)
+      Host = "from line " + lineOf(P.Loop->TailBegin, Ctx) + " in the loop";
+    if (P.TailBegin)
+      Host += (Host.empty() ? "from line " : ", from line ") + lineOf(P.TailBegin, Ctx) + " after it";
+    Doc = "' (reads the counts and slices the padded outputs of each iteration of the loop at line " +
+          lineOf(P.Loop->For, Ctx) + ", then runs the original's host code (" + Host + ") on them; not a graph "
+          "region)\n";
+  } else {
+    Doc = P.TailBegin ? "' (reads the counts, slices the padded outputs and runs the host part, from "
                                     "line " + lineOf(P.TailBegin, Ctx) + ", on them; not a graph region)\n"
                                   : "' (reads the counts and slices the padded outputs; not a graph region)\n";
+  }
   return Core + "/// graphify: host epilogue of '" + CoreName + Doc + Signature + "{\n" + Leading + Epilogue + "}";
 }
 

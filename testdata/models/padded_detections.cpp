@@ -131,3 +131,26 @@ GRAPHIFY_GRAPH_REGION std::vector<torch::Tensor> best_class_per_image(torch::Ten
   return output;
 }
 // graphify-expect-fix: fixed
+
+// Per image, the survivors read back on the host with the image's index: the core collects each
+// image's padded rows; the epilogue's loop runs the original header (the host part reads the
+// counter) and the host part on each image's sliced rows.
+// graphify-entry: preds: f32[3,4,6]
+GRAPHIFY_GRAPH_REGION torch::Tensor per_image_on_host(torch::Tensor preds) {
+  std::vector<float> flat;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto kept = preds[i].index({preds[i].select(1, 4) > 0.5});
+    if (kept.size(0) == 0)
+      continue;
+    auto boxes = kept.slice(1, 0, 4) * 2;
+    auto host = boxes.contiguous().cpu();
+    auto a = host.accessor<float, 2>();
+    for (int64_t r = 0; r < host.size(0); ++r) {
+      flat.push_back(static_cast<float>(i));
+      for (int64_t j = 0; j < 4; ++j)
+        flat.push_back(a[r][j]);
+    }
+  }
+  return torch::tensor(flat).view({-1, 5});
+}
+// graphify-expect-fix: fixed

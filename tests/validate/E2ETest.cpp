@@ -104,7 +104,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   RunResult R = validate(Args);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 35u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 36u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -130,7 +130,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   for (const char *Name :
        {"PartitionPositiveFirst", "replace_zeros_then_project", "MaskedSum", "MaskedMean", "SelectionLocals",
         "confident_boxes", "top_detections", "split_corners", "detect", "batched_detect", "strong_rows",
-        "ThresholdFilter", "ranked_detections", "per_image_detections", "best_class_per_image"}) {
+        "ThresholdFilter", "ranked_detections", "per_image_detections", "best_class_per_image", "per_image_on_host"}) {
     const Row &E = Rows[Name];
     EXPECT_EQ(E.OrigCapturable, false) << Name;
     EXPECT_FALSE(E.TraceDiverges.has_value()) << Name;
@@ -143,7 +143,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   // of a batch collects each image's padded rows (per_image_detections).
   for (const char *Name :
        {"confident_boxes", "top_detections", "split_corners", "detect", "batched_detect", "strong_rows",
-        "ThresholdFilter", "ranked_detections", "per_image_detections", "best_class_per_image"}) {
+        "ThresholdFilter", "ranked_detections", "per_image_detections", "best_class_per_image", "per_image_on_host"}) {
     const Row &E = Rows[Name];
     // strong_rows and best_class_per_image select with nonzero positions; the others index with a
     // boolean mask.

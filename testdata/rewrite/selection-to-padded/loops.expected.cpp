@@ -40,9 +40,9 @@ per_image_padded(torch::Tensor preds, double conf) {
   return std::make_tuple(kept_at_17, output_each, kept_count_each);
 }
 
-/// graphify: host epilogue of 'per_image_padded' (reads the counts, slices the
-/// padded outputs of each iteration of the loop at line 14, and runs the host
-/// part, from line 22, on them; not a graph region)
+/// graphify: host epilogue of 'per_image_padded' (reads the counts and slices
+/// the padded outputs of each iteration of the loop at line 14, then runs the
+/// original's host code (from line 22 after it) on them; not a graph region)
 std::vector<torch::Tensor> per_image(torch::Tensor preds, double conf) {
   std::vector<torch::Tensor> output;
   auto padded = per_image_padded(preds, conf);
@@ -85,9 +85,9 @@ per_class_padded(torch::Tensor boxes, torch::Tensor scores, double thr) {
                          b_count_each);
 }
 
-/// graphify: host epilogue of 'per_class_padded' (reads the counts, slices the
-/// padded outputs of each iteration of the loop at line 29, and runs the host
-/// part, from line 38, on them; not a graph region)
+/// graphify: host epilogue of 'per_class_padded' (reads the counts and slices
+/// the padded outputs of each iteration of the loop at line 29, then runs the
+/// original's host code (from line 38 after it) on them; not a graph region)
 std::tuple<torch::Tensor, torch::Tensor>
 per_class(torch::Tensor boxes, torch::Tensor scores, double thr) {
   std::vector<torch::Tensor> kept_boxes;
@@ -137,9 +137,9 @@ counted_padded(torch::Tensor x) {
                          picked_count_each);
 }
 
-/// graphify: host epilogue of 'counted_padded' (reads the counts, slices the
-/// padded outputs of each iteration of the loop at line 48, and runs the host
-/// part, from line 56, on them; not a graph region)
+/// graphify: host epilogue of 'counted_padded' (reads the counts and slices the
+/// padded outputs of each iteration of the loop at line 48, then runs the
+/// original's host code (from line 56 after it) on them; not a graph region)
 std::vector<torch::Tensor> counted(torch::Tensor x) {
   std::vector<torch::Tensor> counts;
   std::vector<torch::Tensor> rows;
@@ -240,9 +240,10 @@ classes_present_padded(torch::Tensor boxes, torch::Tensor scores, double thr) {
   return std::make_tuple(m_at_125, out_each, out_count_each);
 }
 
-/// graphify: host epilogue of 'classes_present_padded' (reads the counts,
-/// slices the padded outputs of each iteration of the loop at line 123, and
-/// runs the host part, from line 129, on them; not a graph region)
+/// graphify: host epilogue of 'classes_present_padded' (reads the counts and
+/// slices the padded outputs of each iteration of the loop at line 123, then
+/// runs the original's host code (from line 129 after it) on them; not a graph
+/// region)
 std::vector<torch::Tensor> classes_present(torch::Tensor boxes,
                                            torch::Tensor scores, double thr) {
   std::vector<torch::Tensor> out;
@@ -281,9 +282,10 @@ best_classes_padded(torch::Tensor preds, double conf) {
   return std::make_tuple(out_each, x_count_each);
 }
 
-/// graphify: host epilogue of 'best_classes_padded' (reads the counts, slices
-/// the padded outputs of each iteration of the loop at line 136, and runs the
-/// host part, from line 144, on them; not a graph region)
+/// graphify: host epilogue of 'best_classes_padded' (reads the counts and
+/// slices the padded outputs of each iteration of the loop at line 136, then
+/// runs the original's host code (from line 144 after it) on them; not a graph
+/// region)
 std::vector<torch::Tensor> best_classes(torch::Tensor preds, double conf) {
   std::vector<torch::Tensor> out;
   auto padded = best_classes_padded(preds, conf);

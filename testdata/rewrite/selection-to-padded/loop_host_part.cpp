@@ -1,0 +1,52 @@
+// selection-to-padded on a loop whose iterations end on the host: each image's survivors are
+// selected on the device, then read back and turned into results. The core collects, per
+// iteration, the tensors the host part reads; the epilogue's loop slices them and runs the host
+// part, under the original header when it reads the loop counter.
+#include <torch/torch.h>
+
+#include <vector>
+
+struct Detection {
+  float x1, y1, x2, y2, score;
+  int64_t image;
+};
+
+// Per image: the survivors selected on the device, then read back and turned into detections,
+// with the image's index: the epilogue runs the loop's header to have it.
+std::vector<Detection> detect_all(torch::Tensor preds, double conf) {
+  std::vector<Detection> dets;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto kept = preds[i].index({preds[i].select(1, 4) > conf});
+    if (kept.size(0) == 0)
+      continue;
+    auto boxes = kept * 2;
+    auto host = boxes.cpu();
+    for (int64_t r = 0; r < host.size(0); ++r)
+      dets.push_back({host[r][0].item<float>(), host[r][1].item<float>(), host[r][2].item<float>(),
+                      host[r][3].item<float>(), host[r][4].item<float>(), i});
+  }
+  return dets;
+}
+
+// A function that returns nothing and ends with the loop: its host part writes the results.
+void collect_scores(torch::Tensor preds, double conf, std::vector<std::vector<float>> &out) {
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto kept = preds[i].index({preds[i].select(1, 4) > conf});
+    auto host = kept.select(1, 4).contiguous().cpu();
+    const float *p = host.data_ptr<float>();
+    out.emplace_back(p, p + host.numel());
+  }
+}
+
+// The host part reads a host value the iteration computes, which the epilogue does not have.
+std::vector<float> widths(torch::Tensor preds, double conf) {
+  std::vector<float> out;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    const int64_t column = preds.size(2) - 3;
+    auto kept = preds[i].index({preds[i].select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the host part of the loop from line 47 reads 'column' \(line 45\), a host value the statements before it compute
+    auto host = kept.cpu();
+    for (int64_t r = 0; r < host.size(0); ++r) // EXPECT-NO-FIX: the loop's body does host work
+      out.push_back(host[r][column].item<float>());
+  }
+  return out;
+}

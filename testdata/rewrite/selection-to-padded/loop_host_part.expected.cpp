@@ -1,0 +1,114 @@
+// selection-to-padded on a loop whose iterations end on the host: each image's survivors are
+// selected on the device, then read back and turned into results. The core collects, per
+// iteration, the tensors the host part reads; the epilogue's loop slices them and runs the host
+// part, under the original header when it reads the loop counter.
+#include <torch/torch.h>
+
+#include <vector>
+
+struct Detection {
+  float x1, y1, x2, y2, score;
+  int64_t image;
+};
+
+// Per image: the survivors selected on the device, then read back and turned into detections,
+// with the image's index: the epilogue runs the loop's header to have it.
+static std::tuple<std::vector<torch::Tensor>, std::vector<torch::Tensor>,
+                  std::vector<torch::Tensor>>
+detect_all_padded(torch::Tensor preds, double conf) {
+  std::vector<torch::Tensor> kept_count_each;
+  std::vector<torch::Tensor> kept_at_20;
+  std::vector<torch::Tensor> boxes_each;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto kept_source = preds[i];
+    auto kept_valid = preds[i].select(1, 4) > conf;
+    if (kept_valid.dim() != 1 || kept_valid.size(0) != kept_source.size(0))
+      throw std::invalid_argument(
+          "graphify: the padded form of line 19 assumes a one-dimensional mask "
+          "with one element per row");
+    auto kept_order = torch::argsort(
+        torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
+    auto kept_count = kept_valid.sum();
+    auto kept = kept_source.index_select(0, kept_order);
+    kept_at_20.push_back(kept);
+    auto boxes = kept * 2;
+    boxes_each.push_back(boxes);
+    kept_count_each.push_back(kept_count);
+  }
+  return std::make_tuple(kept_at_20, boxes_each, kept_count_each);
+}
+
+/// graphify: host epilogue of 'detect_all_padded' (reads the counts and slices
+/// the padded outputs of each iteration of the loop at line 18, then runs the
+/// original's host code (from line 23 in the loop, from line 28 after it) on
+/// them; not a graph region)
+std::vector<Detection> detect_all(torch::Tensor preds, double conf) {
+  std::vector<Detection> dets;
+  auto padded = detect_all_padded(preds, conf);
+  size_t iteration = 0;
+  for (int64_t i = 0; i < preds.size(0); ++i, ++iteration) {
+    const int64_t rows = std::get<2>(padded)[iteration].item<int64_t>();
+    if (std::get<0>(padded)[iteration].narrow(0, 0, rows).size(0) == 0)
+      continue;
+    auto boxes = std::get<1>(padded)[iteration].narrow(0, 0, rows);
+    auto host = boxes.cpu();
+    for (int64_t r = 0; r < host.size(0); ++r)
+      dets.push_back({host[r][0].item<float>(), host[r][1].item<float>(),
+                      host[r][2].item<float>(), host[r][3].item<float>(),
+                      host[r][4].item<float>(), i});
+  }
+  return dets;
+}
+
+// A function that returns nothing and ends with the loop: its host part writes the results.
+static std::tuple<std::vector<torch::Tensor>, std::vector<torch::Tensor>>
+collect_scores_padded(torch::Tensor preds, double conf,
+                      std::vector<std::vector<float>> &out) {
+  std::vector<torch::Tensor> kept_count_each;
+  std::vector<torch::Tensor> kept_each;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto kept_source = preds[i];
+    auto kept_valid = preds[i].select(1, 4) > conf;
+    if (kept_valid.dim() != 1 || kept_valid.size(0) != kept_source.size(0))
+      throw std::invalid_argument(
+          "graphify: the padded form of line 34 assumes a one-dimensional mask "
+          "with one element per row");
+    auto kept_order = torch::argsort(
+        torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
+    auto kept_count = kept_valid.sum();
+    auto kept = kept_source.index_select(0, kept_order);
+    kept_each.push_back(kept);
+    kept_count_each.push_back(kept_count);
+  }
+  return std::make_tuple(kept_each, kept_count_each);
+}
+
+/// graphify: host epilogue of 'collect_scores_padded' (reads the counts and
+/// slices the padded outputs of each iteration of the loop at line 33, then
+/// runs the original's host code (from line 35 in the loop) on them; not a
+/// graph region)
+void collect_scores(torch::Tensor preds, double conf,
+                    std::vector<std::vector<float>> &out) {
+  auto padded = collect_scores_padded(preds, conf, out);
+  for (size_t iteration = 0; iteration < std::get<0>(padded).size();
+       ++iteration) {
+    const int64_t rows = std::get<1>(padded)[iteration].item<int64_t>();
+    auto kept = std::get<0>(padded)[iteration].narrow(0, 0, rows);
+    auto host = kept.select(1, 4).contiguous().cpu();
+    const float *p = host.data_ptr<float>();
+    out.emplace_back(p, p + host.numel());
+  }
+}
+
+// The host part reads a host value the iteration computes, which the epilogue does not have.
+std::vector<float> widths(torch::Tensor preds, double conf) {
+  std::vector<float> out;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    const int64_t column = preds.size(2) - 3;
+    auto kept = preds[i].index({preds[i].select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the host part of the loop from line 47 reads 'column' \(line 45\), a host value the statements before it compute
+    auto host = kept.cpu();
+    for (int64_t r = 0; r < host.size(0); ++r) // EXPECT-NO-FIX: the loop's body does host work
+      out.push_back(host[r][column].item<float>());
+  }
+  return out;
+}
