@@ -676,6 +676,16 @@ private:
     return nullptr;
   }
 
+  /// A call that writes tensor data: an in-place op (tag in_place), or an assignment to a tensor
+  /// expression other than a variable (`x.select(1, 0) = v`, `keep[i] = v` copy into the view).
+  bool writesTensorData(const Expr *E) const {
+    if (isa<CallExpr>(E) && Api.callHasTag(E, "in_place"))
+      return true;
+    const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+    return OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && Api.isTensorExpr(OC->getArg(0)) &&
+           !isa<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts());
+  }
+
   /// Whether `S` is in the host part of the loop's iterations.
   bool inLoopTail(const Stmt *S, const LoopPlan &L) const {
     return L.TailBegin && !(S->getBeginLoc() < L.TailBegin->getBeginLoc()) &&
@@ -690,6 +700,14 @@ private:
                        const Plan &P) {
     L.TailBegin = *It;
     const std::string Line = lineOf(L.TailBegin, Ctx);
+    // The core runs every iteration's device part before the epilogue runs any host part: a host
+    // part that wrote tensor data could change what a later iteration's device part read in the
+    // original (a tensor from before the loop, a view of a parameter), so none may.
+    for (auto T = It; T != Block->body_end(); ++T)
+      if (const Expr *Write = findExpr(*T, [&](const Expr *E) { return writesTensorData(E); }))
+        return refuse("the host part of the loop from line " + Line + " writes tensor data in place ('" +
+                      sourceText(Write, Ctx) + "', line " + lineOf(Write, Ctx) + "), which a later iteration may "
+                      "read: the core runs every iteration's device part before the epilogue runs the host parts");
     const auto *Index = cast<VarDecl>(cast<DeclStmt>(L.For->getInit())->getSingleDecl());
     std::set<const ValueDecl *> Seen;
     for (auto T = It; T != Block->body_end(); ++T) {

@@ -112,3 +112,16 @@ std::vector<float> widths(torch::Tensor preds, double conf) {
   }
   return out;
 }
+
+// The host part writes a tensor that the next iteration's device part reads: the core would have
+// run that device part before the write.
+std::vector<float> shifted(torch::Tensor preds, torch::Tensor offset, double conf) {
+  std::vector<float> out;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto kept = preds[i].index({preds[i].select(1, 4) > conf}) + offset; // EXPECT-RECIPE: not rewritten automatically: the host part of the loop from line 60 writes tensor data in place \('offset.add_\(1\)', line 61\)
+    auto host = kept.cpu();
+    offset.add_(1);
+    out.push_back(host.sum().item<float>());
+  }
+  return out;
+}
