@@ -1340,7 +1340,6 @@ private:
   /// `auto [values, indices] = torch::max(kept, 1);`: each binding holds the rows of the call.
   llvm::Error bindings(const DeclStmt *S, const DecompositionDecl *DD, Plan &P) {
     const Expr *Init = DD->getInit();
-    const std::string Names = "'" + sourceText(S, Ctx) + "'";
     if (auto Why = sideEffect(Init))
       return refuse("the value of the bindings at line " + lineOf(S, Ctx) + " " + *Why);
     if (!isTensorAggregate(DD->getType(), Api)) {
