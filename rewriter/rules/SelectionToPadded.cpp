@@ -161,6 +161,26 @@ const Stmt *soleThen(const IfStmt *If) {
 /// `if (c) return v;`, or null.
 const ReturnStmt *guardReturn(const IfStmt *If) { return dyn_cast_or_null<ReturnStmt>(soleThen(If)); }
 
+/// The first reference to each declaration in the statements [It, End), in the order of one
+/// walk (the host parts' reads: the order of the core's outputs follows it).
+std::vector<const DeclRefExpr *> firstReferences(const Stmt *const *It, const Stmt *const *End) {
+  std::vector<const DeclRefExpr *> Found;
+  std::set<const ValueDecl *> Seen;
+  for (; It != End; ++It) {
+    llvm::SmallVector<const Stmt *, 32> Work{*It};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+      if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && Seen.insert(DR->getDecl()).second)
+        Found.push_back(DR);
+    }
+  }
+  return Found;
+}
+
 /// `if (c) continue;`.
 bool isContinueGuard(const IfStmt *If) { return isa_and_nonnull<ContinueStmt>(soleThen(If)); }
 
@@ -709,18 +729,8 @@ private:
                       sourceText(Write, Ctx) + "', line " + lineOf(Write, Ctx) + "), which a later iteration may "
                       "read: the core runs every iteration's device part before the epilogue runs the host parts");
     const auto *Index = cast<VarDecl>(cast<DeclStmt>(L.For->getInit())->getSingleDecl());
-    std::set<const ValueDecl *> Seen;
-    for (auto T = It; T != Block->body_end(); ++T) {
-      llvm::SmallVector<const Stmt *, 32> Work{*T};
-      while (!Work.empty()) {
-        const Stmt *S = Work.pop_back_val();
-        if (!S)
-          continue;
-        for (const Stmt *C : S->children())
-          Work.push_back(C);
-        const auto *DR = dyn_cast<DeclRefExpr>(S);
-        if (!DR || !Seen.insert(DR->getDecl()).second)
-          continue;
+    for (const DeclRefExpr *DR : firstReferences(It, Block->body_end())) {
+      {
         const SourceLocation At = DR->getDecl()->getBeginLoc();
         const bool BeforeTail = At < L.TailBegin->getBeginLoc() && Body->getBeginLoc() < At;
         if (const auto *B = dyn_cast<BindingDecl>(DR->getDecl()); B && BeforeTail)
@@ -996,23 +1006,14 @@ private:
   llvm::Error hostTail(const Stmt *const *It, const Stmt *const *End, Plan &P) {
     P.TailBegin = *It;
     const auto *Block = cast<CompoundStmt>(Body);
-    std::set<const VarDecl *> Seen;
-    for (auto T = It; T != End; ++T) {
-      llvm::SmallVector<const Stmt *, 32> Work{*T};
-      while (!Work.empty()) {
-        const Stmt *S = Work.pop_back_val();
-        if (!S)
-          continue;
-        for (const Stmt *C : S->children())
-          Work.push_back(C);
-        const auto *DR = dyn_cast<DeclRefExpr>(S);
-        if (const auto *B = DR ? dyn_cast<BindingDecl>(DR->getDecl()) : nullptr;
-            B && B->getBeginLoc() < P.TailBegin->getBeginLoc())
+    for (const DeclRefExpr *DR : firstReferences(It, End)) {
+      {
+        if (const auto *B = dyn_cast<BindingDecl>(DR->getDecl()); B && B->getBeginLoc() < P.TailBegin->getBeginLoc())
           return refuse("the host part from line " + lineOf(P.TailBegin, Ctx) + " reads '" + B->getNameAsString() +
                         "' (line " + lineOf(DR, Ctx) + "), a structured binding of the statements before it (give "
                         "it a local of its own)");
-        const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-        if (!V || !Seen.insert(V).second || !V->hasLocalStorage())
+        const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        if (!V || !V->hasLocalStorage())
           continue;
         if (const auto *Param = dyn_cast<ParmVarDecl>(V)) {
           bool Assigned = false;

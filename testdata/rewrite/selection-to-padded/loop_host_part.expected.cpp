@@ -125,3 +125,28 @@ std::vector<float> shifted(torch::Tensor preds, torch::Tensor offset, double con
   }
   return out;
 }
+
+// The host part reads the counter, and the header reads a bound the core computes: the epilogue
+// cannot run the header.
+std::vector<float> numbered(torch::Tensor preds, double conf) {
+  std::vector<float> out;
+  const int64_t images = preds.size(0) - 1;
+  for (int64_t i = 0; i < images; ++i) {
+    auto kept = preds[i].index({preds[i].select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the host part of the loop at line 72 reads the counter 'i', and the loop's header reads 'images'
+    auto host = kept.cpu();
+    out.push_back(host.sum().item<float>() + static_cast<float>(i));
+  }
+  return out;
+}
+
+// The host part reads a structured binding of the iteration.
+std::vector<float> best_on_host(torch::Tensor preds, double conf) {
+  std::vector<float> out;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto kept = preds[i].index({preds[i].select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the host part of the loop from line 86 reads 'score' \(line 86\), a structured binding
+    auto [score, label] = torch::max(kept, 1);
+    auto host = score.cpu();
+    out.push_back(host.sum().item<float>() + score.sum().item<float>());
+  }
+  return out;
+}
