@@ -173,10 +173,11 @@ bool isPaddableSelection(const Expr *E, const ApiModel &Api) {
 int PaddedLifter::derive(int Group, std::string Count) {
   Counts.push_back(std::move(Count));
   Orders.push_back(Orders[Group]);
-  const int Derived = static_cast<int>(Counts.size()) - 1;
+  const int Made = static_cast<int>(Counts.size()) - 1;
   if (auto It = PositionGroups.find(Group); It != PositionGroups.end())
-    PositionGroups.emplace(Derived, It->second);
-  return Derived;
+    PositionGroups.emplace(Made, It->second);
+  Derived.insert(Made);
+  return Made;
 }
 
 std::string PaddedLifter::named(const Expr *E, llvm::StringRef Base, std::map<const Stmt *, std::string> &Replaced,

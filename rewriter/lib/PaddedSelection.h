@@ -77,6 +77,9 @@ public:
   /// A group with the rows and order of `Group` and fewer valid rows: the first `Count` (a cap
   /// that keeps a prefix of the selection, `k = k.slice(0, 0, m)`).
   int derive(int Group, std::string Count);
+  /// Whether `Group` came from derive(): its values may be views of rows other values of the
+  /// original still hold (`k = k.slice(0, 0, m)`), which the padded form keeps whole.
+  bool isDerived(int Group) const { return Derived.count(Group) > 0; }
   /// The code returns before this point when the selection of `Group` is empty, so what
   /// follows may reduce its rows (`if (b.size(0) == 0) return ...;`, then `b.max()`).
   void markNonEmpty(int Group) { NonEmpty.insert(Group); }
@@ -102,6 +105,7 @@ private:
     const clang::ValueDecl *Source = nullptr; ///< the variable they index, until it is assigned again
   };
   std::map<int, PositionRows> PositionGroups;
+  std::set<int> Derived;  ///< groups made by derive()
   std::set<int> NonEmpty; ///< groups proven to hold a row wherever the code reads them now
 
   llvm::Expected<int> classify(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,

@@ -87,7 +87,10 @@ struct LoopStep {
   const VarDecl *Into = nullptr; ///< the vector the original pushes into
   std::string Method;            ///< push_back or emplace_back
   unsigned Value = 0;            ///< an index into LoopPlan::Outputs
-  SourceRange PushLoc;           ///< the push statement
+  SourceRange PushLoc;           ///< the push statement (or the slot assignment)
+  /// `out[i] = e;` rather than a push: the element, as written (`out[i]`), which the epilogue's
+  /// loop (under the original header) rebinds to the sliced value.
+  std::string Slot;
 };
 
 /// A loop whose iterations each select and collect what they keep into vectors of tensors:
@@ -145,6 +148,9 @@ struct Plan {
   /// (declared by the epilogue, which does the pushes).
   std::optional<LoopPlan> Loop;
   std::set<const VarDecl *> Collected;
+  /// Loops before the selecting one that only fill collected vectors with values the epilogue
+  /// can compute (`for (...) out.push_back(torch::zeros({0, 6}));`): the epilogue runs them.
+  std::vector<const ForStmt *> Prefills;
 };
 
 /// The one statement of the then-branch of `if (c) s;` (braces allowed, no else, no init
@@ -209,6 +215,31 @@ QualType vectorElementType(QualType T) {
       RD->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
     return QualType();
   return RD->getTemplateArgs()[0].getAsType();
+}
+
+/// The local vector `v` of `v[i] = e;` (an element rebound, `i` the variable `Index`), or null.
+const VarDecl *slotInto(const Stmt *S, const VarDecl *Index, const Expr *&Value) {
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
+    S = EWC->getSubExpr();
+  const auto *Assign = dyn_cast<CXXOperatorCallExpr>(S);
+  if (!Assign || Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2)
+    return nullptr;
+  const auto *Element = dyn_cast<CXXOperatorCallExpr>(Assign->getArg(0)->IgnoreParenImpCasts());
+  if (!Element || Element->getOperator() != OO_Subscript || Element->getNumArgs() != 2 ||
+      referencedVar(Element->getArg(1)->IgnoreParenImpCasts()) != Index || !Index)
+    return nullptr;
+  const VarDecl *V = referencedVar(Element->getArg(0)->IgnoreParenImpCasts());
+  if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType() || vectorElementType(V->getType()).isNull())
+    return nullptr;
+  Value = Assign->getArg(1);
+  return V;
+}
+
+/// The counter a `for` declares (`for (int64_t i = 0; ...)`), or null.
+const VarDecl *loopCounter(const ForStmt *For) {
+  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+  const auto *Index = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
+  return Index && Index->getType()->isIntegerType() ? Index : nullptr;
 }
 
 /// Why `E` (evaluated in the epilogue) may not see the values it names there: it reads a local
@@ -309,6 +340,7 @@ struct Cap {
 };
 
 std::string textBetween(SourceLocation B, SourceLocation E, const ASTContext &Ctx);
+std::string statementText(const Stmt *S, const ASTContext &Ctx);
 
 class Planner {
 public:
@@ -402,6 +434,10 @@ public:
         P.Collected.insert(cast<VarDecl>(DS->getSingleDecl()));
         continue;
       }
+      if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop && isPrefill(For, P)) {
+        P.Prefills.push_back(For);
+        continue;
+      }
       Started = true;
       llvm::Error Err = llvm::Error::success();
       if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop && (pushesIntoCollected(For, P) || firstSelection(For))) {
@@ -429,6 +465,13 @@ public:
       }
       if (!Err)
         continue;
+      // Before the first selection and any early return, the core runs what it does not take as
+      // written: it runs there once, in the original's order, as in the original.
+      if (isVerbatimPrefix(S, P)) {
+        llvm::consumeError(std::move(Err));
+        P.Core += statementText(S, Ctx) + "\n";
+        continue;
+      }
       // What the padded form does not take may start a host tail: the epilogue runs it on the
       // sliced values.
       if (Lifter.groupCount() == 0 || !startsHostTail(It, Block->body_end(), P))
@@ -468,6 +511,50 @@ private:
   /// (checkCountAliases: nothing else may read them).
   std::map<const ValueDecl *, int> CountAliases;
   std::vector<const Expr *> GuardConds; ///< the conditions of the guards taken so far
+
+  /// A statement before the first selection and before any guard (`torch::Tensor boxes;`, an
+  /// `if`/`else` on a parameter's shape, a loop that prepares inputs): the core runs it verbatim.
+  /// It may not leave the function or the loop around it (return, break, continue, goto at its
+  /// own level), mention a selection, or read tensor data on the host, which would keep the core
+  /// from being captured (that is a host tail's or the finding's own fix).
+  bool isVerbatimPrefix(const Stmt *S, const Plan &P) const {
+    if (Lifter.groupCount() > 0 || !P.Guards.empty() || InLoop || readsOnHost(S) ||
+        findExpr(S, [&](const Expr *E) { return Lifter.isSelection(E); }))
+      return false;
+    llvm::SmallVector<const Stmt *, 16> Work{S};
+    while (!Work.empty()) {
+      const Stmt *T = Work.pop_back_val();
+      if (!T || isa<LambdaExpr>(T))
+        continue;
+      if (isa<ReturnStmt>(T) || isa<GotoStmt>(T) || isa<CoreturnStmt>(T))
+        return false;
+      // A break or continue of a loop inside the statement stays inside it.
+      if ((isa<BreakStmt>(T) || isa<ContinueStmt>(T)) && T != S)
+        continue;
+      if (isa<BreakStmt>(T) || isa<ContinueStmt>(T))
+        return false;
+      if (isa<ForStmt>(T) || isa<WhileStmt>(T) || isa<DoStmt>(T) || isa<CXXForRangeStmt>(T) || isa<SwitchStmt>(T)) {
+        // Their own breaks and continues are theirs; returns inside still leave the function.
+        if (findStmtOfKind<ReturnStmt>(T) || findStmtOfKind<GotoStmt>(T))
+          return false;
+        continue;
+      }
+      for (const Stmt *C : T->children())
+        Work.push_back(C);
+    }
+    return true;
+  }
+
+  template <class Kind> static const Stmt *findStmtOfKind(const Stmt *S) {
+    if (!S)
+      return nullptr;
+    if (isa<Kind>(S))
+      return S;
+    for (const Stmt *C : S->children())
+      if (const Stmt *Found = findStmtOfKind<Kind>(C))
+        return Found;
+    return nullptr;
+  }
 
   /// Every read of a row-count variable is in a guard's condition.
   llvm::Error checkCountAliases() const {
@@ -517,13 +604,52 @@ private:
     const auto *V = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
     if (!V || isa<DecompositionDecl>(V) || V->getType()->isReferenceType() || !V->hasLocalStorage())
       return false;
+    // The epilogue declares it: an initialiser that changes nothing and reads only what the
+    // epilogue has (`out(preds.size(0), torch::empty({0, 6}))`) may run there.
     const QualType Element = vectorElementType(V->getType());
-    if (Element.isNull() || !Api.isTensor(Element) || !initRunsNoUserCode(V->getInit(), Api, Ctx))
+    if (Element.isNull() || !Api.isTensor(Element) ||
+        (!initRunsNoUserCode(V->getInit(), Api, Ctx) &&
+         (findSideEffect(V->getInit(), Api, false, Evaluation::AsBefore) || readsBodyState(V->getInit(), Body, {}))))
       return false;
     for (; Next != End; ++Next)
-      if (const auto *For = dyn_cast<ForStmt>(*Next); For && llvm::is_contained(loopPushes(For), V))
+      if (const auto *For = dyn_cast<ForStmt>(*Next);
+          For && (llvm::is_contained(loopPushes(For), V) || llvm::is_contained(loopSlots(For), V)))
         return true;
     return false;
+  }
+
+  /// `for (int64_t i = 0; i < preds.size(0); ++i) out.push_back(torch::zeros({0, 6}));` before
+  /// the selecting loop: a loop whose body only pushes into collected vectors, whose header and
+  /// values run no user code, change nothing and read only what the epilogue has (parameters the
+  /// function leaves alone, host declarations, the counter). The epilogue runs it.
+  bool isPrefill(const ForStmt *For, const Plan &P) const {
+    const VarDecl *Index = loopCounter(For);
+    if (!Index || !For->getCond() || !For->getInc() || !incrementsOnly(For->getInc(), Index) ||
+        firstSelection(For))
+      return false;
+    std::map<const ValueDecl *, unsigned> Allowed = withHostDecls({{Index, ~0u}}, P);
+    for (const Stmt *Part : {(const Stmt *)Index->getInit(), (const Stmt *)For->getCond()})
+      if (!Part || findSideEffect(Part, Api, false, Evaluation::AsBefore) || readsBodyState(Part, Body, Allowed))
+        return false;
+    auto Statements = bodyStatements(For->getBody());
+    return !Statements.empty() && llvm::all_of(Statements, [&](const Stmt *S) {
+      const Expr *Value = nullptr;
+      std::string Method;
+      const VarDecl *Into = pushInto(S, Value, Method);
+      return Into && P.Collected.count(Into) && Api.isTensorExpr(Value) &&
+             !findSideEffect(Value, Api, false, Evaluation::AsBefore) && !readsBodyState(Value, Body, Allowed);
+    });
+  }
+
+  /// The vectors the top-level statements of the loop's body assign by the counter (`out[i] = e;`).
+  static llvm::SmallVector<const VarDecl *, 4> loopSlots(const ForStmt *For) {
+    llvm::SmallVector<const VarDecl *, 4> Into;
+    for (const Stmt *S : bodyStatements(For->getBody())) {
+      const Expr *Value = nullptr;
+      if (const VarDecl *V = slotInto(S, loopCounter(For), Value))
+        Into.push_back(V);
+    }
+    return Into;
   }
 
   /// The vectors the top-level statements of the loop's body push into.
@@ -539,7 +665,8 @@ private:
   }
 
   bool pushesIntoCollected(const ForStmt *For, const Plan &P) const {
-    return llvm::any_of(loopPushes(For), [&](const VarDecl *V) { return P.Collected.count(V) > 0; });
+    return llvm::any_of(loopPushes(For), [&](const VarDecl *V) { return P.Collected.count(V) > 0; }) ||
+           llvm::any_of(loopSlots(For), [&](const VarDecl *V) { return P.Collected.count(V) > 0; });
   }
 
   /// The loop whose iterations select (LoopPlan). Its trip count must not depend on what the
@@ -585,6 +712,9 @@ private:
     for (const VarDecl *V : loopPushes(For))
       if (P.Collected.count(V) && !First)
         First = V;
+    for (const VarDecl *V : loopSlots(For))
+      if (P.Collected.count(V) && !First)
+        First = V;
     L.Type = First ? elementTypeText(First) : Api.spell(firstSelection(For), "Tensor");
     if (L.Type.empty())
       return refuse("the type of '" + First->getNameAsString() + "' cannot be written outside the function");
@@ -602,6 +732,8 @@ private:
         Err = loopGuard(If, L, P);
       else if (const VarDecl *Into = pushInto(S, Value, Method); Into && P.Collected.count(Into))
         Err = push(S, Into, Method, Value, L, P);
+      else if (const VarDecl *Slot = slotInto(S, Index, Value); Slot && P.Collected.count(Slot))
+        Err = push(S, Slot, "", Value, L, P);
       else if (If && isCap(If))
         Err = cap(If, P);
       else
@@ -702,8 +834,47 @@ private:
     if (isa<CallExpr>(E) && Api.callHasTag(E, "in_place"))
       return true;
     const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
-    return OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && Api.isTensorExpr(OC->getArg(0)) &&
-           !isa<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts());
+    return OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && returnsTensorByValue(OC->getArg(0));
+  }
+
+  /// Whether `E` is a call that returns a tensor by value (`x.select(1, 0)`, `keep[i]`): assigning
+  /// to it copies into the elements it views. Assigning to a reference (`out[i]` of a vector, a
+  /// variable) rebinds the handle instead.
+  bool returnsTensorByValue(const Expr *E) const {
+    const auto *Call = dyn_cast<CallExpr>(stripAll(E));
+    return Call && Api.isTensorExpr(E) && !Call->getCallReturnType(Ctx)->isReferenceType();
+  }
+
+  /// Whether the write `E` (writesTensorData) goes into a tensor the host part of the loop makes
+  /// itself: a local it declares, given only new tensors (calls the packs describe that share
+  /// no storage: `auto keep = torch::empty({n}); keep[c] = v;`), which no device part can read.
+  bool writesOwnTensor(const Expr *E, const LoopPlan &L) const {
+    const Expr *Target = nullptr;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getNumArgs() == 2)
+      Target = OC->getArg(0);
+    else if (isa<CallExpr>(E))
+      Target = callObject(E) ? callObject(E) : Api.argAt(E, 0);
+    const VarDecl *V = Target ? viewedVariable(Target, Api) : nullptr;
+    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->getType()->isReferenceType() ||
+        V->getBeginLoc() < L.TailBegin->getBeginLoc() || L.For->getBody()->getEndLoc() < V->getBeginLoc())
+      return false;
+    auto IsNew = [&](const Expr *Value) {
+      Value = Value ? stripAll(Value) : nullptr;
+      return Value && isa<CallExpr>(Value) && !Api.entriesFor(Value).empty() &&
+             !Api.callHasTag(Value, "shares_storage") && !Api.callHasTag(Value, "in_place");
+    };
+    if (!IsNew(V->getInit()))
+      return false;
+    // Every later value: `keep = keep.toType(torch::kInt64);` in the loop's body.
+    return !findExpr(L.For->getBody(), [&](const Expr *A) {
+      const Expr *Lhs = nullptr, *Rhs = nullptr;
+      if (const auto *BO = dyn_cast<BinaryOperator>(A); BO && BO->isAssignmentOp())
+        Lhs = BO->getLHS(), Rhs = BO->getRHS();
+      else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(A); OC && OC->getOperator() == OO_Equal &&
+                                                                   OC->getNumArgs() == 2)
+        Lhs = OC->getArg(0), Rhs = OC->getArg(1);
+      return Lhs && referencedVar(stripAll(Lhs)) == V && !IsNew(Rhs);
+    });
   }
 
   /// Whether `S` is in the host part of the loop's iterations.
@@ -722,9 +893,11 @@ private:
     const std::string Line = lineOf(L.TailBegin, Ctx);
     // The core runs every iteration's device part before the epilogue runs any host part: a host
     // part that wrote tensor data could change what a later iteration's device part read in the
-    // original (a tensor from before the loop, a view of a parameter), so none may.
+    // original (a tensor from before the loop, a view of a parameter), so none may, except into
+    // tensors the host part makes itself (writesOwnTensor).
     for (auto T = It; T != Block->body_end(); ++T)
-      if (const Expr *Write = findExpr(*T, [&](const Expr *E) { return writesTensorData(E); }))
+      if (const Expr *Write =
+              findExpr(*T, [&](const Expr *E) { return writesTensorData(E) && !writesOwnTensor(E, L); }))
         return refuse("the host part of the loop from line " + Line + " writes tensor data in place ('" +
                       sourceText(Write, Ctx) + "', line " + lineOf(Write, Ctx) + "), which a later iteration may "
                       "read: the core runs every iteration's device part before the epilogue runs the host parts");
@@ -857,9 +1030,12 @@ private:
       }
       if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(S); DR && isComputedTensor(DR->getDecl()) &&
                                                              !G.Reads.count(DR->getDecl())) {
+        // The core may write into the tensor after the guard (write()), where the original tested
+        // it before: the guard then tests a copy, unless it reads no element of it.
         const std::string Name = DR->getDecl()->getNameAsString();
+        const std::string Value = writesInPlace() && !readsOnlyMetadataOf(Cond, DR->getDecl()) ? Name + ".clone()" : Name;
         const std::string Kept = freshName(Name + "_at_" + Line, Body, Taken);
-        P.Core += Each ? Kept + ".push_back(" + Name + ");\n" : "auto " + Kept + " = " + Name + ";\n";
+        P.Core += Each ? Kept + ".push_back(" + Value + ");\n" : "auto " + Kept + " = " + Value + ";\n";
         const int Group = Lifter.groupOf(DR->getDecl());
         G.Reads[DR->getDecl()] = Into.size();
         Into.push_back({Kept, Group >= 0 ? Lifter.countOf(Group) : "", Each});
@@ -870,7 +1046,40 @@ private:
     }
   }
 
-  /// `out.push_back(e)` into a collected vector: the core collects `e`, padded, for each iteration.
+  /// Whether the function writes tensor data anywhere (writesTensorData).
+  bool writesInPlace() const {
+    return findExpr(Body, [&](const Expr *E) { return writesTensorData(E); }) != nullptr;
+  }
+
+  /// Whether every read of `D` in `Cond` is the object of a query of its shape or metadata
+  /// (`kept.size(0)`, `kept.sizes()[0]`, `kept.dim()`, `kept.dtype()`), which a write into its
+  /// elements leaves unchanged.
+  bool readsOnlyMetadataOf(const Expr *Cond, const ValueDecl *D) const {
+    std::set<const Expr *> Queried;
+    unsigned Reads = 0;
+    llvm::SmallVector<const Stmt *, 16> Work{Cond};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      if (const auto *E = dyn_cast<Expr>(S); E && isa<CallExpr>(E) && callObject(E) &&
+                                              (Api.callHasTag(E, "shape_query") || Api.callHasTag(E, "rank_query") ||
+                                               Api.callHasTag(E, "metadata_query")))
+        Queried.insert(stripAll(callObject(E)));
+      if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == D)
+        ++Reads;
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+    }
+    const unsigned QueriedReads = llvm::count_if(Queried, [&](const Expr *E) {
+      const auto *DR = dyn_cast<DeclRefExpr>(E);
+      return DR && DR->getDecl() == D;
+    });
+    return QueriedReads == Reads;
+  }
+
+  /// `out.push_back(e)` into a collected vector, or `out[i] = e` (Method empty) into one the
+  /// statements before the loop filled: the core collects `e`, padded, for each iteration.
   llvm::Error push(const Stmt *S, const VarDecl *Into, const std::string &Method, const Expr *Value, LoopPlan &L,
                    Plan &P) {
     if (!Api.isTensorExpr(Value))
@@ -889,6 +1098,11 @@ private:
     Step.Method = Method;
     Step.Value = L.Outputs.size();
     Step.PushLoc = S->getSourceRange();
+    if (Method.empty()) { // out[i] = e: the epilogue rebinds the element under the original header
+      const Stmt *Assign = isa<ExprWithCleanups>(S) ? cast<ExprWithCleanups>(S)->getSubExpr() : S;
+      Step.Slot = sourceText(cast<CXXOperatorCallExpr>(Assign)->getArg(0), Ctx);
+      L.ReadsCounter = true;
+    }
     L.Steps.push_back(Step);
     L.Outputs.push_back({Each, Lifted->Group >= 0 ? Lifter.countOf(Lifted->Group) : "", true});
     return llvm::Error::success();
@@ -920,6 +1134,10 @@ private:
         InTail |= S == P.TailBegin;
         if (S == DS || usesOf(V, S).empty())
           continue;
+        if (llvm::is_contained(P.Prefills, S)) {
+          EpilogueUses = true;
+          continue;
+        }
         if (P.Loop && S == P.Loop->For) {
           // The epilogue does the loop's pushes, takes its guards and runs its host part (and its
           // header, when the host part reads the counter); the core runs the rest.
@@ -1311,6 +1529,9 @@ private:
     const Expr *Value = nullptr;
     if (const VarDecl *V = assignedLocal(S, Value); V && Api.isTensor(V->getType()))
       return value(S, V, Value, P);
+    if (const auto *OC = isa<Expr>(S) ? dyn_cast<CXXOperatorCallExpr>(stripAll(cast<Expr>(S))) : nullptr;
+        OC && isColumnWrite(OC))
+      return write(OC, P);
     std::string Kind = isa<Expr>(S) ? "'" + sourceText(S, Ctx) + "'" : std::string(S->getStmtClassName());
     if (const auto *For = dyn_cast<ForStmt>(S); For)
       Kind = "the loop";
@@ -1336,6 +1557,79 @@ private:
                     lineOf(S, Ctx) + " is not");
     return refuseOutOfScope("the padded form covers straight-line code (locals, assignments, returns tested on selections); " +
                   Kind + " at line " + lineOf(S, Ctx) + " is not");
+  }
+
+  /// `t = v` or `t op= v` (+, -, *, /) with `t` a tensor expression other than a variable: a
+  /// write through a view (`pred.select(1, 0) = ...`).
+  bool isColumnWrite(const CXXOperatorCallExpr *OC) const {
+    const OverloadedOperatorKind Op = OC->getOperator();
+    return OC->getNumArgs() == 2 && returnsTensorByValue(OC->getArg(0)) &&
+           (Op == OO_Equal || Op == OO_PlusEqual || Op == OO_MinusEqual || Op == OO_StarEqual || Op == OO_SlashEqual);
+  }
+
+  /// The variable whose storage a chain of views reaches (`pred` in `pred.select(1, 0)`, `keep`
+  /// in `keep[c]`: calls the packs tag shares_storage), or null.
+  static const VarDecl *viewedVariable(const Expr *E, const ApiModel &Api) {
+    E = stripAll(E);
+    while (isa<CallExpr>(E) && callObject(E) && Api.callHasTag(E, "shares_storage") &&
+           !Api.callHasTag(E, "device_transfer"))
+      E = stripAll(callObject(E));
+    return referencedVar(E);
+  }
+
+  /// `pred.select(1, 0) = pred.select(1, 0) - pred.select(1, 2) / 2;` (also +=, -=, *=, /=): a
+  /// write through a view that keeps every row of a padded variable, each row from the same row
+  /// of a value of its group or from one element. The padded rows take values nobody reads; the
+  /// selected ones the original's. The variable must be the iteration's own in a loop (the core
+  /// runs the statements after a 'continue' in every iteration), and not a capped value, which
+  /// the original holds as a view of rows another variable still has.
+  llvm::Error write(const CXXOperatorCallExpr *OC, Plan &P) {
+    const std::string Line = lineOf(OC, Ctx);
+    const Expr *Target = OC->getArg(0), *Source = OC->getArg(1);
+    const VarDecl *V = viewedVariable(Target, Api);
+    const int Group = V ? Lifter.groupOf(V) : -1;
+    if (Group < 0)
+      return refuse("'" + sourceText(OC, Ctx) + "' (line " + Line + ") writes into a tensor that is not the rows of a "
+                    "value-dependent selection: the padded form writes only through views of such rows");
+    if (InLoop && V->getBeginLoc() < InLoop->getBody()->getBeginLoc())
+      return refuse("'" + sourceText(OC, Ctx) + "' (line " + Line + ") writes into '" + V->getNameAsString() +
+                    "', declared before the loop at line " + lineOf(InLoop, Ctx) + ", which the core would write in "
+                    "iterations the original skips");
+    if (Lifter.isDerived(Group))
+      return refuse("'" + sourceText(OC, Ctx) + "' (line " + Line + ") writes into '" + V->getNameAsString() +
+                    "' after a cap on its rows: the original writes through a view of the first rows, the padded "
+                    "form would write every row");
+    if (auto Why = sideEffect(Source))
+      return refuse("the value written at line " + Line + " " + *Why);
+    if (auto Why = sideEffect(Target))
+      return refuse("the view written at line " + Line + " " + *Why);
+    std::string Prelude;
+    auto Into = Lifter.lift(Target, "", Prelude);
+    if (!Into)
+      return Into.takeError();
+    if (Into->Group != Group)
+      return refuse("'" + sourceText(Target, Ctx) + "' (line " + Line + ") is not a view that keeps every row of '" +
+                    V->getNameAsString() + "'");
+    std::map<const Stmt *, std::string> Replaced{{stripAll(Target), Into->Text}};
+    if (Api.isTensorExpr(Source)) {
+      auto From = Lifter.lift(Source, "", Prelude);
+      if (!From)
+        return From.takeError();
+      if (From->Group >= 0 && From->Group != Group)
+        return refuse("'" + sourceText(OC, Ctx) + "' (line " + Line + ") writes the rows of one selection into "
+                      "those of another, which do not line up once padded");
+      if (From->Group < 0 && !isProvablySingleElement(Source, Body, Api))
+        return refuse("cannot prove that '" + sourceText(Source, Ctx) + "' (line " + Line + ") lines up with the "
+                      "rows of '" + sourceText(Target, Ctx) + "' (write one element, or a value computed from "
+                      "them)");
+      Replaced[stripAll(Source)] = From->Text;
+    } else if (Lifter.touchesPadded(Source)) {
+      return refuse("'" + sourceText(Source, Ctx) + "' (line " + Line + ") is a host value computed from a "
+                    "value-dependent selection");
+    }
+    P.Core += Prelude + textWithReplacements(OC, Replaced, Ctx) + ";\n";
+    Lifter.forget(V);
+    return llvm::Error::success();
   }
 
   /// `auto [values, indices] = torch::max(kept, 1);`: each binding holds the rows of the call.
@@ -1404,6 +1698,15 @@ private:
     return llvm::Error::success();
   }
 };
+
+/// The source text of a whole statement: a statement that ends in an expression statement
+/// (`x = 1`, `for (...) v.push_back(e)`) ends before its ';' in the AST, which this adds.
+std::string statementText(const Stmt *S, const ASTContext &Ctx) {
+  std::string Text = sourceText(S, Ctx);
+  if (Text.empty() || (Text.back() != ';' && Text.back() != '}'))
+    Text += ";";
+  return Text;
+}
 
 /// The text of the file between two locations of `F`'s definition.
 std::string textBetween(SourceLocation B, SourceLocation E, const ASTContext &Ctx) {
@@ -1606,10 +1909,10 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
                     ">(" + Padded + ").size(); ++" + Iteration + ") {\n";
       Epilogue += EachRows;
       for (const LoopStep &Step : L.Steps)
-        Epilogue += Step.Guard >= 0
-                        ? "if (" + Tested(L.Guards[Step.Guard], LoopBase) + ")\n  continue;\n"
-                        : Step.Into->getNameAsString() + "." + Step.Method + "(" + Sliced(LoopBase + Step.Value) +
-                              ");\n";
+        Epilogue += Step.Guard >= 0      ? "if (" + Tested(L.Guards[Step.Guard], LoopBase) + ")\n  continue;\n"
+                    : !Step.Slot.empty() ? Step.Slot + " = " + Sliced(LoopBase + Step.Value) + ";\n"
+                                         : Step.Into->getNameAsString() + "." + Step.Method + "(" +
+                                               Sliced(LoopBase + Step.Value) + ");\n";
       if (L.TailBegin) {
         for (const auto &[V, I] : L.TailReads)
           if (Outputs[LoopBase + I].Each)
@@ -1631,6 +1934,8 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   std::string Leading;
   for (const DeclStmt *DS : P.HostDecls)
     Leading += sourceText(DS, Ctx) + "\n";
+  for (const ForStmt *For : P.Prefills)
+    Leading += statementText(For, Ctx) + "\n";
   for (const std::string &L : P.LeadingGuards)
     Leading += L + "\n";
   std::string Signature = textBetween(F.getBeginLoc(), Body->getBeginLoc(), Ctx);

@@ -154,3 +154,67 @@ GRAPHIFY_GRAPH_REGION torch::Tensor per_image_on_host(torch::Tensor preds) {
   return torch::tensor(flat).view({-1, 5});
 }
 // graphify-expect-fix: fixed
+
+// Per image in the style of YOLOv5 ports: candidates kept at the positions of the confident
+// scores, their boxes turned into corners in place, and a greedy suppression written with host
+// loops that records the rows it keeps in a tensor it makes. The core runs the filter and the
+// column writes padded; the epilogue's loop runs the suppression on each image's sliced rows.
+// graphify-entry: preds: f32[2,5,8]
+GRAPHIFY_GRAPH_REGION std::vector<torch::Tensor> corners_then_greedy_per_image(torch::Tensor preds) {
+  std::vector<torch::Tensor> output;
+  for (size_t i = 0; i < preds.sizes()[0]; ++i) {
+    torch::Tensor pred = preds.select(0, i);
+    torch::Tensor score = pred.select(1, 4) * std::get<0>(torch::max(pred.slice(1, 5, pred.sizes()[1]), 1));
+    pred = torch::index_select(pred, 0, torch::nonzero(score > 0.3).select(1, 0));
+    if (pred.sizes()[0] == 0)
+      continue;
+    pred.select(1, 0) = pred.select(1, 0) - pred.select(1, 2) / 2;
+    pred.select(1, 1) = pred.select(1, 1) - pred.select(1, 3) / 2;
+    pred.select(1, 2) += pred.select(1, 0);
+    pred.select(1, 3) += pred.select(1, 1);
+    std::tuple<torch::Tensor, torch::Tensor> best = torch::max(pred.slice(1, 5, pred.sizes()[1]), 1);
+    pred.select(1, 4) = pred.select(1, 4) * std::get<0>(best);
+    pred.select(1, 5) = std::get<1>(best);
+    torch::Tensor dets = pred.slice(1, 0, 6);
+    torch::Tensor keep = torch::zeros({dets.sizes()[0]}, torch::kLong);
+    torch::Tensor order = std::get<1>(torch::sort(dets.select(1, 4), 0, true));
+    int64_t kept = 0;
+    while (order.sizes()[0] > 0) {
+      const int64_t top = order[0].item<int64_t>();
+      keep[kept] = top;
+      kept += 1;
+      torch::Tensor overlap = torch::zeros({order.sizes()[0] - 1});
+      for (int64_t j = 1; j < order.sizes()[0]; ++j) {
+        const int64_t other = order[j].item<int64_t>();
+        const float w = std::max(0.0f, std::min(dets[top][2].item<float>(), dets[other][2].item<float>()) -
+                                           std::max(dets[top][0].item<float>(), dets[other][0].item<float>()));
+        const float h = std::max(0.0f, std::min(dets[top][3].item<float>(), dets[other][3].item<float>()) -
+                                           std::max(dets[top][1].item<float>(), dets[other][1].item<float>()));
+        overlap[j - 1] = w * h;
+      }
+      order = torch::index_select(order, 0, torch::nonzero(overlap <= 0.25).select(1, 0) + 1);
+    }
+    output.push_back(torch::index_select(dets, 0, keep.slice(0, 0, kept)));
+  }
+  return output;
+}
+// graphify-expect-fix: fixed
+
+// Per image into a vector filled beforehand with an empty result per image and assigned by the
+// loop's counter (YOLO ports of `output = [torch.zeros((0, 6))] * bs; output[xi] = x`): the
+// epilogue fills the vector as the original did and rebinds each image's element to its slice.
+// graphify-entry: preds: f32[3,4,6]
+GRAPHIFY_GRAPH_REGION std::vector<torch::Tensor> per_image_into_slots(torch::Tensor preds) {
+  std::vector<torch::Tensor> output;
+  for (int64_t i = 0; i < preds.size(0); ++i)
+    output.push_back(torch::zeros({0, 5}));
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    torch::Tensor x = preds[i];
+    x = x.index_select(0, torch::nonzero(x.select(1, 4) > 0.25).select(1, 0));
+    if (x.size(0) == 0)
+      continue;
+    output[i] = x.slice(1, 0, 5) * 2;
+  }
+  return output;
+}
+// graphify-expect-fix: fixed

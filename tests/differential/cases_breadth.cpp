@@ -221,6 +221,18 @@ DIFF_CASE(breadth_scalar_value_type_and_optional) {
 }
 
 // --- ops: index_copy, index_fill, split_with_sizes, median, upsample_nearest1d -------------------
+// `x[t]` with a 0-d tensor, as post-processing reads a box at a position it holds; LibTorch
+// refuses any other tensor.
+DIFF_CASE(breadth_subscript_by_tensor) {
+  auto x = wave({4, 3}, 1.0, 0.1);
+  auto order = longs({2, 0, 3});
+  return {x[order[0]], x[order[0]][1], x[ints({1, 3})[1]], x[order[2] - 4]};
+}
+DIFF_CASE(breadth_subscript_by_tensor_out_of_range_errors) { return wave({4, 3}, 1.0, 0.1)[longs({5, 0})[0]]; }
+DIFF_CASE(breadth_subscript_by_positions_errors) { return wave({4, 3}, 1.0, 0.1)[longs({2, 0})]; }
+DIFF_CASE(breadth_subscript_by_bool_errors) { return wave({4, 3}, 1.0, 0.1)[bools({1, 0})[0]]; }
+DIFF_CASE(breadth_subscript_by_float_errors) { return wave({4, 3}, 1.0, 0.1)[wave({2}, 1.0, 0.1)[0]]; }
+
 DIFF_CASE(breadth_index_copy) {
   auto x = wave({4, 3}, 1.0, 0.2), src = wave({2, 3}, 5.0, 0.9);
   auto i = longs({3, 0});

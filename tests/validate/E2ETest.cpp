@@ -29,8 +29,9 @@ const std::string EntryModels = GRAPHIFY_VALIDATE_TEST_ENTRY_MODELS;
 const std::string RefusedModels = GRAPHIFY_VALIDATE_TEST_REFUSED_MODELS;
 
 RunResult validate(std::vector<std::string> Args, unsigned Timeout = 1500) {
+  // The cache option first: what follows a `--` among the arguments is the compiler's.
+  Args.insert(Args.begin(), "--cache-dir=" GRAPHIFY_VALIDATE_TEST_CACHE);
   Args.insert(Args.begin(), GRAPHIFY_VALIDATE_EXE);
-  Args.push_back("--cache-dir=" GRAPHIFY_VALIDATE_TEST_CACHE);
   return runIsolated(Args, Timeout);
 }
 
@@ -104,7 +105,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   RunResult R = validate(Args);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 36u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 38u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -223,6 +224,23 @@ TEST(E2EModels, ExplicitEntryAndInputs) {
   auto Rows = parseReport(R.Stdout);
   ASSERT_EQ(Rows.size(), 1u) << R.Stderr;
   EXPECT_EQ(Rows["PartitionPositiveFirst"].Trials, 3);
+}
+
+// A model file that is also a program (its own main(), as inference samples are) validates: the
+// harness renames that main() out of its own way, and the libraries its main() needs, given
+// after `--`, go after the harness source on the link line.
+TEST(E2EModels, AModelWithItsOwnMainValidates) {
+  const std::string Model = writeModel("with_main.cpp", "#include <torch/torch.h>\n"
+                                                        "extern \"C\" const char *zlibVersion(void);\n"
+                                                        "// graphify-entry: x: f32[4]\n"
+                                                        "torch::Tensor doubled(torch::Tensor x) { return x * 2; }\n"
+                                                        "int main() { return zlibVersion()[0] == '1' ? 0 : 1; }\n");
+  RunResult R = validate({Model, "--trials=2", "--format=json", "--quiet", "--", "-lz"});
+  ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
+  auto Rows = parseReport(R.Stdout);
+  ASSERT_EQ(Rows.size(), 1u) << R.Stdout << R.Stderr;
+  EXPECT_EQ(Rows["doubled"].Equivalent, 2);
+  EXPECT_EQ(Rows["doubled"].Trials, 2);
 }
 
 /// The fixes' rule names, without lines and explanations (`line 8: if-return-to-where: ...`).

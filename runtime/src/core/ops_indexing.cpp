@@ -193,6 +193,14 @@ Tensor Tensor::index(const std::vector<indexing::TensorIndex> &indices, SL loc) 
 Tensor Tensor::index(std::initializer_list<indexing::TensorIndex> indices, SL loc) const {
   return index(std::vector<indexing::TensorIndex>(indices), loc);
 }
+// LibTorch's TensorBody.h: the tensor is read as a Scalar (a host read), which must be integral.
+Tensor Tensor::operator[](const Tensor &index) const {
+  if (!index.defined()) throw Error("Can only index with tensors that are defined");
+  if (index.dim() != 0) throw Error("Can only index with tensors that are scalars (zero-dim)");
+  if (!isIntegralType(index.scalar_type(), /*include_bool=*/false))
+    throw Error("Can only index tensors with integral scalars");
+  return select(0, index.item<int64_t>());
+}
 
 Tensor &Tensor::index_put_(const std::vector<indexing::TensorIndex> &indices, const Tensor &value, bool accumulate,
                            SL loc) {

@@ -219,12 +219,20 @@ BuildOutcome buildHarness(const Toolchain &TC, const BuildRequest &Req, const st
     Cmd.push_back(F);
   for (const std::string &I : TC.IncludeDirs)
     Cmd.push_back("-I" + I);
+  // Libraries among the user's arguments (`-lopencv_core`, `libx.a`) go after the harness
+  // source: the linker takes from a library only what the objects before it need.
+  auto IsLibrary = [](llvm::StringRef A) {
+    return A.starts_with("-l") || A.ends_with(".a") || A.ends_with(".so") || A.contains(".so.");
+  };
+  std::vector<std::string> Libraries;
   for (const std::string &A : Req.ExtraArgs)
-    Cmd.push_back(A);
+    (IsLibrary(A) ? Libraries : Cmd).push_back(A);
 
   llvm::SHA256 H;
   H.update(TC.Fingerprint);
   for (const std::string &A : Cmd)
+    H.update(A + "\x1f");
+  for (const std::string &A : Libraries)
     H.update(A + "\x1f");
   for (const std::string &A : TC.LinkArgs)
     H.update(A + "\x1f");
@@ -244,6 +252,8 @@ BuildOutcome buildHarness(const Toolchain &TC, const BuildRequest &Req, const st
   Cmd.push_back(Req.SourcePath);
   Cmd.push_back("-o");
   Cmd.push_back(Tmp);
+  for (const std::string &A : Libraries)
+    Cmd.push_back(A);
   for (const std::string &A : TC.LinkArgs)
     Cmd.push_back(A);
   for (const std::string &A : Cmd)

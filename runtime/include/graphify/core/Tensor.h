@@ -221,6 +221,9 @@ public:
   Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
   Tensor select(int64_t dim, int64_t index) const;
   Tensor operator[](int64_t index) const { return select(0, index); }
+  /// `x[t]` with a 0-d integer tensor: the row at the position it holds, read on the host as
+  /// LibTorch does (`dets[order[0]][2]`); any other tensor throws, as there.
+  Tensor operator[](const Tensor &index) const;
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
   std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
