@@ -514,9 +514,10 @@ private:
 
   /// A statement before the first selection and before any guard (`torch::Tensor boxes;`, an
   /// `if`/`else` on a parameter's shape, a loop that prepares inputs): the core runs it verbatim.
-  /// It may not leave the function or the loop around it (return, break, continue, goto at its
-  /// own level), mention a selection, or read tensor data on the host, which would keep the core
-  /// from being captured (that is a host tail's or the finding's own fix).
+  /// It may not leave the function (a return or goto anywhere in it but a lambda; at the top
+  /// level of a body a break or continue belongs to a loop inside it), mention a selection, or
+  /// read tensor data on the host, which would keep the core from being captured (that is a host
+  /// tail's or the finding's own fix).
   bool isVerbatimPrefix(const Stmt *S, const Plan &P) const {
     if (Lifter.groupCount() > 0 || !P.Guards.empty() || InLoop || readsOnHost(S) ||
         findExpr(S, [&](const Expr *E) { return Lifter.isSelection(E); }))
@@ -528,32 +529,10 @@ private:
         continue;
       if (isa<ReturnStmt>(T) || isa<GotoStmt>(T) || isa<CoreturnStmt>(T))
         return false;
-      // A break or continue of a loop inside the statement stays inside it.
-      if ((isa<BreakStmt>(T) || isa<ContinueStmt>(T)) && T != S)
-        continue;
-      if (isa<BreakStmt>(T) || isa<ContinueStmt>(T))
-        return false;
-      if (isa<ForStmt>(T) || isa<WhileStmt>(T) || isa<DoStmt>(T) || isa<CXXForRangeStmt>(T) || isa<SwitchStmt>(T)) {
-        // Their own breaks and continues are theirs; returns inside still leave the function.
-        if (findStmtOfKind<ReturnStmt>(T) || findStmtOfKind<GotoStmt>(T))
-          return false;
-        continue;
-      }
       for (const Stmt *C : T->children())
         Work.push_back(C);
     }
     return true;
-  }
-
-  template <class Kind> static const Stmt *findStmtOfKind(const Stmt *S) {
-    if (!S)
-      return nullptr;
-    if (isa<Kind>(S))
-      return S;
-    for (const Stmt *C : S->children())
-      if (const Stmt *Found = findStmtOfKind<Kind>(C))
-        return Found;
-    return nullptr;
   }
 
   /// Every read of a row-count variable is in a guard's condition.
