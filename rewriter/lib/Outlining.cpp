@@ -71,9 +71,11 @@ public:
 
   std::set<const VarDecl *> Declared; ///< variables declared anywhere in the block
   std::set<const ParmVarDecl *> Params;
+  /// Statements the outlined code does not run (they stay in the method), not walked.
+  const std::set<const Stmt *> *Skip = nullptr;
 
   llvm::Error walk(const Stmt *S, bool InLambda) {
-    if (!S)
+    if (!S || (Skip && Skip->count(S)))
       return llvm::Error::success();
     if (isa<ReturnStmt>(S) && !InLambda && !ReturnsAllowed)
       return refuse(Subject + " return (line " + lineOf(S, Ctx) +
@@ -353,10 +355,12 @@ llvm::Error checkCoreCanStandBeside(const FunctionDecl &F) {
   return llvm::Error::success();
 }
 
-llvm::Expected<OutlinedBlock> outlineMethodBody(const FunctionDecl &F, ASTContext &Ctx) {
+llvm::Expected<OutlinedBlock> outlineMethodBody(const FunctionDecl &F, ASTContext &Ctx,
+                                                const std::set<const Stmt *> &StayInMethod) {
   OutlinedBlock Out;
-  const std::string Subject = "the statements of '" + F.getNameAsString() + "'";
+  const std::string Subject = "the statements of '" + F.getNameAsString() + "' that the core runs";
   BlockWalker Walker(F, Ctx, Out, Subject, true);
+  Walker.Skip = &StayInMethod;
   if (auto Err = Walker.walk(F.getBody(), false))
     return std::move(Err);
   const CXXRecordDecl *Class = isa<CXXMethodDecl>(F) ? cast<CXXMethodDecl>(F).getParent() : nullptr;
@@ -374,6 +378,20 @@ llvm::Expected<OutlinedBlock> outlineMethodBody(const FunctionDecl &F, ASTContex
                     "', which the core takes as a parameter of that name");
   }
   return Out;
+}
+
+std::vector<std::string> fieldNames(const CXXRecordDecl *Class) {
+  std::vector<std::string> Names;
+  auto Add = [&](const CXXRecordDecl *C) {
+    for (const FieldDecl *Field : C->fields())
+      Names.push_back(Field->getNameAsString());
+    return true;
+  };
+  if (Class && Class->hasDefinition()) {
+    Add(Class);
+    Class->forallBases(Add);
+  }
+  return Names;
 }
 
 std::optional<transformer::Edit> includeEdit(llvm::StringRef Header, ASTContext &Ctx) {

@@ -30,6 +30,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,12 +61,14 @@ llvm::Expected<OutlinedBlock> outlineBlock(const clang::FunctionDecl &F, llvm::A
 /// declares). Success otherwise.
 llvm::Error checkCoreCanStandBeside(const clang::FunctionDecl &F);
 
-/// The fields of `*this` that the whole body of the method `F` reads or writes, for a core outside
-/// the class that takes each as a reference parameter named after it (FieldUses: the uses, among
-/// them those written `this->field`); its returns stay where they are (Locals and Outputs stay
-/// empty). Refused, with the construct named, as outlineBlock refuses, and when a parameter's type
-/// is declared in the class or a variable of the body is named like a field it uses.
-llvm::Expected<OutlinedBlock> outlineMethodBody(const clang::FunctionDecl &F, clang::ASTContext &Ctx);
+/// The fields of `*this` that the body of the method `F` reads or writes, but for the statements
+/// of `StayInMethod` (they run in the method, not in the core: a host epilogue's part), for a core
+/// outside the class that takes each as a reference parameter named after it (FieldUses: the uses,
+/// among them those written `this->field`); its returns stay where they are (Locals and Outputs
+/// stay empty). Refused, with the construct named, as outlineBlock refuses, and when a parameter's
+/// type is declared in the class or a variable of the body is named like a field it uses.
+llvm::Expected<OutlinedBlock> outlineMethodBody(const clang::FunctionDecl &F, clang::ASTContext &Ctx,
+                                                const std::set<const clang::Stmt *> &StayInMethod = {});
 
 /// How a declaration of a value of `T` is written outside the function (fully qualified), or
 /// empty when it cannot be (a lambda's closure, a local class, a type only the class scope names).
@@ -73,6 +76,10 @@ llvm::Expected<OutlinedBlock> outlineMethodBody(const clang::FunctionDecl &F, cl
 /// members), a namespace one of them hides is named from the global scope: `::at::Tensor` beside
 /// a parameter `int64_t &at`.
 std::string nameableType(clang::QualType T, const clang::ASTContext &Ctx, const clang::FunctionDecl *In = nullptr);
+
+/// The names of the fields of `Class` and of its bases (those with a definition): what a core
+/// that takes fields as parameters of their names must not declare.
+std::vector<std::string> fieldNames(const clang::CXXRecordDecl *Class);
 
 /// The edit that adds `#include <Header>` to the main file among its includes (clang's
 /// HeaderIncludes picks the place), or none when the file already includes it as written: what

@@ -31,6 +31,7 @@
 // beside the class (a static member when the method is defined in it) that takes the fields the
 // body uses by reference (lib/Outlining.h, outlineMethodBody); the epilogue is the method.
 #include "lib/ExprUtil.h"
+#include "lib/HostRead.h"
 #include "lib/HostWork.h"
 #include "lib/IfChain.h"
 #include "lib/Outlining.h"
@@ -407,14 +408,10 @@ public:
     const auto *Block = cast<CompoundStmt>(Body);
     Plan P;
     P.Function = &F;
-    if (isa<CXXMethodDecl>(F)) {
-      auto Outlined = outlineMethodBody(F, Ctx);
-      if (!Outlined)
-        return Outlined.takeError();
-      P.Fields = Outlined->Fields;
-      for (const FieldDecl *Field : P.Fields)
-        Taken.push_back(Field->getNameAsString());
-    }
+    // The core may take any field as a parameter of its name: no local it declares may have one.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(&F))
+      for (const std::string &Name : fieldNames(MD->getParent()))
+        Taken.push_back(Name);
     P.ReturnsAggregate = !Api.isTensor(F.getReturnType());
     bool Started = false;
     for (auto It = Block->body_begin(); It != Block->body_end(); ++It) {
@@ -492,6 +489,12 @@ public:
       return refuseOutOfScope("the function does not end with a return of a tensor");
     if (Lifter.groupCount() == 0)
       return refuseOutOfScope("no value-dependent selection reaches a return");
+    if (isa<CXXMethodDecl>(F)) {
+      auto Outlined = outlineMethodBody(F, Ctx, stayInMethod(P));
+      if (!Outlined)
+        return Outlined.takeError();
+      P.Fields = Outlined->Fields;
+    }
     return P;
   }
 
@@ -533,6 +536,32 @@ private:
         Work.push_back(C);
     }
     return true;
+  }
+
+  /// The statements of the body the epilogue runs and the core does not: the host tail, the
+  /// loop's host part, the guards (the epilogue tests them on the sliced values), the host
+  /// declarations and the loops that fill collected vectors beforehand. They stay in the method,
+  /// where they may call its class's other members.
+  std::set<const Stmt *> stayInMethod(const Plan &P) const {
+    std::set<const Stmt *> Stay(P.HostDecls.begin(), P.HostDecls.end());
+    Stay.insert(P.Prefills.begin(), P.Prefills.end());
+    bool InTail = false;
+    for (const Stmt *S : cast<CompoundStmt>(Body)->body()) {
+      InTail |= S == P.TailBegin;
+      const auto *If = dyn_cast<IfStmt>(S);
+      if (InTail || (If && guardReturn(If)))
+        Stay.insert(S);
+    }
+    if (!P.Loop)
+      return Stay;
+    bool InLoopTail = false;
+    for (const Stmt *S : cast<CompoundStmt>(P.Loop->For->getBody())->body()) {
+      InLoopTail |= S == P.Loop->TailBegin;
+      const auto *If = dyn_cast<IfStmt>(S);
+      if (InLoopTail || (If && isContinueGuard(If)))
+        Stay.insert(S);
+    }
+    return Stay;
   }
 
   /// Every read of a row-count variable is in a guard's condition.
@@ -1187,14 +1216,8 @@ private:
            }) != nullptr;
   }
 
-  /// `S` reads tensor data on the host: a copy to the CPU, a pointer or accessor, a scalar read.
-  bool readsOnHost(const Stmt *S) const {
-    return findExpr(S, [&](const Expr *E) {
-             auto Call = Api.resolver().resolve(E);
-             return Call && (Call->hasTag("host_sync") || Call->hasTag("data_dependent_output") ||
-                             (Call->hasTag("device_transfer") && copiesToHost(*Call)));
-           }) != nullptr;
-  }
+  /// `S` reads tensor data on the host (a copy to the CPU, a pointer or accessor, a scalar read), itself or in a function of the file it calls.
+  bool readsOnHost(const Stmt *S) const { return firstHostRead(S, &F, Api, Ctx).has_value(); }
 
   /// The host tail from `It`: the core's tensor locals it reads become outputs, and so do tensor
   /// parameters taken by value that the core assigns (the epilogue assigns its own); it may not

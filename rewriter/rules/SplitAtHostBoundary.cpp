@@ -32,6 +32,7 @@
 // or accessor into the memory, a print), or is host control flow around reads; a first obstacle
 // that has a device form (a selection, a scalar read used as tensor math) keeps its own rule.
 #include "lib/ExprUtil.h"
+#include "lib/HostRead.h"
 #include "lib/HostWork.h"
 #include "lib/Outlining.h"
 #include "lib/Predication.h"
@@ -61,7 +62,7 @@ namespace {
 
 /// A call that takes tensor data to the host, found in a statement or in the functions of the
 /// file it calls.
-struct HostRead {
+struct HostReadAt {
   const Expr *Call = nullptr;
   /// The data leaves as data (a copy to the CPU, a pointer or accessor into the memory, a print),
   /// not as one scalar that a rewrite could keep on the device.
@@ -94,30 +95,16 @@ public:
   Splitter(const FunctionDecl &F, const ApiModel &Api, ASTContext &Ctx) : F(F), Api(Api), Ctx(Ctx) {}
 
   /// The first host read under `S`, following calls into the file's own functions.
-  std::optional<HostRead> hostRead(const Stmt *S, int Depth = 0) const {
-    if (!S || Depth > 3)
+  std::optional<HostReadAt> hostRead(const Stmt *S) const {
+    auto Found = firstHostRead(S, &F, Api, Ctx);
+    if (!Found)
       return std::nullopt;
-    if (const auto *E = dyn_cast<Expr>(S))
-      if (auto Call = Api.resolver().resolve(E)) {
-        const bool ToHost = Call->hasTag("device_transfer") && copiesToHost(*Call);
-        if (ToHost || Call->hasTag("host_sync") || Call->hasTag("data_dependent_output")) {
-          // A pointer or accessor exposes the memory (data); a print is host work of its own, and
-          // one element (`item()`, a number or the library's Scalar) a value with forms of its own.
-          const bool Memory = Call->hasTag("data_dependent_output") && exposesElements(E->getType());
-          return HostRead{E, ToHost || Memory};
-        }
-      }
-    if (const auto *CE = dyn_cast<CallExpr>(S))
-      if (const FunctionDecl *Callee = CE->getDirectCallee(); Callee && Callee != &F && Callee->hasBody() &&
-                                                                !Api.isLibraryDecl(Callee) &&
-                                                                !Ctx.getSourceManager().isInSystemHeader(
-                                                                    Callee->getLocation()))
-        if (auto Inner = hostRead(Callee->getBody(), Depth + 1))
-          return HostRead{CE, Inner->AsData};
-    for (const Stmt *C : S->children())
-      if (auto R = hostRead(C, Depth))
-        return R;
-    return std::nullopt;
+    // A pointer or accessor exposes the memory (data); a print is host work of its own, and one
+    // element (`item()`, a number or the library's Scalar) a value with forms of its own.
+    auto Call = Api.resolver().resolve(Found->Read);
+    const bool ToHost = Call && Call->hasTag("device_transfer") && copiesToHost(*Call);
+    const bool Memory = Call && Call->hasTag("data_dependent_output") && exposesElements(Found->Read->getType());
+    return HostReadAt{Found->At, ToHost || Memory};
   }
 
   /// A construct under `S` that no graph holds and that has a form of its own on the device (a
@@ -304,7 +291,7 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
     return std::move(Err);
   llvm::SmallVector<const Stmt *, 32> Stmts(Body.body_begin(), Body.body_end());
   size_t Cut = Stmts.size();
-  std::optional<HostRead> Read;
+  std::optional<HostReadAt> Read;
   for (size_t I = 0; I < Stmts.size(); ++I) {
     if ((Read = S.hostRead(Stmts[I]))) {
       Cut = I;
@@ -313,7 +300,7 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
     // A value that follows tensor data, read where this file does not show it (a helper of
     // another file that returns `argmax(s).item().toInt()`, known from its summary): a scalar read.
     if (const Expr *E = S.taintedValue(Stmts[I])) {
-      Read = HostRead{E, false};
+      Read = HostReadAt{E, false};
       Cut = I;
       break;
     }

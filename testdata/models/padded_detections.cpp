@@ -218,3 +218,47 @@ GRAPHIFY_GRAPH_REGION std::vector<torch::Tensor> per_image_into_slots(torch::Ten
   return output;
 }
 // graphify-expect-fix: fixed
+
+// A detector module in the style of YOLO ports written as classes: per image, a score filter,
+// then a private method that suppresses on the host. The host part stays in forward (the
+// epilogue), where it may call the module's other methods; only the core must do without them.
+// graphify-entry: preds: f32[2,6,6]
+struct PerImageSuppressor : torch::nn::Module {
+  double threshold = 0.3;
+  double iou_threshold = 0.2;
+  std::vector<torch::Tensor> forward(torch::Tensor preds) {
+    std::vector<torch::Tensor> output;
+    for (int64_t i = 0; i < preds.size(0); ++i) {
+      torch::Tensor x = preds[i];
+      x = x.index_select(0, torch::nonzero(x.select(1, 4) > threshold).select(1, 0));
+      if (x.size(0) == 0)
+        continue;
+      output.push_back(x.index_select(0, suppress(x.slice(1, 0, 4), x.select(1, 4))));
+    }
+    return output;
+  }
+
+private:
+  torch::Tensor suppress(torch::Tensor boxes, torch::Tensor scores) const {
+    torch::Tensor order = std::get<1>(scores.sort(0, true));
+    std::vector<int64_t> keep;
+    std::vector<bool> removed(order.size(0), false);
+    for (int64_t a = 0; a < order.size(0); ++a) {
+      if (removed[a])
+        continue;
+      const int64_t top = order[a].item<int64_t>();
+      keep.push_back(top);
+      for (int64_t b = a + 1; b < order.size(0); ++b)
+        if (overlap(boxes[top], boxes[order[b].item<int64_t>()]) > iou_threshold)
+          removed[b] = true;
+    }
+    return torch::tensor(keep, torch::kLong);
+  }
+
+  double overlap(torch::Tensor a, torch::Tensor b) const {
+    const double w = std::min(a[2].item<double>(), b[2].item<double>()) - std::max(a[0].item<double>(), b[0].item<double>());
+    const double h = std::min(a[3].item<double>(), b[3].item<double>()) - std::max(a[1].item<double>(), b[1].item<double>());
+    return std::max(0.0, w) * std::max(0.0, h);
+  }
+};
+// graphify-expect-fix: fixed

@@ -13,11 +13,13 @@ public:
   torch::Tensor keep_scaled(torch::Tensor boxes) const;
   torch::Tensor keep_by_rule(torch::Tensor boxes);
   torch::Tensor keep_shadowed(torch::Tensor boxes);
+  std::vector<torch::Tensor> keep_per_image(torch::Tensor preds);
 
 private:
   double score_threshold_ = 0.25;
   torch::Tensor scale_ = torch::ones({4});
   double threshold(double s) const { return s * score_threshold_; }
+  torch::Tensor confident_rows(torch::Tensor rows) const;
 };
 
 // Out of line, in the class's namespace: a field read implicitly and one through this->.
@@ -28,7 +30,7 @@ keep_confident_padded(torch::Tensor boxes, torch::Tensor scores,
   auto kept_valid = keep;
   if (kept_valid.dim() != 1 || kept_valid.size(0) != boxes.size(0))
     throw std::invalid_argument(
-        "graphify: the padded form of line 26 assumes a one-dimensional mask "
+        "graphify: the padded form of line 28 assumes a one-dimensional mask "
         "with one element per row");
   auto kept_order = torch::argsort(
       torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
@@ -37,7 +39,7 @@ keep_confident_padded(torch::Tensor boxes, torch::Tensor scores,
   if (!(scale_.dim() < kept.dim() ||
         (scale_.dim() == kept.dim() && scale_.size(0) == 1)))
     throw std::invalid_argument(
-        "graphify: the padded form of line 27 assumes that 'scale_' broadcasts "
+        "graphify: the padded form of line 29 assumes that 'scale_' broadcasts "
         "along the rows of 'kept' without meeting them");
   return std::make_tuple(kept * scale_, kept_count);
 }
@@ -59,19 +61,19 @@ keep_scaled_padded(torch::Tensor boxes, const double &score_threshold_,
   auto kept_valid = boxes.select(1, 0) > score_threshold_;
   if (kept_valid.dim() != 1 || kept_valid.size(0) != boxes.size(0))
     throw std::invalid_argument(
-        "graphify: the padded form of line 32 assumes a one-dimensional mask "
+        "graphify: the padded form of line 34 assumes a one-dimensional mask "
         "with one element per row");
   auto kept_order = torch::argsort(
       torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
   auto kept_count = kept_valid.sum();
   auto kept = boxes.index_select(0, kept_order);
-  auto kept_at_33 = kept;
+  auto kept_at_35 = kept;
   if (!(scale_.dim() < kept.dim() ||
         (scale_.dim() == kept.dim() && scale_.size(0) == 1)))
     throw std::invalid_argument(
-        "graphify: the padded form of line 35 assumes that 'scale_' broadcasts "
+        "graphify: the padded form of line 37 assumes that 'scale_' broadcasts "
         "along the rows of 'kept' without meeting them");
-  return std::make_tuple(kept / scale_, kept_at_33, kept_count);
+  return std::make_tuple(kept / scale_, kept_at_35, kept_count);
 }
 
 /// graphify: host epilogue of 'keep_scaled_padded' (reads the counts and slices
@@ -86,15 +88,67 @@ torch::Tensor Filter::keep_scaled(torch::Tensor boxes) const {
 
 // A method of the class cannot be called from outside it.
 torch::Tensor Filter::keep_by_rule(torch::Tensor boxes) {
-  auto kept = boxes.index({boxes.select(1, 0) > threshold(0.5)}); // EXPECT-RECIPE: not rewritten automatically: the statements of 'keep_by_rule' call the method 'threshold' of the class \(line 40\), which a function outside the class cannot
+  auto kept = boxes.index({boxes.select(1, 0) > threshold(0.5)}); // EXPECT-RECIPE: not rewritten automatically: the statements of 'keep_by_rule' that the core runs call the method 'threshold' of the class \(line 42\), which a function outside the class cannot
   return kept * 2;
 }
 
 // A local named like a field it uses: the core's parameter would be hidden.
 torch::Tensor Filter::keep_shadowed(torch::Tensor boxes) {
-  auto kept = boxes.index({boxes.select(1, 0) > this->score_threshold_}); // EXPECT-RECIPE: not rewritten automatically: the statements of 'keep_shadowed' declare a variable named like the field 'score_threshold_'
+  auto kept = boxes.index({boxes.select(1, 0) > this->score_threshold_}); // EXPECT-RECIPE: not rewritten automatically: the statements of 'keep_shadowed' that the core runs declare a variable named like the field 'score_threshold_'
   auto score_threshold_ = kept * 2;
   return score_threshold_;
+}
+
+// The host part runs in the method (the epilogue), which may call the class's private methods;
+// only the statements the core runs must do without them.
+static std::tuple<std::vector<torch::Tensor>, std::vector<torch::Tensor>,
+                  std::vector<torch::Tensor>>
+keep_per_image_padded(torch::Tensor preds, double &score_threshold_) {
+  std::vector<torch::Tensor> kept_count_each;
+  std::vector<torch::Tensor> kept_at_59;
+  std::vector<torch::Tensor> kept_each;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto kept_source = preds[i];
+    auto kept_valid = preds[i].select(1, 4) > score_threshold_;
+    if (kept_valid.dim() != 1 || kept_valid.size(0) != kept_source.size(0))
+      throw std::invalid_argument(
+          "graphify: the padded form of line 58 assumes a one-dimensional mask "
+          "with one element per row");
+    auto kept_order = torch::argsort(
+        torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
+    auto kept_count = kept_valid.sum();
+    auto kept = kept_source.index_select(0, kept_order);
+    kept_at_59.push_back(kept);
+    kept_each.push_back(kept);
+    kept_count_each.push_back(kept_count);
+  }
+  return std::make_tuple(kept_at_59, kept_each, kept_count_each);
+}
+
+/// graphify: host epilogue of 'keep_per_image_padded' (reads the counts and
+/// slices the padded outputs of each iteration of the loop at line 57, then
+/// runs the original's host code (from line 61 in the loop, from line 63 after
+/// it) on them; not a graph region)
+std::vector<torch::Tensor> Filter::keep_per_image(torch::Tensor preds) {
+  std::vector<torch::Tensor> out;
+  auto padded = keep_per_image_padded(preds, this->score_threshold_);
+  for (size_t iteration = 0; iteration < std::get<0>(padded).size();
+       ++iteration) {
+    const int64_t rows = std::get<2>(padded)[iteration].item<int64_t>();
+    if (std::get<0>(padded)[iteration].narrow(0, 0, rows).size(0) == 0)
+      continue;
+    auto kept = std::get<1>(padded)[iteration].narrow(0, 0, rows);
+    out.push_back(kept.index_select(0, confident_rows(kept)));
+  }
+  return out;
+}
+
+torch::Tensor Filter::confident_rows(torch::Tensor rows) const {
+  std::vector<int64_t> picked;
+  for (int64_t r = 0; r < rows.size(0); ++r) // EXPECT-NO-FIX: the loop's body does host work
+    if (rows[r][4].item<double>() > 0.5) // EXPECT-NO-FIX: the branch runs host code
+      picked.push_back(r);
+  return torch::tensor(picked, torch::kLong);
 }
 
 } // namespace det
@@ -107,7 +161,7 @@ struct Picker : torch::nn::Module {
     auto kept_valid = x > limit;
     if (kept_valid.dim() != 1 || kept_valid.size(0) != x.size(0))
       throw std::invalid_argument(
-          "graphify: the padded form of line 57 assumes a one-dimensional mask "
+          "graphify: the padded form of line 80 assumes a one-dimensional mask "
           "with one element per row");
     auto kept_order = torch::argsort(
         torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
