@@ -145,6 +145,30 @@ const FieldDecl *rootThisField(const Expr *E) {
 /// A non-const method that returns a reference into its object and takes only integers by value
 /// (`operator[](size_type)`, `at(size_type)`): it selects an element and stores nothing, unlike
 /// `push_back(const T&)` or `emplace_back(Args&&...)`. Told by the signature, not by name.
+/// Whether the `I`th parameter of the template instantiation `F` was declared as a forwarding
+/// reference (`template <typename... A> void debug(const char *fmt, A &&...args)`): it binds
+/// an lvalue as a non-const reference only to pass it on as given — a logger's or a formatter's
+/// arguments, an `emplace`'s constructor arguments — so it is taken as read, not written.
+bool isForwardingReference(const FunctionDecl &F, unsigned I) {
+  const FunctionDecl *Pattern = F.getTemplateInstantiationPattern();
+  if (!Pattern)
+    return false;
+  unsigned Covered = 0;
+  for (const ParmVarDecl *P : Pattern->parameters()) {
+    // A pack stands for as many instantiated parameters as the others leave.
+    const unsigned Count = P->isParameterPack() ? F.getNumParams() + 1 - Pattern->getNumParams() : 1;
+    if (I < Covered + Count) {
+      QualType T = P->getType();
+      if (const auto *Pack = T->getAs<PackExpansionType>())
+        T = Pack->getPattern();
+      const auto *Ref = T->getAs<RValueReferenceType>();
+      return Ref && !Ref->getPointeeType().hasQualifiers() && Ref->getPointeeType()->getAs<TemplateTypeParmType>();
+    }
+    Covered += Count;
+  }
+  return false;
+}
+
 bool isElementAccess(const CXXMethodDecl &MD) {
   if (!MD.getReturnType()->isLValueReferenceType() || MD.getNumParams() == 0)
     return false;
@@ -929,6 +953,11 @@ private:
     }
     if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
       return dynamicShape(SIL->getSubExpr(), Depth + 1);
+    // A tensor converted to an index or an optional (`x.index({idx})` builds a TensorIndex from
+    // `idx`): the wrapper carries the tensor's shape.
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() == 1 && !holdsTensors(E->getType()) && Api.isTensor(CE->getArg(0)->getType()))
+      return dynamicShape(CE->getArg(0), Depth + 1);
     if (!holdsTensors(E->getType()))
       return {};
     if (!isa<CallExpr>(E) && !isa<CXXConstructExpr>(E))
@@ -1023,6 +1052,13 @@ private:
   void setShape(const Expr *Target, const Expr *Value, const Stmt *At, bool Strong) {
     Target = skipValueWrappers(Target);
     TaintValue V = dynamicShape(Value);
+    // `out[b] = sel`: an element of a container of tensors rebound, so the container may now hold
+    // the selection's shape, as after `out.push_back(sel)`.
+    if (const Expr *Container = containerOfElement(Target)) {
+      if (V.tainted())
+        storeShapeInto(Container, V, Target->getBeginLoc(), At);
+      return;
+    }
     if (const auto *ME = dyn_cast<MemberExpr>(Target)) {
       if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && V.tainted() && !A.FieldShapes.count(F))
         A.FieldShapes[F] = step(V, ME->getMemberLoc(), At, "stored in field '" + nameOf(F) + "' here").origin();
@@ -1486,7 +1522,7 @@ private:
         QualType T = Callee->getParamDecl(I)->getType();
         std::string Note = "written by '" + Callee->getNameAsString() + "' here";
         if (T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
-            !Api.isTensor(T))
+            !Api.isTensor(T) && !isForwardingReference(*Callee, I))
           assignWeak(C->Args[First + I], Inputs, E, C->NameLoc, Note);
         else if (T->isPointerType() && !T->getPointeeType().isConstQualified())
           writeElementsThrough(C->Args[First + I], Inputs, E, C->NameLoc, Note);
@@ -1686,16 +1722,38 @@ private:
     TaintValue V;
     for (unsigned I = 1; I < C.Args.size(); ++I)
       V = join(V, dynamicShape(C.Args[I]));
-    if (!V.tainted())
-      return;
-    const Expr *Obj = skipValueWrappers(C.Args[0]);
+    if (V.tainted())
+      storeShapeInto(C.Args[0], V, C.NameLoc, E);
+  }
+
+  /// The container a tensor element of it is stored into may hold `V`'s shape (joined).
+  void storeShapeInto(const Expr *Container, TaintValue V, SourceLocation Loc, const Stmt *At) {
+    const Expr *Obj = skipValueWrappers(Container);
     if (const auto *ME = dyn_cast<MemberExpr>(Obj)) {
       if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && !A.FieldShapes.count(F))
-        A.FieldShapes[F] = step(V, C.NameLoc, E, "added to '" + nameOf(F) + "' here").origin();
+        A.FieldShapes[F] = step(V, Loc, At, "added to '" + nameOf(F) + "' here").origin();
       return;
     }
     if (const VarDecl *Root = rootVariable(Obj); Root && isLocal(Root))
-      setShapeOf(Root, V, C.NameLoc, E, /*Strong=*/false);
+      setShapeOf(Root, V, Loc, At, /*Strong=*/false);
+  }
+
+  /// The container of `E` when `E` is an element of a host container of tensors reached by an
+  /// element access (`out[b]`, `out.at(b)`: a reference to the element), or null; a tensor's
+  /// own `t[i]` is a view of it, not a container's element.
+  const Expr *containerOfElement(const Expr *E) {
+    const Expr *Obj = nullptr;
+    const CXXMethodDecl *MD = nullptr;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->getOperator() == OO_Subscript) {
+      Obj = Op->getArg(0);
+      MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+    } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      Obj = MC->getImplicitObjectArgument();
+      MD = MC->getMethodDecl();
+    }
+    if (!Obj || !MD || !isElementAccess(*MD) || Api.isTensor(Obj->getType()) || !holdsTensors(Obj->getType()))
+      return nullptr;
+    return Obj;
   }
 
   void assignWeak(const Expr *LHS, TaintValue V, const Stmt *At, SourceLocation Loc,

@@ -9,6 +9,7 @@
 
 #include "graphify/analyzer/ApiResolver.h"
 
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
@@ -16,6 +17,41 @@
 using namespace clang;
 
 namespace graphify::rewriter {
+
+namespace {
+
+/// Whether `T` is a tensor or a template specialization with a tensor among its type arguments
+/// (`std::vector<torch::Tensor>`, `std::map<int, at::Tensor>`), two levels deep.
+bool mentionsTensor(QualType T, const ApiModel &Api, int Depth = 0) {
+  if (Api.isTensor(T))
+    return true;
+  const auto *RD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!RD || Depth > 1)
+    return false;
+  for (const TemplateArgument &A : RD->getTemplateArgs().asArray())
+    if (A.getKind() == TemplateArgument::Type && mentionsTensor(A.getAsType(), Api, Depth + 1))
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool holdsNoTensor(QualType T, const ApiModel &Api) {
+  const CXXRecordDecl *RD = T->getPointeeCXXRecordDecl();
+  if (!RD)
+    RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || Api.isTensor(T))
+    return false;
+  bool Tensor = false;
+  auto Check = [&](const CXXRecordDecl *C) {
+    for (const FieldDecl *F : C->fields())
+      Tensor |= mentionsTensor(F->getType(), Api);
+    return true;
+  };
+  Check(RD);
+  RD->forallBases(Check);
+  return !Tensor;
+}
 
 std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Api, ASTContext &Ctx,
                           bool TensorFills) {
@@ -60,8 +96,10 @@ std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Ap
           TensorArg |= Api.isTensorExpr(A);
         HostContainer &= TensorFills || !TensorArg;
         // A free function called for its effect (its value discarded) on no tensor: writing a
-        // file, drawing, logging. A value computed on the host (std::max(a, b)) is not work.
-        bool HostFunction = Discarded && !Object && !TensorArg && !Api.isTensorExpr(Call);
+        // file, drawing, logging. A value computed on the host (std::max(a, b)) is not work. So is
+        // a method of an object that holds no tensor (`logger->debug(...)`, `writer.write(...)`).
+        bool HostFunction = Discarded && !TensorArg && !Api.isTensorExpr(Call) &&
+                            (!Object || (!HostContainer && holdsNoTensor(MC->getObjectType(), Api)));
         if (HostContainer || HostFunction) {
           unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(Call->getBeginLoc());
           // The callee as written names the object and the operator (`v.push_back`, `out->emplace_back`).

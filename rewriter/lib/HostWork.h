@@ -26,6 +26,11 @@ namespace graphify::rewriter {
 std::string firstHostWork(llvm::ArrayRef<const clang::Stmt *> Stmts, const ApiModel &Api, clang::ASTContext &Ctx,
                           bool TensorFills = true);
 
+/// Whether values of `T` (a class, or a pointer to one) are objects without a tensor among their
+/// fields or their bases' (a logger, a writer, an image): a method of one called on no tensor is
+/// host code. Not a module or a detector, whose fields are tensors.
+bool holdsNoTensor(clang::QualType T, const ApiModel &Api);
+
 /// Whether `Body` does something (a call or an assignment) and no expression in it is a tensor:
 /// a loop with such a body works on values already on the host.
 bool worksOnHostOnly(const clang::Stmt *Body, const ApiModel &Api);

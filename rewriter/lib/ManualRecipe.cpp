@@ -67,8 +67,12 @@ bool handsValueToHostCode(const CallExpr &Call, const Expr *Arg, const ApiModel 
   if (!Callee || !Callee->getReturnType()->isVoidType() || Api.isLibraryDecl(Callee) || Callee->isInStdNamespace() ||
       !Api.entriesFor(&Call).empty())
     return false;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && !MD->isStatic())
-    return false;
+  // A method of an object that holds no tensor (`logger->debug(fmt, i, s)`) is host code as well.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && !MD->isStatic()) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call);
+    if (!MC || isHostContainerType(MC->getObjectType()) || !holdsNoTensor(MC->getObjectType(), Api))
+      return false;
+  }
   if (llvm::any_of(Callee->parameters(), [&](const ParmVarDecl *P) { return Api.isTensor(P->getType()); }))
     return false;
   return llvm::any_of(Call.arguments(),

@@ -2,6 +2,7 @@
 // arithmetic, an index_select by its indices, a cat with a selected part, a helper's return, a
 // field, a container and a structured binding. Its sizes are values read from the data; its rank,
 // a full reduction of it and tensors made from host sizes are not.
+#include <graphify/annotations.h>
 #include <torch/torch.h>
 
 #include <tuple>
@@ -93,3 +94,32 @@ struct Postprocess : torch::nn::Module {
            grid.sum() + anchor_count.sum() + decoded.sum() + picked.sum() + vals.sum();
   }
 };
+
+// Rows gathered with x.index({idx}), `idx` a column of nonzero(): the index is converted to a
+// TensorIndex, which carries its shape, so the gathered rows have as many as the mask has true
+// values (as with index_select).
+GRAPHIFY_GRAPH_REGION torch::Tensor dynamic_kernels(torch::Tensor cate, torch::Tensor kernels, torch::Tensor feat, double thr) {
+  auto inds = (cate > thr).nonzero();
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'nonzero' has a data-dependent output shape: returns one row per non-zero element; a static graph cannot hold it [graphify-dynamic-shape]
+  auto picked = kernels.index({inds.index({"...", 0})});
+  picked = picked.view({picked.size(0), picked.size(1), 1, 1});
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: size argument of 'view' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+  // CHECK-NOTES: :[[@LINE-3]]:8: note: assigned to 'picked' here
+  // CHECK-NOTES: :[[@LINE-6]]:28: note: selection whose length depends on the values made here
+  return torch::conv2d(feat.unsqueeze(0), picked);
+}
+
+// Selections assigned into a vector by element (out[b] = sel) rather than pushed: the vector may
+// hold them, and so may what is stacked from it.
+GRAPHIFY_GRAPH_REGION torch::Tensor per_image_rows(torch::Tensor pred, double thr) {
+  std::vector<torch::Tensor> out(pred.size(0));
+  for (int64_t b = 0; b < pred.size(0); ++b) {
+    auto x = pred[b];
+    out[b] = x.index({x.select(1, 4) > thr});
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+  }
+  auto first = torch::stack(out)[0];
+  return torch::zeros({first.size(0)});
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: size argument of 'zeros' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+  // CHECK-NOTES: :[[@LINE-6]]:5: note: added to 'out' here
+}

@@ -125,3 +125,21 @@ int count_on(torch::Tensor kernels) {
     on += v;
   return on;
 }
+
+// A value logged through a logger object's method (no tensor among the logger's fields, its
+// arguments taken by forwarding reference): handed to host code, moved out with its read.
+struct Log {
+  template <typename... A> void info(const char *fmt, A &&...args);
+};
+extern Log *log_sink;
+
+void log_scores(torch::Tensor scores) {
+  for (int64_t i = 0; i < scores.size(0); ++i)
+    log_sink->info("{} {}", i, scores[i].item<float>()); // EXPECT-RECIPE: the value is handed to host code
+}
+
+void log_kept(torch::Tensor scores, float t) {
+  auto kept = scores.index({scores > t});
+  for (int64_t i = 0; i < kept.size(0); ++i) // EXPECT-NO-FIX: the loop's body does host work \('Log::info'
+    log_sink->info("{}", kept[i].item<float>()); // EXPECT-RECIPE: the value is handed to host code
+}
