@@ -8,6 +8,7 @@
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/QualTypeNames.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
 #include <clang/Tooling/Inclusions/HeaderIncludes.h>
 
 #include <set>
@@ -338,6 +339,21 @@ llvm::Expected<OutlinedBlock> outlineBlock(const FunctionDecl &F, llvm::ArrayRef
   return Out;
 }
 
+/// Whether a `using namespace` before `F`'s definition, in the scope it is written in or one
+/// around it, makes the names of `NS` visible there unqualified (`using namespace det;` then
+/// `Boxes det::Filter::keep(...)` written at file scope): a core placed beside `F` names them
+/// as `F`'s body does.
+static bool namespaceVisibleAt(const FunctionDecl &F, const DeclContext *NS) {
+  const SourceManager &SM = F.getASTContext().getSourceManager();
+  for (const DeclContext *DC = F.getLexicalDeclContext(); DC; DC = DC->getLexicalParent())
+    for (const Decl *D : DC->decls())
+      if (const auto *UD = dyn_cast<UsingDirectiveDecl>(D);
+          UD && SM.isBeforeInTranslationUnit(UD->getLocation(), F.getLocation()) && UD->getNominatedNamespace() &&
+          UD->getNominatedNamespace()->getRedeclContext()->Equals(NS->getRedeclContext()))
+        return true;
+  return false;
+}
+
 llvm::Error checkCoreCanStandBeside(const FunctionDecl &F) {
   const std::string Name = "'" + F.getNameAsString() + "'";
   if (isa<CXXConstructorDecl>(F) || isa<CXXDestructorDecl>(F) || isa<CXXConversionDecl>(F) || F.isVariadic() ||
@@ -348,7 +364,8 @@ llvm::Error checkCoreCanStandBeside(const FunctionDecl &F) {
       return refuseOutOfScope(Name + " is a lambda or a method of a local class");
     if (!F.getLexicalDeclContext()->isRecord() &&
         F.getLexicalDeclContext()->getRedeclContext() !=
-            M->getParent()->getEnclosingNamespaceContext()->getRedeclContext())
+            M->getParent()->getEnclosingNamespaceContext()->getRedeclContext() &&
+        !namespaceVisibleAt(F, M->getParent()->getEnclosingNamespaceContext()))
       return refuseOutOfScope(Name + " is defined outside the namespace of its class, where its core could not "
                                      "name what the class's namespace declares");
   }

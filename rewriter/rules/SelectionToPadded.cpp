@@ -414,6 +414,13 @@ public:
         Taken.push_back(Name);
     P.ReturnsAggregate = !Api.isTensor(F.getReturnType());
     bool Started = false;
+    // Whether every statement before `It` is a host declaration the epilogue may run as well.
+    auto OnlyHostDeclsSoFar = [&](const Stmt *const *It) {
+      for (const Stmt *const *T = Block->body_begin(); T != It; ++T)
+        if (!llvm::is_contained(P.HostDecls, dyn_cast<DeclStmt>(*T)))
+          return false;
+      return true;
+    };
     for (auto It = Block->body_begin(); It != Block->body_end(); ++It) {
       const Stmt *S = *It;
       const bool Last = It + 1 == Block->body_end();
@@ -422,7 +429,8 @@ public:
           return std::move(Err);
         continue;
       }
-      if (const auto *DS = dyn_cast<DeclStmt>(S); DS && isIdleHostDecl(DS)) {
+      if (const auto *DS = dyn_cast<DeclStmt>(S);
+          DS && (isIdleHostDecl(DS) || (OnlyHostDeclsSoFar(It) && readsOnlyParameterSizes(DS, P)))) {
         P.HostDecls.push_back(DS);
         continue;
       }
@@ -1116,6 +1124,29 @@ private:
     return llvm::Error::success();
   }
 
+  /// `auto nc = pred.size(1) - 5;`, `int64_t n = boxes.sizes()[0];` at the top of the body: one
+  /// host number computed from the parameters' sizes (calls tagged shape_query or rank_query, or
+  /// pure calls returning no tensor) and from such numbers declared before it. Nothing before it
+  /// can have changed what it reads, so the epilogue computes the same value before it calls the
+  /// core, which computes its own; the host parts read the epilogue's.
+  bool readsOnlyParameterSizes(const DeclStmt *DS, const Plan &P) const {
+    const auto *V = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+    if (!V || !V->getInit() || isa<DecompositionDecl>(V) || V->getType()->isReferenceType() || !V->hasLocalStorage() ||
+        V->isStaticLocal() || !V->getType()->isArithmeticType() || findSideEffect(V->getInit(), Api, false, Ran))
+      return false;
+    return !findExpr(V->getInit(), [&](const Expr *E) {
+      if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+        const auto *Read = dyn_cast<VarDecl>(DR->getDecl());
+        return Read && Read->hasLocalStorage() && !isa<ParmVarDecl>(Read) &&
+               llvm::none_of(P.HostDecls, [&](const DeclStmt *D) { return D->getSingleDecl() == Read; });
+      }
+      if (!isa<CallExpr>(E) || Api.isTensorExpr(E))
+        return false;
+      auto Call = Api.resolver().resolve(E);
+      return !Call || !(Call->hasTag("shape_query") || Call->hasTag("rank_query") || Call->hasTag("pure"));
+    });
+  }
+
   /// `std::vector<Det> out;`, `int n = 0;`, `float best = -1.0f;`: one host variable whose
   /// initialisation runs no code of the user's and reads nothing the function computes, so the
   /// epilogue may declare it before the core runs (placeHostDecls says where it goes).
@@ -1133,15 +1164,22 @@ private:
   /// the epilogue reads is refused: the epilogue's copy would not see the write.
   llvm::Error placeHostDecls(Plan &P) {
     const auto *Block = cast<CompoundStmt>(Body);
-    std::string InCore;
-    std::vector<const DeclStmt *> InEpilogue;
-    for (const DeclStmt *DS : P.HostDecls) {
+    // Where each declaration goes, decided last to first: a declaration read by a later one
+    // (`width` by `row_bytes = width * 4`) goes wherever that one went.
+    std::map<const Stmt *, std::pair<bool, bool>> Placed; // (in the core, in the epilogue)
+    for (auto It = P.HostDecls.rbegin(); It != P.HostDecls.rend(); ++It) {
+      const DeclStmt *DS = *It;
       const auto *V = cast<VarDecl>(DS->getSingleDecl());
       bool CoreUses = false, CoreWrites = false, EpilogueUses = false, InTail = false;
       for (const Stmt *S : Block->body()) {
         InTail |= S == P.TailBegin;
         if (S == DS || usesOf(V, S).empty())
           continue;
+        if (auto Later = Placed.find(S); Later != Placed.end()) {
+          CoreUses |= Later->second.first;
+          EpilogueUses |= Later->second.second;
+          continue;
+        }
         if (llvm::is_contained(P.Prefills, S)) {
           EpilogueUses = true;
           continue;
@@ -1179,9 +1217,14 @@ private:
       if (CoreWrites && EpilogueUses)
         return refuse("'" + V->getNameAsString() + "' (line " + lineOf(DS, Ctx) +
                       ") is host data that the statements before the host part write and the host part reads");
-      if (CoreUses)
+      Placed[DS] = {CoreUses, EpilogueUses || !CoreUses};
+    }
+    std::string InCore;
+    std::vector<const DeclStmt *> InEpilogue;
+    for (const DeclStmt *DS : P.HostDecls) {
+      if (Placed[DS].first)
         InCore += sourceText(DS, Ctx) + "\n";
-      if (EpilogueUses || !CoreUses)
+      if (Placed[DS].second)
         InEpilogue.push_back(DS);
     }
     P.Core = InCore + P.Core;

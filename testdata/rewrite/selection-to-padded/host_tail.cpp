@@ -35,10 +35,12 @@ void collect_scores(torch::Tensor scores, double t, std::vector<float> &out) {
   out.assign(p, p + host.numel());
 }
 
-// The host part reads a host value computed before it: the epilogue would not have it.
+// The host part reads a host value computed before it from a tensor the core computes: the
+// epilogue would not have it (one computed from the parameters' sizes alone it computes itself).
 std::vector<float> widths(torch::Tensor boxes, double t) {
-  auto columns = boxes.size(1);
-  auto kept = boxes.index({boxes.select(1, 0) > t}); // EXPECT-RECIPE: not rewritten automatically: the host part from line 42 reads 'columns' \(line 40\), a host value the statements before it compute
+  auto scaled = boxes * 2;
+  auto columns = scaled.size(1);
+  auto kept = scaled.index({scaled.select(1, 0) > t}); // EXPECT-RECIPE: not rewritten automatically: the host part from line 44 reads 'columns' \(line 42\), a host value the statements before it compute
   auto host = kept.cpu();
   std::vector<float> out(static_cast<size_t>(host.size(0) * columns));
   return out;

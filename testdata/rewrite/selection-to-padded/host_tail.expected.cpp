@@ -75,10 +75,12 @@ void collect_scores(torch::Tensor scores, double t, std::vector<float> &out) {
   out.assign(p, p + host.numel());
 }
 
-// The host part reads a host value computed before it: the epilogue would not have it.
+// The host part reads a host value computed before it from a tensor the core computes: the
+// epilogue would not have it (one computed from the parameters' sizes alone it computes itself).
 std::vector<float> widths(torch::Tensor boxes, double t) {
-  auto columns = boxes.size(1);
-  auto kept = boxes.index({boxes.select(1, 0) > t}); // EXPECT-RECIPE: not rewritten automatically: the host part from line 42 reads 'columns' \(line 40\), a host value the statements before it compute
+  auto scaled = boxes * 2;
+  auto columns = scaled.size(1);
+  auto kept = scaled.index({scaled.select(1, 0) > t}); // EXPECT-RECIPE: not rewritten automatically: the host part from line 44 reads 'columns' \(line 42\), a host value the statements before it compute
   auto host = kept.cpu();
   std::vector<float> out(static_cast<size_t>(host.size(0) * columns));
   return out;
@@ -92,7 +94,7 @@ rescaled_padded(torch::Tensor scores, double t) {
   auto kept_valid = scores > t;
   if (kept_valid.dim() != 1 || kept_valid.size(0) != scores.size(0))
     throw std::invalid_argument(
-        "graphify: the padded form of line 51 assumes a one-dimensional mask "
+        "graphify: the padded form of line 53 assumes a one-dimensional mask "
         "with one element per row");
   auto kept_order = torch::argsort(
       torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
@@ -101,7 +103,7 @@ rescaled_padded(torch::Tensor scores, double t) {
   auto scores_valid = scores > t / 2;
   if (scores_valid.dim() != 1 || scores_valid.size(0) != scores.size(0))
     throw std::invalid_argument(
-        "graphify: the padded form of line 52 assumes a one-dimensional mask "
+        "graphify: the padded form of line 54 assumes a one-dimensional mask "
         "with one element per row");
   auto scores_order = torch::argsort(
       torch::logical_not(scores_valid).to(torch::kInt), /*stable=*/true, 0);
@@ -111,7 +113,7 @@ rescaled_padded(torch::Tensor scores, double t) {
 }
 
 /// graphify: host epilogue of 'rescaled_padded' (reads the counts, slices the
-/// padded outputs and runs the host part, from line 53, on them; not a graph
+/// padded outputs and runs the host part, from line 55, on them; not a graph
 /// region)
 std::vector<float> rescaled(torch::Tensor scores, double t) {
   auto padded = rescaled_padded(scores, t);

@@ -64,13 +64,16 @@ std::vector<float> shifted(torch::Tensor preds, torch::Tensor offset, double con
   return out;
 }
 
-// The host part reads the counter, and the header reads a bound the core computes: the epilogue
-// cannot run the header.
+// The host part reads the counter, and the header reads a bound computed from a tensor the
+// function makes: the padded form's epilogue cannot run the header (refused: "the host part of the
+// loop at line 75 reads the counter 'i', and the loop's header reads 'images'"), so the function
+// is split at its first host read instead (split-at-host-boundary).
 std::vector<float> numbered(torch::Tensor preds, double conf) {
   std::vector<float> out;
-  const int64_t images = preds.size(0) - 1;
+  auto scaled = preds * 2;
+  const int64_t images = scaled.size(0) - 1;
   for (int64_t i = 0; i < images; ++i) {
-    auto kept = preds[i].index({preds[i].select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the host part of the loop at line 72 reads the counter 'i', and the loop's header reads 'images'
+    auto kept = scaled[i].index({scaled[i].select(1, 4) > conf});
     auto host = kept.cpu();
     out.push_back(host.sum().item<float>() + static_cast<float>(i));
   }
@@ -81,10 +84,27 @@ std::vector<float> numbered(torch::Tensor preds, double conf) {
 std::vector<float> best_on_host(torch::Tensor preds, double conf) {
   std::vector<float> out;
   for (int64_t i = 0; i < preds.size(0); ++i) {
-    auto kept = preds[i].index({preds[i].select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the host part of the loop from line 86 reads 'score' \(line 86\), a structured binding
+    auto kept = preds[i].index({preds[i].select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the host part of the loop from line 89 reads 'score' \(line 89\), a structured binding
     auto [score, label] = torch::max(kept, 1);
     auto host = score.cpu();
     out.push_back(host.sum().item<float>() + score.sum().item<float>());
   }
   return out;
+}
+
+// Numbers computed from the parameters' sizes at the top of the body: the core computes its own,
+// the epilogue computes the same before it calls the core, for the host part to read.
+std::vector<float> flatten_kept(torch::Tensor preds, double t) {
+  const int64_t width = preds.size(2);
+  const int64_t row_bytes = width * static_cast<int64_t>(sizeof(float));
+  std::vector<float> flat;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto kept = preds[i].index({preds[i].select(1, 4) > t});
+    if (kept.size(0) == 0)
+      continue;
+    auto host = kept.contiguous().cpu();
+    const float *p = host.data_ptr<float>();
+    flat.insert(flat.end(), p, p + host.size(0) * row_bytes / static_cast<int64_t>(sizeof(float)));
+  }
+  return flat;
 }

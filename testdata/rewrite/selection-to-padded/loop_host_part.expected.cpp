@@ -4,6 +4,7 @@
 // part, under the original header when it reads the loop counter.
 #include <torch/torch.h>
 
+#include <tuple>
 #include <vector>
 
 struct Detection {
@@ -126,13 +127,26 @@ std::vector<float> shifted(torch::Tensor preds, torch::Tensor offset, double con
   return out;
 }
 
-// The host part reads the counter, and the header reads a bound the core computes: the epilogue
-// cannot run the header.
+// The host part reads the counter, and the header reads a bound computed from a tensor the
+// function makes: the padded form's epilogue cannot run the header (refused: "the host part of the
+// loop at line 75 reads the counter 'i', and the loop's header reads 'images'"), so the function
+// is split at its first host read instead (split-at-host-boundary).
+static std::tuple<at::Tensor, int64_t> numbered_graph(torch::Tensor preds,
+                                                      double conf) {
+  auto scaled = preds * 2;
+  const int64_t images = scaled.size(0) - 1;
+  return std::make_tuple(scaled, images);
+}
+
+/// graphify: host epilogue of 'numbered_graph' (runs the host part, from line
+/// 75, on the core's results; not a graph region)
 std::vector<float> numbered(torch::Tensor preds, double conf) {
   std::vector<float> out;
-  const int64_t images = preds.size(0) - 1;
+  auto graph = numbered_graph(preds, conf);
+  at::Tensor scaled = std::move(std::get<0>(graph));
+  const int64_t images = std::move(std::get<1>(graph));
   for (int64_t i = 0; i < images; ++i) {
-    auto kept = preds[i].index({preds[i].select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the host part of the loop at line 72 reads the counter 'i', and the loop's header reads 'images'
+    auto kept = scaled[i].index({scaled[i].select(1, 4) > conf});
     auto host = kept.cpu();
     out.push_back(host.sum().item<float>() + static_cast<float>(i));
   }
@@ -143,10 +157,60 @@ std::vector<float> numbered(torch::Tensor preds, double conf) {
 std::vector<float> best_on_host(torch::Tensor preds, double conf) {
   std::vector<float> out;
   for (int64_t i = 0; i < preds.size(0); ++i) {
-    auto kept = preds[i].index({preds[i].select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the host part of the loop from line 86 reads 'score' \(line 86\), a structured binding
+    auto kept = preds[i].index({preds[i].select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the host part of the loop from line 89 reads 'score' \(line 89\), a structured binding
     auto [score, label] = torch::max(kept, 1);
     auto host = score.cpu();
     out.push_back(host.sum().item<float>() + score.sum().item<float>());
   }
   return out;
+}
+
+// Numbers computed from the parameters' sizes at the top of the body: the core computes its own,
+// the epilogue computes the same before it calls the core, for the host part to read.
+static std::tuple<std::vector<torch::Tensor>, std::vector<torch::Tensor>,
+                  std::vector<torch::Tensor>>
+flatten_kept_padded(torch::Tensor preds, double t) {
+  std::vector<torch::Tensor> kept_count_each;
+  std::vector<torch::Tensor> kept_at_103;
+  std::vector<torch::Tensor> kept_each;
+  for (int64_t i = 0; i < preds.size(0); ++i) {
+    auto kept_source = preds[i];
+    auto kept_valid = preds[i].select(1, 4) > t;
+    if (kept_valid.dim() != 1 || kept_valid.size(0) != kept_source.size(0))
+      throw std::invalid_argument(
+          "graphify: the padded form of line 102 assumes a one-dimensional "
+          "mask with one element per row");
+    auto kept_order = torch::argsort(
+        torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
+    auto kept_count = kept_valid.sum();
+    auto kept = kept_source.index_select(0, kept_order);
+    kept_at_103.push_back(kept);
+    kept_each.push_back(kept);
+    kept_count_each.push_back(kept_count);
+  }
+  return std::make_tuple(kept_at_103, kept_each, kept_count_each);
+}
+
+/// graphify: host epilogue of 'flatten_kept_padded' (reads the counts and
+/// slices the padded outputs of each iteration of the loop at line 101, then
+/// runs the original's host code (from line 105 in the loop, from line 109
+/// after it) on them; not a graph region)
+std::vector<float> flatten_kept(torch::Tensor preds, double t) {
+  const int64_t width = preds.size(2);
+  const int64_t row_bytes = width * static_cast<int64_t>(sizeof(float));
+  std::vector<float> flat;
+  auto padded = flatten_kept_padded(preds, t);
+  for (size_t iteration = 0; iteration < std::get<0>(padded).size();
+       ++iteration) {
+    const int64_t rows = std::get<2>(padded)[iteration].item<int64_t>();
+    if (std::get<0>(padded)[iteration].narrow(0, 0, rows).size(0) == 0)
+      continue;
+    auto kept = std::get<1>(padded)[iteration].narrow(0, 0, rows);
+    auto host = kept.contiguous().cpu();
+    const float *p = host.data_ptr<float>();
+    flat.insert(flat.end(), p,
+                p + host.size(0) * row_bytes /
+                        static_cast<int64_t>(sizeof(float)));
+  }
+  return flat;
 }

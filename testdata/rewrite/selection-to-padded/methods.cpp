@@ -93,3 +93,21 @@ torch::Tensor Typed::keep(Boxes boxes) {
   auto kept = boxes.index({boxes.select(1, 0) > 0}); // EXPECT-RECIPE: not rewritten automatically: the parameter 'boxes' has the type 'Boxes', declared in the class
   return kept * 2;
 }
+
+// A method defined at file scope under `using namespace`: the core beside it names what the
+// class's namespace declares as the method's body does.
+namespace crop {
+inline torch::Tensor widths(const torch::Tensor &boxes) { return boxes.select(1, 2) - boxes.select(1, 0); }
+class Cropper {
+public:
+  torch::Tensor keep(torch::Tensor boxes);
+  double min_side = 2.0;
+};
+} // namespace crop
+
+using namespace crop;
+
+torch::Tensor Cropper::keep(torch::Tensor boxes) {
+  auto kept = boxes.index({widths(boxes) > min_side});
+  return kept * 2;
+}

@@ -190,3 +190,38 @@ torch::Tensor Typed::keep(Boxes boxes) {
   auto kept = boxes.index({boxes.select(1, 0) > 0}); // EXPECT-RECIPE: not rewritten automatically: the parameter 'boxes' has the type 'Boxes', declared in the class
   return kept * 2;
 }
+
+// A method defined at file scope under `using namespace`: the core beside it names what the
+// class's namespace declares as the method's body does.
+namespace crop {
+inline torch::Tensor widths(const torch::Tensor &boxes) { return boxes.select(1, 2) - boxes.select(1, 0); }
+class Cropper {
+public:
+  torch::Tensor keep(torch::Tensor boxes);
+  double min_side = 2.0;
+};
+} // namespace crop
+
+using namespace crop;
+
+static std::tuple<torch::Tensor, torch::Tensor> keep_padded(torch::Tensor boxes,
+                                                            double &min_side) {
+  auto kept_valid = widths(boxes) > min_side;
+  if (kept_valid.dim() != 1 || kept_valid.size(0) != boxes.size(0))
+    throw std::invalid_argument(
+        "graphify: the padded form of line 111 assumes a one-dimensional mask "
+        "with one element per row");
+  auto kept_order = torch::argsort(
+      torch::logical_not(kept_valid).to(torch::kInt), /*stable=*/true, 0);
+  auto kept_count = kept_valid.sum();
+  auto kept = boxes.index_select(0, kept_order);
+  return std::make_tuple(kept * 2, kept_count);
+}
+
+/// graphify: host epilogue of 'keep_padded' (reads the counts and slices the
+/// padded outputs; not a graph region)
+torch::Tensor Cropper::keep(torch::Tensor boxes) {
+  auto padded = keep_padded(boxes, this->min_side);
+  const int64_t rows = std::get<1>(padded).item<int64_t>();
+  return std::get<0>(padded).narrow(0, 0, rows);
+}
