@@ -142,9 +142,6 @@ const FieldDecl *rootThisField(const Expr *E) {
   return nullptr;
 }
 
-/// A non-const method that returns a reference into its object and takes only integers by value
-/// (`operator[](size_type)`, `at(size_type)`): it selects an element and stores nothing, unlike
-/// `push_back(const T&)` or `emplace_back(Args&&...)`. Told by the signature, not by name.
 /// Whether the `I`th parameter of the template instantiation `F` was declared as a forwarding
 /// reference (`template <typename... A> void debug(const char *fmt, A &&...args)`): it binds
 /// an lvalue as a non-const reference only to pass it on as given — a logger's or a formatter's
@@ -169,6 +166,9 @@ bool isForwardingReference(const FunctionDecl &F, unsigned I) {
   return false;
 }
 
+/// A non-const method that returns a reference into its object and takes only integers by value
+/// (`operator[](size_type)`, `at(size_type)`): it selects an element and stores nothing, unlike
+/// `push_back(const T&)` or `emplace_back(Args&&...)`. Told by the signature, not by name.
 bool isElementAccess(const CXXMethodDecl &MD) {
   if (!MD.getReturnType()->isLValueReferenceType() || MD.getNumParams() == 0)
     return false;

@@ -414,23 +414,19 @@ public:
         Taken.push_back(Name);
     P.ReturnsAggregate = !Api.isTensor(F.getReturnType());
     bool Started = false;
-    // Whether every statement before `It` is a host declaration the epilogue may run as well.
-    auto OnlyHostDeclsSoFar = [&](const Stmt *const *It) {
-      for (const Stmt *const *T = Block->body_begin(); T != It; ++T)
-        if (!llvm::is_contained(P.HostDecls, dyn_cast<DeclStmt>(*T)))
-          return false;
-      return true;
-    };
+    // Every statement so far is a host declaration the epilogue may run as well.
+    bool OnlyHostDeclsSoFar = true;
     for (auto It = Block->body_begin(); It != Block->body_end(); ++It) {
       const Stmt *S = *It;
       const bool Last = It + 1 == Block->body_end();
+      OnlyHostDeclsSoFar &= It == Block->body_begin() || (!P.HostDecls.empty() && P.HostDecls.back() == *(It - 1));
       if (const auto *If = dyn_cast<IfStmt>(S); If && guardReturn(If)) {
         if (auto Err = guard(If, Started, P))
           return std::move(Err);
         continue;
       }
       if (const auto *DS = dyn_cast<DeclStmt>(S);
-          DS && (isIdleHostDecl(DS) || (OnlyHostDeclsSoFar(It) && readsOnlyParameterSizes(DS, P)))) {
+          DS && (isIdleHostDecl(DS) || (OnlyHostDeclsSoFar && readsOnlyParameterSizes(DS, P)))) {
         P.HostDecls.push_back(DS);
         continue;
       }
@@ -1259,7 +1255,8 @@ private:
            }) != nullptr;
   }
 
-  /// `S` reads tensor data on the host (a copy to the CPU, a pointer or accessor, a scalar read), itself or in a function of the file it calls.
+  /// `S` reads tensor data on the host (a copy to the CPU, a pointer or accessor, a scalar read),
+  /// itself or in a function of the file it calls.
   bool readsOnHost(const Stmt *S) const { return firstHostRead(S, &F, Api, Ctx).has_value(); }
 
   /// The host tail from `It`: the core's tensor locals it reads become outputs, and so do tensor
