@@ -306,12 +306,51 @@ llvm::Expected<int> PaddedLifter::classify(const Expr *E, std::map<const Stmt *,
   // dimensions only.
   if (isa<CallExpr>(E) && !Api.callHasTag(E, "in_place") && keepsEveryRow(E))
     return classifyRowWise(E, {callObject(E)}, Replaced, Prelude);
+  if (isa<CallExpr>(E) && callObject(E) && !Api.callHasTag(E, "in_place") && flattensToOneDimension(E))
+    return classifyFlattened(E, Replaced, Prelude);
+  // parts[1] of `auto parts = kept.split({4, 1}, 1)`: a part of a vector split along another
+  // dimension has the rows of the vector's group.
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 && !Api.isTensorExpr(OC->getArg(0)) &&
+      isa<DeclRefExpr>(stripAll(OC->getArg(0))) && !touchesPadded(OC->getArg(1)))
+    return groupOf(cast<DeclRefExpr>(stripAll(OC->getArg(0)))->getDecl());
   // std::get<k>(torch::max(kept, 1)): an element of a tuple computed row by row has its rows.
   if (isa<CallExpr>(E) && Api.callHasTag(E, "tuple_element") && callArgs(E).size() == 1)
     return classify(callArgs(E)[0], Replaced, "", Prelude);
   std::string What = isa<CallExpr>(E) && !calleeName(E).empty() ? "'" + calleeName(E) + "'" : quoted(E, Ctx);
   return refuse(What + " (" + where(E) + ") does not work row by row on a value-dependent selection, so it "
                 "cannot run on the padded rows");
+}
+
+bool PaddedLifter::flattensToOneDimension(const Expr *E) const {
+  for (const ApiEntry *Entry : Api.entriesFor(E)) {
+    if (!Entry->hasTag("same_elements"))
+      continue;
+    if (Entry->hasTag("one_dimensional_output"))
+      return true; // flatten()
+    if (Entry->SizeArgs.size() != 1)
+      return false;
+    const Expr *Size = Api.argAt(E, Entry->SizeArgs[0]);
+    auto Elements = Size ? bracedListElements(Size) : llvm::SmallVector<const Expr *, 4>{};
+    if (Elements.empty() && Size)
+      Elements.push_back(Size);
+    return Elements.size() == 1 && isIntegerConstant(Elements[0], -1, Ctx);
+  }
+  return false;
+}
+
+llvm::Expected<int> PaddedLifter::classifyFlattened(const Expr *E, std::map<const Stmt *, std::string> &Replaced,
+                                                    std::string &Prelude) {
+  auto Group = classify(callObject(E), Replaced, "", Prelude);
+  if (!Group || *Group < 0)
+    return Group;
+  // Padded, the value has N rows where the original had K: one element per row keeps the rows
+  // (and the count) as they are; more would interleave padded elements with valid ones.
+  const std::string Object = named(callObject(E), "flattened", Replaced, Prelude);
+  Prelude += "if (" + Object + ".dim() == 0 || " + Object + ".numel() != " + Object +
+             ".size(0))\n  throw std::invalid_argument(\"graphify: the padded form of " + where(E) +
+             " assumes that '" + sourceText(callObject(E), Ctx) + "' holds one element per row\");\n";
+  return *Group;
 }
 
 llvm::Expected<int> PaddedLifter::classifyReduction(const Expr *E, std::map<const Stmt *, std::string> &Replaced,

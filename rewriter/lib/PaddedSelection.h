@@ -137,6 +137,15 @@ private:
   /// selection is known to have a row (markNonEmpty); refused otherwise. Its result is not padded.
   llvm::Expected<int> classifyReduction(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
                                         llvm::StringRef NameHint, std::string &Prelude);
+  /// `v.view(-1)`, `v.reshape({-1})`, `v.flatten()` (tag same_elements): one dimension of
+  /// every element.
+  bool flattensToOneDimension(const clang::Expr *E) const;
+  /// A flattening of a padded value: its rows and group when each row holds one element (a max
+  /// along 1 kept as a dimension, [K, 1]), which the core checks on the metadata and throws
+  /// std::invalid_argument otherwise (the documented price: the original would flatten K
+  /// rows of several elements).
+  llvm::Expected<int> classifyFlattened(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
+                                        std::string &Prelude);
   /// `x.index({Slice(), ...})`: indexing whose first entry takes every row.
   bool keepsEveryRow(const clang::Expr *E) const;
   std::string where(const clang::Stmt *S) const;

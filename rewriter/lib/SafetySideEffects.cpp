@@ -177,6 +177,15 @@ std::optional<std::string> SideEffectWalker::checkCall(const CallExpr *C, const 
     if (MD->isConst())
       return std::nullopt;
   }
+  // An element of a standard sequence (`parts[1]` of a vector of tensors): it names the element
+  // without touching it; an assignment through it is a write, checked as such.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && inNamespace(MD->getParent(), "std") &&
+                                                    (MD->getOverloadedOperator() == OO_Subscript ||
+                                                     (MD->getIdentifier() && MD->getName() == "at"))) {
+    const llvm::StringRef Container = MD->getParent()->getName();
+    if (Container == "vector" || Container == "array")
+      return std::nullopt;
+  }
   // Arithmetic helpers of the standard library on host values (std::max, std::exp).
   if (inNamespace(FD, "std") && FD->getReturnType()->isArithmeticType()) {
     bool AllArithmetic = true;

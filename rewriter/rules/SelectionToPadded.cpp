@@ -39,6 +39,7 @@
 #include "lib/Predication.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
+#include "lib/SettledParameters.h"
 
 #include "graphify/analyzer/HostOrigin.h"
 
@@ -152,6 +153,13 @@ struct Plan {
   /// Loops before the selecting one that only fill collected vectors with values the epilogue
   /// can compute (`for (...) out.push_back(torch::zeros({0, 6}));`): the epilogue runs them.
   std::vector<const ForStmt *> Prefills;
+  /// The prefills that read a settled reference parameter (SettledParameters.h): the epilogue
+  /// runs them after calling the core, which leaves the parameter as they read it.
+  std::set<const ForStmt *> PrefillsAfterCore;
+  /// Tensor parameters taken by non-const reference that the body assigns (referenceParameters):
+  /// the core takes them by value, the epilogue repeats these assignments after calling it.
+  std::set<const ParmVarDecl *> ByValueInCore;
+  std::vector<const Stmt *> RepeatedAssignments;
 };
 
 /// The one statement of the then-branch of `if (c) s;` (braces allowed, no else, no init
@@ -435,12 +443,19 @@ public:
         P.Collected.insert(cast<VarDecl>(DS->getSingleDecl()));
         continue;
       }
-      if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop && isPrefill(For, P)) {
-        P.Prefills.push_back(For);
-        continue;
+      if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop) {
+        if (auto AfterCore = prefill(For, llvm::ArrayRef(It + 1, Block->body_end()), P)) {
+          P.Prefills.push_back(For);
+          if (*AfterCore)
+            P.PrefillsAfterCore.insert(For);
+          continue;
+        }
       }
       Started = true;
       llvm::Error Err = llvm::Error::success();
+      if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop && !firstSelection(For) && pushesIntoCollected(For, P))
+        return refuse("the loop at line " + lineOf(For, Ctx) + " fills a vector before the selection with values " +
+                      "the epilogue cannot compute: it " + prefillObstacle(For, P));
       if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop && (pushesIntoCollected(For, P) || firstSelection(For))) {
         if (auto LoopErr = loop(For, P))
           return std::move(LoopErr);
@@ -487,6 +502,8 @@ public:
     if (!P.TailBegin && !P.Loop)
       if (auto Err = checkReturnType())
         return std::move(Err);
+    if (auto Err = referenceParameters(P))
+      return std::move(Err);
     if (auto Err = placeHostDecls(P))
       return std::move(Err);
     if (P.Returned.empty() && !P.TailBegin && !P.Loop)
@@ -592,6 +609,54 @@ private:
     return llvm::Error::success();
   }
 
+  /// A tensor parameter taken by non-const reference that the body assigns is the caller's
+  /// variable: a replay of the captured core runs its kernels again but assigns nothing. The core
+  /// takes it by value and the epilogue repeats the assignments after calling it — each a
+  /// top-level statement `p = <views of p>` (calls tagged shares_storage and pure, their other
+  /// arguments host values the epilogue has), which reads no tensor data and launches nothing.
+  /// Writes into its elements (`p.index_put_(...)`) are kernels on the caller's storage, which a
+  /// replay runs again.
+  llvm::Error referenceParameters(Plan &P) {
+    for (const ParmVarDecl *Param : F.parameters()) {
+      const QualType T = Param->getType();
+      if (!T->isLValueReferenceType() || T.getNonReferenceType().isConstQualified() || !Api.isTensor(T) ||
+          !isReassigned(Param, Body))
+        continue;
+      for (const Stmt *S : cast<CompoundStmt>(Body)->body()) {
+        if (!isReassigned(Param, S))
+          continue;
+        if (!isViewOfItself(S, Param, P))
+          return refuse("the core would assign the reference parameter '" + Param->getNameAsString() + "' (line " +
+                        lineOf(S, Ctx) + "), which a replay of the captured core does not do: the epilogue repeats "
+                        "only top-level assignments of views of it (" + Param->getNameAsString() + " = " +
+                        Param->getNameAsString() + ".transpose(1, 2);)");
+        P.RepeatedAssignments.push_back(S);
+      }
+      P.ByValueInCore.insert(Param);
+    }
+    return llvm::Error::success();
+  }
+
+  /// `p = p.transpose(-1, -2)` (also chains of views): `p` assigned a view of itself whose other
+  /// arguments are host values the epilogue has before the core runs.
+  bool isViewOfItself(const Stmt *S, const ParmVarDecl *Param, const Plan &P) const {
+    const auto *OC = isa<Expr>(S) ? dyn_cast<CXXOperatorCallExpr>(stripAll(cast<Expr>(S))) : nullptr;
+    if (!OC || OC->getOperator() != OO_Equal || OC->getNumArgs() != 2 || referencedVar(OC->getArg(0)) != Param)
+      return false;
+    const Expr *E = stripAll(OC->getArg(1));
+    bool Viewed = false;
+    while (isa<CallExpr>(E) && callObject(E) && Api.callHasTag(E, "shares_storage") && Api.callHasTag(E, "pure") &&
+           !Api.callHasTag(E, "in_place") && !Api.callHasTag(E, "device_transfer")) {
+      for (const Expr *Arg : callArgs(E))
+        if (Api.isTensorExpr(Arg) || readsBodyState(Arg, Body, withHostDecls({}, P)) ||
+            findSideEffect(Arg, Api, false, Evaluation::AsBefore))
+          return false;
+      E = stripAll(callObject(E));
+      Viewed = true;
+    }
+    return Viewed && referencedVar(E) == Param;
+  }
+
   /// Without a host tail the core computes what the function returns: tensors.
   llvm::Error checkReturnType() {
     const QualType Result = F.getReturnType();
@@ -634,23 +699,60 @@ private:
   /// the selecting loop: a loop whose body only pushes into collected vectors, whose header and
   /// values run no user code, change nothing and read only what the epilogue has (parameters the
   /// function leaves alone, host declarations, the counter). The epilogue runs it.
-  bool isPrefill(const ForStmt *For, const Plan &P) const {
+  /// Whether `For` fills collected vectors beforehand (a prefill, see Plan::Prefills), and if so
+  /// whether the epilogue runs it after calling the core: it reads the metadata of a reference
+  /// parameter the statements before it assign, which the core leaves holding the value it read
+  /// (SettledParameters.h). Null when it is not a prefill.
+  std::optional<bool> prefill(const ForStmt *For, llvm::ArrayRef<const Stmt *> Later, const Plan &P) const {
     const VarDecl *Index = loopCounter(For);
     if (!Index || !For->getCond() || !For->getInc() || !incrementsOnly(For->getInc(), Index) ||
         firstSelection(For))
-      return false;
+      return std::nullopt;
     std::map<const ValueDecl *, unsigned> Allowed = withHostDecls({{Index, ~0u}}, P);
+    const std::set<const ParmVarDecl *> Settled = settledReferenceParameters(For, Later, F, Api);
+    for (const ParmVarDecl *Param : Settled)
+      Allowed.emplace(Param, ~0u);
+    // Any other parameter it reads must be the one the function was given: run before the core,
+    // the loop would not see what the body writes into it in place (readsBodyState sees
+    // assignments only).
+    for (const ParmVarDecl *Param : F.parameters())
+      if (!Settled.count(Param) && findExpr(For, [&](const Expr *E) { return referencedVar(E) == Param; }) &&
+          changesParameter(Body, Param, Api))
+        return std::nullopt;
     for (const Stmt *Part : {(const Stmt *)Index->getInit(), (const Stmt *)For->getCond()})
       if (!Part || findSideEffect(Part, Api, false, Evaluation::AsBefore) || readsBodyState(Part, Body, Allowed))
-        return false;
+        return std::nullopt;
     auto Statements = bodyStatements(For->getBody());
-    return !Statements.empty() && llvm::all_of(Statements, [&](const Stmt *S) {
+    const bool Fills = !Statements.empty() && llvm::all_of(Statements, [&](const Stmt *S) {
       const Expr *Value = nullptr;
       std::string Method;
       const VarDecl *Into = pushInto(S, Value, Method);
       return Into && P.Collected.count(Into) && Api.isTensorExpr(Value) &&
              !findSideEffect(Value, Api, false, Evaluation::AsBefore) && !readsBodyState(Value, Body, Allowed);
     });
+    if (!Fills)
+      return std::nullopt;
+    return !Settled.empty();
+  }
+
+  /// Why a loop that pushes into a collected vector before the selection is not a prefill.
+  std::string prefillObstacle(const ForStmt *For, const Plan &P) const {
+    const VarDecl *Index = loopCounter(For);
+    if (!Index || !For->getCond() || !For->getInc() || !incrementsOnly(For->getInc(), Index))
+      return "does not count with an integer it declares";
+    std::map<const ValueDecl *, unsigned> Allowed = withHostDecls({{Index, ~0u}}, P);
+    if (auto Why = readsBodyState(For, Body, Allowed))
+      return *Why + " (the epilogue runs it after the core, which leaves only a reference parameter's last value, "
+                    "and that only for its shape or metadata)";
+    for (const Stmt *S : bodyStatements(For->getBody())) {
+      const Expr *Value = nullptr;
+      std::string Method;
+      if (!pushInto(S, Value, Method))
+        return "does other work than pushing tensors into it (line " + lineOf(S, Ctx) + ")";
+      if (auto Why = findSideEffect(Value, Api, false, Evaluation::AsBefore))
+        return *Why;
+    }
+    return "does other work than pushing tensors into it";
   }
 
   /// The vectors the top-level statements of the loop's body assign by the counter (`out[i] = e;`).
@@ -781,6 +883,14 @@ private:
     if (L.ReadsCounter) {
       std::map<const ValueDecl *, unsigned> Allowed = withHostDecls({}, P);
       Allowed.emplace(Index, ~0u);
+      // The epilogue's loop runs after the core: a reference parameter the header reads is the
+      // value the core left, the same as the original's when nothing from the loop on changes it.
+      const auto *Block = cast<CompoundStmt>(Body);
+      const auto *At = llvm::find(Block->body(), For);
+      for (const Stmt *Part : {(const Stmt *)Index->getInit(), (const Stmt *)For->getCond()})
+        for (const ParmVarDecl *Param :
+             settledReferenceParameters(Part, llvm::ArrayRef<const Stmt *>(At, Block->body_end()), F, Api))
+          Allowed.emplace(Param, ~0u);
       for (const Stmt *Part : {(const Stmt *)Index->getInit(), (const Stmt *)For->getCond(), (const Stmt *)For->getInc()})
         if (auto Why = readsBodyState(Part, Body, Allowed))
           return refuse("the host part of the loop at line " + Line + " reads the counter '" +
@@ -1519,6 +1629,45 @@ private:
 
   bool isCap(const IfStmt *If) const { return capOf(If).has_value(); }
 
+  /// The count of the first `Bound` rows of a selection of `Before` rows, as Python's slicing
+  /// (which `slice` and `Slice` follow) takes them: min(count, m) for m >= 0, count + m clamped at
+  /// 0 for m < 0 (counted from the end).
+  std::string prefixCount(const std::string &Before, const Expr *BoundExpr) const {
+    const Expr *Bound = stripAll(BoundExpr);
+    const std::string M = isa<DeclRefExpr>(Bound) || isa<IntegerLiteral>(Bound) ? sourceText(Bound, Ctx)
+                                                                              : "(" + sourceText(BoundExpr, Ctx) + ")";
+    // A constant bound picks its side of Python's slicing now.
+    auto Constant = Bound->getIntegerConstantExpr(Ctx);
+    const std::string Prefix = Before + ".clamp_max(" + M + ")", FromEnd = "(" + Before + " + " + M + ").clamp_min(0)";
+    return Constant ? (Constant->isNegative() ? FromEnd : Prefix) : M + " >= 0 ? " + Prefix + " : " + FromEnd;
+  }
+
+  /// `i = i.index({Slice(None, max_det)})` or `auto top = kept.slice(0, 0, k)` of a padded
+  /// variable: the first rows of the selection, which the padded form keeps whole with the count
+  /// clamped (prefixCount), in a group derived from the sliced one. Null when `Init` is no such
+  /// slice.
+  std::optional<llvm::Error> prefixOfSelection(const Stmt *S, const VarDecl *V, const Expr *Init, Plan &P) {
+    const auto *Call = dyn_cast<CallExpr>(stripAll(Init));
+    const VarDecl *Sliced = Call && callObject(Call) ? referencedVar(stripAll(callObject(Call))) : nullptr;
+    const int Group = Sliced ? Lifter.groupOf(Sliced) : -1;
+    const Expr *End = Group >= 0 ? rowPrefixEnd(Init, Sliced) : nullptr;
+    if (!End || !Api.isTensor(V->getType()) || V->getType()->isReferenceType())
+      return std::nullopt;
+    if (auto Why = findSideEffect(End, Api, false, Ran))
+      return refuse("the bound of the slice at line " + lineOf(S, Ctx) + " " + *Why);
+    if (Lifter.touchesPadded(End))
+      return refuse("the bound of the slice at line " + lineOf(S, Ctx) + " reads a value-dependent selection");
+    const std::string Count = freshName(V->getNameAsString() + "_count", Body, Taken);
+    P.Core += "auto " + Count + " = " + prefixCount(Lifter.countOf(Group), End) + ";\n";
+    if (isa<DeclStmt>(S))
+      P.Core += textWithReplacements(S, {{stripAll(Init), Sliced->getNameAsString()}}, Ctx) + "\n";
+    else if (V != Sliced)
+      P.Core += V->getNameAsString() + " = " + Sliced->getNameAsString() + ";\n";
+    Lifter.setGroup(V, Lifter.derive(Group, Count));
+    Lifter.forget(V);
+    return llvm::Error::success();
+  }
+
   /// The padded form keeps the rows and clamps the count: when the test fails, m >= count and the
   /// slice would keep every row; when it holds, the slice keeps m rows (m >= 0) or count + m
   /// (m < 0, counted from the end) — Python's slicing, which `slice` and `Slice` follow.
@@ -1535,14 +1684,7 @@ private:
                       "' but slices '" + V->getNameAsString() + "', which comes from another selection");
     const std::string Count = freshName(C.Capped.front()->getNameAsString() + "_count", Body, Taken);
     const std::string &Before = Lifter.countOf(Group);
-    const Expr *Bound = stripAll(C.Bound);
-    const std::string M = isa<DeclRefExpr>(Bound) || isa<IntegerLiteral>(Bound) ? sourceText(Bound, Ctx)
-                                                                              : "(" + sourceText(C.Bound, Ctx) + ")";
-    // A constant bound picks its side of Python's slicing now.
-    auto Constant = Bound->getIntegerConstantExpr(Ctx);
-    const std::string Prefix = Before + ".clamp_max(" + M + ")", FromEnd = "(" + Before + " + " + M + ").clamp_min(0)";
-    const std::string Sliced = Constant ? (Constant->isNegative() ? FromEnd : Prefix)
-                                        : M + " >= 0 ? " + Prefix + " : " + FromEnd;
+    const std::string Sliced = prefixCount(Before, C.Bound);
     if (C.Host)
       P.Core += "auto " + Count + " = " + Before + ";\nif (" + sourceText(C.Host, Ctx) + ")\n  " + Count + " = " +
                 Sliced + ";\n";
@@ -1561,8 +1703,10 @@ private:
       if (const auto *DD = DS->isSingleDecl() ? dyn_cast<DecompositionDecl>(DS->getSingleDecl()) : nullptr;
           DD && DD->getInit())
         return bindings(DS, DD, P);
-      if (!DS->isSingleDecl() || !isa<VarDecl>(DS->getSingleDecl()) || isa<DecompositionDecl>(DS->getSingleDecl()))
-        return refuse("the declaration at line " + lineOf(S, Ctx) + " declares several names");
+      if (!DS->isSingleDecl())
+        return declarations(DS, P);
+      if (!isa<VarDecl>(DS->getSingleDecl()) || isa<DecompositionDecl>(DS->getSingleDecl()))
+        return refuse("the declaration at line " + lineOf(S, Ctx) + " declares something other than a variable");
       const auto *V = cast<VarDecl>(DS->getSingleDecl());
       if (!V->getInit())
         return refuse("'" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") has no initialiser");
@@ -1675,6 +1819,38 @@ private:
   }
 
   /// `auto [values, indices] = torch::max(kept, 1);`: each binding holds the rows of the call.
+  /// `auto box = parts[0], cls = parts[1];`: each name declared on its own in the core, in order
+  /// (a later initialiser may read an earlier name, and its prelude must come after it).
+  llvm::Error declarations(const DeclStmt *DS, Plan &P) {
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V || isa<DecompositionDecl>(V) || !V->getInit() || V->getType()->isReferenceType())
+        return refuse("the declaration at line " + lineOf(DS, Ctx) + " declares several names, one of them without "
+                      "a value of its own (declare it on its own line)");
+    }
+    for (const Decl *D : DS->decls()) {
+      const auto *V = cast<VarDecl>(D);
+      const bool Deduced = V->getTypeSourceInfo() && V->getTypeSourceInfo()->getType()->getContainedAutoType();
+      const std::string Type = Deduced ? "auto" : nameableType(V->getType(), Ctx, &F);
+      if (Type.empty())
+        return refuse("the type of '" + V->getNameAsString() + "' (line " + lineOf(DS, Ctx) + ") cannot be written "
+                      "on a declaration of its own");
+      if (!Api.isTensor(V->getType()) && Lifter.touchesPadded(V->getInit()))
+        return refuse("'" + V->getNameAsString() + "' (line " + lineOf(DS, Ctx) + ") is a host value computed from a "
+                      "value-dependent selection");
+      if (auto Why = sideEffect(V->getInit()))
+        return refuse("the value of '" + V->getNameAsString() + "' (line " + lineOf(DS, Ctx) + ") " + *Why);
+      std::string Prelude;
+      auto Lifted = Lifter.lift(V->getInit(), V->getName(), Prelude);
+      if (!Lifted)
+        return Lifted.takeError();
+      P.Core += Prelude + Type + " " + V->getNameAsString() + " = " + Lifted->Text + ";\n";
+      Lifter.setGroup(V, Lifted->Group);
+      Lifter.forget(V);
+    }
+    return llvm::Error::success();
+  }
+
   llvm::Error bindings(const DeclStmt *S, const DecompositionDecl *DD, Plan &P) {
     const Expr *Init = DD->getInit();
     if (auto Why = sideEffect(Init))
@@ -1707,7 +1883,10 @@ private:
                       " (line " + lineOf(S, Ctx) + ") and carries a value from one iteration to the next");
     // A tuple a call returns (`std::tuple<Tensor, Tensor> t = torch::max(kept, 1);`) holds the
     // rows of the call, which the lifting checks; a vector gathers tensors before the return.
-    const bool CallTuple = isTensorAggregate(V->getType(), Api) && vectorElementType(V->getType()).isNull() &&
+    // So does a vector of parts split along another dimension (`x.split({4, nc}, 1)`, tag
+    // along_dims), each part holding every row.
+    const bool CallTuple = isTensorAggregate(V->getType(), Api) &&
+                           (vectorElementType(V->getType()).isNull() || Api.callHasTag(stripAll(Init), "along_dims")) &&
                            isa<CallExpr>(stripAll(Init)) && !Api.entriesFor(stripAll(Init)).empty() &&
                            isa<DeclStmt>(S);
     if (isTensorAggregate(V->getType(), Api) && !CallTuple && Lifter.touchesPadded(Init))
@@ -1716,6 +1895,8 @@ private:
                     "return (return {a, b} or std::make_tuple(a, b))");
     if (auto Why = sideEffect(Init))
       return refuse("the value of '" + V->getNameAsString() + "' (line " + lineOf(S, Ctx) + ") " + *Why);
+    if (auto Capped = prefixOfSelection(S, V, Init, P))
+      return std::move(*Capped);
     // `int n = kept.size(0);`: the count, read by the guards in the epilogue.
     if (const ValueDecl *Rows = rowCountOf(Init);
         Rows && isa<DeclStmt>(S) && V->getType()->isIntegerType() && !isReassigned(V, Body)) {
@@ -1759,6 +1940,23 @@ std::string textBetween(SourceLocation B, SourceLocation E, const ASTContext &Ct
   if (SM.getFileID(B) != SM.getFileID(E) || End < Begin)
     return "";
   return SM.getBufferData(SM.getFileID(B)).substr(Begin, End - Begin).str();
+}
+
+/// `torch::Tensor pred` for the parameter `torch::Tensor &pred`: its type as written without
+/// the reference (as Clang names it when the spelling is not at hand).
+std::string byValueDeclText(const ParmVarDecl &Param, const ASTContext &Ctx, const FunctionDecl &F) {
+  std::string Type;
+  if (const TypeSourceInfo *TSI = Param.getTypeSourceInfo())
+    if (auto Ref = TSI->getTypeLoc().getAs<ReferenceTypeLoc>()) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Ref.getPointeeLoc().getSourceRange()),
+                                                   SM, Ctx.getLangOpts());
+      if (R.isValid())
+        Type = Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+    }
+  if (Type.empty())
+    Type = nameableType(Param.getType().getNonReferenceType(), Ctx, &F);
+  return Type + " " + Param.getNameAsString();
 }
 
 /// The spelling of the function's return type as written (`torch::Tensor`).
@@ -1875,7 +2073,8 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
     Types += ", " + (EachCount(C) ? Vector : T);
   }
   for (const ParmVarDecl *Param : F.parameters()) {
-    Params += (Params.empty() ? "" : ", ") + declText(*Param, Ctx);
+    Params += (Params.empty() ? "" : ", ") +
+              (P.ByValueInCore.count(Param) ? byValueDeclText(*Param, Ctx, F) : declText(*Param, Ctx));
     Args += (Args.empty() ? "" : ", ") + Param->getNameAsString();
   }
   // A method's fields reach the core by reference under their own names (outlineMethodBody
@@ -1896,6 +2095,11 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   // the early returns in order.
   const std::string Padded = freshName("padded", Body, Taken);
   std::string Epilogue = "auto " + Padded + " = " + CoreName + "(" + Args + ");\n";
+  for (const Stmt *S : P.RepeatedAssignments)
+    Epilogue += statementText(S, Ctx) + "\n";
+  for (const ForStmt *For : P.Prefills)
+    if (P.PrefillsAfterCore.count(For))
+      Epilogue += statementText(For, Ctx) + "\n";
   const std::string Iteration = P.Loop ? freshName("iteration", Body, Taken) : "";
   std::map<std::string, std::string> Rows;
   std::string EachRows;
@@ -1977,7 +2181,8 @@ llvm::Expected<std::string> render(const Plan &P, std::vector<std::string> &Take
   for (const DeclStmt *DS : P.HostDecls)
     Leading += sourceText(DS, Ctx) + "\n";
   for (const ForStmt *For : P.Prefills)
-    Leading += statementText(For, Ctx) + "\n";
+    if (!P.PrefillsAfterCore.count(For))
+      Leading += statementText(For, Ctx) + "\n";
   for (const std::string &L : P.LeadingGuards)
     Leading += L + "\n";
   std::string Signature = textBetween(F.getBeginLoc(), Body->getBeginLoc(), Ctx);

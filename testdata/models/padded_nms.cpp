@@ -79,3 +79,39 @@ batched_detect(torch::Tensor corners, torch::Tensor sizes, torch::Tensor scores,
   return boxes.index_select(0, keep);
 }
 // graphify-expect-fix: fixed
+
+// A segmentation head decoded per image: the prediction transposed through the caller's reference,
+// one empty result per image, then a score filter, the columns split into boxes, class scores and
+// mask weights, the best class kept as a column, a second filter on its score, NMS capped to
+// `max_det`, and the survivors stored in the image's slot. The empty results are built after the
+// core, on the device of the prediction it leaves transposed.
+// graphify-entry: pred: f32[2,9,10] in [0, 1]
+GRAPHIFY_GRAPH_REGION torch::Tensor decode_heads(torch::Tensor &pred) {
+  const float conf = 0.25f;
+  const float iou = 0.3f;
+  const int max_det = 3;
+  const auto classes = pred.size(1) - 4 - 2;
+  const auto weights = pred.size(1) - classes - 4;
+  auto candidates = pred.index({torch::indexing::Slice(), torch::indexing::Slice(4, 4 + classes)}).amax(1) > conf;
+  pred = pred.transpose(-1, -2);
+  std::vector<torch::Tensor> out;
+  for (int64_t b = 0; b < pred.size(0); ++b)
+    out.push_back(torch::zeros({0, 6 + weights}, pred.device()));
+  for (int64_t b = 0; b < pred.size(0); ++b) {
+    auto x = pred[b];
+    x = x.index({candidates[b]});
+    auto parts = x.split({4, classes, weights}, 1);
+    auto box = parts[0], cls = parts[1], mask = parts[2];
+    auto [best, label] = cls.max(1, true);
+    x = torch::cat({box, best, label.to(torch::kFloat), mask}, 1);
+    x = x.index({best.view(-1) > 2 * conf});
+    if (x.size(0) == 0)
+      continue;
+    auto keep = vision::ops::nms(x.index({torch::indexing::Slice(), torch::indexing::Slice(torch::indexing::None, 4)}),
+                                 x.index({torch::indexing::Slice(), 4}), iou);
+    keep = keep.index({torch::indexing::Slice(torch::indexing::None, max_det)});
+    out[b] = x.index({keep});
+  }
+  return torch::cat(out);
+}
+// graphify-expect-fix: fixed
