@@ -17,7 +17,8 @@ bool sharedWithCaller(const ParmVarDecl *P, const ApiModel &Api) {
   return T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() && Api.isTensor(T);
 }
 
-/// Every mention of `P` under `S` is the object of a shape or metadata query.
+} // namespace
+
 bool readsOnlyMetadata(const Stmt *S, const ParmVarDecl *P, const ApiModel &Api) {
   if (!S)
     return true;
@@ -36,6 +37,8 @@ bool readsOnlyMetadata(const Stmt *S, const ParmVarDecl *P, const ApiModel &Api)
       return false;
   return true;
 }
+
+namespace {
 
 /// `S` calls a method on `P` that writes it in place (`p.transpose_(0, 1)`, `p.resize_({n})`).
 bool writesInPlace(const Stmt *S, const ParmVarDecl *P, const ApiModel &Api) {
@@ -56,6 +59,13 @@ bool writesInPlace(const Stmt *S, const ParmVarDecl *P, const ApiModel &Api) {
 
 bool changesParameter(const Stmt *S, const ParmVarDecl *P, const ApiModel &Api) {
   return isReassigned(P, S) || writesInPlace(S, P, Api);
+}
+
+const Stmt *firstChangeOf(const ParmVarDecl *P, llvm::ArrayRef<const Stmt *> Statements, const ApiModel &Api) {
+  for (const Stmt *S : Statements)
+    if (changesParameter(S, P, Api))
+      return S;
+  return nullptr;
 }
 
 std::set<const ParmVarDecl *> settledReferenceParameters(const Stmt *Read, llvm::ArrayRef<const Stmt *> Later,

@@ -1,14 +1,16 @@
 #pragma once
 /// \file
-/// Reference parameters the epilogue may read after the core: a tensor parameter taken by
-/// non-const reference is the caller's own variable, so the core (which takes it the same way)
-/// leaves it holding its final value. A read of its metadata at some statement of the original
-/// sees that final value too when nothing from that statement on assigns it or changes it in
-/// place — then the epilogue, after calling the core, reads the same device, dtype and sizes.
+/// Reference parameters the epilogue may read after the core. A tensor parameter taken by
+/// non-const reference is the caller's own variable; after the core has run (and the epilogue has
+/// repeated the assignments of views of it that the body makes, see selection-to-padded's
+/// referenceParameters) the epilogue's parameter holds the value the original's had at the end.
+/// A read of its metadata at some statement of the original sees that value too when nothing from
+/// that statement on assigns it or changes it in place — so the epilogue, reading it after the
+/// core, reads the same device, dtype and sizes.
 ///
 /// \code
 ///   Tensor nms(Tensor &pred) {
-///     pred = pred.transpose(-1, -2);          // the core assigns it, the caller sees it
+///     pred = pred.transpose(-1, -2);          // the epilogue repeats it after the core
 ///     std::vector<Tensor> out;
 ///     for (...) out.push_back(torch::zeros({0, 6}, pred.device()));   // settled: same device
 ///     ...
@@ -36,5 +38,13 @@ std::set<const clang::ParmVarDecl *> settledReferenceParameters(const clang::Stm
 
 /// `S` assigns `P`, writes it in place, or passes it to a non-const reference.
 bool changesParameter(const clang::Stmt *S, const clang::ParmVarDecl *P, const ApiModel &Api);
+
+/// The first of `Statements` that changes `P` (changesParameter), or null.
+const clang::Stmt *firstChangeOf(const clang::ParmVarDecl *P, llvm::ArrayRef<const clang::Stmt *> Statements,
+                                 const ApiModel &Api);
+
+/// Every mention of `P` under `S` is the object of a shape or metadata query (`p.size(1)`,
+/// `p.device()`), whose answer a write into its elements leaves as it is.
+bool readsOnlyMetadata(const clang::Stmt *S, const clang::ParmVarDecl *P, const ApiModel &Api);
 
 } // namespace graphify::rewriter

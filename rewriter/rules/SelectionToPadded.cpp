@@ -443,19 +443,18 @@ public:
         P.Collected.insert(cast<VarDecl>(DS->getSingleDecl()));
         continue;
       }
-      if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop) {
-        if (auto AfterCore = prefill(For, llvm::ArrayRef(It + 1, Block->body_end()), P)) {
-          P.Prefills.push_back(For);
-          if (*AfterCore)
-            P.PrefillsAfterCore.insert(For);
-          continue;
-        }
+      if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop && !firstSelection(For) && pushesIntoCollected(For, P)) {
+        auto AfterCore = prefill(For, llvm::ArrayRef(Block->body_begin(), It), llvm::ArrayRef(It + 1, Block->body_end()), P);
+        if (!AfterCore)
+          return refuse("the loop at line " + lineOf(For, Ctx) + " fills a vector before the selection with values "
+                        "the epilogue cannot compute: it " + llvm::toString(AfterCore.takeError()));
+        P.Prefills.push_back(For);
+        if (*AfterCore)
+          P.PrefillsAfterCore.insert(For);
+        continue;
       }
       Started = true;
       llvm::Error Err = llvm::Error::success();
-      if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop && !firstSelection(For) && pushesIntoCollected(For, P))
-        return refuse("the loop at line " + lineOf(For, Ctx) + " fills a vector before the selection with values " +
-                      "the epilogue cannot compute: it " + prefillObstacle(For, P));
       if (const auto *For = dyn_cast<ForStmt>(S); For && !P.Loop && (pushesIntoCollected(For, P) || firstSelection(For))) {
         if (auto LoopErr = loop(For, P))
           return std::move(LoopErr);
@@ -698,61 +697,47 @@ private:
   /// `for (int64_t i = 0; i < preds.size(0); ++i) out.push_back(torch::zeros({0, 6}));` before
   /// the selecting loop: a loop whose body only pushes into collected vectors, whose header and
   /// values run no user code, change nothing and read only what the epilogue has (parameters the
-  /// function leaves alone, host declarations, the counter). The epilogue runs it.
-  /// Whether `For` fills collected vectors beforehand (a prefill, see Plan::Prefills), and if so
-  /// whether the epilogue runs it after calling the core: it reads the metadata of a reference
-  /// parameter the statements before it assign, which the core leaves holding the value it read
-  /// (SettledParameters.h). Null when it is not a prefill.
-  std::optional<bool> prefill(const ForStmt *For, llvm::ArrayRef<const Stmt *> Later, const Plan &P) const {
+  /// function leaves alone, host declarations, the counter). The epilogue runs it; the result says
+  /// whether after calling the core — when it reads the metadata of a reference parameter the
+  /// statements before it assign, which the epilogue's parameter holds again once the core has
+  /// run and the epilogue has repeated the assignments (SettledParameters.h). The error says why
+  /// it is no prefill.
+  llvm::Expected<bool> prefill(const ForStmt *For, llvm::ArrayRef<const Stmt *> Earlier, llvm::ArrayRef<const Stmt *> Later,
+                               const Plan &P) const {
     const VarDecl *Index = loopCounter(For);
-    if (!Index || !For->getCond() || !For->getInc() || !incrementsOnly(For->getInc(), Index) ||
-        firstSelection(For))
-      return std::nullopt;
+    if (!Index || !For->getCond() || !For->getInc() || !incrementsOnly(For->getInc(), Index))
+      return refuse("does not count with an integer it declares");
     std::map<const ValueDecl *, unsigned> Allowed = withHostDecls({{Index, ~0u}}, P);
     const std::set<const ParmVarDecl *> Settled = settledReferenceParameters(For, Later, F, Api);
     for (const ParmVarDecl *Param : Settled)
       Allowed.emplace(Param, ~0u);
-    // Any other parameter it reads must be the one the function was given: run before the core,
-    // the loop would not see what the body writes into it in place (readsBodyState sees
-    // assignments only).
+    const std::string AfterCoreNote = " (the epilogue runs it after the core, which leaves only a reference "
+                                      "parameter's last value, and that only for its shape or metadata)";
+    // Run before the core, the loop would not see what the statements before it write into a
+    // parameter's elements (readsBodyState sees assignments only); its metadata stays.
     for (const ParmVarDecl *Param : F.parameters())
-      if (!Settled.count(Param) && findExpr(For, [&](const Expr *E) { return referencedVar(E) == Param; }) &&
-          changesParameter(Body, Param, Api))
-        return std::nullopt;
-    for (const Stmt *Part : {(const Stmt *)Index->getInit(), (const Stmt *)For->getCond()})
-      if (!Part || findSideEffect(Part, Api, false, Evaluation::AsBefore) || readsBodyState(Part, Body, Allowed))
-        return std::nullopt;
-    auto Statements = bodyStatements(For->getBody());
-    const bool Fills = !Statements.empty() && llvm::all_of(Statements, [&](const Stmt *S) {
-      const Expr *Value = nullptr;
-      std::string Method;
-      const VarDecl *Into = pushInto(S, Value, Method);
-      return Into && P.Collected.count(Into) && Api.isTensorExpr(Value) &&
-             !findSideEffect(Value, Api, false, Evaluation::AsBefore) && !readsBodyState(Value, Body, Allowed);
-    });
-    if (!Fills)
-      return std::nullopt;
-    return !Settled.empty();
-  }
-
-  /// Why a loop that pushes into a collected vector before the selection is not a prefill.
-  std::string prefillObstacle(const ForStmt *For, const Plan &P) const {
-    const VarDecl *Index = loopCounter(For);
-    if (!Index || !For->getCond() || !For->getInc() || !incrementsOnly(For->getInc(), Index))
-      return "does not count with an integer it declares";
-    std::map<const ValueDecl *, unsigned> Allowed = withHostDecls({{Index, ~0u}}, P);
-    if (auto Why = readsBodyState(For, Body, Allowed))
-      return *Why + " (the epilogue runs it after the core, which leaves only a reference parameter's last value, "
-                    "and that only for its shape or metadata)";
+      if (!Settled.count(Param) && !usesOf(Param, For).empty() && !readsOnlyMetadata(For, Param, Api))
+        if (const Stmt *Write = firstChangeOf(Param, Earlier, Api))
+          return refuse("reads '" + Param->getNameAsString() + "', which the function writes in place before it (line " +
+                        lineOf(Write, Ctx) + "), and the epilogue runs it before the core");
+    for (const Stmt *Part : {(const Stmt *)Index->getInit(), (const Stmt *)For->getCond()}) {
+      if (auto Why = findSideEffect(Part, Api, false, Evaluation::AsBefore))
+        return refuse(*Why);
+      if (auto Why = readsBodyState(Part, Body, Allowed))
+        return refuse(*Why + AfterCoreNote);
+    }
     for (const Stmt *S : bodyStatements(For->getBody())) {
       const Expr *Value = nullptr;
       std::string Method;
-      if (!pushInto(S, Value, Method))
-        return "does other work than pushing tensors into it (line " + lineOf(S, Ctx) + ")";
+      const VarDecl *Into = pushInto(S, Value, Method);
+      if (!Into || !P.Collected.count(Into) || !Api.isTensorExpr(Value))
+        return refuse("does other work than pushing tensors into it (line " + lineOf(S, Ctx) + ")");
       if (auto Why = findSideEffect(Value, Api, false, Evaluation::AsBefore))
-        return *Why;
+        return refuse(*Why);
+      if (auto Why = readsBodyState(Value, Body, Allowed))
+        return refuse(*Why + AfterCoreNote);
     }
-    return "does other work than pushing tensors into it";
+    return !Settled.empty();
   }
 
   /// The vectors the top-level statements of the loop's body assign by the counter (`out[i] = e;`).

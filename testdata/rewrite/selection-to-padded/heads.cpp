@@ -81,3 +81,31 @@ torch::Tensor scaled_for_caller(torch::Tensor &pred, float conf) {
   auto kept = pred.index({pred.select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the core would assign the reference parameter 'pred' \(line 80\), which a replay of the captured core does not do
   return kept;
 }
+
+// The function writes into the elements of its prediction before filling the results with copies
+// of its rows: run before the core, the copies would miss the write.
+torch::Tensor rows_after_scaling(torch::Tensor pred, float conf) {
+  std::vector<torch::Tensor> out;
+  pred.mul_(2);
+  for (int64_t b = 0; b < pred.size(0); ++b)
+    out.push_back(pred[b].slice(0, 0, 0).clone());
+  for (int64_t b = 0; b < pred.size(0); ++b) {
+    auto x = pred[b].index({pred[b].select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the loop at line 90 fills a vector before the selection with values the epilogue cannot compute: it reads 'pred', which the function writes in place before it \(line 89\)
+    out[b] = x;
+  }
+  return torch::cat(out);
+}
+
+// The same write, and results built on the prediction's device only: the write leaves the device
+// as it is, so the epilogue fills them before the core.
+torch::Tensor empty_after_scaling(torch::Tensor pred, float conf) {
+  std::vector<torch::Tensor> out;
+  pred.mul_(2);
+  for (int64_t b = 0; b < pred.size(0); ++b)
+    out.push_back(torch::zeros({0, pred.size(2)}, pred.device()));
+  for (int64_t b = 0; b < pred.size(0); ++b) {
+    auto x = pred[b];
+    out[b] = x.index({x.select(1, 4) > conf});
+  }
+  return torch::cat(out);
+}

@@ -201,3 +201,57 @@ torch::Tensor scaled_for_caller(torch::Tensor &pred, float conf) {
   auto kept = pred.index({pred.select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the core would assign the reference parameter 'pred' \(line 80\), which a replay of the captured core does not do
   return kept;
 }
+
+// The function writes into the elements of its prediction before filling the results with copies
+// of its rows: run before the core, the copies would miss the write.
+torch::Tensor rows_after_scaling(torch::Tensor pred, float conf) {
+  std::vector<torch::Tensor> out;
+  pred.mul_(2);
+  for (int64_t b = 0; b < pred.size(0); ++b)
+    out.push_back(pred[b].slice(0, 0, 0).clone());
+  for (int64_t b = 0; b < pred.size(0); ++b) {
+    auto x = pred[b].index({pred[b].select(1, 4) > conf}); // EXPECT-RECIPE: not rewritten automatically: the loop at line 90 fills a vector before the selection with values the epilogue cannot compute: it reads 'pred', which the function writes in place before it \(line 89\)
+    out[b] = x;
+  }
+  return torch::cat(out);
+}
+
+// The same write, and results built on the prediction's device only: the write leaves the device
+// as it is, so the epilogue fills them before the core.
+static std::tuple<std::vector<torch::Tensor>, std::vector<torch::Tensor>>
+empty_after_scaling_padded(torch::Tensor pred, float conf) {
+  pred.mul_(2);
+  std::vector<torch::Tensor> out_count_each;
+  std::vector<torch::Tensor> out_each;
+  for (int64_t b = 0; b < pred.size(0); ++b) {
+    auto x = pred[b];
+    auto out_valid = x.select(1, 4) > conf;
+    if (out_valid.dim() != 1 || out_valid.size(0) != x.size(0))
+      throw std::invalid_argument(
+          "graphify: the padded form of line 108 assumes a one-dimensional "
+          "mask with one element per row");
+    auto out_order = torch::argsort(
+        torch::logical_not(out_valid).to(torch::kInt), /*stable=*/true, 0);
+    auto out_count = out_valid.sum();
+    out_each.push_back(x.index_select(0, out_order));
+    out_count_each.push_back(out_count);
+  }
+  return std::make_tuple(out_each, out_count_each);
+}
+
+/// graphify: host epilogue of 'empty_after_scaling_padded' (reads the counts
+/// and slices the padded outputs of each iteration of the loop at line 106,
+/// then runs the original's host code (from line 110 after it) on them; not a
+/// graph region)
+torch::Tensor empty_after_scaling(torch::Tensor pred, float conf) {
+  std::vector<torch::Tensor> out;
+  for (int64_t b = 0; b < pred.size(0); ++b)
+    out.push_back(torch::zeros({0, pred.size(2)}, pred.device()));
+  auto padded = empty_after_scaling_padded(pred, conf);
+  size_t iteration = 0;
+  for (int64_t b = 0; b < pred.size(0); ++b, ++iteration) {
+    const int64_t rows = std::get<1>(padded)[iteration].item<int64_t>();
+    out[b] = std::get<0>(padded)[iteration].narrow(0, 0, rows);
+  }
+  return torch::cat(out);
+}
