@@ -41,7 +41,10 @@ void DynamicShapeCheck::run(AnalysisContext &Ctx) {
     std::string What = E->hasTag("dynamic_output_shape") ? "'" + Call->Name + "' has a data-dependent output shape"
                                                          : "'" + Call->Name + "' with a boolean mask has a "
                                                            "data-dependent output shape";
-    Ctx.report(info(), Call->NameLoc, What + describe(*E) + "; a static graph cannot hold it", &S);
+    // A project's function recognized as the NMS kernel says so: its body's findings are gone.
+    const std::string Recognized =
+        Ctx.api().suppressionKernel(Call->Callee) ? " (its body is torchvision's NMS kernel written out)" : "";
+    Ctx.report(info(), Call->NameLoc, What + describe(*E) + Recognized + "; a static graph cannot hold it", &S);
   });
 }
 

@@ -4,6 +4,8 @@
 // is decided in C++.
 #include "graphify/analyzer/ApiResolver.h"
 
+#include "graphify/analyzer/SuppressionKernel.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/Basic/SourceManager.h>
@@ -129,7 +131,36 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
   if (!C.Entries.empty() && operatorNeedsTensor(C.Name) &&
       llvm::none_of(C.Args, [&](const Expr *A) { return isTensor(A->getType()); }))
     C.Entries.clear();
+  // A project's own function that writes out torchvision's NMS kernel means what the packs say
+  // of greedy suppression (after the filter above: the entry's name is the library's).
+  if (C.Entries.empty() && suppressionKernel(FD))
+    C.Entries = entriesTagged("greedy_suppression");
   return C;
+}
+
+const SuppressionKernel *ApiResolver::suppressionKernel(const FunctionDecl *FD) const {
+  // Instance methods take the object as argument 0, which the entries' positions do not expect.
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || isLibraryDecl(Def))
+    return nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isInstance())
+    return nullptr;
+  const FunctionDecl *Key = Def->getCanonicalDecl();
+  if (auto It = Kernels.find(Key); It != Kernels.end())
+    return It->second ? &*It->second : nullptr;
+  Kernels[Key] = std::nullopt; // a body that calls itself is not the kernel
+  std::optional<SuppressionKernel> Found = recognizeSuppressionKernel(*Def, *this);
+  auto &Slot = Kernels[Key];
+  Slot = Found;
+  return Slot ? &*Slot : nullptr;
+}
+
+std::vector<const ApiEntry *> ApiResolver::entriesTagged(llvm::StringRef Tag) const {
+  std::vector<const ApiEntry *> Out;
+  for (const ApiEntry &E : Rules.entries())
+    if (E.isFunction() && E.hasTag(Tag))
+      Out.push_back(&E);
+  return Out;
 }
 
 bool ApiResolver::claimedByTensorNamespace(const ApiEntry &E, unsigned NumArgs) const {

@@ -12,6 +12,7 @@
 #include "Safety.h"
 
 #include "graphify/analyzer/Analysis.h"
+#include "graphify/analyzer/SuppressionKernel.h"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/Basic/SourceManager.h>
@@ -661,6 +662,23 @@ llvm::Expected<int> PaddedLifter::classifySort(const Expr *E, std::map<const Stm
   return Group;
 }
 
+/// The threshold as the op compares it: converted to the parameter's type first when that is
+/// narrower than the argument (a kernel taking `float` given `0.45` compares with 0.45f).
+std::string PaddedLifter::thresholdText(const CallExpr *Call, const Expr *Threshold) const {
+  const bool Simple = isa<DeclRefExpr>(stripAll(Threshold)) || isa<FloatingLiteral>(stripAll(Threshold)) ||
+                      isa<IntegerLiteral>(stripAll(Threshold));
+  std::string Text = Simple ? sourceText(Threshold, Ctx) : "(" + sourceText(Threshold, Ctx) + ")";
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || Callee->getNumParams() < 3)
+    return Text;
+  QualType Param = Callee->getParamDecl(2)->getType().getNonReferenceType().getUnqualifiedType();
+  QualType Given = Threshold->IgnoreParenImpCasts()->getType().getNonReferenceType().getUnqualifiedType();
+  if (!Param->isRealFloatingType() || Ctx.hasSameType(Param, Given) ||
+      (Given->isRealFloatingType() && Ctx.getTypeSize(Given) <= Ctx.getTypeSize(Param)))
+    return Text;
+  return "static_cast<" + Param.getAsString(Ctx.getPrintingPolicy()) + ">(" + sourceText(Threshold, Ctx) + ")";
+}
+
 llvm::Expected<int> PaddedLifter::classifySuppression(const Expr *E, std::map<const Stmt *, std::string> &Replaced,
                                                       llvm::StringRef NameHint, std::string &Prelude) {
   const Expr *BoxesArg = Api.argAt(E, 0), *ScoresArg = Api.argAt(E, 1), *Threshold = Api.argAt(E, 2);
@@ -686,16 +704,30 @@ llvm::Expected<int> PaddedLifter::classifySuppression(const Expr *E, std::map<co
                     Alive = Fresh("alive"), Step = Fresh("i"), Order = Fresh("order"), Count = Fresh("count");
   auto Spell = [&](llvm::StringRef Name) { return Api.spell(E, Name); };
   const std::string Where = Spell("where"), And = Spell("logical_and"), Not = Spell("logical_not");
-  // torchvision's CPU kernel checks the shapes; the fixed form needs them for its matrix.
-  Prelude += "if (" + Boxes + ".dim() != 2 || " + Boxes + ".size(1) != 4 || " + Scores + ".dim() != 1 || " + Scores +
-             ".size(0) != " + Boxes + ".size(0) || !" + Boxes + ".is_floating_point() || " + Scores +
-             ".scalar_type() != " + Boxes + ".scalar_type())\n  throw std::invalid_argument(\"graphify: the "
-             "fixed-size form of " + calleeName(E) + " (" + where(E) + ") expects floating-point boxes [N, 4] and "
-             "scores [N] of one dtype\");\n";
+  const auto *CE = cast<CallExpr>(E);
+  const SuppressionKernel *Kernel = Api.resolver().suppressionKernel(CE->getDirectCallee());
+  if (Kernel) {
+    // A project's kernel reads four columns of boxes and throws (data_ptr) unless they hold its
+    // element type; scores are only sorted. Other shapes would read out of bounds.
+    Prelude += "if (" + Boxes + ".dim() != 2 || " + Boxes + ".size(1) < 4 || " + Scores + ".dim() != 1 || " + Scores +
+               ".size(0) != " + Boxes + ".size(0) || " + Boxes + ".scalar_type() != " +
+               Api.spellConstant(E, Kernel->Element->isSpecificBuiltinType(BuiltinType::Float) ? "kFloat" : "kDouble") +
+               ")\n  throw std::invalid_argument(\"graphify: the fixed-size form of " + calleeName(E) + " (" +
+               where(E) + ") expects boxes [N, 4 or more] of " + Kernel->Element.getAsString() + " and scores [N]\");\n";
+  } else {
+    // torchvision's CPU kernel checks the shapes; the fixed form needs them for its matrix.
+    Prelude += "if (" + Boxes + ".dim() != 2 || " + Boxes + ".size(1) != 4 || " + Scores + ".dim() != 1 || " + Scores +
+               ".size(0) != " + Boxes + ".size(0) || !" + Boxes + ".is_floating_point() || " + Scores +
+               ".scalar_type() != " + Boxes + ".scalar_type())\n  throw std::invalid_argument(\"graphify: the "
+               "fixed-size form of " + calleeName(E) + " (" + where(E) + ") expects floating-point boxes [N, 4] and "
+               "scores [N] of one dtype\");\n";
+  }
   // Candidates in the order the op visits them: its own descending sort when every row is a
-  // candidate; a stable one over padded rows, which keeps the selected rows' relative order.
+  // candidate (a recognized kernel's own, stable or not); a stable one over padded rows, which
+  // keeps the selected rows' relative order.
+  const bool Stable = *BoxGroup >= 0 || (Kernel && Kernel->StableSort);
   Prelude += "auto " + ByScore + " = std::get<1>(" + Scores +
-             (*BoxGroup < 0 ? ".sort(0, /*descending=*/true));\n" : ".sort(/*stable=*/true, 0, /*descending=*/true));\n");
+             (Stable ? ".sort(/*stable=*/true, 0, /*descending=*/true));\n" : ".sort(0, /*descending=*/true));\n");
   Prelude += "auto " + Sorted + " = " + Boxes + ".index_select(0, " + ByScore + ");\n";
   const std::string Coords[] = {X1, Y1, X2, Y2};
   for (int C = 0; C < 4; ++C)
@@ -717,11 +749,7 @@ llvm::Expected<int> PaddedLifter::classifySuppression(const Expr *E, std::map<co
              ");\n";
   Prelude += "auto " + Rank + " = " + Spell("arange") + "(" + Boxes + ".size(0), " + ByScore + ".options());\n";
   Prelude += "auto " + Suppresses + " = " + And + "(" + Iou + ".to(" + Api.spellConstant(E, "kDouble") + ") > " +
-             (isa<DeclRefExpr>(stripAll(Threshold)) || isa<FloatingLiteral>(stripAll(Threshold)) ||
-                      isa<IntegerLiteral>(stripAll(Threshold))
-                  ? sourceText(Threshold, Ctx)
-                  : "(" + sourceText(Threshold, Ctx) + ")") +
-             ", " + Rank + ".unsqueeze(0) > " + Rank + ".unsqueeze(1));\n";
+             thresholdText(CE, Threshold) + ", " + Rank + ".unsqueeze(0) > " + Rank + ".unsqueeze(1));\n";
   if (*BoxGroup < 0)
     Prelude += "auto " + Alive + " = " + Rank + " >= 0;\n";
   else

@@ -112,6 +112,7 @@ private:
                                llvm::StringRef NameHint, std::string &Prelude);
   llvm::Expected<int> classifySelection(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
                                         llvm::StringRef NameHint, std::string &Prelude);
+  std::string thresholdText(const clang::CallExpr *Call, const clang::Expr *Threshold) const;
   llvm::Expected<int> classifySuppression(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,
                                           llvm::StringRef NameHint, std::string &Prelude);
   llvm::Expected<int> classifyPositions(const clang::Expr *E, std::map<const clang::Stmt *, std::string> &Replaced,

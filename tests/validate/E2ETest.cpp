@@ -105,7 +105,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   RunResult R = validate(Args);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 40u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 41u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -142,9 +142,10 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   // Tuples and vectors of padded outputs (padded_detections.cpp) are compared element by element;
   // NMS in its fixed-size form (padded_nms.cpp) is captured with the rest of the core, and so is
   // batched NMS's maximum over the selected boxes (batched_detect), and a loop over the images
-  // of a batch collects each image's padded rows (per_image_detections).
+  // of a batch collects each image's padded rows (per_image_detections), and so is a project's
+  // own copy of torchvision's NMS kernel, recognized by its structure (kernel_detect).
   for (const char *Name :
-       {"confident_boxes", "top_detections", "split_corners", "detect", "batched_detect", "strong_rows",
+       {"confident_boxes", "top_detections", "split_corners", "detect", "batched_detect", "kernel_detect", "strong_rows",
         "ThresholdFilter", "ranked_detections", "per_image_detections", "best_class_per_image", "per_image_on_host",
         "PerImageSuppressor"}) {
     const Row &E = Rows[Name];

@@ -11,6 +11,7 @@
 ///     if (const graphify::ApiEntry *Entry = Call->entryWithTag("host_sync")) ...
 /// \endcode
 
+#include "graphify/analyzer/SuppressionKernel.h"
 #include "graphify/rules/RuleSet.h"
 
 #include <clang/AST/DeclCXX.h>
@@ -19,6 +20,7 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallVector.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -82,6 +84,11 @@ public:
   /// stops the program when `c` fails, not a branch of the computation.
   bool isAssertion(const clang::Stmt &S, const clang::ASTContext &Ctx) const;
 
+  /// The greedy suppression kernel `FD` (a project's own function, by its definition) writes
+  /// out (SuppressionKernel.h), or null; recognized once per function. A call of such a function
+  /// matches the packs' greedy_suppression entries, as a call of `vision::ops::nms` does.
+  const SuppressionKernel *suppressionKernel(const clang::FunctionDecl *FD) const;
+
 private:
   const RuleSet &Rules;
   mutable llvm::DenseMap<const clang::CXXRecordDecl *, const ApiFlavor *> TensorCache;
@@ -90,6 +97,11 @@ private:
   /// The namespaces of the flavors' tensor classes (`at`, `gfy`), computed once.
   mutable std::vector<std::string> TensorNamespaces;
 
+  /// Node-based, so that the pointers suppressionKernel() returns stay valid.
+  mutable std::map<const clang::FunctionDecl *, std::optional<SuppressionKernel>> Kernels;
+
+  /// The function entries of every pack that carry `Tag`, in pack order.
+  std::vector<const ApiEntry *> entriesTagged(llvm::StringRef Tag) const;
   const ApiFlavor *recordFlavor(const clang::CXXRecordDecl *RD, bool Module, unsigned Depth) const;
   /// Whether `E` is indexed under a tensor namespace (so a bare global name is a different
   /// function that merely shares the name).
