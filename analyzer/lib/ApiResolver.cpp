@@ -115,6 +115,13 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
       if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(MD->getParent()))
         Name = Spec->getSpecializedTemplate()->getQualifiedNameAsString() + "::" + FD->getNameAsString();
       C.Entries = Rules.lookupMember(Name, C.Args.size());
+      // A method that writes out the NMS kernel never touches its object (or it would not be
+      // recognized): called on `this` or a named object, its arguments are the kernel's.
+      const Expr *Object = skipValueWrappers(C.Args.front());
+      if (C.Entries.empty() && (isa<CXXThisExpr>(Object) || isa<DeclRefExpr>(Object)) && suppressionKernel(FD)) {
+        C.Args.erase(C.Args.begin());
+        C.Entries = entriesTagged("greedy_suppression");
+      }
       return C;
     }
     C.IsMethod = true;
@@ -139,11 +146,8 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
 }
 
 const SuppressionKernel *ApiResolver::suppressionKernel(const FunctionDecl *FD) const {
-  // Instance methods take the object as argument 0, which the entries' positions do not expect.
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || isLibraryDecl(Def))
-    return nullptr;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isInstance())
     return nullptr;
   const FunctionDecl *Key = Def->getCanonicalDecl();
   if (auto It = Kernels.find(Key); It != Kernels.end())

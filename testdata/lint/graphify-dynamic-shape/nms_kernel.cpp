@@ -317,6 +317,47 @@ torch::Tensor kernel_in_double(const torch::Tensor &dets, const torch::Tensor &c
   return keep_t.slice(0, 0, count);
 }
 
+// The kernel as a method that never touches its object: called on `this`, its arguments are the
+// kernel's.
+struct Filter {
+  float unused = 0;
+  torch::Tensor suppress(const torch::Tensor &boxes, const torch::Tensor &scores, float t) {
+    auto x1_t = boxes.select(1, 0).contiguous(), y1_t = boxes.select(1, 1).contiguous();
+    auto x2_t = boxes.select(1, 2).contiguous(), y2_t = boxes.select(1, 3).contiguous();
+    auto order_t = std::get<1>(scores.sort(/*stable=*/true, 0, /*descending=*/true));
+    auto n = boxes.size(0);
+    auto dead_t = torch::zeros({n}, boxes.options().dtype(torch::kByte));
+    auto keep_t = torch::zeros({n}, boxes.options().dtype(torch::kLong));
+    auto dead = dead_t.data_ptr<uint8_t>();
+    auto keep = keep_t.data_ptr<int64_t>();
+    auto order = order_t.data_ptr<int64_t>();
+    auto x1 = x1_t.data_ptr<float>(), y1 = y1_t.data_ptr<float>();
+    auto x2 = x2_t.data_ptr<float>(), y2 = y2_t.data_ptr<float>();
+    int64_t kept = 0;
+    for (int64_t a = 0; a < n; a++) {
+      auto i = order[a];
+      if (dead[i] == 1)
+        continue;
+      keep[kept++] = i;
+      for (int64_t b = a + 1; b < n; b++) {
+        auto j = order[b];
+        if (dead[j] == 1)
+          continue;
+        float w = std::max(0.f, std::min(x2[i], x2[j]) - std::max(x1[i], x1[j]));
+        float h = std::max(0.f, std::min(y2[i], y2[j]) - std::max(y1[i], y1[j]));
+        float inter = w * h;
+        if (inter / ((x2[i] - x1[i]) * (y2[i] - y1[i]) + (x2[j] - x1[j]) * (y2[j] - y1[j]) - inter) > t)
+          dead[j] = 1;
+      }
+    }
+    return keep_t.narrow(0, 0, kept);
+  }
+  torch::Tensor postprocess(torch::Tensor boxes, torch::Tensor scores) {
+    return boxes.index_select(0, suppress(boxes, scores, 0.5f));
+    // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: 'suppress' has a data-dependent output shape: keeps the boxes that no higher-scoring kept box overlaps above the threshold, as many as the data lets through (its body is torchvision's NMS kernel written out); a static graph cannot hold it [graphify-dynamic-shape]
+  }
+};
+
 struct Detector {
   torch::Tensor postprocess(torch::Tensor boxes, torch::Tensor scores) {
     auto keep = kernel(boxes, scores, 0.45f);

@@ -55,3 +55,40 @@ inline torch::Tensor greedy_nms(const torch::Tensor &dets, const torch::Tensor &
   return kept_t.narrow(0, 0, num_kept);
 }
 
+
+// The kernel again as a method of a class, which never touches its object.
+struct Suppressor {
+  float default_threshold = 0.5f;
+
+  torch::Tensor keep(const torch::Tensor &boxes, const torch::Tensor &scores, float threshold) const {
+    auto x1_t = boxes.select(1, 0).contiguous().cpu(), y1_t = boxes.select(1, 1).contiguous().cpu();
+    auto x2_t = boxes.select(1, 2).contiguous().cpu(), y2_t = boxes.select(1, 3).contiguous().cpu();
+    auto order_t = std::get<1>(scores.sort(/*stable=*/true, 0, /*descending=*/true)).cpu();
+    const int64_t n = boxes.size(0);
+    auto gone_t = torch::zeros({n}, torch::TensorOptions().dtype(torch::kBool));
+    auto kept_t = torch::zeros({n}, torch::TensorOptions().dtype(torch::kLong));
+    bool *gone = gone_t.data_ptr<bool>();
+    int64_t *kept = kept_t.data_ptr<int64_t>(), *order = order_t.data_ptr<int64_t>();
+    float *x1 = x1_t.data_ptr<float>(), *y1 = y1_t.data_ptr<float>();
+    float *x2 = x2_t.data_ptr<float>(), *y2 = y2_t.data_ptr<float>();
+    int64_t count = 0;
+    for (int64_t a = 0; a < n; ++a) {
+      const int64_t i = order[a];
+      if (gone[i])
+        continue;
+      kept[count++] = i;
+      for (int64_t b = a + 1; b < n; ++b) {
+        const int64_t j = order[b];
+        if (gone[j])
+          continue;
+        const float w = std::max(0.f, std::min(x2[i], x2[j]) - std::max(x1[i], x1[j]));
+        const float h = std::max(0.f, std::min(y2[i], y2[j]) - std::max(y1[i], y1[j]));
+        const float area_i = (x2[i] - x1[i]) * (y2[i] - y1[i]);
+        const float area_j = (x2[j] - x1[j]) * (y2[j] - y1[j]);
+        if (w * h / (area_i + area_j - w * h) > threshold)
+          gone[j] = true;
+      }
+    }
+    return kept_t.narrow(0, 0, count);
+  }
+};

@@ -22,3 +22,9 @@ std::tuple<torch::Tensor, torch::Tensor> detections(torch::Tensor boxes, torch::
 torch::Tensor all_kept(torch::Tensor boxes, torch::Tensor scores, float iou) {
   return boxes.index_select(0, greedy_nms(boxes, scores, iou));
 }
+
+// The kernel as a method, called on a named object: the call's arguments are the kernel's.
+torch::Tensor kept_by_method(const Suppressor &suppressor, torch::Tensor boxes, torch::Tensor scores) {
+  auto keep = suppressor.keep(boxes, scores, 0.45);
+  return boxes.index_select(0, keep);
+}

@@ -133,3 +133,59 @@ torch::Tensor all_kept(torch::Tensor boxes, torch::Tensor scores, float iou) {
   const int64_t rows = std::get<1>(padded).item<int64_t>();
   return std::get<0>(padded).narrow(0, 0, rows);
 }
+
+// The kernel as a method, called on a named object: the call's arguments are the kernel's.
+static std::tuple<torch::Tensor, torch::Tensor>
+kept_by_method_padded(const Suppressor &suppressor, torch::Tensor boxes,
+                      torch::Tensor scores) {
+  if (boxes.dim() != 2 || boxes.size(1) < 4 || scores.dim() != 1 ||
+      scores.size(0) != boxes.size(0) || boxes.scalar_type() != torch::kFloat)
+    throw std::invalid_argument(
+        "graphify: the fixed-size form of keep (line 28) expects boxes [N, 4 "
+        "or more] of float and scores [N]");
+  auto keep_by_score =
+      std::get<1>(scores.sort(/*stable=*/true, 0, /*descending=*/true));
+  auto keep_sorted = boxes.index_select(0, keep_by_score);
+  auto keep_x1 = keep_sorted.select(1, 0);
+  auto keep_y1 = keep_sorted.select(1, 1);
+  auto keep_x2 = keep_sorted.select(1, 2);
+  auto keep_y2 = keep_sorted.select(1, 3);
+  auto keep_area = (keep_x2 - keep_x1) * (keep_y2 - keep_y1);
+  auto keep_w = (torch::where(keep_x2.unsqueeze(0) < keep_x2.unsqueeze(1),
+                              keep_x2.unsqueeze(0), keep_x2.unsqueeze(1)) -
+                 torch::where(keep_x1.unsqueeze(1) < keep_x1.unsqueeze(0),
+                              keep_x1.unsqueeze(0), keep_x1.unsqueeze(1)));
+  keep_w = torch::where(keep_w > 0, keep_w, 0);
+  auto keep_h = (torch::where(keep_y2.unsqueeze(0) < keep_y2.unsqueeze(1),
+                              keep_y2.unsqueeze(0), keep_y2.unsqueeze(1)) -
+                 torch::where(keep_y1.unsqueeze(1) < keep_y1.unsqueeze(0),
+                              keep_y1.unsqueeze(0), keep_y1.unsqueeze(1)));
+  keep_h = torch::where(keep_h > 0, keep_h, 0);
+  auto keep_inter = keep_w * keep_h;
+  auto keep_iou = keep_inter / (keep_area.unsqueeze(1) +
+                                keep_area.unsqueeze(0) - keep_inter);
+  auto keep_rank = torch::arange(boxes.size(0), keep_by_score.options());
+  auto keep_suppresses =
+      torch::logical_and(keep_iou.to(torch::kDouble) > static_cast<float>(0.45),
+                         keep_rank.unsqueeze(0) > keep_rank.unsqueeze(1));
+  auto keep_alive = keep_rank >= 0;
+  for (int64_t keep_i = 0; keep_i < boxes.size(0); ++keep_i)
+    keep_alive = torch::logical_and(
+        keep_alive,
+        torch::logical_not(torch::logical_and(keep_suppresses.select(0, keep_i),
+                                              keep_alive.select(0, keep_i))));
+  auto keep_order = torch::argsort(
+      torch::logical_not(keep_alive).to(torch::kInt), /*stable=*/true, 0);
+  auto keep_count = keep_alive.sum();
+  auto keep = keep_by_score.index_select(0, keep_order);
+  return std::make_tuple(boxes.index_select(0, keep), keep_count);
+}
+
+/// graphify: host epilogue of 'kept_by_method_padded' (reads the counts and
+/// slices the padded outputs; not a graph region)
+torch::Tensor kept_by_method(const Suppressor &suppressor, torch::Tensor boxes,
+                             torch::Tensor scores) {
+  auto padded = kept_by_method_padded(suppressor, boxes, scores);
+  const int64_t rows = std::get<1>(padded).item<int64_t>();
+  return std::get<0>(padded).narrow(0, 0, rows);
+}

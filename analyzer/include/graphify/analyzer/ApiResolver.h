@@ -86,7 +86,8 @@ public:
 
   /// The greedy suppression kernel `FD` (a project's own function, by its definition) writes
   /// out (SuppressionKernel.h), or null; recognized once per function. A call of such a function
-  /// matches the packs' greedy_suppression entries, as a call of `vision::ops::nms` does.
+  /// matches the packs' greedy_suppression entries, as a call of `vision::ops::nms` does; a
+  /// method's call does so without its object (on `this` or a named object only).
   const SuppressionKernel *suppressionKernel(const clang::FunctionDecl *FD) const;
 
 private:
