@@ -146,13 +146,17 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
 }
 
 const SuppressionKernel *ApiResolver::suppressionKernel(const FunctionDecl *FD) const {
-  const FunctionDecl *Def = nullptr;
-  if (!FD || !FD->hasBody(Def) || isLibraryDecl(Def))
+  // resolve() asks for every call the packs do not describe: the cache is looked up first, and
+  // remembers functions without a body and the libraries' own as well.
+  if (!FD)
     return nullptr;
-  const FunctionDecl *Key = Def->getCanonicalDecl();
+  const FunctionDecl *Key = FD->getCanonicalDecl();
   if (auto It = Kernels.find(Key); It != Kernels.end())
     return It->second ? &*It->second : nullptr;
-  Kernels[Key] = std::nullopt; // a body that calls itself is not the kernel
+  Kernels[Key] = std::nullopt; // also: a body that calls itself is not the kernel
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || isLibraryDecl(Def))
+    return nullptr;
   std::optional<SuppressionKernel> Found = recognizeSuppressionKernel(*Def, *this);
   auto &Slot = Kernels[Key];
   Slot = Found;

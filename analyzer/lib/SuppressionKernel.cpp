@@ -503,6 +503,15 @@ private:
     return true;
   }
 
+  /// The rest of a loop body from `It`: scalar locals, then exactly one statement, returned
+  /// (null when a local is not the kernel's arithmetic or the statements do not end so).
+  const Stmt *lastAfterScalarLocals(CompoundStmt::const_body_iterator It, CompoundStmt::const_body_iterator End) {
+    for (; It != End && isa<DeclStmt>(*It); ++It)
+      if (!scalarLocal(*It))
+        return nullptr;
+    return It != End && std::next(It) == End ? *It : nullptr;
+  }
+
   bool outerLoop(const ForStmt *For) {
     for (Role R :
          {Role::Column0, Role::Column1, Role::Column2, Role::Column3, Role::Order, Role::Suppressed, Role::Keep})
@@ -519,12 +528,7 @@ private:
     Outer = candidate(*It++, Step);
     if (!Outer || !skipsSuppressed(*It++, Outer) || !appendsKept(*It++, Outer))
       return false;
-    for (; It != Body->body_end() && isa<DeclStmt>(*It); ++It)
-      if (!scalarLocal(*It))
-        return false;
-    if (It == Body->body_end() || std::next(It) != Body->body_end())
-      return false;
-    const auto *InnerFor = dyn_cast<ForStmt>(*It);
+    const auto *InnerFor = dyn_cast_or_null<ForStmt>(lastAfterScalarLocals(It, Body->body_end()));
     return InnerFor && innerLoop(InnerFor, Step);
   }
 
@@ -537,12 +541,8 @@ private:
     Inner = candidate(*It++, Step);
     if (!Inner || !skipsSuppressed(*It++, Inner))
       return false;
-    for (; It != Body->body_end() && isa<DeclStmt>(*It); ++It)
-      if (!scalarLocal(*It))
-        return false;
-    if (It == Body->body_end() || std::next(It) != Body->body_end())
-      return false;
-    return suppressesOverlapping(*It);
+    const Stmt *Last = lastAfterScalarLocals(It, Body->body_end());
+    return Last && suppressesOverlapping(Last);
   }
 
   /// `if (ovr > threshold) suppressed[j] = 1;` with the kernel's IoU.

@@ -196,6 +196,82 @@ torch::Tensor strided_columns(const torch::Tensor &boxes, const torch::Tensor &s
   return keep_t.narrow(0, 0, kept);
 }
 
+// Not the kernel: a column converted to another dtype on its way to the CPU.
+torch::Tensor converted_column(const torch::Tensor &boxes, const torch::Tensor &scores, float t) {
+  auto x1_t = boxes.select(1, 0).contiguous().to(torch::kDouble);
+  auto y1_t = boxes.select(1, 1).contiguous();
+  auto x2_t = boxes.select(1, 2).contiguous();
+  auto y2_t = boxes.select(1, 3).contiguous();
+  auto order_t = std::get<1>(scores.sort(/*stable=*/true, 0, /*descending=*/true));
+  auto n = boxes.size(0);
+  auto dead_t = torch::zeros({n}, boxes.options().dtype(torch::kByte));
+  auto keep_t = torch::zeros({n}, boxes.options().dtype(torch::kLong));
+  auto dead = dead_t.data_ptr<uint8_t>();
+  auto keep = keep_t.data_ptr<int64_t>();
+  auto order = order_t.data_ptr<int64_t>();
+  auto x1 = x1_t.data_ptr<float>(), y1 = y1_t.data_ptr<float>();
+  auto x2 = x2_t.data_ptr<float>(), y2 = y2_t.data_ptr<float>();
+  int64_t kept = 0;
+  for (int64_t a = 0; a < n; a++) {
+    auto i = order[a];
+    if (dead[i] == 1)
+      continue;
+    keep[kept++] = i;
+    float area_i = (x2[i] - x1[i]) * (y2[i] - y1[i]);
+    for (int64_t b = a + 1; b < n; b++) {
+      auto j = order[b];
+      if (dead[j] == 1)
+        continue;
+      float w = std::max(0.f, std::min(x2[i], x2[j]) - std::max(x1[i], x1[j]));
+      float h = std::max(0.f, std::min(y2[i], y2[j]) - std::max(y1[i], y1[j]));
+      float inter = w * h;
+      float area_j = (x2[j] - x1[j]) * (y2[j] - y1[j]);
+      if (inter / (area_i + area_j - inter) > t)
+        dead[j] = 1;
+    }
+  }
+  return keep_t.narrow(0, 0, kept);
+}
+
+
+// Not the kernel: it returns another counter than the one the kept indices advance.
+torch::Tensor other_counter(const torch::Tensor &boxes, const torch::Tensor &scores, float t) {
+  auto x1_t = boxes.select(1, 0).contiguous();
+  auto y1_t = boxes.select(1, 1).contiguous();
+  auto x2_t = boxes.select(1, 2).contiguous();
+  auto y2_t = boxes.select(1, 3).contiguous();
+  auto order_t = std::get<1>(scores.sort(/*stable=*/true, 0, /*descending=*/true));
+  auto n = boxes.size(0);
+  auto dead_t = torch::zeros({n}, boxes.options().dtype(torch::kByte));
+  auto keep_t = torch::zeros({n}, boxes.options().dtype(torch::kLong));
+  auto dead = dead_t.data_ptr<uint8_t>();
+  auto keep = keep_t.data_ptr<int64_t>();
+  auto order = order_t.data_ptr<int64_t>();
+  auto x1 = x1_t.data_ptr<float>(), y1 = y1_t.data_ptr<float>();
+  auto x2 = x2_t.data_ptr<float>(), y2 = y2_t.data_ptr<float>();
+  int64_t kept = 0, reported = 0;
+  for (int64_t a = 0; a < n; a++) {
+    auto i = order[a];
+    if (dead[i] == 1)
+      continue;
+    keep[kept++] = i;
+    float area_i = (x2[i] - x1[i]) * (y2[i] - y1[i]);
+    for (int64_t b = a + 1; b < n; b++) {
+      auto j = order[b];
+      if (dead[j] == 1)
+        continue;
+      float w = std::max(0.f, std::min(x2[i], x2[j]) - std::max(x1[i], x1[j]));
+      float h = std::max(0.f, std::min(y2[i], y2[j]) - std::max(y1[i], y1[j]));
+      float inter = w * h;
+      float area_j = (x2[j] - x1[j]) * (y2[j] - y1[j]);
+      if (inter / (area_i + area_j - inter) > t)
+        dead[j] = 1;
+    }
+  }
+  return keep_t.narrow(0, 0, reported);
+}
+
+
 // Not the kernel: the intersection kept in double: other rounding.
 torch::Tensor wider_product(const torch::Tensor &boxes, const torch::Tensor &scores, float t) {
   auto x1_t = boxes.select(1, 0).contiguous();
@@ -366,7 +442,8 @@ struct Detector {
     // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'kernel_in_double' has a data-dependent output shape: keeps the boxes that no higher-scoring kept box overlaps above the threshold, as many as the data lets through (its body is torchvision's NMS kernel written out); a static graph cannot hold it [graphify-dynamic-shape]
     auto others = again.sum() + legacy_plus_one(boxes, scores, 0.45f) + at_least(boxes, scores, 0.45f).sum() +
                   swapped_max(boxes, scores, 0.45f).sum() + strided_columns(boxes, scores, 0.45f).sum() +
-                  wider_product(boxes, scores, 0.45f).sum() + extra_write(boxes, scores, 0.45f).sum();
+                  wider_product(boxes, scores, 0.45f).sum() + extra_write(boxes, scores, 0.45f).sum() +
+                  converted_column(boxes, scores, 0.45f).sum() + other_counter(boxes, scores, 0.45f).sum();
     return boxes.index_select(0, keep) * others.sum();
   }
 };
