@@ -52,12 +52,69 @@ private:
   const Expr *FlavorHint = nullptr;
 
   std::string text(const Expr *E) { return sourceText(E, Ctx); }
-  llvm::Expected<Lifted> liftItem(const CXXMemberCallExpr *Call, const Expr *Whole);
+  llvm::Expected<Lifted> liftItem(const CXXMemberCallExpr *Call, const Expr *Whole, bool InOwner = true);
   llvm::Expected<Lifted> liftHost(const Expr *E);
   llvm::Expected<Lifted> liftLocal(const VarDecl *V, const Expr *Use);
 };
 
 bool isHostRead(const Expr *E, const ApiModel &Api) { return Api.elementRead(E) != nullptr; }
+
+/// Whether `E` is (part of) the condition of an if, a loop or a `?:`, which a rewrite lifts.
+bool inCondition(const Expr *E, ASTContext &Ctx) {
+  const Stmt *Child = E;
+  for (int Depth = 0; Depth < 64; ++Depth) {
+    auto Parents = Ctx.getParents(*Child);
+    if (Parents.empty())
+      return false;
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P))
+      return If->getCond() == Child;
+    if (const auto *For = dyn_cast<ForStmt>(P))
+      return For->getCond() == Child;
+    if (const auto *While = dyn_cast<WhileStmt>(P))
+      return While->getCond() == Child;
+    if (const auto *CO = dyn_cast<ConditionalOperator>(P); CO && CO->getCond() == Child)
+      return true;
+    if (!isa<Expr>(P))
+      return false;
+    Child = P;
+  }
+  return false;
+}
+
+/// Whether the tensor `E` holds indices (int64) whatever its inputs: a call tagged long_output
+/// (argmax, argsort), a view or layout change of one (tags same_elements, shares_storage: they
+/// keep the dtype), or a local initialised with one and never assigned (`auto tok =
+/// logits.argmax(-1, true);`).
+bool isProvablyLong(const Expr *E, const Stmt *Body, const ApiModel &Api, int Depth = 0) {
+  E = stripAll(E);
+  if (!E || Depth > 8)
+    return false;
+  if (Api.callHasTag(E, "long_output"))
+    return true;
+  if (const VarDecl *V = referencedVar(E))
+    return V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() && !isReassigned(V, Body) &&
+           isProvablyLong(V->getInit(), Body, Api, Depth + 1);
+  if (isa<CallExpr>(E) && (Api.callHasTag(E, "same_elements") || Api.callHasTag(E, "shares_storage")) &&
+      !Api.callHasTag(E, "device_transfer"))
+    if (const Expr *Object = callObject(E))
+      return isProvablyLong(Object, Body, Api, Depth + 1);
+  return false;
+}
+
+} // namespace
+
+std::string liftedReceiverText(const Expr *Receiver, const Stmt *Body, const ApiModel &Api, ASTContext &Ctx) {
+  const std::string Text = sourceText(Receiver, Ctx);
+  if (isProvablySingleElement(Receiver, Body, Api))
+    return Text;
+  return (isa<DeclRefExpr, MemberExpr, CallExpr, ParenExpr>(stripAll(Receiver)) ? Text : "(" + Text + ")") +
+         ".reshape({})";
+}
+
+namespace {
 
 bool isExactFloat32(const Expr *E, const ASTContext &Ctx) {
   E = stripAll(E);
@@ -78,18 +135,18 @@ bool isExactFloat32(const Expr *E, const ASTContext &Ctx) {
   return false;
 }
 
-llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Expr *Whole) {
+llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Expr *Whole, bool InOwner) {
   const Expr *Receiver = Call->getImplicitObjectArgument();
   std::string Name = calleeName(Call);
   const QualType T = stripAll(Whole)->getType(); // the read's type, after any Scalar conversion
-  if (!isProvablySingleElement(Receiver, Scope.Body, Api))
+  if (!(Scope.ReshapeUnprovenReads && InOwner) && !isProvablySingleElement(Receiver, Scope.Body, Api))
     return refuse("cannot prove that '" + text(Receiver) + "' has a single element ('" + Name +
                   "' would throw otherwise, where() would broadcast)");
   if (!FlavorHint)
     FlavorHint = Receiver;
   Lifted L;
   L.IsTensor = true;
-  L.Text = text(Receiver);
+  L.Text = Scope.ReshapeUnprovenReads ? liftedReceiverText(Receiver, Scope.Body, Api, Ctx) : text(Receiver);
   if (T->isBooleanType()) {
     L.IsBool = true;
     std::string R = calleeName(Receiver);
@@ -100,7 +157,7 @@ llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Exp
   }
   // An integer read of an index tensor (argmax, argsort, ...) compares as the long tensor does;
   // of any other tensor it would truncate, which a tensor comparison would not do.
-  if (!T->isFloatingType() && !Api.callHasTag(stripAll(Receiver), "long_output"))
+  if (!T->isFloatingType() && !isProvablyLong(Receiver, Scope.Body, Api))
     return refuse("'" + text(Whole) + "' converts to an integer on the host, which a tensor comparison would not do");
   return L;
 }
@@ -128,11 +185,19 @@ llvm::Expected<Lifted> Lifter::liftLocal(const VarDecl *V, const Expr *Use) {
       return refuse("'" + V->getNameAsString() + "' is also used at line " +
                     std::to_string(SM.getExpansionLineNumber(L)) + ", where it must stay a host value");
   }
+  // Inside the statement too, a use other than in a condition (which the rewrite lifts) must be
+  // one that computes the same with the tensor (`torch::full({1}, next)` would not compile).
+  for (const DeclRefExpr *U : usesOf(V, Scope.Owner))
+    if (!inCondition(U, Ctx) && !(FloatRead && isTensorArithmeticOperand(U, Api, Ctx)))
+      return refuse("'" + V->getNameAsString() + "' is also used at line " +
+                    std::to_string(SM.getExpansionLineNumber(SM.getExpansionLoc(U->getBeginLoc()))) +
+                    " outside a condition, where it must stay a host value");
   // Only single-variable declarations are rewritten (`float a = ..., b = ...;` would need a split).
   for (const DynTypedNode &P : Ctx.getParents(*V))
     if (const auto *DS = P.get<DeclStmt>(); DS && !DS->isSingleDecl())
       return refuse("'" + V->getNameAsString() + "' is declared together with other variables");
-  auto Item = liftItem(Api.elementRead(Init), Init);
+  auto Item = liftItem(Api.elementRead(Init), Init,
+                       Scope.Owner->getSourceRange().fullyContains(V->getSourceRange()));
   if (!Item)
     return Item.takeError();
   if (llvm::find(Locals, V) == Locals.end())

@@ -34,7 +34,17 @@ namespace graphify::rewriter {
 struct LiftScope {
   const clang::Stmt *Body = nullptr;
   const clang::Stmt *Owner = nullptr;
+  /// A read inside `Owner` of a tensor not proven to hold one element becomes the tensor
+  /// reshaped to 0-d (`tok.reshape({})`), which throws where the read would (a metadata check)
+  /// and keeps the lifted condition 0-d; without it such a read is refused. The masked loop asks
+  /// for it (its mask must stay 0-d; the where() rules keep the proof).
+  bool ReshapeUnprovenReads = false;
 };
+
+/// The tensor a lifted read of `Receiver` stands for inside a scope that reshapes unproven
+/// reads: `Receiver` itself when it provably holds one element, else `Receiver.reshape({})`.
+std::string liftedReceiverText(const clang::Expr *Receiver, const clang::Stmt *Body, const ApiModel &Api,
+                               clang::ASTContext &Ctx);
 
 /// A condition as tensor code, plus the host locals that must become tensors for it to hold.
 struct LiftedCondition {

@@ -109,6 +109,18 @@ const VarDecl *referencedVar(const Expr *E) {
   return nullptr;
 }
 
+std::optional<std::pair<const Expr *, const Expr *>> asAssignment(const Stmt *S) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return std::nullopt;
+  E = stripAll(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Assign)
+    return std::make_pair(BO->getLHS(), BO->getRHS());
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+    return std::make_pair(static_cast<const Expr *>(OC->getArg(0)), static_cast<const Expr *>(OC->getArg(1)));
+  return std::nullopt;
+}
+
 std::string calleeName(const Expr *E) {
   E = stripAll(E);
   const FunctionDecl *FD = nullptr;

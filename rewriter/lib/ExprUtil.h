@@ -11,6 +11,7 @@
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -44,6 +45,9 @@ bool isPlainName(const clang::Expr *E);
 
 /// The variable a (stripped) expression names, or null.
 const clang::VarDecl *referencedVar(const clang::Expr *E);
+
+/// The left side and value of the statement `lhs = value` (built-in or overloaded), or nothing.
+std::optional<std::pair<const clang::Expr *, const clang::Expr *>> asAssignment(const clang::Stmt *S);
 
 /// The callee's unqualified name for calls, member calls and operator calls (`operator>`), or "".
 std::string calleeName(const clang::Expr *E);

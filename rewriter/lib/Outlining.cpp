@@ -290,7 +290,8 @@ std::string nameableType(QualType T, const ASTContext &Ctx, const FunctionDecl *
 }
 
 llvm::Expected<OutlinedBlock> outlineBlock(const FunctionDecl &F, llvm::ArrayRef<const Stmt *> Block,
-                                           llvm::ArrayRef<const Stmt *> After, ASTContext &Ctx) {
+                                           llvm::ArrayRef<const Stmt *> After, ASTContext &Ctx,
+                                           std::vector<const ParmVarDecl *> *AssignedParams) {
   OutlinedBlock Out;
   BlockWalker Walker(F, Ctx, Out, "the statements before the host part", false);
   for (const Stmt *S : Block)
@@ -299,9 +300,14 @@ llvm::Expected<OutlinedBlock> outlineBlock(const FunctionDecl &F, llvm::ArrayRef
   // A by-value parameter the block assigns is the core's own copy: the wrapper after it would
   // read the value it had before.
   for (const ParmVarDecl *P : Walker.Params)
-    if (!P->getType()->isReferenceType() && writes(Block, P, Ctx) && names(After, P))
+    if (!P->getType()->isReferenceType() && writes(Block, P, Ctx) && names(After, P)) {
+      if (AssignedParams) {
+        AssignedParams->push_back(P);
+        continue;
+      }
       return refuse("the statements before the host part assign the parameter '" + P->getNameAsString() +
                     "', which the host part reads after them");
+    }
   for (const VarDecl *V : Out.Locals)
     if (nameableType(V->getType(), Ctx).empty())
       return refuse("the statements before the host part use '" + V->getNameAsString() + "', whose type '" +

@@ -51,8 +51,11 @@ struct OutlinedBlock {
 /// What `Block` (consecutive top-level statements of `F`'s body, followed by `After`) exchanges with the code around it; refuses, naming the construct, what a free function
 /// placed before `F` cannot hold (a return inside it, `this` other than its fields, names of the
 /// class scope, values of types it cannot name).
+/// With `AssignedParams`, a by-value parameter the run assigns and the code after it reads is
+/// listed there instead of refused: the caller returns the core's copy and assigns the wrapper's.
 llvm::Expected<OutlinedBlock> outlineBlock(const clang::FunctionDecl &F, llvm::ArrayRef<const clang::Stmt *> Block,
-                                           llvm::ArrayRef<const clang::Stmt *> After, clang::ASTContext &Ctx);
+                                           llvm::ArrayRef<const clang::Stmt *> After, clang::ASTContext &Ctx,
+                                           std::vector<const clang::ParmVarDecl *> *AssignedParams = nullptr);
 
 /// Why a core outlined from `F` cannot be a function placed where `F` is defined (a static
 /// member when `F` is defined in its class, else a static function beside it): `F` is a

@@ -25,8 +25,10 @@
 // trip count). Each refusal names the construct and line that cannot be masked.
 #include "lib/ConditionLifting.h"
 #include "lib/DomainGuard.h"
+#include "lib/GrowingBuffers.h"
 #include "lib/HostWork.h"
 #include "lib/IfChain.h"
+#include "lib/Outlining.h"
 #include "lib/Predication.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
@@ -56,6 +58,7 @@ struct MaskedLoop {
   std::vector<const VarDecl *> Targets;      ///< tensors of the outside code the body updates
   std::vector<const VarDecl *> Reassigned;   ///< those of them given new values (v = where(...))
   std::vector<const VarDecl *> LiftedLocals; ///< host locals the conditions turn into tensors
+  std::vector<Growth> Growths;               ///< tensors it concatenates onto themselves
   bool HasDataDependentExit = false;
 };
 
@@ -64,6 +67,7 @@ struct MaskedLoop {
 struct MaskedLoopCode {
   std::string Text;
   std::vector<const VarDecl *> OutsideLocals;
+  std::vector<Growth> Growths;
 };
 
 /// Whether `E` depends on a tensor value read on the host: the analysis's taint when it ran,
@@ -97,19 +101,6 @@ void conjuncts(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
 std::string statementText(const Stmt *S, const ASTContext &Ctx) {
   std::string Text = sourceText(S, Ctx);
   return isa<Expr>(S) ? Text + ";" : Text;
-}
-
-/// The left side and value of `lhs = value` (built-in or overloaded), or nothing.
-std::optional<std::pair<const Expr *, const Expr *>> asAssignment(const Stmt *S) {
-  const auto *E = dyn_cast<Expr>(S);
-  if (!E)
-    return std::nullopt;
-  E = stripAll(E);
-  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Assign)
-    return std::make_pair(BO->getLHS(), BO->getRHS());
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
-    return std::make_pair(static_cast<const Expr *>(OC->getArg(0)), static_cast<const Expr *>(OC->getArg(1)));
-  return std::nullopt;
 }
 
 /// The tensor variable a basic-indexing view chain starts from (`out` in `out[t]`,
@@ -177,7 +168,7 @@ private:
   }
 
   llvm::Expected<std::string> lift(const Expr *Cond) {
-    auto Lifted = liftCondition(Cond, LiftScope{L.FunctionBody, L.Loop}, Api, Ctx);
+    auto Lifted = liftCondition(Cond, LiftScope{L.FunctionBody, L.Loop, /*ReshapeUnprovenReads=*/true}, Api, Ctx);
     if (!Lifted)
       return Lifted.takeError();
     return Lifted->Text;
@@ -204,7 +195,9 @@ private:
       if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()); DS->isSingleDecl() && V &&
                                                                   llvm::is_contained(L.LiftedLocals, V))
         return "auto " + V->getNameAsString() + " = " +
-               sourceText(Api.elementRead(V->getInit())->getImplicitObjectArgument(), Ctx) + ";";
+               liftedReceiverText(Api.elementRead(V->getInit())->getImplicitObjectArgument(), L.FunctionBody, Api,
+                                  Ctx) +
+               ";";
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
           if (auto Why = findSideEffect(V->getInit(), Api))
@@ -256,6 +249,8 @@ private:
     if (const VarDecl *V = referencedVar(Lhs)) {
       if (declaredIn(V, L.Loop->getBody()))
         return statementText(S, Ctx);
+      if (const Growth *G = growthOf(V, L.Growths))
+        return growth(S, *G);
       if (!Api.isTensor(V->getType()))
         return cannot(S, "updates the host variable '" + V->getNameAsString() + "'");
       if (!isDefinedBefore(V, L.Loop, L.FunctionBody, Ctx))
@@ -273,8 +268,25 @@ private:
       return cannot(S, "assigns to '" + sourceText(Lhs, Ctx) + "'");
     if (declaredIn(Target, L.Loop->getBody()))
       return statementText(S, Ctx);
+    if (growthOf(Target, L.Growths))
+      return cannot(S, "writes into '" + Target->getNameAsString() + "', which it grows");
     noteTarget(Target);
     return sourceText(Lhs, Ctx) + " = " + where(Rhs, sourceText(Lhs, Ctx), Lhs) + ";";
+  }
+
+  /// `ys = torch::cat({ys, tok}, 1);` stays: its size at each step is the step's own. Its length
+  /// follows it while the iteration is not masked.
+  llvm::Expected<std::string> growth(const Stmt *S, const Growth &G) {
+    if (!llvm::is_contained(G.Assignments, S))
+      return cannot(S, "updates '" + G.V->getNameAsString() + "', which it grows, other than by concatenating onto it");
+    if (auto Why = findSideEffect(asAssignment(S)->second, Api))
+      return cannot(S, *Why);
+    noteTarget(G.V);
+    const std::string Name = G.V->getNameAsString();
+    if (G.Length.empty())
+      return statementText(S, Ctx);
+    return statementText(S, Ctx) + "\n" + G.Length + " = " + Api.spell(asAssignment(S)->first, "where") + "(" +
+           L.Active + ", " + Name + ".size(" + std::to_string(G.Dim) + "), " + G.Length + ");";
   }
 
   /// `out.index_put_({t}, e);` writes the old element back in masked iterations.
@@ -292,37 +304,14 @@ private:
       return cannot(S, *Why);
     if (declaredIn(Target, L.Loop->getBody()))
       return statementText(S, Ctx);
+    if (growthOf(Target, L.Growths))
+      return cannot(S, "writes into '" + Target->getNameAsString() + "', which it grows");
     noteTarget(Target);
     const std::string Object = sourceText(Obj, Ctx), List = sourceText(Args[0], Ctx);
     return Object + ".index_put_(" + List + ", " +
            where(Args[1], Object + ".index(" + List + ")", Obj) + ");";
   }
 };
-
-/// A tensor of the code around the loop that each iteration concatenates onto itself
-/// (`ys = torch::cat({ys, tok}, 0)`, an op tagged joins_inputs given the tensor back): its shape
-/// changes every step, which no mask fixes; the static form is a preallocated buffer.
-std::optional<std::string> growingTensor(const ForStmt *Loop, const ApiModel &Api, ASTContext &Ctx) {
-  llvm::SmallVector<const Stmt *, 32> Work{Loop->getBody()};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S || isa<LambdaExpr>(S))
-      continue;
-    if (auto Assign = asAssignment(S))
-      if (const VarDecl *V = referencedVar(Assign->first); V && Api.isTensor(V->getType()) && !declaredIn(V, Loop))
-        if (const Expr *Call = stripAll(Assign->second); Call && Api.callHasTag(Call, "joins_inputs"))
-          for (const Expr *A : callArgs(Call))
-            for (const Expr *Part : bracedListElements(A))
-              if (referencedVar(Part) == V)
-                return "'" + V->getNameAsString() + "' grows by a concatenation each iteration (line " +
-                       lineOf(S, Ctx) + "), so its shape changes every step: preallocate it to its size after the "
-                       "last iteration and write each iteration's part into it (a slice copy_ or index_put_ at "
-                       "the step), the static decoding buffer; the loop's exit then becomes a done mask";
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
-  return std::nullopt;
-}
 
 /// A host container of the code around the loop that the loop runs over (`n < v.size()`) or
 /// appends tensors to (`v.push_back(t)`, a void member call): a list whose length follows the data, which
@@ -406,12 +395,21 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
                         "form)");
     return refuse("the loop has no static bound beside its data-dependent condition");
   }
-  if (auto Why = growingTensor(L.Loop, Api, Ctx))
-    return refuse(*Why);
+  auto Growths = loopGrowths(L.Loop, Api, Ctx);
+  if (!Growths)
+    return Growths.takeError();
+  L.Growths = std::move(*Growths);
   if (L.Loop->getInit() && !isa<DeclStmt>(L.Loop->getInit()))
     return refuse("the loop counter is declared outside the loop, so its final value would change");
   std::vector<std::string> Taken;
   L.Active = freshName("active", L.FunctionBody, Taken);
+  for (Growth &G : L.Growths) {
+    if (!isDefinedBefore(G.V, L.Loop, L.FunctionBody, Ctx))
+      return refuse("'" + G.V->getNameAsString() + "' has no value before the loop that grows it (line " +
+                    lineOf(G.Assignments.front(), Ctx) + ")");
+    if (readAfterLoop(G.V, L.Loop, L.FunctionBody, Ctx))
+      G.Length = freshName(G.V->getNameAsString() + "_length", L.FunctionBody, Taken);
+  }
   // Lift every data-dependent condition first: the host locals they read become tensors, also
   // where the body declares them (before the exit that reads them).
   llvm::SmallVector<const Expr *, 4> Conditions(Dynamic.begin(), Dynamic.end());
@@ -419,7 +417,7 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
     if (readsTensorOnHost(C, Api))
       Conditions.push_back(C);
   for (const Expr *C : Conditions) {
-    auto Lifted = liftCondition(C, LiftScope{L.FunctionBody, L.Loop}, Api, Ctx);
+    auto Lifted = liftCondition(C, LiftScope{L.FunctionBody, L.Loop, /*ReshapeUnprovenReads=*/true}, Api, Ctx);
     if (!Lifted)
       return Lifted.takeError();
     for (const VarDecl *V : Lifted->Locals)
@@ -433,7 +431,7 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
   LoopMasker M(L, Api, Ctx);
   std::string Head;
   for (const Expr *D : Dynamic) {
-    auto Lifted = liftCondition(D, LiftScope{L.FunctionBody, L.Loop}, Api, Ctx);
+    auto Lifted = liftCondition(D, LiftScope{L.FunctionBody, L.Loop, /*ReshapeUnprovenReads=*/true}, Api, Ctx);
     if (!Lifted)
       return Lifted.takeError();
     Head += L.Active + " = " + Api.spell(D, "logical_and") + "(" + L.Active + ", " + Lifted->Text + ");\n";
@@ -452,6 +450,15 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
   const std::string First = L.Targets.front()->getNameAsString();
   std::string Init = "auto " + L.Active + " = " + Api.spell(L.Loop->getCond(), "ones") + "({}, " + First +
                      ".options().dtype(" + Api.spellConstant(L.Loop->getCond(), "kBool") + "));\n";
+  // A grown tensor's length starts at its size before the loop, on its device.
+  for (const Growth &G : L.Growths) {
+    if (G.Length.empty())
+      continue;
+    const std::string Name = G.V->getNameAsString();
+    Init += "auto " + G.Length + " = " + Api.spell(L.Loop->getCond(), "full") + "({}, " + Name + ".size(" +
+            std::to_string(G.Dim) + "), " + Name + ".options().dtype(" +
+            Api.spellConstant(L.Loop->getCond(), "kLong") + "));\n";
+  }
   std::string StaticCond;
   for (const Expr *S : Static)
     StaticCond += (StaticCond.empty() ? "" : " && ") + sourceText(S, Ctx);
@@ -466,6 +473,7 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
   for (const VarDecl *V : L.LiftedLocals)
     if (!declaredIn(V, L.Loop))
       Code.OutsideLocals.push_back(V);
+  Code.Growths = L.Growths;
   return Code;
 }
 
@@ -488,11 +496,35 @@ NamedRewriteRule makeEarlyExitLoopToMaskedRule(const ApiModel &Api) {
   using namespace matchers;
   const ApiModel *A = &Api;
   auto Matcher = forStmt(isUserCode(), exitsOnTensorValue(A)).bind("loop");
-  EditGenerator Edits = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
+  const std::string Masked = "the loop runs to its static bound and masks the updates of the iterations after the "
+                             "original would have stopped, so its trip count no longer depends on tensor values";
+  auto Explanation = std::make_shared<std::string>();
+  EditGenerator Edits = [A, Explanation, Masked](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
+    *Explanation = Masked;
     auto Code = maskLoop(R, *A);
     if (!Code)
       return Code.takeError();
     const auto *Loop = R.Nodes.getNodeAs<ForStmt>("loop");
+    if (!Code->Growths.empty()) {
+      // A grown tensor the code after the loop reads leaves at the bound's size: split there.
+      auto Split = splitAfterGrowingLoop(Loop, Code->Text, Code->Growths, *A, *R.Context, *Explanation);
+      if (!Split)
+        return Split.takeError();
+      if (*Split) {
+        if (!Code->OutsideLocals.empty())
+          return refuse("the loop's exit reads '" + Code->OutsideLocals.front()->getNameAsString() +
+                        "', declared before it, which the split after the loop would have to lift too");
+        const auto *F = cast<FunctionDecl>(enclosingFunction(Loop, *R.Context));
+        auto Range = tooling::getFileRangeForEdit(CharSourceRange::getTokenRange(F->getSourceRange()), *R.Context);
+        if (!Range)
+          return refuse("the function is produced by a macro expansion");
+        llvm::SmallVector<Edit, 1> All;
+        All.push_back(Edit{EditKind::Range, *Range, **Split, {}});
+        if (auto Include = includeEdit("tuple", *R.Context))
+          All.push_back(std::move(*Include));
+        return All;
+      }
+    }
     auto Range = tooling::getFileRangeForEdit(CharSourceRange::getTokenRange(Loop->getSourceRange()), *R.Context);
     if (!Range)
       return refuse("the loop is produced by a macro expansion");
@@ -505,9 +537,9 @@ NamedRewriteRule makeEarlyExitLoopToMaskedRule(const ApiModel &Api) {
     return All;
   };
   return {"early-exit-loop-to-masked",
-          makeRule(Matcher, Edits,
-                   cat("the loop runs to its static bound and masks the updates of the iterations after the "
-                       "original would have stopped, so its trip count no longer depends on tensor values"))};
+          makeRule(Matcher, Edits, computed([Explanation](const MatchResult &) -> llvm::Expected<std::string> {
+                     return *Explanation;
+                   }))};
 }
 
 } // namespace graphify::rewriter

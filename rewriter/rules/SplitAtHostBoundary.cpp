@@ -31,6 +31,7 @@
 // the statement that starts the host part reads tensor data as data (a copy to the CPU, a pointer
 // or accessor into the memory, a print), or is host control flow around reads; a first obstacle
 // that has a device form (a selection, a scalar read used as tensor math) keeps its own rule.
+#include "lib/CoreSplit.h"
 #include "lib/ExprUtil.h"
 #include "lib/HostRead.h"
 #include "lib/HostWork.h"
@@ -232,58 +233,6 @@ public:
   ASTContext &Ctx;
 };
 
-/// The file offsets of `S` with its trailing semicolon, or false inside a macro.
-bool offsetsOf(const Stmt *S, ASTContext &Ctx, unsigned &Begin, unsigned &End) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange R = Lexer::makeFileCharRange(tooling::getExtendedRange(*S, tok::semi, Ctx), SM, Ctx.getLangOpts());
-  if (R.isInvalid())
-    return false;
-  Begin = SM.getFileOffset(R.getBegin());
-  End = SM.getFileOffset(R.getEnd());
-  return true;
-}
-
-/// The text of the file in [Begin, End) with the nodes of `Replaced` (inside it) replaced.
-std::string spliced(unsigned Begin, unsigned End, const std::map<const Stmt *, std::string> &Replaced,
-                    ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  llvm::StringRef Buffer = SM.getBufferData(SM.getMainFileID());
-  std::vector<std::tuple<unsigned, unsigned, std::string>> Cuts;
-  for (const auto &[Node, Text] : Replaced) {
-    CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Node->getSourceRange()), SM,
-                                                 Ctx.getLangOpts());
-    if (R.isInvalid())
-      continue;
-    unsigned B = SM.getFileOffset(R.getBegin()), E = SM.getFileOffset(R.getEnd());
-    if (Text.empty()) {
-      // A statement removed whole takes its line with it (its indentation, its `;`, its newline).
-      while (B > Begin && (Buffer[B - 1] == ' ' || Buffer[B - 1] == '\t'))
-        --B;
-      while (E < End && Buffer[E] != '\n' && llvm::isSpace(Buffer[E]))
-        ++E;
-      if (E < End && Buffer[E] == ';')
-        ++E;
-      if (E < End && Buffer[E] == '\n' && (B == Begin || Buffer[B - 1] == '\n'))
-        ++E;
-      else if (E == End && B > Begin && Buffer[B - 1] == '\n')
-        --B; // the last statement: the line break before it goes instead
-
-    }
-    if (B >= Begin && E <= End)
-      Cuts.emplace_back(B, E, Text);
-  }
-  std::sort(Cuts.begin(), Cuts.end());
-  std::string Out;
-  unsigned At = Begin;
-  for (const auto &[B, E, Text] : Cuts) {
-    if (B < At)
-      continue; // nested in a replaced node
-    Out += Buffer.slice(At, B).str() + Text;
-    At = E;
-  }
-  return Out + Buffer.slice(At, End).str();
-}
-
 llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, std::string &Explanation) {
   const FunctionDecl &F = S.F;
   ASTContext &Ctx = S.Ctx;
@@ -356,51 +305,20 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
     Taken.push_back(P->getNameAsString());
   for (const VarDecl *V : Outlined->Locals)
     Taken.push_back(V->getNameAsString());
-  std::string CoreName = F.getNameAsString() + "_graph";
-  for (int N = 2; Ctx.Idents.find(CoreName) != Ctx.Idents.end(); ++N)
-    CoreName = F.getNameAsString() + "_graph" + std::to_string(N);
-  std::map<const FieldDecl *, std::string> FieldParam;
-  for (const FieldDecl *Field : Outlined->Fields) {
-    std::string Name = Field->getNameAsString();
-    if (llvm::is_contained(Taken, Name))
-      Name = freshName(Name, &Body, Taken);
-    Taken.push_back(Name);
-    FieldParam[Field] = Name;
-  }
-  std::map<const Stmt *, std::string> Replaced;
+  const std::string CoreName = coreName(F, "_graph", Ctx);
+  auto Interface = coreInterface(F, Body, *Outlined, Taken, Ctx);
+  if (!Interface)
+    return Interface.takeError();
+  std::map<const Stmt *, std::string> Replaced = Interface->FieldUses;
   std::string HostDeclText;
   for (const Stmt *D : HostDecls) {
     unsigned B, E;
-    if (!offsetsOf(D, Ctx, B, E))
+    if (!statementOffsets(D, Ctx, B, E))
       return refuse("a host declaration among the device work comes from a macro expansion");
-    HostDeclText += spliced(B, E, {}, Ctx) + "\n";
+    HostDeclText += splicedText(B, E, {}, Ctx) + "\n";
     Replaced[D] = "";
   }
-  for (const auto &[Use, FieldName] : Outlined->FieldUses)
-    Replaced[Use] = FieldParam[cast<FieldDecl>(cast<MemberExpr>(Use)->getMemberDecl())];
-
-  // The core: the parameters as declared, then the locals and fields it shares by reference.
-  const bool ConstFields = isa<CXXMethodDecl>(F) && cast<CXXMethodDecl>(F).isConst();
-  std::string Params, Args;
   auto Add = [](std::string &List, const std::string &Item) { List += (List.empty() ? "" : ", ") + Item; };
-  for (const ParmVarDecl *P : F.parameters()) {
-    std::string Decl = declText(*P, Ctx);
-    if (Decl.empty())
-      return refuse("the parameter '" + P->getNameAsString() + "' is written by a macro");
-    if (P->hasDefaultArg()) // the wrapper's default; the wrapper passes every argument
-      Decl = Decl.substr(0, Decl.rfind('='));
-    Add(Params, llvm::StringRef(Decl).rtrim().str());
-    Add(Args, P->getNameAsString());
-  }
-  for (const VarDecl *V : Outlined->Locals) {
-    Add(Params, nameableType(V->getType(), Ctx, &F) + " &" + V->getNameAsString());
-    Add(Args, V->getNameAsString());
-  }
-  for (const FieldDecl *Field : Outlined->Fields) {
-    Add(Params, std::string(ConstFields && !Field->isMutable() ? "const " : "") + nameableType(Field->getType(), Ctx, &F) + " &" +
-                    FieldParam[Field]);
-    Add(Args, "this->" + Field->getNameAsString());
-  }
   std::string Result = "void", Returned;
   const auto &Outputs = Outlined->Outputs;
   if (Outputs.size() == 1) {
@@ -417,7 +335,7 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
   }
 
   unsigned CoreBegin, CoreEnd, Unused;
-  if (!offsetsOf(Core.front(), Ctx, CoreBegin, Unused) || !offsetsOf(Core.back(), Ctx, Unused, CoreEnd))
+  if (!statementOffsets(Core.front(), Ctx, CoreBegin, Unused) || !statementOffsets(Core.back(), Ctx, Unused, CoreEnd))
     return refuse("the statements before the host part come from a macro expansion");
   const SourceManager &SM = Ctx.getSourceManager();
   unsigned BodyBegin = SM.getFileOffset(SM.getExpansionLoc(Body.getLBracLoc())) + 1;
@@ -429,13 +347,13 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
   const std::string Line = lineOf(First, Ctx);
   // The core takes the function's place, and so any annotation written before it
   // (GRAPHIFY_GRAPH_REGION): it is the capturable part; the epilogue's comment names it.
-  std::string Text = "static " + Result + " " + CoreName + "(" + Params + ") {\n" +
-                     spliced(CoreBegin, CoreEnd, Replaced, Ctx) + "\n" + Returned + "}\n\n";
+  std::string Text = "static " + Result + " " + CoreName + "(" + Interface->Params + ") {\n" +
+                     splicedText(CoreBegin, CoreEnd, Replaced, Ctx) + "\n" + Returned + "}\n\n";
   Text += "/// graphify: host epilogue of '" + CoreName + "' (runs the host part, from line " + Line +
           ", on the core's results; not a graph region)\n" + Signature + "{" +
           SM.getBufferData(SM.getMainFileID()).slice(BodyBegin, CoreBegin).str();
   Text += HostDeclText;
-  const std::string Call = CoreName + "(" + Args + ")";
+  const std::string Call = CoreName + "(" + Interface->Args + ")";
   if (Outputs.empty()) {
     Text += Call + ";";
   } else if (Outputs.size() == 1) {

@@ -26,4 +26,20 @@ struct DrainUntilEmpty : torch::nn::Module {
     return x;
   }
 };
+// A greedy decode: one token per step appended to the sequence, stop after the end token. The
+// sequence's length follows the tokens; the fixed-trip form keeps appending and returns it at the
+// bound's length with the length the original reached, which the host epilogue slices by.
+// graphify-entry: h: f32[1,4], w: f32[4,4]
+torch::Tensor greedy_tokens(torch::Tensor h, torch::Tensor w, int64_t max_len = 6, int64_t eos = 2) {
+  auto ys = torch::zeros({1, 1}, torch::kLong);
+  for (int64_t t = 0; t < max_len; ++t) {
+    auto logits = torch::matmul(h, w);
+    auto tok = logits.argmax(-1, true);
+    ys = torch::cat({ys, tok}, 1);
+    h = torch::tanh(h + logits);
+    if (tok.item<int64_t>() == eos)
+      break;
+  }
+  return ys;
+}
 // graphify-expect-fix: fixed

@@ -105,7 +105,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   RunResult R = validate(Args);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 41u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 42u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -165,6 +165,21 @@ TEST(E2EModels, EveryTestdataModelValidates) {
                              (N == "ThresholdFilter" || N == "PerImageSuppressor" ? std::string("forward") : N) +
                              "_padded'") != std::string::npos;
     EXPECT_TRUE(CoreNoted) << Name;
+  }
+  // A greedy decode that grows its sequence and stops after the end token (early_exit_loop.cpp):
+  // the fixed-trip loop keeps growing it, the core 'greedy_tokens_padded' returns it with the
+  // length the original reached and is captured; the epilogue slices it.
+  {
+    const Row &E = Rows["greedy_tokens"];
+    EXPECT_EQ(E.OrigCapturable, false);
+    EXPECT_EQ(E.OrigOp, "item");
+    EXPECT_EQ(E.Equivalent, E.Trials);
+    EXPECT_EQ(E.RewCapturable, true);
+    EXPECT_EQ(E.Replay, 7);
+    bool CoreNoted = false;
+    for (const std::string &Note : E.Notes)
+      CoreNoted |= Note.find("'greedy_tokens_padded'") != std::string::npos;
+    EXPECT_TRUE(CoreNoted);
   }
   // Post-processing that finishes on the host (host_epilogue.cpp): split at the copy to the CPU,
   // the device work before it is captured as the core 'confident_classes_graph'.

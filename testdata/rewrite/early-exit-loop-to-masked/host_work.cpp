@@ -69,33 +69,22 @@ torch::Tensor scaled_or_saved(torch::Tensor probs, int image) {
   return probs * 2;
 }
 
-torch::Tensor greedy_ids(torch::Tensor memory, int64_t max_len, int64_t eos) {
-  torch::Tensor ys = torch::zeros({1, 1}, memory.options().dtype(torch::kLong));
-  for (int64_t i = 0; i < max_len; ++i) {
-    torch::Tensor next = memory.index({i}).argmax().view({1, 1});
-    ys = torch::cat({ys, next}, 0);
-    if (next.item<int64_t>() == eos) // EXPECT-NO-FIX: 'ys' grows by a concatenation each iteration \(line 76\).*preallocate
-      break;
-  }
-  return ys;
-}
-
 // A per-class list built in host vectors, as hand-written class grouping does: the loops over and
 // into the host container are refused for the container, the inner exit names the host flag it
 // sets.
 std::vector<torch::Tensor> unique_classes(torch::Tensor pred, float conf) {
   auto dets = pred.index({pred.select(1, 4) > conf});
   std::vector<torch::Tensor> classes;
-  for (int64_t m = 0, len = dets.size(0); m < len; ++m) { // EXPECT-NO-FIX: the loop appends to the host container 'classes' \(line 99\)
+  for (int64_t m = 0, len = dets.size(0); m < len; ++m) { // EXPECT-NO-FIX: the loop appends to the host container 'classes' \(line 88\)
     bool found = false;
     for (size_t n = 0; n < classes.size(); ++n) { // EXPECT-NO-FIX: the loop runs over the host container 'classes'
       auto same = dets[m][5] == classes[n];
-      if (torch::nonzero(same).size(0) > 0) { // EXPECT-NO-FIX: the 'break' ends the loop.*the host flag 'found' \(line 94\) becomes a boolean tensor
+      if (torch::nonzero(same).size(0) > 0) { // EXPECT-NO-FIX: the 'break' ends the loop.*the host flag 'found' \(line 83\) becomes a boolean tensor
         found = true;
         break;
       }
     }
-    if (!found) // EXPECT-NO-FIX: the branch runs host code: 'classes.push_back' \(line 99\)
+    if (!found) // EXPECT-NO-FIX: the branch runs host code: 'classes.push_back' \(line 88\)
       classes.push_back(dets[m][5]);
   }
   return classes;
