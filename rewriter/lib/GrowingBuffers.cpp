@@ -127,13 +127,14 @@ const Growth *growthOf(const VarDecl *V, llvm::ArrayRef<Growth> Growths) {
   return nullptr;
 }
 
-llvm::Expected<std::optional<std::string>> splitAfterGrowingLoop(const ForStmt *Loop, const std::string &MaskedLoop,
-                                                                 llvm::ArrayRef<Growth> Growths, const ApiModel &Api,
-                                                                 ASTContext &Ctx, std::string &Explanation) {
+llvm::Expected<std::optional<std::string>>
+splitAfterMaskedLoop(const ForStmt *Loop, const std::string &MaskedLoop, llvm::ArrayRef<Growth> Growths,
+                     llvm::ArrayRef<Accumulation> Accumulations, const std::string &TensorType, const ApiModel &Api,
+                     ASTContext &Ctx, std::string &Explanation) {
   const auto *F = dyn_cast_or_null<FunctionDecl>(enclosingFunction(Loop, Ctx));
   const auto *Body = F ? dyn_cast_or_null<CompoundStmt>(F->getBody()) : nullptr;
   if (!Body)
-    return refuse("the loop that grows '" + Growths.front().V->getNameAsString() + "' is not in a function's body");
+    return refuse("the masked loop is not in a function's body");
   llvm::SmallVector<const Stmt *, 32> Stmts(Body->body_begin(), Body->body_end());
   const auto *At = llvm::find(Stmts, Loop);
   llvm::ArrayRef<const Stmt *> All(Stmts);
@@ -143,12 +144,17 @@ llvm::Expected<std::optional<std::string>> splitAfterGrowingLoop(const ForStmt *
   for (const Growth &G : Growths)
     if (!G.Length.empty())
       Read.push_back(&G);
-  if (Read.empty())
+  std::vector<const Accumulation *> Sums;
+  for (const Accumulation &A : Accumulations)
+    if (readAfterLoop(A.V, Loop, Body, Ctx))
+      Sums.push_back(&A);
+  if (Read.empty() && Sums.empty())
     return std::nullopt;
-  const std::string Grown = "'" + Read.front()->V->getNameAsString() + "'";
+  const std::string Grown = "'" + (Read.empty() ? Sums.front()->V : Read.front()->V)->getNameAsString() + "'";
+  const std::string Verb = Read.empty() ? "accumulates" : "grows";
   if (At == Stmts.end())
-    return refuse("the loop that grows " + Grown + " is nested in another statement, so no capturable core can end "
-                  "with it and return " + Grown + " with the length the original reached");
+    return refuse("the loop that " + Verb + " " + Grown + " is nested in another statement, so no capturable core "
+                  "can end with it and return " + Grown + " as the original left it");
   if (F->isTemplated())
     return refuseOutOfScope("'" + F->getNameAsString() + "' is a template");
   if (auto Err = checkCoreCanStandBeside(*F))
@@ -176,9 +182,14 @@ llvm::Expected<std::optional<std::string>> splitAfterGrowingLoop(const ForStmt *
   const std::string CoreName = coreName(*F, "_padded", Ctx);
   std::string Types, Returned;
   auto Add = [](std::string &List, const std::string &Item) { List += (List.empty() ? "" : ", ") + Item; };
+  auto SumOf = [&](const VarDecl *V) -> const Accumulation * {
+    auto It = llvm::find_if(Sums, [&](const Accumulation *A) { return A->V == V; });
+    return It == Sums.end() ? nullptr : *It;
+  };
   for (const VarDecl *V : Outputs) {
-    Add(Types, nameableType(V->getType().getUnqualifiedType(), Ctx, F));
-    Add(Returned, V->getNameAsString());
+    const Accumulation *A = SumOf(V);
+    Add(Types, A ? TensorType : nameableType(V->getType().getUnqualifiedType(), Ctx, F));
+    Add(Returned, A ? A->Tensor : V->getNameAsString());
   }
   for (const Growth *G : Read) {
     Add(Types, nameableType(G->V->getType().getNonReferenceType().getUnqualifiedType(), Ctx, F));
@@ -199,8 +210,9 @@ llvm::Expected<std::optional<std::string>> splitAfterGrowingLoop(const ForStmt *
   std::string Text = "static std::tuple<" + Types + "> " + CoreName + "(" + Interface->Params + ") {\n" +
                      splicedText(CoreBegin, CoreEnd, Replaced, Ctx) + "\nreturn std::make_tuple(" + Returned +
                      ");\n}\n\n";
-  Text += "/// graphify: host epilogue of '" + CoreName + "' (slices what its decode loop grew to the length the "
-          "loop reached; not a graph region)\n" +
+  Text += "/// graphify: host epilogue of '" + CoreName + "' (" +
+          (Read.empty() ? "reads back what its loop summed" : "slices what its loop grew to the length the loop reached") +
+          "; not a graph region)\n" +
           Buffer.slice(FunctionBegin, BodyBegin - 1).str() + "{" + Buffer.slice(BodyBegin, CoreBegin).str();
   std::vector<std::string> Names = Taken;
   for (const VarDecl *V : Outputs)
@@ -211,7 +223,10 @@ llvm::Expected<std::optional<std::string>> splitAfterGrowingLoop(const ForStmt *
     const VarDecl *V = Outputs[I];
     std::string Value = "std::get<" + std::to_string(I) + ">(" + Results + ")";
     auto Pos = llvm::find_if(Read, [&](const Growth *G) { return G->V == V; });
-    if (Pos != Read.end())
+    const Accumulation *Sum = SumOf(V);
+    if (Sum)
+      Value += ".item<" + nameableType(V->getType().getNonReferenceType().getUnqualifiedType(), Ctx, F) + ">()";
+    else if (Pos != Read.end())
       Value += ".narrow(" + std::to_string((*Pos)->Dim) + ", 0, std::get<" +
                std::to_string(Outputs.size() + (Pos - Read.begin())) + ">(" + Results + ").item<int64_t>())";
     else
@@ -221,11 +236,23 @@ llvm::Expected<std::optional<std::string>> splitAfterGrowingLoop(const ForStmt *
             " = " + Value + ";";
   }
   Text += Buffer.slice(CoreEnd, BodyEnd).str() + "}";
+  std::string Kept;
+  for (const Growth *G : Read)
+    Kept += (Kept.empty() ? "'" : ", '") + G->V->getNameAsString() + "'";
+  std::string Summed;
+  for (const Accumulation *A : Sums)
+    Summed += (Summed.empty() ? "'" : ", '") + A->V->getNameAsString() + "'";
   Explanation = "the loop runs to its static bound with the updates of the iterations after the original would have "
-                "stopped masked; " + Grown + ", which it grows, keeps growing, and the function is split after the "
-                "loop: a capturable core '" + CoreName + "' returns it at the bound's size with the length the "
-                "original reached, and the function, now a host epilogue, slices it to that length and runs the "
-                "code after the loop";
+                "stopped masked" +
+                (Kept.empty() ? std::string() : "; " + Kept + ", which it grows, keeps growing with the length the original reached") +
+                (Summed.empty() ? std::string()
+                                : "; " + Summed + ", which it sums into, " +
+                                      (Sums.size() == 1 ? "becomes a 0-d tensor" : "become 0-d tensors")) +
+                "; the function is split after the loop: a capturable core '" + CoreName + "' returns them, and the "
+                "function, now a host epilogue, " +
+                (Kept.empty() ? "reads the sums back" : Summed.empty() ? "slices what grew to its length"
+                                                                       : "slices what grew to its length, reads the sums back") +
+                " and runs the code after the loop";
   return Text;
 }
 

@@ -21,6 +21,7 @@
 /// \endcode
 
 #include "ApiModel.h"
+#include "LoopAccumulators.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
@@ -60,14 +61,16 @@ bool readAfterLoop(const clang::VarDecl *V, const clang::Stmt *Loop, const clang
 const Growth *growthOf(const clang::VarDecl *V, llvm::ArrayRef<Growth> Growths);
 
 /// The text that replaces the function around `Loop` (a statement of its body) when the code
-/// after the loop reads a tensor the loop grows (a growth with a Length): the core `<name>_padded` with the statements up
-/// to the loop (the loop as `MaskedLoop`), returning what the code after it reads and the
-/// lengths; then the host epilogue. Nothing (std::nullopt) when the code after the loop reads
-/// no grown tensor: the loop's own edit is the whole fix. `Explanation` receives the fix's
-/// message.
-llvm::Expected<std::optional<std::string>> splitAfterGrowingLoop(const clang::ForStmt *Loop,
-                                                                 const std::string &MaskedLoop,
-                                                                 llvm::ArrayRef<Growth> Growths, const ApiModel &Api,
-                                                                 clang::ASTContext &Ctx, std::string &Explanation);
+/// after the loop reads a tensor the loop grows (a growth with a Length) or a number it
+/// accumulates (lib/LoopAccumulators.h): the core `<name>_padded` with the statements up to the
+/// loop (the loop as `MaskedLoop`), returning what the code after it reads (an accumulated number
+/// as its 0-d tensor, of type `TensorType`) and the lengths; then the host epilogue, which narrows
+/// the grown tensors, reads the numbers back and runs the code after the loop. Nothing
+/// (std::nullopt) when the code after the loop reads neither: the loop's own edit is the whole
+/// fix. `Explanation` receives the fix's message.
+llvm::Expected<std::optional<std::string>>
+splitAfterMaskedLoop(const clang::ForStmt *Loop, const std::string &MaskedLoop, llvm::ArrayRef<Growth> Growths,
+                     llvm::ArrayRef<Accumulation> Accumulations, const std::string &TensorType, const ApiModel &Api,
+                     clang::ASTContext &Ctx, std::string &Explanation);
 
 } // namespace graphify::rewriter

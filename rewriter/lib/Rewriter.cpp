@@ -97,8 +97,14 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
       File = FE->getName().str();
     // A fix beats a refusal; among fixes the widest wins (an if-conversion of a whole region
     // contains the fixes of the ifs inside it), among refusals the narrowest (the most specific
-    // reason). The candidate rooted at the anchor itself is preferred among equals.
+    // reason). The candidate rooted at the anchor itself is preferred among equals; among fixes
+    // of one span, the one rooted at the narrower construct (two splits of one function: the
+    // masked loop's, which captures the loop, before the host split's, which leaves it to the host).
     const RewriteCandidate *Best = nullptr;
+    auto rootExtent = [&](const Stmt *Root) -> unsigned {
+      SourceLocation B = SM.getExpansionLoc(Root->getBeginLoc()), E = SM.getExpansionLoc(Root->getEndLoc());
+      return B.isValid() && E.isValid() ? SM.getFileOffset(E) - SM.getFileOffset(B) : ~0u;
+    };
     auto Better = [&](const RewriteCandidate &C, unsigned Width, unsigned BestWidth) {
       if (!Best)
         return true;
@@ -108,6 +114,8 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
         return C.FixSpan > Best->FixSpan;
       if (C.Root == Anchor && Best->Root != Anchor)
         return true;
+      if (C.Fix && Best->Root != Anchor && rootExtent(C.Root) != rootExtent(Best->Root))
+        return rootExtent(C.Root) < rootExtent(Best->Root);
       return !C.Fix && Width < BestWidth;
     };
     unsigned BestWidth = ~0u;

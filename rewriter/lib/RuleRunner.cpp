@@ -7,6 +7,7 @@
 #include "ApiModel.h"
 #include "CommentCarry.h"
 #include "IfChain.h"
+#include "LoopAccumulators.h"
 #include "ExprUtil.h"
 #include "FreshNames.h"
 #include "PreprocessorHazards.h"
@@ -291,6 +292,11 @@ public:
       // A rewrite of a whole function body (selection-to-padded) rewrites every statement in it.
       if (isa<CompoundStmt>(Root))
         coverStatement(Root, SM, C.Covered);
+      // A masked loop keeps the host sums of its body on the device: their reads are folded.
+      if (const auto *Loop = dyn_cast<ForStmt>(Root))
+        for (const rewriter::Accumulation &A : rewriter::loopAccumulations(Loop, Api, *R.Context))
+          for (const auto &Update : A.Updates)
+            collectValueDependentCalls(Update.first, Api, C.ConcernNodes);
       C.FixSpan = fixSpan(Fix);
       C.Fix = std::move(Fix);
     }

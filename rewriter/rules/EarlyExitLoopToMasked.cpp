@@ -28,6 +28,7 @@
 #include "lib/GrowingBuffers.h"
 #include "lib/HostWork.h"
 #include "lib/IfChain.h"
+#include "lib/LoopAccumulators.h"
 #include "lib/Outlining.h"
 #include "lib/Predication.h"
 #include "lib/RuleSupport.h"
@@ -59,6 +60,7 @@ struct MaskedLoop {
   std::vector<const VarDecl *> Reassigned;   ///< those of them given new values (v = where(...))
   std::vector<const VarDecl *> LiftedLocals; ///< host locals the conditions turn into tensors
   std::vector<Growth> Growths;               ///< tensors it concatenates onto themselves
+  std::vector<Accumulation> Accumulations;   ///< host numbers it sums into
   bool HasDataDependentExit = false;
 };
 
@@ -68,6 +70,8 @@ struct MaskedLoopCode {
   std::string Text;
   std::vector<const VarDecl *> OutsideLocals;
   std::vector<Growth> Growths;
+  std::vector<Accumulation> Accumulations;
+  std::string TensorType; ///< how the core names the tensor type (its sums' type)
 };
 
 /// Whether `E` depends on a tensor value read on the host: the analysis's taint when it ran,
@@ -180,6 +184,9 @@ private:
   }
 
   llvm::Expected<std::string> statement(const Stmt *S) {
+    if (const auto *E = dyn_cast<Expr>(S))
+      if (const Accumulation *A = accumulationAt(E->IgnoreImplicit(), L.Accumulations))
+        return accumulate(S, *A);
     if (const Expr *Cond = breakCondition(S)) {
       if (!readsTensorOnHost(Cond, Api))
         return statementText(S, Ctx); // a static exit stays a host decision
@@ -287,6 +294,41 @@ private:
       return statementText(S, Ctx);
     return statementText(S, Ctx) + "\n" + G.Length + " = " + Api.spell(asAssignment(S)->first, "where") + "(" +
            L.Active + ", " + Name + ".size(" + std::to_string(G.Dim) + "), " + G.Length + ");";
+  }
+
+  /// `total += s.item<float>();` adds on the device, in the variable's type, while the iteration
+  /// is not masked: the same additions in the same order as the host's.
+  llvm::Expected<std::string> accumulate(const Stmt *S, const Accumulation &A) {
+    const Expr *Added = nullptr;
+    for (const auto &U : A.Updates)
+      if (U.first == cast<Expr>(S)->IgnoreImplicit())
+        Added = U.second;
+    const std::string Var = "'" + A.V->getNameAsString() + "'";
+    const QualType T = A.V->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
+    const std::string DType = Api.spellConstant(Added, A.DType);
+    std::string Value;
+    if (const CXXMemberCallExpr *Read = Api.elementRead(Added)) {
+      const QualType U = stripAll(Added)->getType().getCanonicalType().getUnqualifiedType();
+      if (U != T)
+        return cannot(S, "adds a value read as '" + U.getAsString() + "' to the host variable " + Var + " of type '" +
+                             T.getAsString() + "' (the host converts before it adds)");
+      Value = liftedReceiverText(Read->getImplicitObjectArgument(), L.FunctionBody, Api, Ctx) + ".to(" + DType + ")";
+    } else if (!readsTensorOnHost(Added, Api)) {
+      if (auto Why = findSideEffect(Added, Api))
+        return cannot(S, *Why);
+      const Expr *Bare = stripAll(Added);
+      const QualType U = Bare->getType().getCanonicalType().getUnqualifiedType();
+      if (U != T && !(T->isIntegerType() && isa<IntegerLiteral>(Bare)))
+        return cannot(S, "adds '" + sourceText(Added, Ctx) + "' of type '" + U.getAsString() +
+                             "' to the host variable " + Var + " of type '" + T.getAsString() +
+                             "' (the host converts before it adds)");
+      Value = "(" + sourceText(Added, Ctx) + ")";
+    } else {
+      return cannot(S, "adds '" + sourceText(Added, Ctx) + "' to the host variable " + Var +
+                           ", which is neither one value read from a tensor nor a host value");
+    }
+    return A.Tensor + " = " + Api.spell(Added, "where") + "(" + L.Active + ", " + A.Tensor + " + " + Value + ", " +
+           A.Tensor + ");";
   }
 
   /// `out.index_put_({t}, e);` writes the old element back in masked iterations.
@@ -410,6 +452,9 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
     if (readAfterLoop(G.V, L.Loop, L.FunctionBody, Ctx))
       G.Length = freshName(G.V->getNameAsString() + "_length", L.FunctionBody, Taken);
   }
+  L.Accumulations = loopAccumulations(L.Loop, Api, Ctx);
+  for (Accumulation &A : L.Accumulations)
+    A.Tensor = freshName(A.V->getNameAsString() + "_on_device", L.FunctionBody, Taken);
   // Lift every data-dependent condition first: the host locals they read become tensors, also
   // where the body declares them (before the exit that reads them).
   llvm::SmallVector<const Expr *, 4> Conditions(Dynamic.begin(), Dynamic.end());
@@ -450,6 +495,10 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
   const std::string First = L.Targets.front()->getNameAsString();
   std::string Init = "auto " + L.Active + " = " + Api.spell(L.Loop->getCond(), "ones") + "({}, " + First +
                      ".options().dtype(" + Api.spellConstant(L.Loop->getCond(), "kBool") + "));\n";
+  // A sum starts at the host variable's value, on the device of the mask.
+  for (const Accumulation &A : L.Accumulations)
+    Init += "auto " + A.Tensor + " = " + Api.spell(L.Loop->getCond(), "full") + "({}, " + A.V->getNameAsString() +
+            ", " + First + ".options().dtype(" + Api.spellConstant(L.Loop->getCond(), A.DType) + "));\n";
   // A grown tensor's length starts at its size before the loop, on its device.
   for (const Growth &G : L.Growths) {
     if (G.Length.empty())
@@ -474,6 +523,9 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
     if (!declaredIn(V, L.Loop))
       Code.OutsideLocals.push_back(V);
   Code.Growths = L.Growths;
+  Code.Accumulations = L.Accumulations;
+  Code.TensorType = nameableType(L.Targets.front()->getType().getNonReferenceType().getUnqualifiedType(), Ctx,
+                                 dyn_cast_or_null<FunctionDecl>(enclosingFunction(L.Loop, Ctx)));
   return Code;
 }
 
@@ -505,9 +557,10 @@ NamedRewriteRule makeEarlyExitLoopToMaskedRule(const ApiModel &Api) {
     if (!Code)
       return Code.takeError();
     const auto *Loop = R.Nodes.getNodeAs<ForStmt>("loop");
-    if (!Code->Growths.empty()) {
-      // A grown tensor the code after the loop reads leaves at the bound's size: split there.
-      auto Split = splitAfterGrowingLoop(Loop, Code->Text, Code->Growths, *A, *R.Context, *Explanation);
+    if (!Code->Growths.empty() || !Code->Accumulations.empty()) {
+      // A grown tensor or a sum the code after the loop reads leaves the loop on the device: split there.
+      auto Split = splitAfterMaskedLoop(Loop, Code->Text, Code->Growths, Code->Accumulations, Code->TensorType, *A,
+                                        *R.Context, *Explanation);
       if (!Split)
         return Split.takeError();
       if (*Split) {

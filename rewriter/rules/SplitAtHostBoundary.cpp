@@ -35,6 +35,7 @@
 #include "lib/ExprUtil.h"
 #include "lib/HostRead.h"
 #include "lib/HostWork.h"
+#include "lib/IfChain.h"
 #include "lib/Outlining.h"
 #include "lib/Predication.h"
 #include "lib/RuleSupport.h"
@@ -265,6 +266,28 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
   // the reads on the device (early-exit-loop-to-masked, the where() rules).
   const bool HostControl = isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt, IfStmt, SwitchStmt>(First) &&
                            !firstHostWork({First}, S.Api, Ctx).empty();
+  // A loop with a static bound that stops on a tensor value and does no host work is the
+  // masked loop's (early-exit-loop-to-masked keeps it in the graph, its sums and growing tensors
+  // too); moving it to the host would give that up.
+  if (const auto *Loop = dyn_cast<ForStmt>(First); Loop && Loop->getCond() && !HostControl) {
+    auto FollowsData = [&](const Expr *C) { return S.hostRead(C) || S.taintedValue(C); };
+    // The static bound: a conjunct of the condition that follows no tensor value.
+    llvm::SmallVector<const Expr *, 4> Parts{Loop->getCond()}, Static;
+    while (!Parts.empty()) {
+      const Expr *P = Parts.pop_back_val()->IgnoreParenImpCasts();
+      if (const auto *And = dyn_cast<BinaryOperator>(P); And && And->getOpcode() == BO_LAnd) {
+        Parts.push_back(And->getLHS());
+        Parts.push_back(And->getRHS());
+      } else if (!FollowsData(P)) {
+        Static.push_back(P);
+      }
+    }
+    llvm::SmallVector<const Expr *, 4> Exits = loopExitConditions(Loop);
+    Exits.push_back(Loop->getCond());
+    if (!Static.empty() && llvm::any_of(Exits, FollowsData))
+      return refuseOutOfScope("the host part would start with a loop that stops on a tensor value (line " +
+                              lineOf(First, Ctx) + "), which keeps its own rewrite");
+  }
   // A scalar read starts it too when what the host part makes of the reads stays host data (a
   // returned struct, a tracker's fields, a drawing): no device form of the read keeps the
   // function capturable, only the split keeps its device work in a graph.

@@ -42,4 +42,21 @@ torch::Tensor greedy_tokens(torch::Tensor h, torch::Tensor w, int64_t max_len = 
   }
   return ys;
 }
+// The same decode with the score of each step summed on the host and used after the loop: the
+// sum becomes a 0-d float tensor updated under the mask, which the host epilogue reads back.
+// graphify-entry: h: f32[1,4], w: f32[4,4]
+torch::Tensor greedy_scored(torch::Tensor h, torch::Tensor w, int64_t max_len = 6, int64_t eos = 2) {
+  auto ys = torch::zeros({1, 1}, torch::kLong);
+  float total = 0.0f;
+  for (int64_t t = 0; t < max_len; ++t) {
+    auto logits = torch::matmul(h, w);
+    auto tok = logits.argmax(-1, true);
+    ys = torch::cat({ys, tok}, 1);
+    total += logits.max().item<float>();
+    h = torch::tanh(h + logits);
+    if (tok.item<int64_t>() == eos)
+      break;
+  }
+  return ys.to(torch::kFloat) * total;
+}
 // graphify-expect-fix: fixed

@@ -1,5 +1,6 @@
 // The shipped packs load, lookups follow the pack's naming rules, and every malformed pack is
 // rejected with file:line:col so that a typo can never silently disable a check.
+#include "../support/TestScratch.h"
 #include "graphify/rules/RuleSet.h"
 
 #include <gtest/gtest.h>
@@ -14,9 +15,7 @@ using namespace graphify;
 namespace {
 
 std::string writeTemp(const std::string &Name, const std::string &Text) {
-  llvm::SmallString<128> Dir;
-  llvm::sys::fs::createUniqueDirectory("graphify-rules-test", Dir);
-  std::string Path = std::string(Dir) + "/" + Name;
+  std::string Path = graphify::testing::scratchDirectory("graphify-rules-test") + "/" + Name;
   std::ofstream(Path) << Text;
   return Path;
 }

@@ -1,6 +1,7 @@
 // End-to-end: the built graphify-validate on the seed models and on small broken models. Each
 // test runs the binary as a user would (through the same process runner the tool uses for
 // harnesses) and reads its JSON report or its stderr.
+#include "../support/TestScratch.h"
 #include "graphify/validate/Runner.h"
 
 #include <llvm/ADT/STLExtras.h>
@@ -36,9 +37,7 @@ RunResult validate(std::vector<std::string> Args, unsigned Timeout = 1500) {
 }
 
 std::string writeModel(const std::string &Name, const std::string &Text) {
-  llvm::SmallString<256> Dir;
-  llvm::sys::fs::createUniqueDirectory("graphify-validate-e2e", Dir);
-  std::string Path = std::string(Dir) + "/" + Name;
+  std::string Path = graphify::testing::scratchDirectory("graphify-validate-e2e") + "/" + Name;
   std::ofstream(Path) << Text;
   return Path;
 }
@@ -105,7 +104,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   RunResult R = validate(Args);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 42u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 43u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -169,17 +168,18 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   // A greedy decode that grows its sequence and stops after the end token (early_exit_loop.cpp):
   // the fixed-trip loop keeps growing it, the core 'greedy_tokens_padded' returns it with the
   // length the original reached and is captured; the epilogue slices it.
-  {
-    const Row &E = Rows["greedy_tokens"];
-    EXPECT_EQ(E.OrigCapturable, false);
-    EXPECT_EQ(E.OrigOp, "item");
-    EXPECT_EQ(E.Equivalent, E.Trials);
-    EXPECT_EQ(E.RewCapturable, true);
-    EXPECT_EQ(E.Replay, 7);
+  // With a host sum of the steps' scores read after the loop, the sum is a 0-d tensor of the core.
+  for (const char *Name : {"greedy_tokens", "greedy_scored"}) {
+    const Row &E = Rows[Name];
+    EXPECT_EQ(E.OrigCapturable, false) << Name;
+    EXPECT_EQ(E.OrigOp, "item") << Name;
+    EXPECT_EQ(E.Equivalent, E.Trials) << Name;
+    EXPECT_EQ(E.RewCapturable, true) << Name;
+    EXPECT_EQ(E.Replay, 7) << Name;
     bool CoreNoted = false;
     for (const std::string &Note : E.Notes)
-      CoreNoted |= Note.find("'greedy_tokens_padded'") != std::string::npos;
-    EXPECT_TRUE(CoreNoted);
+      CoreNoted |= Note.find("'" + std::string(Name) + "_padded'") != std::string::npos;
+    EXPECT_TRUE(CoreNoted) << Name;
   }
   // Post-processing that finishes on the host (host_epilogue.cpp): split at the copy to the CPU,
   // the device work before it is captured as the core 'confident_classes_graph'.
@@ -402,8 +402,8 @@ TEST(E2EGradients, GuardedSqrtSeedModelKeepsItsGradients) {
 // is not tagged domain_restricted makes the rewriter emit `where(x.min() > 0, x.sqrt() * 2,
 // x * 0.5)`, whose outputs agree and whose gradient w.r.t. x is NaN wherever x <= 0.
 TEST(E2EGradients, UnguardedSqrtArmHasNaNGradients) {
-  llvm::SmallString<256> Rules;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("graphify-validate-rules", Rules));
+  const std::string Rules = graphify::testing::scratchDirectory("graphify-validate-rules");
+  ASSERT_FALSE(Rules.empty());
   const std::string SqrtRule =
       "  - {name: sqrt, domain_args: [0], safe_value: 1, tags: [floating_output, domain_restricted, pure, elementwise]}\n";
   std::error_code EC;
@@ -657,8 +657,7 @@ TEST(E2EErrors, NonTensorReturnIsAClearError) {
 }
 
 TEST(E2EModels, TruncatedCachedHarnessIsRebuilt) {
-  llvm::SmallString<256> Cache;
-  llvm::sys::fs::createUniqueDirectory("graphify-validate-cache", Cache);
+  const std::string Cache = graphify::testing::scratchDirectory("graphify-validate-cache");
   const std::vector<std::string> Args = {GRAPHIFY_VALIDATE_EXE, Models + "/scalar_read.cpp", "--quiet", "--trials=2",
                                          "--cache-dir=" + std::string(Cache)};
   RunResult First = runIsolated(Args, 1500);

@@ -14,13 +14,13 @@ std::vector<torch::Tensor> collect(torch::Tensor h, int64_t max_len) {
   return outputs;
 }
 
-torch::Tensor counts(torch::Tensor h, int64_t max_len) {
-  int64_t steps = 0;
-  for (int64_t t = 0; t < max_len && h.max().item<float>() > 0.5f; ++t) { // EXPECT-NO-FIX: updates the host variable 'steps' \(line 21\)
+torch::Tensor doubles(torch::Tensor h, int64_t max_len) {
+  int64_t scale = 1;
+  for (int64_t t = 0; t < max_len && h.max().item<float>() > 0.5f; ++t) { // EXPECT-NO-FIX: updates the host variable 'scale' \(line 21\)
     h = h * 0.5;
-    steps = steps + 1;
+    scale = scale * 2;
   }
-  return h + steps;
+  return h * scale;
 }
 
 torch::Tensor unbounded(torch::Tensor h) {
