@@ -368,9 +368,11 @@ llvm::Error checkCoreCanStandBeside(const FunctionDecl &F) {
   if (const auto *M = dyn_cast<CXXMethodDecl>(&F)) {
     if (M->getParent()->isLambda() || M->getParent()->isLocalClass())
       return refuseOutOfScope(Name + " is a lambda or a method of a local class");
+    // The namespace, not the block that opens it: a .cpp opens its class's namespace again
+    // (another NamespaceDecl of the same namespace) around the method's definition.
     if (!F.getLexicalDeclContext()->isRecord() &&
-        F.getLexicalDeclContext()->getRedeclContext() !=
-            M->getParent()->getEnclosingNamespaceContext()->getRedeclContext() &&
+        !F.getLexicalDeclContext()->getRedeclContext()->Equals(
+            M->getParent()->getEnclosingNamespaceContext()->getRedeclContext()) &&
         !namespaceVisibleAt(F, M->getParent()->getEnclosingNamespaceContext()))
       return refuseOutOfScope(Name + " is defined outside the namespace of its class, where its core could not "
                                      "name what the class's namespace declares");

@@ -76,3 +76,22 @@ void peak_of(const torch::Tensor &scores, float &peak, int64_t &at) {
   peak = s.max().item<float>();
   at = s.argmax(0).item<int64_t>();
 }
+
+// The class declared in one block of its namespace and the method defined in the namespace
+// opened again (a header and its .cpp): the core stands beside the method, in that namespace.
+namespace track {
+class Scorer {
+public:
+  Top1 best(torch::Tensor logits);
+};
+} // namespace track
+
+namespace track {
+Top1 Scorer::best(torch::Tensor logits) {
+  auto probs = logits.exp() / logits.exp().sum();
+  Top1 r;
+  r.label = probs.argmax(0).item<int64_t>();
+  r.score = probs.max().item<float>();
+  return r;
+}
+} // namespace track

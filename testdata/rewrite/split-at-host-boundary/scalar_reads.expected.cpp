@@ -111,3 +111,29 @@ void peak_of(const torch::Tensor &scores, float &peak, int64_t &at) {
   peak = s.max().item<float>();
   at = s.argmax(0).item<int64_t>();
 }
+
+// The class declared in one block of its namespace and the method defined in the namespace
+// opened again (a header and its .cpp): the core stands beside the method, in that namespace.
+namespace track {
+class Scorer {
+public:
+  Top1 best(torch::Tensor logits);
+};
+} // namespace track
+
+namespace track {
+static at::Tensor best_graph(torch::Tensor logits) {
+  auto probs = logits.exp() / logits.exp().sum();
+  return probs;
+}
+
+/// graphify: host epilogue of 'best_graph' (runs the host part, from line 93,
+/// on the core's results; not a graph region)
+Top1 Scorer::best(torch::Tensor logits) {
+  Top1 r;
+  at::Tensor probs = best_graph(logits);
+  r.label = probs.argmax(0).item<int64_t>();
+  r.score = probs.max().item<float>();
+  return r;
+}
+} // namespace track
