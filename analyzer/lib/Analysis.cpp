@@ -120,6 +120,7 @@ public:
     if (!Config.Rules)
       return Out;
     Facts = std::make_shared<TaintFacts>(*Config.Rules);
+    Facts->setStaticBounds(Config.StaticBounds);
     GraphRegionFinder Finder(Facts->api(), Config.GraphRegionGlobs);
     Finder.importFrom(Program, &Out.Lookups);
     Regions = Finder.find(Functions);
@@ -139,6 +140,7 @@ public:
       return Result;
     Result.Facts = Facts;
     Result.MatchedRegionGlobs = MatchedGlobs;
+    checkStaticBounds(Result);
     AnalysisContext Context(Ctx, Config, *Facts, Regions, Functions, Result);
     for (const std::unique_ptr<Check> &C : createChecks()) {
       const CheckInfo &Info = C->info();
@@ -162,6 +164,8 @@ public:
     AnalysisResult Sorted;
     Sorted.Facts = Result.Facts;
     Sorted.MatchedRegionGlobs = std::move(Result.MatchedRegionGlobs);
+    Sorted.MatchedStaticBounds = std::move(Result.MatchedStaticBounds);
+    Sorted.AnnotationProblems = std::move(Result.AnnotationProblems);
     for (size_t I : Order) {
       Sorted.Findings.push_back(std::move(Result.Findings[I]));
       Sorted.Anchors.push_back(Result.Anchors[I]);
@@ -172,6 +176,26 @@ public:
 private:
   ASTContext &Ctx;
   const AnalysisConfig &Config;
+
+  /// Which configured bounds name a variable here, and which annotated ones are malformed: a bound
+  /// that names nothing would silently leave its loop unbounded.
+  void checkStaticBounds(AnalysisResult &Result) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const FunctionDecl *FD : Functions) {
+      for (const StaticBound &B : Config.StaticBounds)
+        if (staticBoundNamesVariable(FD, B))
+          Result.MatchedStaticBounds.insert(B.Function + "::" + B.Name);
+      std::string Problem = staticBoundAnnotationProblem(FD);
+      if (Problem.empty())
+        continue;
+      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(FD->getLocation()));
+      std::string Where = P.isValid() ? std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" +
+                                            std::to_string(P.getColumn()) + ": "
+                                      : std::string();
+      if (!llvm::is_contained(Result.AnnotationProblems, Where + Problem))
+        Result.AnnotationProblems.push_back(Where + Problem);
+    }
+  }
   std::vector<const FunctionDecl *> Functions;
   std::shared_ptr<TaintFacts> Facts;
   GraphRegions Regions;

@@ -114,6 +114,33 @@ std::string liftedReceiverText(const Expr *Receiver, const Stmt *Body, const Api
          ".reshape({})";
 }
 
+std::optional<std::string> integerDType(QualType T, const ASTContext &Ctx) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (!T->isIntegerType() || T->isBooleanType() || T->isEnumeralType())
+    return std::nullopt;
+  const uint64_t Bits = Ctx.getTypeSize(T);
+  if (T->isSignedIntegerType())
+    switch (Bits) {
+    case 64: return std::string("kLong");
+    case 32: return std::string("kInt");
+    case 16: return std::string("kShort");
+    case 8: return std::string("kChar");
+    }
+  if (T->isUnsignedIntegerType() && Bits == 8)
+    return std::string("kByte");
+  return std::nullopt;
+}
+
+std::string liftedReadText(const Expr *Read, const Stmt *Body, const ApiModel &Api, ASTContext &Ctx) {
+  const Expr *Receiver = Api.elementRead(Read)->getImplicitObjectArgument();
+  std::string Text = liftedReceiverText(Receiver, Body, Api, Ctx);
+  const QualType T = stripAll(Read)->getType();
+  if (!isProvablyLong(Receiver, Body, Api))
+    if (auto DType = integerDType(T, Ctx))
+      Text += ".to(" + Api.spellConstant(Receiver, *DType) + ")";
+  return Text;
+}
+
 namespace {
 
 bool isExactFloat32(const Expr *E, const ASTContext &Ctx) {
@@ -139,7 +166,10 @@ llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Exp
   const Expr *Receiver = Call->getImplicitObjectArgument();
   std::string Name = calleeName(Call);
   const QualType T = stripAll(Whole)->getType(); // the read's type, after any Scalar conversion
-  if (!(Scope.ReshapeUnprovenReads && InOwner) && !isProvablySingleElement(Receiver, Scope.Body, Api))
+  // A local read before the masked loop whose every use is in its conditions (liftLocal) is
+  // reshaped where it is declared: it throws there, where the read would.
+  (void)InOwner;
+  if (!Scope.ReshapeUnprovenReads && !isProvablySingleElement(Receiver, Scope.Body, Api))
     return refuse("cannot prove that '" + text(Receiver) + "' has a single element ('" + Name +
                   "' would throw otherwise, where() would broadcast)");
   if (!FlavorHint)
@@ -157,8 +187,13 @@ llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Exp
   }
   // An integer read of an index tensor (argmax, argsort, ...) compares as the long tensor does;
   // of any other tensor it would truncate, which a tensor comparison would not do.
-  if (!T->isFloatingType() && !isProvablyLong(Receiver, Scope.Body, Api))
-    return refuse("'" + text(Whole) + "' converts to an integer on the host, which a tensor comparison would not do");
+  // In the masked loop the tensor is converted as the read converts it (`.to(torch::kLong)` for
+  // item<int64_t>(): the same truncation toward zero).
+  if (!T->isFloatingType() && !isProvablyLong(Receiver, Scope.Body, Api)) {
+    if (!Scope.ReshapeUnprovenReads || !integerDType(T, Ctx))
+      return refuse("'" + text(Whole) + "' converts to an integer on the host, which a tensor comparison would not do");
+    L.Text = liftedReadText(Whole, Scope.Body, Api, Ctx);
+  }
   return L;
 }
 
@@ -562,7 +597,6 @@ llvm::Expected<llvm::SmallVector<transformer::Edit, 1>>
 liftedLocalEdits(const std::vector<const VarDecl *> &Locals, const ApiModel &Api, ASTContext &Ctx) {
   llvm::SmallVector<transformer::Edit, 1> Edits;
   for (const VarDecl *V : Locals) {
-    const CXXMemberCallExpr *Call = Api.elementRead(V->getInit());
     // Replace from the start of the declaration (type) to the end of the initializer.
     SourceLocation Begin = V->getBeginLoc();
     for (const DynTypedNode &P : Ctx.getParents(*V))
@@ -574,11 +608,15 @@ liftedLocalEdits(const std::vector<const VarDecl *> &Locals, const ApiModel &Api
       return refuse("'" + V->getNameAsString() + "' is declared inside a macro");
     transformer::Edit E;
     E.Range = *FR;
-    E.Replacement = "auto " + V->getNameAsString() + " = " +
-                    sourceText(Call->getImplicitObjectArgument(), Ctx);
+    E.Replacement = liftedLocalDeclaration(V, Api, Ctx);
     Edits.push_back(std::move(E));
   }
   return Edits;
+}
+
+std::string liftedLocalDeclaration(const VarDecl *V, const ApiModel &Api, ASTContext &Ctx) {
+  const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  return "auto " + V->getNameAsString() + " = " + liftedReadText(V->getInit(), F ? F->getBody() : nullptr, Api, Ctx);
 }
 
 } // namespace graphify::rewriter

@@ -46,6 +46,17 @@ struct LiftScope {
 std::string liftedReceiverText(const clang::Expr *Receiver, const clang::Stmt *Body, const ApiModel &Api,
                                clang::ASTContext &Ctx);
 
+/// The ATen dtype constant (`kLong`, `kInt`, ...) of a signed integer host type of 8 to 64 bits
+/// or `uint8_t`, or nullopt (bool, other unsigned types: no dtype converts as they do).
+std::optional<std::string> integerDType(clang::QualType T, const clang::ASTContext &Ctx);
+
+/// The tensor a lifted element read `Read` (`x.item<int64_t>()`) stands for: its receiver, reshaped
+/// to 0-d where it is not proven to hold one element (liftedReceiverText), converted to the read's
+/// integer type where it is not proven to hold indices (`.to(torch::kLong)`: the truncation toward
+/// zero the read does). The lifts that prove both get the receiver as written.
+std::string liftedReadText(const clang::Expr *Read, const clang::Stmt *Body, const ApiModel &Api,
+                           clang::ASTContext &Ctx);
+
 /// A condition as tensor code, plus the host locals that must become tensors for it to hold.
 struct LiftedCondition {
   std::string Text;
@@ -78,5 +89,8 @@ llvm::Expected<LiftedCondition> liftCondition(const clang::Expr *Cond, const Lif
 llvm::Expected<llvm::SmallVector<clang::transformer::Edit, 1>>
 liftedLocalEdits(const std::vector<const clang::VarDecl *> &Locals, const ApiModel &Api,
                  clang::ASTContext &Ctx);
+
+/// The tensor declaration a lifted local becomes, without its semicolon (`auto s = x.sum()`).
+std::string liftedLocalDeclaration(const clang::VarDecl *V, const ApiModel &Api, clang::ASTContext &Ctx);
 
 } // namespace graphify::rewriter

@@ -129,8 +129,9 @@ const Growth *growthOf(const VarDecl *V, llvm::ArrayRef<Growth> Growths) {
 
 llvm::Expected<std::optional<std::string>>
 splitAfterMaskedLoop(const ForStmt *Loop, const std::string &MaskedLoop, llvm::ArrayRef<Growth> Growths,
-                     llvm::ArrayRef<Accumulation> Accumulations, const std::string &TensorType, const ApiModel &Api,
-                     ASTContext &Ctx, std::string &Explanation) {
+                     llvm::ArrayRef<Accumulation> Accumulations, const std::string &TensorType,
+                     const std::map<const Stmt *, std::string> &LocalDecls, const ApiModel &Api, ASTContext &Ctx,
+                     std::string &Explanation) {
   const auto *F = dyn_cast_or_null<FunctionDecl>(enclosingFunction(Loop, Ctx));
   const auto *Body = F ? dyn_cast_or_null<CompoundStmt>(F->getBody()) : nullptr;
   if (!Body)
@@ -206,6 +207,7 @@ splitAfterMaskedLoop(const ForStmt *Loop, const std::string &MaskedLoop, llvm::A
   const unsigned FunctionBegin = SM.getFileOffset(SM.getExpansionLoc(F->getBeginLoc()));
   llvm::StringRef Buffer = SM.getBufferData(SM.getMainFileID());
   std::map<const Stmt *, std::string> Replaced = Interface->FieldUses;
+  Replaced.insert(LocalDecls.begin(), LocalDecls.end());
   Replaced[Loop] = MaskedLoop;
   std::string Text = "static std::tuple<" + Types + "> " + CoreName + "(" + Interface->Params + ") {\n" +
                      splicedText(CoreBegin, CoreEnd, Replaced, Ctx) + "\nreturn std::make_tuple(" + Returned +

@@ -29,6 +29,7 @@
 #include <clang/AST/StmtCXX.h>
 #include <llvm/Support/Error.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,10 +68,12 @@ const Growth *growthOf(const clang::VarDecl *V, llvm::ArrayRef<Growth> Growths);
 /// as its 0-d tensor, of type `TensorType`) and the lengths; then the host epilogue, which narrows
 /// the grown tensors, reads the numbers back and runs the code after the loop. Nothing
 /// (std::nullopt) when the code after the loop reads neither: the loop's own edit is the whole
-/// fix. `Explanation` receives the fix's message.
+/// fix. `Explanation` receives the fix's message. `Replaced` holds the core's other edits: the
+/// statements before the loop that declare the host locals its conditions lift, as tensors.
 llvm::Expected<std::optional<std::string>>
 splitAfterMaskedLoop(const clang::ForStmt *Loop, const std::string &MaskedLoop, llvm::ArrayRef<Growth> Growths,
-                     llvm::ArrayRef<Accumulation> Accumulations, const std::string &TensorType, const ApiModel &Api,
+                     llvm::ArrayRef<Accumulation> Accumulations, const std::string &TensorType,
+                     const std::map<const clang::Stmt *, std::string> &Replaced, const ApiModel &Api,
                      clang::ASTContext &Ctx, std::string &Explanation);
 
 } // namespace graphify::rewriter

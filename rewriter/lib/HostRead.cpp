@@ -4,6 +4,7 @@
 // covers helpers of helpers without walking a whole program through recursion.
 #include "HostRead.h"
 
+#include "graphify/analyzer/Analysis.h"
 #include "graphify/analyzer/ApiResolver.h"
 #include "graphify/analyzer/HostOrigin.h"
 
@@ -40,6 +41,21 @@ std::optional<HostRead> search(const Stmt *S, const FunctionDecl *Self, const Ap
 
 std::optional<HostRead> firstHostRead(const Stmt *S, const FunctionDecl *Self, const ApiModel &Api, ASTContext &Ctx) {
   return search(S, Self, Api, Ctx, 0);
+}
+
+bool readsTensorOnHost(const Expr *E, const ApiModel &Api) {
+  if (const DataFacts *Facts = Api.facts())
+    return Facts->taintOf(E) != nullptr;
+  llvm::SmallVector<const Stmt *, 16> Work{E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (const auto *X = dyn_cast_or_null<Expr>(S); X && Api.callHasTag(X, "data_dependent_output"))
+      return true;
+    if (S)
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+  }
+  return false;
 }
 
 } // namespace graphify::rewriter

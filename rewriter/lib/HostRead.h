@@ -30,4 +30,8 @@ struct HostRead {
 std::optional<HostRead> firstHostRead(const clang::Stmt *S, const clang::FunctionDecl *Self, const ApiModel &Api,
                                       clang::ASTContext &Ctx);
 
+/// Whether the host value `E` depends on a tensor value read on the host: the analysis's taint
+/// when it ran, else a host read written in it.
+bool readsTensorOnHost(const clang::Expr *E, const ApiModel &Api);
+
 } // namespace graphify::rewriter

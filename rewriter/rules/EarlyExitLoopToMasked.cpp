@@ -26,6 +26,7 @@
 #include "lib/ConditionLifting.h"
 #include "lib/DomainGuard.h"
 #include "lib/GrowingBuffers.h"
+#include "lib/HostRead.h"
 #include "lib/HostWork.h"
 #include "lib/IfChain.h"
 #include "lib/LoopAccumulators.h"
@@ -33,6 +34,7 @@
 #include "lib/Predication.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
+#include "lib/UserBounds.h"
 
 #include "graphify/analyzer/Analysis.h"
 #include "graphify/analyzer/ApiResolver.h"
@@ -72,24 +74,8 @@ struct MaskedLoopCode {
   std::vector<Growth> Growths;
   std::vector<Accumulation> Accumulations;
   std::string TensorType; ///< how the core names the tensor type (its sums' type)
+  std::string BoundNote;  ///< the user's static bound the trip count comes from, for the explanation
 };
-
-/// Whether `E` depends on a tensor value read on the host: the analysis's taint when it ran,
-/// else a host read written in it.
-bool readsTensorOnHost(const Expr *E, const ApiModel &Api) {
-  if (const DataFacts *Facts = Api.facts())
-    return Facts->taintOf(E) != nullptr;
-  llvm::SmallVector<const Stmt *, 16> Work{E};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (const auto *X = dyn_cast_or_null<Expr>(S); X && Api.callHasTag(X, "data_dependent_output"))
-      return true;
-    if (S)
-      for (const Stmt *C : S->children())
-        Work.push_back(C);
-  }
-  return false;
-}
 
 /// The conjuncts of `a && b && c`.
 void conjuncts(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
@@ -201,10 +187,7 @@ private:
       // A host local read from a tensor that an exit condition lifts is a tensor from here on.
       if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()); DS->isSingleDecl() && V &&
                                                                   llvm::is_contained(L.LiftedLocals, V))
-        return "auto " + V->getNameAsString() + " = " +
-               liftedReceiverText(Api.elementRead(V->getInit())->getImplicitObjectArgument(), L.FunctionBody, Api,
-                                  Ctx) +
-               ";";
+        return liftedLocalDeclaration(V, Api, Ctx) + ";";
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
           if (auto Why = findSideEffect(V->getInit(), Api))
@@ -421,7 +404,17 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
   conjuncts(L.Loop->getCond(), Parts);
   for (const Expr *P : Parts)
     (readsTensorOnHost(P, Api) ? Dynamic : Static).push_back(P);
-  if (Static.empty()) {
+  // A header bounded only by a value read from the data gets its trip count from the user's
+  // static bound on that value; the comparison stays, as the mask's condition.
+  std::string BoundedCond, BoundNote;
+  if (Static.empty())
+    if (auto Trip = userBoundedTrip(L.Loop, Dynamic, Api, Ctx)) {
+      BoundedCond = Trip->StaticText;
+      BoundNote = " (the trip count is " + std::to_string(Trip->Bound) + ", the static bound given for '" +
+                  Trip->Var->getNameAsString() + "': exact while '" + Trip->Var->getNameAsString() +
+                  "' stays within it)";
+    }
+  if (Static.empty() && BoundedCond.empty()) {
     // Host work in the body (a host list filled per iteration) stays host work under any bound:
     // the loop belongs after the replay, which a static bound would not change.
     if (std::string Work = firstHostWork(llvm::ArrayRef(L.Loop->getBody()), Api, Ctx); !Work.empty())
@@ -435,7 +428,10 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
           return refuse("the loop runs over the rows of a value-dependent selection: loop over the static number "
                         "of rows they were selected from and mask the rows that were not selected (the padded "
                         "form)");
-    return refuse("the loop has no static bound beside its data-dependent condition");
+    std::string Advice = staticBoundAdvice(L.Loop, Dynamic, dyn_cast_or_null<FunctionDecl>(enclosingFunction(L.Loop, Ctx)),
+                                           Api, Ctx);
+    return refuse("the loop has no static bound beside its data-dependent condition" +
+                  (Advice.empty() ? std::string() : " (" + Advice + ")"));
   }
   auto Growths = loopGrowths(L.Loop, Api, Ctx);
   if (!Growths)
@@ -508,7 +504,7 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
             std::to_string(G.Dim) + "), " + Name + ".options().dtype(" +
             Api.spellConstant(L.Loop->getCond(), "kLong") + "));\n";
   }
-  std::string StaticCond;
+  std::string StaticCond = BoundedCond;
   for (const Expr *S : Static)
     StaticCond += (StaticCond.empty() ? "" : " && ") + sourceText(S, Ctx);
   std::string Header = "for (" + (L.Loop->getInit() ? sourceText(L.Loop->getInit(), Ctx) : std::string(";")) + " " +
@@ -524,6 +520,7 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
       Code.OutsideLocals.push_back(V);
   Code.Growths = L.Growths;
   Code.Accumulations = L.Accumulations;
+  Code.BoundNote = BoundNote;
   Code.TensorType = nameableType(L.Targets.front()->getType().getNonReferenceType().getUnqualifiedType(), Ctx,
                                  dyn_cast_or_null<FunctionDecl>(enclosingFunction(L.Loop, Ctx)));
   return Code;
@@ -559,18 +556,28 @@ NamedRewriteRule makeEarlyExitLoopToMaskedRule(const ApiModel &Api) {
     const auto *Loop = R.Nodes.getNodeAs<ForStmt>("loop");
     if (!Code->Growths.empty() || !Code->Accumulations.empty()) {
       // A grown tensor or a sum the code after the loop reads leaves the loop on the device: split there.
-      auto Split = splitAfterMaskedLoop(Loop, Code->Text, Code->Growths, Code->Accumulations, Code->TensorType, *A,
-                                        *R.Context, *Explanation);
+      // The host locals the loop's conditions lift, declared before it: the core declares them as
+      // tensors (each alone in its statement, at the top of the body, where the core's text is cut).
+      std::map<const Stmt *, std::string> LocalDecls;
+      for (const VarDecl *V : Code->OutsideLocals) {
+        const DeclStmt *DS = nullptr;
+        for (const DynTypedNode &P : R.Context->getParents(*V))
+          DS = P.get<DeclStmt>();
+        if (!DS || !DS->isSingleDecl())
+          return refuse("the loop's exit reads '" + V->getNameAsString() + "', declared before it with other "
+                        "variables in one statement, which the split after the loop would have to lift too");
+        LocalDecls[DS] = liftedLocalDeclaration(V, *A, *R.Context) + ";";
+      }
+      auto Split = splitAfterMaskedLoop(Loop, Code->Text, Code->Growths, Code->Accumulations, Code->TensorType,
+                                        LocalDecls, *A, *R.Context, *Explanation);
       if (!Split)
         return Split.takeError();
       if (*Split) {
-        if (!Code->OutsideLocals.empty())
-          return refuse("the loop's exit reads '" + Code->OutsideLocals.front()->getNameAsString() +
-                        "', declared before it, which the split after the loop would have to lift too");
         const auto *F = cast<FunctionDecl>(enclosingFunction(Loop, *R.Context));
         auto Range = tooling::getFileRangeForEdit(CharSourceRange::getTokenRange(F->getSourceRange()), *R.Context);
         if (!Range)
           return refuse("the function is produced by a macro expansion");
+        *Explanation += Code->BoundNote;
         llvm::SmallVector<Edit, 1> All;
         All.push_back(Edit{EditKind::Range, *Range, **Split, {}});
         if (auto Include = includeEdit("tuple", *R.Context))
@@ -578,12 +585,17 @@ NamedRewriteRule makeEarlyExitLoopToMaskedRule(const ApiModel &Api) {
         return All;
       }
     }
-    auto Range = tooling::getFileRangeForEdit(CharSourceRange::getTokenRange(Loop->getSourceRange()), *R.Context);
+    // A body without braces ends before its semicolon, which the masked loop's block replaces too.
+    CharSourceRange Whole = CharSourceRange::getTokenRange(Loop->getSourceRange());
+    if (!isa<CompoundStmt>(Loop->getBody()))
+      Whole = tooling::maybeExtendRange(Whole, tok::semi, *R.Context);
+    auto Range = tooling::getFileRangeForEdit(Whole, *R.Context);
     if (!Range)
       return refuse("the loop is produced by a macro expansion");
     auto Locals = liftedLocalEdits(Code->OutsideLocals, *A, *R.Context);
     if (!Locals)
       return Locals.takeError();
+    *Explanation += Code->BoundNote;
     llvm::SmallVector<Edit, 1> All;
     All.push_back(Edit{EditKind::Range, *Range, Code->Text, {}});
     All.append(Locals->begin(), Locals->end());

@@ -1,6 +1,7 @@
 // Loops whose trip count follows tensor values: a refinement that runs while the state is large
 // (bounded by a static count), and one that stops once nothing is left. A trace records the
 // number of iterations it saw; the fixed-trip form with masked updates does not depend on it.
+#include <graphify/annotations.h>
 #include <torch/torch.h>
 
 // graphify-entry: h: f32[3], w: f32[3,3]
@@ -58,5 +59,22 @@ torch::Tensor greedy_scored(torch::Tensor h, torch::Tensor w, int64_t max_len = 
       break;
   }
   return ys.to(torch::kFloat) * total;
+}
+// graphify-expect-fix: fixed
+
+// A decode whose number of steps is read from the data (the longest requested length): the loop
+// has no static trip count, but the function promises at most 6 steps (GRAPHIFY_STATIC_BOUND), so
+// the rewrite runs 6 and masks the steps past the length; the sequence it grows leaves the core
+// at 6 steps with the length it reached, which the host epilogue slices by.
+// graphify-entry: h: f32[1,4], w: f32[4,4], lengths: i64[3] in [0, 6]
+GRAPHIFY_STATIC_BOUND(len, 6)
+torch::Tensor bounded_decode(torch::Tensor h, torch::Tensor w, torch::Tensor lengths) {
+  auto ys = h.argmax(-1, true);
+  const int64_t len = lengths.max().item<int64_t>();
+  for (int64_t t = 0; t < len; ++t) {
+    h = torch::tanh(torch::matmul(h, w) + h);
+    ys = torch::cat({ys, h.argmax(-1, true)}, 1);
+  }
+  return ys.to(torch::kFloat) + h.sum();
 }
 // graphify-expect-fix: fixed

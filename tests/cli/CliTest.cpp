@@ -601,6 +601,59 @@ TEST(Cli, DiffExportAndFixDelegateToRewriter) {
   EXPECT_EQ(readFile(Src), Fixed) << "a second --fix changes nothing";
 }
 
+// A static bound from .graphify.yaml reaches --fix: the loop bounded by a value read from the data
+// runs to the bound, masked past it; without the bound the refusal says how to give one.
+TEST(Cli, StaticBoundsFromTheConfigurationBoundLoops) {
+  REQUIRE_CHECKS();
+  ScratchDir D;
+  const char *Source = "#include <torch/torch.h>\n"
+                       "GRAPHIFY_GRAPH_REGION torch::Tensor refine(torch::Tensor h, torch::Tensor lengths) {\n"
+                       "  const int64_t len = lengths.max().item<int64_t>();\n"
+                       "  for (int64_t t = 0; t < len; ++t)\n"
+                       "    h = h * 0.5;\n"
+                       "  return h;\n"
+                       "}\n";
+  std::string Src = D.file("bounded.cpp", Source);
+  std::vector<std::string> Args = {"--diff", Src, "--", "-std=c++20",
+                                   "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include/graphify/compat",
+                                   "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include", "-include",
+                                   "graphify/annotations.h"};
+  RunResult Unbounded = lint(Args);
+  EXPECT_EQ(Unbounded.Out.find("+++ "), std::string::npos) << Unbounded.Out;
+  EXPECT_NE(Unbounded.Err.find("StaticBounds: {\"refine::len\": <max>}"), std::string::npos) << Unbounded.Err;
+  D.file(".graphify.yaml", "StaticBounds: {'refine::len': 16}\n");
+  RunResult Bounded = lint(Args);
+  EXPECT_NE(Bounded.Out.find("+  for (int64_t t = 0; t < 16; ++t) {"), std::string::npos) << Bounded.Out << Bounded.Err;
+  EXPECT_NE(Bounded.Err.find("the static bound given for 'len'"), std::string::npos) << Bounded.Err;
+  EXPECT_EQ(readFile(Src), Source);
+}
+
+// A bound that names nothing would leave its loop unbounded without a word: a configured key no
+// function's variable matches, and an annotation naming no variable, are warnings (JSON: a list in
+// the summary).
+TEST(Cli, StaticBoundsThatNameNothingAreReported) {
+  ScratchDir D;
+  std::string Src =
+      D.file("a.cpp", "[[clang::annotate(\"graphify.static_bound\", \"lenght\", 8)]] int f(int len) { return len; }\n"
+                      "[[clang::annotate(\"graphify.static_bound\", \"n\", -1)]] int g(int n) { return n; }\n"
+                      "int h(int steps) { return steps; }\n");
+  D.file(".graphify.yaml", "StaticBounds: {'h::steps': 4, 'h::setps': 4}\n");
+  RunResult R = lint({Src, "--quiet", "--", "-std=c++17"});
+  EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Err.find("graphify-lint: warning: the static bound 'h::setps' names no parameter or local"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(R.Err.find("'h::steps'"), std::string::npos) << R.Err;
+  EXPECT_NE(R.Err.find("a.cpp:1:63: GRAPHIFY_STATIC_BOUND names 'lenght', which 'f' does not declare"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_NE(R.Err.find("a.cpp:2:59: GRAPHIFY_STATIC_BOUND takes a variable's name and a positive integer constant"),
+            std::string::npos)
+      << R.Err;
+  RunResult Json = lint({Src, "--format=json", "--", "-std=c++17"});
+  EXPECT_NE(Json.Err.find("\"static_bound_problems\":[\"the static bound 'h::setps'"), std::string::npos) << Json.Err;
+}
+
 TEST(Cli, InstalledToolFindsResourceDirAndRules) {
   ScratchDir Prefix;
   // The real install rules: the whole project when everything is built, else the analyzer's

@@ -57,7 +57,8 @@ TEST(Globs, ClangTidySemantics) {
 
 TEST(ConfigParse, AllKeys) {
   auto C = parseConfig("Checks: '-*,graphify-host-sync'\nProfile: trace\nScope: all\nGraphRegions: ['*::step', f]\n"
-                       "RulePacks: [packs/x.yaml]\nWarningsAsErrors: 'graphify-*'\nHeaderFilterRegex: 'model/.*'\n",
+                       "RulePacks: [packs/x.yaml]\nWarningsAsErrors: 'graphify-*'\nHeaderFilterRegex: 'model/.*'\n"
+                       "StaticBounds: {'decode::len': 64, '*::Beam::step::max_steps': 128}\n",
                        "/p/.graphify.yaml", "/p");
   ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
   EXPECT_EQ(C->Checks, "-*,graphify-host-sync");
@@ -67,6 +68,13 @@ TEST(ConfigParse, AllKeys) {
   EXPECT_EQ(C->RulePacks, (std::vector<std::string>{"/p/packs/x.yaml"}));
   EXPECT_EQ(C->WarningsAsErrors, "graphify-*");
   EXPECT_EQ(C->HeaderFilterRegex, "model/.*");
+  ASSERT_EQ(C->StaticBounds.size(), 2u);
+  EXPECT_EQ(C->StaticBounds[0].Function, "decode");
+  EXPECT_EQ(C->StaticBounds[0].Name, "len");
+  EXPECT_EQ(C->StaticBounds[0].Bound, 64);
+  EXPECT_EQ(C->StaticBounds[1].Function, "*::Beam::step");
+  EXPECT_EQ(C->StaticBounds[1].Name, "max_steps");
+  EXPECT_EQ(C->StaticBounds[1].Bound, 128);
   // What --dump-config prints reads back as the same configuration.
   auto Again = parseConfig(dumpConfig(*C), "dump", "/");
   ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
@@ -104,6 +112,32 @@ TEST(ConfigParse, StrictErrors) {
   auto Syntax = parseConfig("Checks: [\n", "c.yaml", "/");
   ASSERT_FALSE(bool(Syntax));
   EXPECT_NE(llvm::toString(Syntax.takeError()).find("c.yaml:"), std::string::npos);
+}
+
+// A static bound that is not '<function>::<variable>: <positive integer>' is an error at its
+// place, never a bound silently dropped.
+TEST(ConfigParse, StaticBoundsErrors) {
+  auto Error = [](const char *Text) {
+    auto C = parseConfig(Text, "c.yaml", "/");
+    return C ? std::string("accepted") : llvm::toString(C.takeError());
+  };
+  std::string NoSep = Error("StaticBounds:\n  len: 4\n");
+  EXPECT_NE(NoSep.find("c.yaml:2:3: error: invalid StaticBounds key 'len': expected '<function>::<variable>'"),
+            std::string::npos)
+      << NoSep;
+  std::string NotName = Error("StaticBounds: {'f::a-b': 4}\n");
+  EXPECT_NE(NotName.find("'a-b' is not a variable name"), std::string::npos) << NotName;
+  std::string BadGlob = Error("StaticBounds: {'f[::n': 4}\n");
+  EXPECT_NE(BadGlob.find("invalid function glob 'f['"), std::string::npos) << BadGlob;
+  std::string Zero = Error("StaticBounds: {'f::n': 0}\n");
+  EXPECT_NE(Zero.find("c.yaml:1:24: error: the static bound of 'f::n' must be a positive integer"), std::string::npos)
+      << Zero;
+  std::string Text = Error("StaticBounds: {'f::n': many}\n");
+  EXPECT_NE(Text.find("c.yaml:1:"), std::string::npos) << Text;
+  std::string List = Error("StaticBounds: ['f::n']\n");
+  EXPECT_NE(List.find("c.yaml:1:15: error: 'StaticBounds' must be a map"), std::string::npos) << List;
+  std::string Twice = Error("StaticBounds:\n  'f::n': 4\n  'f::n': 8\n");
+  EXPECT_NE(Twice.find("c.yaml:3:3: error: duplicate key 'f::n'"), std::string::npos) << Twice;
 }
 
 TEST(SharedPch, LeadingIncludes) {

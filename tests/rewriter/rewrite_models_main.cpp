@@ -77,9 +77,15 @@ std::vector<Entry> parseEntries(llvm::StringRef Code, int &Unnamed) {
     llvm::SmallVector<llvm::StringRef, 4> M;
     // The declaration may span lines (`std::tuple<...>` on one, `name(` on the next): read up to
     // the first parenthesis.
+    // Annotations with arguments (`GRAPHIFY_STATIC_BOUND(len, 6)`) come before it and are not it.
+    llvm::Regex AnnotationRe("GRAPHIFY_[A-Z_]+ *\\([^)]*\\)");
     std::string Declaration;
-    for (size_t J = I + 1; J < Lines.size() && Declaration.find('(') == std::string::npos; ++J)
-      Declaration += Lines[J].str() + " ";
+    for (size_t J = I + 1; J < Lines.size() && Declaration.find('(') == std::string::npos; ++J) {
+      std::string Line = Lines[J].str();
+      while (AnnotationRe.match(Line))
+        Line = AnnotationRe.sub("", Line);
+      Declaration += Line + " ";
+    }
     if (StructRe.match(Lines[I + 1], &M)) {
       E.Name = M[1].str();
       E.IsModule = true;

@@ -104,7 +104,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   RunResult R = validate(Args);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 43u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 44u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -169,7 +169,9 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   // the fixed-trip loop keeps growing it, the core 'greedy_tokens_padded' returns it with the
   // length the original reached and is captured; the epilogue slices it.
   // With a host sum of the steps' scores read after the loop, the sum is a 0-d tensor of the core.
-  for (const char *Name : {"greedy_tokens", "greedy_scored"}) {
+  // With a step count read from the data and bounded by GRAPHIFY_STATIC_BOUND, the loop runs to
+  // the bound (bounded_decode).
+  for (const char *Name : {"greedy_tokens", "greedy_scored", "bounded_decode"}) {
     const Row &E = Rows[Name];
     EXPECT_EQ(E.OrigCapturable, false) << Name;
     EXPECT_EQ(E.OrigOp, "item") << Name;

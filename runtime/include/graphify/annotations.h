@@ -5,6 +5,8 @@
 /// \code
 ///   GRAPHIFY_GRAPH_REGION torch::Tensor step(torch::Tensor x);   // checked as graph code
 ///   GRAPHIFY_HOST_EPILOGUE torch::Tensor detect(torch::Tensor x); // host code between regions
+///   GRAPHIFY_GRAPH_REGION GRAPHIFY_STATIC_BOUND(len, 64)            // 'len' never exceeds 64
+///   torch::Tensor decode(torch::Tensor memory, torch::Tensor lengths);
 /// \endcode
 
 /// Marks a function or lambda as code that runs inside a traced or captured graph, so that
@@ -23,4 +25,14 @@
 #define GRAPHIFY_HOST_EPILOGUE [[clang::annotate("graphify.host_epilogue")]]
 #else
 #define GRAPHIFY_HOST_EPILOGUE
+#endif
+
+/// Promises that the parameter or local `name` of the function it is written on never exceeds
+/// `bound` (a positive integer constant), so that `--fix` can run a loop bounded by `name` to
+/// `bound` iterations and mask those past `name` (docs/rewrites.md, "Static bounds"). Several may
+/// be written on one function; `StaticBounds:` in .graphify.yaml says the same from outside.
+#if defined(__clang__)
+#define GRAPHIFY_STATIC_BOUND(name, bound) [[clang::annotate("graphify.static_bound", #name, bound)]]
+#else
+#define GRAPHIFY_STATIC_BOUND(name, bound)
 #endif

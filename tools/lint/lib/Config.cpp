@@ -128,6 +128,32 @@ static llvm::Error globError(llvm::StringRef Path, const YAML::Node &Node, const
                                  llvm::formatv("{0}: error: {1}", where(Path, Node), Problem));
 }
 
+/// `StaticBounds:`, a map from `<function glob>::<variable>` to a positive integer.
+static llvm::Expected<std::vector<StaticBound>> parseStaticBounds(const YAML::Node &Node, llvm::StringRef Path) {
+  if (!Node.IsMap())
+    return yamlError(Path, Node, "'StaticBounds' must be a map from '<function>::<variable>' to a positive integer");
+  std::vector<StaticBound> Bounds;
+  for (const auto &Entry : Node) {
+    auto Key = asString(Entry.first, Path, "a StaticBounds key");
+    if (!Key)
+      return Key.takeError();
+    std::string Problem;
+    auto Bound = parseStaticBoundKey(*Key, Problem);
+    if (!Bound)
+      return yamlError(Path, Entry.first, "invalid StaticBounds key '" + *Key + "': " + Problem);
+    if (llvm::any_of(Bounds, [&](const StaticBound &B) { return B.Function + "::" + B.Name == *Key; }))
+      return yamlError(Path, Entry.first, "duplicate key '" + *Key + "' in 'StaticBounds'");
+    auto Value = asInt(Entry.second, Path, "the static bound of '" + *Key + "'");
+    if (!Value)
+      return Value.takeError();
+    if (*Value < 1)
+      return yamlError(Path, Entry.second, "the static bound of '" + *Key + "' must be a positive integer");
+    Bound->Bound = *Value;
+    Bounds.push_back(std::move(*Bound));
+  }
+  return Bounds;
+}
+
 llvm::Expected<LintConfig> parseConfig(llvm::StringRef Text, llvm::StringRef Path, llvm::StringRef BaseDir,
                                        LintConfig Config) {
   auto Doc = parseYamlText(Text, Path);
@@ -227,6 +253,15 @@ llvm::Expected<LintConfig> parseConfig(llvm::StringRef Text, llvm::StringRef Pat
     Config.HeaderFilterRegex = *Regex;
   }
 
+  if (auto B = Top.take("StaticBounds"); !B) {
+    return B.takeError();
+  } else if (*B) {
+    auto Bounds = parseStaticBounds(**B, Path);
+    if (!Bounds)
+      return Bounds.takeError();
+    Config.StaticBounds = std::move(*Bounds);
+  }
+
   if (auto Err = Top.finish())
     return std::move(Err);
   return Config;
@@ -277,6 +312,11 @@ std::string dumpConfig(const LintConfig &C) {
   OS << "]\n";
   OS << "WarningsAsErrors: " << quoted(C.WarningsAsErrors) << "\n";
   OS << "HeaderFilterRegex: " << quoted(C.HeaderFilterRegex) << "\n";
+  OS << "StaticBounds: {";
+  for (size_t I = 0; I < C.StaticBounds.size(); ++I)
+    OS << (I ? ", " : "") << quoted(C.StaticBounds[I].Function + "::" + C.StaticBounds[I].Name) << ": "
+       << C.StaticBounds[I].Bound;
+  OS << "}\n";
   return S;
 }
 

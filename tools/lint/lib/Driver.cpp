@@ -318,6 +318,30 @@ std::vector<std::string> unmatchedRegionGlobs(const std::vector<LintUnitResult> 
   return Unmatched;
 }
 
+/// The configured static bounds that named no variable of a function in any parsed unit, and the
+/// malformed bound annotations, once each: a bound that names nothing leaves its loop unbounded.
+std::vector<std::string> staticBoundWarnings(const std::vector<LintUnitResult> &Results) {
+  std::set<std::string> Matched;
+  for (const LintUnitResult &R : Results)
+    Matched.insert(R.MatchedStaticBounds.begin(), R.MatchedStaticBounds.end());
+  std::vector<std::string> Out;
+  auto Add = [&](std::string W) {
+    if (!llvm::is_contained(Out, W))
+      Out.push_back(std::move(W));
+  };
+  for (const LintUnitResult &R : Results) {
+    if (!R.Parsed)
+      continue;
+    for (const std::string &Key : R.StaticBoundKeys)
+      if (!Matched.count(Key))
+        Add("the static bound '" + Key + "' names no parameter or local of a function defined in the checked "
+            "files (StaticBounds: '<function glob>::<variable>', the function by its qualified name)");
+    for (const std::string &P : R.AnnotationProblems)
+      Add(P);
+  }
+  return Out;
+}
+
 } // namespace
 
 int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
@@ -591,6 +615,10 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     for (const std::string &Glob : Unmatched)
       Err << "graphify-lint: warning: the graph-region glob '" << Glob << "' names no function defined in the "
           << "checked files (it is matched against qualified names: 'ns::Class::method', '*::decode')\n";
+  const std::vector<std::string> BoundWarnings = staticBoundWarnings(Results);
+  if (O.Format != OutputFormat::Json)
+    for (const std::string &W : BoundWarnings)
+      Err << "graphify-lint: warning: " << W << "\n";
   if (!O.Quiet) {
     unsigned Warnings = All.size() - Errors;
     if (!All.empty()) {
@@ -613,6 +641,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     RunSummary Summary;
     Summary.HiddenInHeaders = NotShown;
     Summary.UnmatchedRegionGlobs = Unmatched;
+    Summary.StaticBoundProblems = BoundWarnings;
     Summary.Files = Jobs.size();
     Summary.Sources = std::set<std::string>(Files.begin(), Files.end()).size();
     Summary.NotParsed = llvm::count_if(Results, [](const LintUnitResult &R) { return !R.Parsed; });

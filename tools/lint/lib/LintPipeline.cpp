@@ -201,6 +201,7 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     AC.ProfileKind = Config.ProfileKind;
     AC.ScopeKind = Config.ScopeKind;
     AC.GraphRegionGlobs = GraphRegions;
+    AC.StaticBounds = Config.StaticBounds;
     AC.IsCheckEnabled = [&Enabled](llvm::StringRef Id) { return Enabled.contains(Id); };
     AC.IsFileReported = IsFileReported;
     AC.IsFileAnalysed = IsFileAnalysed;
@@ -253,6 +254,11 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     Raw = std::move(A.Findings);
     R.MatchedRegionGlobs = std::move(A.MatchedRegionGlobs);
     R.RegionGlobs = GraphRegions;
+    R.MatchedStaticBounds = std::move(A.MatchedStaticBounds);
+    R.AnnotationProblems = std::move(A.AnnotationProblems);
+    R.StaticBoundKeys.clear();
+    for (const StaticBound &B : Config.StaticBounds)
+      R.StaticBoundKeys.push_back(B.Function + "::" + B.Name);
   };
 
   ParseOutcome Out = parseOnLargeStack(Req, OnAST);

@@ -61,6 +61,7 @@ void writeSummaryJson(llvm::raw_ostream &OS, const RunSummary &S) {
                              {"suppressed", S.Suppressed},
                              {"hidden_in_headers", S.HiddenInHeaders},
                              {"unmatched_region_globs", llvm::json::Array(S.UnmatchedRegionGlobs)},
+                             {"static_bound_problems", llvm::json::Array(S.StaticBoundProblems)},
                              {"seconds", std::round(S.Seconds * 1000) / 1000}};
   OS << llvm::json::Value(llvm::json::Object{{"summary", std::move(Summary)}}) << "\n";
 }

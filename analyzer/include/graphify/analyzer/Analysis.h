@@ -11,6 +11,7 @@
 
 #include "graphify/analyzer/Finding.h"
 #include "graphify/analyzer/ProgramFacts.h"
+#include "graphify/analyzer/StaticBounds.h"
 #include "graphify/rules/RuleSet.h"
 
 #include <clang/AST/ASTContext.h>
@@ -34,6 +35,8 @@ struct AnalysisConfig {
   Scope ScopeKind = Scope::Graph;
   /// Globs on qualified function names (`Model::step`, `*::forward`) that are graph regions.
   std::vector<std::string> GraphRegionGlobs;
+  /// The configured static bounds (StaticBounds.h); annotations on functions add to them.
+  std::vector<StaticBound> StaticBounds;
   /// Returns whether a check id is enabled (from --checks / Checks:); null means all enabled.
   std::function<bool(llvm::StringRef)> IsCheckEnabled;
   /// Returns whether findings in this file are reported (main file always; headers by
@@ -85,6 +88,11 @@ public:
   /// The call that put the tensor `E` evaluates to in pageable host memory (a host factory, a
   /// `to(kCPU)` copy, followed through locals and fields as the analysis knows them), or null.
   virtual const clang::Expr *hostMemoryOrigin(const clang::Expr *E) const = 0;
+  /// The static bound the user gave the local or parameter `V` (StaticBounds.h), or nullopt.
+  virtual std::optional<int64_t> staticBoundOf(const clang::VarDecl *V) const {
+    (void)V;
+    return std::nullopt;
+  }
 };
 
 struct AnalysisResult {
@@ -95,6 +103,11 @@ struct AnalysisResult {
   /// The graph-region globs (AnalysisConfig::GraphRegionGlobs) that named a function defined
   /// in the analysed files; a glob no translation unit matches is a mistake the driver reports.
   std::set<std::string> MatchedRegionGlobs;
+  /// The configured static bounds (as `function::variable`) that named a variable of a function
+  /// defined in the analysed files; the driver reports the others.
+  std::set<std::string> MatchedStaticBounds;
+  /// Malformed GRAPHIFY_STATIC_BOUND annotations, as `file:line:col: message`.
+  std::vector<std::string> AnnotationProblems;
 };
 
 /// Runs every enabled check on the translation unit.

@@ -43,6 +43,10 @@ public:
   const ApiFlavor *tensorFlavor(clang::QualType T) const override { return Api->tensorFlavor(T); }
   std::vector<const ApiEntry *> entriesFor(const clang::Expr *CallOrConstruct) const override;
   const clang::Expr *hostMemoryOrigin(const clang::Expr *E) const override;
+  std::optional<int64_t> staticBoundOf(const clang::VarDecl *V) const override {
+    return graphify::staticBoundOf(V, Bounds);
+  }
+  void setStaticBounds(std::vector<StaticBound> B) { Bounds = std::move(B); }
 
   /// The origin of `E`'s taint (looking through parentheses and implicit conversions), or null.
   const TracedOrigin *tracedTaintOf(const clang::Expr *E) const;
@@ -83,6 +87,7 @@ private:
   llvm::DenseMap<const clang::Expr *, const TracedOrigin *> Lengths;
   llvm::DenseSet<const clang::Expr *> Used;
   llvm::DenseMap<const clang::Expr *, const clang::Expr *> HostResident;
+  std::vector<StaticBound> Bounds;
 };
 
 } // namespace graphify

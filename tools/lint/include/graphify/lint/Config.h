@@ -13,6 +13,7 @@
 ///   RulePacks: [rules/mylib.yaml]
 ///   WarningsAsErrors: "graphify-capture-unsafe-api"
 ///   HeaderFilterRegex: "model/.*"
+///   StaticBounds: {"decode::len": 64}   # <function glob>::<variable>: at most this
 /// \endcode
 
 #include "graphify/analyzer/Analysis.h"
@@ -61,6 +62,7 @@ struct LintConfig {
   std::vector<std::string> RulePacks;   ///< absolute paths (relative ones resolved against the config's directory)
   std::string WarningsAsErrors;
   std::string HeaderFilterRegex;
+  std::vector<StaticBound> StaticBounds; ///< the user's promises (graphify/analyzer/StaticBounds.h)
   std::string Origin;                   ///< where it came from: a file path, "--config", or "defaults"
 };
 

@@ -74,6 +74,9 @@ struct LintUnitResult {
   bool PchRejected = false;             ///< parsed fine without the shared PCH but not with it
   std::vector<std::string> RegionGlobs; ///< the graph-region globs the unit was linted with
   std::set<std::string> MatchedRegionGlobs; ///< those that named a function defined in its analysed files
+  std::vector<std::string> StaticBoundKeys; ///< the configured static bounds (`function::variable`)
+  std::set<std::string> MatchedStaticBounds; ///< those that named a variable of a function of its analysed files
+  std::vector<std::string> AnnotationProblems; ///< malformed GRAPHIFY_STATIC_BOUND annotations (`file:line:col: ...`)
   std::vector<FileRead> FilesRead;      ///< with RecordFilesRead: the files the parse read, headers included
 };
 

@@ -82,6 +82,9 @@ struct RunSummary {
   /// Graph-region globs that named no function defined in the checked files: most likely a
   /// misspelt region, whose code then went unchecked.
   std::vector<std::string> UnmatchedRegionGlobs;
+  /// Static bounds that name no variable, and malformed bound annotations: their loops stay
+  /// unbounded.
+  std::vector<std::string> StaticBoundProblems;
   std::map<std::string, unsigned> FindingsPerCheck;
   double Seconds = 0;
 };
