@@ -16,7 +16,9 @@
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
 
 using namespace clang;
 
@@ -452,6 +454,73 @@ const char *const GreedyFixedForm =
     "suppressed |= keep_i & (iou[i] > t)); return the kept indices padded to N with a validity mask and "
     "the count (valid.sum()): the same boxes as the greedy loop, with static shapes";
 
+/// The functions of the main file whose bodies call `Target`.
+static std::vector<const FunctionDecl *> callersInMainFile(const FunctionDecl *Target, ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FunctionDecl *Target = nullptr;
+    const SourceManager *SM = nullptr;
+    const FunctionDecl *Current = nullptr;
+    std::vector<const FunctionDecl *> Callers;
+    bool TraverseDecl(Decl *D) {
+      if (!D || (!isa<TranslationUnitDecl>(D) && !SM->isInMainFile(SM->getExpansionLoc(D->getLocation()))))
+        return true;
+      const FunctionDecl *Saved = Current;
+      if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->doesThisDeclarationHaveABody())
+        Current = FD;
+      bool Continue = RecursiveASTVisitor::TraverseDecl(D);
+      Current = Saved;
+      return Continue;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *Callee = C->getDirectCallee();
+      if (Current && Callee && Callee->getCanonicalDecl() == Target->getCanonicalDecl() &&
+          !llvm::is_contained(Callers, Current))
+        Callers.push_back(Current);
+      return true;
+    }
+  } F;
+  F.Target = Target;
+  F.SM = &Ctx.getSourceManager();
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return F.Callers;
+}
+
+/// The call of a host library's NMS (tag host_suppression: OpenCV's cv::dnn::NMSBoxes) that values
+/// collected on the host at `Anchor` most likely feed: one in the function holding it, else one
+/// in a function of the file that calls it (a helper that builds the boxes and scores for the
+/// caller's NMS); null when neither has one. `Via` receives the caller.
+static const CallExpr *hostSuppressionFor(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api,
+                                          const FunctionDecl *&Via) {
+  auto InBody = [&](const Stmt *Body) -> const CallExpr * {
+    return Body ? dyn_cast_or_null<CallExpr>(findExpr(
+                      Body, [&](const Expr *E) { return isa<CallExpr>(E) && Api.callHasTag(E, "host_suppression"); }))
+                : nullptr;
+  };
+  const auto *F = Anchor ? dyn_cast_or_null<FunctionDecl>(enclosingFunction(Anchor, Ctx)) : nullptr;
+  if (!F)
+    return nullptr;
+  Via = nullptr;
+  if (const CallExpr *Nms = InBody(F->getBody()))
+    return Nms;
+  for (const FunctionDecl *Caller : callersInMainFile(F, Ctx))
+    if (const CallExpr *Nms = InBody(Caller->getBody())) {
+      Via = Caller;
+      return Nms;
+    }
+  return nullptr;
+}
+
+static std::string hostSuppressionAdvice(const CallExpr *Nms, const FunctionDecl *Via, ASTContext &Ctx) {
+  const auto *Callee = Nms->getDirectCallee();
+  const std::string Name = Callee ? Callee->getQualifiedNameAsString() : calleeName(Nms);
+  return "the value is collected on the host for '" + Name + "' (line " + lineOf(Nms, Ctx) +
+         (Via ? ", in '" + Via->getQualifiedNameAsString() + "', which calls this function" : std::string()) +
+         "), a library's non-maximum suppression that runs on the host, which no graph runs: keep the boxes and "
+         "scores as tensors and suppress on the device with torchvision::nms (which --fix turns into the "
+         "fixed-size greedy form: kept indices padded, with their count), or move the reads, the host containers "
+         "and the NMS out of the graph region, after the replay";
+}
+
 std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api,
                          const BlockedBranches &Blocked) {
   if (F.Construct == Finding::ConstructKind::GreedySelection)
@@ -514,6 +583,11 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   if (Use == Consumer::HostCopy && isa_and_nonnull<Expr>(Anchor) && copyFeedsOnlyTensorWork(cast<Expr>(Anchor), Ctx, Api))
     return "the host copy is used only by tensor ops (and size queries), which run on the device as well: drop "
            "the copy and keep the tensors on the device";
+  if (Use == Consumer::HostBuffer || Use == Consumer::HostObject) {
+    const FunctionDecl *Via = nullptr;
+    if (const CallExpr *Nms = hostSuppressionFor(Anchor, Ctx, Api, Via))
+      return hostSuppressionAdvice(Nms, Via, Ctx);
+  }
   switch (Use) {
   case Consumer::Printed:
     return "the value is printed on the host, which no rewrite can keep on the device: move the print out "
