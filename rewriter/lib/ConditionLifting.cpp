@@ -52,7 +52,7 @@ private:
   const Expr *FlavorHint = nullptr;
 
   std::string text(const Expr *E) { return sourceText(E, Ctx); }
-  llvm::Expected<Lifted> liftItem(const CXXMemberCallExpr *Call, const Expr *Whole, bool InOwner = true);
+  llvm::Expected<Lifted> liftItem(const CXXMemberCallExpr *Call, const Expr *Whole);
   llvm::Expected<Lifted> liftHost(const Expr *E);
   llvm::Expected<Lifted> liftLocal(const VarDecl *V, const Expr *Use);
 };
@@ -162,13 +162,12 @@ bool isExactFloat32(const Expr *E, const ASTContext &Ctx) {
   return false;
 }
 
-llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Expr *Whole, bool InOwner) {
+llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Expr *Whole) {
   const Expr *Receiver = Call->getImplicitObjectArgument();
   std::string Name = calleeName(Call);
   const QualType T = stripAll(Whole)->getType(); // the read's type, after any Scalar conversion
   // A local read before the masked loop whose every use is in its conditions (liftLocal) is
   // reshaped where it is declared: it throws there, where the read would.
-  (void)InOwner;
   if (!Scope.ReshapeUnprovenReads && !isProvablySingleElement(Receiver, Scope.Body, Api))
     return refuse("cannot prove that '" + text(Receiver) + "' has a single element ('" + Name +
                   "' would throw otherwise, where() would broadcast)");
@@ -231,8 +230,7 @@ llvm::Expected<Lifted> Lifter::liftLocal(const VarDecl *V, const Expr *Use) {
   for (const DynTypedNode &P : Ctx.getParents(*V))
     if (const auto *DS = P.get<DeclStmt>(); DS && !DS->isSingleDecl())
       return refuse("'" + V->getNameAsString() + "' is declared together with other variables");
-  auto Item = liftItem(Api.elementRead(Init), Init,
-                       Scope.Owner->getSourceRange().fullyContains(V->getSourceRange()));
+  auto Item = liftItem(Api.elementRead(Init), Init);
   if (!Item)
     return Item.takeError();
   if (llvm::find(Locals, V) == Locals.end())

@@ -5,6 +5,7 @@
 #include "UserBounds.h"
 #include "ExprUtil.h"
 #include "HostRead.h"
+#include "Safety.h"
 
 #include "graphify/analyzer/Analysis.h"
 
@@ -16,12 +17,7 @@ using namespace clang;
 namespace graphify::rewriter {
 namespace {
 
-bool refersTo(const Expr *E, const VarDecl *V) {
-  return findExpr(E, [&](const Expr *X) {
-           const auto *DR = dyn_cast<DeclRefExpr>(X);
-           return DR && DR->getDecl() == V;
-         }) != nullptr;
-}
+bool refersTo(const Expr *E, const VarDecl *V) { return !usesOf(V, E).empty(); }
 
 /// The reference to `V` that the greater side `E` of a comparison is, through implicit numeric
 /// conversions (`t < len` with `t` an int64_t and `len` an int), or null. Arithmetic and casts are
