@@ -3,6 +3,7 @@
 // silently ignored would turn a CI gate off without anyone noticing.
 #include "graphify/lint/Config.h"
 #include "graphify/analyzer/GraphRegions.h"
+#include "graphify/analyzer/StaticBoundKey.h"
 #include "graphify/rules/StrictYaml.h"
 
 #include <llvm/ADT/StringExtras.h>

@@ -18,6 +18,8 @@
 /// A bound is trusted, as an engine's maximum shape is: the rewrite is exact while the value stays
 /// within it, which graphify-validate checks on its inputs (docs/rewrites.md, "Static bounds").
 
+#include "graphify/analyzer/StaticBoundKey.h"
+
 #include <clang/AST/Decl.h>
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
@@ -27,14 +29,6 @@
 #include <string>
 
 namespace graphify {
-
-/// One configured bound: the variable `Name` of every function whose qualified name matches the
-/// glob `Function` is at most `Bound`.
-struct StaticBound {
-  std::string Function;
-  std::string Name;
-  int64_t Bound = 0;
-};
 
 /// The annotation GRAPHIFY_STATIC_BOUND writes (`[[clang::annotate("graphify.static_bound",
 /// "name", N)]]`).
@@ -47,10 +41,6 @@ std::optional<int64_t> staticBoundOf(const clang::VarDecl *V, llvm::ArrayRef<Sta
 /// Whether the configured bound `B` names a parameter or a local of `FD` (a definition whose
 /// qualified name its glob matches).
 bool staticBoundNamesVariable(const clang::FunctionDecl *FD, const StaticBound &B);
-
-/// Splits a configuration key `<function glob>::<variable>` into a bound (without its value), or
-/// says why it is malformed.
-std::optional<StaticBound> parseStaticBoundKey(llvm::StringRef Key, std::string &Problem);
 
 /// Why an annotation named `graphify.static_bound` on `FD` is malformed (not a variable name and a
 /// positive integer constant, or naming no parameter or local of `FD`), or empty when it is not.
