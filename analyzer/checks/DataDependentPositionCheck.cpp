@@ -25,6 +25,37 @@ const CheckInfo &DataDependentPositionCheck::checkInfo() {
   return Info;
 }
 
+/// `candidates[order[k]]` with `candidates` a host list of tensors and `order[k]` read from
+/// tensor data: the host chooses which tensor the graph goes on with, which a trace freezes
+/// and a CUDA graph cannot do. (An element access chooses by integer positions: isElementAccess.)
+bool DataDependentPositionCheck::reportHostListPick(AnalysisContext &Ctx, const ApiCall &Call) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(Call.Callee);
+  if (!MD || !MD->isInstance() || !isElementAccess(*MD) || Call.Args.size() < 2)
+    return false;
+  const Expr *List = Call.Args[0];
+  const ApiResolver &Api = Ctx.api();
+  if (Api.isTensor(List->getType()) || !isHostContainerType(List->getType()) || !Api.holdsTensors(List->getType()))
+    return false;
+  for (unsigned Pos = 1; Pos < Call.Args.size(); ++Pos) {
+    const Expr *Leaf = Ctx.taintedLeaf(Call.Args[Pos], AnalysisContext::ArgumentSlot::Position);
+    if (!Leaf)
+      continue;
+    const TracedOrigin *O = Ctx.facts().tracedTaintOf(Leaf);
+    std::string Name;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(skipValueWrappers(List)))
+      Name = " '" + DRE->getDecl()->getNameAsString() + "'";
+    else if (const auto *ME = dyn_cast<MemberExpr>(skipValueWrappers(List)))
+      Name = " '" + ME->getMemberDecl()->getNameAsString() + "'";
+    Ctx.report(info(), Leaf->getBeginLoc(),
+               "position of the tensor taken from the host list" + Name + " depends on " + dependenceOf(O) +
+                   "; keep the tensors in one tensor (stack them) and index it on the device with a long "
+                   "tensor",
+               Leaf, O, Leaf->getSourceRange());
+    return true;
+  }
+  return false;
+}
+
 void DataDependentPositionCheck::run(AnalysisContext &Ctx) {
   const TaintFacts &Facts = Ctx.facts();
   Ctx.forEachRegionStmt([&](const Stmt &S) {
@@ -32,6 +63,8 @@ void DataDependentPositionCheck::run(AnalysisContext &Ctx) {
       return;
     auto Call = Ctx.api().resolve(cast<Expr>(&S));
     if (!Call)
+      return;
+    if (reportHostListPick(Ctx, *Call))
       return;
     std::set<unsigned> Positions;
     for (const ApiEntry *E : Call->Entries)

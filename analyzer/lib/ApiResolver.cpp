@@ -341,6 +341,37 @@ bool ApiResolver::isAssertion(const Stmt &S, const ASTContext &Ctx) const {
   return false;
 }
 
+bool ApiResolver::holdsTensors(QualType T, unsigned Depth) const {
+  if (T.isNull())
+    return false; // an expression clang gave no type (seen on real code in whole-program runs)
+  T = T.getNonReferenceType();
+  if (isTensor(T))
+    return true;
+  if (Depth > 4)
+    return false;
+  if (const auto *AT = T->getAsArrayTypeUnsafe())
+    return holdsTensors(AT->getElementType(), Depth + 1);
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
+    for (const TemplateArgument &TA : Spec->getTemplateArgs().asArray()) {
+      if (TA.getKind() == TemplateArgument::Type && holdsTensors(TA.getAsType(), Depth + 1))
+        return true;
+      if (TA.getKind() == TemplateArgument::Pack)
+        for (const TemplateArgument &P : TA.pack_elements())
+          if (P.getKind() == TemplateArgument::Type && holdsTensors(P.getAsType(), Depth + 1))
+            return true;
+    }
+  return false;
+}
+
+bool isElementAccess(const CXXMethodDecl &MD) {
+  if (!MD.getReturnType()->isLValueReferenceType() || MD.getNumParams() == 0)
+    return false;
+  return llvm::all_of(MD.parameters(), [](const ParmVarDecl *P) {
+    QualType T = P->getType();
+    return !T->isReferenceType() && T->isIntegerType();
+  });
+}
+
 bool isHostContainerType(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition())

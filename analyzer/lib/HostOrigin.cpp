@@ -5,6 +5,7 @@
 #include "graphify/analyzer/HostOrigin.h"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/Basic/SourceManager.h>
 #include <llvm/ADT/ScopeExit.h>
 
@@ -192,6 +193,9 @@ private:
       L = SIL->getSubExpr()->IgnoreImplicit();
     if (const auto *Temp = dyn_cast_or_null<MaterializeTemporaryExpr>(L))
       L = Temp->getSubExpr()->IgnoreImplicit();
+    // A list held in a local or a field: what the caller knows it holds at this point.
+    if (Known && L && (isa<DeclRefExpr>(L) || isa<MemberExpr>(L)))
+      return (*Known)(L);
     const auto *IL = dyn_cast_or_null<InitListExpr>(L);
     if (!IL || IL->getNumInits() == 0)
       return nullptr;
@@ -293,6 +297,100 @@ bool elementsOnlyRead(const VarDecl *VD, const ApiResolver &Api) {
       Work.push_back(Implicit ? Visit{C, Parent, GrandParent} : Visit{C, S, Parent});
   }
   return true;
+}
+
+namespace {
+
+/// The first ancestor of `E` that is not an implicit node, a conversion clang inserts (a
+/// `std::vector<Tensor>` passed as a TensorList is wrapped in an ArrayRef construction) or the
+/// member named on it (`parts.push_back` of `parts.push_back(t)`), or null.
+const Stmt *explicitParent(const Expr *E, ASTContext &Ctx) {
+  const Stmt *Child = E;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(*Child);
+    const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+    if (!P)
+      return nullptr;
+    const auto *Ctor = dyn_cast<CXXConstructExpr>(P);
+    if (!isa<ImplicitCastExpr>(P) && !isa<MaterializeTemporaryExpr>(P) && !isa<CXXBindTemporaryExpr>(P) &&
+        !isa<ParenExpr>(P) && !isa<MemberExpr>(P) && !(Ctor && Ctor->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(Ctor)))
+      return P;
+    Child = P;
+  }
+  return nullptr;
+}
+
+/// How one use of a list of tensors treats it: reads it, adds a tensor built in host memory
+/// (`Added`), or may put anything in it (nullopt).
+std::optional<const Expr *> listUse(const DeclRefExpr *Use, const ApiResolver &Api, ASTContext &Ctx) {
+  const Stmt *P = explicitParent(Use, Ctx);
+  if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(P);
+      MC && skipValueWrappers(MC->getImplicitObjectArgument()) == Use) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (!MD || MD->isConst())
+      return nullptr; // size(), empty()
+    if (isElementAccess(*MD)) {
+      // `parts[i]` read, not assigned to (`parts[0] = x.cuda()` moves it)
+      const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(explicitParent(MC, Ctx));
+      if (Assign && Assign->isAssignmentOp() && skipValueWrappers(Assign->getArg(0)) == MC)
+        return std::nullopt;
+      return nullptr;
+    }
+    // `push_back(t)`, `emplace_back(t)`, `reserve(n)`: stores its tensor arguments, if any.
+    if (!MD->getReturnType()->isVoidType())
+      return std::nullopt;
+    const Expr *Added = nullptr;
+    for (const Expr *Arg : MC->arguments()) {
+      if (Api.isTensor(skipValueWrappers(Arg)->getType())) {
+        auto Origin = findHostOrigin(Arg, Api);
+        if (!Origin || Origin->Pinned)
+          return std::nullopt;
+        Added = Added ? Added : Origin->Factory;
+      } else if (!Arg->getType()->isIntegralOrEnumerationType()) {
+        return std::nullopt;
+      }
+    }
+    return Added;
+  }
+  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P); OC && OC->getOperator() == OO_Subscript) {
+    const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(explicitParent(OC, Ctx));
+    if (Assign && Assign->isAssignmentOp() && skipValueWrappers(Assign->getArg(0)) == OC)
+      return std::nullopt;
+    return nullptr;
+  }
+  // An argument of the tensor library (`torch::stack(parts)`, `torch::cat(parts, 0)`), which
+  // reads the list it is given.
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(P))
+    if (auto Resolved = Api.resolve(Call); Resolved && !Resolved->Entries.empty())
+      return nullptr;
+  return std::nullopt;
+}
+
+} // namespace
+
+const Expr *hostFilledList(const VarDecl *VD, const ApiResolver &Api) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  const auto *Init = dyn_cast_or_null<CXXConstructExpr>(VD->getInit() ? skipValueWrappers(VD->getInit()) : nullptr);
+  if (!FD || !FD->getBody() || !VD->isLocalVarDecl() || VD->getType()->isReferenceType() ||
+      !isListOfTensors(VD->getType(), Api) || !Init || Init->getNumArgs() != 0)
+    return nullptr;
+  ASTContext &Ctx = VD->getASTContext();
+  const Expr *First = nullptr;
+  llvm::SmallVector<const Stmt *, 64> Work{FD->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD) {
+      std::optional<const Expr *> Use = listUse(DRE, Api, Ctx);
+      if (!Use)
+        return nullptr;
+      First = First ? First : *Use;
+      continue;
+    }
+    Work.append(S->child_begin(), S->child_end());
+  }
+  return First;
 }
 
 std::optional<HostOrigin> findHostOrigin(const Expr *E, const ApiResolver &Api) {

@@ -166,18 +166,6 @@ bool isForwardingReference(const FunctionDecl &F, unsigned I) {
   return false;
 }
 
-/// A non-const method that returns a reference into its object and takes only integers by value
-/// (`operator[](size_type)`, `at(size_type)`): it selects an element and stores nothing, unlike
-/// `push_back(const T&)` or `emplace_back(Args&&...)`. Told by the signature, not by name.
-bool isElementAccess(const CXXMethodDecl &MD) {
-  if (!MD.getReturnType()->isLValueReferenceType() || MD.getNumParams() == 0)
-    return false;
-  return llvm::all_of(MD.parameters(), [](const ParmVarDecl *P) {
-    QualType T = P->getType();
-    return !T->isReferenceType() && T->isIntegerType();
-  });
-}
-
 /// `size()`, `empty()`, `has_value()`, `operator bool`: a const method without parameters
 /// that returns an integer or a bool by value. On a container it reads how many elements there
 /// are, not what they hold. Told by the signature, not by name.
@@ -185,6 +173,14 @@ bool isSizeQuery(const CXXMethodDecl &MD) {
   QualType R = MD.getReturnType();
   return MD.isConst() && MD.getNumParams() == 0 && !R->isReferenceType() &&
          (R->isIntegerType() || R->isBooleanType());
+}
+
+/// `v.begin()`, `v.end()`, `v.rbegin()`: a non-const method without parameters that returns an
+/// object by value. On a host container it hands out a position, not elements or a new length
+/// (a `pop_back()` or a `clear()` returns nothing). Told by the signature, not by name.
+bool returnsIterator(const CXXMethodDecl &MD) {
+  QualType R = MD.getReturnType();
+  return !MD.isConst() && MD.getNumParams() == 0 && !R->isReferenceType() && R->isRecordType();
 }
 
 /// `v[i]`, `v.at(i)`, `v.front()`, `opt.value()`: a reference to one element, chosen by
@@ -711,10 +707,14 @@ private:
     return V;
   }
 
-  /// Whether control reaches here depending on tensor data, since local `VD` was declared.
+  /// Whether control reaches here depending on tensor data, since local `VD` was declared (the
+  /// exits: since it was last emptied on every path here, `v.clear()`).
   TaintValue reachedSince(const VarDecl *VD) const {
     auto It = Declared.find(VD);
-    return reachedSince(It == Declared.end() ? Declaration{} : It->second);
+    Declaration D = It == Declared.end() ? Declaration{} : It->second;
+    if (auto E = S.Emptied.find(VD); E != S.Emptied.end())
+      std::tie(D.LoopExits, D.FunctionExits) = E->second;
+    return reachedSince(D);
   }
 
   /// Writes variable `VD`; `Note` replaces the default "assigned to 'v' here" step (empty: the
@@ -885,29 +885,6 @@ private:
   }
   ASTContext &Ctx() { return A.Ctx; }
 
-  /// Whether the type holds tensors: a tensor, or a container, tuple or optional of them.
-  bool holdsTensors(QualType T, unsigned Depth = 0) {
-    if (T.isNull())
-      return false; // an expression clang gave no type (seen on real code in whole-program runs)
-    T = T.getNonReferenceType();
-    if (Api.isTensor(T))
-      return true;
-    if (Depth > 4)
-      return false;
-    if (const auto *AT = T->getAsArrayTypeUnsafe())
-      return holdsTensors(AT->getElementType(), Depth + 1);
-    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
-      for (const TemplateArgument &TA : Spec->getTemplateArgs().asArray()) {
-        if (TA.getKind() == TemplateArgument::Type && holdsTensors(TA.getAsType(), Depth + 1))
-          return true;
-        if (TA.getKind() == TemplateArgument::Pack)
-          for (const TemplateArgument &P : TA.pack_elements())
-            if (P.getKind() == TemplateArgument::Type && holdsTensors(P.getAsType(), Depth + 1))
-              return true;
-      }
-    return false;
-  }
-
   /// The selection that makes `C` a value-dependent shape: a `dynamic_output_shape` entry, or
   /// indexing with a mask.
   const ApiEntry *selectionEntry(const ApiCall &C) {
@@ -939,7 +916,7 @@ private:
       return {};
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && holdsTensors(F->getType()))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && Api.holdsTensors(F->getType()))
         return {fieldShape(F), 0, nullptr};
       return {};
     }
@@ -956,9 +933,9 @@ private:
     // A tensor converted to an index or an optional (`x.index({idx})` builds a TensorIndex from
     // `idx`): the wrapper carries the tensor's shape.
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-        CE && CE->getNumArgs() == 1 && !holdsTensors(E->getType()) && Api.isTensor(CE->getArg(0)->getType()))
+        CE && CE->getNumArgs() == 1 && !Api.holdsTensors(E->getType()) && Api.isTensor(CE->getArg(0)->getType()))
       return dynamicShape(CE->getArg(0), Depth + 1);
-    if (!holdsTensors(E->getType()))
+    if (!Api.holdsTensors(E->getType()))
       return {};
     if (!isa<CallExpr>(E) && !isa<CXXConstructExpr>(E))
       return {};
@@ -1265,7 +1242,7 @@ public:
       return {};
     }
     // A list of tensors in host memory (`grid` of `grid[1].to(device)`), for the copies of its elements.
-    if ((isa<DeclRefExpr>(E) || isa<MemberExpr>(E)) && holdsTensors(E->getType()))
+    if ((isa<DeclRefExpr>(E) || isa<MemberExpr>(E)) && Api.holdsTensors(E->getType()))
       if (const Expr *Host = A.realHostOrigin(heldInHost(E)))
         Facts.recordHostResident(E, Host);
     Facts.recordTaint(E, V.origin());
@@ -1308,7 +1285,7 @@ private:
       return evalConditional(CO);
     if (const auto *LE = dyn_cast<LambdaExpr>(E)) {
       analyzeLambda(LE);
-      return {};
+      return capturedResult(LE);
     }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->isAssignmentOp())
       return evalOverloadedAssignment(Op);
@@ -1365,7 +1342,7 @@ private:
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
           DRE && Api.isTensor(DRE->getType()))
         rebindTensor(DRE->getDecl(), BO->getRHS());
-      if (holdsTensors(BO->getLHS()->getType()))
+      if (Api.holdsTensors(BO->getLHS()->getType()))
         setShape(BO->getLHS(), BO->getRHS(), BO, /*Strong=*/true);
       assign(BO->getLHS(), V, BO);
       return V;
@@ -1414,7 +1391,7 @@ private:
     TaintValue Old = eval(LHS);
     // Tensor `=` rebinds the handle (mask-ness and shape follow); `out[i] = x` writes into a view
     // of `out`, whose shape stays.
-    if (Op->getOperator() == OO_Equal && holdsTensors(LHS->getType()))
+    if (Op->getOperator() == OO_Equal && Api.holdsTensors(LHS->getType()))
       setShape(LHS, Op->getArg(1), Op, /*Strong=*/true);
     if (Api.isTensor(LHS->getType())) {
       // Tensor `+=` is device math.
@@ -1465,7 +1442,8 @@ private:
       return Api.isTensor(P->getType());
     });
     // A Scalar conversion (`item().toFloat()`) passes the read's value on; it does not use it.
-    if (ResultTensor || TensorObject || TensorParams || (!C->Entries.empty() && !C->hasTag("scalar_conversion")))
+    if (ResultTensor || TensorObject || TensorParams ||
+        (!C->Entries.empty() && !C->hasTag("scalar_conversion") && !C->hasTag("empties_container")))
       for (const TaintValue &V : ArgV)
         use(V);
 
@@ -1526,11 +1504,38 @@ private:
           assignWeak(C->Args[First + I], Inputs, E, C->NameLoc, Note);
         else if (T->isPointerType() && !T->getPointeeType().isConstQualified())
           writeElementsThrough(C->Args[First + I], Inputs, E, C->NameLoc, Note);
+        else if (const Expr *Into = containerIteratedBy(C->Args[First + I]))
+          writeElementsThrough(Into, Inputs, E, C->NameLoc, Note);
         else if (const Expr *Wrapped = wrappedForWriting(C->Args[First + I]))
           assignWeak(Wrapped, Inputs, E, C->NameLoc, Note);
       }
     }
     return computedFromObjects(*C, E, ArgV, All);
+  }
+
+  /// The host container whose elements the argument iterates with write access (`v.begin()`,
+  /// `v.begin() + k`, `v.rend()`), or null: an algorithm given it (`std::partial_sort`,
+  /// `std::fill`, `std::transform`'s output) may store into those elements, not change how many
+  /// there are.
+  const Expr *containerIteratedBy(const Expr *Arg) {
+    const Expr *E = skipValueWrappers(Arg);
+    for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+        const CXXMethodDecl *MD = MC->getMethodDecl();
+        const Expr *Obj = MC->getImplicitObjectArgument();
+        if (MD && returnsIterator(*MD) && Obj && isHostContainerType(Obj->getType()))
+          return Obj;
+        return nullptr;
+      }
+      // `v.begin() + k`: the iterator's own arithmetic, a member or a free operator.
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+          Op && (Op->getOperator() == OO_Plus || Op->getOperator() == OO_Minus) && Op->getNumArgs() == 2) {
+        E = skipValueWrappers(Op->getArg(0));
+        continue;
+      }
+      return nullptr;
+    }
+    return nullptr;
   }
 
   /// The variable an argument object wraps for writing, or null: a temporary built by a
@@ -1636,8 +1641,12 @@ private:
       return join(sizeOf(Obj, ArgV[0]), Arguments);
     if (isElementRead(*MD))
       return join(elementsOf(Obj, ArgV[0]), Arguments);
-    if (MD->isConst())
+    if (MD->isConst() || returnsIterator(*MD))
       return std::nullopt;
+    if (C.hasTag("empties_container")) {
+      emptyContainer(Obj, C.NameLoc, E);
+      return {};
+    }
     TaintValue Stored, Count = countSince(Obj);
     for (unsigned I = 1; I < C.Args.size(); ++I) {
       QualType T = I - 1 < MD->getNumParams() ? MD->getParamDecl(I - 1)->getType() : C.Args[I]->getType();
@@ -1648,6 +1657,24 @@ private:
     }
     growContainer(Obj, Stored, Count, C.NameLoc, E);
     return join(ArgV[0], Arguments);
+  }
+
+  /// `v.clear()` (a call tagged empties_container): local `v` holds no elements now, and adds
+  /// after this count their data-dependent exits from here. The length still follows the
+  /// conditions under which the emptying runs (`if (s > t) v.clear();`). Fields keep their
+  /// TU-wide facts: they are emptied and filled by any method, in any order.
+  void emptyContainer(const Expr *Obj, SourceLocation Loc, const Stmt *At) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !isLocal(VD) || !isHostContainerType(VD->getType()))
+      return;
+    auto It = Declared.find(VD);
+    Declaration Here = It == Declared.end() ? Declaration{} : It->second;
+    Here.LoopExits = S.LoopExits;
+    Here.FunctionExits = S.FunctionExits;
+    S.Values.erase({VD, nullptr});
+    writeKey(sizeKey(VD), step(reachedSince(Here), Loc, At, "'" + nameOf(VD) + "' emptied here"), /*Strong=*/true);
+    S.Emptied[VD] = {S.LoopExits, S.FunctionExits};
   }
 
   /// The data-dependent conditions under which a mutation of `Obj` runs here, since the
@@ -1717,7 +1744,7 @@ private:
   void noteStoredShapes(const ApiCall &C, const Expr *E) {
     const auto *MD = dyn_cast<CXXMethodDecl>(C.Callee);
     if (!MD || !isInstanceCall(E, C.Callee) || MD->isConst() || isElementAccess(*MD) || C.Args.empty() ||
-        Api.isTensor(C.Args[0]->getType()) || !holdsTensors(C.Args[0]->getType()))
+        Api.isTensor(C.Args[0]->getType()) || !Api.holdsTensors(C.Args[0]->getType()))
       return;
     TaintValue V;
     for (unsigned I = 1; I < C.Args.size(); ++I)
@@ -1751,7 +1778,7 @@ private:
       Obj = MC->getImplicitObjectArgument();
       MD = MC->getMethodDecl();
     }
-    if (!Obj || !MD || !isElementAccess(*MD) || Api.isTensor(Obj->getType()) || !holdsTensors(Obj->getType()))
+    if (!Obj || !MD || !isElementAccess(*MD) || Api.isTensor(Obj->getType()) || !Api.holdsTensors(Obj->getType()))
       return nullptr;
     return Obj;
   }
@@ -1902,6 +1929,20 @@ private:
       analyzeLambdaBody(LE, Body, Init);
   }
 
+  /// What a lambda's results take from what it captured (its parameters aside): a comparator
+  /// or a predicate handed to an algorithm (`std::partial_sort(..., [&](a, b) { return s[a] >
+  /// s[b]; })`, `std::count_if`) makes what the algorithm computes or reorders follow them.
+  TaintValue capturedResult(const LambdaExpr *LE) {
+    const CXXMethodDecl *Call = LE->getCallOperator();
+    auto It = Call ? A.Summaries.find(key(Call)) : A.Summaries.end();
+    if (It == A.Summaries.end())
+      return {};
+    TaintValue V = It->second.Return;
+    V.Params = 0;
+    V.AnyDim = false;
+    return V;
+  }
+
   void analyzeLambdaBody(const LambdaExpr *LE, const FunctionDecl *Call, const TaintState &Init) {
     BodyInterpreter Inner(A, Call, Init);
     Inner.InRegion = InRegion || A.IsRegion(LE->getCallOperator());
@@ -1929,6 +1970,7 @@ private:
   void declare(const VarDecl *VD) {
     if (isLocal(VD) && (isHostContainerType(VD->getType()) || isHostScalar(VD) || isHostRecord(VD)))
       Declared[VD] = {Control.size(), S.LoopExits, S.FunctionExits};
+    S.Emptied.erase(VD);
     const Expr *Init = VD->getInit();
     if (!Init) {
       if (isLocal(VD))
@@ -1936,12 +1978,17 @@ private:
       return;
     }
     TaintValue V = eval(Init);
-    if (holdsTensors(VD->getType()) && isLocal(VD))
+    if (Api.holdsTensors(VD->getType()) && isLocal(VD))
       setShapeOf(VD, dynamicShape(Init), VD->getLocation(), Init, /*Strong=*/true);
     // A list of tensors only read by element (`auto grid = torch::meshgrid({x, y});`): its
     // elements stay where its initialiser made them.
-    if (!Api.isTensor(VD->getType()) && holdsTensors(VD->getType()) && isLocal(VD) && elementsOnlyRead(VD, Api))
+    if (!Api.isTensor(VD->getType()) && Api.holdsTensors(VD->getType()) && isLocal(VD) && elementsOnlyRead(VD, Api))
       if (const Expr *Host = hostResident(Init))
+        S.HostTensors[VD] = Host;
+    // A list that only ever gets tensors built in host memory (`parts.push_back(torch::from_blob(
+    // ...))` in a loop): what it is stacked into is in host memory too.
+    if (isLocal(VD))
+      if (const Expr *Host = hostFilledList(VD, Api))
         S.HostTensors[VD] = Host;
     if (Api.isTensor(VD->getType())) {
       rebindTensor(VD, Init);
@@ -1981,7 +2028,7 @@ private:
   bool isHostRecord(const VarDecl *VD) {
     if (!VD || VD->getType()->isReferenceType() || !VD->getType()->isRecordType())
       return false;
-    return !holdsTensors(VD->getType()) && !isHostContainerType(VD->getType()) && !Api.isTensor(VD->getType()) &&
+    return !Api.holdsTensors(VD->getType()) && !isHostContainerType(VD->getType()) && !Api.isTensor(VD->getType()) &&
            !Api.isPlacementType(VD->getType());
   }
 
@@ -2202,7 +2249,7 @@ private:
       const VarDecl *LoopVar = RF->getLoopVariable();
       loop(
           [&] {
-            if (LoopVar && holdsTensors(LoopVar->getType()))
+            if (LoopVar && Api.holdsTensors(LoopVar->getType()))
               setShapeOf(LoopVar, dynamicShape(RF->getRangeInit()), LoopVar->getLocation(), RF->getRangeInit(),
                          /*Strong=*/true);
             if (LoopVar && !Api.isTensor(LoopVar->getType()))

@@ -33,6 +33,15 @@ TaintState joinStates(const TaintState &A, const TaintState &B) {
   for (const auto &[Local, Origin] : A.HostTensors)
     if (B.HostTensors.contains(Local))
       R.HostTensors[Local] = Origin;
+  // Emptied is a must-fact too, and the exits taken before the emptying must be the same ones
+  // on both paths: otherwise the declaration is the safe place to count from.
+  auto SameExits = [](const TaintValue &X, const TaintValue &Y) {
+    return X.Origin == Y.Origin && X.Context == Y.Context && X.Params == Y.Params;
+  };
+  for (const auto &[Local, Exits] : A.Emptied)
+    if (auto It = B.Emptied.find(Local); It != B.Emptied.end() && SameExits(Exits.first, It->second.first) &&
+                                         SameExits(Exits.second, It->second.second))
+      R.Emptied[Local] = Exits;
   R.LoopExits = join(A.LoopExits, B.LoopExits);
   R.FunctionExits = join(A.FunctionExits, B.FunctionExits);
   R.DynamicShapes = A.DynamicShapes;
@@ -64,6 +73,12 @@ bool sameFacts(const TaintState &A, const TaintState &B) {
       return false;
   for (const void *M : A.Masks)
     if (!B.Masks.contains(M))
+      return false;
+  if (A.Emptied.size() != B.Emptied.size())
+    return false;
+  for (const auto &[Local, Exits] : A.Emptied)
+    if (auto It = B.Emptied.find(Local); It == B.Emptied.end() || !Exits.first.sameKind(It->second.first) ||
+                                         !Exits.second.sameKind(It->second.second))
       return false;
   if (A.HostTensors.size() != B.HostTensors.size())
     return false;

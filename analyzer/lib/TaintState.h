@@ -65,6 +65,11 @@ struct TaintState {
   /// (`return`). Everything after it runs a data-dependent number of times; the loop's part is
   /// dropped where the loop ends, the function's part holds to the end.
   TaintValue LoopExits, FunctionExits;
+  /// Local host containers emptied on every path here (`v.clear()`), with the exits taken before
+  /// the emptying: what is added after it counts the data-dependent exits from there, not from the
+  /// declaration, so that a list cleared and refilled to a static count each step keeps a static
+  /// length however many steps ran.
+  llvm::DenseMap<const void *, std::pair<TaintValue, TaintValue>> Emptied;
   /// No path reaches this point (after return, break, continue, throw).
   bool Unreachable = false;
 

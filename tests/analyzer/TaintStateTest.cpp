@@ -1,4 +1,5 @@
-// The lattice: taint joins as a union, mask-ness as an intersection, unreachable is bottom.
+// The lattice: taint joins as a union, mask-ness and emptied containers as an intersection,
+// unreachable is bottom.
 #include "lib/TaintState.h"
 
 #include <gtest/gtest.h>
@@ -49,6 +50,23 @@ TEST(TaintState, SameFactsIgnoresWhichOriginExplainsTaint) {
   EXPECT_TRUE(sameFacts(L, R));
   R.Values.clear();
   EXPECT_FALSE(sameFacts(L, R));
+}
+
+TEST(TaintState, EmptiedHoldsOnlyWhereBothPathsEmptiedAfterTheSameExits) {
+  TracedOrigin Exit;
+  int Kept = 0, OneSide = 0, OtherExits = 0;
+  TaintState L, R;
+  L.Emptied[&Kept] = {};
+  R.Emptied[&Kept] = {};
+  L.Emptied[&OneSide] = {};
+  L.Emptied[&OtherExits] = {};
+  R.Emptied[&OtherExits] = {TaintValue{&Exit, 0, nullptr}, TaintValue{}};
+  TaintState J = joinStates(L, R);
+  EXPECT_TRUE(J.Emptied.contains(&Kept));
+  EXPECT_FALSE(J.Emptied.contains(&OneSide));    // the other path still holds what it had
+  EXPECT_FALSE(J.Emptied.contains(&OtherExits)); // count from the declaration instead
+  EXPECT_FALSE(sameFacts(L, R));
+  EXPECT_TRUE(sameFacts(J, joinStates(J, J)));
 }
 
 } // namespace

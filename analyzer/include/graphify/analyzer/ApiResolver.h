@@ -60,6 +60,9 @@ public:
   /// base classes), or null.
   const ApiFlavor *tensorFlavor(clang::QualType T) const;
   bool isTensor(clang::QualType T) const { return tensorFlavor(T) != nullptr; }
+  /// Whether values of `T` hold tensors: a tensor, or a container, tuple, optional or array of
+  /// them (`std::vector<torch::Tensor>`, `std::tuple<Tensor, int>`).
+  bool holdsTensors(clang::QualType T, unsigned Depth = 0) const;
   /// Whether `D` is declared in a tensor library's own namespace: the outermost namespace of a
   /// flavor's tensor types or of its spelling (`at`, `torch`, `gfy`).
   bool isLibraryDecl(const clang::Decl *D) const;
@@ -118,6 +121,11 @@ const clang::Expr *skipValueWrappers(const clang::Expr *E);
 /// its length apart from its elements; the recipes call a value stored into one "collected on the
 /// host".
 bool isHostContainerType(clang::QualType T);
+
+/// A non-const method that returns a reference into its object and takes only integers by value
+/// (`operator[](size_type)`, `at(size_type)`): it selects an element and stores nothing, unlike
+/// `push_back(const T&)` or `emplace_back(Args&&...)`. Told by the signature, not by name.
+bool isElementAccess(const clang::CXXMethodDecl &MD);
 
 /// The values `VD` is given by plain assignments after its declaration (`v = e;`, in its
 /// function), or nothing when it is also written another way (`v += e`) or has no function body.

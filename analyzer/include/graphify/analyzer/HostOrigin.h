@@ -54,6 +54,12 @@ const clang::Expr *findHostResidentOrigin(const clang::Expr *E, const ApiResolve
 /// assigned to, so its elements stay where its initialiser made them.
 bool elementsOnlyRead(const clang::VarDecl *VD, const ApiResolver &Api);
 
+/// The host factory of the first tensor added to the local list of tensors `VD` when it starts
+/// empty and every tensor added to it anywhere in its function is built in host memory
+/// (`parts.push_back(torch::from_blob(m.data, ...))` in a loop), and every other use reads it
+/// (`parts.size()`, `parts[i]`, `torch::stack(parts)`); null otherwise.
+const clang::Expr *hostFilledList(const clang::VarDecl *VD, const ApiResolver &Api);
+
 /// Whether the factory call is given a placement (options, a device) that may name a device:
 /// `torch::tensor(v, x.options())` builds on x's device, where a factory given none builds in
 /// host memory.
