@@ -191,12 +191,16 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
         if (OriginCall && OriginCall->hasTag("host_factory") && buildsNoElements(*OriginCall, Ctx.ast()))
           return;
         bool RoundTrip = OriginCall && copiesToHost(*OriginCall);
+        // A function of another translation unit that returns a host tensor (its summary says
+        // so) is the origin as far as this TU can see.
+        bool Helper = OriginCall && OriginCall->Entries.empty();
         const SourceManager &SM = Ctx.ast().getSourceManager();
+        std::string Where = whereInSource(Origin->getBeginLoc(), Call->NameLoc, SM);
         Ctx.report(info(), Call->NameLoc,
                    "'" + Call->Name + "' copies a tensor " +
-                       (RoundTrip ? "copied to host memory" : "built in host memory") + " ('" +
-                       (OriginCall ? OriginCall->Name : std::string("tensor")) + "', " +
-                       whereInSource(Origin->getBeginLoc(), Call->NameLoc, SM) + ") " +
+                       (Helper ? "that '" + OriginCall->Name + "' (" + Where + ") returns in host memory "
+                               : std::string(RoundTrip ? "copied to host memory" : "built in host memory") + " ('" +
+                                     (OriginCall ? OriginCall->Name : std::string("tensor")) + "', " + Where + ") ") +
                        (RoundTrip ? "back " : "") +
                        "to the device; a copy from pageable memory synchronises with the host and cannot "
                        "be captured in a CUDA graph",

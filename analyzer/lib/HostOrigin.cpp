@@ -140,8 +140,12 @@ public:
       return E;
     if (Known && Call->hasTag("joins_inputs"))
       return joinedOrigin(Call->arg(0), Depth);
-    if (Call->Entries.empty() && !(Call->Callee && Api.isLibraryDecl(Call->Callee)) && !Call->IsMethod)
-      return followFunction(E, Depth);
+    if (Call->Entries.empty() && !(Call->Callee && Api.isLibraryDecl(Call->Callee)) && !Call->IsMethod) {
+      if (const Expr *Mine = followFunction(E, Depth))
+        return Mine;
+      // A function defined elsewhere: what the caller knows of it (another TU's summary).
+      return Known ? (*Known)(E) : nullptr;
+    }
     if (Call->hasTag("host_factory")) {
       for (unsigned I = Call->IsMethod ? 1 : 0; I < Call->Args.size(); ++I)
         if (mayNameDevice(Call->Args[I], Api))

@@ -12,7 +12,7 @@ namespace graphify {
 
 bool PortableSummary::sameKind(const PortableSummary &O) const {
   if (!Return.sameKind(O.Return) || !ReturnShape.sameKind(O.ReturnShape) || !ReturnSize.sameKind(O.ReturnSize) ||
-      ReturnsMask != O.ReturnsMask ||
+      ReturnsMask != O.ReturnsMask || ReturnsHost != O.ReturnsHost ||
       Out.size() != O.Out.size() || OutSize.size() != O.OutSize.size())
     return false;
   for (size_t I = 0; I < Out.size(); ++I)
@@ -58,10 +58,14 @@ void ProgramFacts::merge(const FactTable &U) {
     PortableSummary &Mine = Summaries[Usr];
     // Mask-ness is a must-fact of this round's bodies (every definition agrees), not a join
     // with earlier rounds: it only grows as imported callees become known masks.
-    if (MaskSeen.insert(Usr).second)
+    // Host residency likewise.
+    if (MaskSeen.insert(Usr).second) {
       Mine.ReturnsMask = S.ReturnsMask;
-    else
+      Mine.ReturnsHost = S.ReturnsHost;
+    } else {
       Mine.ReturnsMask = Mine.ReturnsMask && S.ReturnsMask;
+      Mine.ReturnsHost = Mine.ReturnsHost && S.ReturnsHost;
+    }
     Mine.Return = joinValue(*this, Mine.Return, S.Return);
     Mine.ReturnShape = joinValue(*this, Mine.ReturnShape, S.ReturnShape);
     Mine.ReturnSize = joinValue(*this, Mine.ReturnSize, S.ReturnSize);

@@ -40,6 +40,9 @@ struct FunctionSummary {
   /// The length of a returned host container (Return is then its elements only).
   TaintValue ReturnSize;
   bool ReturnsMask = false;///< every return is a provable boolean mask
+  /// Every return is a tensor in pageable host memory. Only read for functions defined in
+  /// another TU (imported): a body of this TU is followed to its factory (HostOrigin.h).
+  bool ReturnsHost = false;
   bool SawReturn = false;
   /// Per parameter: what a reference or pointer parameter holds at exit (a host container's
   /// elements), and how many elements a host container parameter holds then. Kept apart so that
@@ -54,7 +57,7 @@ struct FunctionSummary {
   llvm::SmallVector<const Expr *, 4> OutHost;
 
   unsigned weight() const {
-    unsigned W = Return.tainted() + llvm::popcount(Return.Params) + ReturnsMask + ReturnShape.tainted() +
+    unsigned W = Return.tainted() + llvm::popcount(Return.Params) + ReturnsMask + ReturnsHost + ReturnShape.tainted() +
                  llvm::popcount(ReturnShape.Params) + ReturnSize.tainted() + llvm::popcount(ReturnSize.Params);
     W += llvm::count_if(OutHost, [](const Expr *O) { return O != nullptr; });
     for (const TaintValue &V : Out)
@@ -71,6 +74,7 @@ struct FunctionSummary {
     ReturnShape = join(ReturnShape, Sum.ReturnShape);
     ReturnSize = join(ReturnSize, Sum.ReturnSize);
     ReturnsMask = Sum.ReturnsMask;
+    ReturnsHost = ReturnsHost || Sum.ReturnsHost; // a must-fact, kept once found (as OutHost)
     SawReturn = Sum.SawReturn;
     auto JoinAll = [](llvm::SmallVector<TaintValue, 4> &Into, llvm::ArrayRef<TaintValue> From) {
       if (Into.size() < From.size())
@@ -404,6 +408,7 @@ public:
         Sum.ReturnShape = {imported(S->second.ReturnShape.Origin), S->second.ReturnShape.Params, nullptr,
                            S->second.ReturnShape.AnyDim};
         Sum.ReturnsMask = S->second.ReturnsMask;
+        Sum.ReturnsHost = S->second.ReturnsHost;
         Sum.SawReturn = true;
         for (const PortableValue &V : S->second.Out)
           Sum.Out.push_back({imported(V.Origin), V.Params, nullptr});
@@ -549,6 +554,7 @@ public:
     Sum.ReturnShape = {RetShape.Origin, RetShape.Params, nullptr, RetShape.AnyDim};
     Sum.ReturnSize = {RetSize.Origin, RetSize.Params, nullptr};
     Sum.ReturnsMask = SawReturn && AllReturnsMask;
+    Sum.ReturnsHost = SawReturn && AllReturnsHost;
     Sum.SawReturn = SawReturn;
     for (const ParmVarDecl *P : FD->parameters()) {
       QualType T = P->getType();
@@ -619,6 +625,7 @@ private:
   std::vector<llvm::SmallVector<const Stmt *, 2>> LoopHeads;
   bool SawReturn = false;
   bool AllReturnsMask = true;
+  bool AllReturnsHost = true;
 
   struct JumpTargets {
     std::vector<TaintState> Breaks, Continues;
@@ -1147,6 +1154,16 @@ private:
   /// starts as every function of the TU leaves it).
   const Expr *heldInHost(const Expr *Read) {
     Read = Read->IgnoreParenImpCasts();
+    // A function defined in another TU whose summary says it returns a host tensor: the call
+    // stands for the factory (a body of this TU is followed to it instead).
+    if (const auto *CE = dyn_cast<CallExpr>(Read)) {
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      if (!A.Program || !Callee || Callee->hasBody() || Api.isLibraryDecl(Callee) ||
+          Ctx().getSourceManager().isInSystemHeader(Callee->getLocation()))
+        return nullptr;
+      const FunctionSummary *Sum = A.importedSummary(Callee);
+      return Sum && Sum->ReturnsHost ? CE : nullptr;
+    }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Read))
       return S.HostTensors.lookup(DRE->getDecl());
     const auto *ME = dyn_cast<MemberExpr>(Read);
@@ -1237,7 +1254,7 @@ public:
     if (Api.isTensor(E->getType())) {
       if (isMask(E))
         Facts.recordMask(E);
-      if (isa<DeclRefExpr>(E) || isa<MemberExpr>(E))
+      if (isa<DeclRefExpr>(E) || isa<MemberExpr>(E) || isa<CallExpr>(E))
         Facts.recordHostResident(E, A.realHostOrigin(heldInHost(E)));
       return {};
     }
@@ -2321,6 +2338,7 @@ private:
         }
         RetShape = join(RetShape, dynamicShape(V));
         AllReturnsMask = AllReturnsMask && isMask(V);
+        AllReturnsHost = AllReturnsHost && Api.isTensor(V->getType()) && A.realHostOrigin(hostResident(V));
         SawReturn = true;
       }
       Exit = joinStates(Exit, S);
@@ -2390,6 +2408,7 @@ void TaintAnalysis::exportTo(FactTable &Out, llvm::ArrayRef<const FunctionDecl *
     S.ReturnShape = Value(It->second.ReturnShape);
     S.ReturnSize = Value(It->second.ReturnSize);
     S.ReturnsMask = It->second.ReturnsMask;
+    S.ReturnsHost = It->second.ReturnsHost;
     for (const TaintValue &V : It->second.Out)
       S.Out.push_back(Value(V));
     for (const TaintValue &V : It->second.OutSize)

@@ -61,6 +61,9 @@ struct PortableSummary {
   PortableValue ReturnShape;
   PortableValue ReturnSize; ///< a returned host container's length (Return: its elements)
   bool ReturnsMask = false;
+  /// Every return is a tensor in pageable host memory (`return torch::from_blob(p, s).clone();`):
+  /// a copy of the result to the device, in any TU, synchronises with the host.
+  bool ReturnsHost = false;
   std::vector<PortableValue> Out; ///< per parameter: what a reference/pointer parameter holds at exit
   std::vector<PortableValue> OutSize; ///< per parameter: a host container parameter's length at exit
   bool sameKind(const PortableSummary &O) const;
