@@ -340,9 +340,9 @@ std::optional<const Expr *> listUse(const DeclRefExpr *Use, const ApiResolver &A
         return std::nullopt;
       return nullptr;
     }
-    // `push_back(t)`, `emplace_back(t)`, `reserve(n)`: stores its tensor arguments, if any.
-    if (!MD->getReturnType()->isVoidType())
-      return std::nullopt;
+    // `push_back(t)`, `emplace_back(t)` (which returns the new element since C++17),
+    // `reserve(n)`, `pop_back()`: stores its tensor arguments, if any. A method given anything
+    // else (an iterator to `insert` at, another list to `swap` with) may bring other tensors.
     const Expr *Added = nullptr;
     for (const Expr *Arg : MC->arguments()) {
       if (Api.isTensor(skipValueWrappers(Arg)->getType())) {
