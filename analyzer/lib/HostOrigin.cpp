@@ -328,18 +328,19 @@ const Stmt *explicitParent(const Expr *E, ASTContext &Ctx) {
 /// (`Added`), or may put anything in it (nullopt).
 std::optional<const Expr *> listUse(const DeclRefExpr *Use, const ApiResolver &Api, ASTContext &Ctx) {
   const Stmt *P = explicitParent(Use, Ctx);
+  // `parts[i]`, `parts.at(i)` read, not assigned to (`parts[0] = x.cuda()` moves it).
+  if (const auto *Element = dyn_cast_or_null<Expr>(P); Element && listIndexed(Element, Api) &&
+                                                       skipValueWrappers(listIndexed(Element, Api)) == Use) {
+    const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(explicitParent(Element, Ctx));
+    if (Assign && Assign->isAssignmentOp() && skipValueWrappers(Assign->getArg(0)) == Element)
+      return std::nullopt;
+    return nullptr;
+  }
   if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(P);
       MC && skipValueWrappers(MC->getImplicitObjectArgument()) == Use) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
     if (!MD || MD->isConst())
       return nullptr; // size(), empty()
-    if (isElementAccess(*MD)) {
-      // `parts[i]` read, not assigned to (`parts[0] = x.cuda()` moves it)
-      const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(explicitParent(MC, Ctx));
-      if (Assign && Assign->isAssignmentOp() && skipValueWrappers(Assign->getArg(0)) == MC)
-        return std::nullopt;
-      return nullptr;
-    }
     // `push_back(t)`, `emplace_back(t)` (which returns the new element since C++17),
     // `reserve(n)`, `pop_back()`: stores its tensor arguments, if any. A method given anything
     // else (an iterator to `insert` at, another list to `swap` with) may bring other tensors.
@@ -355,12 +356,6 @@ std::optional<const Expr *> listUse(const DeclRefExpr *Use, const ApiResolver &A
       }
     }
     return Added;
-  }
-  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P); OC && OC->getOperator() == OO_Subscript) {
-    const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(explicitParent(OC, Ctx));
-    if (Assign && Assign->isAssignmentOp() && skipValueWrappers(Assign->getArg(0)) == OC)
-      return std::nullopt;
-    return nullptr;
   }
   // An argument of the tensor library (`torch::stack(parts)`, `torch::cat(parts, 0)`), which
   // reads the list it is given.

@@ -292,6 +292,9 @@ public:
   /// are passed where a callee may rebind them. A field that every function leaves in host
   /// memory holds a host tensor whenever a method starts.
   llvm::DenseMap<const FieldDecl *, const Expr *> FieldHostWrites;
+  /// hostFilledList of each local list of tensors, computed once: a declaration is visited again
+  /// on every round of a loop's fixpoint, and the answer walks the whole function.
+  llvm::DenseMap<const VarDecl *, const Expr *> HostFilledLists;
   llvm::DenseSet<const FieldDecl *> FieldOtherWrites;
 
   /// A tensor parameter's stand-in origin while its function is summarised: "in host memory if
@@ -2004,9 +2007,13 @@ private:
         S.HostTensors[VD] = Host;
     // A list that only ever gets tensors built in host memory (`parts.push_back(torch::from_blob(
     // ...))` in a loop): what it is stacked into is in host memory too.
-    if (isLocal(VD))
-      if (const Expr *Host = hostFilledList(VD, Api))
-        S.HostTensors[VD] = Host;
+    if (isLocal(VD) && !Api.isTensor(VD->getType()) && Api.holdsTensors(VD->getType())) {
+      auto [It, New] = A.HostFilledLists.try_emplace(VD, nullptr);
+      if (New)
+        It->second = hostFilledList(VD, Api);
+      if (It->second)
+        S.HostTensors[VD] = It->second;
+    }
     if (Api.isTensor(VD->getType())) {
       rebindTensor(VD, Init);
       return;

@@ -98,6 +98,11 @@ struct Counted : torch::nn::Module {
     }
     for (size_t i = 0; i < thresholds.size(); ++i)
       x = x + thresholds[i];
+    std::vector<float> scales = {1.0f, 1.0f, 1.0f};
+    std::fill_n(scales.begin() + 1, 2, best);
+    if (scales[2] > 1.0f)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      x = x * 2;
     auto above = std::count_if(thresholds.begin(), thresholds.end(), [best](float t) { return t < best; });
     for (int64_t i = 0; i < above; ++i)
     // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: loop condition depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
