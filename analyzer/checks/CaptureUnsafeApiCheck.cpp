@@ -4,6 +4,8 @@
 // launches included, whose stream argument selects the legacy default stream.
 #include "CaptureUnsafeApiCheck.h"
 
+#include "FirstCallsInWindows.h"
+
 #include <clang/AST/ExprCXX.h>
 #include <clang/Lex/Lexer.h>
 #include <llvm/ADT/DenseSet.h>
@@ -27,10 +29,10 @@ const CheckInfo &CaptureUnsafeApiCheck::checkInfo() {
       "outside it; the legacy stream synchronises with the stream being captured, which is "
       "illegal whatever the capture mode. In a relaxed-mode capture window, calls tagged "
       "capture_relaxed_ok (cudaMalloc) are allowed.",
-      "Allocate buffers before capture (or use cudaMallocAsync on the capturing stream), use "
-      "the Async variants and kernel launches on the capturing stream, and synchronize only "
-      "after replay, outside "
-      "the graph region.",
+      "Allocate buffers before the capture begins (or use cudaMallocAsync on the capturing "
+      "stream), use the Async variants and kernel launches on the capturing stream, and "
+      "synchronize only after the capture ends or the graph replays, outside the capture window "
+      "or graph region.",
       /*InTraceProfile=*/false};
   return Info;
 }
@@ -113,6 +115,7 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
                      "; it is illegal or unsafe during CUDA stream capture",
                  &S);
   });
+  reportUnwarmedFirstCalls(Ctx, info());
 }
 
 } // namespace graphify

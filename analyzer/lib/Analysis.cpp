@@ -141,6 +141,7 @@ public:
     Result.Facts = Facts;
     Result.MatchedRegionGlobs = MatchedGlobs;
     checkStaticBounds(Result);
+    noteUnseenCalls(Result);
     AnalysisContext Context(Ctx, Config, *Facts, Regions, Functions, Result);
     for (const std::unique_ptr<Check> &C : createChecks()) {
       const CheckInfo &Info = C->info();
@@ -166,6 +167,7 @@ public:
     Sorted.MatchedRegionGlobs = std::move(Result.MatchedRegionGlobs);
     Sorted.MatchedStaticBounds = std::move(Result.MatchedStaticBounds);
     Sorted.AnnotationProblems = std::move(Result.AnnotationProblems);
+    Sorted.UnseenCalls = std::move(Result.UnseenCalls);
     for (size_t I : Order) {
       Sorted.Findings.push_back(std::move(Result.Findings[I]));
       Sorted.Anchors.push_back(Result.Anchors[I]);
@@ -196,6 +198,22 @@ private:
         Result.AnnotationProblems.push_back(Where + Problem);
     }
   }
+  /// The region calls whose targets graphify cannot see, in reported files (as findings are).
+  void noteUnseenCalls(AnalysisResult &Result) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const GraphRegions::UnseenCall &U : Regions.unseenCalls()) {
+      if (!acceptedFile(SM, Config, U.Loc))
+        continue;
+      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(U.Loc));
+      if (P.isInvalid())
+        continue;
+      // One note per call site, however many template instantiations make the call.
+      std::string Where = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" +
+                          std::to_string(P.getColumn()) + ": ";
+      if (llvm::none_of(Result.UnseenCalls, [&](const std::string &L) { return llvm::StringRef(L).starts_with(Where); }))
+        Result.UnseenCalls.push_back(Where + U.Message);
+    }
+  }
   std::vector<const FunctionDecl *> Functions;
   std::shared_ptr<TaintFacts> Facts;
   GraphRegions Regions;
@@ -215,6 +233,9 @@ private:
     for (const FunctionDecl *FD : Functions)
       if (Regions.contains(FD))
         Note(FD, Regions.isRelaxed(FD));
+    for (const auto &[FD, Effect] : Regions.captureEffects().all())
+      if (std::string Usr = usrOf(FD); !Usr.empty())
+        Out.Captures[Usr] = Effect;
     // Wherever the callee is declared (a header beside the sources, or in the project's
     // include/ directory, which is not under the directory of the linted files): the unit that
     // defines it knows it by its USR. The tensor library and system headers define none.

@@ -52,8 +52,10 @@ public:
     }
     if (Here)
       Visit(*S, *Here);
+    // A region body's site holds for everything under it; a window's only for what begins inside
+    // it: an end call inside a branch closes the window there, not at the end of the branch.
     for (const Stmt *Child : S->children())
-      walk(Child, Known);
+      walk(Child, Site);
   }
 
   /// The site of code outside regions and windows (Scope::All), or null.

@@ -1,10 +1,14 @@
 // Capture windows. Invariant: a window never starts before its begin call nor extends past the
 // end call that closes it, so code set up before capture and synchronisation after it are
-// never reported.
+// never reported; a function that closes a capture is in a window only up to its end call.
 #include "graphify/analyzer/CaptureWindows.h"
 
+#include "CallTargets.h"
+
+#include <clang/AST/ExprCXX.h>
 #include <clang/AST/PrettyPrinter.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -24,12 +28,17 @@ bool CaptureWindow::contains(SourceLocation Loc, const SourceManager &SM) const 
 
 namespace {
 
-/// One begin or end call of the body.
+const FunctionDecl *canon(const FunctionDecl *FD) { return FD ? FD->getCanonicalDecl() : nullptr; }
+
+/// One begin or end of capture in a body, with the stream it is on.
 struct CaptureCall {
   bool Begin = false;
-  SourceLocation Start, Stop; // expansion range of the call (the macro around it, if any)
-  std::string Stream;         // the stream argument as written
+  SourceLocation Start, Stop;
+  std::string Stream; ///< as written at the call (for pairing begin and end)
   bool Relaxed = false;
+  int KeyParam = -1;    ///< the stream as the enclosing function's caller names it (see CaptureEffect)
+  std::string KeyField;
+  const FunctionDecl *Callee = nullptr; ///< the project function whose call this is, if any
 };
 
 std::string spelling(const Expr *E, const ASTContext &Ctx) {
@@ -38,7 +47,24 @@ std::string spelling(const Expr *E, const ASTContext &Ctx) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   E->IgnoreParenImpCasts()->printPretty(OS, nullptr, PrintingPolicy(Ctx.getLangOpts()));
-  return OS.str();
+  llvm::StringRef S(OS.str());
+  S.consume_front("this->"); // `stream_` and `this->stream_` are one stream
+  return S.str();
+}
+
+/// Whether `E` is `this` (written or implicit).
+bool isThis(const Expr *E) { return E && isa<CXXThisExpr>(E->IgnoreParenImpCasts()); }
+
+/// How the enclosing function's callers name the stream `E`: a parameter or a field of `this`.
+void streamKey(const Expr *E, int &Param, std::string &Field) {
+  if (!E)
+    return;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+      Param = int(P->getFunctionScopeIndex());
+  if (const auto *ME = dyn_cast<MemberExpr>(E); ME && isThis(ME->getBase()))
+    Field = ME->getMemberDecl()->getNameAsString();
 }
 
 bool selectsRelaxedMode(const ApiCall &C, const ApiEntry &E) {
@@ -52,54 +78,295 @@ bool selectsRelaxedMode(const ApiCall &C, const ApiEntry &E) {
   });
 }
 
-class CaptureCallCollector : public RecursiveASTVisitor<CaptureCallCollector> {
+/// The capture calls of a body and the calls of functions that `Keep` accepts, in any order.
+class SiteCollector : public RecursiveASTVisitor<SiteCollector> {
 public:
-  CaptureCallCollector(const ApiResolver &Api, const SourceManager &SM, const ASTContext &Ctx)
-      : Api(Api), SM(SM), Ctx(Ctx) {}
+  SiteCollector(const ApiResolver &Api, const SourceManager &SM,
+                llvm::function_ref<bool(const FunctionDecl *)> Keep)
+      : Api(Api), SM(SM), Keep(Keep) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
-  std::vector<CaptureCall> Calls;
+  std::vector<CaptureSite> Sites;
 
   bool VisitCallExpr(CallExpr *CE) {
+    CaptureSite Site;
+    Site.Call = CE;
+    Site.Start = SM.getExpansionRange(CE->getBeginLoc()).getBegin();
+    Site.Stop = SM.getExpansionRange(CE->getEndLoc()).getEnd();
     auto C = Api.resolve(CE);
-    if (!C)
+    if (C && !C->Entries.empty()) {
+      const ApiEntry *Begin = C->entryWithTag("capture_begin");
+      const ApiEntry *End = Begin ? nullptr : C->entryWithTag("capture_end");
+      const ApiEntry *E = Begin ? Begin : End;
+      if (!E)
+        return true; // a described API: its body is not followed
+      Site.What = Begin ? CaptureSite::Kind::Begin : CaptureSite::Kind::End;
+      Site.Stream = E->StreamArg ? C->arg(*E->StreamArg) : nullptr;
+      Site.Relaxed = Begin && selectsRelaxedMode(*C, *Begin);
+      Sites.push_back(Site);
       return true;
-    const ApiEntry *Begin = C->entryWithTag("capture_begin");
-    const ApiEntry *End = Begin ? nullptr : C->entryWithTag("capture_end");
-    const ApiEntry *E = Begin ? Begin : End;
-    if (!E)
+    }
+    const FunctionDecl *FD = CE->getDirectCallee();
+    const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
+    Site.Virtual = MCE && CallTargets::dispatchesVirtually(*MCE);
+    if (!FD || !(Keep(FD) || Site.Virtual))
       return true;
-    CaptureCall Call;
-    Call.Begin = Begin != nullptr;
-    Call.Start = SM.getExpansionRange(CE->getBeginLoc()).getBegin();
-    Call.Stop = SM.getExpansionRange(CE->getEndLoc()).getEnd();
-    Call.Stream = spelling(C->arg(*E->StreamArg), Ctx);
-    Call.Relaxed = Begin && selectsRelaxedMode(*C, *Begin);
-    Calls.push_back(std::move(Call));
+    Site.Callee = FD;
+    Sites.push_back(Site);
     return true;
   }
 
 private:
   const ApiResolver &Api;
   const SourceManager &SM;
-  const ASTContext &Ctx;
+  llvm::function_ref<bool(const FunctionDecl *)> Keep;
 };
+
+/// The argument of `CE` at parameter `Param` of its callee (the object of an operator call
+/// that is a method comes first in its arguments).
+const Expr *argumentFor(const CallExpr *CE, unsigned Param) {
+  unsigned Shift = 0;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE))
+    if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()))
+      Shift = 1;
+  return Param + Shift < CE->getNumArgs() ? CE->getArg(Param + Shift) : nullptr;
+}
+
+/// The object a method is called on, or null.
+const Expr *objectOf(const CallExpr *CE) {
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
+    return MCE->getImplicitObjectArgument();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE))
+    if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()) && Op->getNumArgs() > 0)
+      return Op->getArg(0);
+  return nullptr;
+}
+
+/// The begin and end calls of `Sites`, in source order, with the calls of functions that have an
+/// effect standing for theirs (an end before a begin when a function does both).
+std::vector<CaptureCall> captureCalls(const std::vector<CaptureSite> &Sites, const CaptureEffects *Effects,
+                                      const SourceManager &SM, const ASTContext &Ctx) {
+  std::vector<CaptureCall> Calls;
+  for (const CaptureSite &S : Sites) {
+    CaptureCall Call;
+    Call.Start = S.Start;
+    Call.Stop = S.Stop;
+    if (S.What != CaptureSite::Kind::Callee) {
+      Call.Begin = S.What == CaptureSite::Kind::Begin;
+      Call.Stream = spelling(S.Stream, Ctx);
+      Call.Relaxed = S.Relaxed;
+      streamKey(S.Stream, Call.KeyParam, Call.KeyField);
+      Calls.push_back(std::move(Call));
+      continue;
+    }
+    std::optional<CaptureEffect> Effect = Effects ? Effects->ofCall(S) : std::nullopt;
+    const CaptureEffect *E = Effect ? &*Effect : nullptr;
+    if (!E || !E->any())
+      continue;
+    Call.Callee = S.Callee;
+    if (E->StreamParam >= 0) {
+      const Expr *Arg = argumentFor(S.Call, unsigned(E->StreamParam));
+      Call.Stream = spelling(Arg, Ctx);
+      streamKey(Arg, Call.KeyParam, Call.KeyField);
+    } else if (!E->StreamField.empty()) {
+      const Expr *Object = objectOf(S.Call);
+      if (!Object || isThis(Object)) {
+        Call.Stream = E->StreamField;
+        Call.KeyField = E->StreamField;
+      } else {
+        Call.Stream = spelling(Object, Ctx) + "." + E->StreamField;
+      }
+    }
+    if (E->Closes) {
+      Call.Begin = false;
+      Calls.push_back(Call);
+    }
+    if (E->Opens) {
+      Call.Begin = true;
+      Call.Relaxed = E->Relaxed;
+      Calls.push_back(std::move(Call));
+    }
+  }
+  std::stable_sort(Calls.begin(), Calls.end(), [&](const CaptureCall &A, const CaptureCall &B) {
+    return SM.isBeforeInTranslationUnit(A.Start, B.Start);
+  });
+  return Calls;
+}
+
+/// For each begin call, the index of the end call that closes it: the next end on the same
+/// stream, else the next end at all; -1 when none does.
+std::vector<int> closers(const std::vector<CaptureCall> &Calls) {
+  std::vector<int> Out(Calls.size(), -1);
+  for (size_t I = 0; I < Calls.size(); ++I) {
+    if (!Calls[I].Begin)
+      continue;
+    for (size_t J = I + 1; J < Calls.size() && Out[I] < 0; ++J)
+      if (!Calls[J].Begin && Calls[J].Stream == Calls[I].Stream)
+        Out[I] = int(J);
+    for (size_t J = I + 1; J < Calls.size() && Out[I] < 0; ++J)
+      if (!Calls[J].Begin)
+        Out[I] = int(J);
+  }
+  return Out;
+}
+
+/// What `Calls` (one body's, in source order) do to capture for the body's callers.
+CaptureEffect effectOf(const std::vector<CaptureCall> &Calls) {
+  CaptureEffect E;
+  if (Calls.empty())
+    return E;
+  if (!Calls.front().Begin) {
+    E.Closes = true;
+    E.StreamParam = Calls.front().KeyParam;
+    E.StreamField = Calls.front().KeyField;
+  }
+  std::vector<int> Close = closers(Calls);
+  for (size_t I = Calls.size(); I-- > 0;)
+    if (Calls[I].Begin && Close[I] < 0) { // the last begin left open
+      E.Opens = true;
+      E.Relaxed = Calls[I].Relaxed;
+      E.StreamParam = Calls[I].KeyParam;
+      E.StreamField = Calls[I].KeyField;
+      break;
+    }
+  return E;
+}
+
+std::vector<CaptureSite> collectSites(const FunctionDecl &FD, const ApiResolver &Api, const SourceManager &SM,
+                                      llvm::function_ref<bool(const FunctionDecl *)> Keep) {
+  SiteCollector Collector(Api, SM, Keep);
+  Collector.TraverseStmt(FD.getBody());
+  return std::move(Collector.Sites);
+}
+
+} // namespace
+
+CaptureEffects CaptureEffects::compute(llvm::ArrayRef<const FunctionDecl *> Functions, const ApiResolver &Api,
+                                       const SourceManager &SM, Import Imported) {
+  CaptureEffects Out;
+  Out.Imported = std::move(Imported);
+  llvm::DenseSet<const FunctionDecl *> Defined;
+  for (const FunctionDecl *FD : Functions)
+    Defined.insert(canon(FD));
+  auto Keep = [&](const FunctionDecl *Callee) {
+    return Defined.contains(canon(Callee)) || (Out.Imported && !Callee->hasBody());
+  };
+  for (const FunctionDecl *FD : Functions) {
+    if (FD->getBody())
+      if (std::vector<CaptureSite> S = collectSites(*FD, Api, SM, Keep); !S.empty())
+        Out.Sites[canon(FD)] = std::move(S);
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+      llvm::SmallVector<const CXXMethodDecl *, 4> Work(MD->overridden_methods().begin(),
+                                                       MD->overridden_methods().end());
+      llvm::DenseSet<const FunctionDecl *> Seen;
+      while (!Work.empty()) {
+        const CXXMethodDecl *Base = Work.pop_back_val();
+        if (!Seen.insert(canon(Base)).second)
+          continue;
+        Out.Overriders[canon(Base)].push_back(FD);
+        Work.append(Base->overridden_methods().begin(), Base->overridden_methods().end());
+      }
+    }
+  }
+
+  // Effects only appear where a body has a capture call or calls a function with an effect, so
+  // the rounds stop after the longest chain of wrappers (bounded against recursion that flips).
+  for (unsigned Round = 0; Round < 32; ++Round) {
+    bool Changed = false;
+    for (const auto &[FD, Sites] : Out.Sites) {
+      CaptureEffect E = effectOf(captureCalls(Sites, &Out, SM, FD->getASTContext()));
+      auto It = Out.Own.find(FD);
+      const CaptureEffect None;
+      if (E == (It == Out.Own.end() ? None : It->second))
+        continue;
+      Changed = true;
+      if (E.any())
+        Out.Own[FD] = E;
+      else
+        Out.Own.erase(FD);
+    }
+    if (!Changed)
+      break;
+  }
+  return Out;
+}
+
+const CaptureEffect *CaptureEffects::of(const FunctionDecl *FD) const {
+  if (!FD)
+    return nullptr;
+  auto It = Own.find(canon(FD));
+  if (It != Own.end())
+    return &It->second;
+  if (Imported && !Sites.count(canon(FD)) && !FD->hasBody())
+    return Imported(FD);
+  return nullptr;
+}
+
+std::optional<CaptureEffect> CaptureEffects::ofCall(const CaptureSite &Site) const {
+  const CaptureEffect *Own = of(Site.Callee);
+  if (!Site.Virtual)
+    return Own ? std::optional<CaptureEffect>(*Own) : std::nullopt;
+  std::vector<const CaptureEffect *> All;
+  if (Own)
+    All.push_back(Own);
+  auto It = Overriders.find(canon(Site.Callee));
+  if (It != Overriders.end())
+    for (const FunctionDecl *O : It->second)
+      if (const CaptureEffect *E = of(O); E && E->any())
+        All.push_back(E);
+  if (All.empty())
+    return std::nullopt;
+  CaptureEffect Merged = *All.front();
+  Merged.Relaxed = true;
+  for (const CaptureEffect *E : All) {
+    Merged.Opens |= E->Opens;
+    Merged.Closes |= E->Closes;
+    Merged.Relaxed &= E->Relaxed; // strict when any overrider captures strictly
+    if (E->StreamParam != Merged.StreamParam || E->StreamField != Merged.StreamField) {
+      Merged.StreamParam = -1; // overriders on different streams: unknown
+      Merged.StreamField.clear();
+    }
+  }
+  return Merged;
+}
+
+std::vector<const FunctionDecl *> CaptureEffects::closingOverriders(const FunctionDecl *MD) const {
+  std::vector<const FunctionDecl *> Out;
+  auto It = Overriders.find(canon(MD));
+  if (It != Overriders.end())
+    for (const FunctionDecl *O : It->second)
+      if (const CaptureEffect *E = of(O); E && E->Closes)
+        Out.push_back(O);
+  return Out;
+}
+
+const std::vector<CaptureSite> *CaptureEffects::sitesOf(const FunctionDecl *FD) const {
+  auto It = Sites.find(canon(FD));
+  return It == Sites.end() ? nullptr : &It->second;
+}
+
+namespace {
+
+std::vector<CaptureCall> callsOf(const FunctionDecl &FD, const ApiResolver &Api, const SourceManager &SM,
+                                 const CaptureEffects *Effects) {
+  if (Effects) {
+    const std::vector<CaptureSite> *Sites = Effects->sitesOf(&FD);
+    return Sites ? captureCalls(*Sites, Effects, SM, FD.getASTContext()) : std::vector<CaptureCall>{};
+  }
+  std::vector<CaptureSite> Sites = collectSites(FD, Api, SM, [](const FunctionDecl *) { return false; });
+  return captureCalls(Sites, nullptr, SM, FD.getASTContext());
+}
 
 } // namespace
 
 std::vector<CaptureWindow> findCaptureWindows(const FunctionDecl &FD, const ApiResolver &Api,
-                                              const SourceManager &SM) {
+                                              const SourceManager &SM, const CaptureEffects *Effects) {
   std::vector<CaptureWindow> Windows;
   if (!FD.getBody())
     return Windows;
-  CaptureCallCollector Collector(Api, SM, FD.getASTContext());
-  Collector.TraverseStmt(FD.getBody());
-  std::vector<CaptureCall> &Calls = Collector.Calls;
-  std::stable_sort(Calls.begin(), Calls.end(), [&](const CaptureCall &A, const CaptureCall &B) {
-    return SM.isBeforeInTranslationUnit(A.Start, B.Start);
-  });
-
+  std::vector<CaptureCall> Calls = callsOf(FD, Api, SM, Effects);
+  std::vector<int> Close = closers(Calls);
   for (size_t I = 0; I < Calls.size(); ++I) {
     if (!Calls[I].Begin)
       continue;
@@ -107,19 +374,29 @@ std::vector<CaptureWindow> findCaptureWindows(const FunctionDecl &FD, const ApiR
     W.Function = &FD;
     W.Open = Calls[I].Stop;
     W.Relaxed = Calls[I].Relaxed;
-    // The next end on the same stream, else the next end at all.
-    const CaptureCall *Close = nullptr;
-    for (size_t J = I + 1; J < Calls.size() && !Close; ++J)
-      if (!Calls[J].Begin && Calls[J].Stream == Calls[I].Stream)
-        Close = &Calls[J];
-    for (size_t J = I + 1; J < Calls.size() && !Close; ++J)
-      if (!Calls[J].Begin)
-        Close = &Calls[J];
-    if (Close)
-      W.Close = Close->Start;
+    if (Close[I] >= 0) {
+      W.Close = Calls[Close[I]].Start;
+      W.ClosedBy = Calls[Close[I]].Callee;
+    }
     Windows.push_back(W);
   }
   return Windows;
+}
+
+std::optional<CaptureWindow> entryWindow(const FunctionDecl &FD, const ApiResolver &Api, const SourceManager &SM,
+                                         const CaptureEffects &Effects) {
+  if (!FD.getBody())
+    return std::nullopt;
+  std::vector<CaptureCall> Calls = callsOf(FD, Api, SM, &Effects);
+  if (Calls.empty() || Calls.front().Begin)
+    return std::nullopt;
+  CaptureWindow W;
+  W.Function = &FD;
+  const Stmt *Body = FD.getBody();
+  W.Open = SM.getExpansionLoc(isa<CompoundStmt>(Body) ? cast<CompoundStmt>(Body)->getLBracLoc() : Body->getBeginLoc());
+  W.Close = Calls.front().Start;
+  W.ClosedBy = Calls.front().Callee;
+  return W;
 }
 
 } // namespace graphify

@@ -4,6 +4,8 @@
 // reported under --scope=graph.
 #include "graphify/analyzer/GraphRegions.h"
 
+#include "CallTargets.h"
+
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -32,17 +34,6 @@ void GraphRegions::noteCalledWithoutBody(const FunctionDecl *FD, bool Relaxed) {
   auto [It, New] = Unresolved.try_emplace(FD->getCanonicalDecl(), Relaxed);
   if (!New)
     It->second = It->second && Relaxed; // strict wins
-}
-
-RegionKind GraphRegionFinder::importedRegion(const FunctionDecl *FD) const {
-  if (!Program)
-    return RegionKind::None;
-  std::string Usr = usrOf(FD);
-  if (Usr.empty())
-    return RegionKind::None;
-  if (Lookups)
-    Lookups->insert("R:" + Usr);
-  return Program->region(Usr);
 }
 
 bool GraphRegionFinder::isAnnotatedRegion(const Decl *D) {
@@ -116,6 +107,18 @@ public:
   bool shouldVisitImplicitCode() const { return true; }
 
   std::vector<const Decl *> Callees;
+  /// Virtual methods called with dynamic dispatch (their overriders are callees too).
+  std::vector<const CXXMethodDecl *> Virtuals;
+  /// Indirect calls: through a std::function, a function pointer (the holder, when named).
+  struct IndirectCall {
+    const CallExpr *Call;
+    const ValueDecl *Holder;
+    bool Device; ///< written in device code
+  };
+  /// Set when the body is device code (a __global__ or __device__-only function): its calls
+  /// through function pointers run on the GPU, not on the host.
+  bool DeviceCode = false;
+  std::vector<IndirectCall> Indirect;
   std::vector<const Decl *> Seeds;
   /// Lambdas written in the body: they are part of it when it is a region.
   std::vector<const Decl *> Nested;
@@ -128,16 +131,23 @@ public:
     // call), not by its body: a project's own op declared in its pack (an NMS written with host
     // loops) is one finding where it is called, and its body is not a region.
     if (const FunctionDecl *FD = CE->getDirectCallee()) {
-      if (C && !C->Entries.empty())
+      if (C && !C->Entries.empty()) {
         Described.insert(FD->getCanonicalDecl());
-      else
+      } else {
         Callees.push_back(FD);
+        if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE); MCE && CallTargets::dispatchesVirtually(*MCE))
+          Virtuals.push_back(MCE->getMethodDecl());
+      }
     }
+    bool IsIndirect = false;
+    const ValueDecl *Holder = CallTargets::holderOf(*CE, IsIndirect);
+    if (IsIndirect)
+      Indirect.push_back({CE, Holder, DeviceCode});
     if (C)
       if (const ApiEntry *E = C->entryWithTag("capture_entry"))
         for (unsigned Pos : E->CallableArgs)
           if (const Expr *Arg = C->arg(Pos))
-            if (const Decl *Body = callableBody(Arg))
+            if (const Decl *Body = CallTargets::callableBody(Arg))
               Seeds.push_back(Body);
     return true;
   }
@@ -163,34 +173,9 @@ public:
   bool VisitVarDecl(VarDecl *VD) {
     // `GRAPHIFY_GRAPH_REGION auto step = [&] { ... };`
     if (!Window && GraphRegionFinder::isAnnotatedRegion(VD) && VD->getInit())
-      if (const Decl *Body = callableBody(VD->getInit()))
+      if (const Decl *Body = CallTargets::callableBody(VD->getInit()))
         Seeds.push_back(Body);
     return true;
-  }
-
-  /// The body a callable argument runs: a lambda, a function, or a variable holding a lambda.
-  static const Decl *callableBody(const Expr *E) {
-    E = skipValueWrappers(E);
-    // A lambda converted to std::function (gfy::capture takes one) is the constructor's argument.
-    for (unsigned Depth = 0; Depth < 4; ++Depth) {
-      const auto *CE = dyn_cast<CXXConstructExpr>(E);
-      if (!CE || CE->getNumArgs() == 0)
-        break;
-      E = skipValueWrappers(CE->getArg(0));
-    }
-    if (const auto *LE = dyn_cast<LambdaExpr>(E))
-      return LE->getCallOperator();
-    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
-      E = UO->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
-        return FD;
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        if (const Expr *Init = VD->getInit())
-          if (const auto *LE = dyn_cast<LambdaExpr>(skipValueWrappers(Init)))
-            return LE->getCallOperator();
-    }
-    return nullptr;
   }
 
 private:
@@ -201,25 +186,81 @@ private:
   const SourceManager *SM = nullptr;
 
   bool inWindow(const Stmt *S) const { return !Window || Window->contains(S->getBeginLoc(), *SM); }
+
+public:
+  /// Whether this collects the callees of a capture window (not of a whole body).
+  bool forWindow() const { return Window != nullptr; }
 };
 
 } // namespace
 
-void GraphRegionFinder::addWindowSeeds(const FunctionDecl &FD, GraphRegions &Regions,
-                                       std::vector<const Decl *> &Strict,
-                                       std::vector<const Decl *> &Relaxed) const {
-  const SourceManager &SM = FD.getASTContext().getSourceManager();
-  for (const CaptureWindow &W : findCaptureWindows(FD, Api, SM)) {
-    Regions.addWindow(W);
-    EdgeCollector C(Api, W, SM);
-    C.TraverseStmt(FD.getBody());
-    std::vector<const Decl *> &Into = W.Relaxed ? Relaxed : Strict;
-    for (const std::vector<const Decl *> *List : {&C.Callees, &C.Nested, &C.Seeds})
-      Into.insert(Into.end(), List->begin(), List->end());
+const CaptureEffect *GraphRegionFinder::importedEffect(const FunctionDecl *FD) const {
+  if (!Program)
+    return nullptr;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())) || Api.isLibraryDecl(FD))
+    return nullptr;
+  std::string Usr = usrOf(FD);
+  if (Usr.empty())
+    return nullptr;
+  if (Lookups)
+    Lookups->insert("C:" + Usr);
+  return Program->capture(Usr);
+}
+
+RegionKind GraphRegionFinder::importedRegion(const FunctionDecl *FD) const {
+  if (!Program)
+    return RegionKind::None;
+  RegionKind Kind = RegionKind::None;
+  auto Look = [&](const FunctionDecl *F) {
+    std::string Usr = usrOf(F);
+    if (Usr.empty())
+      return;
+    if (Lookups)
+      Lookups->insert("R:" + Usr);
+    Kind = std::max(Kind, Program->region(Usr));
+  };
+  Look(FD);
+  // A virtual call of a method that another unit makes in region code reaches this overrider.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+    llvm::SmallVector<const CXXMethodDecl *, 4> Work(MD->overridden_methods().begin(), MD->overridden_methods().end());
+    llvm::DenseSet<const Decl *> Seen;
+    while (!Work.empty()) {
+      const CXXMethodDecl *Base = Work.pop_back_val();
+      if (!Seen.insert(canon(Base)).second)
+        continue;
+      Look(Base);
+      Work.append(Base->overridden_methods().begin(), Base->overridden_methods().end());
+    }
   }
+  return Kind;
+}
+
+/// The message of an indirect call in region code whose targets graphify cannot see.
+static std::string unseenCallMessage(const ValueDecl *Holder, llvm::StringRef Why, bool InWindow) {
+  std::string Where = InWindow ? "in a capture window" : "in graph-region code";
+  if (!Holder)
+    return "an indirect call " + Where + " runs code graphify cannot see; it is not checked";
+  QualType T = Holder->getType().getNonReferenceType();
+  std::string Through = "a function pointer";
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+    Through = "a '" + RD->getQualifiedNameAsString() + "'";
+  return "'" + Holder->getNameAsString() + "' is called " + Where + " through " + Through +
+         ", and graphify cannot tell what it runs (" + Why.str() + "); that code is not checked";
 }
 
 GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functions) const {
+  GraphRegions Regions;
+  if (Functions.empty())
+    return Regions;
+  const SourceManager &SM = Functions.front()->getASTContext().getSourceManager();
+  Regions.setCaptureEffects(CaptureEffects::compute(
+      Functions, Api, SM,
+      Program ? CaptureEffects::Import([this](const FunctionDecl *FD) { return importedEffect(FD); })
+              : CaptureEffects::Import()));
+  const CaptureEffects &Effects = Regions.captureEffects();
+  CallTargets Targets(Functions);
+
   // Bodies we can see: the analyzed functions and every lambda written in them. Seeds reached
   // only from relaxed capture windows are walked last, so that what strict seeds reach stays
   // strict.
@@ -227,12 +268,57 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
   llvm::DenseMap<const Decl *, const Stmt *> BodyOf;
   llvm::DenseMap<const Decl *, EdgeCollector> Edges;
   std::vector<const Decl *> Work;
-  GraphRegions Regions;
   llvm::DenseSet<const Decl *> Epilogues;
+  // Seeds named by the user (globs, annotations, module forwards) are whole regions even when
+  // they close a capture; callees that close one are windows up to their end call.
+  llvm::DenseSet<const Decl *> Named;
+  llvm::DenseSet<const Decl *> Entered;
+
+  // What region code reached through `C` runs: direct callees, lambdas, overriders of virtual
+  // calls, the callables held by what it calls indirectly.
+  llvm::DenseSet<const CallExpr *> Noted;
+  auto Follow = [&](const EdgeCollector &C, std::vector<const Decl *> &Pending) {
+    Pending.insert(Pending.end(), C.Callees.begin(), C.Callees.end());
+    Pending.insert(Pending.end(), C.Nested.begin(), C.Nested.end());
+    for (const CXXMethodDecl *V : C.Virtuals)
+      for (const CXXMethodDecl *O : Targets.overriders(V))
+        Pending.push_back(O);
+    for (const EdgeCollector::IndirectCall &I : C.Indirect) {
+      if (I.Device)
+        continue; // a function pointer called in device code runs on the device
+      CallTargets::Held Held;
+      if (I.Holder)
+        Held = Targets.heldBy(I.Holder);
+      else
+        Held.Unseen = "unnamed";
+      if (Held.Unseen.empty()) {
+        Pending.insert(Pending.end(), Held.Bodies.begin(), Held.Bodies.end());
+        continue;
+      }
+      if (Noted.insert(I.Call).second)
+        Regions.noteUnseenCall(I.Call->getBeginLoc(), unseenCallMessage(I.Holder, Held.Unseen, C.forWindow()));
+    }
+  };
+
+  // The function whose call closes a window; through a virtual call, the overriders that close.
+  auto EnterClosing = [&](const FunctionDecl *Closer, std::vector<const Decl *> &Into) {
+    if (!Closer)
+      return;
+    const auto *MD = dyn_cast<CXXMethodDecl>(Closer);
+    if (!MD || !MD->isVirtual()) {
+      Into.push_back(Closer);
+      return;
+    }
+    if (const CaptureEffect *E = Effects.of(Closer); E && E->Closes)
+      Into.push_back(Closer);
+    for (const FunctionDecl *O : Effects.closingOverriders(Closer))
+      Into.push_back(O);
+  };
 
   for (const FunctionDecl *FD : Functions) {
     BodyOf[canon(FD)] = FD->getBody();
     EdgeCollector C(Api);
+    C.DeviceCode = FD->hasAttr<CUDAGlobalAttr>() || (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>());
     C.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
       for (const CXXCtorInitializer *Init : Ctor->inits())
@@ -240,14 +326,29 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
     for (const Decl *L : C.Nested)
       BodyOf[canon(L)] = cast<FunctionDecl>(L)->getBody();
     RegionKind Imported = importedRegion(FD);
-    if (isSeed(FD) || Imported == RegionKind::Strict)
+    if (isSeed(FD)) {
       Work.push_back(FD);
-    else if (Imported == RegionKind::Relaxed)
+      Named.insert(canon(FD));
+    } else if (Imported == RegionKind::Strict) {
+      Work.push_back(FD);
+    } else if (Imported == RegionKind::Relaxed) {
       RelaxedWork.push_back(FD);
-    for (const Decl *S : C.Seeds)
+    }
+    for (const Decl *S : C.Seeds) {
       Work.push_back(S);
+      Named.insert(canon(S));
+    }
     Edges.try_emplace(canon(FD), std::move(C));
-    addWindowSeeds(*FD, Regions, Work, RelaxedWork);
+    for (const CaptureWindow &W : findCaptureWindows(*FD, Api, SM, &Effects)) {
+      Regions.addWindow(W);
+      EdgeCollector InWindow(Api, W, SM);
+      InWindow.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
+      std::vector<const Decl *> &Into = W.Relaxed ? RelaxedWork : Work;
+      Follow(InWindow, Into);
+      Into.insert(Into.end(), InWindow.Seeds.begin(), InWindow.Seeds.end());
+      // The function whose call closes the window runs with the capture open up to its end call.
+      EnterClosing(W.ClosedBy, Into);
+    }
   }
 
   // Lambda bodies' edges are included in their enclosing function's collector; a lambda that
@@ -271,6 +372,22 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
           Regions.noteCalledWithoutBody(FD, Relaxed);
         continue;
       }
+      const auto *FD = dyn_cast<FunctionDecl>(D);
+      if (const CaptureEffect *E = FD && !Named.count(canon(D)) ? Effects.of(FD) : nullptr; E && E->Closes) {
+        // Entered with the capture open: captured up to its own end call, not after.
+        if (Regions.contains(D) || !Entered.insert(canon(D)).second)
+          continue;
+        if (std::optional<CaptureWindow> W = entryWindow(*FD, Api, SM, Effects)) {
+          W->Relaxed = Relaxed;
+          Regions.addWindow(*W);
+          EdgeCollector C(Api, *W, SM);
+          C.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
+          Follow(C, Pending);
+          Pending.insert(Pending.end(), C.Seeds.begin(), C.Seeds.end());
+          EnterClosing(W->ClosedBy, Pending);
+        }
+        continue;
+      }
       if (isHostEpilogue(D)) {
         // Host code between the caller and the core: not checked, but what it calls is.
         if (!Epilogues.insert(canon(D)).second)
@@ -280,11 +397,7 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
       }
       if (Relaxed)
         Regions.markRelaxed(D);
-      const EdgeCollector &C = EdgesOf(D);
-      for (const Decl *Callee : C.Callees)
-        Pending.push_back(Callee);
-      for (const Decl *L : C.Nested)
-        Pending.push_back(L);
+      Follow(EdgesOf(D), Pending);
     }
   };
   Close(Work, /*Relaxed=*/false);

@@ -97,9 +97,18 @@ void ProgramFacts::merge(const FactTable &U) {
     RegionKind &Mine = Regions[Usr];
     Mine = std::max(Mine, K); // strict wins over relaxed
   }
+  // A function is defined alike in every unit that defines it (an inline function in a header):
+  // in each round the effect of the first unit to export it stands (it may grow between rounds
+  // as the effects of its callees in other units become known).
+  for (const auto &[Usr, E] : U.Captures)
+    if (CaptureSeen.insert(Usr).second)
+      Captures[Usr] = E;
 }
 
-void ProgramFacts::beginRound() { MaskSeen.clear(); }
+void ProgramFacts::beginRound() {
+  MaskSeen.clear();
+  CaptureSeen.clear();
+}
 
 bool ProgramFacts::sameOn(const ProgramFacts &Other, const std::set<std::string> &Lookups) const {
   auto SameOrigin = [](const PortableOrigin *A, const PortableOrigin *B) { return bool(A) == bool(B); };
@@ -132,6 +141,10 @@ bool ProgramFacts::sameOn(const ProgramFacts &Other, const std::set<std::string>
                         Other.Globals.count(Usr) ? Other.Globals.at(Usr) : nullptr);
     else if (Kind == "R:")
       Same = region(Usr) == Other.region(Usr);
+    else if (Kind == "C:") {
+      const CaptureEffect *A = capture(Usr), *B = Other.capture(Usr);
+      Same = A && B ? *A == *B : A == B;
+    }
     if (!Same)
       return false;
   }
@@ -147,12 +160,18 @@ ProgramFacts ProgramFacts::snapshot() const {
   Copy.FieldSizes = FieldSizes;
   Copy.Globals = Globals;
   Copy.Regions = Regions;
+  Copy.Captures = Captures;
   return Copy;
 }
 
 RegionKind ProgramFacts::region(const std::string &Usr) const {
   auto It = Regions.find(Usr);
   return It == Regions.end() ? RegionKind::None : It->second;
+}
+
+const CaptureEffect *ProgramFacts::capture(const std::string &Usr) const {
+  auto It = Captures.find(Usr);
+  return It == Captures.end() ? nullptr : &It->second;
 }
 
 std::string usrOf(const clang::Decl *D) {

@@ -521,8 +521,28 @@ static std::string hostSuppressionAdvice(const CallExpr *Nms, const FunctionDecl
          "and the NMS out of the graph region, after the replay";
 }
 
+/// The check's own help as a recipe (lowercase, no final period), or empty.
+static std::string checkHelp(const std::string &CheckId) {
+  const CheckInfo *Check = findCheck(CheckId);
+  if (!Check || Check->Help.empty())
+    return "";
+  std::string Help = Check->Help;
+  Help[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(Help[0])));
+  if (Help.back() == '.')
+    Help.pop_back();
+  return Help;
+}
+
 std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api,
                          const BlockedBranches &Blocked) {
+  // A CUDA call that capture forbids is about where the capture begins and ends, not about host
+  // values: the advice on host-only code (move it after the replay) would be wrong in a window.
+  if (F.CheckId == "graphify-capture-unsafe-api") {
+    if (const auto *E = dyn_cast_or_null<Expr>(Anchor); E && Api.callHasTag(E, "first_call_allocates"))
+      return "run the captured code once before the capture begins (a warm-up run on the same stream), so "
+             "that the library's lazy initialisation happens outside the capture";
+    return checkHelp(F.CheckId);
+  }
   if (F.Construct == Finding::ConstructKind::GreedySelection)
     return GreedyFixedForm;
   if (const auto *E = dyn_cast_or_null<Expr>(Anchor); E && Api.callHasTag(E, "greedy_suppression"))
@@ -653,14 +673,7 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   case Consumer::None:
     break;
   }
-  if (const CheckInfo *Check = findCheck(F.CheckId); Check && !Check->Help.empty()) {
-    std::string Help = Check->Help;
-    Help[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(Help[0])));
-    if (!Help.empty() && Help.back() == '.')
-      Help.pop_back();
-    return Help;
-  }
-  return "";
+  return checkHelp(F.CheckId);
 }
 
 } // namespace graphify::rewriter

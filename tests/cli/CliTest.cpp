@@ -654,6 +654,43 @@ TEST(Cli, StaticBoundsThatNameNothingAreReported) {
   EXPECT_NE(Json.Err.find("\"static_bound_problems\":[\"the static bound 'h::setps'"), std::string::npos) << Json.Err;
 }
 
+// A capture window that calls through a std::function nothing known is assigned to runs code
+// graphify cannot check: it says so on stderr (even with --quiet; JSON: a list in the summary),
+// and a holder whose callables it can see is followed without a note.
+TEST(Cli, UnseenCallsInCaptureWindowsAreNamed) {
+  ScratchDir D;
+  std::string Src = D.file("engine.cpp",
+                           "#include <functional>\n"
+                           "typedef struct CUstream_st *cudaStream_t;\n"
+                           "typedef struct CUgraph_st *cudaGraph_t;\n"
+                           "enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };\n"
+                           "extern \"C\" int cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);\n"
+                           "extern \"C\" int cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);\n"
+                           "struct Engine {\n"
+                           "  std::function<void()> hook;\n"
+                           "  std::function<void()> known = [] {};\n"
+                           "  void capture(cudaStream_t s, cudaGraph_t *g) {\n"
+                           "    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+                           "    hook();\n"
+                           "    known();\n"
+                           "    cudaStreamEndCapture(s, g);\n"
+                           "    hook();\n"
+                           "  }\n"
+                           "};\n");
+  RunResult R = lint({Src, "--quiet", "--", "-std=c++17"});
+  EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Err.find("graphify-lint: note: " + Src +
+                       ":12:5: 'hook' is called in a capture window through a 'std::function', and graphify "
+                       "cannot tell what it runs (no callable is assigned to it in the checked files); that code "
+                       "is not checked"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(R.Err.find(":13:5:"), std::string::npos) << R.Err; // `known` holds a lambda graphify sees
+  EXPECT_EQ(R.Err.find(":15:5:"), std::string::npos) << R.Err; // after the window: not captured
+  RunResult Json = lint({Src, "--format=json", "--", "-std=c++17"});
+  EXPECT_NE(Json.Err.find("\"unseen_calls\":[\"" + Src + ":12:5: 'hook' is called"), std::string::npos) << Json.Err;
+}
+
 TEST(Cli, InstalledToolFindsResourceDirAndRules) {
   ScratchDir Prefix;
   // The real install rules: the whole project when everything is built, else the analyzer's

@@ -44,6 +44,8 @@ public:
   const ApiResolver &api() const { return Facts.api(); }
   const TaintFacts &facts() const { return Facts; }
   const GraphRegions &regions() const { return Regions; }
+  /// The analysed function bodies (regions or not).
+  llvm::ArrayRef<const clang::FunctionDecl *> functions() const { return Functions; }
 
   /// Calls `Visit` on every statement and expression of graph-region code (all analyzed code
   /// under Scope::All), in source order. Instantiations of one template are each visited;

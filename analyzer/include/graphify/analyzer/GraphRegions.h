@@ -5,7 +5,14 @@
 /// `graphify.graph_region`; qualified names matching the configured globs; callables passed to
 /// `capture_entry` functions; the code inside capture windows (CaptureWindows.h) and what it
 /// calls. The region is the seeds plus everything they call, transitively, among the functions
-/// defined in the analyzed files. A lambda written inside a region is part of it.
+/// defined in the analyzed files. A lambda written inside a region is part of it. A virtual call
+/// reaches every overrider defined there, and a call through a std::function or a function
+/// pointer every callable assigned to its holder (CallTargets); when graphify cannot tell what
+/// such a call runs, it records an unseen call instead of passing it over.
+///
+/// A function entered with a capture open (one that closes it: a wrapper's `CaptureEnd()`, a
+/// helper that runs the nodes and ends the capture) is not a region body: its code up to its end
+/// call is a window of its own (entryWindow), and the code after it is not captured.
 ///
 /// A host epilogue (GraphRegionFinder::isHostEpilogue) is never a region body itself; the region
 /// goes on through its calls.
@@ -58,7 +65,22 @@ public:
   const llvm::DenseMap<const clang::FunctionDecl *, bool> &calledWithoutBody() const { return Unresolved; }
   void noteCalledWithoutBody(const clang::FunctionDecl *FD, bool Relaxed);
 
+  /// A call in region code whose targets graphify cannot see (an indirect call through a holder
+  /// nothing known is assigned to): what it runs is not checked, and the user is told so.
+  struct UnseenCall {
+    clang::SourceLocation Loc;
+    std::string Message;
+  };
+  const std::vector<UnseenCall> &unseenCalls() const { return Unseen; }
+  void noteUnseenCall(clang::SourceLocation Loc, std::string Message) { Unseen.push_back({Loc, std::move(Message)}); }
+
+  /// What each function does to stream capture (set by GraphRegionFinder::find).
+  const CaptureEffects &captureEffects() const { return Effects; }
+  void setCaptureEffects(CaptureEffects E) { Effects = std::move(E); }
+
 private:
+  std::vector<UnseenCall> Unseen;
+  CaptureEffects Effects;
   llvm::DenseSet<const clang::Decl *> Bodies;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Unresolved;
   llvm::DenseSet<const clang::Decl *> RelaxedBodies;
@@ -113,10 +135,8 @@ private:
   RegionKind importedRegion(const clang::FunctionDecl *FD) const;
 
   bool isSeed(const clang::FunctionDecl *FD) const;
-  /// Records `FD`'s capture windows and queues what each calls as region seeds.
-  void addWindowSeeds(const clang::FunctionDecl &FD, GraphRegions &Regions,
-                      std::vector<const clang::Decl *> &Strict,
-                      std::vector<const clang::Decl *> &Relaxed) const;
+  /// Whole-program mode: the capture effect of a function defined in another TU.
+  const CaptureEffect *importedEffect(const clang::FunctionDecl *FD) const;
   bool matchesGlob(const clang::FunctionDecl *FD) const;
 };
 

@@ -16,6 +16,7 @@
 ///   if (!Program.sameOn(Before, Units[0].Lookups)) ...      // TU 0 must re-analyse
 /// \endcode
 
+#include "graphify/analyzer/CaptureEffect.h"
 #include "graphify/analyzer/Finding.h"
 
 #include <clang/AST/Decl.h>
@@ -85,6 +86,8 @@ public:
   std::map<std::string, const PortableOrigin *> FieldSizes;
   std::map<std::string, const PortableOrigin *> Globals;
   std::map<std::string, RegionKind> Regions;
+  /// Functions that open or close stream capture for their callers (a wrapper's CaptureBegin()).
+  std::map<std::string, CaptureEffect> Captures;
 
   /// Stores a copy of `O` and returns its stable address (null stays null).
   const PortableOrigin *keep(const PortableOrigin *O);
@@ -100,8 +103,8 @@ private:
 };
 
 /// What one translation unit exports after a round, and which program facts it looked up
-/// (keys "S:usr", "P:usr", "F:usr", "H:usr", "N:usr", "G:usr", "R:usr" for summaries, parameter
-/// entries, fields, field shapes, field sizes, globals and regions): a later round needs re-running only when one of those changed.
+/// (keys "S:usr", "P:usr", "F:usr", "H:usr", "N:usr", "G:usr", "R:usr", "C:usr" for summaries,
+/// parameter entries, fields, field shapes, field sizes, globals, regions and capture effects): a later round needs re-running only when one of those changed.
 struct UnitFacts : FactTable {
   std::set<std::string> Lookups;
 };
@@ -120,9 +123,12 @@ public:
   ProgramFacts snapshot() const;
 
   RegionKind region(const std::string &Usr) const;
+  /// The capture effect of the function, or null when it has none.
+  const CaptureEffect *capture(const std::string &Usr) const;
 
 private:
   std::set<std::string> MaskSeen; ///< summaries merged in this round
+  std::set<std::string> CaptureSeen; ///< capture effects merged in this round
 };
 
 /// The USR of `D` (a function, field or variable), or empty when Clang cannot make one.

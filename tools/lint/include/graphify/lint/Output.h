@@ -85,6 +85,9 @@ struct RunSummary {
   /// Static bounds that name no variable, and malformed bound annotations: their loops stay
   /// unbounded.
   std::vector<std::string> StaticBoundProblems;
+  /// Calls in graph regions and capture windows whose targets graphify cannot see
+  /// (`file:line:col: message`): the code they run went unchecked.
+  std::vector<std::string> UnseenCalls;
   std::map<std::string, unsigned> FindingsPerCheck;
   double Seconds = 0;
 };

@@ -1,0 +1,34 @@
+#pragma once
+/// \file
+/// A function's capture effect: whether a call to it opens or closes stream capture for its
+/// caller (CaptureWindows.h computes it; whole-program mode carries it between translation units,
+/// ProgramFacts.h). Plain data.
+
+#include <string>
+
+namespace graphify {
+
+/// What a call to a function does to stream capture, seen from its caller.
+struct CaptureEffect {
+  /// Returns with a capture open that it began (a begin call, or a call of a function that opens
+  /// one, with no end call after it in source order).
+  bool Opens = false;
+  /// Ends a capture that was open on entry (its first capture call in source order is an end).
+  bool Closes = false;
+  /// The capture it opens is in relaxed mode.
+  bool Relaxed = false;
+  /// The stream (or graph object) of the capture it opens, or else of the one it closes, as a
+  /// caller can name it: the parameter at this index, or the field of this name of the object the
+  /// function is called on. Neither: unknown (matched by the next end call at all).
+  int StreamParam = -1;
+  std::string StreamField;
+
+  bool any() const { return Opens || Closes; }
+  bool operator==(const CaptureEffect &O) const {
+    return Opens == O.Opens && Closes == O.Closes && Relaxed == O.Relaxed && StreamParam == O.StreamParam &&
+           StreamField == O.StreamField;
+  }
+  bool operator!=(const CaptureEffect &O) const { return !(*this == O); }
+};
+
+} // namespace graphify

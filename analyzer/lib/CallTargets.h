@@ -1,0 +1,73 @@
+#pragma once
+/// \file
+/// Where a call goes when it does not name its callee: a virtual call goes to the overriders of
+/// the method defined in the analysed files, and a call through a `std::function`, a function
+/// pointer or another library callable wrapper goes to the callables assigned to the variable,
+/// field or parameter that holds it (lambdas, functions, `&f`, lambda variables). Region code that
+/// makes such a call reaches those bodies; when graphify cannot tell what the holder runs, the
+/// caller says so instead of passing the call over in silence.
+///
+/// \code
+///   graphify::CallTargets Targets(Functions);
+///   if (const clang::ValueDecl *H = graphify::CallTargets::holderOf(CE)) {
+///     graphify::CallTargets::Held Held = Targets.heldBy(H);
+///     if (!Held.Unseen.empty()) ...   // "nothing is assigned to it in the checked files"
+///   }
+/// \endcode
+
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/DenseMap.h>
+
+#include <string>
+#include <vector>
+
+namespace graphify {
+
+class CallTargets {
+public:
+  /// More callables than this in one holder are not followed (a dispatch table, a registry).
+  static constexpr unsigned MaxHeld = 8;
+
+  explicit CallTargets(llvm::ArrayRef<const clang::FunctionDecl *> Functions) : Functions(Functions) {}
+
+  /// The methods among the analysed functions that override `MD`, directly or not.
+  llvm::ArrayRef<const clang::CXXMethodDecl *> overriders(const clang::CXXMethodDecl *MD) const;
+
+  /// What a holder runs: the bodies assigned to it, or why graphify cannot tell (Unseen).
+  struct Held {
+    std::vector<const clang::Decl *> Bodies;
+    std::string Unseen;
+  };
+  Held heldBy(const clang::ValueDecl *Holder) const;
+
+  /// Whether `MCE` dispatches on the dynamic type: a virtual method called through a pointer or
+  /// reference, not named with a qualifier (`Base::f()`) and not final.
+  static bool dispatchesVirtually(const clang::CXXMemberCallExpr &MCE);
+
+  /// The variable, field or parameter whose callable `CE` calls (`fn_(x)` on a std::function or
+  /// a function pointer, `(*fp)(x)`), or null when `CE` is not such a call. `Indirect` is set
+  /// when `CE` is an indirect call at all, even one whose holder has no name.
+  static const clang::ValueDecl *holderOf(const clang::CallExpr &CE, bool &Indirect);
+
+  /// The body a callable expression runs: a lambda, a function, `&f`, a variable holding a
+  /// lambda, also converted to std::function.
+  static const clang::Decl *callableBody(const clang::Expr *E);
+
+private:
+  llvm::ArrayRef<const clang::FunctionDecl *> Functions;
+  mutable bool Scanned = false;
+  mutable llvm::DenseMap<const clang::Decl *, std::vector<const clang::CXXMethodDecl *>> Overriders;
+  struct Assigned {
+    std::vector<const clang::Decl *> Bodies;
+    std::vector<const clang::Decl *> Aliases; ///< holders it is given (`fn_ = f` of a parameter f)
+    bool Opaque = false; ///< given something that is not a callable graphify can name
+  };
+  mutable llvm::DenseMap<const clang::Decl *, Assigned> Holders;
+
+  void scan() const;
+};
+
+} // namespace graphify

@@ -1,0 +1,60 @@
+// Lazy initialisation in capture windows, with the library prototypes declared by hand: a cuBLAS
+// GEMM or a TensorRT enqueue may allocate or set itself up on its first call, which capture
+// forbids, unless the same call ran before the capture began (a warm-up run).
+typedef int cudaError_t;
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct cublasContext *cublasHandle_t;
+enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };
+extern "C" cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);
+extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);
+extern "C" int cublasSgemm_v2(cublasHandle_t, int, int, int, int, int, const float *, const float *, int,
+                              const float *, int, const float *, float *, int);
+#define cublasSgemm cublasSgemm_v2
+
+namespace nvinfer1 {
+class IExecutionContext {
+public:
+  bool enqueueV3(cudaStream_t stream) noexcept;
+};
+} // namespace nvinfer1
+
+static void gemm(cublasHandle_t h, const float *a, const float *b, float *c, int n) {
+  const float one = 1.f, zero = 0.f;
+  cublasSgemm(h, 0, 0, n, n, n, &one, a, n, b, n, &zero, c, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cublasSgemm_v2' may allocate the handle's workspace on its first call, and nothing calls it before the capture that begins at line 31; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
+}
+
+// No warm-up: the first GEMM would run inside the capture.
+void captureCold(cublasHandle_t h, cudaStream_t s, cudaGraph_t *g, const float *a, const float *b, float *c,
+                 int n) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  gemm(h, a, b, c, n);
+  cudaStreamEndCapture(s, g);
+}
+
+// The same step run once before capturing: warmed up.
+void captureWarm(cublasHandle_t h, cudaStream_t s, cudaGraph_t *g, const float *a, const float *b, float *c,
+                 int n) {
+  gemm(h, a, b, c, n);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  gemm(h, a, b, c, n);
+  cudaStreamEndCapture(s, g);
+}
+
+// TensorRT: enqueue once before capturing, as its documentation asks.
+void captureEngine(nvinfer1::IExecutionContext *context, cudaStream_t s, cudaGraph_t *g, bool warm) {
+  if (warm)
+    context->enqueueV3(s);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  context->enqueueV3(s);
+  cudaStreamEndCapture(s, g);
+}
+
+void captureEngineCold(nvinfer1::IExecutionContext *context, cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  context->enqueueV3(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'enqueueV3' does deferred initialisation (allocations, shape-dependent setup) on its first call, and nothing calls it before the capture that begins at line 55; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
+  cudaStreamEndCapture(s, g);
+  context->enqueueV3(s); // after the capture: too late to warm it up
+}

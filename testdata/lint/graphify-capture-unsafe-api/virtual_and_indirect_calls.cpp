@@ -1,0 +1,153 @@
+// Calls in capture windows that do not name their callee, with the CUDA prototypes declared by
+// hand: a virtual forward through a base-class pointer reaches every overrider defined here, and
+// a std::function or function-pointer member reaches the callables assigned to it. What graphify
+// cannot resolve is named on stderr (tests/cli), never passed over.
+#include <functional>
+#include <memory>
+#include <vector>
+
+typedef int cudaError_t;
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUgraph_st *cudaGraph_t;
+enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };
+extern "C" cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);
+extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);
+extern "C" cudaError_t cudaMalloc(void **, unsigned long);
+extern "C" cudaError_t cudaFree(void *);
+extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t);
+extern "C" cudaError_t cudaDeviceSynchronize(void);
+
+struct Model {
+  virtual ~Model() = default;
+  virtual void forward(cudaStream_t s) = 0;
+  virtual void warmup() {}
+};
+
+struct Decoder : Model {
+  void forward(cudaStream_t s) override {
+    cudaStreamSynchronize(s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+  void warmup() override { cudaDeviceSynchronize(); } // called only before the window
+};
+
+struct Encoder final : Model {
+  void forward(cudaStream_t) override {
+    void *p = nullptr;
+    cudaMalloc(&p, 64);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+};
+
+void captureModel(std::unique_ptr<Model> &model, cudaStream_t s, cudaGraph_t *g) {
+  model->warmup();
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  model->forward(s);
+  cudaStreamEndCapture(s, g);
+}
+
+// A value of the derived type calls that very method, and a qualified call names its method: no
+// other overrider is reached.
+struct Stage {
+  virtual ~Stage() = default;
+  virtual void run(cudaStream_t) {}
+};
+struct Pooler : Stage {
+  void run(cudaStream_t s) override { Stage::run(s); }
+};
+struct Tiler : Pooler {
+  void run(cudaStream_t) override { cudaDeviceSynchronize(); } // not reached below
+};
+void capturePooler(cudaStream_t s, cudaGraph_t *g) {
+  Pooler pooler;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  pooler.run(s);
+  cudaStreamEndCapture(s, g);
+}
+
+// An engine that enqueues through a std::function member set in its constructor.
+class Engine {
+public:
+  explicit Engine(cudaStream_t s) : stream_(s), enqueue_([this] { launch(); }) {}
+  void capture(cudaGraph_t *g) {
+    cudaStreamBeginCapture(stream_, cudaStreamCaptureModeGlobal);
+    enqueue_();
+    cudaStreamEndCapture(stream_, g);
+  }
+
+private:
+  void launch() {
+    cudaFree(scratch_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+  cudaStream_t stream_;
+  void *scratch_ = nullptr;
+  std::function<void()> enqueue_;
+};
+
+// A function pointer assigned in two places: both targets are in the window.
+static void stepA(cudaStream_t s) {
+  cudaStreamSynchronize(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+}
+static void stepB(cudaStream_t) {
+  cudaDeviceSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaDeviceSynchronize' waits for the whole device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+}
+static void stepUnused(cudaStream_t) { cudaDeviceSynchronize(); }
+
+struct Runner {
+  void (*step)(cudaStream_t) = nullptr;
+  void choose(bool fast) { step = fast ? &stepA : stepB; }
+  void capture(cudaStream_t s, cudaGraph_t *g) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    step(s);
+    cudaStreamEndCapture(s, g);
+  }
+};
+
+// A callback parameter: the callables its callers pass.
+static void captureWith(cudaStream_t s, cudaGraph_t *g, const std::function<void(cudaStream_t)> &body) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  body(s);
+  cudaStreamEndCapture(s, g);
+}
+void captureLambda(cudaStream_t s, cudaGraph_t *g) {
+  captureWith(s, g, [](cudaStream_t t) {
+    cudaStreamSynchronize(t);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  });
+}
+
+// Callbacks registered from outside the checked files: graphify says it cannot see them.
+struct Hooks {
+  std::vector<std::function<void()>> before;
+  std::function<void()> after;
+  void capture(cudaStream_t s, cudaGraph_t *g) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    for (auto &hook : before)
+      hook();
+    after();
+    cudaStreamEndCapture(s, g);
+  }
+};
+
+// A std::function given a function object of the project: its call operator runs.
+struct EnqueueExplicit {
+  cudaStream_t stream;
+  bool operator()() const {
+    cudaStreamSynchronize(stream);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    return true;
+  }
+};
+struct Inference {
+  using EnqueueFunction = std::function<bool()>;
+  EnqueueFunction enqueue;
+  void setUp(cudaStream_t s) { enqueue = EnqueueFunction(EnqueueExplicit{s}); }
+  void capture(cudaStream_t s, cudaGraph_t *g) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    enqueue();
+    cudaStreamEndCapture(s, g);
+  }
+};
