@@ -141,7 +141,7 @@ public:
     Result.Facts = Facts;
     Result.MatchedRegionGlobs = MatchedGlobs;
     checkStaticBounds(Result);
-    noteUnseenCalls(Result);
+    noteUncheckedCode(Result);
     AnalysisContext Context(Ctx, Config, *Facts, Regions, Functions, Result);
     for (const std::unique_ptr<Check> &C : createChecks()) {
       const CheckInfo &Info = C->info();
@@ -167,7 +167,7 @@ public:
     Sorted.MatchedRegionGlobs = std::move(Result.MatchedRegionGlobs);
     Sorted.MatchedStaticBounds = std::move(Result.MatchedStaticBounds);
     Sorted.AnnotationProblems = std::move(Result.AnnotationProblems);
-    Sorted.UnseenCalls = std::move(Result.UnseenCalls);
+    Sorted.UncheckedCode = std::move(Result.UncheckedCode);
     for (size_t I : Order) {
       Sorted.Findings.push_back(std::move(Result.Findings[I]));
       Sorted.Anchors.push_back(Result.Anchors[I]);
@@ -199,9 +199,9 @@ private:
     }
   }
   /// The region calls whose targets graphify cannot see, in reported files (as findings are).
-  void noteUnseenCalls(AnalysisResult &Result) const {
+  void noteUncheckedCode(AnalysisResult &Result) const {
     const SourceManager &SM = Ctx.getSourceManager();
-    for (const GraphRegions::UnseenCall &U : Regions.unseenCalls()) {
+    for (const GraphRegions::UncheckedNote &U : Regions.uncheckedCode()) {
       if (!acceptedFile(SM, Config, U.Loc))
         continue;
       PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(U.Loc));
@@ -210,8 +210,8 @@ private:
       // One note per call site, however many template instantiations make the call.
       std::string Where = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" +
                           std::to_string(P.getColumn()) + ": ";
-      if (llvm::none_of(Result.UnseenCalls, [&](const std::string &L) { return llvm::StringRef(L).starts_with(Where); }))
-        Result.UnseenCalls.push_back(Where + U.Message);
+      if (llvm::none_of(Result.UncheckedCode, [&](const std::string &L) { return llvm::StringRef(L).starts_with(Where); }))
+        Result.UncheckedCode.push_back(Where + U.Message);
     }
   }
   std::vector<const FunctionDecl *> Functions;

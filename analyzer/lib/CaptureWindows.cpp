@@ -331,6 +331,22 @@ std::optional<CaptureEffect> CaptureEffects::ofCall(const CaptureSite &Site) con
   return Merged;
 }
 
+bool CaptureEffects::isCalled(const FunctionDecl *FD) const {
+  for (const auto &[Caller, List] : Sites)
+    for (const CaptureSite &S : List) {
+      if (S.What != CaptureSite::Kind::Callee)
+        continue;
+      if (canon(S.Callee) == canon(FD))
+        return true;
+      if (!S.Virtual)
+        continue;
+      auto It = Overriders.find(canon(S.Callee));
+      if (It != Overriders.end() && llvm::any_of(It->second, [&](const FunctionDecl *O) { return canon(O) == canon(FD); }))
+        return true;
+    }
+  return false;
+}
+
 std::vector<const FunctionDecl *> CaptureEffects::closingOverriders(const FunctionDecl *MD) const {
   std::vector<const FunctionDecl *> Out;
   auto It = Overriders.find(canon(MD));
@@ -372,6 +388,7 @@ std::vector<CaptureWindow> findCaptureWindows(const FunctionDecl &FD, const ApiR
       continue;
     CaptureWindow W;
     W.Function = &FD;
+    W.Begin = Calls[I].Start;
     W.Open = Calls[I].Stop;
     W.Relaxed = Calls[I].Relaxed;
     if (Close[I] >= 0) {
@@ -394,6 +411,7 @@ std::optional<CaptureWindow> entryWindow(const FunctionDecl &FD, const ApiResolv
   W.Function = &FD;
   const Stmt *Body = FD.getBody();
   W.Open = SM.getExpansionLoc(isa<CompoundStmt>(Body) ? cast<CompoundStmt>(Body)->getLBracLoc() : Body->getBeginLoc());
+  W.Begin = W.Open;
   W.Close = Calls.front().Start;
   W.ClosedBy = Calls.front().Callee;
   return W;

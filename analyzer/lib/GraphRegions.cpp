@@ -249,6 +249,38 @@ static std::string unseenCallMessage(const ValueDecl *Holder, llvm::StringRef Wh
          ", and graphify cannot tell what it runs (" + Why.str() + "); that code is not checked";
 }
 
+/// Whether nothing of `FD`'s body runs in its entry window `W` (its end call comes first).
+static bool emptyWindow(const FunctionDecl &FD, const CaptureWindow &W, const SourceManager &SM) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD.getBody());
+  return !Body || Body->body_empty() ||
+         !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Body->body_front()->getBeginLoc()), W.Close);
+}
+
+void GraphRegionFinder::noteUnpairedCaptures(llvm::ArrayRef<const FunctionDecl *> Functions,
+                                             GraphRegions &Regions) const {
+  const CaptureEffects &Effects = Regions.captureEffects();
+  for (const FunctionDecl *FD : Functions) {
+    const CaptureEffect *E = Effects.of(FD);
+    if (!E || Effects.isCalled(FD))
+      continue;
+    const SourceManager &SM = FD->getASTContext().getSourceManager();
+    const std::string Name = "'" + FD->getQualifiedNameAsString() + "'";
+    if (E->Opens) {
+      std::vector<CaptureWindow> Windows = findCaptureWindows(*FD, Api, SM, &Effects);
+      auto Open = llvm::find_if(llvm::reverse(Windows), [](const CaptureWindow &W) { return W.Close.isInvalid(); });
+      if (Open != llvm::reverse(Windows).end())
+        Regions.noteUnchecked(Open->Begin, Name + " returns with the capture begun here still open, and nothing in "
+                                            "the checked files calls it: what its callers run before they end the "
+                                            "capture is not checked (lint the files that call it too)");
+    }
+    if (E->Closes && !isSeed(FD))
+      if (std::optional<CaptureWindow> W = entryWindow(*FD, Api, SM, Effects); W && !emptyWindow(*FD, *W, SM))
+        Regions.noteUnchecked(W->Close, Name + " ends a capture begun before it is called, and nothing in the "
+                                         "checked files calls it: its code before the end call is not checked as "
+                                         "captured (lint the files that begin the capture too)");
+  }
+}
+
 GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functions) const {
   GraphRegions Regions;
   if (Functions.empty())
@@ -296,7 +328,7 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
         continue;
       }
       if (Noted.insert(I.Call).second)
-        Regions.noteUnseenCall(I.Call->getBeginLoc(), unseenCallMessage(I.Holder, Held.Unseen, C.forWindow()));
+        Regions.noteUnchecked(I.Call->getBeginLoc(), unseenCallMessage(I.Holder, Held.Unseen, C.forWindow()));
     }
   };
 
@@ -402,6 +434,8 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
   };
   Close(Work, /*Relaxed=*/false);
   Close(RelaxedWork, /*Relaxed=*/true);
+  if (!Program)
+    noteUnpairedCaptures(Functions, Regions);
   return Regions;
 }
 

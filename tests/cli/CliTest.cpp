@@ -657,7 +657,7 @@ TEST(Cli, StaticBoundsThatNameNothingAreReported) {
 // A capture window that calls through a std::function nothing known is assigned to runs code
 // graphify cannot check: it says so on stderr (even with --quiet; JSON: a list in the summary),
 // and a holder whose callables it can see is followed without a note.
-TEST(Cli, UnseenCallsInCaptureWindowsAreNamed) {
+TEST(Cli, UncheckedCodeInCaptureWindowsAreNamed) {
   ScratchDir D;
   std::string Src = D.file("engine.cpp",
                            "#include <functional>\n"
@@ -688,7 +688,43 @@ TEST(Cli, UnseenCallsInCaptureWindowsAreNamed) {
   EXPECT_EQ(R.Err.find(":13:5:"), std::string::npos) << R.Err; // `known` holds a lambda graphify sees
   EXPECT_EQ(R.Err.find(":15:5:"), std::string::npos) << R.Err; // after the window: not captured
   RunResult Json = lint({Src, "--format=json", "--", "-std=c++17"});
-  EXPECT_NE(Json.Err.find("\"unseen_calls\":[\"" + Src + ":12:5: 'hook' is called"), std::string::npos) << Json.Err;
+  EXPECT_NE(Json.Err.find("\"unchecked_code\":[\"" + Src + ":12:5: 'hook' is called"), std::string::npos) << Json.Err;
+}
+
+// A capture a file begins in a wrapper that nothing in it calls leaves its callers' window
+// unchecked when that file is linted alone: a note says so; linted with its caller (whole
+// program), the window is checked and no note is made.
+TEST(Cli, UnpairedCapturesAreNamedWhenLintedAlone) {
+  ScratchDir D;
+  std::string Decls = "typedef struct CUstream_st *cudaStream_t;\n"
+                      "typedef struct CUgraph_st *cudaGraph_t;\n"
+                      "enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };\n"
+                      "extern \"C\" int cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);\n"
+                      "extern \"C\" int cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);\n"
+                      "extern \"C\" int cudaDeviceSynchronize(void);\n"
+                      "void begin(cudaStream_t s);\n";
+  D.file("decls.h", Decls);
+  std::string Wrapper = D.file("wrapper.cpp", "#include \"decls.h\"\n"
+                                              "void begin(cudaStream_t s) { cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal); }\n");
+  std::string Caller = D.file("caller.cpp", "#include \"decls.h\"\n"
+                                            "void step(cudaStream_t s, cudaGraph_t *g) {\n"
+                                            "  begin(s);\n"
+                                            "  cudaDeviceSynchronize();\n"
+                                            "  cudaStreamEndCapture(s, g);\n"
+                                            "}\n");
+  RunResult Alone = lint({Wrapper, "--quiet", "--", "-std=c++17"});
+  EXPECT_EQ(Alone.Code, 0) << Alone.Out << Alone.Err;
+  EXPECT_NE(Alone.Err.find("graphify-lint: note: " + Wrapper +
+                           ":2:30: 'begin' returns with the capture begun here still open, and nothing in the "
+                           "checked files calls it"),
+            std::string::npos)
+      << Alone.Err;
+  RunResult Program = lint({Wrapper, Caller, "--", "-std=c++17"});
+  EXPECT_EQ(Program.Code, 1) << Program.Out << Program.Err;
+  EXPECT_NE(Program.Out.find(Caller + ":4:3: warning: 'cudaDeviceSynchronize' waits for the whole device"),
+            std::string::npos)
+      << Program.Out;
+  EXPECT_EQ(Program.Err.find("graphify-lint: note: " + Wrapper), std::string::npos) << Program.Err;
 }
 
 TEST(Cli, InstalledToolFindsResourceDirAndRules) {

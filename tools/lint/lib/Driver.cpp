@@ -342,11 +342,12 @@ std::vector<std::string> staticBoundWarnings(const std::vector<LintUnitResult> &
   return Out;
 }
 
-/// The region calls whose targets no unit could see, once each, in unit order.
-std::vector<std::string> unseenCalls(const std::vector<LintUnitResult> &Results) {
+/// The notes on code that went unchecked (calls no unit could follow, unpaired captures), once
+/// each, in unit order.
+std::vector<std::string> uncheckedCode(const std::vector<LintUnitResult> &Results) {
   std::vector<std::string> Out;
   for (const LintUnitResult &R : Results)
-    for (const std::string &U : R.UnseenCalls)
+    for (const std::string &U : R.UncheckedCode)
       if (!llvm::is_contained(Out, U))
         Out.push_back(U);
   return Out;
@@ -629,8 +630,8 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   if (O.Format != OutputFormat::Json)
     for (const std::string &W : BoundWarnings)
       Err << "graphify-lint: warning: " << W << "\n";
-  // Even with --quiet, as the warnings above: what such a call runs went unchecked.
-  const std::vector<std::string> Unseen = unseenCalls(Results);
+  // Even with --quiet, as the warnings above: that code went unchecked.
+  const std::vector<std::string> Unseen = uncheckedCode(Results);
   if (O.Format != OutputFormat::Json)
     for (const std::string &U : Unseen)
       Err << "graphify-lint: note: " << U << "\n";
@@ -657,7 +658,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     Summary.HiddenInHeaders = NotShown;
     Summary.UnmatchedRegionGlobs = Unmatched;
     Summary.StaticBoundProblems = BoundWarnings;
-    Summary.UnseenCalls = Unseen;
+    Summary.UncheckedCode = Unseen;
     Summary.Files = Jobs.size();
     Summary.Sources = std::set<std::string>(Files.begin(), Files.end()).size();
     Summary.NotParsed = llvm::count_if(Results, [](const LintUnitResult &R) { return !R.Parsed; });

@@ -256,7 +256,7 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     R.RegionGlobs = GraphRegions;
     R.MatchedStaticBounds = std::move(A.MatchedStaticBounds);
     R.AnnotationProblems = std::move(A.AnnotationProblems);
-    R.UnseenCalls = std::move(A.UnseenCalls);
+    R.UncheckedCode = std::move(A.UncheckedCode);
     R.StaticBoundKeys.clear();
     for (const StaticBound &B : Config.StaticBounds)
       R.StaticBoundKeys.push_back(B.Function + "::" + B.Name);

@@ -62,7 +62,7 @@ void writeSummaryJson(llvm::raw_ostream &OS, const RunSummary &S) {
                              {"hidden_in_headers", S.HiddenInHeaders},
                              {"unmatched_region_globs", llvm::json::Array(S.UnmatchedRegionGlobs)},
                              {"static_bound_problems", llvm::json::Array(S.StaticBoundProblems)},
-                             {"unseen_calls", llvm::json::Array(S.UnseenCalls)},
+                             {"unchecked_code", llvm::json::Array(S.UncheckedCode)},
                              {"seconds", std::round(S.Seconds * 1000) / 1000}};
   OS << llvm::json::Value(llvm::json::Object{{"summary", std::move(Summary)}}) << "\n";
 }

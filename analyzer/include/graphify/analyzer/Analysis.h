@@ -108,9 +108,9 @@ struct AnalysisResult {
   std::set<std::string> MatchedStaticBounds;
   /// Malformed GRAPHIFY_STATIC_BOUND annotations, as `file:line:col: message`.
   std::vector<std::string> AnnotationProblems;
-  /// Calls in graph regions and capture windows whose targets graphify cannot see (through a
-  /// std::function or function pointer nothing known is assigned to), as `file:line:col: message`.
-  std::vector<std::string> UnseenCalls;
+  /// Code that should be checked and is not (calls in regions and windows whose targets graphify
+  /// cannot see, captures begun and never ended here), as `file:line:col: message`.
+  std::vector<std::string> UncheckedCode;
 };
 
 /// Runs every enabled check on the translation unit.

@@ -43,6 +43,8 @@ struct CaptureWindow {
   /// The last character of the begin call (of the macro invocation that wraps it, if any):
   /// code after it is captured. For an entry window, the body's opening brace.
   clang::SourceLocation Open;
+  /// The first character of the begin call (the body's opening brace for an entry window).
+  clang::SourceLocation Begin;
   /// The first character of the end call (or its macro invocation); invalid when the window
   /// runs to the end of the body.
   clang::SourceLocation Close;
@@ -83,6 +85,9 @@ public:
   /// The effect of the call `Site` (a Callee site): its callee's, merged for a virtual call with
   /// the effects of the overriders defined here (any that opens or closes makes the call do so).
   std::optional<CaptureEffect> ofCall(const CaptureSite &Site) const;
+  /// Whether any body given to compute() calls `FD` (directly, or through a virtual call that
+  /// may dispatch to it).
+  bool isCalled(const clang::FunctionDecl *FD) const;
   /// The overriders of `MD` defined here that close a capture (a virtual `OnRunEnd()`).
   std::vector<const clang::FunctionDecl *> closingOverriders(const clang::FunctionDecl *MD) const;
   /// The functions defined here that have an effect (by canonical declaration).

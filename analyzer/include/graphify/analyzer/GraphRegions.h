@@ -65,21 +65,23 @@ public:
   const llvm::DenseMap<const clang::FunctionDecl *, bool> &calledWithoutBody() const { return Unresolved; }
   void noteCalledWithoutBody(const clang::FunctionDecl *FD, bool Relaxed);
 
-  /// A call in region code whose targets graphify cannot see (an indirect call through a holder
-  /// nothing known is assigned to): what it runs is not checked, and the user is told so.
-  struct UnseenCall {
+  /// Code that should be checked and is not, with why: a call in region code whose targets
+  /// graphify cannot see (an indirect call through a holder nothing known is assigned to), a
+  /// capture that the checked files begin and never end (or end and never begin). The user is
+  /// told instead of getting a silent pass.
+  struct UncheckedNote {
     clang::SourceLocation Loc;
     std::string Message;
   };
-  const std::vector<UnseenCall> &unseenCalls() const { return Unseen; }
-  void noteUnseenCall(clang::SourceLocation Loc, std::string Message) { Unseen.push_back({Loc, std::move(Message)}); }
+  const std::vector<UncheckedNote> &uncheckedCode() const { return Unseen; }
+  void noteUnchecked(clang::SourceLocation Loc, std::string Message) { Unseen.push_back({Loc, std::move(Message)}); }
 
   /// What each function does to stream capture (set by GraphRegionFinder::find).
   const CaptureEffects &captureEffects() const { return Effects; }
   void setCaptureEffects(CaptureEffects E) { Effects = std::move(E); }
 
 private:
-  std::vector<UnseenCall> Unseen;
+  std::vector<UncheckedNote> Unseen;
   CaptureEffects Effects;
   llvm::DenseSet<const clang::Decl *> Bodies;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Unresolved;
@@ -135,6 +137,10 @@ private:
   RegionKind importedRegion(const clang::FunctionDecl *FD) const;
 
   bool isSeed(const clang::FunctionDecl *FD) const;
+  /// Notes the captures a translation unit leaves unpaired: a function that returns with one open,
+  /// or ends one open on entry, that nothing in the unit calls (single-unit runs only: in
+  /// whole-program mode another unit may call it).
+  void noteUnpairedCaptures(llvm::ArrayRef<const clang::FunctionDecl *> Functions, GraphRegions &Regions) const;
   /// Whole-program mode: the capture effect of a function defined in another TU.
   const CaptureEffect *importedEffect(const clang::FunctionDecl *FD) const;
   bool matchesGlob(const clang::FunctionDecl *FD) const;

@@ -77,7 +77,7 @@ struct LintUnitResult {
   std::vector<std::string> StaticBoundKeys; ///< the configured static bounds (`function::variable`)
   std::set<std::string> MatchedStaticBounds; ///< those that named a variable of a function of its analysed files
   std::vector<std::string> AnnotationProblems; ///< malformed GRAPHIFY_STATIC_BOUND annotations (`file:line:col: ...`)
-  std::vector<std::string> UnseenCalls; ///< region calls whose targets graphify cannot see (`file:line:col: ...`)
+  std::vector<std::string> UncheckedCode; ///< code that should be checked and is not, with why (`file:line:col: ...`)
   std::vector<FileRead> FilesRead;      ///< with RecordFilesRead: the files the parse read, headers included
 };
 

@@ -85,9 +85,9 @@ struct RunSummary {
   /// Static bounds that name no variable, and malformed bound annotations: their loops stay
   /// unbounded.
   std::vector<std::string> StaticBoundProblems;
-  /// Calls in graph regions and capture windows whose targets graphify cannot see
-  /// (`file:line:col: message`): the code they run went unchecked.
-  std::vector<std::string> UnseenCalls;
+  /// Code that should be checked and is not (`file:line:col: message`): calls in regions and
+  /// windows whose targets graphify cannot see, captures begun and never ended in the checked files.
+  std::vector<std::string> UncheckedCode;
   std::map<std::string, unsigned> FindingsPerCheck;
   double Seconds = 0;
 };
