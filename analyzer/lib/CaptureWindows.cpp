@@ -12,6 +12,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <map>
 
 namespace graphify {
 
@@ -243,9 +244,10 @@ std::vector<CaptureSite> collectSites(const FunctionDecl &FD, const ApiResolver 
 } // namespace
 
 CaptureEffects CaptureEffects::compute(llvm::ArrayRef<const FunctionDecl *> Functions, const ApiResolver &Api,
-                                       const SourceManager &SM, Import Imported) {
+                                       const SourceManager &SM, Import Imported, Import ImportedVirtual) {
   CaptureEffects Out;
   Out.Imported = std::move(Imported);
+  Out.ImportedVirtual = std::move(ImportedVirtual);
   llvm::DenseSet<const FunctionDecl *> Defined;
   for (const FunctionDecl *FD : Functions)
     Defined.insert(canon(FD));
@@ -315,19 +317,15 @@ std::optional<CaptureEffect> CaptureEffects::ofCall(const CaptureSite &Site) con
     for (const FunctionDecl *O : It->second)
       if (const CaptureEffect *E = of(O); E && E->any())
         All.push_back(E);
+  // Overriders defined in the program's other units (whole-program mode).
+  if (ImportedVirtual)
+    if (const CaptureEffect *E = ImportedVirtual(Site.Callee); E && E->any())
+      All.push_back(E);
   if (All.empty())
     return std::nullopt;
   CaptureEffect Merged = *All.front();
-  Merged.Relaxed = true;
-  for (const CaptureEffect *E : All) {
-    Merged.Opens |= E->Opens;
-    Merged.Closes |= E->Closes;
-    Merged.Relaxed &= E->Relaxed; // strict when any overrider captures strictly
-    if (E->StreamParam != Merged.StreamParam || E->StreamField != Merged.StreamField) {
-      Merged.StreamParam = -1; // overriders on different streams: unknown
-      Merged.StreamField.clear();
-    }
-  }
+  for (const CaptureEffect *E : All)
+    Merged.join(*E);
   return Merged;
 }
 
@@ -345,6 +343,18 @@ bool CaptureEffects::isCalled(const FunctionDecl *FD) const {
         return true;
     }
   return false;
+}
+
+std::map<const FunctionDecl *, CaptureEffect> CaptureEffects::byOverriddenMethod() const {
+  std::map<const FunctionDecl *, CaptureEffect> Out;
+  for (const auto &[Base, List] : Overriders)
+    for (const FunctionDecl *O : List)
+      if (const CaptureEffect *E = of(O); E && E->any()) {
+        auto [It, New] = Out.try_emplace(Base, *E);
+        if (!New)
+          It->second.join(*E);
+      }
+  return Out;
 }
 
 std::vector<const FunctionDecl *> CaptureEffects::closingOverriders(const FunctionDecl *MD) const {

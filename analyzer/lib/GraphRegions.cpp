@@ -208,6 +208,15 @@ const CaptureEffect *GraphRegionFinder::importedEffect(const FunctionDecl *FD) c
   return Program->capture(Usr);
 }
 
+const CaptureEffect *GraphRegionFinder::importedVirtualEffect(const FunctionDecl *FD) const {
+  std::string Usr = usrOf(FD);
+  if (Usr.empty())
+    return nullptr;
+  if (Lookups)
+    Lookups->insert("V:" + Usr);
+  return Program->virtualCapture(Usr);
+}
+
 RegionKind GraphRegionFinder::importedRegion(const FunctionDecl *FD) const {
   if (!Program)
     return RegionKind::None;
@@ -289,6 +298,8 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
   Regions.setCaptureEffects(CaptureEffects::compute(
       Functions, Api, SM,
       Program ? CaptureEffects::Import([this](const FunctionDecl *FD) { return importedEffect(FD); })
+              : CaptureEffects::Import(),
+      Program ? CaptureEffects::Import([this](const FunctionDecl *FD) { return importedVirtualEffect(FD); })
               : CaptureEffects::Import()));
   const CaptureEffects &Effects = Regions.captureEffects();
   CallTargets Targets(Functions);

@@ -103,11 +103,19 @@ void ProgramFacts::merge(const FactTable &U) {
   for (const auto &[Usr, E] : U.Captures)
     if (CaptureSeen.insert(Usr).second)
       Captures[Usr] = E;
+  // Overriders of one method live in several units: join them (afresh each round).
+  for (const auto &[Usr, E] : U.VirtualCaptures) {
+    if (VirtualSeen.insert(Usr).second)
+      VirtualCaptures[Usr] = E;
+    else
+      VirtualCaptures[Usr].join(E);
+  }
 }
 
 void ProgramFacts::beginRound() {
   MaskSeen.clear();
   CaptureSeen.clear();
+  VirtualSeen.clear();
 }
 
 bool ProgramFacts::sameOn(const ProgramFacts &Other, const std::set<std::string> &Lookups) const {
@@ -144,6 +152,9 @@ bool ProgramFacts::sameOn(const ProgramFacts &Other, const std::set<std::string>
     else if (Kind == "C:") {
       const CaptureEffect *A = capture(Usr), *B = Other.capture(Usr);
       Same = A && B ? *A == *B : A == B;
+    }    else if (Kind == "V:") {
+      const CaptureEffect *A = virtualCapture(Usr), *B = Other.virtualCapture(Usr);
+      Same = A && B ? *A == *B : A == B;
     }
     if (!Same)
       return false;
@@ -161,6 +172,7 @@ ProgramFacts ProgramFacts::snapshot() const {
   Copy.Globals = Globals;
   Copy.Regions = Regions;
   Copy.Captures = Captures;
+  Copy.VirtualCaptures = VirtualCaptures;
   return Copy;
 }
 
@@ -172,6 +184,11 @@ RegionKind ProgramFacts::region(const std::string &Usr) const {
 const CaptureEffect *ProgramFacts::capture(const std::string &Usr) const {
   auto It = Captures.find(Usr);
   return It == Captures.end() ? nullptr : &It->second;
+}
+
+const CaptureEffect *ProgramFacts::virtualCapture(const std::string &Usr) const {
+  auto It = VirtualCaptures.find(Usr);
+  return It == VirtualCaptures.end() ? nullptr : &It->second;
 }
 
 std::string usrOf(const clang::Decl *D) {

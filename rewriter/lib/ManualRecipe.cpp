@@ -538,9 +538,17 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   // A CUDA call that capture forbids is about where the capture begins and ends, not about host
   // values: the advice on host-only code (move it after the replay) would be wrong in a window.
   if (F.CheckId == "graphify-capture-unsafe-api") {
-    if (const auto *E = dyn_cast_or_null<Expr>(Anchor); E && Api.callHasTag(E, "first_call_allocates"))
+    const auto *E = dyn_cast_or_null<Expr>(Anchor);
+    if (E && Api.callHasTag(E, "first_call_allocates"))
       return "run the captured code once before the capture begins (a warm-up run on the same stream), so "
              "that the library's lazy initialisation happens outside the capture";
+    if (E && Api.callHasTag(E, "capture_relaxed_ok"))
+      return "allocate before the capture begins and reuse the buffer in the captured code, or allocate with "
+             "cudaMallocAsync on the capturing stream (or capture in relaxed mode, which permits this call)";
+    if (E && Api.callHasTag(E, "host_sync"))
+      return "wait only after the capture ends or the graph replays (synchronise the stream after "
+             "cudaGraphLaunch), not in the captured code; free memory before capturing or after replaying, or "
+             "with cudaFreeAsync on the capturing stream";
     return checkHelp(F.CheckId);
   }
   if (F.Construct == Finding::ConstructKind::GreedySelection)

@@ -119,8 +119,11 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
       return !C.Fix && Width < BestWidth;
     };
     unsigned BestWidth = ~0u;
+    // No rewrite is about a CUDA call that capture forbids (a rule on the error-checking `if`
+    // around it would give its refusal as the reason): its advice is where capture begins and ends.
+    const bool CaptureCall = Result.Findings[I].CheckId == "graphify-capture-unsafe-api";
     for (const RewriteCandidate &C : Candidates) {
-      if (C.Where.File != File)
+      if (C.Where.File != File || CaptureCall)
         continue;
       // The split of a function at its host part is no finding's own rewrite: where it does not
       // apply, the findings keep their advice (whySplitRefused adds its reason to host reads').

@@ -24,6 +24,18 @@ struct CaptureEffect {
   std::string StreamField;
 
   bool any() const { return Opens || Closes; }
+  /// Joins the effect of another function the same call may run (an overrider of a virtual
+  /// method): it opens or closes when either does, is relaxed only when both are, and names a
+  /// stream only when both name the same one.
+  void join(const CaptureEffect &O) {
+    Opens |= O.Opens;
+    Closes |= O.Closes;
+    Relaxed &= O.Relaxed;
+    if (O.StreamParam != StreamParam || O.StreamField != StreamField) {
+      StreamParam = -1;
+      StreamField.clear();
+    }
+  }
   bool operator==(const CaptureEffect &O) const {
     return Opens == O.Opens && Closes == O.Closes && Relaxed == O.Relaxed && StreamParam == O.StreamParam &&
            StreamField == O.StreamField;

@@ -32,6 +32,7 @@
 #include <llvm/ADT/DenseMap.h>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,8 +78,11 @@ public:
   /// Effects of functions with no body here (defined in another translation unit), or null.
   using Import = std::function<const CaptureEffect *(const clang::FunctionDecl *)>;
 
+  /// `ImportedVirtual` gives, for a virtual method, what its overriders in other translation
+  /// units do (whole-program mode).
   static CaptureEffects compute(llvm::ArrayRef<const clang::FunctionDecl *> Functions, const ApiResolver &Api,
-                                const clang::SourceManager &SM, Import Imported = nullptr);
+                                const clang::SourceManager &SM, Import Imported = nullptr,
+                                Import ImportedVirtual = nullptr);
 
   /// `FD`'s effect (imported for a function without a body here), or null when it has none.
   const CaptureEffect *of(const clang::FunctionDecl *FD) const;
@@ -88,6 +92,9 @@ public:
   /// Whether any body given to compute() calls `FD` (directly, or through a virtual call that
   /// may dispatch to it).
   bool isCalled(const clang::FunctionDecl *FD) const;
+  /// For each method overridden here by functions with an effect, their effects joined: what a
+  /// virtual call of it may do (exported to the program's other units).
+  std::map<const clang::FunctionDecl *, CaptureEffect> byOverriddenMethod() const;
   /// The overriders of `MD` defined here that close a capture (a virtual `OnRunEnd()`).
   std::vector<const clang::FunctionDecl *> closingOverriders(const clang::FunctionDecl *MD) const;
   /// The functions defined here that have an effect (by canonical declaration).
@@ -101,6 +108,7 @@ private:
   /// Overridden method (canonical) -> its overriders among the functions given to compute().
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Overriders;
   Import Imported;
+  Import ImportedVirtual;
 };
 
 /// The windows in `FD`'s body, in source order; with `Effects`, calls of functions that open or

@@ -143,6 +143,8 @@ private:
   void noteUnpairedCaptures(llvm::ArrayRef<const clang::FunctionDecl *> Functions, GraphRegions &Regions) const;
   /// Whole-program mode: the capture effect of a function defined in another TU.
   const CaptureEffect *importedEffect(const clang::FunctionDecl *FD) const;
+  /// Whole-program mode: what the overriders of the method in other TUs do to capture, joined.
+  const CaptureEffect *importedVirtualEffect(const clang::FunctionDecl *FD) const;
   bool matchesGlob(const clang::FunctionDecl *FD) const;
 };
 

@@ -88,6 +88,9 @@ public:
   std::map<std::string, RegionKind> Regions;
   /// Functions that open or close stream capture for their callers (a wrapper's CaptureBegin()).
   std::map<std::string, CaptureEffect> Captures;
+  /// Virtual methods, by the USR of the overridden method: the joined effects of the overriders
+  /// a unit defines (a virtual call of the method may run any of them).
+  std::map<std::string, CaptureEffect> VirtualCaptures;
 
   /// Stores a copy of `O` and returns its stable address (null stays null).
   const PortableOrigin *keep(const PortableOrigin *O);
@@ -103,8 +106,9 @@ private:
 };
 
 /// What one translation unit exports after a round, and which program facts it looked up
-/// (keys "S:usr", "P:usr", "F:usr", "H:usr", "N:usr", "G:usr", "R:usr", "C:usr" for summaries,
-/// parameter entries, fields, field shapes, field sizes, globals, regions and capture effects): a later round needs re-running only when one of those changed.
+/// (keys "S:usr", "P:usr", "F:usr", "H:usr", "N:usr", "G:usr", "R:usr", "C:usr", "V:usr" for
+/// summaries, parameter entries, fields, field shapes, field sizes, globals, regions, capture
+/// effects and the capture effects of overriders): a later round needs re-running only when one of those changed.
 struct UnitFacts : FactTable {
   std::set<std::string> Lookups;
 };
@@ -125,10 +129,13 @@ public:
   RegionKind region(const std::string &Usr) const;
   /// The capture effect of the function, or null when it has none.
   const CaptureEffect *capture(const std::string &Usr) const;
+  /// What the overriders of the method do to capture, joined, or null when none has an effect.
+  const CaptureEffect *virtualCapture(const std::string &Usr) const;
 
 private:
   std::set<std::string> MaskSeen; ///< summaries merged in this round
   std::set<std::string> CaptureSeen; ///< capture effects merged in this round
+  std::set<std::string> VirtualSeen; ///< overriders' capture effects merged in this round
 };
 
 /// The USR of `D` (a function, field or variable), or empty when Clang cannot make one.

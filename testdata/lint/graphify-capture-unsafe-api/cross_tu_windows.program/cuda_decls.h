@@ -1,6 +1,7 @@
 // The CUDA prototypes the program uses, declared by hand (no toolkit needed), and the classes its
 // translation units share: a capture wrapper defined in recorder.cpp, a model interface whose
-// overrider is defined in heads.cpp, and a helper that ends the capture in finish.cpp.
+// overrider is defined in heads.cpp, a helper that ends the capture in finish.cpp, and a provider
+// interface whose CUDA overriders (recorder.cpp) begin and end a capture.
 #pragma once
 typedef int cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
@@ -30,3 +31,11 @@ struct Head {
 };
 
 void runNodesAndEnd(cudaStream_t s, cudaGraph_t *g, int nodes);
+
+// An execution provider's interface: the CUDA provider (recorder.cpp) captures between
+// OnRunStart and OnRunEnd; sessions (main.cpp) call it through the interface.
+struct Provider {
+  virtual ~Provider() = default;
+  virtual void OnRunStart() {}
+  virtual void OnRunEnd() {}
+};
