@@ -76,8 +76,9 @@ const Decl *CallTargets::callableBody(const Expr *E) {
       E = skipValueWrappers(Cast->getSubExpr());
       continue;
     }
+    // Only a wrapper's constructor: a function object's own arguments are not the callable.
     const auto *CE = dyn_cast<CXXConstructExpr>(E);
-    if (!CE || CE->getNumArgs() == 0)
+    if (!CE || CE->getNumArgs() == 0 || !isCallableHolder(CE->getType()))
       break;
     E = skipValueWrappers(CE->getArg(0));
   }
