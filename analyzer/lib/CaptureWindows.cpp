@@ -4,6 +4,7 @@
 #include "graphify/analyzer/CaptureWindows.h"
 
 #include "CallTargets.h"
+#include "CaptureFlow.h"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/PrettyPrinter.h>
@@ -24,7 +25,10 @@ bool CaptureWindow::contains(SourceLocation Loc, const SourceManager &SM) const 
   SourceLocation L = SM.getExpansionLoc(Loc);
   if (!SM.isBeforeInTranslationUnit(Open, L))
     return false;
-  return Close.isInvalid() || SM.isBeforeInTranslationUnit(L, Close);
+  if (Excluded && Excluded->contains(L.getRawEncoding()))
+    return false;
+  SourceLocation End = Limit.isValid() ? Limit : Close;
+  return End.isInvalid() || SM.isBeforeInTranslationUnit(L, End);
 }
 
 namespace {
@@ -40,6 +44,8 @@ struct CaptureCall {
   int KeyParam = -1;    ///< the stream as the enclosing function's caller names it (see CaptureEffect)
   std::string KeyField;
   const FunctionDecl *Callee = nullptr; ///< the project function whose call this is, if any
+  const Expr *Call = nullptr;           ///< null for a destructor at the end of a scope
+  const VarDecl *Destroyed = nullptr;   ///< that destructor's object
 };
 
 std::string spelling(const Expr *E, const ASTContext &Ctx) {
@@ -118,6 +124,36 @@ public:
     return true;
   }
 
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (!Ctor || !Keep(Ctor))
+      return true;
+    CaptureSite Site;
+    Site.Call = CE;
+    Site.Start = SM.getExpansionRange(CE->getBeginLoc()).getBegin();
+    Site.Stop = SM.getExpansionRange(CE->getEndLoc()).getEnd();
+    Site.Callee = Ctor;
+    Sites.push_back(Site);
+    return true;
+  }
+
+  /// The objects a block declares are destroyed at its closing brace.
+  bool VisitCompoundStmt(CompoundStmt *CS) {
+    for (const Stmt *S : CS->body())
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasLocalStorage() && !VD->getType()->isReferenceType())
+            if (const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl(); RD && RD->hasDefinition())
+              if (const CXXDestructorDecl *Dtor = RD->getDestructor(); Dtor && Keep(Dtor)) {
+                CaptureSite Site;
+                Site.Start = Site.Stop = SM.getExpansionLoc(CS->getRBracLoc());
+                Site.Callee = Dtor;
+                Site.Destroyed = VD;
+                Sites.push_back(Site);
+              }
+    return true;
+  }
+
 private:
   const ApiResolver &Api;
   const SourceManager &SM;
@@ -126,7 +162,12 @@ private:
 
 /// The argument of `CE` at parameter `Param` of its callee (the object of an operator call
 /// that is a method comes first in its arguments).
-const Expr *argumentFor(const CallExpr *CE, unsigned Param) {
+const Expr *argumentFor(const Expr *Site, unsigned Param) {
+  if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Site))
+    return Param < Construct->getNumArgs() ? Construct->getArg(Param) : nullptr;
+  const auto *CE = dyn_cast_or_null<CallExpr>(Site);
+  if (!CE)
+    return nullptr;
   unsigned Shift = 0;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE))
     if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()))
@@ -135,7 +176,10 @@ const Expr *argumentFor(const CallExpr *CE, unsigned Param) {
 }
 
 /// The object a method is called on, or null.
-const Expr *objectOf(const CallExpr *CE) {
+const Expr *objectOf(const Expr *Site) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(Site);
+  if (!CE)
+    return nullptr;
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
     return MCE->getImplicitObjectArgument();
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE))
@@ -153,6 +197,8 @@ std::vector<CaptureCall> captureCalls(const std::vector<CaptureSite> &Sites, con
     CaptureCall Call;
     Call.Start = S.Start;
     Call.Stop = S.Stop;
+    Call.Call = S.Call;
+    Call.Destroyed = S.Destroyed;
     if (S.What != CaptureSite::Kind::Callee) {
       Call.Begin = S.What == CaptureSite::Kind::Begin;
       Call.Stream = spelling(S.Stream, Ctx);
@@ -170,7 +216,8 @@ std::vector<CaptureCall> captureCalls(const std::vector<CaptureSite> &Sites, con
       const Expr *Arg = argumentFor(S.Call, unsigned(E->StreamParam));
       Call.Stream = spelling(Arg, Ctx);
       streamKey(Arg, Call.KeyParam, Call.KeyField);
-    } else if (!E->StreamField.empty()) {
+    } else if (!E->StreamField.empty() && isa_and_nonnull<CallExpr>(S.Call)) {
+      // A field of a constructed or destroyed object has no name here: the stream is unknown.
       const Expr *Object = objectOf(S.Call);
       if (!Object || isThis(Object)) {
         Call.Stream = E->StreamField;
@@ -374,6 +421,18 @@ const std::vector<CaptureSite> *CaptureEffects::sitesOf(const FunctionDecl *FD) 
 
 namespace {
 
+/// The end calls and destroyed objects that end a window on their paths.
+FlowEnds endsOf(const std::vector<const CaptureCall *> &Calls) {
+  FlowEnds Out;
+  for (const CaptureCall *C : Calls) {
+    if (C->Call)
+      Out.Calls.push_back(C->Call);
+    if (C->Destroyed)
+      Out.Destroyed.push_back(C->Destroyed);
+  }
+  return Out;
+}
+
 std::vector<CaptureCall> callsOf(const FunctionDecl &FD, const ApiResolver &Api, const SourceManager &SM,
                                  const CaptureEffects *Effects) {
   if (Effects) {
@@ -405,6 +464,16 @@ std::vector<CaptureWindow> findCaptureWindows(const FunctionDecl &FD, const ApiR
       W.Close = Calls[Close[I]].Start;
       W.ClosedBy = Calls[Close[I]].Callee;
     }
+    // Every end call on the window's stream (else every end call) ends it on its path.
+    std::vector<const CaptureCall *> EndCalls;
+    for (const CaptureCall &C : Calls)
+      if (!C.Begin && C.Stream == Calls[I].Stream)
+        EndCalls.push_back(&C);
+    if (EndCalls.empty())
+      for (const CaptureCall &C : Calls)
+        if (!C.Begin)
+          EndCalls.push_back(&C);
+    narrowByFlow(W, FD, Calls[I].Call, endsOf(EndCalls), SM);
     Windows.push_back(W);
   }
   return Windows;
@@ -424,6 +493,11 @@ std::optional<CaptureWindow> entryWindow(const FunctionDecl &FD, const ApiResolv
   W.Begin = W.Open;
   W.Close = Calls.front().Start;
   W.ClosedBy = Calls.front().Callee;
+  std::vector<const CaptureCall *> EndCalls;
+  for (const CaptureCall &C : Calls)
+    if (!C.Begin)
+      EndCalls.push_back(&C);
+  narrowByFlow(W, FD, nullptr, endsOf(EndCalls), SM);
   return W;
 }
 

@@ -30,9 +30,11 @@
 #include <clang/AST/Decl.h>
 #include <clang/Basic/SourceManager.h>
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +51,11 @@ struct CaptureWindow {
   /// The first character of the end call (or its macro invocation); invalid when the window
   /// runs to the end of the body.
   clang::SourceLocation Close;
+  /// Along the control flow (CaptureFlow.h): the window runs up to Limit (when valid, instead of
+  /// Close), and the statements that begin at the locations in Excluded are not in it (no path from
+  /// the begin call reaches them without an end call).
+  clang::SourceLocation Limit;
+  std::shared_ptr<const llvm::DenseSet<unsigned>> Excluded;
   /// Whether the begin call selected relaxed capture mode (its `relaxed_modes`).
   bool Relaxed = false;
   /// The project function whose call closes the window (a wrapper's `CaptureEnd()`), or null when
@@ -60,9 +67,15 @@ struct CaptureWindow {
 };
 
 /// One call in a body that may begin or end capture: a call the packs tag `capture_begin` or
-/// `capture_end`, or a call of a project function (whose effect decides).
+/// `capture_end`, or a call of a project function (whose effect decides), the constructor of an
+/// object included, and its destructor at the end of the object's scope.
 struct CaptureSite {
-  const clang::CallExpr *Call = nullptr;
+  /// The call (a CallExpr, or the CXXConstructExpr of an object whose constructor begins a
+  /// capture); null for the implicit destructor call at the end of a scope.
+  const clang::Expr *Call = nullptr;
+  /// The object whose destructor runs at the end of its scope (Start: the scope's closing brace),
+  /// when that destructor may end a capture (an RAII capture guard).
+  const clang::VarDecl *Destroyed = nullptr;
   clang::SourceLocation Start, Stop; ///< expansion range of the call (the macro around it, if any)
   enum class Kind { Begin, End, Callee } What = Kind::Callee;
   const clang::Expr *Stream = nullptr; ///< Begin, End: the stream argument

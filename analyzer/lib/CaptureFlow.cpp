@@ -1,0 +1,165 @@
+// Capture windows along the control flow. Invariant: a statement is excluded from a window only
+// when no path from the begin call reaches it without an end call, and the window is extended
+// only to statements some such path reaches.
+#include "CaptureFlow.h"
+
+#include <clang/AST/ParentMap.h>
+#include <clang/Analysis/CFG.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+
+#include <memory>
+
+namespace graphify {
+
+using namespace clang;
+
+namespace {
+
+/// Whether the branch `S` leaves the enclosing code (ends with return, break, continue, goto or a
+/// throw): an end call there aborts the capture on that path only.
+bool leaves(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    S = CS->body_empty() ? nullptr : CS->body_back();
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt>(S))
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S))
+    return isa<CXXThrowExpr>(E->IgnoreImplicit());
+  return false;
+}
+
+bool within(const Stmt *Inner, const Stmt *Outer, const SourceManager &SM) {
+  if (!Inner || !Outer)
+    return false;
+  SourceLocation L = SM.getExpansionLoc(Inner->getBeginLoc());
+  SourceLocation B = SM.getExpansionLoc(Outer->getBeginLoc()), E = SM.getExpansionLoc(Outer->getEndLoc());
+  return !SM.isBeforeInTranslationUnit(L, B) && !SM.isBeforeInTranslationUnit(E, L);
+}
+
+/// The `if` statements whose other branch is taken only when nothing is being captured, mapped to
+/// the successor to follow (0: then, 1: else). An end call in one branch of an `if` whose other
+/// branch ends nothing is a conditional end: `if (capturing) end();` or `if (use_graph) { end(); ...
+/// }` after `if (use_graph) begin();`. The path around it is the one where no capture was begun
+/// (the flag that chose to begin chooses to end) — unless the branch leaves (`if (err) { end();
+/// return; }`), which aborts the capture on the error path while the others go on capturing. In a
+/// function entered with the capture open, every conditional end is of the first kind: it tests
+/// whether a capture is running.
+llvm::DenseMap<const Stmt *, unsigned> conditionalEnds(const Stmt *Body, llvm::ArrayRef<const Stmt *> Ends,
+                                                      bool Entered, const SourceManager &SM) {
+  llvm::DenseMap<const Stmt *, unsigned> Out;
+  ParentMap PM(const_cast<Stmt *>(Body));
+  for (const Stmt *E : Ends) {
+    const Stmt *Child = E;
+    for (const Stmt *P = PM.getParent(E); P; Child = P, P = PM.getParent(P)) {
+      const auto *If = dyn_cast<IfStmt>(P);
+      if (!If || (Child != If->getThen() && Child != If->getElse()))
+        continue;
+      const bool Then = Child == If->getThen();
+      const Stmt *Other = Then ? If->getElse() : If->getThen();
+      if (llvm::any_of(Ends, [&](const Stmt *X) { return within(X, Other, SM); }))
+        break; // both branches end: the flow stops at each
+      if (Entered || !leaves(Child))
+        Out[If] = Then ? 0 : 1;
+      break;
+    }
+  }
+  return Out;
+}
+
+} // namespace
+
+void narrowByFlow(CaptureWindow &W, const FunctionDecl &FD, const Stmt *Begin, const FlowEnds &FlowEnd,
+                  const SourceManager &SM) {
+  llvm::ArrayRef<const Stmt *> Ends = FlowEnd.Calls;
+  llvm::DenseSet<const VarDecl *> Destroyed(FlowEnd.Destroyed.begin(), FlowEnd.Destroyed.end());
+  if (!FD.getBody())
+    return;
+  CFG::BuildOptions Options;
+  Options.setAllAlwaysAdd();
+  Options.AddImplicitDtors = !Destroyed.empty(); // an RAII guard ends the capture at its scope's end
+  std::unique_ptr<CFG> G =
+      CFG::buildCFG(&FD, const_cast<Stmt *>(FD.getBody()), &FD.getASTContext(), Options);
+  if (!G)
+    return;
+  auto Loc = [&](const Stmt *S) { return SM.getExpansionLoc(S->getBeginLoc()); };
+
+  std::vector<std::pair<const CFGBlock *, unsigned>> Work;
+  if (Begin) {
+    for (const CFGBlock *B : *G)
+      for (unsigned I = 0; I < B->size(); ++I)
+        if (auto CS = (*B)[I].getAs<CFGStmt>(); CS && CS->getStmt() == Begin)
+          Work.push_back({B, I + 1});
+  } else {
+    Work.push_back({&G->getEntry(), 0});
+  }
+  if (Work.empty())
+    return; // the begin call is not on the CFG (written in a lambda): keep the source range
+
+  llvm::DenseSet<const Stmt *> EndSet(Ends.begin(), Ends.end());
+  // The callee and arguments of an end call are evaluated before it, but they are the end call:
+  // they share its location, so counting them would put the end call inside the window.
+  llvm::DenseSet<const Stmt *> EndParts;
+  llvm::SmallVector<const Stmt *, 16> Parts(Ends.begin(), Ends.end());
+  while (!Parts.empty()) {
+    const Stmt *P = Parts.pop_back_val();
+    if (P && EndParts.insert(P).second)
+      Parts.append(P->child_begin(), P->child_end());
+  }
+  const llvm::DenseMap<const Stmt *, unsigned> Only = conditionalEnds(FD.getBody(), Ends, !Begin, SM);
+  llvm::DenseSet<unsigned> Reached;
+  SourceLocation Last;
+  llvm::DenseSet<const CFGBlock *> Done;
+  while (!Work.empty()) {
+    auto [B, From] = Work.back();
+    Work.pop_back();
+    bool Ended = false;
+    for (unsigned I = From; I < B->size() && !Ended; ++I) {
+      if (auto Dtor = (*B)[I].getAs<CFGAutomaticObjDtor>(); Dtor && Destroyed.contains(Dtor->getVarDecl())) {
+        Ended = true;
+        break;
+      }
+      auto CS = (*B)[I].getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      const Stmt *S = CS->getStmt();
+      if (EndSet.contains(S)) {
+        Ended = true;
+        break;
+      }
+      if (EndParts.contains(S))
+        continue;
+      Reached.insert(Loc(S).getRawEncoding());
+      SourceLocation End = SM.getExpansionLoc(S->getEndLoc());
+      if (Last.isInvalid() || SM.isBeforeInTranslationUnit(Last, End))
+        Last = End;
+    }
+    if (Ended)
+      continue;
+    auto Side = Only.find(B->getTerminatorStmt());
+    unsigned Index = 0;
+    for (const CFGBlock *Succ : B->succs()) {
+      const bool Follow = Side == Only.end() || Index == Side->second;
+      ++Index;
+      if (Follow && Succ && Done.insert(Succ).second)
+        Work.push_back({Succ, 0});
+    }
+  }
+  if (Last.isInvalid())
+    return;
+  // Past the last statement reached; within that range, what no path reaches is not captured.
+  W.Limit = Last.getLocWithOffset(1);
+  auto Excluded = std::make_shared<llvm::DenseSet<unsigned>>();
+  for (const CFGBlock *B : *G)
+    for (const CFGElement &E : *B)
+      if (auto CS = E.getAs<CFGStmt>()) {
+        SourceLocation L = Loc(CS->getStmt());
+        if (!Reached.contains(L.getRawEncoding()) && SM.isBeforeInTranslationUnit(W.Open, L) &&
+            SM.isBeforeInTranslationUnit(L, W.Limit))
+          Excluded->insert(L.getRawEncoding());
+      }
+  W.Excluded = std::move(Excluded);
+}
+
+} // namespace graphify

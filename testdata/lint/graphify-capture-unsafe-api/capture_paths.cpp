@@ -1,0 +1,116 @@
+// Capture windows along the control flow, with the CUDA prototypes declared by hand: what a
+// capture runs is what the function reaches from the begin call without passing an end call. An
+// end call on an error path that returns leaves the capture running on the other paths; one in
+// each branch ends it on both; a conditional end correlated with a conditional begin (the same
+// flag) ends it on the only path that began it.
+typedef int cudaError_t;
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUgraph_st *cudaGraph_t;
+enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };
+extern "C" cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);
+extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);
+extern "C" cudaError_t cudaFree(void *);
+extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t);
+bool launchNodes(cudaStream_t s);
+
+// The error path aborts the capture and returns; the normal path goes on capturing.
+int captureOrAbort(cudaStream_t s, cudaGraph_t *g, void *scratch) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (!launchNodes(s)) {
+    cudaStreamEndCapture(s, g);
+    cudaStreamSynchronize(s); // the capture was aborted on this path
+    return 1;
+  }
+  cudaFree(scratch);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cudaStreamEndCapture(s, g);
+  cudaStreamSynchronize(s);
+  return 0;
+}
+
+// An end call in each branch: the else branch captures up to its own end.
+void captureEitherWay(cudaStream_t s, cudaGraph_t *g, void *scratch, bool skip) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (skip) {
+    cudaStreamEndCapture(s, g);
+  } else {
+    cudaFree(scratch);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    cudaStreamEndCapture(s, g);
+  }
+  cudaStreamSynchronize(s);
+}
+
+// Per iteration, with `continue` after an aborted capture.
+void capturePerBucket(cudaStream_t s, cudaGraph_t *graphs, int n, void *scratch) {
+  for (int i = 0; i < n; ++i) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    if (!launchNodes(s)) {
+      cudaStreamEndCapture(s, &graphs[i]);
+      continue;
+    }
+    cudaFree(scratch);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    cudaStreamEndCapture(s, &graphs[i]);
+  }
+}
+
+// The flag that chose to begin chooses to end: after the conditional end nothing is captured.
+void stepMaybeCaptured(cudaStream_t s, cudaGraph_t *g, bool useGraph, void *scratch) {
+  if (useGraph)
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaFree(scratch);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  if (useGraph) {
+    cudaStreamEndCapture(s, g);
+  }
+  cudaStreamSynchronize(s);
+}
+
+// A function entered with the capture open that ends it only if one is running (it tests a flag
+// its caller set): the path around the end is one where nothing was captured.
+struct Provider {
+  cudaStream_t stream;
+  cudaGraph_t graph;
+  bool capturing = false;
+  void start() {
+    capturing = true;
+    cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+  }
+  int finish(bool sync) {
+    if (capturing) {
+      cudaStreamEndCapture(stream, &graph);
+      capturing = false;
+      return 0;
+    }
+    if (sync)
+      cudaStreamSynchronize(stream);
+    return 0;
+  }
+};
+void run(Provider &p, void *scratch) {
+  p.start();
+  cudaFree(scratch);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  p.finish(true);
+}
+
+// RAII guards: a capture begun by a constructor runs until the guard's destructor ends it at the
+// end of its scope.
+struct CaptureGuard {
+  CaptureGuard(cudaStream_t s, cudaGraph_t *g) : stream(s), graph(g) {
+    cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+  }
+  ~CaptureGuard() { cudaStreamEndCapture(stream, graph); }
+  cudaStream_t stream;
+  cudaGraph_t *graph;
+};
+void captureScoped(cudaStream_t s, cudaGraph_t *g, void *scratch) {
+  cudaStreamSynchronize(s);
+  {
+    CaptureGuard guard(s, g);
+    cudaFree(scratch);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+  cudaStreamSynchronize(s); // the guard ended the capture
+}
