@@ -23,6 +23,9 @@ const Decl *canon(const Decl *D) { return D ? D->getCanonicalDecl() : nullptr; }
 /// pointers, and library wrappers with a call operator (std::function, c10::function_ref).
 bool isCallableHolder(QualType T) {
   T = T.getNonReferenceType();
+  // A dispatch table: an array of function pointers or wrappers.
+  while (const ArrayType *A = T->getAsArrayTypeUnsafe())
+    T = A->getElementType();
   if (T->isFunctionPointerType() || T->isMemberFunctionPointerType())
     return true;
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
@@ -41,6 +44,9 @@ const ValueDecl *namedHolder(const Expr *E) {
   E = E->IgnoreParenImpCasts();
   if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
     E = UO->getSubExpr()->IgnoreParenImpCasts();
+  // `table[op]`: the table holds every callable it was initialised with.
+  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    E = AS->getBase()->IgnoreParenImpCasts();
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     return dyn_cast<FieldDecl>(ME->getMemberDecl());
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
@@ -51,7 +57,7 @@ const ValueDecl *namedHolder(const Expr *E) {
 /// Whether `E` holds no callable (`nullptr`, `{}`, a default-constructed wrapper).
 bool isEmptyCallable(const Expr *E) {
   E = skipValueWrappers(E);
-  if (isa<CXXNullPtrLiteralExpr, GNUNullExpr, CXXScalarValueInitExpr>(E))
+  if (isa<CXXNullPtrLiteralExpr, GNUNullExpr, CXXScalarValueInitExpr, ImplicitValueInitExpr>(E))
     return true;
   if (const auto *IL = dyn_cast<InitListExpr>(E))
     return IL->getNumInits() == 0;
@@ -178,6 +184,21 @@ public:
       arguments(FD, CE->arguments());
     return true;
   }
+  /// `static const Interface cuda_iface = { /*.compute =*/ cuda_compute, ... };` fills the fields.
+  bool VisitInitListExpr(InitListExpr *IL) {
+    if (IL->isSyntacticForm() && IL->getSemanticForm())
+      IL = IL->getSemanticForm();
+    const RecordDecl *RD = IL->getType()->getAsRecordDecl();
+    if (!RD || RD->isUnion())
+      return true;
+    unsigned I = 0;
+    for (const FieldDecl *F : RD->fields()) {
+      if (I >= IL->getNumInits())
+        break;
+      note(F, IL->getInit(I++));
+    }
+    return true;
+  }
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
     if (const CXXConstructorDecl *Ctor = CE->getConstructor())
       if (!isCallableHolder(CE->getType())) // a wrapper's own constructor takes the callable
@@ -206,6 +227,22 @@ private:
 
 } // namespace
 
+/// The initialisers of variables at namespace scope in the project's files (a dispatch table, an
+/// interface struct of function pointers), not in system headers.
+static void scanGlobals(const DeclContext *DC, AssignmentScanner &Scanner) {
+  for (const Decl *D : DC->decls()) {
+    const SourceManager &SM = D->getASTContext().getSourceManager();
+    if (isa<NamespaceDecl, LinkageSpecDecl>(D)) {
+      scanGlobals(cast<DeclContext>(D), Scanner);
+      continue;
+    }
+    const auto *VD = dyn_cast<VarDecl>(D);
+    if (!VD || !VD->getInit() || SM.isInSystemHeader(SM.getFileLoc(VD->getLocation())))
+      continue;
+    Scanner.TraverseStmt(const_cast<Expr *>(VD->getInit()));
+  }
+}
+
 void CallTargets::scan() const {
   if (Scanned)
     return;
@@ -231,6 +268,8 @@ void CallTargets::scan() const {
     A.Opaque = true;
   };
   AssignmentScanner Scanner(Record);
+  if (!Functions.empty())
+    scanGlobals(Functions.front()->getASTContext().getTranslationUnitDecl(), Scanner);
   for (const FunctionDecl *FD : Functions) {
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
       for (const CXXCtorInitializer *Init : Ctor->inits()) {
@@ -278,7 +317,14 @@ CallTargets::Held CallTargets::heldBy(const ValueDecl *Holder) const {
       Init = FD->getInClassInitializer();
     else if (const auto *VD = dyn_cast<VarDecl>(H); VD && !isa<ParmVarDecl>(VD))
       Init = VD->getInit();
-    if (Init) {
+    if (const auto *IL = Init ? dyn_cast<InitListExpr>(skipValueWrappers(Init)) : nullptr;
+        IL && IL->getType()->isArrayType()) {
+      for (const Expr *Element : IL->inits())
+        if (const Decl *Body = callableBody(Element))
+          Out.Bodies.push_back(Body);
+        else if (!isEmptyCallable(Element))
+          Opaque = true;
+    } else if (Init) {
       if (const Decl *Body = callableBody(Init))
         Out.Bodies.push_back(Body);
       else if (const ValueDecl *Alias = namedHolder(skipValueWrappers(Init)))

@@ -151,3 +151,32 @@ struct Inference {
     cudaStreamEndCapture(s, g);
   }
 };
+
+// A backend interface of function pointers filled by an aggregate initialiser, and a dispatch
+// table indexed by the op: the window reaches every function they hold.
+struct BackendIface {
+  const char *name;
+  void (*graph_compute)(cudaStream_t);
+};
+static void cudaGraphCompute(cudaStream_t s) {
+  cudaStreamSynchronize(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+}
+static const BackendIface cudaIface = {/*.name =*/"cuda", /*.graph_compute =*/cudaGraphCompute};
+struct Backend {
+  BackendIface iface;
+};
+static void opCopy(cudaStream_t) {}
+static void opReduce(cudaStream_t) {
+  cudaDeviceSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaDeviceSynchronize' waits for the whole device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+}
+static void (*const kOps[])(cudaStream_t) = {opCopy, opReduce};
+void captureBackend(Backend *b, cudaStream_t s, cudaGraph_t *g, const int *ops, int n) {
+  b->iface = cudaIface;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  b->iface.graph_compute(s);
+  for (int i = 0; i < n; ++i)
+    kOps[ops[i]](s);
+  cudaStreamEndCapture(s, g);
+}
