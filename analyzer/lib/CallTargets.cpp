@@ -232,12 +232,16 @@ private:
 static void scanGlobals(const DeclContext *DC, AssignmentScanner &Scanner) {
   for (const Decl *D : DC->decls()) {
     const SourceManager &SM = D->getASTContext().getSourceManager();
+    // The tensor library's and the standard library's namespaces hold no project variable: a
+    // namespace the project reopens is declared again in the project's own file.
+    if (SM.isInSystemHeader(SM.getFileLoc(D->getLocation())))
+      continue;
     if (isa<NamespaceDecl, LinkageSpecDecl>(D)) {
       scanGlobals(cast<DeclContext>(D), Scanner);
       continue;
     }
     const auto *VD = dyn_cast<VarDecl>(D);
-    if (!VD || !VD->getInit() || SM.isInSystemHeader(SM.getFileLoc(VD->getLocation())))
+    if (!VD || !VD->getInit())
       continue;
     Scanner.TraverseStmt(const_cast<Expr *>(VD->getInit()));
   }
