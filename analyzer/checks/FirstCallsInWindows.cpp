@@ -4,6 +4,8 @@
 // by one eager run of the same step is never reported.
 #include "FirstCallsInWindows.h"
 
+#include "lib/CallTargets.h"
+
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
@@ -36,50 +38,160 @@ std::vector<const CallExpr *> callsIn(const Stmt *Body) {
   return std::move(L.Calls);
 }
 
-/// Which tagged functions each analysed body reaches, directly or through the bodies it calls.
+/// The field of `this` a method call is made on (`aux_->enqueueV3(s)` in a method: `aux_`), or
+/// null: warm-ups are matched per field, as an engine keeps one execution context per profile.
+const FieldDecl *ownField(const CallExpr *CE) {
+  const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
+  if (!MCE || !MCE->getImplicitObjectArgument())
+    return nullptr;
+  const auto *ME = dyn_cast<MemberExpr>(MCE->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+}
+
+/// The key a reached first call is known by: its entry's name, with the field it is called on.
+std::string keyOf(const ApiEntry &E, const CallExpr *CE) {
+  const FieldDecl *F = ownField(CE);
+  return F ? E.Name + "@" + F->getQualifiedNameAsString() : E.Name;
+}
+
+/// Whether a warm-up that reached `Keys` ran the first call known by `Key`: the same function
+/// on the same field, or on an object graphify cannot name (which may be that field).
+bool warms(const llvm::StringSet<> &Keys, llvm::StringRef Key) {
+  llvm::StringRef Name = Key.split('@').first;
+  if (Keys.contains(Key) || Keys.contains(Name))
+    return true;
+  if (Key.contains('@'))
+    return false;
+  return llvm::any_of(Keys, [&](const auto &K) { return K.getKey().split('@').first == Name; });
+}
+
+/// The object a method call is made on, as a declaration (`r` in `r.warmup()`), or null.
+const Decl *objectOf(const CallExpr *CE) {
+  const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
+  const Expr *O = MCE ? MCE->getImplicitObjectArgument() : nullptr;
+  if (!O)
+    return nullptr;
+  O = O->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(O))
+    return MCE->getMethodDecl() ? MCE->getMethodDecl()->getParent() : nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(O))
+    return DRE->getDecl()->getCanonicalDecl();
+  if (const auto *ME = dyn_cast<MemberExpr>(O))
+    return ME->getMemberDecl()->getCanonicalDecl();
+  return nullptr;
+}
+
+/// What one call runs: the tagged entries it is (a GEMM, or the forward of a library module it
+/// runs through a holder) and the bodies it enters (its callee, the overriders of a virtual
+/// call, the callables a holder was given, the forwards of the modules a holder was given).
+struct CallRuns {
+  llvm::SmallVector<const ApiEntry *, 2> Entries;
+  llvm::SmallVector<const FunctionDecl *, 4> Bodies;
+};
+
+/// Which tagged functions each analysed body reaches, directly or through the bodies it calls,
+/// and which calls enter each body (for warm-ups written in a caller).
 class Reach {
 public:
-  Reach(const AnalysisContext &Ctx) : Ctx(Ctx) {
+  Reach(const AnalysisContext &Ctx) : Ctx(Ctx), Targets(Ctx.functions(), Ctx.api()) {
     for (const FunctionDecl *FD : Ctx.functions())
       Bodies[canon(FD)] = FD;
   }
 
-  /// The `first_call_allocates` entries `FD`'s body reaches (by entry name).
+  CallRuns runs(const CallExpr *CE) const {
+    CallRuns Out;
+    auto C = Ctx.api().resolve(CE);
+    if (const ApiEntry *E = C ? C->entryWithTag("first_call_allocates") : nullptr) {
+      Out.Entries.push_back(E);
+      return Out;
+    }
+    if (C && C->hasTag("runs_held_modules")) {
+      for (const CXXRecordDecl *M : Targets.modulesRunBy(C->arg(0)).Modules)
+        for (const CXXMethodDecl *F : CallTargets::forwardsOf(M)) {
+          if (const FunctionDecl *B = body(F)) {
+            Out.Bodies.push_back(B);
+            continue;
+          }
+          for (const ApiEntry *E : Ctx.api().memberEntries(*F, F->getNumParams() + 1))
+            if (E->hasTag("first_call_allocates"))
+              Out.Entries.push_back(E);
+        }
+      return Out;
+    }
+    if (C && !C->Entries.empty())
+      return Out; // described by the packs, not by its body
+    if (const FunctionDecl *B = body(CE->getDirectCallee()))
+      Out.Bodies.push_back(B);
+    if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE); MCE && CallTargets::dispatchesVirtually(*MCE))
+      for (const CXXMethodDecl *O : Targets.overriders(MCE->getMethodDecl()))
+        if (const FunctionDecl *B = body(O))
+          Out.Bodies.push_back(B);
+    bool Indirect = false;
+    if (const ValueDecl *Holder = CallTargets::holderOf(*CE, Indirect))
+      for (const Decl *D : Targets.heldBy(Holder).Bodies)
+        if (const FunctionDecl *B = body(dyn_cast<FunctionDecl>(D)))
+          Out.Bodies.push_back(B);
+    return Out;
+  }
+
+  /// The `first_call_allocates` entries `FD`'s body reaches (keyOf: by entry name and field).
   const llvm::StringSet<> &of(const FunctionDecl *FD) {
     const Decl *Key = canon(FD);
     if (auto It = Memo.find(Key); It != Memo.end())
       return It->second;
-    llvm::StringSet<> &Out = Memo[Key]; // empty while in progress: recursion reaches nothing new
-    const FunctionDecl *Def = Bodies.lookup(Key);
-    if (!Def)
-      return Out;
+    Memo[Key]; // empty while in progress: recursion reaches nothing new
     llvm::StringSet<> Found;
-    for (const CallExpr *CE : callsIn(Def->getBody())) {
-      if (const ApiEntry *E = tagged(CE)) {
-        Found.insert(E->Name);
-        continue;
+    if (const FunctionDecl *Def = body(FD))
+      for (const CallExpr *CE : callsIn(Def->getBody())) {
+        CallRuns R = runs(CE);
+        for (const ApiEntry *E : R.Entries)
+          Found.insert(keyOf(*E, CE));
+        for (const FunctionDecl *B : R.Bodies)
+          for (const auto &N : of(B))
+            Found.insert(N.getKey());
       }
-      if (const FunctionDecl *Callee = CE->getDirectCallee())
-        for (const auto &N : of(Callee))
-          Found.insert(N.getKey());
-    }
     Memo[Key] = std::move(Found);
     return Memo[Key];
   }
 
-  const ApiEntry *tagged(const CallExpr *CE) const {
-    auto C = Ctx.api().resolve(CE);
-    return C ? C->entryWithTag("first_call_allocates") : nullptr;
+  /// The body of an analysed function, or of a lambda written in one.
+  const FunctionDecl *body(const FunctionDecl *FD) const {
+    if (!FD)
+      return nullptr;
+    if (const FunctionDecl *B = Bodies.lookup(canon(FD)))
+      return B;
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    return MD && MD->getParent()->isLambda() && MD->hasBody() ? MD : nullptr;
   }
-  const FunctionDecl *body(const FunctionDecl *FD) const { return Bodies.lookup(canon(FD)); }
+
+  /// The calls, in the analysed functions, that enter `FD` (with the function they are in).
+  using CallSite = std::pair<const FunctionDecl *, const CallExpr *>;
+  llvm::ArrayRef<CallSite> callersOf(const FunctionDecl *FD) {
+    if (!CallersIndexed) {
+      CallersIndexed = true;
+      for (const FunctionDecl *Caller : Ctx.functions())
+        for (const CallExpr *CE : callsIn(Caller->getBody()))
+          for (const FunctionDecl *B : runs(CE).Bodies)
+            Callers[canon(B)].push_back({Caller, CE});
+    }
+    auto It = Callers.find(canon(FD));
+    if (It == Callers.end())
+      return {};
+    return It->second;
+  }
 
 private:
   const AnalysisContext &Ctx;
+  CallTargets Targets;
   llvm::DenseMap<const Decl *, const FunctionDecl *> Bodies;
   llvm::DenseMap<const Decl *, llvm::StringSet<>> Memo;
+  bool CallersIndexed = false;
+  llvm::DenseMap<const Decl *, std::vector<CallSite>> Callers;
 };
 
-/// A tagged call reached from a window, and the body it is written in.
+/// A tagged call reached from a window, and the entry it runs.
 struct Reached {
   const CallExpr *Call;
   const ApiEntry *Entry;
@@ -96,37 +208,50 @@ std::vector<Reached> reachedFrom(const CaptureWindow &W, Reach &R, const SourceM
   while (!Work.empty()) {
     const CallExpr *CE = Work.back();
     Work.pop_back();
-    if (const ApiEntry *E = R.tagged(CE)) {
+    CallRuns Runs = R.runs(CE);
+    for (const ApiEntry *E : Runs.Entries)
       Out.push_back({CE, E});
-      continue;
-    }
-    const FunctionDecl *Callee = R.body(CE->getDirectCallee());
-    if (!Callee || !Seen.insert(canon(Callee)).second)
-      continue;
-    for (const CallExpr *Inner : callsIn(Callee->getBody()))
-      Work.push_back(Inner);
+    for (const FunctionDecl *B : Runs.Bodies)
+      if (Seen.insert(canon(B)).second)
+        for (const CallExpr *Inner : callsIn(B->getBody()))
+          Work.push_back(Inner);
   }
   return Out;
 }
 
-/// Whether `FD` calls `Name`, directly or through what it calls, before `Before` and outside
-/// every capture window of its own.
-bool warmedUp(const FunctionDecl &FD, llvm::StringRef Name, SourceLocation Before,
-              llvm::ArrayRef<CaptureWindow> Windows, Reach &R, const SourceManager &SM) {
+/// Whether `FD` runs the first call known by `Key` (keyOf), directly or through what it calls,
+/// before `Before` and outside every capture window of its own; or, failing that, a function that
+/// calls `FD` does so before that call, on the same object (`r.warmup(); r.capture();`). Callers
+/// are searched `Depth` levels up.
+bool warmedUp(const FunctionDecl &FD, llvm::StringRef Key, SourceLocation Before, Reach &R,
+              const AnalysisContext &Ctx, const Decl *Object = nullptr, unsigned Depth = 2) {
+  const SourceManager &SM = Ctx.ast().getSourceManager();
+  llvm::ArrayRef<CaptureWindow> Windows = Ctx.regions().windowsOf(&FD);
   for (const CallExpr *CE : callsIn(FD.getBody())) {
     SourceLocation Loc = SM.getExpansionLoc(CE->getBeginLoc());
     if (!SM.isBeforeInTranslationUnit(Loc, Before))
       continue;
     if (llvm::any_of(Windows, [&](const CaptureWindow &W) { return W.contains(Loc, SM); }))
       continue;
-    if (const ApiEntry *E = R.tagged(CE)) {
-      if (E->Name == Name)
-        return true;
+    CallRuns Runs = R.runs(CE);
+    llvm::StringSet<> Keys;
+    for (const ApiEntry *E : Runs.Entries)
+      Keys.insert(keyOf(*E, CE));
+    if (warms(Keys, Key))
+      return true;
+    // Through a method of another object than the one the window's method runs on, the fields
+    // its warm-up reaches are that object's.
+    if (Object && objectOf(CE) != Object)
       continue;
-    }
-    if (const FunctionDecl *Callee = CE->getDirectCallee(); Callee && R.of(Callee).contains(Name))
+    if (llvm::any_of(Runs.Bodies, [&](const FunctionDecl *B) { return warms(R.of(B), Key); }))
       return true;
   }
+  if (Depth == 0)
+    return false;
+  for (auto [Caller, Call] : R.callersOf(&FD))
+    if (Caller->getCanonicalDecl() != FD.getCanonicalDecl() &&
+        warmedUp(*Caller, Key, SM.getExpansionLoc(Call->getBeginLoc()), R, Ctx, objectOf(Call), Depth - 1))
+      return true;
   return false;
 }
 
@@ -149,18 +274,21 @@ void reportUnwarmedFirstCalls(AnalysisContext &Ctx, const CheckInfo &Check) {
       if (isEntryWindow(W, SM))
         continue;
       for (const Reached &Hit : reachedFrom(W, R, SM)) {
-        if (Reported.contains(Hit.Call) || warmedUp(*FD, Hit.Entry->Name, W.Open, Windows, R, SM))
+        if (Reported.contains(Hit.Call) || warmedUp(*FD, keyOf(*Hit.Entry, Hit.Call), W.Open, R, Ctx))
           continue;
         Reported.insert(Hit.Call);
         auto C = Ctx.api().resolve(Hit.Call);
-        SourceLocation Caret = C ? C->NameLoc : Hit.Call->getBeginLoc();
+        // A module's forward run through its holder (`lin(x)`) is named by the entry.
+        bool Own = C && llvm::is_contained(C->Entries, Hit.Entry);
+        SourceLocation Caret = Own ? C->NameLoc : Hit.Call->getBeginLoc();
         unsigned Line = SM.getExpansionLineNumber(W.Open);
-        Ctx.report(Check, Caret,
-                   "'" + (C ? C->Name : Hit.Entry->Name) + "' " +
+        if (Ctx.report(Check, Caret,
+                   "'" + (Own ? C->Name : Hit.Entry->Name) + "' " +
                        (Hit.Entry->Doc.empty() ? "may initialise lazily" : Hit.Entry->Doc) +
                        " on its first call, and nothing calls it before the capture that begins at line " +
                        std::to_string(Line) + "; run it once before capturing (a warm-up run of the captured code)",
-                   Hit.Call);
+                       Hit.Call))
+          Ctx.lastFinding().Tag = "first_call_allocates";
       }
     }
   }

@@ -111,10 +111,7 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
       // Other classes' methods match only `kind: member` entries, by qualified name; a method
       // of a class template is named without the template's arguments
       // (`at::TensorAccessorBase::size`, whatever the element type).
-      std::string Name = FD->getQualifiedNameAsString();
-      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(MD->getParent()))
-        Name = Spec->getSpecializedTemplate()->getQualifiedNameAsString() + "::" + FD->getNameAsString();
-      C.Entries = Rules.lookupMember(Name, C.Args.size());
+      C.Entries = memberEntries(*MD, C.Args.size());
       // A method that writes out the NMS kernel never touches its object (or it would not be
       // recognized): called on `this` or a named object, its arguments are the kernel's.
       const Expr *Object = skipValueWrappers(C.Args.front());
@@ -143,6 +140,13 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
   if (C.Entries.empty() && suppressionKernel(FD))
     C.Entries = entriesTagged("greedy_suppression");
   return C;
+}
+
+std::vector<const ApiEntry *> ApiResolver::memberEntries(const CXXMethodDecl &MD, unsigned NumArgs) const {
+  std::string Name = MD.getQualifiedNameAsString();
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(MD.getParent()))
+    Name = Spec->getSpecializedTemplate()->getQualifiedNameAsString() + "::" + MD.getNameAsString();
+  return Rules.lookupMember(Name, NumArgs);
 }
 
 const SuppressionKernel *ApiResolver::suppressionKernel(const FunctionDecl *FD) const {

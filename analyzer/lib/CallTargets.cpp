@@ -37,22 +37,147 @@ bool isCallableHolder(QualType T) {
   return llvm::any_of(RD->methods(), [](const CXXMethodDecl *M) { return M->getOverloadedOperator() == OO_Call; });
 }
 
-/// The variable, field or parameter `E` names (through `*` and casts), or null.
-const ValueDecl *namedHolder(const Expr *E) {
+} // namespace
+
+bool CallTargets::isCallableContainer(QualType T) {
+  if (T.isNull())
+    return false;
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->isLambda())
+    return false;
+  const SourceManager &SM = RD->getASTContext().getSourceManager();
+  if (!SM.isInSystemHeader(SM.getFileLoc(RD->getLocation())))
+    return false;
+  for (const NamedDecl *ND : RD->lookup(&RD->getASTContext().Idents.get("value_type"))) {
+    const auto *TD = dyn_cast<TypedefNameDecl>(ND);
+    if (!TD)
+      continue;
+    QualType V = TD->getUnderlyingType().getCanonicalType();
+    if (isCallableHolder(V))
+      return true;
+    if (const auto *Pair = dyn_cast_or_null<ClassTemplateSpecializationDecl>(V->getAsCXXRecordDecl()))
+      if (Pair->getTemplateArgs().size() == 2 && Pair->getTemplateArgs()[1].getKind() == TemplateArgument::Type &&
+          isCallableHolder(Pair->getTemplateArgs()[1].getAsType()))
+        return true;
+  }
+  return false;
+}
+
+namespace {
+
+/// The initialiser written with a holder's declaration (`std::function<void()> f = [&] {...};`,
+/// a field's in-class initialiser), or null; a parameter's are its callers' arguments.
+const Expr *declaredInit(const Decl *H) {
+  if (const auto *FD = dyn_cast<FieldDecl>(H))
+    return FD->getInClassInitializer();
+  if (const auto *VD = dyn_cast<VarDecl>(H); VD && !isa<ParmVarDecl>(VD))
+    return VD->getInit();
+  return nullptr;
+}
+
+/// Whether a holder of type `T` has callables assigned to it: a callable holder or a container
+/// of them.
+bool holdsCallables(QualType T) { return isCallableHolder(T) || CallTargets::isCallableContainer(T); }
+
+/// The callables a value holds when it is given to a container (or an array) of callables:
+/// itself when it is one, else those inside a braced list, a pair or an initializer list
+/// (`{"gelu", &gelu}`); keys, sizes and iterators are not callables.
+void forEachCallable(const Expr *E, llvm::function_ref<void(const Expr *)> F, unsigned Depth = 0) {
   if (!E)
+    return;
+  E = skipValueWrappers(E);
+  bool List = isa<InitListExpr, CXXStdInitializerListExpr>(E) || E->getType()->isArrayType();
+  if (!List && (isCallableHolder(E->getType()) || E->getType()->isFunctionType() || CallTargets::callableBody(E))) {
+    F(E);
+    return;
+  }
+  if (Depth > 4)
+    return;
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+    forEachCallable(SIL->getSubExpr(), F, Depth + 1);
+  else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+    forEachCallable(MT->getSubExpr(), F, Depth + 1);
+  else if (const auto *IL = dyn_cast<InitListExpr>(E))
+    for (const Expr *Init : IL->inits())
+      forEachCallable(Init, F, Depth + 1);
+  else if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    for (const Expr *A : CE->arguments())
+      forEachCallable(A, F, Depth + 1);
+}
+
+/// Whether a holder of type `T` holds a collection of callables (an array or a container).
+bool holdsMany(QualType T) {
+  return T.getNonReferenceType()->isArrayType() || CallTargets::isCallableContainer(T);
+}
+
+/// The variable, field or parameter `E` names (through `*` and casts), or null. An element of an
+/// array or a container names the array or container (`table[op]`, `hooks[i]`, `hooks.front()`,
+/// the variable of `for (auto &h : hooks)`): it holds every callable it was given.
+const ValueDecl *namedHolder(const Expr *E, unsigned Depth = 0) {
+  if (!E || Depth > 8)
     return nullptr;
   E = E->IgnoreParenImpCasts();
   if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
     E = UO->getSubExpr()->IgnoreParenImpCasts();
-  // `table[op]`: the table holds every callable it was initialised with.
   while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     E = AS->getBase()->IgnoreParenImpCasts();
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
-    return dyn_cast<FieldDecl>(ME->getMemberDecl());
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return dyn_cast<VarDecl>(DRE->getDecl());
+  // `hooks[i]`, `*it`, `it->second`: an element, through the container's or iterator's operators.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    OverloadedOperatorKind K = Op->getOperator();
+    if ((K == OO_Subscript || K == OO_Star || K == OO_Arrow) && Op->getNumArgs() >= 1)
+      return namedHolder(Op->getArg(0), Depth + 1);
+    return nullptr;
+  }
+  // `hooks.front()`, `hooks.at(i)`, `hooks.begin()`: a method of the container.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const Expr *Object = MC->getImplicitObjectArgument();
+    if (Object && (CallTargets::isCallableContainer(Object->getType()) || CallTargets::isCallableContainer(Object->getType()->getPointeeType())))
+      return namedHolder(Object, Depth + 1);
+    return nullptr;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    // `it->second` of a map's element: the library pair's field stands for the container.
+    const SourceManager &SM = ME->getMemberDecl()->getASTContext().getSourceManager();
+    if (Field && SM.isInSystemHeader(SM.getFileLoc(Field->getLocation())))
+      return namedHolder(ME->getBase(), Depth + 1);
+    return Field;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    // The variable of a range-based for, and the hidden range and iterator it is read through.
+    if (VD && VD->getInit() && (VD->isCXXForRangeDecl() || VD->isImplicit()))
+      if (const ValueDecl *Range = namedHolder(VD->getInit(), Depth + 1); Range && CallTargets::isCallableContainer(Range->getType()))
+        return Range;
+    return VD;
+  }
   return nullptr;
 }
+
+/// Whether values of `T` are objects of a library class (an `AnyModule`, a `Sequential`, a
+/// `std::shared_ptr`), which may hold modules given to them: declared in a system header or in
+/// a tensor library's namespace (LibTorch's C++ API headers are often found through `-I`).
+bool isLibraryObject(QualType T, const ApiResolver &Api) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->isLambda() || holdsCallables(T))
+    return false;
+  const SourceManager &SM = RD->getASTContext().getSourceManager();
+  return SM.isInSystemHeader(SM.getFileLoc(RD->getLocation())) || Api.isLibraryDecl(RD);
+}
+
+} // namespace
+
+const Expr *CallTargets::throughAccess(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  while (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if ((Op->getOperator() != OO_Arrow && Op->getOperator() != OO_Star) || Op->getNumArgs() != 1)
+      break;
+    E = Op->getArg(0)->IgnoreParenImpCasts();
+  }
+  return E;
+}
+
+namespace {
 
 /// Whether `E` holds no callable (`nullptr`, `{}`, a default-constructed wrapper).
 bool isEmptyCallable(const Expr *E) {
@@ -164,7 +289,8 @@ namespace {
 class AssignmentScanner : public RecursiveASTVisitor<AssignmentScanner> {
 public:
   using Record = llvm::function_ref<void(const Decl *Holder, const Expr *Value)>;
-  explicit AssignmentScanner(Record R) : R(R) {}
+  /// `R` hears of callables given to callable holders, `G` of values given to library objects.
+  AssignmentScanner(Record R, Record G, const ApiResolver &Api) : R(R), G(G), Api(Api) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
@@ -199,6 +325,24 @@ public:
     }
     return true;
   }
+  /// `seq->push_back(Block(...))`: what a library object's methods are given, it may hold.
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+    const Expr *Object = MCE->getImplicitObjectArgument();
+    if (!Object)
+      return true;
+    // `hooks.push_back(f)`, `table.emplace("gelu", &gelu)`: the callables a container is given.
+    if (CallTargets::isCallableContainer(Object->getType()) || CallTargets::isCallableContainer(Object->getType()->getPointeeType())) {
+      if (const ValueDecl *Holder = namedHolder(Object))
+        for (const Expr *Arg : MCE->arguments())
+          element(Holder, Arg);
+      return true;
+    }
+    const ValueDecl *Holder = namedHolder(CallTargets::throughAccess(Object));
+    if (Holder && isLibraryObject(Holder->getType(), Api))
+      for (const Expr *Arg : MCE->arguments())
+        G(Holder, Arg);
+    return true;
+  }
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
     if (const CXXConstructorDecl *Ctor = CE->getConstructor())
       if (!isCallableHolder(CE->getType())) // a wrapper's own constructor takes the callable
@@ -208,10 +352,22 @@ public:
 
 private:
   Record R;
+  Record G;
+  const ApiResolver &Api;
+
+  void element(const ValueDecl *Holder, const Expr *Arg) {
+    forEachCallable(Arg, [&](const Expr *C) { R(Holder, C); });
+  }
 
   void note(const ValueDecl *Holder, const Expr *Value) {
-    if (Holder && isCallableHolder(Holder->getType()))
+    if (!Holder)
+      return;
+    if (CallTargets::isCallableContainer(Holder->getType()) && !CallTargets::isCallableContainer(Value->getType()))
+      element(Holder, Value); // `hooks[i] = f`
+    else if (holdsCallables(Holder->getType()))
       R(Holder, Value);
+    else if (isLibraryObject(Holder->getType(), Api))
+      G(Holder, Value);
   }
   template <typename Args> void arguments(const FunctionDecl *FD, Args A) {
     if (const FunctionDecl *Def = FD->getDefinition())
@@ -251,13 +407,7 @@ void CallTargets::scan() const {
   if (Scanned)
     return;
   Scanned = true;
-  std::function<void(const Decl *, const Expr *)> Record = [&](const Decl *Holder, const Expr *Value) {
-    // `fp = fast ? &stepA : stepB` holds either.
-    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(skipValueWrappers(Value))) {
-      Record(Holder, CO->getTrueExpr());
-      Record(Holder, CO->getFalseExpr());
-      return;
-    }
+  auto One = [&](const Decl *Holder, const Expr *Value) {
     Assigned &A = Holders[canon(Holder)];
     if (const Decl *Body = callableBody(Value)) {
       A.Bodies.push_back(Body);
@@ -265,20 +415,42 @@ void CallTargets::scan() const {
     }
     if (isEmptyCallable(Value))
       return;
-    if (const ValueDecl *Alias = namedHolder(skipValueWrappers(Value)); Alias && isCallableHolder(Alias->getType())) {
+    if (const ValueDecl *Alias = namedHolder(skipValueWrappers(Value)); Alias && holdsCallables(Alias->getType())) {
       A.Aliases.push_back(canon(Alias));
       return;
     }
     A.Opaque = true;
   };
-  AssignmentScanner Scanner(Record);
+  std::function<void(const Decl *, const Expr *)> Record = [&](const Decl *Holder, const Expr *Value) {
+    // `fp = fast ? &stepA : stepB` holds either.
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(skipValueWrappers(Value))) {
+      Record(Holder, CO->getTrueExpr());
+      Record(Holder, CO->getFalseExpr());
+      return;
+    }
+    // A container or an array holds the callables in what it is given (`hooks_ = {a, b}`), or
+    // those of the container it copies.
+    if (holdsMany(cast<ValueDecl>(Holder)->getType())) {
+      if (const ValueDecl *Alias = namedHolder(skipValueWrappers(Value)); Alias && holdsMany(Alias->getType())) {
+        Holders[canon(Holder)].Aliases.push_back(canon(Alias));
+        return;
+      }
+      forEachCallable(Value, [&](const Expr *C) { One(Holder, C); });
+      return;
+    }
+    One(Holder, Value);
+  };
+  auto Give = [&](const Decl *Holder, const Expr *Value) { Given[canon(Holder)].push_back(Value); };
+  AssignmentScanner Scanner(Record, Give, Api);
   if (!Functions.empty())
     scanGlobals(Functions.front()->getASTContext().getTranslationUnitDecl(), Scanner);
   for (const FunctionDecl *FD : Functions) {
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
       for (const CXXCtorInitializer *Init : Ctor->inits()) {
-        if (Init->isMemberInitializer() && Init->isWritten() && isCallableHolder(Init->getMember()->getType()))
+        if (Init->isMemberInitializer() && Init->isWritten() && holdsCallables(Init->getMember()->getType()))
           Record(Init->getMember(), Init->getInit());
+        else if (Init->isMemberInitializer() && Init->isWritten() && isLibraryObject(Init->getMember()->getType(), Api))
+          Given[canon(Init->getMember())].push_back(Init->getInit());
         Scanner.TraverseStmt(Init->getInit());
       }
     Scanner.TraverseStmt(FD->getBody());
@@ -315,27 +487,19 @@ CallTargets::Held CallTargets::heldBy(const ValueDecl *Holder) const {
     const Decl *H = Work.pop_back_val();
     if (!Seen.insert(H).second)
       continue;
-    // The initialiser written with the declaration: `std::function<void()> f = [&] {...};`.
-    const Expr *Init = nullptr;
-    if (const auto *FD = dyn_cast<FieldDecl>(H))
-      Init = FD->getInClassInitializer();
-    else if (const auto *VD = dyn_cast<VarDecl>(H); VD && !isa<ParmVarDecl>(VD))
-      Init = VD->getInit();
-    if (const auto *IL = Init ? dyn_cast<InitListExpr>(skipValueWrappers(Init)) : nullptr;
-        IL && IL->getType()->isArrayType()) {
-      for (const Expr *Element : IL->inits())
-        if (const Decl *Body = callableBody(Element))
-          Out.Bodies.push_back(Body);
-        else if (!isEmptyCallable(Element))
-          Opaque = true;
-    } else if (Init) {
-      if (const Decl *Body = callableBody(Init))
+    const Expr *Init = declaredInit(H);
+    auto Single = [&](const Expr *V) {
+      if (const Decl *Body = callableBody(V))
         Out.Bodies.push_back(Body);
-      else if (const ValueDecl *Alias = namedHolder(skipValueWrappers(Init)))
+      else if (const ValueDecl *Alias = namedHolder(skipValueWrappers(V)))
         Work.push_back(canon(Alias));
-      else if (!isEmptyCallable(Init))
+      else if (!isEmptyCallable(V))
         Opaque = true;
-    }
+    };
+    if (Init && holdsMany(cast<ValueDecl>(H)->getType()) && !namedHolder(skipValueWrappers(Init)))
+      forEachCallable(Init, Single); // `Fn table[] = {a, b}`, `std::vector<Fn> hooks{a, b}`
+    else if (Init)
+      Single(Init);
     auto It = Holders.find(H);
     if (It == Holders.end())
       continue;
@@ -353,6 +517,165 @@ CallTargets::Held CallTargets::heldBy(const ValueDecl *Holder) const {
     Out.Unseen = "more than " + std::to_string(MaxHeld) + " callables are assigned to it";
   if (!Out.Unseen.empty())
     Out.Bodies.clear();
+  return Out;
+}
+
+std::vector<const CXXMethodDecl *> CallTargets::forwardsOf(const CXXRecordDecl *Module) {
+  std::vector<const CXXMethodDecl *> Out;
+  if (!Module || !Module->hasDefinition())
+    return Out;
+  Module = Module->getDefinition();
+  for (const NamedDecl *ND : Module->lookup(&Module->getASTContext().Idents.get("forward"))) {
+    if (const auto *TD = dyn_cast<FunctionTemplateDecl>(ND))
+      ND = TD->getTemplatedDecl();
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(ND); MD && MD->isInstance())
+      Out.push_back(MD);
+  }
+  if (Out.empty())
+    for (const CXXBaseSpecifier &B : Module->bases())
+      if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl()) {
+        Out = forwardsOf(Base);
+        if (!Out.empty())
+          break;
+      }
+  return Out;
+}
+
+namespace {
+
+/// The module class values of `T` are or point to: a module, a `ModuleHolder<Impl>` or a
+/// `std::shared_ptr<Impl>` of one.
+const CXXRecordDecl *moduleOf(QualType T, const ApiResolver &Api) {
+  T = T.getNonReferenceType();
+  if (const auto *PT = T->getAs<PointerType>())
+    T = PT->getPointeeType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  if (Api.moduleFlavor(RD))
+    return RD;
+  // `TORCH_MODULE(Block)` declares `class Block : public ModuleHolder<BlockImpl>`.
+  for (unsigned Depth = 0; RD && Depth < 3; ++Depth) {
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+      for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
+        if (A.getKind() == TemplateArgument::Type)
+          if (const CXXRecordDecl *Inner = A.getAsType()->getAsCXXRecordDecl();
+              Inner && Inner->hasDefinition() && Api.moduleFlavor(Inner))
+            return Inner;
+    RD = RD->getNumBases() == 1 ? RD->bases_begin()->getType()->getAsCXXRecordDecl() : nullptr;
+    if (RD && !RD->hasDefinition())
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Whether a module runs the modules it holds rather than its own computation (a `Sequential`):
+/// its `forward` is a packs' `runs_held_modules` entry.
+bool runsHeldModules(const CXXRecordDecl *Module, const ApiResolver &Api) {
+  return llvm::any_of(CallTargets::forwardsOf(Module), [&](const CXXMethodDecl *F) {
+    return llvm::any_of(Api.memberEntries(*F, F->getNumParams() + 1),
+                        [](const ApiEntry *E) { return E->hasTag("runs_held_modules"); });
+  });
+}
+
+/// What one value given to a module holder puts in it: modules (`Block(...)`, also inside
+/// `AnyModule(...)`, `Sequential(a, b)`, `register_module("b", Block())`), other holders it
+/// copies (`seq_ = seq`), or something graphify cannot follow (Opaque).
+struct ModuleValue {
+  const ApiResolver &Api;
+  llvm::SmallVector<const CXXRecordDecl *, 4> Modules;
+  llvm::SmallVector<const Decl *, 2> Holders;
+  bool Opaque = false;
+
+  void add(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 8)
+      return;
+    E = skipValueWrappers(E);
+    if (const CXXRecordDecl *M = moduleOf(E->getType(), Api); M && !runsHeldModules(M, Api)) {
+      // `Block()` constructs a module; `Block(nullptr)` (an empty holder) holds none.
+      const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      if (!CE || CE->getNumArgs() != 1 || !isa<CXXNullPtrLiteralExpr>(skipValueWrappers(CE->getArg(0))))
+        Modules.push_back(M);
+      return;
+    }
+    if (isEmptyCallable(E))
+      return;
+    if (const ValueDecl *H = namedHolder(E); H && (isLibraryObject(H->getType(), Api) || moduleOf(H->getType(), Api))) {
+      Holders.push_back(H->getCanonicalDecl());
+      return;
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      for (const Expr *Arg : CE->arguments())
+        add(Arg, Depth + 1);
+      return;
+    }
+    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+      for (const Expr *Init : IL->inits())
+        add(Init, Depth + 1);
+      return;
+    }
+    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E)) {
+      add(SIL->getSubExpr(), Depth + 1);
+      return;
+    }
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      add(MT->getSubExpr(), Depth + 1);
+      return;
+    }
+    // `register_module("seq", Sequential(...))` returns the holder it is given.
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      size_t Before = Modules.size() + Holders.size();
+      for (const Expr *Arg : Call->arguments())
+        if (moduleOf(Arg->getType(), Api) || isLibraryObject(Arg->getType(), Api))
+          add(Arg, Depth + 1);
+      Opaque |= Modules.size() + Holders.size() == Before;
+      return;
+    }
+    // A literal, a name, a string: nothing a module runs, unless it has a module's type.
+    if (moduleOf(E->getType(), Api))
+      Opaque = true;
+  }
+};
+
+} // namespace
+
+CallTargets::HeldModules CallTargets::modulesRunBy(const Expr *Object) const {
+  HeldModules Out;
+  if (!Object)
+    return Out;
+  Object = throughAccess(Object);
+  if (const CXXRecordDecl *M = moduleOf(Object->getType(), Api); M && !runsHeldModules(M, Api)) {
+    Out.Modules.push_back(M);
+    return Out;
+  }
+  const ValueDecl *Holder = namedHolder(Object);
+  if (!Holder) {
+    Out.Unseen = "unnamed";
+    return Out;
+  }
+  scan();
+  ModuleValue Values{Api};
+  llvm::DenseSet<const Decl *> Seen;
+  llvm::SmallVector<const Decl *, 4> Work{canon(Holder)};
+  while (!Work.empty()) {
+    const Decl *H = Work.pop_back_val();
+    if (!Seen.insert(H).second)
+      continue;
+    size_t Known = Values.Holders.size();
+    Values.add(declaredInit(H));
+    if (auto It = Given.find(H); It != Given.end())
+      for (const Expr *V : It->second)
+        Values.add(V);
+    Work.append(Values.Holders.begin() + Known, Values.Holders.end());
+  }
+  llvm::sort(Values.Modules);
+  Out.Modules.assign(Values.Modules.begin(), std::unique(Values.Modules.begin(), Values.Modules.end()));
+  if (Values.Opaque)
+    Out.Unseen = "it is given a module graphify cannot follow";
+  else if (Out.Modules.empty())
+    Out.Unseen = "no module is given to it in the checked files";
+  if (!Out.Unseen.empty())
+    Out.Modules.clear();
   return Out;
 }
 

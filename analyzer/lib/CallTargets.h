@@ -8,7 +8,7 @@
 /// caller says so instead of passing the call over in silence.
 ///
 /// \code
-///   graphify::CallTargets Targets(Functions);
+///   graphify::CallTargets Targets(Functions, Api);
 ///   if (const clang::ValueDecl *H = graphify::CallTargets::holderOf(CE)) {
 ///     graphify::CallTargets::Held Held = Targets.heldBy(H);
 ///     if (!Held.Unseen.empty()) ...   // "nothing is assigned to it in the checked files"
@@ -26,12 +26,15 @@
 
 namespace graphify {
 
+class ApiResolver;
+
 class CallTargets {
 public:
   /// More callables than this in one holder are not followed (a dispatch table, a registry).
   static constexpr unsigned MaxHeld = 8;
 
-  explicit CallTargets(llvm::ArrayRef<const clang::FunctionDecl *> Functions) : Functions(Functions) {}
+  CallTargets(llvm::ArrayRef<const clang::FunctionDecl *> Functions, const ApiResolver &Api)
+      : Functions(Functions), Api(Api) {}
 
   /// The methods among the analysed functions that override `MD`, directly or not.
   llvm::ArrayRef<const clang::CXXMethodDecl *> overriders(const clang::CXXMethodDecl *MD) const;
@@ -42,6 +45,27 @@ public:
     std::string Unseen;
   };
   Held heldBy(const clang::ValueDecl *Holder) const;
+
+  /// The modules whose `forward` a call tagged `runs_held_modules` runs on `Object` (an
+  /// `AnyModule`, a `Sequential`, a `ModuleHolder`): the module its type names, or, for a
+  /// type-erased holder or a container, the modules given to the variable or field it names
+  /// (constructor arguments, assignments, `push_back`), or why graphify cannot tell (Unseen).
+  struct HeldModules {
+    std::vector<const clang::CXXRecordDecl *> Modules;
+    std::string Unseen;
+  };
+  HeldModules modulesRunBy(const clang::Expr *Object) const;
+
+  /// Whether values of `T` are library containers of callables (`std::vector<std::function<...>>`,
+  /// `std::map<std::string, Fn>`): their `value_type` is a callable holder, or a pair whose second
+  /// member is one.
+  static bool isCallableContainer(clang::QualType T);
+
+  /// The object `E` names, through a holder's `operator->` and `*` (`seq` in `seq->forward(x)`).
+  static const clang::Expr *throughAccess(const clang::Expr *E);
+
+  /// The `forward` methods of a module class (its own, else its bases').
+  static std::vector<const clang::CXXMethodDecl *> forwardsOf(const clang::CXXRecordDecl *Module);
 
   /// Whether `MCE` dispatches on the dynamic type: a virtual method called through a pointer or
   /// reference, not named with a qualifier (`Base::f()`) and not final.
@@ -58,6 +82,7 @@ public:
 
 private:
   llvm::ArrayRef<const clang::FunctionDecl *> Functions;
+  const ApiResolver &Api;
   mutable bool Scanned = false;
   mutable llvm::DenseMap<const clang::Decl *, std::vector<const clang::CXXMethodDecl *>> Overriders;
   struct Assigned {
@@ -66,6 +91,9 @@ private:
     bool Opaque = false; ///< given something that is not a callable graphify can name
   };
   mutable llvm::DenseMap<const clang::Decl *, Assigned> Holders;
+  /// Values given to variables and fields of library class types (an `AnyModule`, a
+  /// `Sequential`): assigned, passed to their constructors or to their methods (`push_back`).
+  mutable llvm::DenseMap<const clang::Decl *, std::vector<const clang::Expr *>> Given;
 
   void scan() const;
 };

@@ -119,6 +119,9 @@ public:
   /// through function pointers run on the GPU, not on the host.
   bool DeviceCode = false;
   std::vector<IndirectCall> Indirect;
+  /// Calls that run the forward of the modules an object holds (`any.forward(x)`, `seq->forward(x)`,
+  /// `block(x)`): the call and its object.
+  std::vector<std::pair<const CallExpr *, const Expr *>> ModuleCalls;
   std::vector<const Decl *> Seeds;
   /// Lambdas written in the body: they are part of it when it is a region.
   std::vector<const Decl *> Nested;
@@ -143,6 +146,8 @@ public:
     const ValueDecl *Holder = CallTargets::holderOf(*CE, IsIndirect);
     if (IsIndirect)
       Indirect.push_back({CE, Holder, DeviceCode});
+    if (C && C->hasTag("runs_held_modules") && !DeviceCode)
+      ModuleCalls.push_back({CE, C->arg(0)});
     if (C)
       if (const ApiEntry *E = C->entryWithTag("capture_entry"))
         for (unsigned Pos : E->CallableArgs)
@@ -253,9 +258,24 @@ static std::string unseenCallMessage(const ValueDecl *Holder, llvm::StringRef Wh
   QualType T = Holder->getType().getNonReferenceType();
   std::string Through = "a function pointer";
   if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
-    Through = "a '" + RD->getQualifiedNameAsString() + "'";
+    // A callable holder names itself (`std::function`); a container names what holds its elements.
+    Through = (CallTargets::isCallableContainer(T) ? "an element of a '" : "a '") + RD->getQualifiedNameAsString() + "'";
+  else if (T->isArrayType())
+    Through = "an element of an array of function pointers";
   return "'" + Holder->getNameAsString() + "' is called " + Where + " through " + Through +
          ", and graphify cannot tell what it runs (" + Why.str() + "); that code is not checked";
+}
+
+static std::string unseenModulesMessage(const Expr *Object, llvm::StringRef Why, bool InWindow) {
+  const ValueDecl *Holder = nullptr;
+  if (const auto *ME = dyn_cast<MemberExpr>(Object->IgnoreParenImpCasts()))
+    Holder = ME->getMemberDecl();
+  else if (const auto *DRE = dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts()))
+    Holder = DRE->getDecl();
+  std::string What = Holder ? "'" + Holder->getNameAsString() + "'" : "a module container";
+  return What + " runs the forward of the modules it holds " +
+         (InWindow ? "in a capture window" : "in graph-region code") +
+         ", and graphify cannot tell which (" + Why.str() + "); that code is not checked";
 }
 
 /// Whether nothing of `FD`'s body runs in its entry window `W` (its end call comes first).
@@ -302,7 +322,7 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
       Program ? CaptureEffects::Import([this](const FunctionDecl *FD) { return importedVirtualEffect(FD); })
               : CaptureEffects::Import()));
   const CaptureEffects &Effects = Regions.captureEffects();
-  CallTargets Targets(Functions);
+  CallTargets Targets(Functions, Api);
 
   // Bodies we can see: the analyzed functions and every lambda written in them. Seeds reached
   // only from relaxed capture windows are walked last, so that what strict seeds reach stays
@@ -340,6 +360,15 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
       }
       if (Noted.insert(I.Call).second)
         Regions.noteUnchecked(I.Call->getBeginLoc(), unseenCallMessage(I.Holder, Held.Unseen, C.forWindow()));
+    }
+    for (auto [Call, Object] : C.ModuleCalls) {
+      CallTargets::HeldModules Held = Targets.modulesRunBy(Object);
+      for (const CXXRecordDecl *M : Held.Modules)
+        for (const CXXMethodDecl *F : CallTargets::forwardsOf(M))
+          Pending.push_back(F);
+      if (!Held.Unseen.empty() && Noted.insert(Call).second)
+        Regions.noteUnchecked(Call->getBeginLoc(),
+                              unseenModulesMessage(CallTargets::throughAccess(Object), Held.Unseen, C.forWindow()));
     }
   };
 

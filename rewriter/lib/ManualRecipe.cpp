@@ -539,7 +539,7 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   // values: the advice on host-only code (move it after the replay) would be wrong in a window.
   if (F.CheckId == "graphify-capture-unsafe-api") {
     const auto *E = dyn_cast_or_null<Expr>(Anchor);
-    if (E && Api.callHasTag(E, "first_call_allocates"))
+    if (F.Tag == "first_call_allocates" || (E && Api.callHasTag(E, "first_call_allocates")))
       return "run the captured code once before the capture begins (a warm-up run on the same stream), so "
              "that the library's lazy initialisation happens outside the capture";
     if (E && Api.callHasTag(E, "capture_relaxed_ok"))

@@ -1,6 +1,8 @@
 // Lazy initialisation in capture windows, with the library prototypes declared by hand: a cuBLAS
 // GEMM or a TensorRT enqueue may allocate or set itself up on its first call, which capture
 // forbids, unless the same call ran before the capture began (a warm-up run).
+#include <functional>
+
 typedef int cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUgraph_st *cudaGraph_t;
@@ -22,7 +24,7 @@ public:
 static void gemm(cublasHandle_t h, const float *a, const float *b, float *c, int n) {
   const float one = 1.f, zero = 0.f;
   cublasSgemm(h, 0, 0, n, n, n, &one, a, n, b, n, &zero, c, n);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cublasSgemm_v2' may allocate the handle's workspace on its first call, and nothing calls it before the capture that begins at line 31; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cublasSgemm_v2' may allocate the handle's workspace on its first call, and nothing calls it before the capture that begins at line 33; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
 }
 
 // No warm-up: the first GEMM would run inside the capture.
@@ -54,7 +56,62 @@ void captureEngine(nvinfer1::IExecutionContext *context, cudaStream_t s, cudaGra
 void captureEngineCold(nvinfer1::IExecutionContext *context, cudaStream_t s, cudaGraph_t *g) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   context->enqueueV3(s);
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'enqueueV3' does deferred initialisation (allocations, shape-dependent setup) on its first call, and nothing calls it before the capture that begins at line 55; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'enqueueV3' does deferred initialisation (allocations, shape-dependent setup) on its first call, and nothing calls it before the capture that begins at line 57; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
   cudaStreamEndCapture(s, g);
   context->enqueueV3(s); // after the capture: too late to warm it up
+}
+
+// Warm-ups elsewhere: a runner's warmup() that its caller runs before capture_main() on the same
+// object warms the main context up, not the auxiliary one, which has its own deferred setup.
+class Runner {
+public:
+  void warmup() { main_->enqueueV3(s_); }
+  void captureMain() {
+    cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal);
+    enqueueMain();
+    cudaStreamEndCapture(s_, &graph_);
+  }
+  void captureAux() {
+    cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal);
+    aux_->enqueueV3(s_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: 'enqueueV3' does deferred initialisation (allocations, shape-dependent setup) on its first call, and nothing calls it before the capture that begins at line {{[0-9]+}}; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
+    cudaStreamEndCapture(s_, &graph_);
+  }
+
+private:
+  void enqueueMain() { main_->enqueueV3(s_); }
+  nvinfer1::IExecutionContext *main_ = nullptr;
+  nvinfer1::IExecutionContext *aux_ = nullptr;
+  cudaStream_t s_ = nullptr;
+  cudaGraph_t graph_ = nullptr;
+};
+
+void startRunner(Runner &r) {
+  r.warmup();
+  r.captureMain();
+  r.captureAux();
+}
+
+// An enqueue held by a std::function and run in the window: its first run is in the capture, and
+// a warm-up of another object in the caller does not count.
+class Deferred {
+public:
+  explicit Deferred(nvinfer1::IExecutionContext *context) {
+    run_ = [context](cudaStream_t s) { return context->enqueueV3(s); };
+    // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: 'enqueueV3' does deferred initialisation (allocations, shape-dependent setup) on its first call, and nothing calls it before the capture that begins at line {{[0-9]+}}; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
+  }
+  void capture(cudaStream_t s) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    run_(s);
+    cudaStreamEndCapture(s, &graph_);
+  }
+
+private:
+  std::function<bool(cudaStream_t)> run_;
+  cudaGraph_t graph_ = nullptr;
+};
+
+void startDeferred(Runner &warm, Deferred &cold, cudaStream_t s) {
+  warm.warmup();
+  cold.capture(s);
 }

@@ -180,3 +180,42 @@ void captureBackend(Backend *b, cudaStream_t s, cudaGraph_t *g, const int *ops, 
     kOps[ops[i]](s);
   cudaStreamEndCapture(s, g);
 }
+
+// Containers of callables: hooks pushed into a vector and run in the window (a range-for over it,
+// an element by position), a map of named steps run through its iterator. Each holds every
+// callable it is given; hooks run only outside any window are not reported.
+static void dumpStats(cudaStream_t s) {
+  cudaStreamSynchronize(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+}
+
+struct ScratchHook {
+  void operator()(cudaStream_t) const {
+    void *p = nullptr;
+    cudaMalloc(&p, 256);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+};
+
+static void freeAll(cudaStream_t) {
+  cudaFree(nullptr); // only in the eager hooks, never run in a window
+}
+
+struct HookedStep {
+  std::vector<std::function<void(cudaStream_t)>> hooks;
+  std::vector<std::function<void(cudaStream_t)>> eagerHooks{freeAll};
+  cudaGraph_t graph = nullptr;
+  HookedStep() {
+    hooks.push_back(dumpStats);
+    hooks.emplace_back(ScratchHook());
+  }
+  void capture(cudaStream_t s) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    for (auto &hook : hooks)
+      hook(s);
+    hooks[0](s);
+    cudaStreamEndCapture(s, &graph);
+    for (const auto &hook : eagerHooks)
+      hook(s);
+  }
+};

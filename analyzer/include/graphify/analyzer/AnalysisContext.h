@@ -82,6 +82,9 @@ public:
                        const clang::Stmt &Construct, Finding::ConstructKind Kind, const TracedOrigin *Taint,
                        clang::SourceRange Range = {});
 
+  /// The finding the last successful report() kept.
+  Finding &lastFinding() { return Out.Findings.back(); }
+
   /// Whether findings at `Loc` would be kept (an analysed file, not a system header).
   bool isReportedLocation(clang::SourceLocation Loc) const;
 

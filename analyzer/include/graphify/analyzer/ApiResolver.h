@@ -71,6 +71,11 @@ public:
   /// class or enum whose values choose where a tensor lives (tensor options, a device).
   bool isPlacementType(clang::QualType T) const;
 
+  /// The `kind: member` entries that name the method `MD` of a class that is not a tensor class
+  /// (a method of a class template named without its arguments), called with `NumArgs`
+  /// arguments, the object counted.
+  std::vector<const ApiEntry *> memberEntries(const clang::CXXMethodDecl &MD, unsigned NumArgs) const;
+
   /// The flavor whose module base `RD` derives from (transitively), or null.
   const ApiFlavor *moduleFlavor(const clang::CXXRecordDecl *RD) const;
 

@@ -60,6 +60,10 @@ struct Finding {
   /// What to do by hand when no rewrite is about the finding (printed value, data-dependent
   /// trip count, host copy, else the check's help); empty when a fix or a refusal is given.
   std::string Recipe;
+  /// The packs' tag the finding reports when the anchor call does not carry it itself (a
+  /// module's forward run through its holder, `lin(x)`, that may initialise lazily): the recipe
+  /// follows it.
+  std::string Tag;
   /// The finding's value is the size of a value-dependent selection (not a value read from a
   /// tensor): its recipe is the padded form.
   bool SizeOfSelection = false;
