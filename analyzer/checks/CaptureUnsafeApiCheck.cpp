@@ -5,6 +5,7 @@
 #include "CaptureUnsafeApiCheck.h"
 
 #include "FirstCallsInWindows.h"
+#include "IdleGuards.h"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/Lex/Lexer.h>
@@ -81,6 +82,7 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
   // The configuration calls of the launches reported as launches (a <<<>>> launch is visited
   // before its configuration call, which is one of its children).
   llvm::DenseSet<const Stmt *> LaunchConfigs;
+  IdleGuards Guards(Ctx.api().rules());
   Ctx.forEachRegionSite([&](const Stmt &S, AnalysisContext::RegionSite Site) {
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(&S)) {
       // `<<<grid, block, shmem, stream>>>` calls the toolkit's configuration function, which
@@ -108,8 +110,9 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
                    &S);
     }
     const ApiEntry *E = Call->entryWithTag("capture_unsafe");
-    // Relaxed capture mode permits what the packs tag capture_relaxed_ok (allocation).
-    if (E && !(Site.RelaxedCapture && Call->hasTag("capture_relaxed_ok")))
+    // Relaxed capture mode permits what the packs tag capture_relaxed_ok (allocation); code that
+    // runs only when a status query says no capture is running is not captured.
+    if (E && !(Site.RelaxedCapture && Call->hasTag("capture_relaxed_ok")) && !Guards.runsOnlyWhenIdle(S, Ctx.ast()))
       Ctx.report(info(), Call->NameLoc,
                  "'" + writtenName(*Call, Ctx.ast()) + "' " + (E->Doc.empty() ? "is unsafe" : E->Doc) +
                      "; it is illegal or unsafe during CUDA stream capture",

@@ -261,6 +261,11 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return Relaxed.takeError();
     if (*Relaxed)
       E.RelaxedModes = **Relaxed;
+    auto Idle = M.takeStringList("idle_statuses");
+    if (!Idle)
+      return Idle.takeError();
+    if (*Idle)
+      E.IdleStatuses = **Idle;
     auto Legacy = M.takeStringList("legacy_streams");
     if (!Legacy)
       return Legacy.takeError();
@@ -292,6 +297,8 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
         return yamlError(File, Item, "entry '" + E.Name + "' is tagged " + Tag.str() + " but has no 'stream_arg'");
     if (!E.LegacyStreams.empty() && !E.hasTag("stream_ordered"))
       return yamlError(File, Item, "entry '" + E.Name + "' has 'legacy_streams' but is not tagged stream_ordered");
+    if (E.hasTag("capture_status_query") != !E.IdleStatuses.empty())
+      return yamlError(File, Item, "entry '" + E.Name + "' must have 'idle_statuses' exactly when tagged capture_status_query");
     if (!E.RelaxedModes.empty() && !E.ModeArg)
       return yamlError(File, Item, "entry '" + E.Name + "' has 'relaxed_modes' but no 'mode_arg'");
     if (E.isMember() && !llvm::StringRef(E.Name).contains("::"))

@@ -26,7 +26,8 @@ const char *kTags = "tags:\n"
                     "  - {name: pure, doc: no side effects}\n"
                     "  - {name: capture_begin, doc: opens a window}\n"
                     "  - {name: capture_end, doc: closes a window}\n"
-                    "  - {name: stream_ordered, doc: enqueues on a stream}\n";
+                    "  - {name: stream_ordered, doc: enqueues on a stream}\n"
+                    "  - {name: capture_status_query, doc: tells whether a capture runs}\n";
 
 std::string loadError(const std::string &Pack) {
   std::string Tags = writeTemp("tags.yaml", kTags);
@@ -144,6 +145,11 @@ TEST(RuleSetErrors, CaptureWindowEntriesNeedTheirPositions) {
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: b, kind: function, tags: [capture_begin], stream_arg: 0,\n"
                       "     relaxed_modes: [Relaxed]}\n"),
             "pack.yaml:3:5: error: entry 'b' has 'relaxed_modes' but no 'mode_arg'");
+  // A status query without the statuses that mean idle would never exclude guarded code.
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: isCap, kind: function, tags: [capture_status_query]}\n"),
+            "pack.yaml:3:5: error: entry 'isCap' must have 'idle_statuses' exactly when tagged capture_status_query");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: q, kind: function, tags: [pure], idle_statuses: [None]}\n"),
+            "pack.yaml:3:5: error: entry 'q' must have 'idle_statuses' exactly when tagged capture_status_query");
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: b, kind: function, tags: [capture_begin], stream_arg: -1}\n"),
             "pack.yaml:3:66: error: 'stream_arg' must be a position between 0 and 64");
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: capture_begin, kind: member, tags: [pure]}\n"),

@@ -2,7 +2,8 @@
 // capture runs is what the function reaches from the begin call without passing an end call. An
 // end call on an error path that returns leaves the capture running on the other paths; one in
 // each branch ends it on both; a conditional end correlated with a conditional begin (the same
-// flag) ends it on the only path that began it.
+// flag) ends it on the only path that began it. Code that runs only when a capture status query
+// says the stream is idle is not captured.
 typedef int cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUgraph_st *cudaGraph_t;
@@ -11,6 +12,8 @@ extern "C" cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMod
 extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);
 extern "C" cudaError_t cudaFree(void *);
 extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t);
+enum cudaStreamCaptureStatus { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1 };
+extern "C" cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus *);
 bool launchNodes(cudaStream_t s);
 
 // The error path aborts the capture and returns; the normal path goes on capturing.
@@ -113,4 +116,38 @@ void captureScoped(cudaStream_t s, cudaGraph_t *g, void *scratch) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
   }
   cudaStreamSynchronize(s); // the guard ended the capture
+}
+
+// Helpers that synchronise only when their stream is not being captured, called in a window: the
+// guarded syncs are not captured; the unguarded one is.
+static void syncIfIdle(cudaStream_t s) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  cudaStreamIsCapturing(s, &status);
+  if (status == cudaStreamCaptureStatusNone)
+    cudaStreamSynchronize(s);
+}
+
+static void syncUnlessCapturing(cudaStream_t s, void *scratch) {
+  cudaStreamCaptureStatus status;
+  cudaStreamIsCapturing(s, &status);
+  if (status != cudaStreamCaptureStatusNone)
+    return;
+  cudaStreamSynchronize(s);
+  cudaFree(scratch);
+}
+
+static void syncWhenCapturing(cudaStream_t s) {
+  cudaStreamCaptureStatus status;
+  cudaStreamIsCapturing(s, &status);
+  if (status == cudaStreamCaptureStatusActive)
+    cudaStreamSynchronize(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+}
+
+void captureGuarded(cudaStream_t s, cudaGraph_t *g, void *scratch) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  syncIfIdle(s);
+  syncUnlessCapturing(s, scratch);
+  syncWhenCapturing(s);
+  cudaStreamEndCapture(s, g);
 }

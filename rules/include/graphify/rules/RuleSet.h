@@ -54,6 +54,10 @@ struct ApiEntry {
   /// Enumerators of the mode argument that select relaxed capture (capture_relaxed_ok calls
   /// are then allowed in the window).
   std::vector<std::string> RelaxedModes;
+  /// Enumerators of a capture_status_query's result that mean no capture is running
+  /// (`cudaStreamCaptureStatusNone`): code that runs only when the status equals one of them is
+  /// not captured.
+  std::vector<std::string> IdleStatuses;
   std::string Doc;                  ///< short phrase for diagnostics; may be empty
   std::string Pack;                 ///< name of the pack that declared it
   std::string File;                 ///< pack file, for messages

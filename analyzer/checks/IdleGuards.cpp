@@ -1,0 +1,94 @@
+// Branches on capture status. Invariant: a call counts as not captured only when a condition on
+// one of the packs' idle statuses decides it; any other condition leaves it captured.
+#include "IdleGuards.h"
+
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+
+namespace graphify {
+
+using namespace clang;
+
+IdleGuards::IdleGuards(const RuleSet &Rules) {
+  for (const ApiEntry &E : Rules.entries())
+    if (E.hasTag("capture_status_query"))
+      for (const std::string &S : E.IdleStatuses)
+        Idle.insert(S);
+}
+
+bool IdleGuards::isIdleStatus(const Expr *E) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *EC = DRE ? dyn_cast<EnumConstantDecl>(DRE->getDecl()) : nullptr;
+  return EC && (Idle.contains(EC->getQualifiedNameAsString()) || Idle.contains(EC->getName()));
+}
+
+std::optional<bool> IdleGuards::meansIdle(const Expr *Cond) const {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot) {
+    if (std::optional<bool> Inner = meansIdle(UO->getSubExpr()))
+      return !*Inner;
+    return std::nullopt;
+  }
+  const Expr *L = nullptr, *R = nullptr;
+  BinaryOperatorKind Op;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond)) {
+    L = BO->getLHS(), R = BO->getRHS(), Op = BO->getOpcode();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Cond); OC && OC->getNumArgs() == 2 &&
+                                                                    (OC->getOperator() == OO_EqualEqual ||
+                                                                     OC->getOperator() == OO_ExclaimEqual)) {
+    L = OC->getArg(0), R = OC->getArg(1);
+    Op = OC->getOperator() == OO_EqualEqual ? BO_EQ : BO_NE;
+  } else {
+    return std::nullopt;
+  }
+  // `idle && x` true means idle; `capturing || x` false means idle (not followed: rare).
+  if (Op == BO_LAnd) {
+    if (meansIdle(L) == true || meansIdle(R) == true)
+      return true;
+    return std::nullopt;
+  }
+  if ((Op == BO_EQ || Op == BO_NE) && (isIdleStatus(L) || isIdleStatus(R)))
+    return Op == BO_EQ;
+  return std::nullopt;
+}
+
+/// Whether `S` leaves the enclosing body: a return, a throw, a break or continue, or a block
+/// that ends in one.
+static bool leaves(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && leaves(CS->body_back());
+  return isa_and_nonnull<ReturnStmt, CXXThrowExpr, BreakStmt, ContinueStmt>(S);
+}
+
+bool IdleGuards::runsOnlyWhenIdle(const Stmt &S, ASTContext &Ast) const {
+  if (Idle.empty())
+    return false;
+  DynTypedNode Child = DynTypedNode::create(S);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    DynTypedNodeList Parents = Ast.getParents(Child);
+    if (Parents.empty())
+      return false;
+    const Stmt *Parent = Parents[0].get<Stmt>();
+    if (!Parent)
+      return false; // a declaration: the function's body is done
+    const Stmt *Came = Child.get<Stmt>();
+    if (const auto *If = dyn_cast<IfStmt>(Parent); If && If->getCond() && Came != If->getCond()) {
+      std::optional<bool> Idle = meansIdle(If->getCond());
+      if (Idle && ((*Idle && Came == If->getThen()) || (!*Idle && Came == If->getElse())))
+        return true;
+    }
+    // `if (status != None) return;` before `S` in the same block.
+    if (const auto *Block = dyn_cast<CompoundStmt>(Parent))
+      for (const Stmt *Prior : Block->body()) {
+        if (Prior == Came)
+          break;
+        const auto *If = dyn_cast<IfStmt>(Prior);
+        if (If && If->getCond() && !If->getElse() && leaves(If->getThen()) && meansIdle(If->getCond()) == false)
+          return true;
+      }
+    Child = Parents[0];
+  }
+  return false;
+}
+
+} // namespace graphify
