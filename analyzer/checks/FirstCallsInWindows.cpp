@@ -100,7 +100,16 @@ public:
       Bodies[canon(FD)] = FD;
   }
 
-  CallRuns runs(const CallExpr *CE) const {
+  /// What `CE` runs, computed once: the window walks, the warm-up searches and the callers' index
+  /// all ask of the same calls.
+  const CallRuns &runs(const CallExpr *CE) {
+    if (auto It = Runs.find(CE); It != Runs.end())
+      return It->second;
+    CallRuns Out = computeRuns(CE);
+    return Runs[CE] = std::move(Out);
+  }
+
+  CallRuns computeRuns(const CallExpr *CE) const {
     CallRuns Out;
     auto C = Ctx.api().resolve(CE);
     if (const ApiEntry *E = C ? C->entryWithTag("first_call_allocates") : nullptr) {
@@ -187,6 +196,7 @@ private:
   CallTargets Targets;
   llvm::DenseMap<const Decl *, const FunctionDecl *> Bodies;
   llvm::DenseMap<const Decl *, llvm::StringSet<>> Memo;
+  llvm::DenseMap<const CallExpr *, CallRuns> Runs;
   bool CallersIndexed = false;
   llvm::DenseMap<const Decl *, std::vector<CallSite>> Callers;
 };

@@ -144,8 +144,23 @@ static void syncWhenCapturing(cudaStream_t s) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
 }
 
+static void syncInElse(cudaStream_t s, bool verbose) {
+  cudaStreamCaptureStatus status;
+  cudaStreamIsCapturing(s, &status);
+  if (status != cudaStreamCaptureStatusNone) {
+  } else {
+    cudaStreamSynchronize(s);
+  }
+  if (!(status != cudaStreamCaptureStatusNone) && verbose)
+    cudaStreamSynchronize(s);
+  if (verbose || status == cudaStreamCaptureStatusNone) // either may hold while capturing
+    cudaStreamSynchronize(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+}
+
 void captureGuarded(cudaStream_t s, cudaGraph_t *g, void *scratch) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  syncInElse(s, true);
   syncIfIdle(s);
   syncUnlessCapturing(s, scratch);
   syncWhenCapturing(s);

@@ -3,7 +3,9 @@
 // a std::function or function-pointer member reaches the callables assigned to it. What graphify
 // cannot resolve is named on stderr (tests/cli), never passed over.
 #include <functional>
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 typedef int cudaError_t;
@@ -219,3 +221,25 @@ struct HookedStep {
       hook(s);
   }
 };
+
+// A map of named steps, run through its iterator and by key in the window.
+static void flushStep(cudaStream_t s) {
+  cudaDeviceSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaDeviceSynchronize' waits for the whole device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+}
+
+struct NamedSteps {
+  std::map<std::string, void (*)(cudaStream_t)> steps;
+  cudaGraph_t graph = nullptr;
+  NamedSteps() { steps.emplace("flush", &flushStep); }
+  void capture(cudaStream_t s) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    for (auto it = steps.begin(); it != steps.end(); ++it)
+      it->second(s);
+    steps.at("flush")(s);
+    cudaStreamEndCapture(s, &graph);
+  }
+};
+
+// The container no callable is given to in this file is named on stderr.
+// CHECK-STDERR: graphify-lint: note: {{.*}}virtual_and_indirect_calls.cpp:{{[0-9]+}}:7: 'before' is called in a capture window through an element of a 'std::vector', and graphify cannot tell what it runs (no callable is assigned to it in the checked files); that code is not checked
