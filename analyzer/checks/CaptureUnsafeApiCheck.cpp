@@ -82,7 +82,7 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
   // The configuration calls of the launches reported as launches (a <<<>>> launch is visited
   // before its configuration call, which is one of its children).
   llvm::DenseSet<const Stmt *> LaunchConfigs;
-  IdleGuards Guards(Ctx.api().rules());
+  IdleGuards Guards(Ctx.api());
   Ctx.forEachRegionSite([&](const Stmt &S, AnalysisContext::RegionSite Site) {
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(&S)) {
       // `<<<grid, block, shmem, stream>>>` calls the toolkit's configuration function, which

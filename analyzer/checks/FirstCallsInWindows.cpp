@@ -40,11 +40,16 @@ std::vector<const CallExpr *> callsIn(const Stmt *Body) {
 
 /// The field of `this` a method call is made on (`aux_->enqueueV3(s)` in a method: `aux_`), or
 /// null: warm-ups are matched per field, as an engine keeps one execution context per profile.
+/// A module run through its holder counts as its field too (`head_->forward(h)`, `head_(h)`).
 const FieldDecl *ownField(const CallExpr *CE) {
-  const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
-  if (!MCE || !MCE->getImplicitObjectArgument())
+  const Expr *Object = nullptr;
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
+    Object = MCE->getImplicitObjectArgument();
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE); Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+    Object = Op->getArg(0);
+  if (!Object)
     return nullptr;
-  const auto *ME = dyn_cast<MemberExpr>(MCE->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *ME = dyn_cast<MemberExpr>(CallTargets::throughAccess(Object));
   if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
     return nullptr;
   return dyn_cast<FieldDecl>(ME->getMemberDecl());

@@ -4,13 +4,14 @@
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
+#include <clang/Basic/SourceManager.h>
 
 namespace graphify {
 
 using namespace clang;
 
-IdleGuards::IdleGuards(const RuleSet &Rules) {
-  for (const ApiEntry &E : Rules.entries())
+IdleGuards::IdleGuards(const ApiResolver &Api) : Api(Api) {
+  for (const ApiEntry &E : Api.rules().entries())
     if (E.hasTag("capture_status_query"))
       for (const std::string &S : E.IdleStatuses)
         Idle.insert(S);
@@ -22,10 +23,56 @@ bool IdleGuards::isIdleStatus(const Expr *E) const {
   return EC && (Idle.contains(EC->getQualifiedNameAsString()) || Idle.contains(EC->getName()));
 }
 
-std::optional<bool> IdleGuards::meansIdle(const Expr *Cond) const {
+/// The calls in `S`, in the order they are written (lambdas aside: they run elsewhere).
+static void callsIn(const Stmt *S, std::vector<const CallExpr *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    Out.push_back(CE);
+  for (const Stmt *C : S->children())
+    callsIn(C, Out);
+}
+
+/// Whether `Arg` is `&V` or a reference to V.
+static bool writes(const Expr *Arg, const VarDecl *V) {
+  Arg = Arg->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Arg); UO && UO->getOpcode() == UO_AddrOf)
+    Arg = UO->getSubExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
+  return DRE && DRE->getDecl() == V;
+}
+
+bool IdleGuards::isFresh(const Expr *E, const Stmt *Body) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDecl() || !Body)
+    return true; // a query's own result, or a status graphify does not follow
+  const SourceManager &SM = V->getASTContext().getSourceManager();
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), SM.getExpansionLoc(B));
+  };
+  std::vector<const CallExpr *> Calls;
+  callsIn(Body, Calls);
+  // The last query that wrote V before the comparison, and whether a capture began after it.
+  bool Fresh = true;
+  for (const CallExpr *CE : Calls) {
+    if (!Before(CE->getBeginLoc(), E->getBeginLoc()))
+      continue;
+    auto C = Api.resolve(CE);
+    if (!C)
+      continue;
+    if (C->hasTag("capture_status_query") && llvm::any_of(C->Args, [&](const Expr *A) { return writes(A, V); }))
+      Fresh = true;
+    else if (C->hasTag("capture_begin"))
+      Fresh = false;
+  }
+  return Fresh;
+}
+
+std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body) const {
   Cond = Cond->IgnoreParenImpCasts();
   if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot) {
-    if (std::optional<bool> Inner = meansIdle(UO->getSubExpr()))
+    if (std::optional<bool> Inner = meansIdle(UO->getSubExpr(), Body))
       return !*Inner;
     return std::nullopt;
   }
@@ -43,11 +90,11 @@ std::optional<bool> IdleGuards::meansIdle(const Expr *Cond) const {
   }
   // `idle && x` true means idle; `capturing || x` false means idle (not followed: rare).
   if (Op == BO_LAnd) {
-    if (meansIdle(L) == true || meansIdle(R) == true)
+    if (meansIdle(L, Body) == true || meansIdle(R, Body) == true)
       return true;
     return std::nullopt;
   }
-  if ((Op == BO_EQ || Op == BO_NE) && (isIdleStatus(L) || isIdleStatus(R)))
+  if ((Op == BO_EQ || Op == BO_NE) && ((isIdleStatus(L) && isFresh(R, Body)) || (isIdleStatus(R) && isFresh(L, Body))))
     return Op == BO_EQ;
   return std::nullopt;
 }
@@ -63,6 +110,15 @@ static bool leaves(const Stmt *S) {
 bool IdleGuards::runsOnlyWhenIdle(const Stmt &S, ASTContext &Ast) const {
   if (Idle.empty())
     return false;
+  // The body the statement is in: where the status was read, and the capture begun.
+  const Stmt *Body = nullptr;
+  for (DynTypedNode N = DynTypedNode::create(S);;) {
+    DynTypedNodeList Parents = Ast.getParents(N);
+    if (Parents.empty() || !Parents[0].get<Stmt>())
+      break;
+    N = Parents[0];
+    Body = N.get<Stmt>();
+  }
   DynTypedNode Child = DynTypedNode::create(S);
   for (unsigned Depth = 0; Depth < 64; ++Depth) {
     DynTypedNodeList Parents = Ast.getParents(Child);
@@ -73,7 +129,7 @@ bool IdleGuards::runsOnlyWhenIdle(const Stmt &S, ASTContext &Ast) const {
       return false; // a declaration: the function's body is done
     const Stmt *Came = Child.get<Stmt>();
     if (const auto *If = dyn_cast<IfStmt>(Parent); If && If->getCond() && Came != If->getCond()) {
-      std::optional<bool> Idle = meansIdle(If->getCond());
+      std::optional<bool> Idle = meansIdle(If->getCond(), Body);
       if (Idle && ((*Idle && Came == If->getThen()) || (!*Idle && Came == If->getElse())))
         return true;
     }
@@ -83,7 +139,7 @@ bool IdleGuards::runsOnlyWhenIdle(const Stmt &S, ASTContext &Ast) const {
         if (Prior == Came)
           break;
         const auto *If = dyn_cast<IfStmt>(Prior);
-        if (If && If->getCond() && !If->getElse() && leaves(If->getThen()) && meansIdle(If->getCond()) == false)
+        if (If && If->getCond() && !If->getElse() && leaves(If->getThen()) && meansIdle(If->getCond(), Body) == false)
           return true;
       }
     Child = Parents[0];

@@ -4,14 +4,16 @@
 /// status query says the stream is idle (`if (status == cudaStreamCaptureStatusNone) sync();`),
 /// or after a branch that leaves when it is not (`if (status != cudaStreamCaptureStatusNone)
 /// return;`). The enumerators that mean "idle" are the packs' (`idle_statuses` of
-/// capture_status_query entries), compared by qualified name or, for C enumerators, by name.
+/// capture_status_query entries), compared by qualified name or, for C enumerators, by name. A
+/// status read into a variable before a capture begins is stale once it has: a comparison of it
+/// after the begin call guards nothing.
 ///
 /// \code
-///   IdleGuards Guards(Ctx.api().rules());
+///   IdleGuards Guards(Ctx.api());
 ///   if (Guards.runsOnlyWhenIdle(*Call, Ctx.ast())) return;  // not captured
 /// \endcode
 
-#include "graphify/rules/RuleSet.h"
+#include "graphify/analyzer/ApiResolver.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Stmt.h>
@@ -23,17 +25,22 @@ namespace graphify {
 
 class IdleGuards {
 public:
-  explicit IdleGuards(const RuleSet &Rules);
+  explicit IdleGuards(const ApiResolver &Api);
 
   /// Whether `S` runs only when a capture status query said no capture is running.
   bool runsOnlyWhenIdle(const clang::Stmt &S, clang::ASTContext &Ast) const;
 
 private:
+  const ApiResolver &Api;
   llvm::StringSet<> Idle;
 
-  /// Whether `Cond` being true means idle (true), capturing (false), or neither is known.
-  std::optional<bool> meansIdle(const clang::Expr *Cond) const;
+  /// Whether `Cond` being true means idle (true), capturing (false), or neither is known, in
+  /// the function whose body is `Body`.
+  std::optional<bool> meansIdle(const clang::Expr *Cond, const clang::Stmt *Body) const;
   bool isIdleStatus(const clang::Expr *E) const;
+  /// Whether the status `E` compares was read after the last capture begin before the
+  /// comparison: a call, or a variable a query wrote with no begin call since.
+  bool isFresh(const clang::Expr *E, const clang::Stmt *Body) const;
 };
 
 } // namespace graphify

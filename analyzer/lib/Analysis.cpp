@@ -239,6 +239,7 @@ private:
     for (const auto &[Base, Effect] : Regions.captureEffects().byOverriddenMethod())
       if (std::string Usr = usrOf(Base); !Usr.empty())
         Out.VirtualCaptures[Usr] = Effect;
+    Out.Callables = Regions.callableFacts();
     // Wherever the callee is declared (a header beside the sources, or in the project's
     // include/ directory, which is not under the directory of the linted files): the unit that
     // defines it knows it by its USR. The tensor library and system headers define none.

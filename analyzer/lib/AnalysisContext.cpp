@@ -47,6 +47,14 @@ public:
     const AnalysisContext::RegionSite *Known = Site ? Site : windowSite(*S, WindowSite);
     const AnalysisContext::RegionSite *Here = Known ? Known : Fallback;
     if (const auto *LE = dyn_cast<LambdaExpr>(S)) {
+      // Written in a window, a lambda's body is captured when the window runs it (the regions
+      // say): one kept in a variable and called after the end call is not.
+      if (!Site && Known && !Regions.contains(LE->getCallOperator())) {
+        ++OutsideWindows;
+        walkLambda(*LE, nullptr, Fallback);
+        --OutsideWindows;
+        return;
+      }
       walkLambda(*LE, Known, Here);
       return;
     }
@@ -67,7 +75,12 @@ private:
   const SourceManager &SM;
   Visitor Visit;
 
+  /// Inside a lambda written in a window that the window does not run.
+  unsigned OutsideWindows = 0;
+
   const AnalysisContext::RegionSite *windowSite(const Stmt &S, AnalysisContext::RegionSite &Out) {
+    if (OutsideWindows)
+      return nullptr;
     for (const CaptureWindow &W : Windows)
       if (W.contains(S.getBeginLoc(), SM)) {
         Out.RelaxedCapture = W.Relaxed;

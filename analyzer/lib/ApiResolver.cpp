@@ -54,6 +54,14 @@ const Expr *skipValueWrappers(const Expr *E) {
 // other type (c10's `operator<<(ostream&, Scalar)`) must not inherit their tags.
 static bool operatorNeedsTensor(llvm::StringRef Name) { return Name.starts_with("operator"); }
 
+void ApiResolver::dropUntypedForms(ApiCall &C) const {
+  llvm::erase_if(C.Entries, [&](const ApiEntry *E) {
+    return llvm::any_of(E->TensorArgs, [&](unsigned P) {
+      return P >= C.Args.size() || !isTensor(skipValueWrappers(C.Args[P])->getType());
+    });
+  });
+}
+
 std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
   if (!E)
     return std::nullopt;
@@ -123,10 +131,12 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
     }
     C.IsMethod = true;
     C.Entries = Rules.lookupMethod(C.Name, C.Args.size());
+    dropUntypedForms(C);
     return C;
   }
   std::string Qualified = FD->getQualifiedNameAsString();
   C.Entries = Rules.lookupFunction(Qualified, C.Args.size());
+  dropUntypedForms(C);
   // The packs index every entry under its bare name too (for packs of the global namespace,
   // like the CUDA runtime). A user's global `print` or `split` must not inherit the tensor
   // API's tags: drop entries that the tensor namespaces claim.

@@ -70,8 +70,9 @@ namespace {
 const Expr *declaredInit(const Decl *H) {
   if (const auto *FD = dyn_cast<FieldDecl>(H))
     return FD->getInClassInitializer();
+  // `extern Fn table[];` in a header, defined with its callables in one source file.
   if (const auto *VD = dyn_cast<VarDecl>(H); VD && !isa<ParmVarDecl>(VD))
-    return VD->getInit();
+    return VD->getAnyInitializer();
   return nullptr;
 }
 
@@ -110,10 +111,40 @@ bool holdsMany(QualType T) {
   return T.getNonReferenceType()->isArrayType() || CallTargets::isCallableContainer(T);
 }
 
+const ValueDecl *namedHolder(const Expr *E, unsigned Depth = 0);
+
+/// The holder an accessor returns a reference to (`Registry &hooks() { static Registry h;
+/// return h; }`, `Fns &fns() { return fns_; }`), when every return names the same one.
+const ValueDecl *returnedHolder(const FunctionDecl *FD, unsigned Depth) {
+  if (!FD || !FD->getReturnType()->isReferenceType())
+    return nullptr;
+  if (const FunctionDecl *Def = FD->getDefinition())
+    FD = Def;
+  if (!FD->hasBody())
+    return nullptr;
+  const ValueDecl *Out = nullptr;
+  bool Agree = true;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || !Agree || isa<LambdaExpr>(S))
+      return;
+    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      const ValueDecl *H = namedHolder(R->getRetValue(), Depth + 1);
+      Agree = H && (!Out || Out == H);
+      Out = H;
+      return;
+    }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(FD->getBody());
+  return Agree ? Out : nullptr;
+}
+
 /// The variable, field or parameter `E` names (through `*` and casts), or null. An element of an
 /// array or a container names the array or container (`table[op]`, `hooks[i]`, `hooks.front()`,
-/// the variable of `for (auto &h : hooks)`): it holds every callable it was given.
-const ValueDecl *namedHolder(const Expr *E, unsigned Depth = 0) {
+/// the variable of `for (auto &h : hooks)`): it holds every callable it was given. So does an
+/// accessor that returns a reference to it (`hooks()[i]`).
+const ValueDecl *namedHolder(const Expr *E, unsigned Depth) {
   if (!E || Depth > 8)
     return nullptr;
   E = E->IgnoreParenImpCasts();
@@ -133,8 +164,10 @@ const ValueDecl *namedHolder(const Expr *E, unsigned Depth = 0) {
     const Expr *Object = MC->getImplicitObjectArgument();
     if (Object && (CallTargets::isCallableContainer(Object->getType()) || CallTargets::isCallableContainer(Object->getType()->getPointeeType())))
       return namedHolder(Object, Depth + 1);
-    return nullptr;
+    return holdsCallables(MC->getType()) ? returnedHolder(MC->getDirectCallee(), Depth) : nullptr;
   }
+  if (const auto *Call = dyn_cast<CallExpr>(E); Call && !isa<CXXOperatorCallExpr>(Call))
+    return holdsCallables(Call->getType()) ? returnedHolder(Call->getDirectCallee(), Depth) : nullptr;
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
     // `it->second` of a map's element: the library pair's field stands for the container.
@@ -164,6 +197,11 @@ bool isLibraryObject(QualType T, const ApiResolver &Api) {
   const SourceManager &SM = RD->getASTContext().getSourceManager();
   return SM.isInSystemHeader(SM.getFileLoc(RD->getLocation())) || Api.isLibraryDecl(RD);
 }
+
+/// Whether values of `T` can hold modules whose forward a call runs: modules, their holders and
+/// pointers, and library objects that run the modules they hold (an `AnyModule`). A tensor or a
+/// device given to a module's method is no module.
+bool mayHoldModules(QualType T, const ApiResolver &Api);
 
 } // namespace
 
@@ -340,7 +378,8 @@ public:
     const ValueDecl *Holder = namedHolder(CallTargets::throughAccess(Object));
     if (Holder && isLibraryObject(Holder->getType(), Api))
       for (const Expr *Arg : MCE->arguments())
-        G(Holder, Arg);
+        if (mayHoldModules(Arg->getType(), Api)) // `any.forward(x)` gives it no module
+          G(Holder, Arg);
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
@@ -385,7 +424,8 @@ private:
 
 /// The initialisers of variables at namespace scope in the project's files (a dispatch table, an
 /// interface struct of function pointers), not in system headers.
-static void scanGlobals(const DeclContext *DC, AssignmentScanner &Scanner) {
+static void scanGlobals(const DeclContext *DC, AssignmentScanner &Scanner,
+                        llvm::function_ref<void(const VarDecl *)> Holder) {
   for (const Decl *D : DC->decls()) {
     const SourceManager &SM = D->getASTContext().getSourceManager();
     // The tensor library's and the standard library's namespaces hold no project variable: a
@@ -393,12 +433,14 @@ static void scanGlobals(const DeclContext *DC, AssignmentScanner &Scanner) {
     if (SM.isInSystemHeader(SM.getFileLoc(D->getLocation())))
       continue;
     if (isa<NamespaceDecl, LinkageSpecDecl>(D)) {
-      scanGlobals(cast<DeclContext>(D), Scanner);
+      scanGlobals(cast<DeclContext>(D), Scanner, Holder);
       continue;
     }
     const auto *VD = dyn_cast<VarDecl>(D);
     if (!VD || !VD->getInit())
       continue;
+    if (holdsCallables(VD->getType()))
+      Holder(VD);
     Scanner.TraverseStmt(const_cast<Expr *>(VD->getInit()));
   }
 }
@@ -443,7 +485,9 @@ void CallTargets::scan() const {
   auto Give = [&](const Decl *Holder, const Expr *Value) { Given[canon(Holder)].push_back(Value); };
   AssignmentScanner Scanner(Record, Give, Api);
   if (!Functions.empty())
-    scanGlobals(Functions.front()->getASTContext().getTranslationUnitDecl(), Scanner);
+    // A dispatch table defined with its callables is a holder they are assigned to.
+    scanGlobals(Functions.front()->getASTContext().getTranslationUnitDecl(), Scanner,
+                [&](const VarDecl *VD) { Holders[canon(VD)]; });
   for (const FunctionDecl *FD : Functions) {
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
       for (const CXXCtorInitializer *Init : Ctor->inits()) {
@@ -477,16 +521,16 @@ llvm::ArrayRef<const CXXMethodDecl *> CallTargets::overriders(const CXXMethodDec
   return It->second;
 }
 
-CallTargets::Held CallTargets::heldBy(const ValueDecl *Holder) const {
+CallTargets::Held CallTargets::assignedTo(const ValueDecl *Holder) const {
   scan();
   Held Out;
-  bool Opaque = false;
   llvm::DenseSet<const Decl *> Seen;
   llvm::SmallVector<const Decl *, 4> Work{canon(Holder)};
   while (!Work.empty()) {
     const Decl *H = Work.pop_back_val();
     if (!Seen.insert(H).second)
       continue;
+    Out.Through.push_back(cast<ValueDecl>(H));
     const Expr *Init = declaredInit(H);
     auto Single = [&](const Expr *V) {
       if (const Decl *Body = callableBody(V))
@@ -494,7 +538,7 @@ CallTargets::Held CallTargets::heldBy(const ValueDecl *Holder) const {
       else if (const ValueDecl *Alias = namedHolder(skipValueWrappers(V)))
         Work.push_back(canon(Alias));
       else if (!isEmptyCallable(V))
-        Opaque = true;
+        Out.Opaque = true;
     };
     if (Init && holdsMany(cast<ValueDecl>(H)->getType()) && !namedHolder(skipValueWrappers(Init)))
       forEachCallable(Init, Single); // `Fn table[] = {a, b}`, `std::vector<Fn> hooks{a, b}`
@@ -504,19 +548,39 @@ CallTargets::Held CallTargets::heldBy(const ValueDecl *Holder) const {
     if (It == Holders.end())
       continue;
     Out.Bodies.insert(Out.Bodies.end(), It->second.Bodies.begin(), It->second.Bodies.end());
-    Opaque |= It->second.Opaque;
+    Out.Opaque |= It->second.Opaque;
     Work.append(It->second.Aliases.begin(), It->second.Aliases.end());
   }
   llvm::sort(Out.Bodies);
   Out.Bodies.erase(std::unique(Out.Bodies.begin(), Out.Bodies.end()), Out.Bodies.end());
+  return Out;
+}
+
+std::string CallTargets::unseenReason(size_t Count, bool Opaque) {
   if (Opaque)
-    Out.Unseen = "it is given a callable graphify cannot follow";
-  else if (Out.Bodies.empty())
-    Out.Unseen = "no callable is assigned to it in the checked files";
-  else if (Out.Bodies.size() > MaxHeld)
-    Out.Unseen = "more than " + std::to_string(MaxHeld) + " callables are assigned to it";
+    return "it is given a callable graphify cannot follow";
+  if (Count == 0)
+    return "no callable is assigned to it in the checked files";
+  if (Count > MaxHeld)
+    return "more than " + std::to_string(MaxHeld) + " callables are assigned to it";
+  return {};
+}
+
+CallTargets::Held CallTargets::heldBy(const ValueDecl *Holder) const {
+  Held Out = assignedTo(Holder);
+  Out.Unseen = unseenReason(Out.Bodies.size(), Out.Opaque);
   if (!Out.Unseen.empty())
     Out.Bodies.clear();
+  return Out;
+}
+
+std::vector<const ValueDecl *> CallTargets::assignedHolders() const {
+  scan();
+  std::vector<const ValueDecl *> Out;
+  for (const auto &[H, A] : Holders)
+    Out.push_back(cast<ValueDecl>(H));
+  // The map's order follows addresses; the order seeds are walked in shows in the notes.
+  llvm::sort(Out, [](const ValueDecl *A, const ValueDecl *B) { return A->getBeginLoc() < B->getBeginLoc(); });
   return Out;
 }
 
@@ -569,13 +633,31 @@ const CXXRecordDecl *moduleOf(QualType T, const ApiResolver &Api) {
   return nullptr;
 }
 
+/// Whether a call of `M` runs the modules its object holds: a packs' `runs_held_modules` entry.
+bool runsHeld(const CXXMethodDecl &M, const ApiResolver &Api) {
+  return llvm::any_of(Api.memberEntries(M, M.getNumParams() + 1),
+                      [](const ApiEntry *E) { return E->hasTag("runs_held_modules"); });
+}
+
+bool mayHoldModules(QualType T, const ApiResolver &Api) {
+  if (moduleOf(T, Api))
+    return true;
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || !isLibraryObject(T, Api))
+    return false;
+  // `AnyModule::forward` is a member template.
+  return llvm::any_of(RD->decls(), [&](const Decl *D) {
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      D = FT->getTemplatedDecl();
+    const auto *M = dyn_cast<CXXMethodDecl>(D);
+    return M && runsHeld(*M, Api);
+  });
+}
+
 /// Whether a module runs the modules it holds rather than its own computation (a `Sequential`):
 /// its `forward` is a packs' `runs_held_modules` entry.
 bool runsHeldModules(const CXXRecordDecl *Module, const ApiResolver &Api) {
-  return llvm::any_of(CallTargets::forwardsOf(Module), [&](const CXXMethodDecl *F) {
-    return llvm::any_of(Api.memberEntries(*F, F->getNumParams() + 1),
-                        [](const ApiEntry *E) { return E->hasTag("runs_held_modules"); });
-  });
+  return llvm::any_of(CallTargets::forwardsOf(Module), [&](const CXXMethodDecl *F) { return runsHeld(*F, Api); });
 }
 
 /// What one value given to a module holder puts in it: modules (`Block(...)`, also inside
@@ -600,13 +682,17 @@ struct ModuleValue {
     }
     if (isEmptyCallable(E))
       return;
-    if (const ValueDecl *H = namedHolder(E); H && (isLibraryObject(H->getType(), Api) || moduleOf(H->getType(), Api))) {
+    if (const ValueDecl *H = namedHolder(E); H && mayHoldModules(H->getType(), Api)) {
       Holders.push_back(H->getCanonicalDecl());
       return;
     }
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
       for (const Expr *Arg : CE->arguments())
         add(Arg, Depth + 1);
+      return;
+    }
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) { // `AnyModule(Block())`
+      add(Cast->getSubExpr(), Depth + 1);
       return;
     }
     if (const auto *IL = dyn_cast<InitListExpr>(E)) {
@@ -626,7 +712,7 @@ struct ModuleValue {
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       size_t Before = Modules.size() + Holders.size();
       for (const Expr *Arg : Call->arguments())
-        if (moduleOf(Arg->getType(), Api) || isLibraryObject(Arg->getType(), Api))
+        if (mayHoldModules(Arg->getType(), Api))
           add(Arg, Depth + 1);
       Opaque |= Modules.size() + Holders.size() == Before;
       return;

@@ -43,8 +43,22 @@ public:
   struct Held {
     std::vector<const clang::Decl *> Bodies;
     std::string Unseen;
+    /// The holder and the holders it was given (`hook_ = h` of a parameter `h`): what another
+    /// translation unit assigns to any of them, it runs too.
+    std::vector<const clang::ValueDecl *> Through;
+    bool Opaque = false; ///< it is given something that is not a callable graphify can name
   };
   Held heldBy(const clang::ValueDecl *Holder) const;
+
+  /// What the checked files assign to `Holder`, before heldBy judges it (Unseen stays empty).
+  Held assignedTo(const clang::ValueDecl *Holder) const;
+
+  /// Why a holder given `Count` callables cannot be followed (`Opaque`: also something that is
+  /// not one), or empty when it can.
+  static std::string unseenReason(size_t Count, bool Opaque);
+
+  /// The holders the checked files give callables or other holders to, in a stable order.
+  std::vector<const clang::ValueDecl *> assignedHolders() const;
 
   /// The modules whose `forward` a call tagged `runs_held_modules` runs on `Object` (an
   /// `AnyModule`, a `Sequential`, a `ModuleHolder`): the module its type names, or, for a

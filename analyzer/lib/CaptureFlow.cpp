@@ -68,6 +68,15 @@ llvm::DenseMap<const Stmt *, unsigned> conditionalEnds(const Stmt *Body, llvm::A
   return Out;
 }
 
+/// Whether `S` has a `try` block (lambdas aside: their bodies are not on this CFG).
+bool containsTry(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<CXXTryStmt>(S))
+    return true;
+  return llvm::any_of(S->children(), [](const Stmt *C) { return containsTry(C); });
+}
+
 } // namespace
 
 void narrowByFlow(CaptureWindow &W, const FunctionDecl &FD, const Stmt *Begin, const FlowEnds &FlowEnd,
@@ -79,6 +88,9 @@ void narrowByFlow(CaptureWindow &W, const FunctionDecl &FD, const Stmt *Begin, c
   CFG::BuildOptions Options;
   Options.setAllAlwaysAdd();
   Options.AddImplicitDtors = !Destroyed.empty(); // an RAII guard ends the capture at its scope's end
+  // A call that throws inside the window runs the handler with the capture still open (unless
+  // the handler ends it first).
+  Options.AddEHEdges = containsTry(FD.getBody());
   std::unique_ptr<CFG> G =
       CFG::buildCFG(&FD, const_cast<Stmt *>(FD.getBody()), &FD.getASTContext(), Options);
   if (!G)

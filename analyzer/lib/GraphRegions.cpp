@@ -87,8 +87,10 @@ bool GraphRegionFinder::isSeed(const FunctionDecl *FD) const {
   if (Named || isAnnotatedRegion(FD))
     return true;
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  // A library's own modules (a `Sequential` declared by hand in the checked file) are described
+  // by the packs, not checked as the user's code.
   if (MD && MD->isInstance() && MD->getIdentifier() && MD->getName() == "forward")
-    return Api.moduleFlavor(MD->getParent()) != nullptr;
+    return Api.moduleFlavor(MD->getParent()) != nullptr && !Api.isLibraryDecl(MD);
   return false;
 }
 
@@ -162,6 +164,8 @@ public:
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (auto It = Stored.find(DRE->getDecl()); It != Stored.end() && inWindow(DRE))
+      Nested.push_back(It->second->getCallOperator()); // `report()`, `std::for_each(b, e, report)`
     if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
         FD && inWindow(DRE) && !Described.count(FD->getCanonicalDecl()))
       Callees.push_back(FD);
@@ -170,12 +174,18 @@ public:
   bool VisitLambdaExpr(LambdaExpr *LE) {
     if (!inWindow(LE))
       return true;
-    Nested.push_back(LE->getCallOperator());
+    // Written in a window and kept in a variable (`auto report = [&] {...};`), a lambda runs
+    // where it is used, which may be after the end call (VisitDeclRefExpr).
+    if (!llvm::is_contained(llvm::make_second_range(Stored), LE))
+      Nested.push_back(LE->getCallOperator());
     if (GraphRegionFinder::isAnnotatedRegion(LE->getCallOperator()))
       Seeds.push_back(LE->getCallOperator());
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
+    if (Window && VD->isLocalVarDecl() && VD->getInit())
+      if (const auto *LE = dyn_cast<LambdaExpr>(skipValueWrappers(VD->getInit())))
+        Stored[VD] = LE;
     // `GRAPHIFY_GRAPH_REGION auto step = [&] { ... };`
     if (!Window && GraphRegionFinder::isAnnotatedRegion(VD) && VD->getInit())
       if (const Decl *Body = CallTargets::callableBody(VD->getInit()))
@@ -187,6 +197,8 @@ private:
   const ApiResolver &Api;
   /// Callees of calls that the packs describe (visited before the callee's reference).
   llvm::DenseSet<const Decl *> Described;
+  /// Lambdas a window writes into local variables (visited before the lambda and its uses).
+  llvm::DenseMap<const Decl *, const LambdaExpr *> Stored;
   const CaptureWindow *Window = nullptr;
   const SourceManager *SM = nullptr;
 
@@ -340,7 +352,34 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
   // What region code reached through `C` runs: direct callees, lambdas, overriders of virtual
   // calls, the callables held by what it calls indirectly.
   llvm::DenseSet<const CallExpr *> Noted;
-  auto Follow = [&](const EdgeCollector &C, std::vector<const Decl *> &Pending) {
+  // What a holder called in region code runs: the callables assigned to it here, judged with
+  // those other units assign to it or to the holders it is given (whole-program mode). The
+  // call is recorded for those units, which make their callables regions.
+  auto HeldInProgram = [&](const ValueDecl *Holder, bool Relaxed) {
+    CallTargets::Held Held = Targets.assignedTo(Holder);
+    std::set<std::string> Keys;
+    for (const Decl *B : Held.Bodies)
+      Keys.insert(bodyKey(B));
+    if (Program)
+      for (const ValueDecl *T : Held.Through) {
+        std::string Key = holderKey(T);
+        if (Key.empty())
+          continue;
+        HeldCallables &Mine = Regions.callableFact(Key);
+        Mine.Called = std::max(Mine.Called, Relaxed ? RegionKind::Relaxed : RegionKind::Strict);
+        if (Lookups)
+          Lookups->insert("K:" + Key);
+        if (const HeldCallables *Elsewhere = Program->callables(Key)) {
+          Keys.insert(Elsewhere->Bodies.begin(), Elsewhere->Bodies.end());
+          Held.Opaque |= Elsewhere->Opaque;
+        }
+      }
+    Held.Unseen = CallTargets::unseenReason(Keys.size(), Held.Opaque);
+    if (!Held.Unseen.empty())
+      Held.Bodies.clear();
+    return Held;
+  };
+  auto Follow = [&](const EdgeCollector &C, std::vector<const Decl *> &Pending, bool Relaxed) {
     Pending.insert(Pending.end(), C.Callees.begin(), C.Callees.end());
     Pending.insert(Pending.end(), C.Nested.begin(), C.Nested.end());
     for (const CXXMethodDecl *V : C.Virtuals)
@@ -351,7 +390,7 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
         continue; // a function pointer called in device code runs on the device
       CallTargets::Held Held;
       if (I.Holder)
-        Held = Targets.heldBy(I.Holder);
+        Held = HeldInProgram(I.Holder, Relaxed);
       else
         Held.Unseen = "unnamed";
       if (Held.Unseen.empty()) {
@@ -387,6 +426,33 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
       Into.push_back(O);
   };
 
+  // What this unit gives callable holders; in whole-program mode, the callables it gives to a
+  // holder that another unit's region code calls are regions here.
+  for (const ValueDecl *H : Targets.assignedHolders()) {
+    std::string Key = holderKey(H);
+    if (Key.empty())
+      continue;
+    CallTargets::Held Given = Targets.assignedTo(H);
+    HeldCallables &Mine = Regions.callableFact(Key);
+    for (const Decl *B : Given.Bodies)
+      Mine.Bodies.insert(bodyKey(B));
+    Mine.Opaque |= Given.Opaque;
+    if (!Program)
+      continue;
+    if (Lookups)
+      Lookups->insert("K:" + Key);
+    const HeldCallables *Elsewhere = Program->callables(Key);
+    if (!Elsewhere || Elsewhere->Called == RegionKind::None)
+      continue;
+    std::set<std::string> All = Elsewhere->Bodies;
+    All.insert(Mine.Bodies.begin(), Mine.Bodies.end());
+    // The caller follows the holder only when the program gives it few callables it can name.
+    if (!CallTargets::unseenReason(All.size(), Elsewhere->Opaque || Mine.Opaque).empty())
+      continue;
+    std::vector<const Decl *> &Into = Elsewhere->Called == RegionKind::Strict ? Work : RelaxedWork;
+    Into.insert(Into.end(), Given.Bodies.begin(), Given.Bodies.end());
+  }
+
   for (const FunctionDecl *FD : Functions) {
     BodyOf[canon(FD)] = FD->getBody();
     EdgeCollector C(Api);
@@ -416,7 +482,7 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
       EdgeCollector InWindow(Api, W, SM);
       InWindow.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
       std::vector<const Decl *> &Into = W.Relaxed ? RelaxedWork : Work;
-      Follow(InWindow, Into);
+      Follow(InWindow, Into, W.Relaxed);
       Into.insert(Into.end(), InWindow.Seeds.begin(), InWindow.Seeds.end());
       // The function whose call closes the window runs with the capture open up to its end call.
       EnterClosing(W.ClosedBy, Into);
@@ -454,7 +520,7 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
           Regions.addWindow(*W);
           EdgeCollector C(Api, *W, SM);
           C.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
-          Follow(C, Pending);
+          Follow(C, Pending, Relaxed);
           Pending.insert(Pending.end(), C.Seeds.begin(), C.Seeds.end());
           EnterClosing(W->ClosedBy, Pending);
         }
@@ -469,7 +535,7 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
       }
       if (Relaxed)
         Regions.markRelaxed(D);
-      Follow(EdgesOf(D), Pending);
+      Follow(EdgesOf(D), Pending, Relaxed);
     }
   };
   Close(Work, /*Relaxed=*/false);

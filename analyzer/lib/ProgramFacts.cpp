@@ -110,6 +110,9 @@ void ProgramFacts::merge(const FactTable &U) {
     else
       VirtualCaptures[Usr].join(E);
   }
+  // Holders only grow: who calls them, what they are given.
+  for (const auto &[Key, H] : U.Callables)
+    Callables[Key].join(H);
 }
 
 void ProgramFacts::beginRound() {
@@ -152,8 +155,11 @@ bool ProgramFacts::sameOn(const ProgramFacts &Other, const std::set<std::string>
     else if (Kind == "C:") {
       const CaptureEffect *A = capture(Usr), *B = Other.capture(Usr);
       Same = A && B ? *A == *B : A == B;
-    }    else if (Kind == "V:") {
+    } else if (Kind == "V:") {
       const CaptureEffect *A = virtualCapture(Usr), *B = Other.virtualCapture(Usr);
+      Same = A && B ? *A == *B : A == B;
+    } else if (Kind == "K:") {
+      const HeldCallables *A = callables(Usr), *B = Other.callables(Usr);
       Same = A && B ? *A == *B : A == B;
     }
     if (!Same)
@@ -173,6 +179,7 @@ ProgramFacts ProgramFacts::snapshot() const {
   Copy.Regions = Regions;
   Copy.Captures = Captures;
   Copy.VirtualCaptures = VirtualCaptures;
+  Copy.Callables = Callables;
   return Copy;
 }
 
@@ -191,6 +198,11 @@ const CaptureEffect *ProgramFacts::virtualCapture(const std::string &Usr) const 
   return It == VirtualCaptures.end() ? nullptr : &It->second;
 }
 
+const HeldCallables *ProgramFacts::callables(const std::string &Key) const {
+  auto It = Callables.find(Key);
+  return It == Callables.end() ? nullptr : &It->second;
+}
+
 std::string usrOf(const clang::Decl *D) {
   if (!D)
     return {};
@@ -206,6 +218,28 @@ std::string usrOf(const clang::Decl *D) {
     return portablePoint(SM, D->getLocation()).File + "|" + std::string(Buf);
   }
   return std::string(Buf);
+}
+
+std::string holderKey(const clang::ValueDecl *Holder) {
+  if (const auto *P = llvm::dyn_cast_or_null<clang::ParmVarDecl>(Holder)) {
+    const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(P->getDeclContext());
+    std::string Usr = FD ? usrOf(FD) : std::string();
+    return Usr.empty() ? std::string() : Usr + "#" + std::to_string(P->getFunctionScopeIndex());
+  }
+  if (const auto *VD = llvm::dyn_cast_or_null<clang::VarDecl>(Holder); VD && VD->isLocalVarDecl())
+    return {};
+  if (!llvm::isa_and_nonnull<clang::FieldDecl, clang::VarDecl>(Holder))
+    return {};
+  return usrOf(Holder);
+}
+
+std::string bodyKey(const clang::Decl *Body) {
+  std::string Usr = usrOf(Body);
+  if (!Usr.empty())
+    return Usr;
+  const clang::SourceManager &SM = Body->getASTContext().getSourceManager();
+  SourcePoint P = portablePoint(SM, Body->getLocation());
+  return P.File + ":" + std::to_string(P.Line) + ":" + std::to_string(P.Column);
 }
 
 SourcePoint portablePoint(const clang::SourceManager &SM, clang::SourceLocation Loc) {

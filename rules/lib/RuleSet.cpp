@@ -244,6 +244,10 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
     if (!Dims)
       return Dims.takeError();
     E.DimArgs = *Dims;
+    auto Tensors = takePositions(M, "tensor_args");
+    if (!Tensors)
+      return Tensors.takeError();
+    E.TensorArgs = *Tensors;
     auto Safe = M.takeInt("safe_value");
     if (!Safe)
       return Safe.takeError();

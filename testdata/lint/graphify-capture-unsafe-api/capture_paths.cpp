@@ -3,7 +3,8 @@
 // end call on an error path that returns leaves the capture running on the other paths; one in
 // each branch ends it on both; a conditional end correlated with a conditional begin (the same
 // flag) ends it on the only path that began it. Code that runs only when a capture status query
-// says the stream is idle is not captured.
+// says the stream is idle is not captured; a status read before the capture began says nothing
+// of it. A call that throws in the window runs its handler with the capture still open.
 typedef int cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUgraph_st *cudaGraph_t;
@@ -14,6 +15,7 @@ extern "C" cudaError_t cudaFree(void *);
 extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t);
 enum cudaStreamCaptureStatus { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1 };
 extern "C" cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus *);
+extern "C" cudaError_t cudaDeviceSynchronize(void);
 bool launchNodes(cudaStream_t s);
 
 // The error path aborts the capture and returns; the normal path goes on capturing.
@@ -165,4 +167,45 @@ void captureGuarded(cudaStream_t s, cudaGraph_t *g, void *scratch) {
   syncUnlessCapturing(s, scratch);
   syncWhenCapturing(s);
   cudaStreamEndCapture(s, g);
+}
+
+// The status was read before the capture began: stale by the time it is tested.
+void captureWithStaleStatus(cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamCaptureStatus before = cudaStreamCaptureStatusNone;
+  cudaStreamIsCapturing(s, &before);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (before == cudaStreamCaptureStatusNone)
+    cudaDeviceSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaDeviceSynchronize' waits for the whole device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cudaStreamIsCapturing(s, &before);
+  if (before == cudaStreamCaptureStatusNone) // read again after the begin call: a guard
+    cudaDeviceSynchronize();
+  cudaStreamEndCapture(s, g);
+}
+
+// A throw in the window: the handler that ends the capture first is safe, the one that
+// synchronises first is not.
+void runLayers(cudaStream_t s);
+
+void captureOrRecover(cudaStream_t s, cudaGraph_t *g) {
+  try {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    runLayers(s);
+    cudaStreamEndCapture(s, g);
+  } catch (...) {
+    cudaStreamEndCapture(s, g);
+    cudaDeviceSynchronize();
+  }
+}
+
+void captureOrLeak(cudaStream_t s, cudaGraph_t *g) {
+  try {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    runLayers(s);
+    cudaStreamEndCapture(s, g);
+  } catch (...) {
+    cudaDeviceSynchronize();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaDeviceSynchronize' waits for the whole device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    cudaStreamEndCapture(s, g);
+  }
 }

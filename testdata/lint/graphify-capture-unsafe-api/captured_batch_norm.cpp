@@ -45,3 +45,14 @@ torch::Tensor captureWarm(at::cuda::CUDAGraph &graph, torch::Tensor x, torch::Te
   graph.capture_end();
   return y;
 }
+
+// Repeat counts given as a tensor size the result by their sum, read on the host; a static count
+// does not.
+torch::Tensor captureRepeats(at::cuda::CUDAGraph &graph, torch::Tensor x, torch::Tensor counts) {
+  graph.capture_begin();
+  torch::Tensor heads = x.repeat_interleave(4, 1);
+  torch::Tensor rows = x.repeat_interleave(counts, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: 'repeat_interleave' has a data-dependent output shape: returns as many elements as the repeat counts add up to; a static graph cannot hold it [graphify-dynamic-shape]
+  graph.capture_end();
+  return heads.sum() + rows.sum();
+}

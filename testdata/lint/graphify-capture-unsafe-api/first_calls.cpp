@@ -1,6 +1,8 @@
-// Lazy initialisation in capture windows, with the library prototypes declared by hand: a cuBLAS
-// GEMM or a TensorRT enqueue may allocate or set itself up on its first call, which capture
-// forbids, unless the same call ran before the capture began (a warm-up run).
+// Lazy initialisation in capture windows, with the library prototypes declared by hand: a cuDNN
+// convolution or a TensorRT enqueue may allocate or set itself up on its first call, which
+// capture forbids, unless the same call ran before the capture began (a warm-up run). A cuBLAS
+// GEMM on a handle created before the capture is capturable; creating the handle in the window
+// is not.
 #include <functional>
 
 typedef int cudaError_t;
@@ -10,9 +12,13 @@ typedef struct cublasContext *cublasHandle_t;
 enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };
 extern "C" cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);
 extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);
+typedef struct cudnnContext *cudnnHandle_t;
+extern "C" int cublasCreate_v2(cublasHandle_t *);
 extern "C" int cublasSgemm_v2(cublasHandle_t, int, int, int, int, int, const float *, const float *, int,
                               const float *, int, const float *, float *, int);
+#define cublasCreate cublasCreate_v2
 #define cublasSgemm cublasSgemm_v2
+extern "C" int cudnnConvolutionForward(cudnnHandle_t, const void *, const void *, const void *, void *, int);
 
 namespace nvinfer1 {
 class IExecutionContext {
@@ -21,26 +27,48 @@ public:
 };
 } // namespace nvinfer1
 
-static void gemm(cublasHandle_t h, const float *a, const float *b, float *c, int n) {
-  const float one = 1.f, zero = 0.f;
-  cublasSgemm(h, 0, 0, n, n, n, &one, a, n, b, n, &zero, c, n);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cublasSgemm_v2' may allocate the handle's workspace on its first call, and nothing calls it before the capture that begins at line 33; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
+static void conv(cudnnHandle_t h, const float *x, const float *w, float *y) {
+  cudnnConvolutionForward(h, x, w, nullptr, y, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudnnConvolutionForward' may load its kernels on its first call, and nothing calls it before the capture that begins at line 37; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
 }
 
-// No warm-up: the first GEMM would run inside the capture.
-void captureCold(cublasHandle_t h, cudaStream_t s, cudaGraph_t *g, const float *a, const float *b, float *c,
-                 int n) {
+// No warm-up: the first convolution would run inside the capture.
+void captureCold(cudnnHandle_t h, cudaStream_t s, cudaGraph_t *g, const float *x, const float *w, float *y) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
-  gemm(h, a, b, c, n);
+  conv(h, x, w, y);
   cudaStreamEndCapture(s, g);
 }
 
 // The same step run once before capturing: warmed up.
-void captureWarm(cublasHandle_t h, cudaStream_t s, cudaGraph_t *g, const float *a, const float *b, float *c,
-                 int n) {
-  gemm(h, a, b, c, n);
+void captureWarm(cudnnHandle_t h, cudaStream_t s, cudaGraph_t *g, const float *x, const float *w, float *y) {
+  conv(h, x, w, y);
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
-  gemm(h, a, b, c, n);
+  conv(h, x, w, y);
+  cudaStreamEndCapture(s, g);
+}
+
+// cuBLAS: a GEMM on a handle made before the capture needs no warm-up; a handle made on first
+// use, inside the capture, allocates there.
+class Gemm {
+public:
+  cublasHandle_t handle() {
+    if (!h_)
+      cublasCreate(&h_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cublasCreate' creates a cuBLAS handle, which allocates device memory; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    return h_;
+  }
+  void run(const float *a, const float *b, float *c, int n) {
+    const float one = 1.f, zero = 0.f;
+    cublasSgemm(handle(), 0, 0, n, n, n, &one, a, n, b, n, &zero, c, n);
+  }
+
+private:
+  cublasHandle_t h_ = nullptr;
+};
+
+void captureGemm(Gemm &op, cudaStream_t s, cudaGraph_t *g, const float *a, const float *b, float *c, int n) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  op.run(a, b, c, n);
   cudaStreamEndCapture(s, g);
 }
 
@@ -56,7 +84,7 @@ void captureEngine(nvinfer1::IExecutionContext *context, cudaStream_t s, cudaGra
 void captureEngineCold(nvinfer1::IExecutionContext *context, cudaStream_t s, cudaGraph_t *g) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   context->enqueueV3(s);
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'enqueueV3' does deferred initialisation (allocations, shape-dependent setup) on its first call, and nothing calls it before the capture that begins at line 57; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'enqueueV3' does deferred initialisation (allocations, shape-dependent setup) on its first call, and nothing calls it before the capture that begins at line {{[0-9]+}}; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
   cudaStreamEndCapture(s, g);
   context->enqueueV3(s); // after the capture: too late to warm it up
 }

@@ -101,3 +101,39 @@ torch::Tensor captureGiven(at::cuda::CUDAGraph &graph, torch::nn::AnyModule &mod
   graph.capture_end();
   return y;
 }
+
+// A runner given its model as `AnyModule(Block())` and its head in a Sequential of library
+// Linears: the trunk's warm-up warms the trunk, not the head, which is a field of its own.
+struct BlockImpl : torch::nn::Module {
+  torch::Tensor w;
+  torch::Tensor forward(torch::Tensor x) { return torch::addmm(x, x, w); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:51: warning: 'addmm' may create the cuBLAS handle and its workspace on its first call, and nothing calls it before the capture that begins at line {{[0-9]+}}; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
+};
+TORCH_MODULE(Block);
+
+class GraphRunner {
+public:
+  explicit GraphRunner(torch::nn::AnyModule m)
+      : model_(std::move(m)), trunk_(torch::nn::Linear(8, 8)), head_(torch::nn::Linear(8, 4)) {}
+  void warmup(torch::Tensor x) { trunk_->forward(x); }
+  torch::Tensor capture(torch::Tensor x) {
+    graph_.capture_begin();
+    torch::Tensor y = model_.forward(x);
+    y = trunk_->forward(y);
+    y = head_->forward(y);
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'torch::nn::LinearImpl::forward' may create the cuBLAS handle and its workspace on its first call, and nothing calls it before the capture that begins at line {{[0-9]+}}; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
+    graph_.capture_end();
+    return y;
+  }
+
+private:
+  torch::nn::AnyModule model_;
+  torch::nn::Sequential trunk_, head_;
+  at::cuda::CUDAGraph graph_;
+};
+
+torch::Tensor runGraphRunner(torch::Tensor x) {
+  GraphRunner r{torch::nn::AnyModule(Block())};
+  r.warmup(x);
+  return r.capture(x);
+}

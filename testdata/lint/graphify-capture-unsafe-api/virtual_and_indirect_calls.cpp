@@ -243,3 +243,41 @@ struct NamedSteps {
 
 // The container no callable is given to in this file is named on stderr.
 // CHECK-STDERR: graphify-lint: note: {{.*}}virtual_and_indirect_calls.cpp:{{[0-9]+}}:7: 'before' is called in a capture window through an element of a 'std::vector', and graphify cannot tell what it runs (no callable is assigned to it in the checked files); that code is not checked
+
+// Lambdas written in a window run where they are used: one kept in a variable and called after
+// the end call is not captured; one called, or handed to an algorithm, in the window is.
+#include <algorithm>
+void captureWithLocalLambdas(cudaStream_t s, cudaGraph_t *g, std::vector<void *> &scratch) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  auto drain = [&] { cudaStreamSynchronize(s); };
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  auto release = [](void *p) { cudaFree(p); };
+  // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  auto report = [&] { cudaDeviceSynchronize(); };
+  drain();
+  std::for_each(scratch.begin(), scratch.end(), release);
+  cudaStreamEndCapture(s, g);
+  report();
+}
+
+// A registry behind an accessor (a function-local static): what is registered through it runs
+// where the window iterates it.
+using StepHook = std::function<void(cudaStream_t)>;
+static std::map<std::string, StepHook> &stepHooks() {
+  static std::map<std::string, StepHook> hooks;
+  return hooks;
+}
+
+void registerStepHooks() {
+  stepHooks()["trace"] = [](cudaStream_t s) { cudaStreamSynchronize(s); };
+  // CHECK-MESSAGES: :[[@LINE-1]]:47: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  stepHooks().emplace("free", [](cudaStream_t) { cudaFree(nullptr); });
+  // CHECK-MESSAGES: :[[@LINE-1]]:50: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+}
+
+void captureWithRegistry(cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  for (auto &entry : stepHooks())
+    entry.second(s);
+  cudaStreamEndCapture(s, g);
+}

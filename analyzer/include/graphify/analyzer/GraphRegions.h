@@ -7,8 +7,10 @@
 /// calls. The region is the seeds plus everything they call, transitively, among the functions
 /// defined in the analyzed files. A lambda written inside a region is part of it. A virtual call
 /// reaches every overrider defined there, and a call through a std::function or a function
-/// pointer every callable assigned to its holder (CallTargets); when graphify cannot tell what
-/// such a call runs, it records an unseen call instead of passing it over.
+/// pointer every callable assigned to its holder (CallTargets) — in whole-program mode, in any
+/// unit: a unit whose region code calls a holder says so, and the units that assign callables
+/// to it make those regions; when graphify cannot tell what such a call runs, it records an
+/// unseen call instead of passing it over.
 ///
 /// A function entered with a capture open (one that closes it: a wrapper's `CaptureEnd()`, a
 /// helper that runs the nodes and ends the capture) is not a region body: its code up to its end
@@ -80,7 +82,14 @@ public:
   const CaptureEffects &captureEffects() const { return Effects; }
   void setCaptureEffects(CaptureEffects E) { Effects = std::move(E); }
 
+  /// Callable holders by holderKey: the callables this unit gives them, and whether its region
+  /// code calls them. Whole-program mode exports them: a hook registered in one file and run in
+  /// another file's capture window is resolved through them.
+  const std::map<std::string, HeldCallables> &callableFacts() const { return Callables; }
+  HeldCallables &callableFact(const std::string &Key) { return Callables[Key]; }
+
 private:
+  std::map<std::string, HeldCallables> Callables;
   std::vector<UncheckedNote> Unseen;
   CaptureEffects Effects;
   llvm::DenseSet<const clang::Decl *> Bodies;

@@ -72,6 +72,24 @@ struct PortableSummary {
 
 enum class RegionKind : uint8_t { None, Relaxed, Strict };
 
+/// What the program knows of one callable holder (a `std::function` or function-pointer field,
+/// a global, a function's parameter; see holderKey): whether region code calls it, and the
+/// callables assigned to it, by USR, in any unit. The unit that calls it and the units that
+/// assign to it are often different files (a hook registered in `main.cpp`, run by the engine).
+struct HeldCallables {
+  RegionKind Called = RegionKind::None;
+  std::set<std::string> Bodies;
+  bool Opaque = false; ///< some unit gives it a callable graphify cannot follow
+  bool operator==(const HeldCallables &O) const {
+    return Called == O.Called && Bodies == O.Bodies && Opaque == O.Opaque;
+  }
+  void join(const HeldCallables &O) {
+    Called = std::max(Called, O.Called);
+    Bodies.insert(O.Bodies.begin(), O.Bodies.end());
+    Opaque |= O.Opaque;
+  }
+};
+
 /// Facts keyed by USR. Origins are owned by the object they were added to and never move.
 class FactTable {
 public:
@@ -91,6 +109,8 @@ public:
   /// Virtual methods, by the USR of the overridden method: the joined effects of the overriders
   /// a unit defines (a virtual call of the method may run any of them).
   std::map<std::string, CaptureEffect> VirtualCaptures;
+  /// Callable holders, by holderKey.
+  std::map<std::string, HeldCallables> Callables;
 
   /// Stores a copy of `O` and returns its stable address (null stays null).
   const PortableOrigin *keep(const PortableOrigin *O);
@@ -106,9 +126,9 @@ private:
 };
 
 /// What one translation unit exports after a round, and which program facts it looked up
-/// (keys "S:usr", "P:usr", "F:usr", "H:usr", "N:usr", "G:usr", "R:usr", "C:usr", "V:usr" for
-/// summaries, parameter entries, fields, field shapes, field sizes, globals, regions, capture
-/// effects and the capture effects of overriders): a later round needs re-running only when one of those changed.
+/// (keys "S:usr", "P:usr", "F:usr", "H:usr", "N:usr", "G:usr", "R:usr", "C:usr", "V:usr", "K:key"
+/// for summaries, parameter entries, fields, field shapes, field sizes, globals, regions, capture
+/// effects, the capture effects of overriders and callable holders): a later round needs re-running only when one of those changed.
 struct UnitFacts : FactTable {
   std::set<std::string> Lookups;
 };
@@ -131,6 +151,8 @@ public:
   const CaptureEffect *capture(const std::string &Usr) const;
   /// What the overriders of the method do to capture, joined, or null when none has an effect.
   const CaptureEffect *virtualCapture(const std::string &Usr) const;
+  /// What the program knows of the callable holder, or null when nothing.
+  const HeldCallables *callables(const std::string &Key) const;
 
 private:
   std::set<std::string> MaskSeen; ///< summaries merged in this round
@@ -140,6 +162,15 @@ private:
 
 /// The USR of `D` (a function, field or variable), or empty when Clang cannot make one.
 std::string usrOf(const clang::Decl *D);
+
+/// The key of a callable holder that is the same in every unit: the USR of a field or a
+/// variable at namespace or class scope, `usr#N` for the N-th parameter of a function, empty for
+/// a local variable (no other unit can give it anything).
+std::string holderKey(const clang::ValueDecl *Holder);
+
+/// The key of a callable's body that is the same in every unit that sees it: its USR (a lambda's
+/// names the place it is written).
+std::string bodyKey(const clang::Decl *Body);
 
 /// `Loc` as a portable point: the file's real path, line and column of its file location.
 SourcePoint portablePoint(const clang::SourceManager &SM, clang::SourceLocation Loc);

@@ -42,6 +42,10 @@ struct ApiEntry {
   std::vector<unsigned> CallableArgs; ///< positions of captured callables (capture_entry)
   std::vector<unsigned> DomainArgs; ///< positions of inputs with a restricted domain (domain_restricted)
   std::vector<unsigned> DimArgs;    ///< positions of dimension arguments (along_dims)
+  /// Positions that must hold tensors for the entry to describe the call: an overload set whose
+  /// forms differ by an argument's type (`repeat_interleave(2)` repeats statically,
+  /// `repeat_interleave(counts)` as the data says).
+  std::vector<unsigned> TensorArgs;
   std::optional<int64_t> SafeValue; ///< an input inside that domain, with a finite derivative (domain_restricted)
   /// Position naming the stream or graph a capture_begin/capture_end call acts on (a window
   /// closes at the next end call on the same stream), or the stream a stream_ordered call
