@@ -79,8 +79,27 @@ bool containsTry(const Stmt *S) {
 
 } // namespace
 
+/// The `if` whose condition is `Call`'s result, possibly negated (`if (!begin())`), and the
+/// index of its branch taken when the call returns true (0: then, 1: else).
+std::optional<std::pair<const IfStmt *, unsigned>> branchOnResult(const Stmt *Call, const Stmt *Body) {
+  ParentMap PM(const_cast<Stmt *>(Body));
+  bool Negated = false;
+  const Stmt *Child = Call;
+  for (const Stmt *P = PM.getParentIgnoreParenImpCasts(const_cast<Stmt *>(Call)); P;
+       Child = P, P = PM.getParentIgnoreParenImpCasts(const_cast<Stmt *>(P))) {
+    if (const auto *UO = dyn_cast<UnaryOperator>(P); UO && UO->getOpcode() == UO_LNot) {
+      Negated = !Negated;
+      continue;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(P); If && If->getCond() && Child == If->getCond()->IgnoreParenImpCasts())
+      return std::make_pair(If, Negated ? 1u : 0u);
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 void narrowByFlow(CaptureWindow &W, const FunctionDecl &FD, const Stmt *Begin, const FlowEnds &FlowEnd,
-                  const SourceManager &SM) {
+                  const SourceManager &SM, bool OnTrue) {
   llvm::ArrayRef<const Stmt *> Ends = FlowEnd.Calls;
   llvm::DenseSet<const VarDecl *> Destroyed(FlowEnd.Destroyed.begin(), FlowEnd.Destroyed.end());
   if (!FD.getBody())
@@ -119,7 +138,10 @@ void narrowByFlow(CaptureWindow &W, const FunctionDecl &FD, const Stmt *Begin, c
     if (P && EndParts.insert(P).second)
       Parts.append(P->child_begin(), P->child_end());
   }
-  const llvm::DenseMap<const Stmt *, unsigned> Only = conditionalEnds(FD.getBody(), Ends, !Begin, SM);
+  llvm::DenseMap<const Stmt *, unsigned> Only = conditionalEnds(FD.getBody(), Ends, !Begin, SM);
+  if (OnTrue && Begin)
+    if (auto Branch = branchOnResult(Begin, FD.getBody()))
+      Only[Branch->first] = Branch->second;
   llvm::DenseSet<unsigned> Reached;
   SourceLocation Last;
   llvm::DenseSet<const CFGBlock *> Done;

@@ -33,8 +33,10 @@ struct FlowEnds {
 };
 
 /// Narrows `W` to what `FD` reaches from `Begin` (its entry when null) without passing one of
-/// `Ends`. Leaves `W` as it is when the CFG cannot be built or does not hold `Begin`.
+/// `Ends`. Leaves `W` as it is when the CFG cannot be built or does not hold `Begin`. `OnTrue`:
+/// `Begin` opens the capture only when it returns true, so when it is an `if`'s condition
+/// (`if (!begin()) return;`) the capture runs only on the branch where it did.
 void narrowByFlow(CaptureWindow &W, const clang::FunctionDecl &FD, const clang::Stmt *Begin, const FlowEnds &Ends,
-                  const clang::SourceManager &SM);
+                  const clang::SourceManager &SM, bool OnTrue = false);
 
 } // namespace graphify

@@ -46,6 +46,7 @@ struct CaptureCall {
   const FunctionDecl *Callee = nullptr; ///< the project function whose call this is, if any
   const Expr *Call = nullptr;           ///< null for a destructor at the end of a scope
   const VarDecl *Destroyed = nullptr;   ///< that destructor's object
+  bool OnTrue = false; ///< Begin through a call of a function that opens only when it returns true
 };
 
 std::string spelling(const Expr *E, const ASTContext &Ctx) {
@@ -233,6 +234,7 @@ std::vector<CaptureCall> captureCalls(const std::vector<CaptureSite> &Sites, con
     if (E->Opens) {
       Call.Begin = true;
       Call.Relaxed = E->Relaxed;
+      Call.OnTrue = E->OpensOnTrue;
       Calls.push_back(std::move(Call));
     }
   }
@@ -257,6 +259,42 @@ std::vector<int> closers(const std::vector<CaptureCall> &Calls) {
         Out[I] = int(J);
   }
   return Out;
+}
+
+/// The boolean literal `R` returns (`return true;`, `return 0;`), if it returns one.
+std::optional<bool> returnedLiteral(const ReturnStmt &R) {
+  const Expr *V = R.getRetValue();
+  if (!V)
+    return std::nullopt;
+  V = V->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(V))
+    return B->getValue();
+  if (const auto *I = dyn_cast<IntegerLiteral>(V))
+    return I->getValue() != 0;
+  return std::nullopt;
+}
+
+/// Whether `FD`, which opens a capture at `Open`, opens it only on the paths that return true:
+/// it returns a bool, every return before `Open` returns false and every one after it true.
+bool opensOnTrue(const FunctionDecl &FD, SourceLocation Open, const SourceManager &SM) {
+  if (!FD.getReturnType()->isBooleanType() || !FD.getBody())
+    return false;
+  bool Before = false, After = false, Agree = true;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || !Agree || isa<LambdaExpr>(S))
+      return;
+    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      bool Later = SM.isBeforeInTranslationUnit(Open, SM.getExpansionLoc(R->getBeginLoc()));
+      std::optional<bool> V = returnedLiteral(*R);
+      Agree = V && *V == Later;
+      (Later ? After : Before) = true;
+      return;
+    }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(FD.getBody());
+  return Agree && Before && After;
 }
 
 /// What `Calls` (one body's, in source order) do to capture for the body's callers.
@@ -324,7 +362,14 @@ CaptureEffects CaptureEffects::compute(llvm::ArrayRef<const FunctionDecl *> Func
   for (unsigned Round = 0; Round < 32; ++Round) {
     bool Changed = false;
     for (const auto &[FD, Sites] : Out.Sites) {
-      CaptureEffect E = effectOf(captureCalls(Sites, &Out, SM, FD->getASTContext()));
+      std::vector<CaptureCall> Calls = captureCalls(Sites, &Out, SM, FD->getASTContext());
+      CaptureEffect E = effectOf(Calls);
+      if (E.Opens)
+        for (size_t I = Calls.size(); I-- > 0;)
+          if (Calls[I].Begin) {
+            E.OpensOnTrue = opensOnTrue(*FD, Calls[I].Stop, SM);
+            break;
+          }
       auto It = Out.Own.find(FD);
       const CaptureEffect None;
       if (E == (It == Out.Own.end() ? None : It->second))
@@ -473,7 +518,7 @@ std::vector<CaptureWindow> findCaptureWindows(const FunctionDecl &FD, const ApiR
       for (const CaptureCall &C : Calls)
         if (!C.Begin)
           EndCalls.push_back(&C);
-    narrowByFlow(W, FD, Calls[I].Call, endsOf(EndCalls), SM);
+    narrowByFlow(W, FD, Calls[I].Call, endsOf(EndCalls), SM, Calls[I].OnTrue);
     Windows.push_back(W);
   }
   return Windows;

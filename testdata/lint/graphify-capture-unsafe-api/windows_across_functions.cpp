@@ -1,7 +1,8 @@
 // Capture windows that span functions, with the CUDA prototypes declared by hand: a wrapper that
 // opens the capture in one method and closes it in another (the caller's code between the two
 // calls is captured), a helper that runs the work and ends a capture its caller began (captured
-// up to its end call, not after), wrappers of wrappers, and captures per bucket.
+// up to its end call, not after), wrappers of wrappers, captures per bucket, and a helper that
+// begins only when it returns true (its caller's branch for false captures nothing).
 typedef int cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUgraph_st *cudaGraph_t;
@@ -158,4 +159,32 @@ void runSession(ExecutionProvider &ep, Kernel **kernels, int n, cudaStream_t s) 
     kernels[i]->Compute(s);
   ep.OnRunEnd();
   cudaDeviceSynchronize();
+}
+
+// Begins only when it returns true: the caller's branch for false runs uncaptured.
+static bool beginIfSupported(cudaStream_t s, bool supported) {
+  if (!supported)
+    return false;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  return true;
+}
+
+void stepWithFallback(cudaStream_t s, cudaGraph_t *g, bool supported) {
+  if (!beginIfSupported(s, supported)) {
+    cudaStreamSynchronize(s); // eager fallback: nothing was begun
+    return;
+  }
+  cudaStreamSynchronize(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cudaStreamEndCapture(s, g);
+}
+
+void stepWhenSupported(cudaStream_t s, cudaGraph_t *g, bool supported) {
+  if (beginIfSupported(s, supported)) {
+    cudaDeviceSynchronize();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaDeviceSynchronize' waits for the whole device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    cudaStreamEndCapture(s, g);
+  } else {
+    cudaDeviceSynchronize(); // not begun on this branch
+  }
 }

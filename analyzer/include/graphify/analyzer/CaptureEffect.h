@@ -17,6 +17,10 @@ struct CaptureEffect {
   bool Closes = false;
   /// The capture it opens is in relaxed mode.
   bool Relaxed = false;
+  /// It opens the capture only on the paths that return true: every return before its begin
+  /// call returns `false`, every one after it `true` (`if (!supported) return false; begin();
+  /// return true;`), so a caller's `if (!beginIfSupported()) {...}` branch captures nothing.
+  bool OpensOnTrue = false;
   /// The stream (or graph object) of the capture it opens, or else of the one it closes, as a
   /// caller can name it: the parameter at this index, or the field of this name of the object the
   /// function is called on. Neither: unknown (matched by the next end call at all).
@@ -31,14 +35,15 @@ struct CaptureEffect {
     Opens |= O.Opens;
     Closes |= O.Closes;
     Relaxed &= O.Relaxed;
+    OpensOnTrue &= O.OpensOnTrue;
     if (O.StreamParam != StreamParam || O.StreamField != StreamField) {
       StreamParam = -1;
       StreamField.clear();
     }
   }
   bool operator==(const CaptureEffect &O) const {
-    return Opens == O.Opens && Closes == O.Closes && Relaxed == O.Relaxed && StreamParam == O.StreamParam &&
-           StreamField == O.StreamField;
+    return Opens == O.Opens && Closes == O.Closes && Relaxed == O.Relaxed && OpensOnTrue == O.OpensOnTrue &&
+           StreamParam == O.StreamParam && StreamField == O.StreamField;
   }
   bool operator!=(const CaptureEffect &O) const { return !(*this == O); }
 };
