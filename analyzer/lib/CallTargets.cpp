@@ -640,6 +640,10 @@ bool runsHeld(const CXXMethodDecl &M, const ApiResolver &Api) {
 }
 
 bool mayHoldModules(QualType T, const ApiResolver &Api) {
+  // Tensors are most of what library objects' methods are given: answer them without walking
+  // the thousand methods of the tensor class.
+  if (Api.isTensor(T.getNonReferenceType()))
+    return false;
   if (moduleOf(T, Api))
     return true;
   const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
