@@ -76,6 +76,9 @@ inline const char* dtype_name(const torch::Tensor& t) {
   if (st == torch::kInt) return "i32";
   if (st == torch::kLong) return "i64";
   if (st == torch::kBool) return "bool";
+  if (st == torch::kByte) return "u8";
+  if (st == torch::kChar) return "i8";
+  if (st == torch::kShort) return "i16";
   return "other";
 }
 
@@ -117,6 +120,9 @@ inline std::string serialize_tensor(const torch::Tensor& t) {
   else if (st == torch::kInt) append_values<int32_t>(out, c, false);
   else if (st == torch::kLong) append_values<int64_t>(out, c, false);
   else if (st == torch::kBool) append_values<bool>(out, c, false);
+  else if (st == torch::kByte) append_values<uint8_t>(out, c, false);
+  else if (st == torch::kChar) append_values<int8_t>(out, c, false);
+  else if (st == torch::kShort) append_values<int16_t>(out, c, false);
   return out + "\n";
 }
 

@@ -278,7 +278,8 @@ std::vector<Case> cases() {
   });
   add("dtypes_as_type_meta", [](std::ostream &o) {
     // x.dtype() is a caffe2::TypeMeta: it prints the C++ type name, not the ScalarType's.
-    for (auto t : {torch::kFloat, torch::kDouble, torch::kInt, torch::kLong, torch::kBool}) {
+    for (auto t : {torch::kFloat, torch::kDouble, torch::kInt, torch::kLong, torch::kBool, torch::kByte, torch::kChar,
+                   torch::kShort}) {
       auto x = torch::zeros({2}, t);
       o << x.dtype() << " " << x.dtype().name() << " " << x.dtype().itemsize() << " " << x.options().dtype() << " "
         << x.dtype().toScalarType() << " " << c10::typeMetaToScalarType(x.dtype()) << " "
@@ -291,6 +292,17 @@ std::vector<Case> cases() {
     caffe2::TypeMeta m = l.dtype();
     torch::ScalarType st = m.toScalarType();
     o << m << " " << st << "\n";
+  });
+  add("narrow_integer_tensors", [](std::ostream &o) {
+    // uint8 (images, old masks), int8 and int16: values print as numbers, never as characters.
+    auto u = torch::tensor({0, 7, 200, 255}, torch::kUInt8), c = torch::tensor({-128, -1, 0, 65}, torch::kInt8);
+    auto s = torch::tensor({-32768, 1000, 3, 32767}, torch::kInt16);
+    o << u << "\n" << c << "\n" << s << "\n" << u.view({2, 2}) << "\n" << c.view({1, 2, 2}) << "\n";
+    o << u.toString() << " " << c.toString() << " " << s.toString() << " " << u.scalar_type() << " " << torch::kI8 << " "
+      << torch::kU8 << " " << torch::kI16 << " " << u.options() << "\n";
+    o << u[2].item() << " " << c[0].item() << " " << s[0].item() << " " << int(u[3].item<uint8_t>()) << " "
+      << int(c[3].item<int8_t>()) << "\n";
+    o << torch::zeros({0}, torch::kByte) << "\n" << torch::tensor(200, torch::kByte) << "\n";
   });
   add("print_functions", [](std::ostream &o) {
     auto t = ar(12, torch::kFloat).view({3, 4}) * 1000.5;

@@ -26,15 +26,17 @@ namespace {
 using Place = std::function<Tensor(const Tensor &)>;
 using CaseFn = std::function<std::vector<Tensor>(ScalarType, const Place &)>;
 
-const std::vector<ScalarType> kAll = {kBool, kInt, kLong, kFloat, kDouble};
-const std::vector<ScalarType> kNum = {kInt, kLong, kFloat, kDouble};
+const std::vector<ScalarType> kAll = {kBool, kByte, kChar, kShort, kInt, kLong, kFloat, kDouble};
+const std::vector<ScalarType> kNum = {kByte, kChar, kShort, kInt, kLong, kFloat, kDouble};
 const std::vector<ScalarType> kFlt = {kFloat, kDouble};
-const std::vector<ScalarType> kIntegral = {kBool, kInt, kLong};
+const std::vector<ScalarType> kIntegral = {kBool, kByte, kChar, kShort, kInt, kLong};
 
-/// Deterministic CPU sample of `dt`: N(0,1) floats, integers in [-5, 5], random bools.
+/// Deterministic CPU sample of `dt`: N(0,1) floats, integers in [-5, 5] ([0, 10] for uint8),
+/// random bools.
 Tensor sample(IntArrayRef shape, ScalarType dt) {
   if (dt == kBool) return randint(0, 2, shape, kLong) > 0;
   if (isFloatingType(dt)) return randn(shape, dtype(dt));
+  if (dt == kByte) return randint(0, 11, shape, dtype(dt));
   return randint(-5, 6, shape, dtype(dt));
 }
 /// A sample with a NaN in it for floating dtypes (NaN rules must match too).
@@ -60,7 +62,7 @@ std::vector<OpCase> make_cases() {
   // --- creation and copies
   add_case({OpId::copy}, "copy_convert", kAll, [](ScalarType dt, const Place &on) {
     Tensor x = on(sample({3, 4}, dt));
-    return std::vector<Tensor>{x.to(kBool), x.to(kInt), x.to(kLong), x.to(kFloat), x.to(kDouble), x.t().contiguous(),
+    return std::vector<Tensor>{x.to(kBool), x.to(kByte), x.to(kChar), x.to(kShort), x.to(kInt), x.to(kLong), x.to(kFloat), x.to(kDouble), x.t().contiguous(),
                                x.slice(1, 0, 4, 2).contiguous(), x.unsqueeze(0).expand({2, 3, 4}).contiguous()};
   });
   add_case({OpId::fill}, "fill", kAll, [](ScalarType dt, const Place &on) {

@@ -14,7 +14,7 @@ TEST(OpTable, EveryOpHasACpuKernelAndName) {
   for (int i = 0; i < kNumOps; ++i) {
     const OpId op = OpId(i);
     bool any_dtype = false;
-    for (ScalarType t : {kBool, kInt, kLong, kFloat, kDouble}) any_dtype = any_dtype || cpu.supports(op, t);
+    for (ScalarType t : {kBool, kByte, kChar, kShort, kInt, kLong, kFloat, kDouble}) any_dtype = any_dtype || cpu.supports(op, t);
     EXPECT_TRUE(any_dtype) << op_name(op);
     names.insert(std::string(op_name(op)));
   }

@@ -158,6 +158,20 @@ TEST(Promotion, MatchesLibTorch) {
   EXPECT_EQ((tensor(1.0, kDouble) + tensor(1.0, kFloat)).scalar_type(), kDouble);
   // Division of integers is true division.
   EXPECT_EQ((l / l).scalar_type(), kFloat);
+  // uint8 and int8 share a place in the lattice: together they need int16.
+  Tensor u8 = ones({2}, kByte), i8 = ones({2}, kChar), i16 = ones({2}, kShort);
+  EXPECT_EQ((u8 + i8).scalar_type(), kShort);
+  EXPECT_EQ((i8 + u8).scalar_type(), kShort);
+  EXPECT_EQ((u8 + i16).scalar_type(), kShort);
+  EXPECT_EQ((i16 + i).scalar_type(), kInt);
+  EXPECT_EQ((u8 + b).scalar_type(), kByte);
+  EXPECT_EQ((u8 + f).scalar_type(), kFloat);
+  EXPECT_EQ((u8 + 300).scalar_type(), kByte);
+  EXPECT_EQ((u8 / u8).scalar_type(), kFloat);
+  EXPECT_EQ(u8.sum().scalar_type(), kLong);
+  EXPECT_EQ(promote_types(kByte, kChar), kShort);
+  EXPECT_EQ(promote_types(kChar, kInt), kInt);
+  EXPECT_EQ(promote_types(kBool, kChar), kChar);
   EXPECT_EQ((l / 2).scalar_type(), kFloat);
   EXPECT_VALUES(arange(3) / 2, {0, 0.5, 1});
   // Comparisons give bool.

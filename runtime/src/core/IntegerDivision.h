@@ -20,6 +20,12 @@ template <class T> GFY_HOST_DEVICE constexpr bool is_minus_one(T y) {
   else return false;
 }
 
+/// x < 0, written so that unsigned types (uint8) do not compare with zero pointlessly.
+template <class T> GFY_HOST_DEVICE constexpr bool is_negative(T x) {
+  if constexpr (std::is_signed_v<T>) return x < T(0);
+  else return false;
+}
+
 /// -x with two's-complement wrap-around (the minimum stays the minimum).
 template <class T> GFY_HOST_DEVICE constexpr T wrapping_negate(T x) {
   using U = std::make_unsigned_t<T>;
@@ -32,14 +38,14 @@ template <class T> GFY_HOST_DEVICE constexpr T integer_fmod(T x, T y) { return i
 /// Python's remainder: the sign of the divisor.
 template <class T> GFY_HOST_DEVICE constexpr T integer_remainder(T x, T y) {
   const T r = integer_fmod(x, y);
-  return (r != 0 && ((r < 0) != (y < 0))) ? T(r + y) : r;
+  return (r != 0 && (is_negative(r) != is_negative(y))) ? T(r + y) : r;
 }
 
 /// Floor of x / y.
 template <class T> GFY_HOST_DEVICE constexpr T integer_floor_divide(T x, T y) {
   if (is_minus_one(y)) return wrapping_negate(x);
   const T q = T(x / y);
-  return ((x < 0) != (y < 0)) && T(x % y) != 0 ? T(q - 1) : q;
+  return (is_negative(x) != is_negative(y)) && T(x % y) != 0 ? T(q - 1) : q;
 }
 
 } // namespace gfy::detail

@@ -74,6 +74,9 @@ Tensor scalar_to_tensor(const Scalar &s, ScalarType dtype, Device device) {
   char *p = out.unsafeGetTensorImpl()->data();
   switch (dtype) {
   case kBool: *reinterpret_cast<bool *>(p) = s.toBool(); break;
+  case kByte: *reinterpret_cast<uint8_t *>(p) = s.to<uint8_t>(); break;
+  case kChar: *reinterpret_cast<int8_t *>(p) = s.to<int8_t>(); break;
+  case kShort: *reinterpret_cast<int16_t *>(p) = s.to<int16_t>(); break;
   case kInt: *reinterpret_cast<int32_t *>(p) = s.toInt(); break;
   case kLong: *reinterpret_cast<int64_t *>(p) = s.toLong(); break;
   case kFloat: *reinterpret_cast<float *>(p) = s.toFloat(); break;
@@ -189,6 +192,13 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions 
   GFY_CHECK(low < high, "random_ expects 'from' to be less than 'to', but got from=", low, " >= to=", high);
   const ScalarType dt = o.has_dtype() ? o.dtype().toScalarType() : kLong;
   GFY_CHECK(dt != kBool, "randint is not implemented for Bool");
+  if (isIntegralType(dt, false) && dt != kLong) {
+    // LibTorch checks both ends against the dtype (uint8 draws from [0, 256) at most).
+    const double lo = dt == kByte ? 0.0 : -std::ldexp(1.0, int(8 * element_size(dt)) - 1);
+    const double hi = dt == kByte ? 255.0 : std::ldexp(1.0, int(8 * element_size(dt)) - 1) - 1;
+    GFY_CHECK(double(low) >= lo && double(low) <= hi, "from is out of bounds for ", TypeMeta(dt).name());
+    GFY_CHECK(double(high - 1) >= lo && double(high - 1) <= hi, "to - 1 is out of bounds for ", TypeMeta(dt).name());
+  }
   return random_op(OpId::randint, size, o, double(low), double(high), dt);
 }
 Tensor eye(int64_t n, const TensorOptions &o) {
@@ -234,6 +244,9 @@ Tensor tensor(const std::vector<double> &v, const TensorOptions &o) {
 }
 Tensor tensor(const std::vector<int> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kInt, o); }
 Tensor tensor(const std::vector<int64_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kLong, o); }
+Tensor tensor(const std::vector<uint8_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kByte, o); }
+Tensor tensor(const std::vector<int8_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kChar, o); }
+Tensor tensor(const std::vector<int16_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kShort, o); }
 Tensor tensor(const std::vector<bool> &v, const TensorOptions &o) {
   std::vector<char> b(v.begin(), v.end());
   Tensor host = make_tensor({int64_t(v.size())}, kBool, Device(kCPU));
@@ -306,6 +319,21 @@ Tensor &Tensor::copy_(const Tensor &src, bool) {
   return *this;
 }
 
+namespace {
+/// A value stored in an integer tensor must fit it (NaN does not), as LibTorch checks with
+/// c10::checked_convert: "value cannot be converted to type uint8_t without overflow".
+void check_fits(const Scalar &v, ScalarType t) {
+  switch (t) {
+  case kByte: (void)v.to<uint8_t>(); break;
+  case kChar: (void)v.to<int8_t>(); break;
+  case kShort: (void)v.to<int16_t>(); break;
+  case kInt: (void)v.to<int32_t>(); break;
+  case kLong: (void)v.to<int64_t>(); break;
+  default: break;
+  }
+}
+} // namespace
+
 Tensor &Tensor::fill_(const Scalar &v) {
   check_defined(*this, "self");
   OpCall c;
@@ -314,9 +342,7 @@ Tensor &Tensor::fill_(const Scalar &v) {
   c.alpha = v.toDouble();
   // Integers above 2^53 do not survive a double; carry them exactly in `k`.
   c.k = v.isFloatingPoint() ? 0 : v.toLong();
-  // A floating value stored in an integer tensor must fit it (NaN does not), as LibTorch checks.
-  if (scalar_type() == kLong) (void)v.toLong();
-  if (scalar_type() == kInt) (void)v.toInt();
+  check_fits(v, scalar_type());
   c.flag = !v.isFloatingPoint();
   run(std::move(c), scalar_type());
   return *this;
@@ -471,6 +497,15 @@ Tensor binary(OpId op, Kind kind, const Tensor &a, const Tensor &b, double alpha
   return out;
 }
 
+/// The Scalar operand of a binary op in its compute dtype. LibTorch wraps an integer into a long
+/// tensor and casts that to the compute dtype, so a value outside an integer dtype wraps around
+/// (uint8 + 300 adds 44, `b < -1` compares with 255); pow reads its exponent with a checked
+/// conversion instead, as fill_ and full do.
+Tensor scalar_operand(Kind kind, const Scalar &s, ScalarType ct, Device device) {
+  if (kind == Kind::Pow || !s.isIntegral(false) || !isIntegralType(ct, false)) return scalar_to_tensor(s, ct, device);
+  return scalar_to_tensor(s, kLong, device).to(ct);
+}
+
 Tensor binary_scalar(OpId op, Kind kind, const Tensor &a, const Scalar &s, double alpha, Tensor *self_out = nullptr) {
   check_defined(a, "self");
   const ScalarType promoted = result_type(a, s);
@@ -480,7 +515,7 @@ Tensor binary_scalar(OpId op, Kind kind, const Tensor &a, const Scalar &s, doubl
               " can't be cast to the desired output type ", to_string(a.scalar_type()));
     ct = a.scalar_type();
   }
-  Tensor st = scalar_to_tensor(s, ct, a.device());
+  Tensor st = scalar_operand(kind, s, ct, a.device());
   st.unsafeGetTensorImpl()->wrapped_number = true;
   return binary(op, kind, a, st, alpha, self_out);
 }
@@ -488,7 +523,7 @@ Tensor binary_scalar(OpId op, Kind kind, const Tensor &a, const Scalar &s, doubl
 Tensor scalar_binary(OpId op, Kind kind, const Scalar &s, const Tensor &b) {
   check_defined(b, "other");
   const ScalarType ct = compute_dtype(kind, op, result_type(b, s));
-  Tensor st = scalar_to_tensor(s, ct, b.device());
+  Tensor st = scalar_operand(kind, s, ct, b.device());
   st.unsafeGetTensorImpl()->wrapped_number = true;
   return binary(op, kind, st, b, 1.0);
 }
@@ -572,17 +607,6 @@ Tensor floor_divide(const Tensor &a, const Scalar &b) {
 }
 
 namespace {
-/// LibTorch's spelling of a dtype in lerp's messages (caffe2::TypeMeta names: "float", "long int").
-const char *type_meta_name(ScalarType t) {
-  switch (t) {
-  case kBool: return "bool";
-  case kInt: return "int";
-  case kLong: return "long int";
-  case kFloat: return "float";
-  case kDouble: return "double";
-  }
-  return "?";
-}
 
 /// lerp and lerp_: no type promotion in LibTorch, every operand must have self's dtype.
 Tensor lerp_impl(const Tensor &a, const Tensor &end, const Tensor *weight, double w, Tensor *self_out) {
@@ -590,10 +614,10 @@ Tensor lerp_impl(const Tensor &a, const Tensor &end, const Tensor *weight, doubl
   check_defined(end, "end");
   if (weight) check_defined(*weight, "weight");
   const ScalarType t = a.scalar_type();
-  GFY_CHECK(end.scalar_type() == t, "expected dtype ", type_meta_name(t), " for `end` but got dtype ",
-            type_meta_name(end.scalar_type()));
-  GFY_CHECK(!weight || weight->scalar_type() == t, "expected dtype ", type_meta_name(t), " for `weight` but got dtype ",
-            type_meta_name(weight->scalar_type()));
+  GFY_CHECK(end.scalar_type() == t, "expected dtype ", TypeMeta(t).name(), " for `end` but got dtype ",
+            TypeMeta(end.scalar_type()).name());
+  GFY_CHECK(!weight || weight->scalar_type() == t, "expected dtype ", TypeMeta(t).name(), " for `weight` but got dtype ",
+            TypeMeta(weight->scalar_type()).name());
   GFY_CHECK(isFloatingType(t), "\"lerp_kernel_", weight ? "tensor" : "scalar", "\" not implemented for '", to_string(t), "'");
   const Device dev = weight ? common_device({&a, &end, weight}) : common_device({&a, &end});
   std::vector<int64_t> shape = broadcast_shapes(a.sizes(), end.sizes());
@@ -728,6 +752,9 @@ Tensor clamp_impl(const Tensor &a, std::optional<Scalar> lo, std::optional<Scala
               to_string(a.scalar_type()));
     ct = a.scalar_type();
   }
+  // LibTorch converts each bound to the compute dtype with a checked conversion.
+  if (lo) check_fits(*lo, ct);
+  if (hi) check_fits(*hi, ct);
   Tensor out = self_out ? *self_out : make_tensor(a.sizes(), ct, a.device());
   OpCall c;
   c.op = OpId::clamp;
@@ -745,12 +772,19 @@ Tensor clamp(const Tensor &a, std::optional<Scalar> lo, std::optional<Scalar> hi
 Tensor clamp_min(const Tensor &a, const Scalar &lo) { return clamp_impl(a, lo, std::nullopt, nullptr); }
 Tensor clamp_max(const Tensor &a, const Scalar &hi) { return clamp_impl(a, std::nullopt, hi, nullptr); }
 
-Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b) {
-  check_defined(cond, "condition");
+Tensor where(const Tensor &condition, const Tensor &a, const Tensor &b) {
+  check_defined(condition, "condition");
   check_defined(a, "self");
   check_defined(b, "other");
-  GFY_CHECK(cond.scalar_type() == kBool, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
-            to_string(cond.scalar_type()));
+  GFY_CHECK(condition.scalar_type() == kBool || condition.scalar_type() == kByte,
+            "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+            to_string(condition.scalar_type()));
+  Tensor cond = condition;
+  if (cond.scalar_type() == kByte) {
+    detail::warn("where received a uint8 condition tensor. This behavior is deprecated and will be removed in a future "
+                 "version of PyTorch. Use a boolean condition instead.");
+    cond = cond.to(kBool);
+  }
   const Device dev = common_device({&cond, &a, &b});
   const ScalarType ct = result_type({&a, &b});
   std::vector<int64_t> shape = broadcast_shapes(broadcast_shapes(cond.sizes(), a.sizes()), b.sizes());
@@ -768,9 +802,16 @@ Tensor wrapped(const Scalar &s, const Tensor &like) {
   t.unsafeGetTensorImpl()->wrapped_number = true;
   return t;
 }
+/// A Scalar beside a tensor, in the pair's result dtype through a checked conversion: LibTorch's
+/// where refuses 300 beside a uint8 tensor where arithmetic would wrap it.
+Tensor wrapped_beside(const Scalar &s, const Tensor &other) {
+  Tensor t = scalar_to_tensor(s, result_type(other, s), other.device());
+  t.unsafeGetTensorImpl()->wrapped_number = true;
+  return t;
+}
 } // namespace
-Tensor where(const Tensor &cond, const Scalar &a, const Tensor &b) { return where(cond, wrapped(a, cond), b); }
-Tensor where(const Tensor &cond, const Tensor &a, const Scalar &b) { return where(cond, a, wrapped(b, cond)); }
+Tensor where(const Tensor &cond, const Scalar &a, const Tensor &b) { return where(cond, wrapped_beside(a, b), b); }
+Tensor where(const Tensor &cond, const Tensor &a, const Scalar &b) { return where(cond, a, wrapped_beside(b, a)); }
 Tensor where(const Tensor &cond, const Scalar &a, const Scalar &b) {
   // Two host numbers: LibTorch gives the default dtype for floats, long for ints.
   return where(cond, wrapped(a, cond), wrapped(b, cond));
@@ -780,8 +821,20 @@ Tensor &Tensor::masked_fill_(const Tensor &mask, const Tensor &value) {
   check_defined(*this, "self");
   check_defined(mask, "mask");
   check_defined(value, "value");
-  GFY_CHECK(mask.scalar_type() == kBool, "masked_fill_ only supports boolean masks, but got mask with dtype ",
-            to_string(mask.scalar_type()));
+  // LibTorch's CPU kernel reads a mask that is not bool as bytes: uint8 (deprecated, with a
+  // warning) and int8 work; wider integers would be read byte by byte, so they are refused here.
+  GFY_CHECK(mask.scalar_type() == kBool || mask.scalar_type() == kByte || mask.scalar_type() == kChar,
+            "masked_fill_ only supports boolean masks, but got mask with dtype ", to_string(mask.scalar_type()));
+  if (mask.scalar_type() != kBool) {
+    // LibTorch's kernel checks every byte as it reads it; eager only here, since the check reads
+    // the mask on the host, which a captured graph cannot.
+    if (!is_capturing())
+      GFY_CHECK(mask.eq(0).logical_or(mask.eq(1)).all().item<bool>(), "Mask tensor can take 0 and 1 values only");
+    if (mask.scalar_type() == kByte)
+      detail::warn("masked_fill_ received a mask with dtype torch.uint8, this behavior is now deprecated,please use "
+                   "a mask with dtype torch.bool instead.");
+    return masked_fill_(mask.to(kBool), value);
+  }
   GFY_CHECK(value.dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
             value.dim(), " dimension(s).");
   common_device({this, &mask});
@@ -862,8 +915,9 @@ Tensor Tensor::lerp(const Tensor &end, const Scalar &w) const { return gfy::lerp
 Tensor Tensor::lerp(const Tensor &end, const Tensor &w) const { return gfy::lerp(*this, end, w); }
 Tensor Tensor::cumprod(int64_t dim, std::optional<ScalarType> d) const { return gfy::cumprod(*this, dim, d); }
 #define GFY_CMP_METHOD(name)                                                                       \
+  Tensor name(const Tensor &a, const Scalar &b) { return binary_scalar(OpId::name, Kind::Compare, a, b, 1.0); } \
   Tensor Tensor::name(const Tensor &o) const { return gfy::name(*this, o); }                       \
-  Tensor Tensor::name(const Scalar &o) const { return binary_scalar(OpId::name, Kind::Compare, *this, o, 1.0); }
+  Tensor Tensor::name(const Scalar &o) const { return gfy::name(*this, o); }
 GFY_CMP_METHOD(eq)
 GFY_CMP_METHOD(ne)
 GFY_CMP_METHOD(lt)
@@ -926,9 +980,9 @@ Tensor &Tensor::lerp_(const Tensor &end, const Scalar &w) { lerp_impl(*this, end
 Tensor &Tensor::lerp_(const Tensor &end, const Tensor &w) { lerp_impl(*this, end, &w, 0, this); return *this; }
 Tensor &Tensor::uniform_(double from, double to) {
   check_defined(*this, "self");
+  GFY_CHECK(is_floating_point(), "\"check_uniform_bounds\" not implemented for '", to_string(scalar_type()), "'");
   GFY_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);
-  Tensor tmp = random_op(OpId::uniform, sizes(), options().dtype(is_floating_point() ? scalar_type() : kDouble), from, to,
-                         is_floating_point() ? scalar_type() : kDouble);
+  Tensor tmp = random_op(OpId::uniform, sizes(), options(), from, to, scalar_type());
   return copy_(tmp);
 }
 Tensor &Tensor::normal_(double mean, double std) {

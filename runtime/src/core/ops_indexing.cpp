@@ -139,9 +139,15 @@ Sliced apply_slicing(const Tensor &self, const std::vector<indexing::TensorIndex
       ++dim;
       break;
     case K::Tensor: {
-      const Tensor &t = i.tensor();
+      Tensor t = i.tensor();
+      GFY_CHECK(t.scalar_type() == kLong || t.scalar_type() == kBool || t.scalar_type() == kByte,
+                "tensors used as indices must be long, byte or bool tensors");
+      if (t.scalar_type() == kByte) {
+        // LibTorch still reads a uint8 index as a mask (the type masks had before bool).
+        detail::warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.");
+        t = t.to(kBool);
+      }
       const ScalarType tt = t.scalar_type();
-      GFY_CHECK(tt == kLong || tt == kBool, "tensors used as indices must be long, byte or bool tensors");
       if (tt == kBool) {
         r.has_bool_mask = true;
         Tensor mask = t;
@@ -450,10 +456,16 @@ Tensor nonzero(const Tensor &a, SL loc) {
 Tensor masked_select(const Tensor &a, const Tensor &mask, SL loc) {
   check_defined(a, "self");
   check_defined(mask, "mask");
-  GFY_CHECK(mask.scalar_type() == kBool, "masked_select: expected BoolTensor for mask");
+  GFY_CHECK(mask.scalar_type() == kBool || mask.scalar_type() == kByte, "masked_select: expected BoolTensor for mask");
   on_dynamic_shape("masked_select()", loc);
-  auto shape = broadcast_shapes(a.sizes(), mask.sizes());
-  return a.expand(shape).index({mask.expand(shape)}, loc);
+  Tensor m = mask;
+  if (m.scalar_type() == kByte) {
+    detail::warn("masked_select received a mask with dtype torch.uint8, this behavior is now deprecated,please use a "
+                 "mask with dtype torch.bool instead.");
+    m = m.to(kBool);
+  }
+  auto shape = broadcast_shapes(a.sizes(), m.sizes());
+  return a.expand(shape).index({m.expand(shape)}, loc);
 }
 
 std::vector<Tensor> where(const Tensor &condition, SL loc) {

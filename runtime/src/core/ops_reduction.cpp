@@ -168,21 +168,26 @@ Tensor argmin(const Tensor &a, std::optional<int64_t> dim, bool keepdim) {
   }
   return std::get<1>(max_min_dim(OpId::min_dim, "argmin", a, *dim, keepdim));
 }
+namespace {
+/// any and all give bool, except for a uint8 input, where LibTorch keeps uint8 (its old mask type).
+Tensor as_mask_dtype_of(const Tensor &a, Tensor r) { return a.scalar_type() == kByte ? r.to(kByte) : r; }
+} // namespace
+
 Tensor any(const Tensor &a) {
   check_defined(a, "self");
-  return reduce(OpId::any, "any", a, {}, false, a.scalar_type(), kBool, false);
+  return as_mask_dtype_of(a, reduce(OpId::any, "any", a, {}, false, a.scalar_type(), kBool, false));
 }
 Tensor any(const Tensor &a, int64_t dim, bool keepdim) {
   check_defined(a, "self");
-  return reduce(OpId::any, "any", a, IntArrayRef(dim), keepdim, a.scalar_type(), kBool, false);
+  return as_mask_dtype_of(a, reduce(OpId::any, "any", a, IntArrayRef(dim), keepdim, a.scalar_type(), kBool, false));
 }
 Tensor all(const Tensor &a) {
   check_defined(a, "self");
-  return reduce(OpId::all, "all", a, {}, false, a.scalar_type(), kBool, false);
+  return as_mask_dtype_of(a, reduce(OpId::all, "all", a, {}, false, a.scalar_type(), kBool, false));
 }
 Tensor all(const Tensor &a, int64_t dim, bool keepdim) {
   check_defined(a, "self");
-  return reduce(OpId::all, "all", a, IntArrayRef(dim), keepdim, a.scalar_type(), kBool, false);
+  return as_mask_dtype_of(a, reduce(OpId::all, "all", a, IntArrayRef(dim), keepdim, a.scalar_type(), kBool, false));
 }
 
 Tensor cumsum(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype) {

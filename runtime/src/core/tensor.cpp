@@ -212,6 +212,9 @@ Scalar read_scalar(const TensorImpl &t, int64_t linear) {
   const char *p = t.data() + off * int64_t(element_size(t.dtype));
   switch (t.dtype) {
   case kBool: return Scalar(*reinterpret_cast<const bool *>(p));
+  case kByte: return Scalar(*reinterpret_cast<const uint8_t *>(p));
+  case kChar: return Scalar(*reinterpret_cast<const int8_t *>(p));
+  case kShort: return Scalar(*reinterpret_cast<const int16_t *>(p));
   case kInt: return Scalar(*reinterpret_cast<const int32_t *>(p));
   case kLong: return Scalar(*reinterpret_cast<const int64_t *>(p));
   case kFloat: return Scalar(*reinterpret_cast<const float *>(p));

@@ -1,8 +1,9 @@
 // Value types: dtype tables, promotion lattice, Device parsing, error construction.
-// The promotion table is LibTorch's (c10/core/ScalarType.h) restricted to our five dtypes.
+// The promotion table is LibTorch's (c10/core/ScalarType.h) restricted to the runtime's dtypes.
 #include <graphify/core/Functions.h>
 #include <graphify/core/Types.h>
 
+#include <iostream>
 #include <sstream>
 
 namespace gfy {
@@ -13,6 +14,7 @@ CaptureError::CaptureError(std::string op, const std::source_location &loc, cons
 
 namespace detail {
 void throw_error(const std::string &msg) { throw Error(msg); }
+void warn(const std::string &msg) { std::cerr << "Warning: " << msg << std::endl; }
 std::string to_display(const ScalarType &t) { return to_string(t); }
 std::string to_display(const Device &d) { return d.str(); }
 std::string to_display(const IntArrayRef &a) {
@@ -26,6 +28,9 @@ std::string to_display(const std::vector<int64_t> &a) { return to_display(IntArr
 size_t element_size(ScalarType t) {
   switch (t) {
   case kBool: return 1;
+  case kByte: return 1;
+  case kChar: return 1;
+  case kShort: return 2;
   case kInt: return 4;
   case kLong: return 8;
   case kFloat: return 4;
@@ -37,6 +42,9 @@ size_t element_size(ScalarType t) {
 const char *to_string(ScalarType t) {
   switch (t) {
   case kBool: return "Bool";
+  case kByte: return "Byte";
+  case kChar: return "Char";
+  case kShort: return "Short";
   case kInt: return "Int";
   case kLong: return "Long";
   case kFloat: return "Float";
@@ -51,6 +59,9 @@ std::ostream &operator<<(std::ostream &os, ScalarType t) { return os << to_strin
 const char *TypeMeta::name() const {
   switch (type_) {
   case kBool: return "bool";
+  case kByte: return "unsigned char";
+  case kChar: return "signed char";
+  case kShort: return "short int";
   case kInt: return "int";
   case kLong: return "long int";
   case kFloat: return "float";
@@ -70,8 +81,30 @@ std::ostream &operator<<(std::ostream &os, const TensorOptions &o) {
   return os << ", pinned_memory=false (default), memory_format=(nullopt))";
 }
 
-// With bool < int < long < float < double the lattice is a total order, so promotion is max.
-ScalarType promote_types(ScalarType a, ScalarType b) { return int(a) >= int(b) ? a : b; }
+namespace {
+/// The dtype's place in LibTorch's lattice: bool < {uint8, int8} < int16 < int < long < float <
+/// double. Only uint8 and int8 share a place; every other pair is ordered.
+int promotion_rank(ScalarType t) {
+  switch (t) {
+  case kBool: return 0;
+  case kByte: return 1;
+  case kChar: return 1;
+  case kShort: return 2;
+  case kInt: return 3;
+  case kLong: return 4;
+  case kFloat: return 5;
+  case kDouble: return 6;
+  }
+  return 0;
+}
+} // namespace
+
+// Promotion is the higher of the two, except uint8 with int8: neither holds the other's values,
+// so LibTorch gives int16.
+ScalarType promote_types(ScalarType a, ScalarType b) {
+  if ((a == kByte && b == kChar) || (a == kChar && b == kByte)) return kShort;
+  return promotion_rank(a) >= promotion_rank(b) ? a : b;
+}
 
 // LibTorch's canCast: no float -> integral, no non-bool -> bool; widening or narrowing within a
 // category is allowed.
@@ -152,7 +185,7 @@ const DeprecatedTypeProperties &DeprecatedTypeProperties::cuda() const {
   return deprecated_type_properties(kCUDA, scalar_type_);
 }
 const DeprecatedTypeProperties &deprecated_type_properties(DeviceType device_type, ScalarType scalar_type) {
-  constexpr int kDtypes = int(ScalarType::Double) + 1;
+  constexpr int kDtypes = kNumScalarTypes;
   static const auto table = [] {
     std::vector<DeprecatedTypeProperties> t;
     for (int d = 0; d < kNumDeviceTypes; ++d)

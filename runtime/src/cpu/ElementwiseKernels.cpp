@@ -29,6 +29,10 @@ const TensorImpl &I(const Tensor &t) { return *t.unsafeGetTensorImpl(); }
 template <class O, class In> inline O convert(In v) {
   if constexpr (std::is_same_v<O, bool>) {
     return v != In(0);
+  } else if constexpr (std::is_integral_v<O> && std::is_floating_point_v<In> && sizeof(O) < 4) {
+    // Narrow integers go through int32 and keep its low bits, as x86's conversion (and so
+    // LibTorch on x86) does: 300.2 -> uint8 44, -1.5 -> 255, NaN -> 0.
+    return static_cast<O>(convert<int32_t>(v));
   } else if constexpr (std::is_integral_v<O> && std::is_floating_point_v<In>) {
     // A float with no value in O (NaN, infinities, out of range) is undefined in C++; give what
     // x86's truncating conversion gives, and so LibTorch on x86: the minimum of O.

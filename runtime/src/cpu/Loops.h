@@ -113,6 +113,9 @@ void loop_nd(IntArrayRef shape, const std::array<const TensorImpl *, N> &ops, In
 template <class F> void dispatch_all(ScalarType t, F &&f) {
   switch (t) {
   case ScalarType::Bool: f.template operator()<bool>(); return;
+  case ScalarType::Byte: f.template operator()<uint8_t>(); return;
+  case ScalarType::Char: f.template operator()<int8_t>(); return;
+  case ScalarType::Short: f.template operator()<int16_t>(); return;
   case ScalarType::Int: f.template operator()<int32_t>(); return;
   case ScalarType::Long: f.template operator()<int64_t>(); return;
   case ScalarType::Float: f.template operator()<float>(); return;
@@ -121,6 +124,9 @@ template <class F> void dispatch_all(ScalarType t, F &&f) {
 }
 template <class F> void dispatch_num(ScalarType t, F &&f) {
   switch (t) {
+  case ScalarType::Byte: f.template operator()<uint8_t>(); return;
+  case ScalarType::Char: f.template operator()<int8_t>(); return;
+  case ScalarType::Short: f.template operator()<int16_t>(); return;
   case ScalarType::Int: f.template operator()<int32_t>(); return;
   case ScalarType::Long: f.template operator()<int64_t>(); return;
   case ScalarType::Float: f.template operator()<float>(); return;

@@ -75,6 +75,9 @@ __global__ void set_conditional_kernel(unsigned long long h_then, unsigned long 
   bool p = false;
   switch (dtype) {
   case int(ScalarType::Bool): p = *static_cast<const bool *>(pred); break;
+  case int(ScalarType::Byte): p = *static_cast<const uint8_t *>(pred) != 0; break;
+  case int(ScalarType::Char): p = *static_cast<const int8_t *>(pred) != 0; break;
+  case int(ScalarType::Short): p = *static_cast<const int16_t *>(pred) != 0; break;
   case int(ScalarType::Int): p = *static_cast<const int32_t *>(pred) != 0; break;
   case int(ScalarType::Long): p = *static_cast<const int64_t *>(pred) != 0; break;
   case int(ScalarType::Float): p = *static_cast<const float *>(pred) != 0.0f; break;

@@ -64,11 +64,13 @@ template <class T> struct PowF {
       if (y == T(2)) return x * x;
       return ::pow(x, y);
     } else {
-      if (y < 0) {
-        if (x == 1) return T(1);
-        if (x == -1) return T((y % 2) ? -1 : 1);
-        report_error(err, kNegativeIntegerPower, 0, 0, 0);
-        return T(0);
+      if constexpr (std::is_signed_v<T>) {
+        if (y < 0) {
+          if (x == 1) return T(1);
+          if (x == -1) return T((y % 2) ? -1 : 1);
+          report_error(err, kNegativeIntegerPower, 0, 0, 0);
+          return T(0);
+        }
       }
       T r = 1;
       for (T e = y; e > 0; e >>= 1, x *= x)
@@ -193,7 +195,7 @@ template <class T> struct LerpTensorApply {
     __device__ T operator()(T x) const { return T(expr); }                                         \
   };
 GFY_CUDA_UNARY_FUNCTOR(NegF, -x)
-GFY_CUDA_UNARY_FUNCTOR(AbsF, x < 0 ? -x : x)
+GFY_CUDA_UNARY_FUNCTOR(AbsF, ::gfy::detail::is_negative(x) ? -x : x)
 GFY_CUDA_UNARY_FUNCTOR(ExpF, ::exp(x))
 GFY_CUDA_UNARY_FUNCTOR(LogF, ::log(x))
 GFY_CUDA_UNARY_FUNCTOR(SqrtF, ::sqrt(x))

@@ -60,11 +60,31 @@ template <class E, bool Put> __global__ void advanced_kernel(const AdvancedGeom 
   }
 }
 
+/// atomicAdd for 8- and 16-bit integers, which CUDA lacks: a compare-and-swap loop on the aligned
+/// 32-bit word that holds the element, leaving its neighbours' bytes as they are. The sum wraps
+/// like the type's own addition.
+template <class T> __device__ void atomic_add_narrow(T *dst, T v) {
+  using U = std::make_unsigned_t<T>;
+  const auto addr = reinterpret_cast<uintptr_t>(dst);
+  unsigned int *word = reinterpret_cast<unsigned int *>(addr & ~uintptr_t(3));
+  const unsigned int shift = unsigned(addr & 3) * 8;
+  const unsigned int mask = ((1u << (sizeof(T) * 8)) - 1u) << shift;
+  unsigned int old = *word, assumed;
+  do {
+    assumed = old;
+    const T current = T(U((assumed & mask) >> shift));
+    const unsigned int next = unsigned(U(T(current + v))) << shift;
+    old = atomicCAS(word, assumed, (assumed & ~mask) | (next & mask));
+  } while (old != assumed);
+}
+
 /// index_put_(..., accumulate=true): repeated indices add up, so the write is an atomic add
 /// (bool: a logical or, which every racing writer agrees on).
 template <class T> __device__ __forceinline__ void atomic_accumulate(T *dst, T v) {
   if constexpr (std::is_same_v<T, bool>) {
     if (v) *dst = true;
+  } else if constexpr (sizeof(T) < 4) {
+    atomic_add_narrow(dst, v);
   } else if constexpr (std::is_same_v<T, int64_t>) {
     atomicAdd(reinterpret_cast<unsigned long long *>(dst), static_cast<unsigned long long>(v));
   } else {
@@ -125,6 +145,7 @@ template <bool Put> void advanced(OpCall &c, const LaunchContext &ctx) {
   }
   switch (element_size(t.dtype)) {
   case 1: advanced_kernel<uint8_t, Put><<<grid_for(g.total), kThreads, 0, ctx.stream>>>(g, ctx.error); break;
+  case 2: advanced_kernel<uint16_t, Put><<<grid_for(g.total), kThreads, 0, ctx.stream>>>(g, ctx.error); break;
   case 4: advanced_kernel<uint32_t, Put><<<grid_for(g.total), kThreads, 0, ctx.stream>>>(g, ctx.error); break;
   default: advanced_kernel<uint64_t, Put><<<grid_for(g.total), kThreads, 0, ctx.stream>>>(g, ctx.error); break;
   }
@@ -209,6 +230,9 @@ void nonzero_cuda(OpCall &c, const LaunchContext &ctx) {
     bool nz = false;
     switch (in.dtype) {
     case kBool: nz = nonzero_at<bool>(p); break;
+    case kByte: nz = nonzero_at<uint8_t>(p); break;
+    case kChar: nz = nonzero_at<int8_t>(p); break;
+    case kShort: nz = nonzero_at<int16_t>(p); break;
     case kInt: nz = nonzero_at<int32_t>(p); break;
     case kLong: nz = nonzero_at<int64_t>(p); break;
     case kFloat: nz = nonzero_at<float>(p); break;

@@ -119,6 +119,10 @@ template <class T> __device__ __forceinline__ bool is_nan(T v) {
 
 template <class O, class In> __host__ __device__ __forceinline__ O convert(In v) {
   if constexpr (std::is_same_v<O, bool>) return v != In(0);
+  // Narrow integers from floats go through int32 and keep its low bits, as the CPU reference
+  // (and x86) does: 300.2 -> uint8 44, -1.5 -> 255.
+  else if constexpr (std::is_integral_v<O> && std::is_floating_point_v<In> && sizeof(O) < 4)
+    return static_cast<O>(static_cast<int32_t>(v));
   else return static_cast<O>(v);
 }
 
@@ -171,6 +175,9 @@ inline Lanes lanes(const TensorImpl &t, int64_t dim) {
 #define GFY_DISPATCH_ALL(dtype, T, ...)                                                            \
   switch (dtype) {                                                                                 \
     GFY_CUDA_CASE(Bool, bool, T, __VA_ARGS__)                                                      \
+    GFY_CUDA_CASE(Byte, uint8_t, T, __VA_ARGS__)                                                   \
+    GFY_CUDA_CASE(Char, int8_t, T, __VA_ARGS__)                                                    \
+    GFY_CUDA_CASE(Short, int16_t, T, __VA_ARGS__)                                                  \
     GFY_CUDA_CASE(Int, int32_t, T, __VA_ARGS__)                                                    \
     GFY_CUDA_CASE(Long, int64_t, T, __VA_ARGS__)                                                   \
     GFY_CUDA_CASE(Float, float, T, __VA_ARGS__)                                                    \
@@ -178,6 +185,9 @@ inline Lanes lanes(const TensorImpl &t, int64_t dim) {
   }
 #define GFY_DISPATCH_NUM(dtype, T, ...)                                                            \
   switch (dtype) {                                                                                 \
+    GFY_CUDA_CASE(Byte, uint8_t, T, __VA_ARGS__)                                                   \
+    GFY_CUDA_CASE(Char, int8_t, T, __VA_ARGS__)                                                    \
+    GFY_CUDA_CASE(Short, int16_t, T, __VA_ARGS__)                                                  \
     GFY_CUDA_CASE(Int, int32_t, T, __VA_ARGS__)                                                    \
     GFY_CUDA_CASE(Long, int64_t, T, __VA_ARGS__)                                                   \
     GFY_CUDA_CASE(Float, float, T, __VA_ARGS__)                                                    \
@@ -193,6 +203,9 @@ inline Lanes lanes(const TensorImpl &t, int64_t dim) {
 #define GFY_DISPATCH_INT(dtype, T, ...)                                                            \
   switch (dtype) {                                                                                 \
     GFY_CUDA_CASE(Bool, bool, T, __VA_ARGS__)                                                      \
+    GFY_CUDA_CASE(Byte, uint8_t, T, __VA_ARGS__)                                                   \
+    GFY_CUDA_CASE(Char, int8_t, T, __VA_ARGS__)                                                    \
+    GFY_CUDA_CASE(Short, int16_t, T, __VA_ARGS__)                                                  \
     GFY_CUDA_CASE(Int, int32_t, T, __VA_ARGS__)                                                    \
     GFY_CUDA_CASE(Long, int64_t, T, __VA_ARGS__)                                                   \
     GFY_CUDA_UNSUPPORTED(dtype);                                                                   \

@@ -62,6 +62,9 @@ Tensor tensor(const std::vector<double> &values, const TensorOptions &options = 
 Tensor tensor(const std::vector<int> &values, const TensorOptions &options = {});
 Tensor tensor(const std::vector<int64_t> &values, const TensorOptions &options = {});
 Tensor tensor(const std::vector<bool> &values, const TensorOptions &options = {});
+Tensor tensor(const std::vector<uint8_t> &values, const TensorOptions &options = {});
+Tensor tensor(const std::vector<int8_t> &values, const TensorOptions &options = {});
+Tensor tensor(const std::vector<int16_t> &values, const TensorOptions &options = {});
 Tensor tensor(double value, const TensorOptions &options = {});
 Tensor tensor(float value, const TensorOptions &options = {});
 Tensor tensor(int value, const TensorOptions &options = {});
@@ -177,6 +180,12 @@ Tensor lt(const Tensor &a, const Tensor &b);
 Tensor le(const Tensor &a, const Tensor &b);
 Tensor gt(const Tensor &a, const Tensor &b);
 Tensor ge(const Tensor &a, const Tensor &b);
+Tensor eq(const Tensor &a, const Scalar &b);
+Tensor ne(const Tensor &a, const Scalar &b);
+Tensor lt(const Tensor &a, const Scalar &b);
+Tensor le(const Tensor &a, const Scalar &b);
+Tensor gt(const Tensor &a, const Scalar &b);
+Tensor ge(const Tensor &a, const Scalar &b);
 
 // --- reductions ---
 Tensor sum(const Tensor &a, std::optional<ScalarType> dtype = std::nullopt);

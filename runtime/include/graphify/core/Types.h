@@ -56,6 +56,9 @@ private:
 
 namespace detail {
 [[noreturn]] void throw_error(const std::string &msg);
+/// Prints one of LibTorch's run-time warnings (TORCH_WARN: "Warning: " and the text, every time
+/// the call runs, as LibTorch does) to stderr.
+void warn(const std::string &msg);
 template <class... Args> std::string str_cat(const Args &...args);
 } // namespace detail
 
@@ -68,11 +71,18 @@ template <class... Args> std::string str_cat(const Args &...args);
 // ---------------------------------------------------------------------------------------------
 // Dtypes
 
-/// Element types. The order is the promotion order within LibTorch's lattice for these five.
-enum class ScalarType : int8_t { Bool = 0, Int = 1, Long = 2, Float = 3, Double = 4 };
-constexpr int kNumScalarTypes = 5;
+/// Element types. The values are stable (the runtime's archive stores them), so the narrow integer
+/// types come last; promotion follows LibTorch's lattice (promote_types), not the values.
+enum class ScalarType : int8_t { Bool = 0, Int = 1, Long = 2, Float = 3, Double = 4, Byte = 5, Char = 6, Short = 7 };
+constexpr int kNumScalarTypes = 8;
 
 inline constexpr ScalarType kBool = ScalarType::Bool;
+inline constexpr ScalarType kByte = ScalarType::Byte;
+inline constexpr ScalarType kUInt8 = ScalarType::Byte;
+inline constexpr ScalarType kChar = ScalarType::Char;
+inline constexpr ScalarType kInt8 = ScalarType::Char;
+inline constexpr ScalarType kShort = ScalarType::Short;
+inline constexpr ScalarType kInt16 = ScalarType::Short;
 inline constexpr ScalarType kInt = ScalarType::Int;
 inline constexpr ScalarType kInt32 = ScalarType::Int;
 inline constexpr ScalarType kLong = ScalarType::Long;
@@ -82,6 +92,9 @@ inline constexpr ScalarType kFloat32 = ScalarType::Float;
 inline constexpr ScalarType kDouble = ScalarType::Double;
 inline constexpr ScalarType kFloat64 = ScalarType::Double;
 // LibTorch's short spellings (torch/types.h) of the dtypes the runtime has.
+inline constexpr ScalarType kU8 = kUInt8;
+inline constexpr ScalarType kI8 = kInt8;
+inline constexpr ScalarType kI16 = kInt16;
 inline constexpr ScalarType kI32 = kInt32;
 inline constexpr ScalarType kI64 = kInt64;
 inline constexpr ScalarType kF32 = kFloat32;
@@ -94,7 +107,7 @@ const char *to_string(ScalarType t);
 std::ostream &operator<<(std::ostream &os, ScalarType t);
 inline bool isFloatingType(ScalarType t) { return t == kFloat || t == kDouble; }
 inline bool isIntegralType(ScalarType t, bool include_bool) {
-  return t == kInt || t == kLong || (include_bool && t == kBool);
+  return t == kByte || t == kChar || t == kShort || t == kInt || t == kLong || (include_bool && t == kBool);
 }
 /// What `x.dtype()` returns, as LibTorch's caffe2::TypeMeta: it prints and names the C++ element
 /// type (`float`, `long int`, ...) where a ScalarType prints `Float`, `Long`. Beyond LibTorch it
@@ -130,7 +143,7 @@ inline TypeMeta scalarTypeToTypeMeta(ScalarType t) { return TypeMeta(t); }
 /// torch::Dtype, as LibTorch: the ScalarType (x.dtype() is a TypeMeta there too).
 using Dtype = ScalarType;
 
-/// The type both operands are converted to (LibTorch's promoteTypes for these five dtypes).
+/// The type both operands are converted to (LibTorch's promoteTypes for the runtime's dtypes).
 ScalarType promote_types(ScalarType a, ScalarType b);
 /// Whether a result of type `from` may be written into a tensor of type `to` (LibTorch canCast).
 bool can_cast(ScalarType from, ScalarType to);
@@ -139,6 +152,9 @@ inline ScalarType get_default_dtype() { return kFloat; }
 
 template <class T> struct CppTypeToScalarType;
 template <> struct CppTypeToScalarType<bool> { static constexpr ScalarType value = kBool; };
+template <> struct CppTypeToScalarType<uint8_t> { static constexpr ScalarType value = kByte; };
+template <> struct CppTypeToScalarType<int8_t> { static constexpr ScalarType value = kChar; };
+template <> struct CppTypeToScalarType<int16_t> { static constexpr ScalarType value = kShort; };
 template <> struct CppTypeToScalarType<int32_t> { static constexpr ScalarType value = kInt; };
 template <> struct CppTypeToScalarType<int64_t> { static constexpr ScalarType value = kLong; };
 template <> struct CppTypeToScalarType<float> { static constexpr ScalarType value = kFloat; };
@@ -146,6 +162,9 @@ template <> struct CppTypeToScalarType<double> { static constexpr ScalarType val
 /// The C++ element type of a dtype (c10::impl::ScalarTypeToCPPTypeT), for the dispatch macros.
 template <ScalarType S> struct ScalarTypeToCPPType;
 template <> struct ScalarTypeToCPPType<ScalarType::Bool> { using type = bool; };
+template <> struct ScalarTypeToCPPType<ScalarType::Byte> { using type = uint8_t; };
+template <> struct ScalarTypeToCPPType<ScalarType::Char> { using type = int8_t; };
+template <> struct ScalarTypeToCPPType<ScalarType::Short> { using type = int16_t; };
 template <> struct ScalarTypeToCPPType<ScalarType::Int> { using type = int32_t; };
 template <> struct ScalarTypeToCPPType<ScalarType::Long> { using type = int64_t; };
 template <> struct ScalarTypeToCPPType<ScalarType::Float> { using type = float; };
@@ -320,13 +339,16 @@ public:
   }
 
 private:
-  /// In range for T: [min, max], or for an unsigned T [-max, max] (c10 lets -1 become 255).
+  /// In range for T as c10's overflows(): a float in [min, max] (no wrap-around), an integer in
+  /// [min, max], or for an unsigned T in [-max, max] (c10 lets -1 become 255).
   template <class T> T to_integer() const {
     using L = std::numeric_limits<T>;
     const double lo = L::is_signed ? double(L::min()) : -double(L::max());
-    const double hi_exclusive = (double(L::max()) + 1.0); // exact: max + 1 is a power of two
     if (kind_ == Kind::Double) {
-      if (!(d_ >= lo && d_ < hi_exclusive)) throw_conversion_overflow(integer_type_name<T>());
+      // max + 1 is a power of two, exact in a double, unlike int64's max itself.
+      const bool fits = sizeof(T) < sizeof(int64_t) ? d_ >= double(L::min()) && d_ <= double(L::max())
+                                                    : d_ >= double(L::min()) && d_ < double(L::max()) + 1.0;
+      if (!fits) throw_conversion_overflow(integer_type_name<T>());
       return static_cast<T>(static_cast<int64_t>(d_));
     }
     if constexpr (sizeof(T) < sizeof(int64_t)) {

@@ -347,10 +347,10 @@ inline ::gfy::ScalarType dispatch_type(const ::gfy::DeprecatedTypeProperties &t)
 
 /// LibTorch's AT_DISPATCH_* macros: run a lambda with `scalar_t` bound to the C++ type of a
 /// dtype, for the dtypes a form names, and throw LibTorch's "\"NAME\" not implemented for
-/// 'Int'" for the others. The runtime's dtypes are bool, int, long, float and double, so the
-/// integral forms cover int and long, and _AND_HALF adds nothing (no tensor here is half); naming
-/// a dtype the runtime lacks (`at::kHalf` in a _AND form) fails to compile. The type may be a
-/// ScalarType, a TypeMeta (`x.dtype()`) or LibTorch's deprecated `x.type()`.
+/// 'Int'" for the others. The integral forms cover uint8, int8, int16, int and long, as
+/// LibTorch's; _AND_HALF adds nothing (no tensor here is half), and naming a dtype the runtime
+/// lacks (`at::kHalf` in a _AND form) fails to compile. The type may be a ScalarType, a TypeMeta
+/// (`x.dtype()`) or LibTorch's deprecated `x.type()`.
 #define AT_DISPATCH_CASE(enum_type, ...)                                                           \
   case enum_type: {                                                                                \
     using scalar_t [[maybe_unused]] = ::gfy::ScalarTypeToCPPTypeT<enum_type>;                      \
@@ -372,8 +372,11 @@ inline ::gfy::ScalarType dispatch_type(const ::gfy::DeprecatedTypeProperties &t)
   AT_DISPATCH_CASE(::gfy::ScalarType::Double, __VA_ARGS__)                                         \
   AT_DISPATCH_CASE(::gfy::ScalarType::Float, __VA_ARGS__)
 #define AT_DISPATCH_CASE_INTEGRAL_TYPES(...)                                                       \
+  AT_DISPATCH_CASE(::gfy::ScalarType::Byte, __VA_ARGS__)                                           \
+  AT_DISPATCH_CASE(::gfy::ScalarType::Char, __VA_ARGS__)                                           \
   AT_DISPATCH_CASE(::gfy::ScalarType::Int, __VA_ARGS__)                                            \
-  AT_DISPATCH_CASE(::gfy::ScalarType::Long, __VA_ARGS__)
+  AT_DISPATCH_CASE(::gfy::ScalarType::Long, __VA_ARGS__)                                           \
+  AT_DISPATCH_CASE(::gfy::ScalarType::Short, __VA_ARGS__)
 #define AT_DISPATCH_CASE_ALL_TYPES(...)                                                            \
   AT_DISPATCH_CASE_INTEGRAL_TYPES(__VA_ARGS__)                                                     \
   AT_DISPATCH_CASE_FLOATING_TYPES(__VA_ARGS__)
