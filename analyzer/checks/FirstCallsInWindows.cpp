@@ -38,10 +38,13 @@ std::vector<const CallExpr *> callsIn(const Stmt *Body) {
   return std::move(L.Calls);
 }
 
-/// The field of `this` a method call is made on (`aux_->enqueueV3(s)` in a method: `aux_`), or
-/// null: warm-ups are matched per field, as an engine keeps one execution context per profile.
-/// A module run through its holder counts as its field too (`head_->forward(h)`, `head_(h)`).
-const FieldDecl *ownField(const CallExpr *CE) {
+/// The object a method call is made on, when warm-ups can be matched to it: a field of `this`
+/// (`aux_->enqueueV3(s)` in a method: `aux_`), as an engine keeps one execution context per
+/// profile, or a local object of the calling function (`torch::nn::Linear head(64, 2);` in
+/// `main`). A module run through its holder counts as that object too (`head_->forward(h)`,
+/// `head(h)`). Null for anything else (a parameter, a reference, a temporary): that object may be
+/// any other, so a warm-up of the same function on an unnamed object counts for it (warms()).
+const ValueDecl *ownObject(const CallExpr *CE) {
   const Expr *Object = nullptr;
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
     Object = MCE->getImplicitObjectArgument();
@@ -49,16 +52,25 @@ const FieldDecl *ownField(const CallExpr *CE) {
     Object = Op->getArg(0);
   if (!Object)
     return nullptr;
-  const auto *ME = dyn_cast<MemberExpr>(CallTargets::throughAccess(Object));
-  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+  const Expr *Base = CallTargets::throughAccess(Object);
+  if (const auto *ME = dyn_cast<MemberExpr>(Base))
+    return isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage() || VD->getType()->isReferenceType())
     return nullptr;
-  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  return VD;
 }
 
-/// The key a reached first call is known by: its entry's name, with the field it is called on.
+/// The key a reached first call is known by: its entry's name, with the object it is called on
+/// (a local is made unique by its declaration: two functions' `head` are different objects).
 std::string keyOf(const ApiEntry &E, const CallExpr *CE) {
-  const FieldDecl *F = ownField(CE);
-  return F ? E.Name + "@" + F->getQualifiedNameAsString() : E.Name;
+  const ValueDecl *O = ownObject(CE);
+  if (!O)
+    return E.Name;
+  if (isa<FieldDecl>(O))
+    return E.Name + "@" + O->getQualifiedNameAsString();
+  return E.Name + "@" + O->getNameAsString() + "#" + std::to_string(reinterpret_cast<uintptr_t>(O->getCanonicalDecl()));
 }
 
 /// Whether a warm-up that reached `Keys` ran the first call known by `Key`: the same function

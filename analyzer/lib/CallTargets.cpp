@@ -150,6 +150,9 @@ const ValueDecl *namedHolder(const Expr *E, unsigned Depth) {
   E = E->IgnoreParenImpCasts();
   if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
     E = UO->getSubExpr()->IgnoreParenImpCasts();
+  // `(this->*step)(s)`, `(obj.*table[i])(s)`: the pointer to member names the holder.
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isPtrMemOp())
+    return namedHolder(BO->getRHS(), Depth + 1);
   while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     E = AS->getBase()->IgnoreParenImpCasts();
   // `hooks[i]`, `*it`, `it->second`: an element, through the container's or iterator's operators.

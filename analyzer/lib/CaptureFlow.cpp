@@ -77,6 +77,81 @@ bool containsTry(const Stmt *S) {
   return llvm::any_of(S->children(), [](const Stmt *C) { return containsTry(C); });
 }
 
+/// A flag tested by an `if`: the condition without `!`, parentheses and casts, and whether it was
+/// negated. Only a variable or a field (`use_graph`, `use_graph_`) of type bool counts: a call or
+/// an expression may give another value the next time it is read.
+std::optional<std::pair<const Expr *, bool>> flagOf(const Expr *Cond) {
+  bool Negated = false;
+  const Expr *E = Cond ? Cond->IgnoreParenImpCasts() : nullptr;
+  while (const auto *UO = dyn_cast_or_null<UnaryOperator>(E)) {
+    if (UO->getOpcode() != UO_LNot)
+      return std::nullopt;
+    Negated = !Negated;
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+  }
+  if (!E || !E->getType()->isBooleanType())
+    return std::nullopt;
+  if (const auto *ME = dyn_cast<MemberExpr>(E); !isa<DeclRefExpr>(E) && !(ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())))
+    return std::nullopt;
+  return std::make_pair(E, Negated);
+}
+
+/// Whether two flags (flagOf) name the same variable or the same field of `this`.
+bool sameFlag(const Expr *A, const Expr *B) {
+  if (const auto *DA = dyn_cast<DeclRefExpr>(A), *DB = dyn_cast<DeclRefExpr>(B); DA && DB)
+    return DA->getDecl()->getCanonicalDecl() == DB->getDecl()->getCanonicalDecl();
+  const auto *MA = dyn_cast<MemberExpr>(A), *MB = dyn_cast<MemberExpr>(B);
+  return MA && MB && isa<CXXThisExpr>(MA->getBase()->IgnoreParenImpCasts()) &&
+         isa<CXXThisExpr>(MB->getBase()->IgnoreParenImpCasts()) &&
+         MA->getMemberDecl()->getCanonicalDecl() == MB->getMemberDecl()->getCanonicalDecl();
+}
+
+/// Whether `Body` writes `Flag` (an assignment, compound assignment, increment or its address
+/// taken): then two tests of it may disagree.
+bool writes(const Stmt *S, const Expr *Flag) {
+  if (!S)
+    return false;
+  const Expr *Target = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    Target = BO->getLHS();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
+    Target = UO->getSubExpr();
+  if (Target && sameFlag(Target->IgnoreParenImpCasts(), Flag))
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return writes(C, Flag); });
+}
+
+/// The `if`s that test the flag a begin call was guarded by (`if (use_graph_) begin();`), mapped
+/// to the branch taken when the flag holds: the capture was begun only on that side, so a later
+/// `if (!use_graph_) cudaStreamSynchronize(s);` runs only where nothing is being captured. The
+/// flag must not be written in the function.
+void sameFlagBranches(const Stmt *Begin, const Stmt *Body, llvm::DenseMap<const Stmt *, unsigned> &Only) {
+  ParentMap PM(const_cast<Stmt *>(Body));
+  const Stmt *Child = Begin;
+  const IfStmt *Guard = nullptr;
+  for (const Stmt *P = PM.getParent(Begin); P; Child = P, P = PM.getParent(P))
+    if (const auto *If = dyn_cast<IfStmt>(P); If && (Child == If->getThen() || Child == If->getElse())) {
+      Guard = If;
+      break;
+    }
+  if (!Guard)
+    return;
+  auto Flag = flagOf(Guard->getCond());
+  if (!Flag || writes(Body, Flag->first))
+    return;
+  const bool FlagHoldsInBegin = (Child == Guard->getThen()) != Flag->second;
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *If = dyn_cast<IfStmt>(S); If && If != Guard)
+      if (auto F = flagOf(If->getCond()); F && sameFlag(F->first, Flag->first))
+        Only.try_emplace(If, (FlagHoldsInBegin != F->second) ? 0u : 1u);
+    Work.append(S->child_begin(), S->child_end());
+  }
+}
+
 } // namespace
 
 /// The `if` whose condition is `Call`'s result, possibly negated (`if (!begin())`), and the
@@ -142,6 +217,8 @@ void narrowByFlow(CaptureWindow &W, const FunctionDecl &FD, const Stmt *Begin, c
   if (OnTrue && Begin)
     if (auto Branch = branchOnResult(Begin, FD.getBody()))
       Only[Branch->first] = Branch->second;
+  if (Begin)
+    sameFlagBranches(Begin, FD.getBody(), Only);
   llvm::DenseSet<unsigned> Reached;
   SourceLocation Last;
   llvm::DenseSet<const CFGBlock *> Done;
@@ -172,6 +249,7 @@ void narrowByFlow(CaptureWindow &W, const FunctionDecl &FD, const Stmt *Begin, c
     if (Ended)
       continue;
     auto Side = Only.find(B->getTerminatorStmt());
+
     unsigned Index = 0;
     for (const CFGBlock *Succ : B->succs()) {
       const bool Follow = Side == Only.end() || Index == Side->second;

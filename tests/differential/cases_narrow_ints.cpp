@@ -286,3 +286,7 @@ DIFF_CASE(narrow_at_dispatch) {
   }
   return out;
 }
+// c10's checked conversion: an integer -1 may become uint8 255, a float may not leave [min, max].
+DIFF_CASE(narrow_item_integer_wraps) { return S{double(torch::tensor(int64_t(-1)).item<uint8_t>())}; }
+DIFF_CASE(narrow_item_negative_float_errors) { return S{double(torch::tensor(-1.0).item<uint8_t>())}; }
+DIFF_CASE(narrow_item_float_above_max_errors) { return S{double(torch::tensor(127.5).item<int8_t>())}; }

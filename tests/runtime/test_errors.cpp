@@ -212,7 +212,9 @@ TEST(Errors, ItemConversionOverflow) {
   EXPECT_ERROR(Scalar(3e9).toInt(), "int32_t without overflow");
   EXPECT_EQ(tensor(-9.223372036854775808e18).item<int64_t>(), std::numeric_limits<int64_t>::min());
   EXPECT_EQ(tensor(-2.9).item<int64_t>(), -2);
-  EXPECT_EQ(tensor(-1.0).item<uint8_t>(), 255); // c10 allows -1 -> 255
+  EXPECT_EQ(tensor(int64_t(-1)).item<uint8_t>(), 255); // c10 lets an integer -1 become 255 ...
+  EXPECT_ERROR(tensor(-1.0).item<uint8_t>(), "uint8_t without overflow"); // ... not a float
+  EXPECT_ERROR(tensor(127.5).item<int8_t>(), "int8_t without overflow");  // a float must be <= max
   EXPECT_TRUE(std::isnan(tensor(NAN).item<float>()));
 }
 

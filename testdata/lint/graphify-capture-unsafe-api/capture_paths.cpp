@@ -209,3 +209,34 @@ void captureOrLeak(cudaStream_t s, cudaGraph_t *g) {
     cudaStreamEndCapture(s, g);
   }
 }
+
+// A flag that chose to begin the capture chooses the other branches too: code under
+// `if (!use_graph_)` runs only where nothing was begun, code under `if (use_graph_)` only where
+// the capture is open. A flag the function writes between its tests proves nothing.
+struct FlaggedRunner {
+  cudaStream_t s_;
+  bool use_graph_;
+  void step(cudaGraph_t *g) {
+    if (use_graph_)
+      cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal);
+    launchNodes(s_);
+    if (!use_graph_)
+      cudaStreamSynchronize(s_); // eager only
+    if (use_graph_)
+      cudaDeviceSynchronize();
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaDeviceSynchronize' waits for the whole device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    if (use_graph_)
+      cudaStreamEndCapture(s_, g);
+    cudaStreamSynchronize(s_);
+  }
+  void stepRewritingTheFlag(cudaGraph_t *g) {
+    bool capture = use_graph_;
+    if (capture)
+      cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal);
+    capture = launchNodes(s_);
+    if (!capture)
+      cudaStreamSynchronize(s_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    cudaStreamEndCapture(s_, g);
+  }
+};

@@ -137,3 +137,23 @@ torch::Tensor runGraphRunner(torch::Tensor x) {
   r.warmup(x);
   return r.capture(x);
 }
+
+// Heads built as locals of the capturing function: a warm-up of one local warms that object
+// only, so the head never run before the capture is reported, through its holder's call and
+// through a Sequential. (A helper given a head by reference runs it on an object graphify does
+// not name, which counts as a warm-up of every head: no finding rather than a false one.)
+torch::Tensor localHeads(torch::Tensor x) {
+  torch::nn::Linear warmed(8, 8), cold(8, 4);
+  torch::nn::Sequential seq_warmed(torch::nn::Linear(8, 8)), seq_cold(torch::nn::Linear(8, 2));
+  warmed(x);
+  seq_warmed->forward(x);
+  at::cuda::CUDAGraph graph;
+  graph.capture_begin();
+  torch::Tensor y = warmed(x) + seq_warmed->forward(x);
+  torch::Tensor z = cold(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'torch::nn::LinearImpl::forward' may create the cuBLAS handle and its workspace on its first call, and nothing calls it before the capture that begins at line {{[0-9]+}}; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
+  torch::Tensor s = seq_cold->forward(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'torch::nn::LinearImpl::forward' may create the cuBLAS handle and its workspace on its first call, and nothing calls it before the capture that begins at line {{[0-9]+}}; run it once before capturing (a warm-up run of the captured code) [graphify-capture-unsafe-api]
+  graph.capture_end();
+  return y + z.sum() + s.sum();
+}
