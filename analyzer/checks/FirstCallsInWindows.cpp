@@ -146,6 +146,13 @@ public:
         }
       return Out;
     }
+    if (const ApiEntry *E = C ? C->entryWithTag("runs_callables") : nullptr) {
+      for (unsigned Pos : E->CallableArgs)
+        for (const Decl *D : CallTargets::callOperators(C->arg(Pos)))
+          if (const FunctionDecl *B = body(dyn_cast<FunctionDecl>(D)))
+            Out.Bodies.push_back(B);
+      return Out;
+    }
     if (C && !C->Entries.empty())
       return Out; // described by the packs, not by its body
     if (const FunctionDecl *B = body(CE->getDirectCallee()))

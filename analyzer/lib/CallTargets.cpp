@@ -237,6 +237,42 @@ bool isEmptyCallable(const Expr *E) {
 
 } // namespace
 
+std::vector<const Decl *> CallTargets::callOperators(const Expr *E) {
+  std::vector<const Decl *> Out;
+  auto Add = [&](const FunctionDecl *F) {
+    if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
+      Out.insert(Out.end(), T->spec_begin(), T->spec_end()); // a generic lambda, `auto` parameters
+    else
+      Out.push_back(F);
+  };
+  if (const Decl *B = callableBody(E)) {
+    if (const auto *F = dyn_cast<FunctionDecl>(B))
+      Add(F);
+    else
+      Out.push_back(B);
+    return Out;
+  }
+  const CXXRecordDecl *RD = E ? skipValueWrappers(E)->getType().getNonReferenceType()->getAsCXXRecordDecl() : nullptr;
+  std::function<void(const CXXRecordDecl *, unsigned)> Walk = [&](const CXXRecordDecl *R, unsigned Depth) {
+    if (!R || !R->hasDefinition() || Depth > 4)
+      return;
+    const SourceManager &SM = R->getASTContext().getSourceManager();
+    if (SM.isInSystemHeader(SM.getFileLoc(R->getLocation())))
+      return;
+    for (const Decl *D : R->decls()) {
+      const auto *F = dyn_cast<CXXMethodDecl>(D);
+      if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
+        F = dyn_cast<CXXMethodDecl>(T->getTemplatedDecl());
+      if (F && F->getOverloadedOperator() == OO_Call)
+        Add(F);
+    }
+    for (const CXXBaseSpecifier &Base : R->bases())
+      Walk(Base.getType()->getAsCXXRecordDecl(), Depth + 1);
+  };
+  Walk(RD, 0);
+  return Out;
+}
+
 const Decl *CallTargets::callableBody(const Expr *E) {
   if (!E)
     return nullptr;

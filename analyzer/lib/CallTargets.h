@@ -94,6 +94,11 @@ public:
   /// lambda, also converted to std::function.
   static const clang::Decl *callableBody(const clang::Expr *E);
 
+  /// Every body a callable argument may run when a library function calls it (std::visit's
+  /// visitor): callableBody's, or each call operator of a project's function object and of its
+  /// bases (`overloaded{...}` inherits lambdas), with the instantiations of templated ones.
+  static std::vector<const clang::Decl *> callOperators(const clang::Expr *E);
+
 private:
   llvm::ArrayRef<const clang::FunctionDecl *> Functions;
   const ApiResolver &Api;

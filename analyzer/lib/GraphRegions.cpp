@@ -150,6 +150,12 @@ public:
       Indirect.push_back({CE, Holder, DeviceCode});
     if (C && C->hasTag("runs_held_modules") && !DeviceCode)
       ModuleCalls.push_back({CE, C->arg(0)});
+    // `std::visit(rec, cmd)`: the library calls the visitor's operators here.
+    if (C && !DeviceCode)
+      if (const ApiEntry *E = C->entryWithTag("runs_callables"))
+        for (unsigned Pos : E->CallableArgs)
+          for (const Decl *Body : CallTargets::callOperators(C->arg(Pos)))
+            Callees.push_back(Body);
     if (C)
       if (const ApiEntry *E = C->entryWithTag("capture_entry"))
         for (unsigned Pos : E->CallableArgs)

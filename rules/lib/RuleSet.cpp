@@ -294,8 +294,9 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
                        "'position_args'");
     if (E.hasTag("along_dims") && E.DimArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged along_dims but has no 'dim_args'");
-    if (E.hasTag("capture_entry") && E.CallableArgs.empty())
-      return yamlError(File, Item, "entry '" + E.Name + "' is tagged capture_entry but has no 'callable_args'");
+    for (llvm::StringRef Tag : {"capture_entry", "runs_callables"})
+      if (E.hasTag(Tag) && E.CallableArgs.empty())
+        return yamlError(File, Item, "entry '" + E.Name + "' is tagged " + Tag.str() + " but has no 'callable_args'");
     for (llvm::StringRef Tag : {"capture_begin", "capture_end", "stream_ordered"})
       if (E.hasTag(Tag) && !E.StreamArg)
         return yamlError(File, Item, "entry '" + E.Name + "' is tagged " + Tag.str() + " but has no 'stream_arg'");

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 typedef int cudaError_t;
@@ -303,3 +304,36 @@ public:
   }
   void finish(cudaStream_t s) { cudaStreamSynchronize(s); }
 };
+
+// std::visit calls the visitor's operator for the variant's alternative (rules/std.yaml,
+// runs_callables): every operator of a visitor object, and of the lambdas an `overloaded` set
+// inherits, runs in the window; a visit after the end runs nothing captured.
+struct UploadCmd { void *dst; };
+struct FreeCmd { void *ptr; };
+using Command = std::variant<UploadCmd, FreeCmd>;
+struct Recorder {
+  cudaStream_t s;
+  void operator()(const UploadCmd &) const {}
+  void operator()(const FreeCmd &c) const {
+    cudaFree(c.ptr);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+};
+template <class... Fs> struct Overloaded : Fs... { using Fs::operator()...; };
+template <class... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
+
+void replayCommands(cudaStream_t s, cudaGraph_t *g, const std::vector<Command> &cmds) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  for (const Command &c : cmds)
+    std::visit(Recorder{s}, c);
+  for (const Command &c : cmds)
+    std::visit(Overloaded{[](const UploadCmd &) {},
+                          [&](const FreeCmd &) {
+                            cudaStreamSynchronize(s);
+                            // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+                          }},
+               c);
+  cudaStreamEndCapture(s, g);
+  for (const Command &c : cmds)
+    std::visit([&](const auto &) { cudaDeviceSynchronize(); }, c);
+}
