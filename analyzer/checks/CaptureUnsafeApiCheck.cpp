@@ -6,6 +6,7 @@
 
 #include "FirstCallsInWindows.h"
 #include "IdleGuards.h"
+#include "RelaxedThreadMode.h"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/Lex/Lexer.h>
@@ -83,6 +84,7 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
   // before its configuration call, which is one of its children).
   llvm::DenseSet<const Stmt *> LaunchConfigs;
   IdleGuards Guards(Ctx.api());
+  RelaxedThreadMode ThreadMode(Ctx.api());
   Ctx.forEachRegionSite([&](const Stmt &S, AnalysisContext::RegionSite Site) {
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(&S)) {
       // `<<<grid, block, shmem, stream>>>` calls the toolkit's configuration function, which
@@ -110,9 +112,11 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
                    &S);
     }
     const ApiEntry *E = Call->entryWithTag("capture_unsafe");
-    // Relaxed capture mode permits what the packs tag capture_relaxed_ok (allocation); code that
-    // runs only when a status query says no capture is running is not captured.
-    if (E && !(Site.RelaxedCapture && Call->hasTag("capture_relaxed_ok")) && !Guards.runsOnlyWhenIdle(S, Ctx.ast()))
+    // Relaxed capture mode (the capture's, or the thread's own after an exchange call) permits
+    // what the packs tag capture_relaxed_ok (allocation); code that runs only when a status query
+    // says no capture is running is not captured.
+    const bool Relaxed = Call->hasTag("capture_relaxed_ok") && (Site.RelaxedCapture || ThreadMode.covers(S, Ctx.ast()));
+    if (E && !Relaxed && !Guards.runsOnlyWhenIdle(S, Ctx.ast()))
       Ctx.report(info(), Call->NameLoc,
                  "'" + writtenName(*Call, Ctx.ast()) + "' " + (E->Doc.empty() ? "is unsafe" : E->Doc) +
                      "; it is illegal or unsafe during CUDA stream capture",

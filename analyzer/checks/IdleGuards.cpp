@@ -2,6 +2,8 @@
 // one of the packs' idle statuses decides it; any other condition leaves it captured.
 #include "IdleGuards.h"
 
+#include "StatementParents.h"
+
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/Basic/SourceManager.h>
@@ -42,11 +44,16 @@ static bool writes(const Expr *Arg, const VarDecl *V) {
   return DRE && DRE->getDecl() == V;
 }
 
-bool IdleGuards::isFresh(const Expr *E, const Stmt *Body) const {
-  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+bool IdleGuards::isFresh(const Expr *E, const Stmt *Body, const Expr *&Queried) const {
+  Queried = nullptr;
+  E = E->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!V || !V->isLocalVarDecl() || !Body)
-    return true; // a query's own result, or a status graphify does not follow
+  // A field or a global was read somewhere else, at a time this function does not show.
+  if (isa<MemberExpr>(E) || (V && !V->hasLocalStorage()))
+    return false;
+  if (!V || isa<ParmVarDecl>(V) || !Body)
+    return true; // a query's own result, or a status the caller read
   const SourceManager &SM = V->getASTContext().getSourceManager();
   auto Before = [&](SourceLocation A, SourceLocation B) {
     return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), SM.getExpansionLoc(B));
@@ -61,18 +68,38 @@ bool IdleGuards::isFresh(const Expr *E, const Stmt *Body) const {
     auto C = Api.resolve(CE);
     if (!C)
       continue;
-    if (C->hasTag("capture_status_query") && llvm::any_of(C->Args, [&](const Expr *A) { return writes(A, V); }))
+    if (C->hasTag("capture_status_query") && llvm::any_of(C->Args, [&](const Expr *A) { return writes(A, V); })) {
       Fresh = true;
-    else if (C->hasTag("capture_begin"))
+      const ApiEntry *Q = C->entryWithTag("capture_status_query");
+      Queried = Q && Q->StreamArg ? C->arg(*Q->StreamArg) : nullptr;
+    } else if (C->hasTag("capture_begin")) {
       Fresh = false;
+    }
   }
   return Fresh;
 }
 
-std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body) const {
+/// The variable or field a stream expression names (`s`, `main_`, `this->copy_`), or null.
+static const ValueDecl *streamName(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    return DRE->getDecl();
+  if (const auto *ME = dyn_cast_or_null<MemberExpr>(E); ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return ME->getMemberDecl();
+  return nullptr;
+}
+
+/// Whether a status read on `Queried` may speak for a call on `Stream`: unless both name
+/// different variables or fields.
+static bool sameStream(const Expr *Queried, const Expr *Stream) {
+  const ValueDecl *A = streamName(Queried), *B = streamName(Stream);
+  return !A || !B || A->getCanonicalDecl() == B->getCanonicalDecl();
+}
+
+std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body, const Expr *Stream) const {
   Cond = Cond->IgnoreParenImpCasts();
   if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot) {
-    if (std::optional<bool> Inner = meansIdle(UO->getSubExpr(), Body))
+    if (std::optional<bool> Inner = meansIdle(UO->getSubExpr(), Body, Stream))
       return !*Inner;
     return std::nullopt;
   }
@@ -90,11 +117,15 @@ std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body) co
   }
   // `idle && x` true means idle; `capturing || x` false means idle (not followed: rare).
   if (Op == BO_LAnd) {
-    if (meansIdle(L, Body) == true || meansIdle(R, Body) == true)
+    if (meansIdle(L, Body, Stream) == true || meansIdle(R, Body, Stream) == true)
       return true;
     return std::nullopt;
   }
-  if ((Op == BO_EQ || Op == BO_NE) && ((isIdleStatus(L) && isFresh(R, Body)) || (isIdleStatus(R) && isFresh(L, Body))))
+  if (Op != BO_EQ && Op != BO_NE)
+    return std::nullopt;
+  const Expr *Status = isIdleStatus(L) ? R : isIdleStatus(R) ? L : nullptr;
+  const Expr *Queried = nullptr;
+  if (Status && isFresh(Status, Body, Queried) && sameStream(Queried, Stream))
     return Op == BO_EQ;
   return std::nullopt;
 }
@@ -111,25 +142,23 @@ bool IdleGuards::runsOnlyWhenIdle(const Stmt &S, ASTContext &Ast) const {
   if (Idle.empty())
     return false;
   // The body the statement is in: where the status was read, and the capture begun.
-  const Stmt *Body = nullptr;
-  for (DynTypedNode N = DynTypedNode::create(S);;) {
-    DynTypedNodeList Parents = Ast.getParents(N);
-    if (Parents.empty() || !Parents[0].get<Stmt>())
-      break;
-    N = Parents[0];
-    Body = N.get<Stmt>();
-  }
+  const Stmt *Body = enclosingBody(S, Ast);
+  // The stream the guarded call names, when its entry says which argument that is.
+  const Expr *Stream = nullptr;
+  if (const auto *E = dyn_cast<Expr>(&S))
+    if (auto C = Api.resolve(E))
+      for (const ApiEntry *Entry : C->Entries)
+        if (Entry->StreamArg && !Stream)
+          Stream = C->arg(*Entry->StreamArg);
   DynTypedNode Child = DynTypedNode::create(S);
   for (unsigned Depth = 0; Depth < 64; ++Depth) {
-    DynTypedNodeList Parents = Ast.getParents(Child);
-    if (Parents.empty())
-      return false;
-    const Stmt *Parent = Parents[0].get<Stmt>();
-    if (!Parent)
-      return false; // a declaration: the function's body is done
+    auto ParentNode = statementParent(Child, Ast);
+    if (!ParentNode)
+      return false; // the function's body is done
+    const Stmt *Parent = ParentNode->get<Stmt>();
     const Stmt *Came = Child.get<Stmt>();
     if (const auto *If = dyn_cast<IfStmt>(Parent); If && If->getCond() && Came != If->getCond()) {
-      std::optional<bool> Idle = meansIdle(If->getCond(), Body);
+      std::optional<bool> Idle = meansIdle(If->getCond(), Body, Stream);
       if (Idle && ((*Idle && Came == If->getThen()) || (!*Idle && Came == If->getElse())))
         return true;
     }
@@ -139,10 +168,10 @@ bool IdleGuards::runsOnlyWhenIdle(const Stmt &S, ASTContext &Ast) const {
         if (Prior == Came)
           break;
         const auto *If = dyn_cast<IfStmt>(Prior);
-        if (If && If->getCond() && !If->getElse() && leaves(If->getThen()) && meansIdle(If->getCond(), Body) == false)
+        if (If && If->getCond() && !If->getElse() && leaves(If->getThen()) && meansIdle(If->getCond(), Body, Stream) == false)
           return true;
       }
-    Child = Parents[0];
+    Child = *ParentNode;
   }
   return false;
 }

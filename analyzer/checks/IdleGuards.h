@@ -6,7 +6,9 @@
 /// return;`). The enumerators that mean "idle" are the packs' (`idle_statuses` of
 /// capture_status_query entries), compared by qualified name or, for C enumerators, by name. A
 /// status read into a variable before a capture begins is stale once it has: a comparison of it
-/// after the begin call guards nothing.
+/// after the begin call guards nothing, and so does a status kept in a field or a global. The
+/// status of one stream guards no call that names another (`cudaStreamIsCapturing(copy_, &st);
+/// if (st == None) cudaStreamSynchronize(main_);`).
 ///
 /// \code
 ///   IdleGuards Guards(Ctx.api());
@@ -35,12 +37,15 @@ private:
   llvm::StringSet<> Idle;
 
   /// Whether `Cond` being true means idle (true), capturing (false), or neither is known, in
-  /// the function whose body is `Body`.
-  std::optional<bool> meansIdle(const clang::Expr *Cond, const clang::Stmt *Body) const;
+  /// the function whose body is `Body`, for a guarded call on `Stream` (null: no stream of its
+  /// own).
+  std::optional<bool> meansIdle(const clang::Expr *Cond, const clang::Stmt *Body, const clang::Expr *Stream) const;
   bool isIdleStatus(const clang::Expr *E) const;
   /// Whether the status `E` compares was read after the last capture begin before the
-  /// comparison: a call, or a variable a query wrote with no begin call since.
-  bool isFresh(const clang::Expr *E, const clang::Stmt *Body) const;
+  /// comparison: a call, or a local variable a query wrote with no begin call since (a field or
+  /// a global may have been read anywhere, any time). `Queried` is set to the stream argument of
+  /// the query that wrote it, when the query has one.
+  bool isFresh(const clang::Expr *E, const clang::Stmt *Body, const clang::Expr *&Queried) const;
 };
 
 } // namespace graphify

@@ -220,6 +220,16 @@ const Expr *CallTargets::throughAccess(const Expr *E) {
 
 namespace {
 
+/// The callable a call of the packs' `wraps_callable` entries makes a callable of (the first of
+/// its `callable_args`), or null.
+const Expr *wrappedCallable(const Expr *E, const ApiResolver &Api) {
+  if (!isa<CallExpr>(E))
+    return nullptr;
+  auto C = Api.resolve(E);
+  const ApiEntry *Entry = C ? C->entryWithTag("wraps_callable") : nullptr;
+  return Entry && !Entry->CallableArgs.empty() ? C->arg(Entry->CallableArgs.front()) : nullptr;
+}
+
 /// Whether `E` holds no callable (`nullptr`, `{}`, a default-constructed wrapper).
 bool isEmptyCallable(const Expr *E) {
   E = skipValueWrappers(E);
@@ -237,7 +247,7 @@ bool isEmptyCallable(const Expr *E) {
 
 } // namespace
 
-std::vector<const Decl *> CallTargets::callOperators(const Expr *E) {
+std::vector<const Decl *> CallTargets::callOperators(const Expr *E, const ApiResolver *Api) {
   std::vector<const Decl *> Out;
   auto Add = [&](const FunctionDecl *F) {
     if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
@@ -245,7 +255,7 @@ std::vector<const Decl *> CallTargets::callOperators(const Expr *E) {
     else
       Out.push_back(F);
   };
-  if (const Decl *B = callableBody(E)) {
+  if (const Decl *B = callableBody(E, Api)) {
     if (const auto *F = dyn_cast<FunctionDecl>(B))
       Add(F);
     else
@@ -273,15 +283,20 @@ std::vector<const Decl *> CallTargets::callOperators(const Expr *E) {
   return Out;
 }
 
-const Decl *CallTargets::callableBody(const Expr *E) {
+const Decl *CallTargets::callableBody(const Expr *E, const ApiResolver *Api) {
   if (!E)
     return nullptr;
   E = skipValueWrappers(E);
   // A lambda converted to std::function (gfy::capture takes one) is the constructor's argument.
-  // So is a functional cast to the wrapper type, `Fn(Enqueue())`.
+  // So is a functional cast to the wrapper type, `Fn(Enqueue())`, and the callable a library
+  // wrapper was made from (`std::bind(&Pool::trim, &pool, n)`).
   for (unsigned Depth = 0; Depth < 4; ++Depth) {
     if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
       E = skipValueWrappers(Cast->getSubExpr());
+      continue;
+    }
+    if (const Expr *Wrapped = Api ? wrappedCallable(E, *Api) : nullptr) {
+      E = skipValueWrappers(Wrapped);
       continue;
     }
     // Only a wrapper's constructor: a function object's own arguments are not the callable.
@@ -490,7 +505,7 @@ void CallTargets::scan() const {
   Scanned = true;
   auto One = [&](const Decl *Holder, const Expr *Value) {
     Assigned &A = Holders[canon(Holder)];
-    if (const Decl *Body = callableBody(Value)) {
+    if (const Decl *Body = callableBody(Value, &Api)) {
       A.Bodies.push_back(Body);
       return;
     }
@@ -572,7 +587,7 @@ CallTargets::Held CallTargets::assignedTo(const ValueDecl *Holder) const {
     Out.Through.push_back(cast<ValueDecl>(H));
     const Expr *Init = declaredInit(H);
     auto Single = [&](const Expr *V) {
-      if (const Decl *Body = callableBody(V))
+      if (const Decl *Body = callableBody(V, &Api))
         Out.Bodies.push_back(Body);
       else if (const ValueDecl *Alias = namedHolder(skipValueWrappers(V)))
         Work.push_back(canon(Alias));

@@ -91,13 +91,14 @@ public:
   static const clang::ValueDecl *holderOf(const clang::CallExpr &CE, bool &Indirect);
 
   /// The body a callable expression runs: a lambda, a function, `&f`, a variable holding a
-  /// lambda, also converted to std::function.
-  static const clang::Decl *callableBody(const clang::Expr *E);
+  /// lambda, also converted to std::function; with `Api`, also through the packs' wrappers that
+  /// make a callable of one (`wraps_callable`: `std::bind(&Pool::trim, &pool, n)` runs trim).
+  static const clang::Decl *callableBody(const clang::Expr *E, const ApiResolver *Api = nullptr);
 
   /// Every body a callable argument may run when a library function calls it (std::visit's
   /// visitor): callableBody's, or each call operator of a project's function object and of its
   /// bases (`overloaded{...}` inherits lambdas), with the instantiations of templated ones.
-  static std::vector<const clang::Decl *> callOperators(const clang::Expr *E);
+  static std::vector<const clang::Decl *> callOperators(const clang::Expr *E, const ApiResolver *Api = nullptr);
 
 private:
   llvm::ArrayRef<const clang::FunctionDecl *> Functions;

@@ -152,6 +152,181 @@ void sameFlagBranches(const Stmt *Begin, const Stmt *Body, llvm::DenseMap<const 
   }
 }
 
+/// Whether `S` names `V`.
+bool mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V)
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return mentions(C, V); });
+}
+
+/// A local bool whose value the flow can follow: initialised with a literal, then only read or
+/// assigned (no address taken, no reference bound to it, no increment, not named in a lambda),
+/// so every write is an assignment the CFG shows. Returns its initial value.
+std::optional<bool> trackableFlag(const VarDecl *V, const Stmt *Body, const ParentMap &PM) {
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getType()->isBooleanType() ||
+      V->getType().isVolatileQualified() || !V->getInit())
+    return std::nullopt;
+  const auto *Lit = dyn_cast<CXXBoolLiteralExpr>(V->getInit()->IgnoreParenImpCasts());
+  if (!Lit)
+    return std::nullopt;
+  bool Escapes = false;
+  llvm::SmallVector<const Stmt *, 64> Work{Body};
+  while (!Work.empty() && !Escapes) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      Escapes = mentions(L->getBody(), V);
+      continue;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V) {
+      const Stmt *P = PM.getParentIgnoreParens(const_cast<DeclRefExpr *>(DRE));
+      const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(P);
+      const auto *Assign = dyn_cast_or_null<BinaryOperator>(P);
+      Escapes = !(Read && Read->getCastKind() == CK_LValueToRValue) &&
+                !(Assign && Assign->getOpcode() == BO_Assign && Assign->getLHS()->IgnoreParens() == DRE);
+    }
+    Work.append(S->child_begin(), S->child_end());
+  }
+  if (Escapes)
+    return std::nullopt;
+  return Lit->getValue();
+}
+
+/// The assignments to `V` in `Body`.
+llvm::SmallVector<const Stmt *, 4> assignmentsTo(const VarDecl *V, const Stmt *Body) {
+  llvm::SmallVector<const Stmt *, 4> Out;
+  llvm::SmallVector<const Stmt *, 64> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()); DRE && DRE->getDecl() == V)
+        Out.push_back(S);
+    Work.append(S->child_begin(), S->child_end());
+  }
+  return Out;
+}
+
+/// Where each statement sits on the CFG (block, index).
+using CfgPositions = llvm::DenseMap<const Stmt *, std::pair<const CFGBlock *, unsigned>>;
+
+CfgPositions positionsOn(const CFG &G) {
+  CfgPositions Out;
+  for (const CFGBlock *B : G)
+    for (unsigned I = 0; I < B->size(); ++I)
+      if (auto CS = (*B)[I].getAs<CFGStmt>())
+        Out.try_emplace(CS->getStmt(), B, I);
+  return Out;
+}
+
+/// Whether some path from just after `From` reaches `To` without passing `Stop` (the flag's
+/// declaration, which sets it again).
+bool reachesAvoiding(const CfgPositions &Pos, const Stmt *From, const Stmt *To, const Stmt *Stop) {
+  auto F = Pos.find(From), T = Pos.find(To), S = Pos.find(Stop);
+  if (F == Pos.end() || T == Pos.end())
+    return true; // not on the CFG: assume the worst
+  std::vector<std::pair<const CFGBlock *, unsigned>> Work{{F->second.first, F->second.second + 1}};
+  llvm::DenseSet<const CFGBlock *> Done;
+  while (!Work.empty()) {
+    auto [B, I] = Work.back();
+    Work.pop_back();
+    bool Stopped = false;
+    for (; I < B->size() && !Stopped; ++I) {
+      if (B == T->second.first && I == T->second.second)
+        return true;
+      Stopped = S != Pos.end() && B == S->second.first && I == S->second.second;
+    }
+    if (Stopped)
+      continue;
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ && Done.insert(Succ).second)
+        Work.push_back({Succ, 0});
+  }
+  return false;
+}
+
+/// The `if`s testing a local flag that holds its initial value whenever the capture begins
+/// (`bool aborted = false; begin(); ... { end(); aborted = true; break; } ... if (aborted) ...`),
+/// mapped to the branch that value takes, and each such flag's assignments. The branches hold
+/// only while the walk of the open capture reaches none of those assignments: narrowByFlow checks.
+struct FlagFacts {
+  llvm::DenseMap<const Stmt *, std::pair<const VarDecl *, unsigned>> Branches;
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Stmt *, 4>> Writes;
+};
+
+FlagFacts initialFlagBranches(const Stmt *Begin, const Stmt *Body, const CfgPositions &Pos) {
+  FlagFacts Out;
+  ParentMap PM(const_cast<Stmt *>(Body));
+  llvm::DenseMap<const VarDecl *, std::optional<bool>> Known;
+  llvm::SmallVector<const Stmt *, 64> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    Work.append(S->child_begin(), S->child_end());
+    const auto *If = dyn_cast<IfStmt>(S);
+    auto F = If ? flagOf(If->getCond()) : std::nullopt;
+    const auto *DRE = F ? dyn_cast<DeclRefExpr>(F->first) : nullptr;
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!V)
+      continue;
+    auto [It, New] = Known.try_emplace(V);
+    if (New && (It->second = trackableFlag(V, Body, PM))) {
+      auto Writes = assignmentsTo(V, Body);
+      const Stmt *Decl = PM.getParent(V->getInit());
+      while (Decl && !isa<DeclStmt>(Decl))
+        Decl = PM.getParent(Decl);
+      // An assignment may still be in force when the capture begins (a loop that sets it, then
+      // begins again): then the value at the begin call is not known.
+      if (!Decl || llvm::any_of(Writes, [&](const Stmt *W) { return reachesAvoiding(Pos, W, Begin, Decl); }))
+        It->second = std::nullopt;
+      else
+        Out.Writes[V] = std::move(Writes);
+    }
+    if (It->second)
+      Out.Branches[If] = {V, (*It->second != F->second) ? 0u : 1u};
+  }
+  return Out;
+}
+
+/// The `try` whose handlers `Succ` enters (its handler dispatch, or one handler), if any.
+const CXXTryStmt *handlerEntryOf(const CFGBlock *Succ, const ParentMap &PM) {
+  if (!Succ)
+    return nullptr;
+  if (const auto *Catch = dyn_cast_or_null<CXXCatchStmt>(Succ->getLabel()))
+    return dyn_cast_or_null<CXXTryStmt>(PM.getParent(const_cast<CXXCatchStmt *>(Catch)));
+  return dyn_cast_or_null<CXXTryStmt>(Succ->getTerminatorStmt());
+}
+
+/// The statement a block ends with, whose exception the block's edge to a handler stands for.
+const Stmt *throwerOf(const CFGBlock *B) {
+  if (B->empty())
+    return nullptr;
+  auto Last = B->back().getAs<CFGStmt>();
+  return Last ? Last->getStmt() : nullptr;
+}
+
+/// Whether the handlers of `Try` run only after a guard declared in its block before `Thrower`
+/// was destroyed, ending the capture: the guard is destroyed while the exception unwinds, before
+/// a handler runs (Clang's CFG has no destructors on exception edges).
+bool handlerAfterGuard(const CXXTryStmt *Try, const Stmt *Thrower, const llvm::DenseSet<const VarDecl *> &Destroyed,
+                       const SourceManager &SM) {
+  if (!Try || !Thrower)
+    return false;
+  const SourceLocation Throws = SM.getExpansionLoc(Thrower->getBeginLoc());
+  const SourceLocation Open = SM.getExpansionLoc(Try->getTryBlock()->getBeginLoc());
+  const SourceLocation Close = SM.getExpansionLoc(Try->getTryBlock()->getEndLoc());
+  return llvm::any_of(Destroyed, [&](const VarDecl *V) {
+    const SourceLocation L = SM.getExpansionLoc(V->getLocation());
+    return SM.isBeforeInTranslationUnit(Open, L) && SM.isBeforeInTranslationUnit(L, Close) &&
+           SM.isBeforeInTranslationUnit(L, Throws);
+  });
+}
+
 } // namespace
 
 /// The `if` whose condition is `Call`'s result, possibly negated (`if (!begin())`), and the
@@ -219,44 +394,73 @@ void narrowByFlow(CaptureWindow &W, const FunctionDecl &FD, const Stmt *Begin, c
       Only[Branch->first] = Branch->second;
   if (Begin)
     sameFlagBranches(Begin, FD.getBody(), Only);
+  // Local flags hold their initial values in the open capture unless it reaches an assignment
+  // to one: then that flag's tests are followed both ways and the walk is redone.
+  FlagFacts Flags;
+  if (Begin)
+    Flags = initialFlagBranches(Begin, FD.getBody(), positionsOn(*G));
+  const ParentMap PM(const_cast<Stmt *>(FD.getBody()));
+  const auto Start = Work;
   llvm::DenseSet<unsigned> Reached;
+  llvm::DenseSet<const Stmt *> ReachedStmts;
   SourceLocation Last;
-  llvm::DenseSet<const CFGBlock *> Done;
-  while (!Work.empty()) {
-    auto [B, From] = Work.back();
-    Work.pop_back();
-    bool Ended = false;
-    for (unsigned I = From; I < B->size() && !Ended; ++I) {
-      if (auto Dtor = (*B)[I].getAs<CFGAutomaticObjDtor>(); Dtor && Destroyed.contains(Dtor->getVarDecl())) {
-        Ended = true;
-        break;
+  for (;;) {
+    auto Facts = Only;
+    for (auto &[If, Fact] : Flags.Branches)
+      if (Flags.Writes.count(Fact.first))
+        Facts.try_emplace(If, Fact.second);
+    Work = Start;
+    Reached.clear();
+    ReachedStmts.clear();
+    Last = SourceLocation();
+    llvm::DenseSet<const CFGBlock *> Done;
+    while (!Work.empty()) {
+      auto [B, From] = Work.back();
+      Work.pop_back();
+      bool Ended = false;
+      for (unsigned I = From; I < B->size() && !Ended; ++I) {
+        if (auto Dtor = (*B)[I].getAs<CFGAutomaticObjDtor>(); Dtor && Destroyed.contains(Dtor->getVarDecl())) {
+          Ended = true;
+          break;
+        }
+        auto CS = (*B)[I].getAs<CFGStmt>();
+        if (!CS)
+          continue;
+        const Stmt *S = CS->getStmt();
+        if (EndSet.contains(S)) {
+          Ended = true;
+          break;
+        }
+        if (EndParts.contains(S))
+          continue;
+        Reached.insert(Loc(S).getRawEncoding());
+        ReachedStmts.insert(S);
+        SourceLocation End = SM.getExpansionLoc(S->getEndLoc());
+        if (Last.isInvalid() || SM.isBeforeInTranslationUnit(Last, End))
+          Last = End;
       }
-      auto CS = (*B)[I].getAs<CFGStmt>();
-      if (!CS)
+      if (Ended)
         continue;
-      const Stmt *S = CS->getStmt();
-      if (EndSet.contains(S)) {
-        Ended = true;
-        break;
-      }
-      if (EndParts.contains(S))
-        continue;
-      Reached.insert(Loc(S).getRawEncoding());
-      SourceLocation End = SM.getExpansionLoc(S->getEndLoc());
-      if (Last.isInvalid() || SM.isBeforeInTranslationUnit(Last, End))
-        Last = End;
-    }
-    if (Ended)
-      continue;
-    auto Side = Only.find(B->getTerminatorStmt());
+      auto Side = Facts.find(B->getTerminatorStmt());
 
-    unsigned Index = 0;
-    for (const CFGBlock *Succ : B->succs()) {
-      const bool Follow = Side == Only.end() || Index == Side->second;
-      ++Index;
-      if (Follow && Succ && Done.insert(Succ).second)
-        Work.push_back({Succ, 0});
+      // A handler entered because the begin call threw runs with nothing begun.
+      const Stmt *Thrower = throwerOf(B);
+      unsigned Index = 0;
+      for (const CFGBlock *Succ : B->succs()) {
+        const CXXTryStmt *Try = handlerEntryOf(Succ, PM);
+        const bool Follow = (Side == Facts.end() || Index == Side->second) &&
+                            !(Try && (Thrower == Begin || handlerAfterGuard(Try, Thrower, Destroyed, SM)));
+        ++Index;
+        if (Follow && Succ && Done.insert(Succ).second)
+          Work.push_back({Succ, 0});
+      }
     }
+    auto Broken = llvm::find_if(Flags.Writes, [&](const auto &Flag) {
+      return llvm::any_of(Flag.second, [&](const Stmt *W) { return ReachedStmts.contains(W); });
+    });
+    if (Broken == Flags.Writes.end())
+      break;
+    Flags.Writes.erase(Broken);
   }
   if (Last.isInvalid())
     return;

@@ -6,7 +6,10 @@
 /// branch only leaves the capture running on the other paths; code after an end call that every
 /// path passes is not captured. A conditional end whose other branch ends nothing is taken as
 /// correlated with the begin (`if (use_graph) begin(); ... if (use_graph) end();`): the path
-/// around it is one where nothing was captured. narrowByFlow computes that on Clang's CFG and
+/// around it is one where nothing was captured. A local bool flag that only code after an end call
+/// assigns keeps its initial value where the capture is open (`if (aborted)` after an aborting
+/// `break`); a RAII guard that ends the capture is destroyed before a handler of its `try` runs.
+/// narrowByFlow computes that on Clang's CFG and
 /// records it in the
 /// window: the statements past the first end call that are still reached extend it, and those inside
 /// it that are not reached are excluded.

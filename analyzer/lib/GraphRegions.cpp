@@ -154,13 +154,13 @@ public:
     if (C && !DeviceCode)
       if (const ApiEntry *E = C->entryWithTag("runs_callables"))
         for (unsigned Pos : E->CallableArgs)
-          for (const Decl *Body : CallTargets::callOperators(C->arg(Pos)))
+          for (const Decl *Body : CallTargets::callOperators(C->arg(Pos), &Api))
             Callees.push_back(Body);
     if (C)
       if (const ApiEntry *E = C->entryWithTag("capture_entry"))
         for (unsigned Pos : E->CallableArgs)
           if (const Expr *Arg = C->arg(Pos))
-            if (const Decl *Body = CallTargets::callableBody(Arg))
+            if (const Decl *Body = CallTargets::callableBody(Arg, &Api))
               Seeds.push_back(Body);
     return true;
   }
@@ -194,7 +194,7 @@ public:
         Stored[VD] = LE;
     // `GRAPHIFY_GRAPH_REGION auto step = [&] { ... };`
     if (!Window && GraphRegionFinder::isAnnotatedRegion(VD) && VD->getInit())
-      if (const Decl *Body = CallTargets::callableBody(VD->getInit()))
+      if (const Decl *Body = CallTargets::callableBody(VD->getInit(), &Api))
         Seeds.push_back(Body);
     return true;
   }

@@ -294,7 +294,7 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
                        "'position_args'");
     if (E.hasTag("along_dims") && E.DimArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged along_dims but has no 'dim_args'");
-    for (llvm::StringRef Tag : {"capture_entry", "runs_callables"})
+    for (llvm::StringRef Tag : {"capture_entry", "runs_callables", "wraps_callable"})
       if (E.hasTag(Tag) && E.CallableArgs.empty())
         return yamlError(File, Item, "entry '" + E.Name + "' is tagged " + Tag.str() + " but has no 'callable_args'");
     for (llvm::StringRef Tag : {"capture_begin", "capture_end", "stream_ordered"})
@@ -306,6 +306,8 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return yamlError(File, Item, "entry '" + E.Name + "' must have 'idle_statuses' exactly when tagged capture_status_query");
     if (!E.RelaxedModes.empty() && !E.ModeArg)
       return yamlError(File, Item, "entry '" + E.Name + "' has 'relaxed_modes' but no 'mode_arg'");
+    if (E.hasTag("capture_mode_exchange") && E.RelaxedModes.empty())
+      return yamlError(File, Item, "entry '" + E.Name + "' is tagged capture_mode_exchange but has no 'relaxed_modes'");
     if (E.isMember() && !llvm::StringRef(E.Name).contains("::"))
       return yamlError(File, Item, "entry '" + E.Name + "' is of kind member but its name is not qualified (Class::method)");
     if (E.hasTag("bool_mask_index") && E.IndexArgs.empty())

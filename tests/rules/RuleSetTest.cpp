@@ -27,7 +27,9 @@ const char *kTags = "tags:\n"
                     "  - {name: capture_begin, doc: opens a window}\n"
                     "  - {name: capture_end, doc: closes a window}\n"
                     "  - {name: stream_ordered, doc: enqueues on a stream}\n"
-                    "  - {name: capture_status_query, doc: tells whether a capture runs}\n";
+                    "  - {name: capture_status_query, doc: tells whether a capture runs}\n"
+                    "  - {name: capture_mode_exchange, doc: swaps the thread's capture mode}\n"
+                    "  - {name: runs_callables, doc: runs the callables it is given}\n";
 
 std::string loadError(const std::string &Pack) {
   std::string Tags = writeTemp("tags.yaml", kTags);
@@ -145,6 +147,13 @@ TEST(RuleSetErrors, CaptureWindowEntriesNeedTheirPositions) {
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: b, kind: function, tags: [capture_begin], stream_arg: 0,\n"
                       "     relaxed_modes: [Relaxed]}\n"),
             "pack.yaml:3:5: error: entry 'b' has 'relaxed_modes' but no 'mode_arg'");
+  // An exchange that names no relaxed mode could never switch a thread to relaxed mode.
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: swapMode, kind: function, tags: [capture_mode_exchange], "
+                      "mode_arg: 0}\n"),
+            "pack.yaml:3:5: error: entry 'swapMode' is tagged capture_mode_exchange but has no 'relaxed_modes'");
+  // A callable runner that names no callable would run nothing in the window.
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: visit, kind: function, tags: [runs_callables]}\n"),
+            "pack.yaml:3:5: error: entry 'visit' is tagged runs_callables but has no 'callable_args'");
   // A status query without the statuses that mean idle would never exclude guarded code.
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: isCap, kind: function, tags: [capture_status_query]}\n"),
             "pack.yaml:3:5: error: entry 'isCap' must have 'idle_statuses' exactly when tagged capture_status_query");

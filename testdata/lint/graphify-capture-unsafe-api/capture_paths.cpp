@@ -160,8 +160,39 @@ static void syncInElse(cudaStream_t s, bool verbose) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
 }
 
+static cudaError_t syncIfIdleKeepingStatus(cudaStream_t s) {
+  cudaStreamCaptureStatus status;
+  cudaStreamIsCapturing(s, &status);
+  if (status == cudaStreamCaptureStatusNone) {
+    cudaError_t err = cudaStreamSynchronize(s); // the status of the sync kept in a variable
+    return err;
+  }
+  return 0;
+}
+
+// The status of one stream says nothing of another; a status kept in a field or a global was
+// read at some other time.
+static void syncOtherStreamIfIdle(cudaStream_t s, cudaStream_t copy) {
+  cudaStreamCaptureStatus status;
+  cudaStreamIsCapturing(copy, &status);
+  if (status == cudaStreamCaptureStatusNone)
+    cudaStreamSynchronize(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  if (status == cudaStreamCaptureStatusNone)
+    cudaStreamSynchronize(copy);
+}
+static cudaStreamCaptureStatus lastStatus = cudaStreamCaptureStatusNone;
+static void syncIfLastIdle(cudaStream_t s) {
+  if (lastStatus == cudaStreamCaptureStatusNone)
+    cudaStreamSynchronize(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+}
+
 void captureGuarded(cudaStream_t s, cudaGraph_t *g, void *scratch) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  syncOtherStreamIfIdle(s, s);
+  syncIfLastIdle(s);
+  syncIfIdleKeepingStatus(s);
   syncInElse(s, true);
   syncIfIdle(s);
   syncUnlessCapturing(s, scratch);
@@ -240,3 +271,86 @@ struct FlaggedRunner {
     cudaStreamEndCapture(s_, g);
   }
 };
+
+// A local flag set only where the capture was ended (`aborted = true` after the end call) keeps
+// its initial value on every path where the capture is still open, so a later test of it splits
+// the aborted path from the capturing one. Set while capturing, or set before a loop begins the
+// capture again, it says nothing.
+bool captureLayersOrAbort(cudaStream_t s, cudaGraph_t *g, int layers) {
+  bool aborted = false;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  for (int l = 0; l < layers; ++l) {
+    if (!launchNodes(s)) {
+      cudaStreamEndCapture(s, g);
+      aborted = true;
+      break;
+    }
+  }
+  if (aborted) {
+    cudaDeviceSynchronize(); // the capture was ended on this path
+    return false;
+  }
+  cudaDeviceSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaDeviceSynchronize' waits for the whole device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cudaStreamEndCapture(s, g);
+  return true;
+}
+bool captureFlagSetWhileOpen(cudaStream_t s, cudaGraph_t *g) {
+  bool failed = false;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (!launchNodes(s))
+    failed = true;
+  if (failed)
+    cudaDeviceSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaDeviceSynchronize' waits for the whole device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cudaStreamEndCapture(s, g);
+  return !failed;
+}
+void captureRetrying(cudaStream_t s, cudaGraph_t *g) {
+  bool retried = false;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    if (retried)
+      cudaDeviceSynchronize();
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaDeviceSynchronize' waits for the whole device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    const bool ok = launchNodes(s);
+    cudaStreamEndCapture(s, g);
+    if (ok)
+      return;
+    retried = true;
+  }
+}
+
+// A guard whose destructor ends the capture is destroyed while an exception unwinds, before the
+// handler runs: a handler reached from a throw after the guard was built captures nothing; one
+// reached from a throw before it still runs inside the capture.
+struct EndCaptureOnExit {
+  cudaStream_t s;
+  cudaGraph_t *g;
+  ~EndCaptureOnExit() { cudaStreamEndCapture(s, g); }
+};
+void launchOrThrow(cudaStream_t s);
+bool captureUnwinding(cudaStream_t s, cudaGraph_t *g) {
+  try {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    EndCaptureOnExit end{s, g};
+    launchOrThrow(s);
+  } catch (...) {
+    cudaStreamSynchronize(s); // the guard ended the capture while unwinding
+    return false;
+  }
+  return true;
+}
+bool captureUnwindingLate(cudaStream_t s, cudaGraph_t *g) {
+  try {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    launchOrThrow(s);
+    EndCaptureOnExit end{s, g};
+    launchOrThrow(s);
+  } catch (...) {
+    cudaStreamSynchronize(s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    return false;
+  }
+  return true;
+}

@@ -337,3 +337,30 @@ void replayCommands(cudaStream_t s, cudaGraph_t *g, const std::vector<Command> &
   for (const Command &c : cmds)
     std::visit([&](const auto &) { cudaDeviceSynchronize(); }, c);
 }
+
+// Tasks made with std::bind and std::mem_fn (the packs' wraps_callable) run the member function
+// they were made from: the one run in the window is checked, the one run after it is not.
+class ScratchPool {
+public:
+  void regrow(unsigned long bytes) {
+    cudaFree(base_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    cudaMalloc(&base_, bytes);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+  void drain(cudaStream_t s) { cudaStreamSynchronize(s); }
+  void reset() { cudaDeviceSynchronize(); }
+
+private:
+  void *base_ = nullptr;
+};
+void runBoundTasks(ScratchPool &pool, cudaStream_t s, cudaGraph_t *g) {
+  std::function<void()> regrow = std::bind(&ScratchPool::regrow, &pool, 1ul << 20);
+  std::function<void()> drain = std::bind(&ScratchPool::drain, &pool, s);
+  std::function<void(ScratchPool &)> reset = std::mem_fn(&ScratchPool::reset);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  regrow();
+  cudaStreamEndCapture(s, g);
+  drain();
+  reset(pool);
+}

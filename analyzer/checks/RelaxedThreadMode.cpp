@@ -1,0 +1,138 @@
+// Relaxed capture mode switched per thread. Invariant: a statement counts as relaxed only when an
+// exchange call that provably selects relaxed mode dominates it within its own blocks; anything
+// less certain leaves it in the global mode, where capture_relaxed_ok calls are still reported.
+#include "RelaxedThreadMode.h"
+
+#include "StatementParents.h"
+
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/Basic/SourceManager.h>
+
+namespace graphify {
+
+using namespace clang;
+
+namespace {
+
+/// The local variable `Arg` points to (`&mode`), if any.
+const VarDecl *pointee(const Expr *Arg) {
+  const auto *UO = Arg ? dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts()) : nullptr;
+  if (!UO || UO->getOpcode() != UO_AddrOf)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return V && V->isLocalVarDecl() ? V : nullptr;
+}
+
+/// Every use of `V` in `S`, and whether one of them is something else than `&V` given to a call
+/// (an assignment, a reference bound to it, a read that may be followed by a write).
+void usesOf(const Stmt *S, const VarDecl *V, ASTContext &Ast, unsigned &AddressTaken, bool &Other) {
+  if (!S)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V) {
+    DynTypedNodeList Parents = Ast.getParents(*DRE);
+    const auto *UO = Parents.empty() ? nullptr : Parents[0].get<UnaryOperator>();
+    if (UO && UO->getOpcode() == UO_AddrOf)
+      ++AddressTaken;
+    else
+      Other = true;
+  }
+  for (const Stmt *C : S->children())
+    usesOf(C, V, Ast, AddressTaken, Other);
+}
+
+/// The exchange calls on `V` in `S` before `Before`, in the order written.
+unsigned exchangesBefore(const Stmt *S, const VarDecl *V, const CallExpr &Before, const ApiResolver &Api,
+                         const SourceManager &SM) {
+  if (!S || isa<LambdaExpr>(S))
+    return 0;
+  unsigned N = 0;
+  if (const auto *CE = dyn_cast<CallExpr>(S); CE && CE != &Before &&
+                                              SM.isBeforeInTranslationUnit(SM.getExpansionLoc(CE->getBeginLoc()),
+                                                                           SM.getExpansionLoc(Before.getBeginLoc())))
+    if (auto C = Api.resolve(CE); C && C->hasTag("capture_mode_exchange"))
+      if (const ApiEntry *E = C->entryWithTag("capture_mode_exchange"); E && E->ModeArg && pointee(C->arg(*E->ModeArg)) == V)
+        ++N;
+  for (const Stmt *C : S->children())
+    N += exchangesBefore(C, V, Before, Api, SM);
+  return N;
+}
+
+} // namespace
+
+const CallExpr *RelaxedThreadMode::exchangeIn(const Stmt *S, bool &Several) const {
+  if (!S || isa<LambdaExpr>(S))
+    return nullptr;
+  const CallExpr *Found = nullptr;
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (auto C = Api.resolve(CE); C && C->hasTag("capture_mode_exchange"))
+      Found = CE;
+  for (const Stmt *C : S->children())
+    if (const CallExpr *Inner = exchangeIn(C, Several)) {
+      Several = Several || Found;
+      Found = Inner;
+    }
+  return Found;
+}
+
+bool RelaxedThreadMode::switchesToRelaxed(const CallExpr &Call, const Stmt *Body) const {
+  auto C = Api.resolve(&Call);
+  const ApiEntry *E = C ? C->entryWithTag("capture_mode_exchange") : nullptr;
+  const VarDecl *V = E && E->ModeArg ? pointee(C->arg(*E->ModeArg)) : nullptr;
+  if (!V || !V->getInit() || !Body)
+    return false;
+  if (!llvm::any_of(E->RelaxedModes, [&](const std::string &Mode) {
+        return ApiResolver::mentionsConstant(V->getInit(), Mode, /*StringPrefix=*/"");
+      }))
+    return false;
+  ASTContext &Ast = V->getASTContext();
+  unsigned AddressTaken = 0;
+  bool Other = false;
+  usesOf(Body, V, Ast, AddressTaken, Other);
+  if (Other)
+    return false; // the variable may hold another mode by then
+  // Each exchange swaps: the first installs the initial value, the second restores the old mode.
+  return exchangesBefore(Body, V, Call, Api, Ast.getSourceManager()) % 2 == 0;
+}
+
+bool RelaxedThreadMode::covers(const Stmt &S, ASTContext &Ast) const {
+  // The function body the statement is in: where the mode variable lives.
+  const Stmt *Body = enclosingBody(S, Ast);
+  DynTypedNode Child = DynTypedNode::create(S);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    auto ParentNode = statementParent(Child, Ast);
+    const Stmt *Parent = ParentNode ? ParentNode->get<Stmt>() : nullptr;
+    if (!Parent || isa<LambdaExpr>(Parent))
+      return false;
+    const Stmt *Came = Child.get<Stmt>();
+    if (const auto *Block = dyn_cast<CompoundStmt>(Parent)) {
+      // The nearest statement before `Came` in this block that holds an exchange call decides.
+      const Stmt *Decider = nullptr;
+      for (const Stmt *Prior : Block->body()) {
+        if (Prior == Came)
+          break;
+        bool Several = false;
+        if (exchangeIn(Prior, Several))
+          Decider = Prior;
+      }
+      if (Decider) {
+        bool Several = false;
+        const CallExpr *Call = exchangeIn(Decider, Several);
+        // Only a call made as a statement of its own (or wrapped in a checking macro's call)
+        // runs whenever the block goes on; one in a branch may not have run.
+        const auto *Do = dyn_cast<DoStmt>(Decider);
+        const bool Once = Do && Do->getCond() && Do->getCond()->isIntegerConstantExpr(Ast) &&
+                          Do->getCond()->EvaluateKnownConstInt(Ast) == 0; // CHECK(x): do { ... } while (0)
+        const bool Direct =
+            !Several && (Once || !isa<IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt, CompoundStmt>(Decider));
+        return Direct && switchesToRelaxed(*Call, Body);
+      }
+    }
+    Child = *ParentNode;
+  }
+  return false;
+}
+
+} // namespace graphify

@@ -1,0 +1,86 @@
+// A thread may switch its own capture mode: caching allocators wrap cudaMalloc in
+// cudaThreadExchangeStreamCaptureMode(&mode) calls with `mode` initialised to relaxed, so the
+// allocation is legal while another stream of the thread is captured in global mode. Relaxed mode
+// allows allocation only: a device-wide synchronisation in the same span is still reported. The
+// second exchange swaps the old mode back; an exchange in a branch, or a mode variable assigned
+// elsewhere, proves nothing.
+typedef int cudaError_t;
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUgraph_st *cudaGraph_t;
+enum cudaStreamCaptureMode {
+  cudaStreamCaptureModeGlobal = 0,
+  cudaStreamCaptureModeThreadLocal = 1,
+  cudaStreamCaptureModeRelaxed = 2
+};
+extern "C" cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);
+extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);
+extern "C" cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode *);
+extern "C" cudaError_t cudaMalloc(void **, unsigned long);
+extern "C" cudaError_t cudaDeviceSynchronize(void);
+#define CHECK_CUDA(call)                                                                           \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != 0)                                                                                   \
+      throw e_;                                                                                    \
+  } while (0)
+void launchStep(cudaStream_t s, void *buf);
+
+void *allocateRelaxed(unsigned long n) {
+  void *p = nullptr;
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  CHECK_CUDA(cudaThreadExchangeStreamCaptureMode(&mode));
+  cudaMalloc(&p, n); // relaxed for this thread
+  cudaDeviceSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaDeviceSynchronize' waits for the whole device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  cudaMalloc(&p, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  return p;
+}
+
+void *allocateIfAsked(unsigned long n, bool relax) {
+  void *p = nullptr;
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  if (relax)
+    cudaThreadExchangeStreamCaptureMode(&mode);
+  cudaMalloc(&p, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  return p;
+}
+
+void *allocateWithAssignedMode(unsigned long n, bool strict) {
+  void *p = nullptr;
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  if (strict)
+    mode = cudaStreamCaptureModeGlobal;
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  cudaMalloc(&p, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  return p;
+}
+
+void captureStep(cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  void *a = allocateRelaxed(1 << 20);
+  void *b = allocateIfAsked(1 << 20, true);
+  void *c = allocateWithAssignedMode(1 << 20, false);
+  launchStep(s, a);
+  launchStep(s, b);
+  launchStep(s, c);
+  cudaStreamEndCapture(s, g);
+}
+
+// The allocation's status kept in a variable: the declaration statement is what the block holds.
+cudaError_t allocateKeepingStatus(void **p, unsigned long n) {
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  cudaError_t err = cudaMalloc(p, n);
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  return err;
+}
+void captureKeepingStatus(cudaStream_t s, cudaGraph_t *g, void **p) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  allocateKeepingStatus(p, 64);
+  cudaStreamEndCapture(s, g);
+}
