@@ -458,3 +458,37 @@ DIFF_CASE(breadth_deprecated_data_dtype_errors) {
   return S{static_cast<double>(boxes.data<double>()[0])};
 }
 #pragma GCC diagnostic pop
+
+// --- names the second survey of public code found missing (docs/compat.md) ---------------------
+DIFF_CASE(breadth_functional_module_in_sequential) {
+  torch::nn::Sequential net(torch::nn::Linear(4, 3), torch::nn::Functional(torch::relu),
+                            torch::nn::Functional(torch::leaky_relu, 0.2),
+                            torch::nn::Functional(torch::dropout, 0.5, /*train=*/false));
+  diff::model_inputs::fix_model(*net);
+  torch::nn::Functional square([](torch::Tensor x) { return x * x; });
+  const auto x = wave({2, 4}, 1.0, 0.3);
+  return {net->forward(x), square(x), S{static_cast<double>(net->parameters().size())},
+          S{static_cast<double>(square->parameters().size())}};
+}
+DIFF_CASE(breadth_expanding_array_empty_braces_errors) {
+  torch::ExpandingArray<2> stride{};
+  return S{static_cast<double>((*stride)[0])};
+}
+DIFF_CASE(breadth_c10_dtype_constants_and_gpus) {
+  const auto x = torch::ones({2}, c10::TensorOptions().dtype(c10::kFloat));
+  return {x.to(c10::kLong), x.to(c10::kByte), x.to(c10::kDouble), S{static_cast<double>(torch::getNumGPUs())},
+          S{static_cast<double>(at::getNumGPUs())}};
+}
+DIFF_CASE(breadth_interop_threads) {
+  const bool positive_default = torch::get_num_interop_threads() > 0;
+  torch::set_num_interop_threads(3);
+  double second = throws_with<c10::Error>([] { torch::set_num_interop_threads(4); },
+                                          "Error: cannot set number of interop threads after parallel work has "
+                                          "started or set_num_interop_threads called");
+  return {S{static_cast<double>(positive_default)}, S{static_cast<double>(torch::get_num_interop_threads())},
+          S{second}};
+}
+DIFF_CASE(breadth_interop_threads_zero_errors) {
+  torch::set_num_interop_threads(0);
+  return S{0.0};
+}

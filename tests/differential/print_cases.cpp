@@ -333,6 +333,11 @@ std::vector<Case> cases() {
   add("module_single_layers", [](std::ostream &o) {
     o << torch::nn::Linear(2, 3) << "\n" << *torch::nn::Conv2d(1, 2, 3) << "\n" << torch::nn::Sequential() << "\n";
   });
+  add("module_functional", [](std::ostream &o) {
+    torch::nn::Sequential seq(torch::nn::Linear(2, 2), torch::nn::Functional(torch::relu),
+                              torch::nn::Functional(torch::leaky_relu, 0.2));
+    o << *seq << "\n" << torch::nn::Functional(torch::tanh) << "\n";
+  });
   add("module_user_pretty_print", [](std::ostream &o) {
     auto d = std::make_shared<DescribedImpl>();
     d->register_module("fc", torch::nn::Linear(1, 1));

@@ -30,6 +30,7 @@
 #include <graphify/nn/Containers.h>
 #include <graphify/nn/Dropout.h>
 #include <graphify/nn/Flatten.h>
+#include <graphify/nn/FunctionalModule.h>
 #include <graphify/nn/Functional.h>
 #include <graphify/nn/Loss.h>
 #include <graphify/nn/Init.h>

@@ -497,13 +497,25 @@ Tensor binary(OpId op, Kind kind, const Tensor &a, const Tensor &b, double alpha
   return out;
 }
 
+/// `v` as the integer dtype `ct` holds it after a two's-complement cast (modular since C++20).
+int64_t wrap_to(int64_t v, ScalarType ct) {
+  switch (ct) {
+    case kByte: return static_cast<uint8_t>(v);
+    case kChar: return static_cast<int8_t>(v);
+    case kShort: return static_cast<int16_t>(v);
+    case kInt: return static_cast<int32_t>(v);
+    default: return v;
+  }
+}
+
 /// The Scalar operand of a binary op in its compute dtype. LibTorch wraps an integer into a long
 /// tensor and casts that to the compute dtype, so a value outside an integer dtype wraps around
-/// (uint8 + 300 adds 44, `b < -1` compares with 255); pow reads its exponent with a checked
-/// conversion instead, as fill_ and full do.
+/// (uint8 + 300 adds 44, `b < -1` compares with 255): the same cast, done on the host so that no
+/// extra op runs (or lands on a tape). pow reads its exponent with a checked conversion instead,
+/// as fill_ and full do.
 Tensor scalar_operand(Kind kind, const Scalar &s, ScalarType ct, Device device) {
   if (kind == Kind::Pow || !s.isIntegral(false) || !isIntegralType(ct, false)) return scalar_to_tensor(s, ct, device);
-  return scalar_to_tensor(s, kLong, device).to(ct);
+  return scalar_to_tensor(Scalar(wrap_to(s.to<int64_t>(), ct)), ct, device);
 }
 
 Tensor binary_scalar(OpId op, Kind kind, const Tensor &a, const Scalar &s, double alpha, Tensor *self_out = nullptr) {
@@ -826,9 +838,9 @@ Tensor &Tensor::masked_fill_(const Tensor &mask, const Tensor &value) {
   GFY_CHECK(mask.scalar_type() == kBool || mask.scalar_type() == kByte || mask.scalar_type() == kChar,
             "masked_fill_ only supports boolean masks, but got mask with dtype ", to_string(mask.scalar_type()));
   if (mask.scalar_type() != kBool) {
-    // LibTorch's kernel checks every byte as it reads it; eager only here, since the check reads
-    // the mask on the host, which a captured graph cannot.
-    if (!is_capturing())
+    // LibTorch's CPU kernel checks every byte as it reads it (its CUDA kernel does not); eager
+    // only here, since the check reads the mask on the host, which a captured graph cannot.
+    if (!is_capturing() && mask.device().is_cpu())
       GFY_CHECK(mask.eq(0).logical_or(mask.eq(1)).all().item<bool>(), "Mask tensor can take 0 and 1 values only");
     if (mask.scalar_type() == kByte)
       detail::warn("masked_fill_ received a mask with dtype torch.uint8, this behavior is now deprecated,please use "

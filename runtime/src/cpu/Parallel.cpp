@@ -7,6 +7,7 @@
 #include <graphify/core/Parallel.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -136,5 +137,22 @@ void set_num_threads(int n) {
   openblas_set_num_threads(n);
 }
 int get_num_threads() { return cpu::Pool::get().threads(); }
+
+namespace {
+constexpr int kInteropUnset = -1;
+std::atomic<int> g_interop_threads{kInteropUnset};
+} // namespace
+
+void set_num_interop_threads(int n) {
+  GFY_CHECK(n > 0, "Expected positive number of threads");
+  int unset = kInteropUnset;
+  GFY_CHECK(g_interop_threads.compare_exchange_strong(unset, n),
+            "Error: cannot set number of interop threads after parallel work has started or set_num_interop_threads "
+            "called");
+}
+int get_num_interop_threads() {
+  const int n = g_interop_threads.load();
+  return n > 0 ? n : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 } // namespace gfy

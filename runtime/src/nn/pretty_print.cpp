@@ -141,6 +141,8 @@ bool print_layer(const Module &m, std::ostream &os) {
       else os << "None";
     }
     os << "])";
+  } else if (dynamic_cast<const FunctionalImpl *>(&m)) {
+    os << "torch::nn::Functional()";
   } else if (auto *f = dynamic_cast<const FlattenImpl *>(&m)) {
     os << "torch::nn::Flatten(start_dim=" << f->options.start_dim() << ", end_dim=" << f->options.end_dim() << ")";
   } else if (auto *s = dynamic_cast<const SoftmaxImpl *>(&m)) {

@@ -496,6 +496,11 @@ void empty_cache(DeviceType device = kCPU);
 /// Threads used by the CPU backend (its elementwise pool and OpenBLAS). Default: all cores.
 void set_num_threads(int n);
 int get_num_threads();
+/// LibTorch's inter-op pool runs TorchScript's forked tasks; the runtime runs ops one after
+/// another and has none, but keeps the number as LibTorch does: positive, set at most once
+/// (a second call throws); until then get_num_interop_threads() gives the hardware's threads.
+void set_num_interop_threads(int n);
+int get_num_interop_threads();
 
 const char *version();
 

@@ -42,7 +42,10 @@ public:
   size_t size() const noexcept { return D; }
 
 protected:
-  ExpandingArray() = default;
+  /// For the derived class's own constructors. Not a default constructor: as in LibTorch,
+  /// `ExpandingArray<2> k{};` takes the (empty) list and throws "Expected 2 values".
+  struct Unset {};
+  explicit ExpandingArray(Unset) {}
   void assign(const T *v, size_t n) {
     GFY_CHECK(n == D, "Expected ", D, " values, but instead got ", n);
     for (size_t i = 0; i < D; ++i) values_[i] = v[i];
@@ -57,12 +60,12 @@ template <size_t D> class ExpandingArrayWithOptional : public ExpandingArray<D, 
 public:
   using Base::Base;
   /* implicit */ ExpandingArrayWithOptional(int64_t single) : Base(std::optional<int64_t>(single)) {}
-  /* implicit */ ExpandingArrayWithOptional(std::initializer_list<int64_t> list) {
+  /* implicit */ ExpandingArrayWithOptional(std::initializer_list<int64_t> list) : Base(typename Base::Unset{}) {
     GFY_CHECK(list.size() == D, "Expected ", D, " values, but instead got ", list.size());
     size_t i = 0;
     for (int64_t v : list) this->values_[i++] = v;
   }
-  /* implicit */ ExpandingArrayWithOptional(const std::vector<int64_t> &v) {
+  /* implicit */ ExpandingArrayWithOptional(const std::vector<int64_t> &v) : Base(typename Base::Unset{}) {
     GFY_CHECK(v.size() == D, "Expected ", D, " values, but instead got ", v.size());
     for (size_t i = 0; i < D; ++i) this->values_[i] = v[i];
   }

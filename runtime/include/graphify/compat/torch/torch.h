@@ -144,7 +144,13 @@ using std::optional;
 namespace cuda {
 using namespace ::torch::cuda;
 } // namespace cuda
+/// `at::getNumGPUs()` (also `torch::getNumGPUs()` through torch's using-directive): the CUDA
+/// devices the runtime drives.
+inline size_t getNumGPUs() { return static_cast<size_t>(::torch::cuda::device_count()); }
 } // namespace at
+namespace torch {
+using ::at::getNumGPUs;
+} // namespace torch
 
 // c10 spellings that appear in user code: optionals (`c10::nullopt`) and the value types.
 namespace c10 {
@@ -165,6 +171,16 @@ using std::nullopt;
 using std::nullopt_t;
 using std::optional;
 using OptionalIntArrayRef = std::optional<::gfy::IntArrayRef>;
+using ::gfy::TensorOptions;
+// c10/core/ScalarType.h's constants (kUInt8, kFloat32, ... are torch::'s, not c10's).
+using ::gfy::kBool;
+using ::gfy::kByte;
+using ::gfy::kChar;
+using ::gfy::kDouble;
+using ::gfy::kFloat;
+using ::gfy::kInt;
+using ::gfy::kLong;
+using ::gfy::kShort;
 using ::gfy::DeprecatedTypeProperties;
 using ::gfy::scalar_value_type;
 namespace impl {
