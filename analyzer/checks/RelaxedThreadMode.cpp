@@ -43,15 +43,16 @@ void usesOf(const Stmt *S, const VarDecl *V, ASTContext &Ast, unsigned &AddressT
     usesOf(C, V, Ast, AddressTaken, Other);
 }
 
-/// The exchange calls on `V` in `S` before `Before`, in the order written.
-unsigned exchangesBefore(const Stmt *S, const VarDecl *V, const CallExpr &Before, const ApiResolver &Api,
+/// The exchange calls on `V` in `S` written before `Before` (all of them when it is null).
+unsigned exchangesBefore(const Stmt *S, const VarDecl *V, const CallExpr *Before, const ApiResolver &Api,
                          const SourceManager &SM) {
   if (!S || isa<LambdaExpr>(S))
     return 0;
   unsigned N = 0;
-  if (const auto *CE = dyn_cast<CallExpr>(S); CE && CE != &Before &&
-                                              SM.isBeforeInTranslationUnit(SM.getExpansionLoc(CE->getBeginLoc()),
-                                                                           SM.getExpansionLoc(Before.getBeginLoc())))
+  if (const auto *CE = dyn_cast<CallExpr>(S);
+      CE && CE != Before &&
+      (!Before || SM.isBeforeInTranslationUnit(SM.getExpansionLoc(CE->getBeginLoc()),
+                                               SM.getExpansionLoc(Before->getBeginLoc()))))
     if (auto C = Api.resolve(CE); C && C->hasTag("capture_mode_exchange"))
       if (const ApiEntry *E = C->entryWithTag("capture_mode_exchange"); E && E->ModeArg && pointee(C->arg(*E->ModeArg)) == V)
         ++N;
@@ -91,10 +92,12 @@ bool RelaxedThreadMode::switchesToRelaxed(const CallExpr &Call, const Stmt *Body
   unsigned AddressTaken = 0;
   bool Other = false;
   usesOf(Body, V, Ast, AddressTaken, Other);
-  if (Other)
-    return false; // the variable may hold another mode by then
+  const SourceManager &SM = Ast.getSourceManager();
+  // Only exchange calls may take its address: anything else given `&m` may write another mode.
+  if (Other || AddressTaken != exchangesBefore(Body, V, nullptr, Api, SM))
+    return false;
   // Each exchange swaps: the first installs the initial value, the second restores the old mode.
-  return exchangesBefore(Body, V, Call, Api, Ast.getSourceManager()) % 2 == 0;
+  return exchangesBefore(Body, V, &Call, Api, SM) % 2 == 0;
 }
 
 bool RelaxedThreadMode::covers(const Stmt &S, ASTContext &Ast) const {

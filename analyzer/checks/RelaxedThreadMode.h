@@ -8,7 +8,7 @@
 /// before it, in its block or an enclosing one, switches to relaxed: the call on a local whose
 /// initialiser names a relaxed mode, made an even number of times before on that local (the odd
 /// ones swap the previous mode back). An exchange nested in a branch before the statement, or a
-/// mode variable assigned elsewhere, decides nothing: the statement stays in the global mode.
+/// mode variable assigned or given by address to anything but an exchange call, decides nothing: the statement stays in the global mode.
 ///
 /// \code
 ///   RelaxedThreadMode Relaxed(Ctx.api());

@@ -9,6 +9,7 @@
 #include <llvm/ADT/DenseSet.h>
 
 #include <memory>
+#include <optional>
 
 namespace graphify {
 
@@ -258,8 +259,9 @@ struct FlagFacts {
   llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Stmt *, 4>> Writes;
 };
 
-FlagFacts initialFlagBranches(const Stmt *Begin, const Stmt *Body, const CfgPositions &Pos) {
+FlagFacts initialFlagBranches(const Stmt *Begin, const Stmt *Body, const CFG &G) {
   FlagFacts Out;
+  std::optional<CfgPositions> Pos; // built on the first trackable flag: most windows test none
   ParentMap PM(const_cast<Stmt *>(Body));
   llvm::DenseMap<const VarDecl *, std::optional<bool>> Known;
   llvm::SmallVector<const Stmt *, 64> Work{Body};
@@ -282,7 +284,9 @@ FlagFacts initialFlagBranches(const Stmt *Begin, const Stmt *Body, const CfgPosi
         Decl = PM.getParent(Decl);
       // An assignment may still be in force when the capture begins (a loop that sets it, then
       // begins again): then the value at the begin call is not known.
-      if (!Decl || llvm::any_of(Writes, [&](const Stmt *W) { return reachesAvoiding(Pos, W, Begin, Decl); }))
+      if (!Pos)
+        Pos = positionsOn(G);
+      if (!Decl || llvm::any_of(Writes, [&](const Stmt *W) { return reachesAvoiding(*Pos, W, Begin, Decl); }))
         It->second = std::nullopt;
       else
         Out.Writes[V] = std::move(Writes);
@@ -398,7 +402,7 @@ void narrowByFlow(CaptureWindow &W, const FunctionDecl &FD, const Stmt *Begin, c
   // to one: then that flag's tests are followed both ways and the walk is redone.
   FlagFacts Flags;
   if (Begin)
-    Flags = initialFlagBranches(Begin, FD.getBody(), positionsOn(*G));
+    Flags = initialFlagBranches(Begin, FD.getBody(), *G);
   const ParentMap PM(const_cast<Stmt *>(FD.getBody()));
   const auto Start = Work;
   llvm::DenseSet<unsigned> Reached;

@@ -188,10 +188,21 @@ static void syncIfLastIdle(cudaStream_t s) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
 }
 
+struct StatusCache {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  void syncIfCachedIdle(cudaStream_t s) {
+    if (status == cudaStreamCaptureStatusNone)
+      cudaStreamSynchronize(s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+};
+
 void captureGuarded(cudaStream_t s, cudaGraph_t *g, void *scratch) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   syncOtherStreamIfIdle(s, s);
   syncIfLastIdle(s);
+  StatusCache cache;
+  cache.syncIfCachedIdle(s);
   syncIfIdleKeepingStatus(s);
   syncInElse(s, true);
   syncIfIdle(s);

@@ -60,11 +60,24 @@ void *allocateWithAssignedMode(unsigned long n, bool strict) {
   return p;
 }
 
+void chooseMode(cudaStreamCaptureMode *mode);
+void *allocateWithChosenMode(unsigned long n) {
+  void *p = nullptr;
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  chooseMode(&mode); // may write another mode
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  cudaMalloc(&p, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  return p;
+}
+
 void captureStep(cudaStream_t s, cudaGraph_t *g) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   void *a = allocateRelaxed(1 << 20);
   void *b = allocateIfAsked(1 << 20, true);
   void *c = allocateWithAssignedMode(1 << 20, false);
+  launchStep(s, allocateWithChosenMode(1 << 20));
   launchStep(s, a);
   launchStep(s, b);
   launchStep(s, c);
