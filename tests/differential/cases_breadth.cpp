@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <sstream>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -491,4 +492,25 @@ DIFF_CASE(breadth_interop_threads) {
 DIFF_CASE(breadth_interop_threads_zero_errors) {
   torch::set_num_interop_threads(0);
   return S{0.0};
+}
+
+// --- names the second survey's failing TUs use (after the TorchScript stand-in) -----------------
+DIFF_CASE(breadth_min_max_of_other_tensor) {
+  auto a = wave({2, 3}, 1.0, 0.0), b = wave({2, 3}, 1.0, 0.1), lengths = longs({5, 9, 2});
+  return {a.min(b), a.max(b), lengths.min(longs({4})), lengths.max(longs({3, 10, 1}))};
+}
+DIFF_CASE(breadth_linear_optional_bias) {
+  auto x = wave({2, 3}, 1.0, 0.2), w = wave({4, 3}, 1.0, 0.3), bias = wave({4}, 1.0, 0.4);
+  c10::optional<torch::Tensor> some = bias;
+  return {at::linear(x, w, c10::optional<torch::Tensor>()), at::linear(x, w, some), torch::linear(x, w, bias)};
+}
+DIFF_CASE(breadth_stack_and_cat_of_one_tensor) {
+  auto t = wave({2, 3}, 1.0, 0.5);
+  return {torch::stack(t), torch::stack(t, 1), torch::cat(t), torch::cat(t, 1)};
+}
+DIFF_CASE(breadth_device_keyed_map) {
+  std::unordered_map<torch::Device, torch::Tensor> cache;
+  cache[torch::Device("cpu")] = wave({2}, 1.0, 0.6);
+  cache.emplace(torch::Device(torch::kCPU, 0), wave({3}, 1.0, 0.7));
+  return {cache.at(torch::Device("cpu")), cache.at(torch::Device("cpu:0")), S{double(cache.size())}};
 }

@@ -15,14 +15,18 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace {
-
 using Case = std::pair<const char *, std::function<void(std::ostream &)>>;
+/// TorchScript's values and modules (print_cases_script.cpp).
+std::vector<Case> scriptCases();
+
+namespace {
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
@@ -338,6 +342,45 @@ std::vector<Case> cases() {
                               torch::nn::Functional(torch::leaky_relu, 0.2));
     o << *seq << "\n" << torch::nn::Functional(torch::tanh) << "\n";
   });
+  // LibTorch's <torch/torch.h> streams std containers (c10's logging header): shapes kept in
+  // vectors, maps of names, pairs.
+  add("std_containers", [](std::ostream &o) {
+    std::vector<int64_t> shape{2, 3, 4};
+    std::vector<int64_t> long_shape(120, 7);
+    std::map<std::string, int64_t> counts{{"car", 2}, {"person", 5}};
+    std::set<int64_t> ids{4, 1, 3};
+    std::pair<int64_t, double> best{3, 0.5};
+    o << shape << "|" << std::vector<int64_t>{} << "|" << counts << "|" << ids << "|" << best << "|"
+      << std::vector<std::pair<int64_t, int64_t>>{{1, 2}, {3, 4}} << "|" << std::vector<std::vector<int64_t>>{{1}, {2, 3}}
+      << "\n" << long_shape << "\n" << torch::ones({2}).sizes().vec() << "\n";
+  });
+  // LibTorch writes bool options with `std::boolalpha` and leaves the stream so: a user's next
+  // `<< flag` prints "true" after some layers and "1" after others.
+  add("module_print_leaves_boolalpha", [](std::ostream &o) {
+    namespace nn = torch::nn;
+    auto after = [&](const char *name, const auto &module) {
+      std::ostringstream s;
+      s << module << " then " << true;
+      o << name << ": " << s.str().substr(s.str().find(" then ")) << "\n";
+    };
+    after("Linear", nn::Linear(2, 3));
+    after("Conv2d", nn::Conv2d(1, 2, 3));
+    after("Conv2d no bias", nn::Conv2d(nn::Conv2dOptions(1, 2, 3).bias(false)));
+    after("ConvTranspose2d no bias", nn::ConvTranspose2d(nn::ConvTranspose2dOptions(1, 2, 3).bias(false)));
+    after("ReLU", nn::ReLU());
+    after("ReLU inplace", nn::ReLU(nn::ReLUOptions().inplace(true)));
+    after("LeakyReLU", nn::LeakyReLU());
+    after("BatchNorm2d", nn::BatchNorm2d(4));
+    after("Dropout", nn::Dropout(0.5));
+    after("MaxPool2d", nn::MaxPool2d(2));
+    after("AvgPool2d", nn::AvgPool2d(2));
+    after("LSTM", nn::LSTM(4, 8));
+    after("Embedding", nn::Embedding(10, 4));
+    after("LayerNorm", nn::LayerNorm(nn::LayerNormOptions({4})));
+    after("GroupNorm", nn::GroupNorm(2, 4));
+    after("Sequential", nn::Sequential(nn::Linear(2, 2)));
+    after("Sequential of ReLU", nn::Sequential(nn::ReLU()));
+  });
   add("module_user_pretty_print", [](std::ostream &o) {
     auto d = std::make_shared<DescribedImpl>();
     d->register_module("fc", torch::nn::Linear(1, 1));
@@ -349,7 +392,10 @@ std::vector<Case> cases() {
 } // namespace
 
 int main() {
-  for (auto &[name, fn] : cases()) {
+  std::vector<Case> all = cases();
+  for (auto &c : scriptCases())
+    all.push_back(std::move(c));
+  for (auto &[name, fn] : all) {
     std::cout << "=== " << name << " ===\n";
     try {
       fn(std::cout);

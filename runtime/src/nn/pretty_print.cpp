@@ -12,6 +12,15 @@ namespace gfy::nn {
 
 namespace {
 
+/// A bool option, written as LibTorch writes it: `stream << std::boolalpha << value`, which leaves
+/// the stream in boolalpha mode afterwards (a user's later `std::cout << flag` prints "true"
+/// after printing a model in LibTorch, and so here).
+struct BoolOption {
+  bool value;
+};
+std::ostream &operator<<(std::ostream &os, BoolOption b) { return os << std::boolalpha << b.value; }
+BoolOption b(bool v) { return {v}; }
+
 template <size_t D> void put(std::ostream &os, const ExpandingArray<D> &a) {
   if constexpr (D == 1) {
     os << (*a)[0];
@@ -54,7 +63,7 @@ template <size_t D> bool print_conv(const Module &m, std::ostream &os) {
     put<D>(os, o.dilation());
   }
   if (o.groups() != 1) os << ", groups=" << o.groups();
-  if (!o.bias()) os << ", bias=false";
+  if (!o.bias()) os << ", bias=" << b(false);
   os << ")";
   return true;
 }
@@ -77,25 +86,23 @@ template <size_t D, class Impl> bool print_conv_transpose(const Module &m, std::
     put<D>(os, o.output_padding());
   }
   if (o.groups() != 1) os << ", groups=" << o.groups();
-  if (!o.bias()) os << ", bias=false";
+  if (!o.bias()) os << ", bias=" << b(false);
   os << ")";
   return true;
 }
 
 template <size_t D> bool print_batch_norm(const Module &m, std::ostream &os) {
-  auto *b = dynamic_cast<const BatchNormImpl<D> *>(&m);
-  if (!b) return false;
-  const auto &o = b->options;
+  auto *bn = dynamic_cast<const BatchNormImpl<D> *>(&m);
+  if (!bn) return false;
+  const auto &o = bn->options;
   os << "torch::nn::BatchNorm" << D << "d(" << o.num_features() << ", eps=" << o.eps() << ", momentum=";
   if (o.momentum()) os << *o.momentum();
   else os << "None";
-  os << ", affine=" << (o.affine() ? "true" : "false")
-     << ", track_running_stats=" << (o.track_running_stats() ? "true" : "false") << ")";
+  os << ", affine=" << b(o.affine()) << ", track_running_stats=" << b(o.track_running_stats()) << ")";
   return true;
 }
 
 bool print_layer(const Module &m, std::ostream &os) {
-  auto b = [](bool v) { return v ? "true" : "false"; };
   if (auto *l = dynamic_cast<const LinearImpl *>(&m)) {
     os << "torch::nn::Linear(in_features=" << l->options.in_features()
        << ", out_features=" << l->options.out_features() << ", bias=" << b(l->options.bias()) << ")";
@@ -104,7 +111,9 @@ bool print_layer(const Module &m, std::ostream &os) {
              print_conv_transpose<2, ConvTranspose2dImpl>(m, os, "ConvTranspose2d") ||
              print_batch_norm<1>(m, os) || print_batch_norm<2>(m, os)) {
   } else if (auto *r = dynamic_cast<const ReLUImpl *>(&m)) {
-    os << "torch::nn::ReLU(" << (r->options.inplace() ? "inplace=true" : "") << ")";
+    os << "torch::nn::ReLU(";
+    if (r->options.inplace()) os << "inplace=" << b(true);
+    os << ")";
   } else if (auto *lr = dynamic_cast<const LeakyReLUImpl *>(&m)) {
     os << "torch::nn::LeakyReLU(negative_slope=" << lr->options.negative_slope()
        << ", inplace=" << b(lr->options.inplace()) << ")";

@@ -16,6 +16,7 @@
 #include <source_location>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace gfy {
@@ -229,10 +230,26 @@ Tensor bmm(const Tensor &a, const Tensor &b);
 Tensor addmm(const Tensor &self, const Tensor &mat1, const Tensor &mat2, const Scalar &beta = 1,
              const Scalar &alpha = 1);
 Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias = {});
+/// LibTorch's signature takes the bias as `c10::optional<Tensor>` (`at::linear(x, w, c10::nullopt)`).
+inline Tensor linear(const Tensor &input, const Tensor &weight, const std::optional<Tensor> &bias) {
+  return linear(input, weight, bias.value_or(Tensor()));
+}
 
 // --- shape ---
 Tensor cat(const std::vector<Tensor> &tensors, int64_t dim = 0);
 Tensor stack(const std::vector<Tensor> &tensors, int64_t dim = 0);
+/// LibTorch's TensorList converts from one tensor (`torch::stack(t)` is `torch::stack({t})`).
+/// Templates, so that a braced list (`cat({})`, `cat({a})`) still means the vector.
+template <class T>
+  requires std::is_same_v<T, Tensor>
+Tensor cat(const T &tensor, int64_t dim = 0) {
+  return cat(std::vector<Tensor>{tensor}, dim);
+}
+template <class T>
+  requires std::is_same_v<T, Tensor>
+Tensor stack(const T &tensor, int64_t dim = 0) {
+  return stack(std::vector<Tensor>{tensor}, dim);
+}
 std::vector<Tensor> chunk(const Tensor &a, int64_t chunks, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor &a, int64_t split_size, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor &a, IntArrayRef split_sizes, int64_t dim = 0);

@@ -430,8 +430,12 @@ public:
   Tensor prod(int64_t dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor max() const;
   std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
+  /// `x.max(other)`: LibTorch's elementwise overload, `maximum`.
+  Tensor max(const Tensor &other) const { return maximum(other); }
   Tensor min() const;
   std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
+  /// `x.min(other)`: LibTorch's elementwise overload, `minimum`.
+  Tensor min(const Tensor &other) const { return minimum(other); }
   Tensor amax(IntArrayRef dim = {}, bool keepdim = false) const;
   Tensor amin(IntArrayRef dim = {}, bool keepdim = false) const;
   Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;

@@ -208,6 +208,14 @@ struct Device {
   bool operator!=(const Device &o) const { return !(*this == o); }
 };
 std::ostream &operator<<(std::ostream &os, const Device &d);
+} // namespace gfy
+/// Devices key hash maps (`std::unordered_map<torch::Device, Tensor>`), as LibTorch's std::hash.
+template <> struct std::hash<gfy::Device> {
+  size_t operator()(const gfy::Device &d) const noexcept {
+    return std::hash<int>()((int(d.type()) << 16) | uint8_t(d.index()));
+  }
+};
+namespace gfy {
 /// "cpu" / "cuda", as LibTorch (a declared overload: DeviceType converts to Device and to
 /// TensorOptions alike).
 std::ostream &operator<<(std::ostream &os, DeviceType t);

@@ -216,11 +216,59 @@ integer_range<E> irange(B begin, E end) {
 }
 /// The c10::Error subclasses that the TORCH_CHECK_* forms throw (LibTorch maps them to Python's
 /// ValueError, IndexError, ...); each is a c10::Error, so `catch (const c10::Error &)` sees them.
+/// c10/util/StringUtil.h's joiners, as user code spells them (`torch::Join("-", ys)`): `str` streams
+/// its arguments into one string, `Join` streams a container's elements with a delimiter between.
+template <class... Args> std::string str(const Args &...args) {
+  std::ostringstream os;
+  (os << ... << args);
+  return os.str();
+}
+template <class Container> std::string Join(const std::string &delimiter, const Container &v) {
+  std::ostringstream os;
+  for (auto i = v.begin(); i != v.end(); ++i)
+    os << (i == v.begin() ? "" : delimiter) << *i;
+  return os.str();
+}
 struct ValueError : ::gfy::Error { using ::gfy::Error::Error; };
 struct IndexError : ::gfy::Error { using ::gfy::Error::Error; };
 struct TypeError : ::gfy::Error { using ::gfy::Error::Error; };
 struct NotImplementedError : ::gfy::Error { using ::gfy::Error::Error; };
 struct LinAlgError : ::gfy::Error { using ::gfy::Error::Error; };
+} // namespace c10
+
+// LibTorch's <torch/torch.h> streams std containers (c10/util/logging_is_not_google_glog.h), and
+// model code prints shapes kept in vectors with it: elements separated by spaces, at most 100 and
+// then " ...", pairs as "(a, b)", nullptr as "(null)". Declared in std as LibTorch's are, so
+// argument-dependent lookup finds them from any namespace.
+namespace c10 {
+template <class Iter> void PrintSequence(std::ostream &out, Iter begin, Iter end);
+} // namespace c10
+namespace std {
+template <class First, class Second> std::ostream &operator<<(std::ostream &out, const std::pair<First, Second> &p);
+template <class... Types> std::ostream &operator<<(std::ostream &out, const std::vector<Types...> &seq) {
+  c10::PrintSequence(out, seq.begin(), seq.end());
+  return out;
+}
+template <class... Types> std::ostream &operator<<(std::ostream &out, const std::map<Types...> &seq) {
+  c10::PrintSequence(out, seq.begin(), seq.end());
+  return out;
+}
+template <class... Types> std::ostream &operator<<(std::ostream &out, const std::set<Types...> &seq) {
+  c10::PrintSequence(out, seq.begin(), seq.end());
+  return out;
+}
+template <class First, class Second> std::ostream &operator<<(std::ostream &out, const std::pair<First, Second> &p) {
+  return out << '(' << p.first << ", " << p.second << ')';
+}
+inline std::ostream &operator<<(std::ostream &out, const std::nullptr_t &) { return out << "(null)"; }
+} // namespace std
+namespace c10 {
+template <class Iter> void PrintSequence(std::ostream &out, Iter begin, Iter end) {
+  for (int i = 0; begin != end && i < 100; ++i, ++begin)
+    out << (i > 0 ? " " : "") << *begin;
+  if (begin != end)
+    out << " ...";
+}
 } // namespace c10
 
 // `caffe2::TypeMeta` is what LibTorch's `x.dtype()` returns.
@@ -247,11 +295,7 @@ using ::gfy::TypeMeta;
 ///   AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "nms", [&] { keep = nms_kernel<scalar_t>(x); });
 /// \endcode
 namespace graphify_compat_detail {
-template <class... Args> std::string str(const Args &...args) {
-  std::ostringstream os;
-  (os << ... << args);
-  return os.str();
-}
+using ::c10::str;
 inline std::string check_message(const char *cond) {
   return std::string("Expected ") + cond + " to be true, but got false.  (Could this error message be improved?  "
                                            "If so, please report an enhancement request to PyTorch.)";
@@ -416,3 +460,9 @@ inline ::gfy::ScalarType dispatch_type(const ::gfy::DeprecatedTypeProperties &t)
   AT_DISPATCH_SWITCH(TYPE, NAME,                                                                   \
                      AT_DISPATCH_CASE_ALL_TYPES(__VA_ARGS__) AT_DISPATCH_CASE(SCALARTYPE1, __VA_ARGS__)      \
                          AT_DISPATCH_CASE(SCALARTYPE2, __VA_ARGS__))
+
+// TorchScript's values and modules, as LibTorch's <torch/torch.h> reaches them (c10::IValue,
+// c10::List, c10::Dict, torch::jit::Module, torch::jit::load): containers in full, and modules
+// whose methods cannot run, since the runtime has no TorchScript interpreter (docs/compat.md,
+// "TorchScript"). Last, because they build on everything above.
+#include <graphify/compat/script/IValue_inl.h>
