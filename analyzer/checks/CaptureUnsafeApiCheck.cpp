@@ -5,6 +5,7 @@
 #include "CaptureUnsafeApiCheck.h"
 
 #include "FirstCallsInWindows.h"
+#include "LazyInit.h"
 #include "IdleGuards.h"
 #include "RelaxedThreadMode.h"
 
@@ -85,6 +86,12 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
   llvm::DenseSet<const Stmt *> LaunchConfigs;
   IdleGuards Guards(Ctx.api());
   RelaxedThreadMode ThreadMode(Ctx.api());
+  struct LazySite {
+    const Stmt *Call;
+    SourceLocation Loc;
+    std::string Message;
+  };
+  std::vector<LazySite> Lazy;
   Ctx.forEachRegionSite([&](const Stmt &S, AnalysisContext::RegionSite Site) {
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(&S)) {
       // `<<<grid, block, shmem, stream>>>` calls the toolkit's configuration function, which
@@ -116,13 +123,24 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
     // what the packs tag capture_relaxed_ok (allocation); code that runs only when a status query
     // says no capture is running is not captured.
     const bool Relaxed = Call->hasTag("capture_relaxed_ok") && (Site.RelaxedCapture || ThreadMode.covers(S, Ctx.ast()));
-    if (E && !Relaxed && !Guards.runsOnlyWhenIdle(S, Ctx.ast()))
-      Ctx.report(info(), Call->NameLoc,
-                 "'" + writtenName(*Call, Ctx.ast()) + "' " + (E->Doc.empty() ? "is unsafe" : E->Doc) +
-                     "; it is illegal or unsafe during CUDA stream capture",
-                 &S);
+    if (!E || Relaxed || Guards.runsOnlyWhenIdle(S, Ctx.ast()))
+      return;
+    std::string Message = "'" + writtenName(*Call, Ctx.ast()) + "' " + (E->Doc.empty() ? "is unsafe" : E->Doc) +
+                          "; it is illegal or unsafe during CUDA stream capture";
+    // Lazy initialisation that a warm-up ran before every capture reaching it is not reported
+    // (FirstCallsInWindows judges that, for the windows of this unit).
+    if (lazyInitOf(S, Ctx.ast())) {
+      if (llvm::none_of(Lazy, [&](const LazySite &L) { return L.Call == &S; }))
+        Lazy.push_back({&S, Call->NameLoc, std::move(Message)});
+    }
+    else
+      Ctx.report(info(), Call->NameLoc, Message, &S);
   });
-  reportUnwarmedFirstCalls(Ctx, info());
+  llvm::DenseSet<const Stmt *> Warmed;
+  reportUnwarmedFirstCalls(Ctx, info(), &Warmed);
+  for (const LazySite &L : Lazy)
+    if (!Warmed.contains(L.Call))
+      Ctx.report(info(), L.Loc, L.Message, L.Call);
 }
 
 } // namespace graphify

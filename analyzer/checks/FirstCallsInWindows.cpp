@@ -4,6 +4,7 @@
 // by one eager run of the same step is never reported.
 #include "FirstCallsInWindows.h"
 
+#include "LazyInit.h"
 #include "lib/CallTargets.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -106,6 +107,10 @@ const Decl *objectOf(const CallExpr *CE) {
 struct CallRuns {
   llvm::SmallVector<const ApiEntry *, 2> Entries;
   llvm::SmallVector<const FunctionDecl *, 4> Bodies;
+  /// A capture-unsafe call in user-written lazy initialisation: its entry and how warm-ups name
+  /// the initialising function (LazyInit::key).
+  const ApiEntry *LazyEntry = nullptr;
+  std::optional<LazyInit> Lazy;
 };
 
 /// Which tagged functions each analysed body reaches, directly or through the bodies it calls,
@@ -153,8 +158,12 @@ public:
             Out.Bodies.push_back(B);
       return Out;
     }
-    if (C && !C->Entries.empty())
+    if (C && !C->Entries.empty()) {
+      if (const ApiEntry *Unsafe = C->entryWithTag("capture_unsafe"))
+        if ((Out.Lazy = lazyInitOf(*CE, Ctx.ast())))
+          Out.LazyEntry = Unsafe;
       return Out; // described by the packs, not by its body
+    }
     if (const FunctionDecl *B = body(CE->getDirectCallee()))
       Out.Bodies.push_back(B);
     if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE); MCE && CallTargets::dispatchesVirtually(*MCE))
@@ -181,6 +190,8 @@ public:
         CallRuns R = runs(CE);
         for (const ApiEntry *E : R.Entries)
           Found.insert(keyOf(*E, CE));
+        if (R.Lazy)
+          Found.insert(R.Lazy->key());
         for (const FunctionDecl *B : R.Bodies)
           for (const auto &N : of(B))
             Found.insert(N.getKey());
@@ -225,10 +236,13 @@ private:
   llvm::DenseMap<const Decl *, std::vector<CallSite>> Callers;
 };
 
-/// A tagged call reached from a window, and the entry it runs.
+/// A tagged call reached from a window, and the entry it runs; for lazy initialisation, the
+/// function that initialises.
 struct Reached {
   const CallExpr *Call;
   const ApiEntry *Entry;
+  std::optional<LazyInit> Lazy;
+  std::string key() const { return Lazy ? Lazy->key() : keyOf(*Entry, Call); }
 };
 
 /// The tagged calls a window reaches: written in it, or in the bodies it calls, transitively.
@@ -244,7 +258,9 @@ std::vector<Reached> reachedFrom(const CaptureWindow &W, Reach &R, const SourceM
     Work.pop_back();
     CallRuns Runs = R.runs(CE);
     for (const ApiEntry *E : Runs.Entries)
-      Out.push_back({CE, E});
+      Out.push_back({CE, E, std::nullopt});
+    if (Runs.Lazy)
+      Out.push_back({CE, Runs.LazyEntry, Runs.Lazy});
     for (const FunctionDecl *B : Runs.Bodies)
       if (Seen.insert(canon(B)).second)
         for (const CallExpr *Inner : callsIn(B->getBody()))
@@ -257,13 +273,51 @@ std::vector<Reached> reachedFrom(const CaptureWindow &W, Reach &R, const SourceM
 /// before `Before` and outside every capture window of its own; or, failing that, a function that
 /// calls `FD` does so before that call, on the same object (`r.warmup(); r.capture();`). Callers
 /// are searched `Depth` levels up.
+/// Where `Body` makes an object of `Class` or of a class derived from it: a construction, a
+/// `new`, or a call of a factory whose template arguments name it (`std::make_unique<Node>()`).
+std::vector<SourceLocation> constructionsOf(const Stmt *Body, const CXXRecordDecl *Class, const SourceManager &SM) {
+  std::vector<SourceLocation> Out;
+  auto isClass = [&](QualType T) {
+    const CXXRecordDecl *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
+    RD = RD ? RD->getDefinition() : nullptr;
+    return RD && (RD->getCanonicalDecl() == Class->getCanonicalDecl() || RD->isDerivedFrom(Class));
+  };
+  llvm::SmallVector<const Stmt *, 64> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    bool Makes = false;
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(S))
+      Makes = isClass(Construct->getType());
+    else if (const auto *New = dyn_cast<CXXNewExpr>(S))
+      Makes = isClass(New->getAllocatedType());
+    else if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        if (const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs())
+          Makes = Args->size() > 0 && Args->get(0).getKind() == TemplateArgument::Type && isClass(Args->get(0).getAsType());
+    if (Makes)
+      Out.push_back(SM.getExpansionLoc(S->getBeginLoc()));
+    Work.append(S->child_begin(), S->child_end());
+  }
+  return Out;
+}
+
 bool warmedUp(const FunctionDecl &FD, llvm::StringRef Key, SourceLocation Before, Reach &R,
-              const AnalysisContext &Ctx, const Decl *Object = nullptr, unsigned Depth = 2) {
+              const AnalysisContext &Ctx, const Decl *Object = nullptr, unsigned Depth = 2,
+              const CXXRecordDecl *MadeFirst = nullptr) {
   const SourceManager &SM = Ctx.ast().getSourceManager();
   llvm::ArrayRef<CaptureWindow> Windows = Ctx.regions().windowsOf(&FD);
+  // A lazy initialisation in a class's method is warmed up only by a run after an object of the
+  // class exists: a node made after the warm-up (`net.add(std::make_unique<Attention>())`) has its
+  // first run in the capture. Judged where the function makes such objects; elsewhere, not known.
+  const std::vector<SourceLocation> Made =
+      MadeFirst ? constructionsOf(FD.getBody(), MadeFirst, SM) : std::vector<SourceLocation>{};
   for (const CallExpr *CE : callsIn(FD.getBody())) {
     SourceLocation Loc = SM.getExpansionLoc(CE->getBeginLoc());
     if (!SM.isBeforeInTranslationUnit(Loc, Before))
+      continue;
+    if (!Made.empty() && llvm::none_of(Made, [&](SourceLocation M) { return SM.isBeforeInTranslationUnit(M, Loc); }))
       continue;
     if (llvm::any_of(Windows, [&](const CaptureWindow &W) { return W.contains(Loc, SM); }))
       continue;
@@ -271,6 +325,8 @@ bool warmedUp(const FunctionDecl &FD, llvm::StringRef Key, SourceLocation Before
     llvm::StringSet<> Keys;
     for (const ApiEntry *E : Runs.Entries)
       Keys.insert(keyOf(*E, CE));
+    if (Runs.Lazy)
+      Keys.insert(Runs.Lazy->key());
     if (warms(Keys, Key))
       return true;
     // Through a method of another object than the one the window's method runs on, the fields
@@ -284,7 +340,7 @@ bool warmedUp(const FunctionDecl &FD, llvm::StringRef Key, SourceLocation Before
     return false;
   for (auto [Caller, Call] : R.callersOf(&FD))
     if (Caller->getCanonicalDecl() != FD.getCanonicalDecl() &&
-        warmedUp(*Caller, Key, SM.getExpansionLoc(Call->getBeginLoc()), R, Ctx, objectOf(Call), Depth - 1))
+        warmedUp(*Caller, Key, SM.getExpansionLoc(Call->getBeginLoc()), R, Ctx, objectOf(Call), Depth - 1, MadeFirst))
       return true;
   return false;
 }
@@ -298,24 +354,33 @@ bool isEntryWindow(const CaptureWindow &W, const SourceManager &SM) {
 
 } // namespace
 
-void reportUnwarmedFirstCalls(AnalysisContext &Ctx, const CheckInfo &Check) {
+void reportUnwarmedFirstCalls(AnalysisContext &Ctx, const CheckInfo &Check,
+                              llvm::DenseSet<const Stmt *> *WarmedLazy) {
   const SourceManager &SM = Ctx.ast().getSourceManager();
   Reach R(Ctx);
-  llvm::DenseSet<const CallExpr *> Reported;
+  llvm::DenseSet<const CallExpr *> Reported, Warmed, Unwarmed;
   for (const FunctionDecl *FD : Ctx.functions()) {
     llvm::ArrayRef<CaptureWindow> Windows = Ctx.regions().windowsOf(FD);
     for (const CaptureWindow &W : Windows) {
       if (isEntryWindow(W, SM))
         continue;
       for (const Reached &Hit : reachedFrom(W, R, SM)) {
-        if (Reported.contains(Hit.Call) || warmedUp(*FD, keyOf(*Hit.Entry, Hit.Call), W.Open, R, Ctx))
+        if (Hit.Lazy) {
+          // Judged here, reported by the check with its own message unless every window that
+          // reaches it ran a warm-up first.
+          const auto *Method = dyn_cast<CXXMethodDecl>(Hit.Lazy->Owner);
+          const CXXRecordDecl *Class = Method && Method->isVirtual() ? Method->getParent() : nullptr;
+          (warmedUp(*FD, Hit.key(), W.Open, R, Ctx, nullptr, 2, Class) ? Warmed : Unwarmed).insert(Hit.Call);
+          continue;
+        }
+        if (Reported.contains(Hit.Call) || warmedUp(*FD, Hit.key(), W.Open, R, Ctx))
           continue;
         Reported.insert(Hit.Call);
         auto C = Ctx.api().resolve(Hit.Call);
+        unsigned Line = SM.getExpansionLineNumber(W.Open);
         // A module's forward run through its holder (`lin(x)`) is named by the entry.
         bool Own = C && llvm::is_contained(C->Entries, Hit.Entry);
         SourceLocation Caret = Own ? C->NameLoc : Hit.Call->getBeginLoc();
-        unsigned Line = SM.getExpansionLineNumber(W.Open);
         if (Ctx.report(Check, Caret,
                    "'" + (Own ? C->Name : Hit.Entry->Name) + "' " +
                        (Hit.Entry->Doc.empty() ? "may initialise lazily" : Hit.Entry->Doc) +
@@ -326,6 +391,10 @@ void reportUnwarmedFirstCalls(AnalysisContext &Ctx, const CheckInfo &Check) {
       }
     }
   }
+  if (WarmedLazy)
+    for (const CallExpr *CE : Warmed)
+      if (!Unwarmed.contains(CE))
+        WarmedLazy->insert(CE);
 }
 
 } // namespace graphify

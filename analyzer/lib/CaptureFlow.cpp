@@ -3,6 +3,8 @@
 // only to statements some such path reaches.
 #include "CaptureFlow.h"
 
+#include "WrittenBy.h"
+
 #include <clang/AST/ParentMap.h>
 #include <clang/Analysis/CFG.h>
 #include <llvm/ADT/DenseMap.h>
@@ -78,9 +80,24 @@ bool containsTry(const Stmt *S) {
   return llvm::any_of(S->children(), [](const Stmt *C) { return containsTry(C); });
 }
 
+/// Whether `E` names a variable, a field of `this` or a field of such a name (`use_graph`,
+/// `use_graph_`, `opts.use_graph`, `args_.graphs`): what reads the same value each time unless
+/// the code writes it.
+bool isFlagName(const Expr *E) {
+  if (!E)
+    return false;
+  if (isa<DeclRefExpr>(E))
+    return true;
+  const auto *ME = dyn_cast<MemberExpr>(E);
+  if (!ME || !isa<FieldDecl>(ME->getMemberDecl()))
+    return false;
+  const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+  return isa<CXXThisExpr>(Base) || isFlagName(Base);
+}
+
 /// A flag tested by an `if`: the condition without `!`, parentheses and casts, and whether it was
-/// negated. Only a variable or a field (`use_graph`, `use_graph_`) of type bool counts: a call or
-/// an expression may give another value the next time it is read.
+/// negated. Only a name (isFlagName) of type bool, integer, enumeration or pointer counts, tested
+/// for truth: a call or an expression may give another value the next time it is read.
 std::optional<std::pair<const Expr *, bool>> flagOf(const Expr *Cond) {
   bool Negated = false;
   const Expr *E = Cond ? Cond->IgnoreParenImpCasts() : nullptr;
@@ -90,21 +107,37 @@ std::optional<std::pair<const Expr *, bool>> flagOf(const Expr *Cond) {
     Negated = !Negated;
     E = UO->getSubExpr()->IgnoreParenImpCasts();
   }
-  if (!E || !E->getType()->isBooleanType())
+  if (!E || !(E->getType()->isBooleanType() || E->getType()->isIntegralOrEnumerationType() ||
+              E->getType()->isPointerType()))
     return std::nullopt;
-  if (const auto *ME = dyn_cast<MemberExpr>(E); !isa<DeclRefExpr>(E) && !(ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())))
+  if (!isFlagName(E))
     return std::nullopt;
   return std::make_pair(E, Negated);
 }
 
-/// Whether two flags (flagOf) name the same variable or the same field of `this`.
+/// Whether two names (isFlagName) are the same: one variable, or the same fields of the same name.
 bool sameFlag(const Expr *A, const Expr *B) {
+  A = A->IgnoreParenImpCasts();
+  B = B->IgnoreParenImpCasts();
   if (const auto *DA = dyn_cast<DeclRefExpr>(A), *DB = dyn_cast<DeclRefExpr>(B); DA && DB)
     return DA->getDecl()->getCanonicalDecl() == DB->getDecl()->getCanonicalDecl();
+  if (isa<CXXThisExpr>(A) && isa<CXXThisExpr>(B))
+    return true;
   const auto *MA = dyn_cast<MemberExpr>(A), *MB = dyn_cast<MemberExpr>(B);
-  return MA && MB && isa<CXXThisExpr>(MA->getBase()->IgnoreParenImpCasts()) &&
-         isa<CXXThisExpr>(MB->getBase()->IgnoreParenImpCasts()) &&
-         MA->getMemberDecl()->getCanonicalDecl() == MB->getMemberDecl()->getCanonicalDecl();
+  return MA && MB && MA->getMemberDecl()->getCanonicalDecl() == MB->getMemberDecl()->getCanonicalDecl() &&
+         sameFlag(MA->getBase(), MB->getBase());
+}
+
+/// Whether writing `Target` writes `Flag`: the same name, or an object that holds it (`opts =
+/// other;` writes `opts.use_graph`).
+bool writesFlag(const Expr *Target, const Expr *Flag) {
+  for (const Expr *F = Flag; F;) {
+    if (sameFlag(Target, F))
+      return true;
+    const auto *ME = dyn_cast<MemberExpr>(F->IgnoreParenImpCasts());
+    F = ME ? ME->getBase() : nullptr;
+  }
+  return false;
 }
 
 /// Whether `Body` writes `Flag` (an assignment, compound assignment, increment or its address
@@ -112,14 +145,20 @@ bool sameFlag(const Expr *A, const Expr *B) {
 bool writes(const Stmt *S, const Expr *Flag) {
   if (!S)
     return false;
-  const Expr *Target = nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-    Target = BO->getLHS();
-  else if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
-    Target = UO->getSubExpr();
-  if (Target && sameFlag(Target->IgnoreParenImpCasts(), Flag))
+  if (const Expr *Target = writtenBy(S); Target && writesFlag(Target->IgnoreParenImpCasts(), Flag))
     return true;
   return llvm::any_of(S->children(), [&](const Stmt *C) { return writes(C, Flag); });
+}
+
+/// The operand of `Cond` whose test ends the block that a branch on `Cond` terminates: the
+/// condition itself, or the right operand of its last `&&`/`||` (the left operands end blocks of
+/// their own, terminated by their operator).
+const Expr *lastOperand(const Expr *Cond) {
+  const Expr *E = Cond ? Cond->IgnoreParenImpCasts() : nullptr;
+  for (const auto *BO = dyn_cast_or_null<BinaryOperator>(E); BO && BO->isLogicalOp();
+       BO = dyn_cast<BinaryOperator>(E))
+    E = BO->getRHS()->IgnoreParenImpCasts();
+  return E;
 }
 
 /// The `if`s that test the flag a begin call was guarded by (`if (use_graph_) begin();`), mapped
@@ -141,14 +180,22 @@ void sameFlagBranches(const Stmt *Begin, const Stmt *Body, llvm::DenseMap<const 
   if (!Flag || writes(Body, Flag->first))
     return;
   const bool FlagHoldsInBegin = (Child == Guard->getThen()) != Flag->second;
+  // A test of the flag decides the branch of the block it ends: an `if` whose condition is the
+  // test or ends with it (`if (x && !use_graph_)`), and a `&&`/`||` whose left operand it is
+  // (`if (!use_graph_ && blocking)`). Successor 0 is taken when the test holds.
+  auto decide = [&](const Stmt *Terminator, const Expr *Test) {
+    if (auto F = flagOf(Test); F && sameFlag(F->first, Flag->first))
+      Only.try_emplace(Terminator, (FlagHoldsInBegin != F->second) ? 0u : 1u);
+  };
   llvm::SmallVector<const Stmt *, 32> Work{Body};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
     if (!S || isa<LambdaExpr>(S))
       continue;
     if (const auto *If = dyn_cast<IfStmt>(S); If && If != Guard)
-      if (auto F = flagOf(If->getCond()); F && sameFlag(F->first, Flag->first))
-        Only.try_emplace(If, (FlagHoldsInBegin != F->second) ? 0u : 1u);
+      decide(If, lastOperand(If->getCond()));
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp())
+      decide(BO, BO->getLHS());
     Work.append(S->child_begin(), S->child_end());
   }
 }
@@ -352,6 +399,104 @@ std::optional<std::pair<const IfStmt *, unsigned>> branchOnResult(const Stmt *Ca
   return std::nullopt;
 }
 
+namespace {
+
+/// Whether `Cond` tests the status `Status` names (a call, or a variable holding its result) and
+/// holds when it is a success: CUDA's statuses are zero on success (`cudaSuccess`,
+/// `CUDA_SUCCESS`), so `s != cudaSuccess` and `s` hold on a failure, `s == cudaSuccess` and `!s`
+/// on a success. None when `Cond` is not such a test.
+std::optional<bool> holdsOnSuccess(const Expr *Cond, llvm::function_ref<bool(const Expr *)> IsStatus,
+                                   const ASTContext &Ctx) {
+  const Expr *E = Cond ? Cond->IgnoreParenImpCasts() : nullptr;
+  bool Negated = false;
+  while (const auto *UO = dyn_cast_or_null<UnaryOperator>(E)) {
+    if (UO->getOpcode() != UO_LNot)
+      return std::nullopt;
+    Negated = !Negated;
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+  }
+  if (!E)
+    return std::nullopt;
+  if (IsStatus(E))
+    return Negated; // a status tested for truth holds on a failure
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || !BO->isEqualityOp())
+    return std::nullopt;
+  auto isZero = [&](const Expr *K) {
+    Expr::EvalResult R;
+    return K->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+  };
+  const Expr *L = BO->getLHS()->IgnoreParenImpCasts(), *R = BO->getRHS()->IgnoreParenImpCasts();
+  if (!((IsStatus(L) && isZero(R)) || (IsStatus(R) && isZero(L))))
+    return std::nullopt;
+  return (BO->getOpcode() == BO_EQ) != Negated;
+}
+
+} // namespace
+
+/// The `if` that tests the status the begin call `Call` returned, and the index of its branch
+/// taken when the capture began (0: then, 1: else): the call in the condition (`if
+/// (cudaStreamBeginCapture(s, m) != cudaSuccess)`), or the variable it initialised or was assigned
+/// to, tested by the statement right after (`e = cudaStreamBeginCapture(s, m); if (e) {
+/// fallback(); }`). The other branch runs with nothing begun.
+std::optional<std::pair<const IfStmt *, unsigned>> branchOnStatus(const Stmt *Call, const Stmt *Body,
+                                                                  const ASTContext &Ctx) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(Call);
+  if (!CE || !CE->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  ParentMap PM(const_cast<Stmt *>(Body));
+  auto answer = [&](const IfStmt *If, llvm::function_ref<bool(const Expr *)> IsStatus)
+      -> std::optional<std::pair<const IfStmt *, unsigned>> {
+    auto OnSuccess = holdsOnSuccess(If->getCond(), IsStatus, Ctx);
+    if (!OnSuccess)
+      return std::nullopt;
+    return std::make_pair(If, *OnSuccess ? 0u : 1u);
+  };
+  // The call in a condition.
+  const Stmt *P = PM.getParentIgnoreParenImpCasts(const_cast<Stmt *>(Call));
+  const Stmt *Child = Call;
+  while (P && (isa<UnaryOperator>(P) || isa<BinaryOperator>(P)) && !isa<CompoundStmt>(P)) {
+    Child = P;
+    P = PM.getParentIgnoreParenImpCasts(const_cast<Stmt *>(P));
+  }
+  if (const auto *If = dyn_cast_or_null<IfStmt>(P); If && If->getCond() && Child == If->getCond()->IgnoreParenImpCasts())
+    return answer(If, [&](const Expr *E) { return E == CE; });
+  // The variable it initialised or was assigned to, tested by the next statement.
+  const VarDecl *Status = nullptr;
+  const Stmt *Holder = nullptr;
+  for (const Stmt *Q = PM.getParent(const_cast<Stmt *>(Call)), *C = Call; Q; C = Q, Q = PM.getParent(Q)) {
+    if (isa<ImplicitCastExpr, ParenExpr, ExprWithCleanups>(Q))
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(Q); BO && BO->getOpcode() == BO_Assign && BO->getRHS()->IgnoreParenImpCasts() == CE)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())) {
+        Status = dyn_cast<VarDecl>(DRE->getDecl());
+        Holder = PM.getParent(const_cast<BinaryOperator *>(BO));
+        while (Holder && isa<ExprWithCleanups, ParenExpr>(Holder))
+          Holder = PM.getParent(const_cast<Stmt *>(Holder));
+        Holder = Holder && isa<CompoundStmt>(Holder) ? BO : nullptr;
+      }
+    if (const auto *DS = dyn_cast<DeclStmt>(Q); DS && DS->isSingleDecl())
+      if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl()); VD && VD->getInit() && VD->getInit()->IgnoreParenImpCasts() == CE) {
+        Status = VD;
+        Holder = DS;
+      }
+    (void)C;
+    break;
+  }
+  const auto *Block = Holder ? dyn_cast_or_null<CompoundStmt>(PM.getParent(const_cast<Stmt *>(Holder))) : nullptr;
+  if (!Status || !Block)
+    return std::nullopt;
+  const auto *It = llvm::find(Block->body(), Holder);
+  if (It == Block->body_end() || std::next(It) == Block->body_end())
+    return std::nullopt;
+  if (const auto *If = dyn_cast<IfStmt>(*std::next(It)))
+    return answer(If, [&](const Expr *E) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      return DRE && DRE->getDecl() == Status;
+    });
+  return std::nullopt;
+}
+
 void narrowByFlow(CaptureWindow &W, const FunctionDecl &FD, const Stmt *Begin, const FlowEnds &FlowEnd,
                   const SourceManager &SM, bool OnTrue) {
   llvm::ArrayRef<const Stmt *> Ends = FlowEnd.Calls;
@@ -396,6 +541,9 @@ void narrowByFlow(CaptureWindow &W, const FunctionDecl &FD, const Stmt *Begin, c
   if (OnTrue && Begin)
     if (auto Branch = branchOnResult(Begin, FD.getBody()))
       Only[Branch->first] = Branch->second;
+  if (!OnTrue && Begin)
+    if (auto Branch = branchOnStatus(Begin, FD.getBody(), FD.getASTContext()))
+      Only.try_emplace(Branch->first, Branch->second);
   if (Begin)
     sameFlagBranches(Begin, FD.getBody(), Only);
   // Local flags hold their initial values in the open capture unless it reaches an assignment

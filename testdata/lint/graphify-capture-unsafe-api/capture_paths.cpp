@@ -17,6 +17,7 @@ enum cudaStreamCaptureStatus { cudaStreamCaptureStatusNone = 0, cudaStreamCaptur
 extern "C" cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus *);
 extern "C" cudaError_t cudaDeviceSynchronize(void);
 bool launchNodes(cudaStream_t s);
+static const cudaError_t cudaSuccess = 0;
 
 // The error path aborts the capture and returns; the normal path goes on capturing.
 int captureOrAbort(cudaStream_t s, cudaGraph_t *g, void *scratch) {
@@ -277,6 +278,86 @@ struct FlaggedRunner {
       cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal);
     capture = launchNodes(s_);
     if (!capture)
+      cudaStreamSynchronize(s_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    cudaStreamEndCapture(s_, g);
+  }
+};
+
+// A begin call that failed began nothing: the branch that tests its status for a failure (in the
+// condition itself, or on a variable the next statement tests) runs with no capture open. A
+// status tested later, after something else was stored in it, says nothing about the begin.
+int captureOrFallBack(cudaStream_t s, cudaGraph_t *g, void *scratch) {
+  cudaError_t e = cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (e != cudaSuccess) {
+    cudaDeviceSynchronize(); // nothing was begun
+    return 1;
+  }
+  cudaFree(scratch);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cudaStreamEndCapture(s, g);
+  return 0;
+}
+int captureIfBegun(cudaStream_t s, cudaGraph_t *g, void *scratch) {
+  if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess) {
+    cudaStreamSynchronize(s); // nothing was begun
+    return 1;
+  }
+  launchNodes(s);
+  return cudaStreamEndCapture(s, g);
+}
+int captureOnSuccess(cudaStream_t s, cudaGraph_t *g, void *scratch) {
+  cudaError_t e;
+  e = cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (e == cudaSuccess) {
+    cudaFree(scratch);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    return cudaStreamEndCapture(s, g);
+  }
+  cudaDeviceSynchronize(); // nothing was begun
+  return 1;
+}
+int captureTestingLaterStatus(cudaStream_t s, cudaGraph_t *g) {
+  cudaError_t e = cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  e = launchNodes(s) ? cudaSuccess : 1;
+  if (e != cudaSuccess) {
+    cudaStreamSynchronize(s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    return 1;
+  }
+  return cudaStreamEndCapture(s, g);
+}
+
+// The flag may be a field of a field, a count tested for truth, and one operand of `&&`/`||`:
+// `!opts_.graphs && opts_.blocking` is false wherever the capture is open; `!opts_.graphs ||
+// poll` still holds when `poll` does. Assigning the object that holds the flag writes it.
+struct BenchOptions {
+  int graphs = 0; // graph launches; 0: graphs off
+  bool blocking = false;
+  bool poll = false;
+};
+struct FieldFlaggedRunner {
+  cudaStream_t s_;
+  BenchOptions opts_;
+  void step(cudaGraph_t *g) {
+    if (opts_.graphs)
+      cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal);
+    launchNodes(s_);
+    if (!opts_.graphs && opts_.blocking)
+      cudaStreamSynchronize(s_); // eager only
+    if (opts_.blocking && !opts_.graphs)
+      cudaStreamSynchronize(s_); // eager only
+    if (!opts_.graphs || opts_.poll)
+      cudaStreamSynchronize(s_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    if (opts_.graphs)
+      cudaStreamEndCapture(s_, g);
+  }
+  void stepReplacingTheOptions(cudaGraph_t *g, const BenchOptions &next) {
+    if (opts_.graphs)
+      cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal);
+    opts_ = next;
+    if (!opts_.graphs && opts_.blocking)
       cudaStreamSynchronize(s_);
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
     cudaStreamEndCapture(s_, g);

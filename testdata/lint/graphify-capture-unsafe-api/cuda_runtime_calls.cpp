@@ -18,6 +18,10 @@ struct CudaModel : torch::nn::Module {
     float host[4];
     cudaMemcpy(host, scratch, sizeof(host), cudaMemcpyDeviceToHost);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMemcpy' copies synchronously on the legacy default stream; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    cudaMemcpyPeer(scratch, 1, scratch + 128, 0, 512);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMemcpyPeer' copies between devices synchronously on the legacy default stream; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    cudaMemset2D(scratch, 64, 0, 64, 4);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMemset2D' runs on the legacy default stream, outside the captured stream; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
     cudaStream_t stream = nullptr;
     cudaStreamSynchronize(stream);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]

@@ -143,3 +143,106 @@ void startDeferred(Runner &warm, Deferred &cold, cudaStream_t s) {
   warm.warmup();
   cold.capture(s);
 }
+
+// User-written lazy initialisation: a helper that makes its state the first time it runs on an
+// object (`if (!comm_) init(&comm_)`, `if (!ws_) cudaMalloc(&ws_, n)`, a buffer grown only past its
+// capacity) does nothing unsafe in a capture that a warm-up on the same object preceded, and
+// allocates inside one that nothing preceded. A guard on what the helper does not write (a
+// parameter) initialises nothing: its allocation runs every time. `workspace` is reached by a
+// capture with no warm-up (captureColdStep), so its allocation is reported.
+extern "C" cudaError_t cudaMalloc(void **, unsigned long);
+extern "C" cudaError_t cudaFree(void *);
+typedef struct ncclComm *ncclComm_t;
+extern "C" int ncclCommInitRank(ncclComm_t *, int, int, int);
+class Collectives {
+public:
+  ncclComm_t comm() {
+    if (!comm_)
+      ncclCommInitRank(&comm_, 8, 0, rank_);
+    return comm_;
+  }
+  float *workspace() {
+    if (!ws_)
+      cudaMalloc((void **)&ws_, 1 << 20);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    return ws_;
+  }
+  void grow(unsigned long bytes) {
+    if (bytes <= capacity_)
+      return;
+    cudaFree(buf_);
+    cudaMalloc((void **)&buf_, bytes);
+    capacity_ = bytes;
+  }
+  void scratch(unsigned long bytes, unsigned long limit) {
+    if (bytes > limit)
+      cudaMalloc((void **)&big_, bytes);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+  void step(unsigned long bytes) {
+    comm();
+    workspace();
+    grow(bytes);
+  }
+
+private:
+  ncclComm_t comm_ = nullptr;
+  float *ws_ = nullptr, *buf_ = nullptr, *big_ = nullptr;
+  unsigned long capacity_ = 0;
+  int rank_ = 0;
+};
+
+void captureWarmedStep(Collectives &c, cudaStream_t s, cudaGraph_t *g) {
+  c.step(4096);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  c.step(4096);
+  c.scratch(4096, 1024);
+  cudaStreamEndCapture(s, g);
+}
+
+void captureColdStep(Collectives &c, cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  c.workspace();
+  cudaStreamEndCapture(s, g);
+}
+
+// Lazy initialisation in an overrider runs on the first call of each object: a warm-up of the
+// layer list warms the layers made before it, not one appended after it.
+class Layer {
+public:
+  virtual ~Layer() = default;
+  virtual void run(cudaStream_t s) = 0;
+};
+class ScaleLayer : public Layer {
+public:
+  void run(cudaStream_t s) override {
+    if (!ws_)
+      cudaMalloc(&ws_, 4096);
+  }
+
+private:
+  void *ws_ = nullptr;
+};
+class LookupLayer : public Layer {
+public:
+  void run(cudaStream_t s) override {
+    if (!table_)
+      cudaMalloc(&table_, 1 << 16);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+
+private:
+  void *table_ = nullptr;
+};
+void runAll(Layer **layers, int n, cudaStream_t s) {
+  for (int i = 0; i < n; ++i)
+    layers[i]->run(s);
+}
+void captureLayers(cudaStream_t s, cudaGraph_t *g) {
+  Layer *layers[2] = {new ScaleLayer(), nullptr};
+  runAll(layers, 1, s);
+  layers[1] = new LookupLayer();
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  runAll(layers, 2, s);
+  cudaStreamEndCapture(s, g);
+}

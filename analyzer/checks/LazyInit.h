@@ -1,0 +1,39 @@
+#pragma once
+/// \file
+/// User-written lazy initialisation: code that runs the first time a function runs on an object,
+/// and not again, because it sets the state its guard tests. Engines allocate workspaces, create
+/// communicators and grow caches that way (`if (!comm_) ncclCommInitRank(&comm_, ...);`,
+/// `if (!ws_) cudaMalloc(&ws_, n);`, `if (batch <= kv_batch_) return; cudaFree(kv_); cudaMalloc(&kv_,
+/// ...); kv_batch_ = batch;`). Reached from a capture window, such a call is illegal only when no
+/// warm-up ran the function before the capture began, which FirstCallsInWindows decides as it
+/// does for the packs' `first_call_allocates` calls.
+///
+/// A guard is an `if` whose branch holding the call writes a field of `this` or a global that its
+/// condition reads, or an `if (...) return;` before the call, in the same block, whose condition
+/// reads a field or a global that the rest of the block writes (assigned, incremented or its
+/// address taken).
+///
+/// \code
+///   if (auto Lazy = lazyInitOf(*Call, Ast)) ... Lazy->Owner, Lazy->State
+/// \endcode
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Stmt.h>
+
+#include <optional>
+#include <string>
+
+namespace graphify {
+
+struct LazyInit {
+  const clang::FunctionDecl *Owner = nullptr; ///< the function whose first run initialises
+  const clang::ValueDecl *State = nullptr;    ///< the field or global the guard tests
+  /// How warm-ups name it: the owner's qualified name.
+  std::string key() const;
+};
+
+/// The lazy initialisation `S` belongs to, if it is guarded as above.
+std::optional<LazyInit> lazyInitOf(const clang::Stmt &S, clang::ASTContext &Ast);
+
+} // namespace graphify
