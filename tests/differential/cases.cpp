@@ -2516,6 +2516,32 @@ DIFF_CASE(optim_adam_amsgrad_steps) {
   }
   return p;
 }
+DIFF_CASE(optim_adamw_steps) {
+  torch::nn::Linear lin(3, 2);
+  fix_weights(*lin);
+  torch::optim::AdamW opt(lin->parameters(), torch::optim::AdamWOptions(0.01).betas({0.8, 0.9}).weight_decay(0.1));
+  for (int i = 0; i < 4; ++i) {
+    opt.zero_grad();
+    torch::sigmoid(lin(ramp({4, 3}, torch::kFloat, 1.0, i))).sum().backward();
+    opt.step();
+  }
+  return {lin->weight, lin->bias};
+}
+DIFF_CASE(optim_adamw_default_decay_amsgrad_steps) {
+  auto p = leaf({5});
+  torch::optim::AdamW opt({p}, torch::optim::AdamWOptions(0.1).amsgrad(true));
+  for (int i = 0; i < 4; ++i) {
+    opt.zero_grad();
+    ((p - 0.3 * i) * (p - 0.3 * i)).sum().backward();
+    opt.step();
+  }
+  return p;
+}
+DIFF_CASE(optim_adamw_negative_weight_decay_errors) {
+  auto p = leaf({2});
+  torch::optim::AdamW opt({p}, torch::optim::AdamWOptions(0.1).weight_decay(-1));
+  return p;
+}
 DIFF_CASE(optim_invalid_options_error) {
   auto p = leaf({2});
   torch::optim::SGD sgd({p}, torch::optim::SGDOptions(0.1).nesterov(true));

@@ -514,3 +514,10 @@ DIFF_CASE(breadth_device_keyed_map) {
   cache.emplace(torch::Device(torch::kCPU, 0), wave({3}, 1.0, 0.7));
   return {cache.at(torch::Device("cpu")), cache.at(torch::Device("cpu:0")), S{double(cache.size())}};
 }
+DIFF_CASE(breadth_context_fp16_reduction_and_has_cuda) {
+  const bool default_fp16 = at::globalContext().allowFP16ReductionCuBLAS();
+  at::globalContext().setAllowFP16ReductionCuBLAS(false);
+  const bool set_fp16 = at::globalContext().allowFP16ReductionCuBLAS();
+  at::globalContext().setAllowFP16ReductionCuBLAS(true);
+  return {S{double(default_fp16)}, S{double(set_fp16)}, S{double(torch::hasCUDA())}, S{double(at::hasCUDA())}};
+}

@@ -41,5 +41,6 @@
 #include <graphify/nn/RNN.h>
 #include <graphify/nn/Serialize.h>
 #include <graphify/optim/Adam.h>
+#include <graphify/optim/AdamW.h>
 #include <graphify/optim/SGD.h>
 #include <graphify/data/Data.h>

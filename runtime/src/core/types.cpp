@@ -23,6 +23,11 @@ std::string to_display(const IntArrayRef &a) {
   return os.str();
 }
 std::string to_display(const std::vector<int64_t> &a) { return to_display(IntArrayRef(a)); }
+std::string format_floating(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
 } // namespace detail
 
 size_t element_size(ScalarType t) {

@@ -62,4 +62,11 @@ size_t Optimizer::size() const {
   return n;
 }
 
+Tensor Optimizer::evaluate(const LossClosure &closure) {
+  if (!closure)
+    return Tensor();
+  AutoGradMode enable_grad(true);
+  return closure();
+}
+
 } // namespace gfy::optim

@@ -16,11 +16,7 @@ SGD::SGD(std::vector<OptimizerParamGroup> param_groups, SGDOptions defaults)
 
 Tensor SGD::step(LossClosure closure) {
   NoGradGuard no_grad;
-  Tensor loss;
-  if (closure) {
-    AutoGradMode enable_grad(true);
-    loss = closure();
-  }
+  Tensor loss = evaluate(closure);
   for (auto &group : param_groups_) {
     const auto &o = static_cast<const SGDOptions &>(group.options());
     for (Tensor &p : group.params()) {

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// `gfy::globalContext()`: LibTorch's `at::globalContext()` switches, which training scripts set
-/// once at start-up (`setBenchmarkCuDNN`, `setDeterministicCuDNN`, `setAllowTF32CuBLAS`, ...).
+/// once at start-up (`setBenchmarkCuDNN`, `setDeterministicCuDNN`, `setAllowTF32CuBLAS`,
+/// `setAllowFP16ReductionCuBLAS`, ...).
 /// The runtime records each switch (its getter returns what was set) and none changes a result:
 /// its kernels are deterministic, it runs no cuDNN algorithm search, and its cuBLAS calls do not
 /// use TF32 (the cuDNN LSTM has its own `allow_tf32` option).
@@ -33,6 +34,9 @@ public:
   void setAllowTF32CuBLAS(bool b) { allow_tf32_cublas_ = b; }
   bool allowTF32CuDNN() const { return allow_tf32_cudnn_; }
   void setAllowTF32CuDNN(bool b) { allow_tf32_cudnn_ = b; }
+  /// Reduced-precision reductions in half-precision GEMMs: the runtime has no half precision.
+  bool allowFP16ReductionCuBLAS() const { return allow_fp16_reduction_cublas_; }
+  void setAllowFP16ReductionCuBLAS(bool b) { allow_fp16_reduction_cublas_ = b; }
   bool hasCUDA() const { return has_backend(kCUDA); }
 
 private:
@@ -44,6 +48,7 @@ private:
   bool deterministic_warn_only_ = false;
   bool allow_tf32_cublas_ = false;
   bool allow_tf32_cudnn_ = true;
+  bool allow_fp16_reduction_cublas_ = true;
 };
 
 /// The process-wide context, as `at::globalContext()`.
@@ -51,5 +56,8 @@ inline Context &globalContext() {
   static Context context;
   return context;
 }
+
+/// `at::hasCUDA()` (also `torch::hasCUDA()`): whether the CUDA backend can run.
+inline bool hasCUDA() { return globalContext().hasCUDA(); }
 
 } // namespace gfy

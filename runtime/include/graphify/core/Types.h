@@ -434,6 +434,9 @@ std::string to_display(const ScalarType &t);
 std::string to_display(const Device &d);
 std::string to_display(const IntArrayRef &a);
 std::string to_display(const std::vector<int64_t> &a);
+/// A floating value as LibTorch's messages stream it (c10::str: `<<` with the default six
+/// significant digits, "-1", "0.001", "1e-08"), not std::to_string's fixed "%f".
+std::string format_floating(double v);
 template <class... Args> std::string str_cat(const Args &...args) {
   std::string out;
   auto add = [&out](const auto &a) {
@@ -441,6 +444,7 @@ template <class... Args> std::string str_cat(const Args &...args) {
     if constexpr (std::is_convertible_v<A, std::string> || std::is_same_v<A, std::string_view>) out += std::string(a);
     else if constexpr (std::is_same_v<A, bool>) out += a ? "true" : "false";
     else if constexpr (std::is_same_v<A, char>) out += a;
+    else if constexpr (std::is_floating_point_v<A>) out += format_floating(double(a));
     else if constexpr (std::is_arithmetic_v<A>) out += std::to_string(a);
     else out += to_display(a);
   };

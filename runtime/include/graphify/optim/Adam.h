@@ -45,4 +45,14 @@ public:
   Tensor step(LossClosure closure = nullptr) override;
 };
 
+namespace detail {
+/// The moments' update and the parameter's step that Adam and AdamW share (`grad` already holds
+/// Adam's coupled weight decay; AdamW decays the parameter before): the state is made on the
+/// first step, the step count advanced in it.
+void adam_moments_step(Tensor &p, const Tensor &grad, std::unique_ptr<OptimizerParamState> &slot, double lr,
+                       std::tuple<double, double> betas, double eps, bool amsgrad);
+/// LibTorch's checks of Adam's and AdamW's options.
+void check_adam_options(double lr, double eps, std::tuple<double, double> betas, double weight_decay);
+} // namespace detail
+
 } // namespace gfy::optim

@@ -104,6 +104,9 @@ public:
   OptimizerOptions &defaults() noexcept { return *defaults_; }
 
 protected:
+  /// The loss of `closure`, evaluated with gradients recorded (an undefined tensor without one),
+  /// as LibTorch's optimizers do before their no-grad update.
+  static Tensor evaluate(const LossClosure &closure);
   static std::string key(const Tensor &p);
   std::vector<OptimizerParamGroup> param_groups_;
   std::unordered_map<std::string, std::unique_ptr<OptimizerParamState>> state_;
