@@ -30,19 +30,6 @@ const ValueDecl *stateNamed(const Expr *E) {
   return nullptr;
 }
 
-/// The fields and globals `S` reads.
-void statesRead(const Stmt *S, llvm::SmallVectorImpl<const ValueDecl *> &Out) {
-  if (!S)
-    return;
-  if (const auto *E = dyn_cast<Expr>(S))
-    if (const ValueDecl *V = stateNamed(E)) {
-      Out.push_back(cast<ValueDecl>(V->getCanonicalDecl()));
-      return;
-    }
-  for (const Stmt *C : S->children())
-    statesRead(C, Out);
-}
-
 /// Whether `S` writes `State`: assigns it, increments it or takes its address (`cudaMalloc(&ws_,
 /// n)`, `ncclCommInitRank(&comm_, ...)`).
 bool writesState(const Stmt *S, const ValueDecl *State) {
@@ -53,13 +40,61 @@ bool writesState(const Stmt *S, const ValueDecl *State) {
   return llvm::any_of(S->children(), [&](const Stmt *C) { return writesState(C, State); });
 }
 
-/// The state `Cond` reads that `Guarded` writes, if any.
-const ValueDecl *stateInitialised(const Expr *Cond, llvm::ArrayRef<const Stmt *> Guarded) {
-  llvm::SmallVector<const ValueDecl *, 4> Read;
-  statesRead(Cond, Read);
-  for (const ValueDecl *V : Read)
-    if (llvm::any_of(Guarded, [&](const Stmt *S) { return writesState(S, V); }))
+/// Whether `S` assigns `State` from something that is not a constant, or takes its address: a
+/// capacity grown to what was asked (`capacity_ = bytes;`), not a counter reset (`count_ = 0;`).
+bool growsState(const Stmt *S, const ValueDecl *State, const ASTContext &Ctx) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (const ValueDecl *V = stateNamed(writtenBy(S)); V && V->getCanonicalDecl() == State) {
+    const auto *BO = dyn_cast<BinaryOperator>(S);
+    if (!BO || !BO->getRHS()->isEvaluatable(Ctx))
+      return true;
+  }
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return growsState(C, State, Ctx); });
+}
+
+/// Whether `E` is zero or null as a constant (`nullptr`, `0`, `false`).
+bool isZero(const Expr *E, const ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(E))
+    return true;
+  Expr::EvalResult R;
+  return E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+}
+
+/// The state a test in `Cond` asks "not made yet?" or "too small?" of, which `Guarded` then
+/// makes or grows: `!ws_`, `ws_ == nullptr` (made), `bytes > capacity_` (grown from what was
+/// asked); an operand of `&&`/`||` counts. A counter compared and reset (`count_ >= 100`,
+/// `count_ = 0`) runs again later, so it is not one.
+const ValueDecl *stateInitialised(const Expr *Cond, llvm::ArrayRef<const Stmt *> Guarded, const ASTContext &Ctx) {
+  const Expr *E = Cond ? Cond->IgnoreParenImpCasts() : nullptr;
+  for (const auto *UO = dyn_cast_or_null<UnaryOperator>(E); UO && UO->getOpcode() == UO_LNot;
+       UO = dyn_cast<UnaryOperator>(E))
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+  if (!E)
+    return nullptr;
+  auto writtenByGuarded = [&](const ValueDecl *V) {
+    return V && llvm::any_of(Guarded, [&](const Stmt *S) { return writesState(S, cast<ValueDecl>(V->getCanonicalDecl())); });
+  };
+  if (const ValueDecl *V = stateNamed(E); writtenByGuarded(V))
+    return V; // tested for truth
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return nullptr;
+  if (BO->isLogicalOp()) {
+    if (const ValueDecl *V = stateInitialised(BO->getLHS(), Guarded, Ctx))
       return V;
+    return stateInitialised(BO->getRHS(), Guarded, Ctx);
+  }
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  if (BO->isEqualityOp()) {
+    const ValueDecl *V = isZero(R, Ctx) ? stateNamed(L) : isZero(L, Ctx) ? stateNamed(R) : nullptr;
+    return writtenByGuarded(V) ? V : nullptr;
+  }
+  if (BO->isRelationalOp())
+    for (const ValueDecl *V : {stateNamed(L), stateNamed(R)})
+      if (V && llvm::any_of(Guarded, [&](const Stmt *S) { return growsState(S, cast<ValueDecl>(V->getCanonicalDecl()), Ctx); }))
+        return V;
   return nullptr;
 }
 
@@ -72,14 +107,14 @@ bool onlyReturns(const Stmt *S) {
 
 /// The state an early `if (...) return;` before `Child` in `Block` tests and the rest of the
 /// block (from the `if` on) writes.
-const ValueDecl *earlyReturnGuard(const CompoundStmt &Block, const Stmt *Child) {
+const ValueDecl *earlyReturnGuard(const CompoundStmt &Block, const Stmt *Child, const ASTContext &Ctx) {
   auto Pos = llvm::find(Block.body(), Child);
   for (auto It = Block.body_begin(); It != Pos; ++It) {
     const auto *If = dyn_cast<IfStmt>(*It);
     if (!If || If->getElse() || !onlyReturns(If->getThen()))
       continue;
     llvm::SmallVector<const Stmt *, 8> Rest(std::next(It), Block.body_end());
-    if (const ValueDecl *V = stateInitialised(If->getCond(), Rest))
+    if (const ValueDecl *V = stateInitialised(If->getCond(), Rest, Ctx))
       return V;
   }
   return nullptr;
@@ -96,10 +131,10 @@ std::optional<LazyInit> lazyInitOf(const Stmt &S, ASTContext &Ast) {
       return std::nullopt; // a lambda runs when it is called, not when its function runs
     if (!State)
       if (const auto *If = dyn_cast<IfStmt>(P); If && Child == If->getThen())
-        State = stateInitialised(If->getCond(), {If->getThen()});
+        State = stateInitialised(If->getCond(), {If->getThen()}, Ast);
     if (!State)
       if (const auto *Block = dyn_cast<CompoundStmt>(P))
-        State = earlyReturnGuard(*Block, Child);
+        State = earlyReturnGuard(*Block, Child, Ast);
     Child = P;
   }
   if (!State)

@@ -8,10 +8,13 @@
 /// warm-up ran the function before the capture began, which FirstCallsInWindows decides as it
 /// does for the packs' `first_call_allocates` calls.
 ///
-/// A guard is an `if` whose branch holding the call writes a field of `this` or a global that its
-/// condition reads, or an `if (...) return;` before the call, in the same block, whose condition
-/// reads a field or a global that the rest of the block writes (assigned, incremented or its
-/// address taken).
+/// A guard is an `if` whose branch holding the call makes or grows a field of `this` or a global
+/// that its condition asks about, or an `if (...) return;` before the call, in the same block,
+/// whose condition asks about one that the rest of the block makes or grows. Asking is testing it
+/// for truth or against zero/null (`!ws_`, `comm_ == nullptr`: making it is assigning it, taking
+/// its address, incrementing it), or comparing it (`bytes <= capacity_`: growing it is assigning
+/// it something that is not a constant, so a counter compared and reset to zero runs again and
+/// is no guard); an operand of `&&`/`||` counts.
 ///
 /// \code
 ///   if (auto Lazy = lazyInitOf(*Call, Ast)) ... Lazy->Owner, Lazy->State

@@ -148,7 +148,8 @@ void startDeferred(Runner &warm, Deferred &cold, cudaStream_t s) {
 // object (`if (!comm_) init(&comm_)`, `if (!ws_) cudaMalloc(&ws_, n)`, a buffer grown only past its
 // capacity) does nothing unsafe in a capture that a warm-up on the same object preceded, and
 // allocates inside one that nothing preceded. A guard on what the helper does not write (a
-// parameter) initialises nothing: its allocation runs every time. `workspace` is reached by a
+// parameter) initialises nothing: its allocation runs every time, and a counter compared and reset
+// (`if (++pending_ >= n) { ...; pending_ = 0; }`) runs again, warm-up or not. `workspace` is reached by a
 // capture with no warm-up (captureColdStep), so its allocation is reported.
 extern "C" cudaError_t cudaMalloc(void **, unsigned long);
 extern "C" cudaError_t cudaFree(void *);
@@ -174,6 +175,13 @@ public:
     cudaMalloc((void **)&buf_, bytes);
     capacity_ = bytes;
   }
+  void flushEvery(int n) {
+    if (++pending_ >= n) {
+      cudaFree(big_);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+      pending_ = 0;
+    }
+  }
   void scratch(unsigned long bytes, unsigned long limit) {
     if (bytes > limit)
       cudaMalloc((void **)&big_, bytes);
@@ -183,13 +191,14 @@ public:
     comm();
     workspace();
     grow(bytes);
+    flushEvery(8);
   }
 
 private:
   ncclComm_t comm_ = nullptr;
   float *ws_ = nullptr, *buf_ = nullptr, *big_ = nullptr;
   unsigned long capacity_ = 0;
-  int rank_ = 0;
+  int rank_ = 0, pending_ = 0;
 };
 
 void captureWarmedStep(Collectives &c, cudaStream_t s, cudaGraph_t *g) {
@@ -197,6 +206,7 @@ void captureWarmedStep(Collectives &c, cudaStream_t s, cudaGraph_t *g) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   c.step(4096);
   c.scratch(4096, 1024);
+  c.flushEvery(8);
   cudaStreamEndCapture(s, g);
 }
 
