@@ -339,3 +339,16 @@ TEST(Errors, IntArrayRefBounds) {
   EXPECT_ERROR(x.sizes().slice(4), "ArrayRef: invalid slice, N = 4; size = 3");
   EXPECT_ERROR(x.sizes().at(3), "ArrayRef: invalid index Index = 3; Length = 3");
 }
+
+// Floating values in messages stream as LibTorch's c10::str does (six significant digits), not as
+// std::to_string's fixed "%f": "-1e-09", "-0.25".
+TEST(Errors, FloatingValuesPrintAsLibTorch) {
+  Tensor p = zeros({2}).requires_grad_(true);
+  EXPECT_ERROR(optim::AdamW({p}, optim::AdamWOptions(0.1).weight_decay(-1e-9)), "Invalid weight_decay value: -1e-09");
+  try {
+    optim::Adam({p}, optim::AdamOptions(-0.25));
+    ADD_FAILURE() << "no exception";
+  } catch (const gfy::Error &e) {
+    EXPECT_EQ(std::string(e.what()), "Invalid learning rate: -0.25");
+  }
+}

@@ -155,6 +155,7 @@ extern "C" cudaError_t cudaMalloc(void **, unsigned long);
 extern "C" cudaError_t cudaFree(void *);
 typedef struct ncclComm *ncclComm_t;
 extern "C" int ncclCommInitRank(ncclComm_t *, int, int, int);
+extern "C" int ncclCommDestroy(ncclComm_t);
 class Collectives {
 public:
   ncclComm_t comm() {
@@ -210,9 +211,11 @@ void captureWarmedStep(Collectives &c, cudaStream_t s, cudaGraph_t *g) {
   cudaStreamEndCapture(s, g);
 }
 
-void captureColdStep(Collectives &c, cudaStream_t s, cudaGraph_t *g) {
+void captureColdStep(Collectives &c, ncclComm_t retired, cudaStream_t s, cudaGraph_t *g) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   c.workspace();
+  ncclCommDestroy(retired);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'ncclCommDestroy' destroys an NCCL communicator, which frees device memory and synchronises; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
   cudaStreamEndCapture(s, g);
 }
 
