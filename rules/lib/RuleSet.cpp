@@ -432,17 +432,27 @@ llvm::Expected<RuleSet> RuleSet::loadFromDirectory(llvm::StringRef Dir, llvm::Ar
   return R;
 }
 
-std::string defaultRulesDirectory(const char *Argv0) {
+std::string rulesDirectoryAbove(llvm::StringRef Binary) {
   if (const char *Env = std::getenv("GRAPHIFY_RULES_DIR"); Env && *Env)
     return Env;
-  if (Argv0) {
-    std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&defaultRulesDirectory));
-    llvm::SmallString<256> Dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
-    llvm::sys::path::append(Dir, "share", "graphify", "rules");
-    if (llvm::sys::fs::exists(Dir + "/tags.yaml"))
-      return std::string(Dir);
+  // <prefix>/bin/graphify-lint, <prefix>/lib/libgraphify-tidy.so and
+  // <prefix>/lib/<multiarch>/libgraphify-tidy.so all find <prefix>/share/graphify/rules.
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Binary));
+  for (int Up = 0; Up < 2 && !Dir.empty(); ++Up) {
+    Dir = llvm::sys::path::parent_path(Dir);
+    llvm::SmallString<256> Rules(Dir);
+    llvm::sys::path::append(Rules, "share", "graphify", "rules");
+    if (llvm::sys::fs::exists(Rules + "/tags.yaml"))
+      return std::string(Rules);
   }
   return GRAPHIFY_SOURCE_RULES_DIR;
+}
+
+std::string defaultRulesDirectory(const char *Argv0) {
+  if (!Argv0)
+    return rulesDirectoryAbove("");
+  return rulesDirectoryAbove(
+      llvm::sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&defaultRulesDirectory)));
 }
 
 } // namespace graphify

@@ -41,7 +41,8 @@ TEST(Cli, HelpListsEveryFlag) {
   for (const char *Flag : {"-p <build-dir>", "-j <N>", "--checks=", "--profile=", "--scope=", "--config=", "--rules=",
                            "--rules-dir=", "--format=", "--color=", "--list-checks", "--explain=", "--dump-config",
                            "--version", "--fix", "--diff", "--export-fixes=", "--resource-dir=", "--quiet", "--pch=",
-                           "--graph-region=", "--whole-program="})
+                           "--graph-region=", "--whole-program=", "--extra-arg=", "--extra-arg-before=",
+                           "--exit-zero-on-warnings"})
     EXPECT_NE(R.Out.find(Flag), std::string::npos) << Flag;
   EXPECT_NE(R.Out.find("EXIT STATUS"), std::string::npos);
 }
@@ -199,6 +200,53 @@ TEST(Cli, DefaultsToCxx17WithANote) {
   RunResult R = lint({Src});
   EXPECT_EQ(R.Code, 0) << R.Err;
   EXPECT_NE(R.Err.find("assuming -std=c++17"), std::string::npos) << R.Err;
+}
+
+/// A capture window whose synchronisation exists only when the compiler command defines both
+/// macros: a finding proves that the command's -D and --extra-arg reached the parse.
+const char *MacroGatedCapture = "typedef struct CUstream_st *cudaStream_t;\n"
+                                "typedef struct CUgraph_st *cudaGraph_t;\n"
+                                "enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };\n"
+                                "extern \"C\" int cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);\n"
+                                "extern \"C\" int cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);\n"
+                                "extern \"C\" int cudaDeviceSynchronize(void);\n"
+                                "void record(cudaStream_t s, cudaGraph_t *g) {\n"
+                                "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+                                "#if defined(FROM_COMMAND) && defined(FROM_EXTRA_ARG)\n"
+                                "  cudaDeviceSynchronize();\n"
+                                "#endif\n"
+                                "  cudaStreamEndCapture(s, g);\n"
+                                "}\n";
+
+TEST(Cli, TakesAWholeCompileCommandAsCMakeGivesIt) {
+  // CMake's CXX_CLANG_TIDY runs `<tool> --extra-arg-before=--driver-mode=g++ <src> -- <compiler> <flags> -c <src>`.
+  ScratchDir D;
+  std::string Src = D.file("m.cpp", MacroGatedCapture);
+  RunResult R = lint({"--extra-arg-before=--driver-mode=g++", "--extra-arg=-DFROM_EXTRA_ARG", Src, "--", "/usr/bin/c++",
+                      "-DFROM_COMMAND", "-MD", "-MT", "m.o", "-MF", D.Path + "/m.o.d", "-o", D.Path + "/m.o", "-c", Src});
+  EXPECT_EQ(R.Code, 1) << R.Err;
+  EXPECT_NE(R.Out.find("m.cpp:10:3: warning: 'cudaDeviceSynchronize'"), std::string::npos) << R.Out << R.Err;
+  EXPECT_FALSE(llvm::sys::fs::exists(D.Path + "/m.o")) << "only a syntax check";
+  RunResult Without = lint({Src, "--", "/usr/bin/c++", "-DFROM_COMMAND", "-c", Src});
+  EXPECT_EQ(Without.Code, 0) << "without --extra-arg the call is not compiled in: " << Without.Out << Without.Err;
+}
+
+TEST(Cli, ExitZeroOnWarningsFailsOnlyOnErrors) {
+  ScratchDir D;
+  std::string Src = D.file("m.cpp", MacroGatedCapture);
+  std::vector<std::string> Flags = {"--", "-DFROM_COMMAND", "-DFROM_EXTRA_ARG"};
+  auto With = [&](std::vector<std::string> Args) {
+    Args.push_back(Src);
+    Args.insert(Args.end(), Flags.begin(), Flags.end());
+    return lint(Args);
+  };
+  RunResult Warned = With({"--exit-zero-on-warnings"});
+  EXPECT_EQ(Warned.Code, 0) << Warned.Err;
+  EXPECT_NE(Warned.Out.find("warning: 'cudaDeviceSynchronize'"), std::string::npos) << Warned.Out;
+  RunResult AsError = With({"--exit-zero-on-warnings", "--warnings-as-errors=graphify-*"});
+  EXPECT_EQ(AsError.Code, 1) << AsError.Out;
+  RunResult Default = With({});
+  EXPECT_EQ(Default.Code, 1) << Default.Out;
 }
 
 TEST(Cli, BadFlagIsUsageError) {

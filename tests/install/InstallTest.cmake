@@ -41,3 +41,36 @@ if(HAVE_TOOLS AND EXISTS ${PREFIX}/bin/graphify-lint)
   file(WRITE ${WORK_DIR}/uses_cstddef.cpp "#include <cstddef>\nstd::size_t n = sizeof(int);\n")
   run(${PREFIX}/bin/graphify-lint ${WORK_DIR}/uses_cstddef.cpp -- -std=c++17)
 endif()
+
+# Linting as the build compiles: graphify_lint() (findings are warnings; with STRICT they fail the
+# build) and, with clang-tidy-19, the installed module through CMAKE_CXX_CLANG_TIDY. The module
+# finds the installed rule packs from its own file (no GRAPHIFY_RULES_DIR).
+if(HAVE_TOOLS)
+  if(CLANG_TIDY AND NOT EXISTS ${PREFIX}/lib/libgraphify-tidy.so)
+    message(FATAL_ERROR "install is missing lib/libgraphify-tidy.so")
+  endif()
+  set(LINTS ${CMAKE_CURRENT_LIST_DIR}/lints)
+  # (Up to the message's ';', which would split a MATCHALL list.)
+  set(finding "capture.cpp:12:3: warning: 'cudaDeviceSynchronize' waits for the whole device")
+  run(${CMAKE_COMMAND} -E env --unset=GRAPHIFY_RULES_DIR
+      ${CMAKE_COMMAND} -S ${LINTS} -B ${WORK_DIR}/lints -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX}
+      -DCMAKE_CXX_COMPILER=${CXX} -DCLANG_TIDY=${CLANG_TIDY})
+  run(${CMAKE_COMMAND} -E env --unset=GRAPHIFY_RULES_DIR ${CMAKE_COMMAND} --build ${WORK_DIR}/lints)
+  string(REGEX MATCHALL "${finding}" found "${LAST_OUTPUT}")
+  list(LENGTH found n)
+  set(expected 1)
+  if(CLANG_TIDY)
+    set(expected 2)
+  endif()
+  if(NOT n EQUAL expected)
+    message(FATAL_ERROR "expected the finding ${expected} times (graphify_lint, clang-tidy with the module), "
+                        "got ${n}:\n${LAST_OUTPUT}")
+  endif()
+  run(${CMAKE_COMMAND} -S ${LINTS} -B ${WORK_DIR}/lints-strict -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX}
+      -DCMAKE_CXX_COMPILER=${CXX} -DSTRICT=ON)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/lints-strict RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0 OR NOT out MATCHES "capture.cpp:12:3: error: 'cudaDeviceSynchronize'")
+    message(FATAL_ERROR "WARNINGS_AS_ERRORS did not fail the build (${rc}):\n${out}\n${err}")
+  endif()
+endif()

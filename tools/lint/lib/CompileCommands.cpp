@@ -11,6 +11,7 @@
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Tooling/ArgumentsAdjusters.h>
+#include <clang/Tooling/CommonOptionsParser.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -119,9 +120,28 @@ bool runInvocation(const std::vector<std::string> &CommandLine, llvm::StringRef 
 
 } // namespace
 
-llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>>
-loadCompilationDatabase(llvm::StringRef BuildPath, bool HasCompilerArgs, llvm::ArrayRef<std::string> CompilerArgs,
-                        llvm::ArrayRef<std::string> Files, std::string &Notice) {
+/// The database of `--` arguments. A whole compile command (its first argument is not a flag: the
+/// compiler) loses its compiler and its inputs, as clang-tidy's loadFromCommandLine strips them.
+static llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>>
+fixedDatabase(llvm::ArrayRef<std::string> CompilerArgs) {
+  using clang::tooling::FixedCompilationDatabase;
+  if (CompilerArgs.empty() || llvm::StringRef(CompilerArgs.front()).starts_with("-"))
+    return std::unique_ptr<clang::tooling::CompilationDatabase>(
+        std::make_unique<FixedCompilationDatabase>(currentDirectory(), CompilerArgs));
+  std::vector<const char *> Argv = {"graphify-lint", "--"};
+  for (const std::string &A : CompilerArgs)
+    Argv.push_back(A.c_str());
+  int Argc = int(Argv.size());
+  std::string Message;
+  auto DB = FixedCompilationDatabase::loadFromCommandLine(Argc, Argv.data(), Message, currentDirectory());
+  if (!DB)
+    return error("error: cannot read the compile command after '--': " + Message);
+  return std::unique_ptr<clang::tooling::CompilationDatabase>(std::move(DB));
+}
+
+static llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>>
+loadDatabase(llvm::StringRef BuildPath, bool HasCompilerArgs, llvm::ArrayRef<std::string> CompilerArgs,
+             llvm::ArrayRef<std::string> Files, std::string &Notice) {
   using clang::tooling::CompilationDatabase;
   using clang::tooling::FixedCompilationDatabase;
   std::string Message;
@@ -134,8 +154,7 @@ loadCompilationDatabase(llvm::StringRef BuildPath, bool HasCompilerArgs, llvm::A
     return clang::tooling::inferMissingCompileCommands(std::move(DB));
   }
   if (HasCompilerArgs)
-    return std::unique_ptr<CompilationDatabase>(
-        std::make_unique<FixedCompilationDatabase>(currentDirectory(), CompilerArgs));
+    return fixedDatabase(CompilerArgs);
   if (!Files.empty()) {
     if (auto DB = CompilationDatabase::autoDetectFromSource(Files.front(), Message)) {
       Notice = "using the compilation database found above '" + Files.front() + "'";
@@ -145,6 +164,20 @@ loadCompilationDatabase(llvm::StringRef BuildPath, bool HasCompilerArgs, llvm::A
   Notice = "no compilation database (-p) or compiler arguments (--) given; assuming -std=c++17";
   return std::unique_ptr<CompilationDatabase>(
       std::make_unique<FixedCompilationDatabase>(currentDirectory(), std::vector<std::string>{"-std=c++17"}));
+}
+
+llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>>
+loadCompilationDatabase(llvm::StringRef BuildPath, bool HasCompilerArgs, llvm::ArrayRef<std::string> CompilerArgs,
+                        llvm::ArrayRef<std::string> Files, std::string &Notice, llvm::ArrayRef<std::string> ExtraBefore,
+                        llvm::ArrayRef<std::string> Extra) {
+  using namespace clang::tooling;
+  auto DB = loadDatabase(BuildPath, HasCompilerArgs, CompilerArgs, Files, Notice);
+  if (!DB || (ExtraBefore.empty() && Extra.empty()))
+    return DB;
+  auto Adjusted = std::make_unique<ArgumentsAdjustingCompilations>(std::move(*DB));
+  Adjusted->appendArgumentsAdjuster(getInsertArgumentAdjuster(ExtraBefore, ArgumentInsertPosition::BEGIN));
+  Adjusted->appendArgumentsAdjuster(getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::END));
+  return std::unique_ptr<CompilationDatabase>(std::move(Adjusted));
 }
 
 std::vector<std::string> syntaxOnlyCommand(const clang::tooling::CompileCommand &Cmd, llvm::StringRef ResourceDir,

@@ -403,7 +403,8 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
         << "' has no include/; builtin headers such as <stddef.h> will not be found\n";
 
   std::string Notice;
-  auto DB = loadCompilationDatabase(O.BuildPath, O.HasCompilerArgs, O.CompilerArgs, O.Files, Notice);
+  auto DB = loadCompilationDatabase(O.BuildPath, O.HasCompilerArgs, O.CompilerArgs, O.Files, Notice,
+                                    O.ExtraArgsBefore, O.ExtraArgs);
   if (!DB)
     return fail(DB.takeError());
   if (!Notice.empty() && !O.Quiet)
@@ -673,6 +674,9 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   }
   if (CompileFailed || FixFailed)
     return ExitError;
+  if (O.ExitZeroOnWarnings)
+    return llvm::any_of(All, [](const ReportedFinding &F) { return F.Level == Severity::Error; }) ? ExitFindings
+                                                                                                 : ExitClean;
   return All.empty() ? ExitClean : ExitFindings;
 }
 

@@ -29,25 +29,6 @@
 namespace graphify {
 namespace {
 
-/// Fixes are only sought for findings, which lie in the main file or in headers the filter
-/// reports; matching the rewrite rules over every declaration of torch/torch.h as well cost more
-/// than the analysis (about 15% of a parse). So the traversal is narrowed to the top-level
-/// declarations of those files (as clangd does) while the rules run. `IsHeaderReported` is null
-/// without a header filter, which spares a file comparison per declaration of the headers.
-void attachFixesInReportedFiles(clang::ASTContext &Ctx, AnalysisResult &A, const RuleSet &Rules,
-                                const std::function<bool(llvm::StringRef)> *IsHeaderReported) {
-  const clang::SourceManager &SM = Ctx.getSourceManager();
-  std::vector<clang::Decl *> Scope;
-  for (clang::Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
-    clang::SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
-    if (Loc.isValid() && (SM.isInMainFile(Loc) || (IsHeaderReported && (*IsHeaderReported)(SM.getFilename(Loc)))))
-      Scope.push_back(D);
-  }
-  Ctx.setTraversalScope(Scope);
-  attachFixes(Ctx, A, Rules);
-  Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
-}
-
 /// NOLINT comments per file, read once; the unit's own text when it was linted from memory.
 class NolintCache {
 public:
@@ -87,38 +68,7 @@ void nameFilesAsReported(std::vector<Finding> &Findings, llvm::StringRef Directo
   }
 }
 
-/// `File` as an absolute path without `.` and `..` (relative names are the compile command's).
-std::string absoluteIn(llvm::StringRef File, llvm::StringRef WorkingDir) {
-  llvm::SmallString<256> Path(File);
-  if (!llvm::sys::path::is_absolute(Path)) {
-    Path = WorkingDir.empty() ? currentDirectory() : WorkingDir.str();
-    llvm::sys::path::append(Path, File);
-  }
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  return std::string(Path);
-}
-
 std::string parentDirectory(llvm::StringRef Path) { return llvm::sys::path::parent_path(Path).str(); }
-
-/// The files under the project's root, asked once per file name: the analysis asks per
-/// declaration, and LibTorch has tens of thousands.
-class ProjectFiles {
-public:
-  ProjectFiles(std::string Root, std::string WorkingDir) : Root(std::move(Root)), WorkingDir(std::move(WorkingDir)) {}
-  bool contains(llvm::StringRef File) {
-    auto [It, New] = Known.try_emplace(File, false);
-    if (New && !Root.empty()) {
-      std::string Abs = absoluteIn(File, WorkingDir);
-      It->second = llvm::StringRef(Abs).starts_with(Root) &&
-                   (Abs.size() == Root.size() || Abs[Root.size()] == '/' || Root.back() == '/');
-    }
-    return It->second;
-  }
-
-private:
-  std::string Root, WorkingDir;
-  llvm::StringMap<bool> Known;
-};
 
 /// One round and the checks, or, in whole-program mode, the rounds the session asks for and then
 /// the checks. `Settled`: the program's facts were settled by earlier parses of this unit (the
@@ -145,6 +95,25 @@ AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisConfig &Config, con
 
 } // namespace
 
+// Fixes are only sought for findings, which lie in the main file or in headers the filter
+// reports; matching the rewrite rules over every declaration of torch/torch.h as well cost more
+// than the analysis (about 15% of a parse). So the traversal is narrowed to the top-level
+// declarations of those files (as clangd does) while the rules run. `IsHeaderReported` is null
+// without a header filter, which spares a file comparison per declaration of the headers.
+void attachFixesInReportedFiles(clang::ASTContext &Ctx, AnalysisResult &A, const RuleSet &Rules,
+                                const std::function<bool(llvm::StringRef)> *IsHeaderReported) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  std::vector<clang::Decl *> Scope;
+  for (clang::Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
+    clang::SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
+    if (Loc.isValid() && (SM.isInMainFile(Loc) || (IsHeaderReported && (*IsHeaderReported)(SM.getFilename(Loc)))))
+      Scope.push_back(D);
+  }
+  Ctx.setTraversalScope(Scope);
+  attachFixes(Ctx, A, Rules);
+  Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
+}
+
 /// Hands the memory of a freed AST back to the system. glibc keeps freed blocks in the arena of
 /// the thread that used them, and every parse runs on a thread of its own: without a trim, the
 /// resident size would grow with the number of units parsed, not with the largest one.
@@ -154,16 +123,20 @@ static void returnFreedMemory() {
 #endif
 }
 
-/// Parses and analyses on a thread of its own with a large stack. Clang accepts expressions
-/// thousands of operators deep (`x + x + ... + x`), and the analysis walks them recursively; the
-/// default 8 MiB of a thread would overflow where the compiler did not. The reservation is
-/// virtual: only the pages a deep expression touches are used.
+// A large stack because Clang accepts expressions thousands of operators deep (`x + x + ... +
+// x`) and the analysis walks them recursively; the default 8 MiB of a thread would overflow where
+// the compiler did not. The reservation is virtual: only the pages a deep expression touches are
+// used.
+void runOnLargeStack(llvm::function_ref<void()> Work) {
+  constexpr unsigned StackBytes = 1024u << 20; // 1 GiB
+  llvm::thread Worker(std::optional<unsigned>(StackBytes), [&] { Work(); });
+  Worker.join();
+}
+
 static ParseOutcome parseOnLargeStack(const ParseRequest &Req,
                                       llvm::function_ref<void(clang::ASTContext &)> OnAST) {
-  constexpr unsigned StackBytes = 1024u << 20; // 1 GiB
   ParseOutcome Out;
-  llvm::thread Worker(std::optional<unsigned>(StackBytes), [&] { Out = parseTranslationUnit(Req, OnAST); });
-  Worker.join();
+  runOnLargeStack([&] { Out = parseTranslationUnit(Req, OnAST); });
   return Out;
 }
 

@@ -84,6 +84,10 @@ const std::vector<LintFlag> &flagTable() {
        [](LintOptions &O, llvm::StringRef V) { O.Config = V.str(); return ok(); }},
       {"rules", "file", "an extra rule pack (repeatable)",
        [](LintOptions &O, llvm::StringRef V) { O.RuleFiles.push_back(V.str()); return ok(); }},
+      {"extra-arg", "arg", "an argument appended to every compiler command line (repeatable, as clang-tidy's)",
+       [](LintOptions &O, llvm::StringRef V) { O.ExtraArgs.push_back(V.str()); return ok(); }},
+      {"extra-arg-before", "arg", "an argument prepended to every compiler command line (repeatable, as clang-tidy's)",
+       [](LintOptions &O, llvm::StringRef V) { O.ExtraArgsBefore.push_back(V.str()); return ok(); }},
       {"rules-dir", "dir", "directory with tags.yaml and the shipped rule packs",
        [](LintOptions &O, llvm::StringRef V) { O.RulesDir = V.str(); return ok(); }},
       {"warnings-as-errors", "globs", "report findings of these checks as errors",
@@ -137,6 +141,10 @@ const std::vector<LintFlag> &flagTable() {
        }},
       {"pch-cache-dir", "dir", "where shared PCHs are kept (default: $XDG_CACHE_HOME/graphify/pch)",
        [](LintOptions &O, llvm::StringRef V) { O.PchCacheDir = V.str(); return ok(); }},
+      {"exit-zero-on-warnings", nullptr,
+       "exit 0 when every finding is a warning, as clang-tidy does (CMake's CXX_CLANG_TIDY fails the build "
+       "on any other status); findings reported as errors still exit 1",
+       [](LintOptions &O, llvm::StringRef) { O.ExitZeroOnWarnings = true; return ok(); }},
       {"quiet", nullptr, "no summary lines on stderr",
        [](LintOptions &O, llvm::StringRef) { O.Quiet = true; return ok(); }},
       {"version", nullptr, "print versions, the resource directory and the rules directory",
@@ -179,7 +187,8 @@ std::string lintHelpText() {
         "SUPPRESSION: // NOLINT, // NOLINT(check-glob,...), // NOLINTNEXTLINE(...), // NOLINTBEGIN(...) ... // NOLINTEND(...)\n"
         "ENVIRONMENT: GRAPHIFY_RESOURCE_DIR (Clang resource dir), GRAPHIFY_RULES_DIR (rule packs),\n"
         "XDG_CACHE_HOME (shared PCH cache), GRAPHIFY_LINT_TIMING=1 (CPU time of analysis and fixes per file).\n"
-        "EXIT STATUS: 0 no findings, 1 findings, 2 usage, configuration, rules or compile errors.\n";
+        "EXIT STATUS: 0 no findings, 1 findings (with --exit-zero-on-warnings: findings reported as errors),\n"
+        "2 usage, configuration, rules or compile errors.\n";
   return S;
 }
 

@@ -30,4 +30,24 @@ std::string currentDirectory() {
   return std::string(Cwd);
 }
 
+std::string absoluteIn(llvm::StringRef File, llvm::StringRef WorkingDir) {
+  llvm::SmallString<256> Path(File);
+  if (!llvm::sys::path::is_absolute(Path)) {
+    Path = WorkingDir.empty() ? currentDirectory() : WorkingDir.str();
+    llvm::sys::path::append(Path, File);
+  }
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return std::string(Path);
+}
+
+bool ProjectFiles::contains(llvm::StringRef File) {
+  auto [It, New] = Known.try_emplace(File, false);
+  if (New && !Root.empty()) {
+    std::string Abs = absoluteIn(File, WorkingDir);
+    It->second = llvm::StringRef(Abs).starts_with(Root) &&
+                 (Abs.size() == Root.size() || Abs[Root.size()] == '/' || Root.back() == '/');
+  }
+  return It->second;
+}
+
 } // namespace graphify

@@ -151,4 +151,8 @@ private:
 /// the source tree's rules/ (for tools run from a build directory).
 std::string defaultRulesDirectory(const char *Argv0);
 
+/// The same search for a binary at `Binary` (a tool or a loaded module): $GRAPHIFY_RULES_DIR, else
+/// `share/graphify/rules` two or three levels above it, else the source tree's rules/.
+std::string rulesDirectoryAbove(llvm::StringRef Binary);
+
 } // namespace graphify

@@ -31,10 +31,15 @@ namespace graphify {
 
 /// Loads the compilation database: `-p` (with commands inferred for files it lacks), else `--`
 /// arguments, else the nearest compile_commands.json above the first file, else `-std=c++17`.
+/// `--` arguments may be flags alone (`-- -std=c++17 -Iinclude`) or a whole compile command, as
+/// CMake's CXX_CLANG_TIDY passes it (`-- /usr/bin/c++ -Iinclude -o m.o -c m.cpp`): the compiler
+/// and the input files are then dropped, as clang-tidy drops them. `ExtraBefore` and `Extra` go
+/// before and after every command's arguments (clang-tidy's --extra-arg-before/--extra-arg).
 /// `Notice` receives a one-line explanation when a fallback was taken.
 llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>>
 loadCompilationDatabase(llvm::StringRef BuildPath, bool HasCompilerArgs, llvm::ArrayRef<std::string> CompilerArgs,
-                        llvm::ArrayRef<std::string> Files, std::string &Notice);
+                        llvm::ArrayRef<std::string> Files, std::string &Notice,
+                        llvm::ArrayRef<std::string> ExtraBefore = {}, llvm::ArrayRef<std::string> Extra = {});
 
 /// The command adjusted for linting: syntax-only, no outputs or dependency files,
 /// `-resource-dir` set (replacing any given), and color off (we render diagnostics ourselves).

@@ -19,6 +19,7 @@
 ///   for (const graphify::ReportedFinding &F : R.Findings) ...
 /// \endcode
 
+#include "graphify/analyzer/Analysis.h"
 #include "graphify/lint/CompileCommands.h"
 #include "graphify/lint/Config.h"
 #include "graphify/lint/Output.h"
@@ -83,5 +84,15 @@ struct LintUnitResult {
 
 /// Lints one translation unit (see the file comment for the steps, in order).
 LintUnitResult lintTranslationUnit(const LintUnit &Unit);
+
+/// The fix search of the pipeline: rewrites for the findings of `A`, matched only over the
+/// top-level declarations of the main file and of the headers `IsHeaderReported` selects (null:
+/// the main file alone). The clang-tidy module runs it on clang-tidy's AST.
+void attachFixesInReportedFiles(clang::ASTContext &Ctx, AnalysisResult &A, const RuleSet &Rules,
+                                const std::function<bool(llvm::StringRef)> *IsHeaderReported);
+
+/// Runs `Work` on a thread with a 1 GiB stack (reserved, not committed) and waits for it: the
+/// analysis recurses along expressions as deep as Clang accepts.
+void runOnLargeStack(llvm::function_ref<void()> Work);
 
 } // namespace graphify

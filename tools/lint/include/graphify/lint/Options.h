@@ -31,6 +31,8 @@ struct LintOptions {
   std::vector<std::string> Files;        ///< <file>...: sources to lint (all of -p's when empty)
   bool HasCompilerArgs = false;          ///< `--` was given: use ExtraArgs for every file
   std::vector<std::string> CompilerArgs; ///< -- <args>: compiler arguments after `--`
+  std::vector<std::string> ExtraArgsBefore; ///< --extra-arg-before=<arg>: prepended to every command (repeatable)
+  std::vector<std::string> ExtraArgs;    ///< --extra-arg=<arg>: appended to every command (repeatable)
   std::string BuildPath;                 ///< -p <dir>: directory holding compile_commands.json
   unsigned Jobs = 1;                     ///< -j <N>: translation units parsed in parallel (0: all cores)
   static constexpr unsigned kMaxJobs = 256; ///< beyond this, -j is refused
@@ -55,6 +57,7 @@ struct LintOptions {
   std::string ExportFixes;               ///< --export-fixes=<file>: clang-apply-replacements YAML
   std::string ResourceDir;               ///< --resource-dir=<dir>: Clang builtin headers (else $GRAPHIFY_RESOURCE_DIR, else baked)
   bool Quiet = false;                    ///< --quiet: no summary lines on stderr
+  bool ExitZeroOnWarnings = false;       ///< --exit-zero-on-warnings: exit 1 only for findings reported as errors
   PchMode Pch = PchMode::Auto;           ///< --pch=auto|off: share a precompiled prefix between files
   WholeProgramMode WholeProgram = WholeProgramMode::Auto; ///< --whole-program=auto|off: facts cross translation units
   std::string PchCacheDir;               ///< --pch-cache-dir=<dir>: where shared PCHs live (else $XDG_CACHE_HOME/graphify)

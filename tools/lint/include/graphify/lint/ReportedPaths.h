@@ -9,6 +9,7 @@
 ///   if (graphify::sameFile(P, Other)) ...
 /// \endcode
 
+#include <llvm/ADT/StringMap.h>
 #include <llvm/ADT/StringRef.h>
 
 #include <string>
@@ -25,5 +26,21 @@ bool sameFile(llvm::StringRef A, llvm::StringRef B);
 
 /// The process's working directory.
 std::string currentDirectory();
+
+/// `File` as an absolute path without `.` and `..` (relative names are `WorkingDir`'s, else the
+/// process's).
+std::string absoluteIn(llvm::StringRef File, llvm::StringRef WorkingDir);
+
+/// The files under a project's root, asked once per file name: the analysis asks per
+/// declaration, and LibTorch has tens of thousands. An empty root contains nothing.
+class ProjectFiles {
+public:
+  ProjectFiles(std::string Root, std::string WorkingDir) : Root(std::move(Root)), WorkingDir(std::move(WorkingDir)) {}
+  bool contains(llvm::StringRef File);
+
+private:
+  std::string Root, WorkingDir;
+  llvm::StringMap<bool> Known;
+};
 
 } // namespace graphify
