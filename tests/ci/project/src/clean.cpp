@@ -1,0 +1,2 @@
+// Nothing to report.
+int twice(int x) { return 2 * x; }
