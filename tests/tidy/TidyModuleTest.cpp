@@ -304,6 +304,32 @@ TEST(TidyModule, MalformedOptionsAndPacksAreErrors) {
       << "file:line:col of the malformed YAML\n" << R.Out << R.Err;
 }
 
+TEST(TidyModule, AUnitThatDoesNotCompileGetsOnlyTheCompilerErrors) {
+  // As graphify-lint: nothing is analysed in a unit that did not compile, so no finding can rest
+  // on a half-built AST; clang-tidy reports the error and exits non-zero.
+  ScratchDir Dir;
+  const char *Capture = "typedef struct CUstream_st *cudaStream_t;\n"
+                        "typedef struct CUgraph_st *cudaGraph_t;\n"
+                        "enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };\n"
+                        "extern \"C\" int cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);\n"
+                        "extern \"C\" int cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);\n"
+                        "extern \"C\" int cudaDeviceSynchronize(void);\n"
+                        "void record(cudaStream_t s, cudaGraph_t *g) {\n"
+                        "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+                        "  cudaDeviceSynchronize();\n"
+                        "  cudaStreamEndCapture(s, g);\n"
+                        "}\n";
+  std::string Good = Dir.file("good.cpp", Capture);
+  RunResult Compiles = runTidy(Good, TidyInvocation(), {"-std=c++17"});
+  EXPECT_NE(Compiles.Out.find("[graphify-capture-unsafe-api]"), std::string::npos) << Compiles.Out;
+  std::string Source = Dir.file("m.cpp", std::string(Capture) + "int broken() { return undeclared; }\n");
+  RunResult R = runTidy(Source, TidyInvocation(), {"-std=c++17"});
+  EXPECT_NE(R.Code, 0);
+  EXPECT_NE(R.Out.find("use of undeclared identifier 'undeclared' [clang-diagnostic-error]"), std::string::npos)
+      << R.Out;
+  EXPECT_EQ(R.Out.find("[graphify-"), std::string::npos) << R.Out;
+}
+
 TEST(TidyModule, DumpConfigShowsTheOptions) {
   TidyInvocation T;
   T.Options = {{"GraphRegions", "*::decode"}};
