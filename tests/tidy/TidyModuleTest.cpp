@@ -330,6 +330,34 @@ TEST(TidyModule, AUnitThatDoesNotCompileGetsOnlyTheCompilerErrors) {
   EXPECT_EQ(R.Out.find("[graphify-"), std::string::npos) << R.Out;
 }
 
+TEST(TidyModule, FindingsInHeadersFollowTheHeaderFilterAsGraphifyLints) {
+  // A capture window in the main file calls a helper of a project header that synchronises: both
+  // tools hold the finding back without a header filter and show it, the same, with one.
+  ScratchDir Dir;
+  Dir.file("helper.h", "#pragma once\n"
+                       "typedef struct CUstream_st *cudaStream_t;\n"
+                       "typedef struct CUgraph_st *cudaGraph_t;\n"
+                       "enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };\n"
+                       "extern \"C\" int cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);\n"
+                       "extern \"C\" int cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);\n"
+                       "extern \"C\" int cudaDeviceSynchronize(void);\n"
+                       "inline void flushAll() { cudaDeviceSynchronize(); }\n");
+  std::string Main = Dir.file("main.cpp", "#include \"helper.h\"\n"
+                                          "void record(cudaStream_t s, cudaGraph_t *g) {\n"
+                                          "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+                                          "  flushAll();\n"
+                                          "  cudaStreamEndCapture(s, g);\n"
+                                          "}\n");
+  RunResult Held = runTidy(Main, TidyInvocation(), {"-std=c++17"});
+  EXPECT_EQ(Held.Out.find("warning:"), std::string::npos) << Held.Out;
+  RunResult Lint = run(GRAPHIFY_LINT_EXE, {"--rules-dir=" GRAPHIFY_RULES_DIR, "--header-filter=.*", Main, "--", "-std=c++17"});
+  RunResult Tidy = runTidy(Main, TidyInvocation(), {"-std=c++17"}, {"--header-filter=.*"});
+  std::vector<std::string> Expected = diagnosticGroups(Lint.Out);
+  ASSERT_EQ(Expected.size(), 1u) << Lint.Out << Lint.Err;
+  EXPECT_NE(Expected[0].find("helper.h:8:26: warning: 'cudaDeviceSynchronize'"), std::string::npos) << Expected[0];
+  EXPECT_EQ(llvm::join(diagnosticGroups(Tidy.Out), "\n"), Expected[0]) << Tidy.Err;
+}
+
 TEST(TidyModule, DumpConfigShowsTheOptions) {
   TidyInvocation T;
   T.Options = {{"GraphRegions", "*::decode"}};
