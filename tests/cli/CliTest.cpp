@@ -204,19 +204,14 @@ TEST(Cli, DefaultsToCxx17WithANote) {
 
 /// A capture window whose synchronisation exists only when the compiler command defines both
 /// macros: a finding proves that the command's -D and --extra-arg reached the parse.
-const char *MacroGatedCapture = "typedef struct CUstream_st *cudaStream_t;\n"
-                                "typedef struct CUgraph_st *cudaGraph_t;\n"
-                                "enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };\n"
-                                "extern \"C\" int cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);\n"
-                                "extern \"C\" int cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);\n"
-                                "extern \"C\" int cudaDeviceSynchronize(void);\n"
-                                "void record(cudaStream_t s, cudaGraph_t *g) {\n"
-                                "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
-                                "#if defined(FROM_COMMAND) && defined(FROM_EXTRA_ARG)\n"
-                                "  cudaDeviceSynchronize();\n"
-                                "#endif\n"
-                                "  cudaStreamEndCapture(s, g);\n"
-                                "}\n";
+const std::string MacroGatedCapture = std::string(graphify::test::CudaCapturePrototypes) +
+                                      "void record(cudaStream_t s, cudaGraph_t *g) {\n"
+                                      "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+                                      "#if defined(FROM_COMMAND) && defined(FROM_EXTRA_ARG)\n"
+                                      "  cudaDeviceSynchronize();\n"
+                                      "#endif\n"
+                                      "  cudaStreamEndCapture(s, g);\n"
+                                      "}\n";
 
 TEST(Cli, TakesAWholeCompileCommandAsCMakeGivesIt) {
   // CMake's CXX_CLANG_TIDY runs `<tool> --extra-arg-before=--driver-mode=g++ <src> -- <compiler> <flags> -c <src>`.

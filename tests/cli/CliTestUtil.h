@@ -73,6 +73,25 @@ inline RunResult lint(const std::vector<std::string> &Args, const std::string &D
   return run(GRAPHIFY_LINT_EXE, Args, Dir, Env);
 }
 
+/// The CUDA runtime prototypes a capture window needs, declared by hand (six lines, no toolkit):
+/// tests append a function that captures.
+inline constexpr const char *CudaCapturePrototypes =
+    "typedef struct CUstream_st *cudaStream_t;\n"
+    "typedef struct CUgraph_st *cudaGraph_t;\n"
+    "enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };\n"
+    "extern \"C\" int cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);\n"
+    "extern \"C\" int cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);\n"
+    "extern \"C\" int cudaDeviceSynchronize(void);\n";
+
+/// A capture window with a device-wide synchronisation on line 9 (column 3) of the text.
+inline std::string captureWithSync() {
+  return std::string(CudaCapturePrototypes) + "void record(cudaStream_t s, cudaGraph_t *g) {\n"
+                                              "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+                                              "  cudaDeviceSynchronize();\n"
+                                              "  cudaStreamEndCapture(s, g);\n"
+                                              "}\n";
+}
+
 /// A fresh directory, removed at the end of the test.
 class ScratchDir {
 public:

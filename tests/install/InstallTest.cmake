@@ -2,13 +2,7 @@
 file(REMOVE_RECURSE ${WORK_DIR})
 set(PREFIX ${WORK_DIR}/prefix)
 
-function(run)
-  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "command failed (${rc}): ${ARGV}\n${out}\n${err}")
-  endif()
-  set(LAST_OUTPUT "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/RunCommand.cmake)
 
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX})
 foreach(f include/graphify/graphify.h include/graphify/compat/torch/torch.h share/graphify/rules/tags.yaml
@@ -27,10 +21,16 @@ run(${CMAKE_COMMAND} -S ${OUTSIDE_DIR} -B ${WORK_DIR}/outside -G ${GENERATOR}
     -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release
     "-DCMAKE_CXX_FLAGS=${SANITIZER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${SANITIZER_FLAGS}")
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/outside)
-run(${WORK_DIR}/outside/uses_runtime)
-if(NOT LAST_OUTPUT MATCHES "sum=6")
-  message(FATAL_ERROR "uses_runtime printed: ${LAST_OUTPUT}")
+set(exes uses_runtime)
+if(NOT SANITIZE)
+  list(APPEND exes uses_runtime_shared) # the sanitizer builds make no shared runtime
 endif()
+foreach(exe ${exes})
+  run(${WORK_DIR}/outside/${exe})
+  if(NOT LAST_OUTPUT MATCHES "sum=6")
+    message(FATAL_ERROR "${exe} printed: ${LAST_OUTPUT}")
+  endif()
+endforeach()
 run(${WORK_DIR}/outside/uses_torch_compat)
 if(NOT LAST_OUTPUT MATCHES "where=\\[2, 4, 5\\]")
   message(FATAL_ERROR "uses_torch_compat printed: ${LAST_OUTPUT}")
@@ -65,6 +65,12 @@ if(HAVE_TOOLS)
   if(NOT n EQUAL expected)
     message(FATAL_ERROR "expected the finding ${expected} times (graphify_lint, clang-tidy with the module), "
                         "got ${n}:\n${LAST_OUTPUT}")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -S ${LINTS} -B ${WORK_DIR}/lints-misuse -G ${GENERATOR}
+                          -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_CXX_COMPILER=${CXX} -DMISUSE=ON
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0 OR NOT err MATCHES "graphify_lint\\(linted_by_graphify\\): unknown arguments:[ \n]*GRAPH_REGION")
+    message(FATAL_ERROR "a misspelt graphify_lint keyword should stop the configure (${rc}):\n${out}\n${err}")
   endif()
   run(${CMAKE_COMMAND} -S ${LINTS} -B ${WORK_DIR}/lints-strict -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX}
       -DCMAKE_CXX_COMPILER=${CXX} -DSTRICT=ON)

@@ -286,6 +286,48 @@ TEST(TidyModule, RulePacksOptionAddsThePacksApis) {
   EXPECT_EQ(Without.Out.find("[graphify-host-sync]"), std::string::npos) << "no pack, no API: " << Without.Out;
 }
 
+TEST(TidyModule, GraphRegionsAndProfileOptionsChooseWhatIsReported) {
+  ScratchDir Dir;
+  std::string Read = Dir.file("read.cpp", "#include \"mock_torch.h\"\n"
+                                           "float first(torch::Tensor x) { return x.item<float>(); }\n");
+  EXPECT_EQ(runTidy(Read, TidyInvocation(), mockArgs()).Out.find("[graphify-host-sync]"), std::string::npos)
+      << "not a graph region";
+  TidyInvocation Region;
+  Region.Options = {{"GraphRegions", "other;first"}};
+  RunResult InRegion = runTidy(Read, Region, mockArgs());
+  EXPECT_NE(InRegion.Out.find("read.cpp:2:41: warning: 'item' copies one element to the host"), std::string::npos)
+      << InRegion.Out << InRegion.Err;
+
+  // The trace profile keeps what changes traced results: a capture-unsafe call is not that.
+  std::string Capture = Dir.file("capture.cpp", graphify::test::captureWithSync());
+  EXPECT_NE(runTidy(Capture, TidyInvocation(), {"-std=c++17"}).Out.find("[graphify-capture-unsafe-api]"),
+            std::string::npos);
+  TidyInvocation Trace;
+  Trace.Options = {{"Profile", "trace"}};
+  RunResult Traced = runTidy(Capture, Trace, {"-std=c++17"});
+  EXPECT_EQ(Traced.Code, 0) << Traced.Err;
+  EXPECT_EQ(Traced.Out.find("[graphify-"), std::string::npos) << Traced.Out;
+}
+
+TEST(TidyModule, StaticBoundsOptionLetsTheLoopBeRewritten) {
+  ScratchDir Dir;
+  std::string Loop = Dir.file("loop.cpp", "#include \"mock_torch.h\"\n"
+                                           "torch::Tensor refine(torch::Tensor h, torch::Tensor w, torch::Tensor lengths) {\n"
+                                           "  const int64_t len = lengths.max().item<int64_t>();\n"
+                                           "  for (int64_t t = 0; t < len; ++t)\n"
+                                           "    h = torch::matmul(h, w) + h;\n"
+                                           "  return h;\n"
+                                           "}\n");
+  RunResult Unbounded = runTidy(Loop, everywhere(), mockArgs());
+  EXPECT_NE(Unbounded.Out.find("no fix offered: the loop has no static bound"), std::string::npos) << Unbounded.Out;
+  TidyInvocation Bounded = everywhere();
+  Bounded.Options.push_back({"StaticBounds", "refine::len=16"});
+  RunResult R = runTidy(Loop, Bounded, mockArgs(), {"--fix"});
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  EXPECT_NE(R.Out.find("note: fix: the loop runs to its static bound"), std::string::npos) << R.Out;
+  EXPECT_NE(readFile(Loop).find("t < 16"), std::string::npos) << readFile(Loop);
+}
+
 TEST(TidyModule, MalformedOptionsAndPacksAreErrors) {
   ScratchDir Dir;
   std::string Source = Dir.file("m.cpp", HostRead);
@@ -295,6 +337,18 @@ TEST(TidyModule, MalformedOptionsAndPacksAreErrors) {
   EXPECT_NE(R.Code, 0);
   EXPECT_NE((R.Out + R.Err).find("invalid scope 'everything' (expected graph|all)"), std::string::npos)
       << R.Out << R.Err;
+
+  T.Options = {{"StaticBounds", "refine::len=many"}};
+  R = runTidy(Source, T, {"-std=c++17"});
+  EXPECT_NE(R.Code, 0);
+  EXPECT_NE((R.Out + R.Err).find("the static bound of 'refine::len' must be a positive integer"), std::string::npos)
+      << R.Out << R.Err;
+
+  T.Options = {{"RulesDir", Dir.Path}};
+  R = runTidy(Source, T, {"-std=c++17"});
+  EXPECT_NE(R.Code, 0);
+  EXPECT_NE((R.Out + R.Err).find("cannot load graphify's rule packs: "), std::string::npos) << R.Out << R.Err;
+  EXPECT_NE((R.Out + R.Err).find(Dir.Path), std::string::npos) << "names the directory\n" << R.Out << R.Err;
 
   std::string Broken = Dir.file("broken.yaml", "pack: broken\nentries:\n  - {name: [unclosed\n");
   T.Options = {{"RulePacks", Broken}};
@@ -308,21 +362,11 @@ TEST(TidyModule, AUnitThatDoesNotCompileGetsOnlyTheCompilerErrors) {
   // As graphify-lint: nothing is analysed in a unit that did not compile, so no finding can rest
   // on a half-built AST; clang-tidy reports the error and exits non-zero.
   ScratchDir Dir;
-  const char *Capture = "typedef struct CUstream_st *cudaStream_t;\n"
-                        "typedef struct CUgraph_st *cudaGraph_t;\n"
-                        "enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };\n"
-                        "extern \"C\" int cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);\n"
-                        "extern \"C\" int cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);\n"
-                        "extern \"C\" int cudaDeviceSynchronize(void);\n"
-                        "void record(cudaStream_t s, cudaGraph_t *g) {\n"
-                        "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
-                        "  cudaDeviceSynchronize();\n"
-                        "  cudaStreamEndCapture(s, g);\n"
-                        "}\n";
+  const std::string Capture = graphify::test::captureWithSync();
   std::string Good = Dir.file("good.cpp", Capture);
   RunResult Compiles = runTidy(Good, TidyInvocation(), {"-std=c++17"});
   EXPECT_NE(Compiles.Out.find("[graphify-capture-unsafe-api]"), std::string::npos) << Compiles.Out;
-  std::string Source = Dir.file("m.cpp", std::string(Capture) + "int broken() { return undeclared; }\n");
+  std::string Source = Dir.file("m.cpp", Capture + "int broken() { return undeclared; }\n");
   RunResult R = runTidy(Source, TidyInvocation(), {"-std=c++17"});
   EXPECT_NE(R.Code, 0);
   EXPECT_NE(R.Out.find("use of undeclared identifier 'undeclared' [clang-diagnostic-error]"), std::string::npos)
@@ -334,14 +378,8 @@ TEST(TidyModule, FindingsInHeadersFollowTheHeaderFilterAsGraphifyLints) {
   // A capture window in the main file calls a helper of a project header that synchronises: both
   // tools hold the finding back without a header filter and show it, the same, with one.
   ScratchDir Dir;
-  Dir.file("helper.h", "#pragma once\n"
-                       "typedef struct CUstream_st *cudaStream_t;\n"
-                       "typedef struct CUgraph_st *cudaGraph_t;\n"
-                       "enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };\n"
-                       "extern \"C\" int cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode);\n"
-                       "extern \"C\" int cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);\n"
-                       "extern \"C\" int cudaDeviceSynchronize(void);\n"
-                       "inline void flushAll() { cudaDeviceSynchronize(); }\n");
+  Dir.file("helper.h", std::string("#pragma once\n") + graphify::test::CudaCapturePrototypes +
+                           "inline void flushAll() { cudaDeviceSynchronize(); }\n");
   std::string Main = Dir.file("main.cpp", "#include \"helper.h\"\n"
                                           "void record(cudaStream_t s, cudaGraph_t *g) {\n"
                                           "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"

@@ -93,11 +93,10 @@ void GraphifyCheck::check(const clang::ast_matchers::MatchFinder::MatchResult &R
     return;
   UnitResult &R = UnitFindings::of(*Result.Context, *Settings, *Tidy);
   if (!R.Error.empty()) {
-    if (!R.ErrorReported && firstReport(R.Error))
+    if (firstReport(R.Error))
       configurationDiag("cannot load graphify's rule packs: %0; the graphify checks report nothing",
                         DiagnosticIDs::Error)
           << R.Error;
-    R.ErrorReported = true;
     return;
   }
   if (!R.UncheckedReported)

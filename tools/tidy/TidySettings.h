@@ -31,10 +31,6 @@
 
 namespace graphify::tidy {
 
-/// The option names, in the order `--dump-config` lists them.
-inline constexpr const char *OptionNames[] = {"GraphRegions", "Scope", "Profile", "RulePacks", "RulesDir",
-                                              "StaticBounds"};
-
 struct TidySettings {
   Profile ProfileKind = Profile::CudaGraph;
   Scope ScopeKind = Scope::Graph;
@@ -43,7 +39,7 @@ struct TidySettings {
   std::string RulesDir;               ///< the shipped packs; empty: beside the module (rulesDirectoryOfModule)
   std::vector<StaticBound> StaticBounds;
 
-  /// The settings as option values (what `--dump-config` prints), in OptionNames' order.
+  /// The settings as option values, by name (what `--dump-config` prints).
   std::vector<std::pair<std::string, std::string>> asOptions() const;
   /// A key that differs whenever two settings could analyse a unit differently.
   std::string key() const;

@@ -32,7 +32,6 @@ struct UnitResult {
   std::vector<bool> CarriesFix;
   std::string Error;                  ///< why nothing was analysed (rule packs that do not load)
   std::vector<std::string> Unchecked; ///< code that should be checked and is not (`file:line:col: ...`)
-  bool ErrorReported = false;         ///< the first check to see Error reported it
   bool UncheckedReported = false;     ///< the first check to see Unchecked printed it
 };
 
