@@ -169,6 +169,9 @@ int main(int argc, char** argv) {
   std::printf("ResNet-style CNN forward, batch %lld, 3x%lldx%lld, %d timed batches, %d threads\n",
               static_cast<long long>(cfg.batch), static_cast<long long>(cfg.size), static_cast<long long>(cfg.size),
               cfg.batches, torch::get_num_threads());
+#ifdef GRAPHIFY_TORCH_COMPAT
+  std::printf("graphify CPU kernels: %s\n", std::string(gfy::cpu_isa()).c_str());
+#endif
   std::printf("| %-24s | %-13s | %-16s | %-15s |\n", "", "Wall Time (s)", "Elapsed Time (s)", "Images per Second");
   for (const auto& v : variants) {
     const double wall = v.elapsed / cfg.batches;
@@ -180,7 +183,12 @@ int main(int argc, char** argv) {
   if (!cfg.json.empty()) {
     FILE* f = std::fopen(cfg.json.c_str(), "w");
     if (!f) return 1;
-    std::fprintf(f, "{\"threads\": %d, \"config\": {\"batch\": %lld, \"size\": %lld, \"batches\": %d}, \"variants\": [",
+#ifdef GRAPHIFY_TORCH_COMPAT
+    std::fprintf(f, "{\"cpu_isa\": \"%s\", ", std::string(gfy::cpu_isa()).c_str());
+#else
+    std::fprintf(f, "{\"cpu_isa\": \"\", ");
+#endif
+    std::fprintf(f, "\"threads\": %d, \"config\": {\"batch\": %lld, \"size\": %lld, \"batches\": %d}, \"variants\": [",
                  torch::get_num_threads(), static_cast<long long>(cfg.batch), static_cast<long long>(cfg.size), cfg.batches);
     for (size_t i = 0; i < variants.size(); ++i)
       std::fprintf(f, "%s{\"name\": \"%s\", \"elapsed_s\": %.9g, \"checksum\": %.17g}", i ? ", " : "",

@@ -336,8 +336,10 @@ int main(int argc, char** argv) {
   }
 #ifdef GRAPHIFY_TORCH_COMPAT
   const char* library = "graphify";
+  const std::string cpu_isa(gfy::cpu_isa());  // the level its CPU kernels run at
 #else
   const char* library = "libtorch";
+  const std::string cpu_isa;  // LibTorch chooses its own (ATEN_CPU_CAPABILITY)
 #endif
   if (cfg.threads > 0) torch::set_num_threads(cfg.threads);
   const int threads = torch::get_num_threads();
@@ -370,8 +372,8 @@ int main(int argc, char** argv) {
   else
     results = time_forward(cfg, device, prefix, batch);
 
-  std::printf("# seed-001 stacked LSTM LM (%s), %s, device %s, %d thread(s)\n", train ? "entire training" : "forward only",
-              library, cfg.device.c_str(), threads);
+  std::printf("# seed-001 stacked LSTM LM (%s), %s, device %s, %d thread(s)%s%s\n", train ? "entire training" : "forward only",
+              library, cfg.device.c_str(), threads, cpu_isa.empty() ? "" : ", CPU kernels ", cpu_isa.c_str());
   std::printf("# vocab %lld, embedding %lld, %lld layers, hidden %lld, seq %lld, batch %lld; %d warm-up + %d timed batches\n\n",
               static_cast<long long>(cfg.vocab), static_cast<long long>(cfg.embed), static_cast<long long>(cfg.layers),
               static_cast<long long>(cfg.hidden), static_cast<long long>(cfg.seq), static_cast<long long>(cfg.batch),
@@ -396,6 +398,7 @@ int main(int argc, char** argv) {
     }
     std::fprintf(f, "{\n  \"library\": \"%s\",\n  \"mode\": \"%s\",\n  \"device\": \"%s\",\n  \"threads\": %d,\n", library,
                  cfg.mode.c_str(), cfg.device.c_str(), threads);
+    std::fprintf(f, "  \"cpu_isa\": \"%s\",\n", cpu_isa.c_str());
     std::fprintf(f, "  \"config\": {\"vocab\": %lld, \"embedding\": %lld, \"layers\": %lld, \"hidden\": %lld, \"seq\": %lld, \"batch\": %lld, \"warmup\": %d, \"batches\": %d},\n",
                  static_cast<long long>(cfg.vocab), static_cast<long long>(cfg.embed), static_cast<long long>(cfg.layers),
                  static_cast<long long>(cfg.hidden), static_cast<long long>(cfg.seq), static_cast<long long>(cfg.batch),

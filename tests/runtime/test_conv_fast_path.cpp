@@ -5,10 +5,12 @@
 // the 1x1 shortcut that skips im2col, a window that sees only padding at the border, an empty
 // batch, and for the tiles, partial tiles (output positions spanning rows and ending inside a
 // tile, channel counts that are not a multiple of the block of rows, rows that end inside a
-// vector), a wide reduction, and both of their operands (panels, the padded image).
+// vector), a wide reduction, and both of their operands (panels, the padded image). They run at
+// the kernels' level in use (cpu::kernels()); ctest runs this binary again at every other level
+// the CPU has (runtime.isa.* in CMakeLists.txt).
 #include "TestUtil.h"
 
-#include "cpu/ConvKernels.h"
+#include "cpu/KernelTable.h"
 
 #include <cmath>
 
@@ -51,15 +53,17 @@ void expect_matches_reference(const ConvCase &cc, void (*fast_path)(const OpCall
     ref.out = {empty(fast.out[0].sizes(), dtype(dt))};
     fast.out[0].fill_(std::nan("")); // every output element must be written
     fast_path(fast);
-    cpu::conv2d_reference(ref);
+    cpu::kernels().conv2d_reference(ref);
     ASSERT_EQ(shape(fast.out[0]), shape(ref.out[0]));
     expect_near(fast.out[0], values(ref.out[0]), dt == kFloat ? 1e-4 : 1e-10);
   }
 }
 
-TEST_P(ConvFastPath, Im2colMatchesReferenceLoops) { expect_matches_reference(GetParam(), cpu::conv2d_im2col); }
+TEST_P(ConvFastPath, Im2colMatchesReferenceLoops) {
+  expect_matches_reference(GetParam(), cpu::kernels().conv2d_im2col);
+}
 TEST_P(ConvFastPath, TilesMatchReferenceLoops) {
-  expect_matches_reference(GetParam(), [](const OpCall &c) { cpu::conv2d_tiled(c); });
+  expect_matches_reference(GetParam(), [](const OpCall &c) { cpu::kernels().conv2d_tiled(c, {}); });
 }
 
 // The epilogue a captured graph fuses into the tiles (graph/FuseConvEpilogues.cpp): out =
@@ -75,8 +79,8 @@ TEST_P(ConvFastPath, TilesApplyTheirEpilogue) {
       const int64_t O = fast.out[0].size(1);
       Tensor scale = randn({O}, dtype(dt)), shift = randn({O}, dtype(dt));
       fast.out[0].fill_(std::nan(""));
-      cpu::conv2d_tiled(fast, cpu::ConvEpilogue{scale.data_ptr(), shift.data_ptr(), relu});
-      cpu::conv2d_reference(ref);
+      cpu::kernels().conv2d_tiled(fast, cpu::ConvEpilogue{scale.data_ptr(), shift.data_ptr(), relu});
+      cpu::kernels().conv2d_reference(ref);
       Tensor expected = ref.out[0] * scale.view({1, O, 1, 1}) + shift.view({1, O, 1, 1});
       if (relu) expected = gfy::relu(expected);
       expect_near(fast.out[0], values(expected), dt == kFloat ? 1e-4 : 1e-10);

@@ -1,12 +1,15 @@
 #pragma once
 // Batch norm with given statistics is a per-channel affine map. Its CPU kernel
 // (ReduceKernels.cpp) and the convolution epilogue that a captured graph fuses into a conv2d
-// (ConvTiled.cpp, graph/FuseConvEpilogues.cpp) both take the map from here, so they compute the
-// same bits.
+// (ConvTiled.cpp's conv2d_batch_norm, which graph/FuseConvEpilogues.cpp runs) both take the map
+// from here, compiled at the same level, so they compute the same bits.
+#include "IsaRegion.h"
+
 #include <cmath>
 #include <cstdint>
 
 namespace gfy::cpu {
+GFY_CPU_ISA_BEGIN
 
 /// scale[c] = weight[c] / sqrt(var[c] + eps), shift[c] = bias[c] - mean[c] * scale[c] (weight 1,
 /// bias 0 where null), so that out = x * scale + shift: LibTorch's CPU form, so the rounding is
@@ -24,4 +27,5 @@ void batch_norm_affine(int64_t C, const T *mean, const T *var, const T *weight, 
   }
 }
 
+GFY_CPU_ISA_END
 } // namespace gfy::cpu

@@ -7,6 +7,7 @@
 #include <cblas.h>
 
 namespace gfy::cpu {
+GFY_CPU_ISA_BEGIN
 namespace {
 const TensorImpl &I(const Tensor &t) { return *t.unsafeGetTensorImpl(); }
 
@@ -89,4 +90,5 @@ void mm_kernel(OpCall &c) {
   });
 }
 
+GFY_CPU_ISA_END
 } // namespace gfy::cpu

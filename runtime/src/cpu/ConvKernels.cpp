@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace gfy::cpu {
+GFY_CPU_ISA_BEGIN
 namespace {
 
 const TensorImpl &I(const Tensor &t) { return *t.unsafeGetTensorImpl(); }
@@ -117,14 +118,6 @@ template <class T> void fast(const OpCall &c) {
 
 } // namespace
 
-ConvGeometry conv_geometry(const OpCall &c) {
-  const TensorImpl &x = I(c.in[0]), &w = I(c.in[1]), &y = I(c.out[0]);
-  const auto &v = c.ints; // {sH, sW, pH, pW, dH, dW}
-  return ConvGeometry{x.sizes[0], x.sizes[1], x.sizes[2], x.sizes[3], w.sizes[0], w.sizes[2], w.sizes[3],
-                      y.sizes[2], y.sizes[3], v[0],       v[1],       v[2],       v[3],       v[4],
-                      v[5],       c.k};
-}
-
 void conv2d_reference(const OpCall &c) {
   dispatch_num(I(c.in[0]).dtype, [&]<class T>() { reference<T>(c); });
 }
@@ -138,5 +131,5 @@ void conv2d_kernel(OpCall &c) {
   else if (conv2d_tiled_suits(conv_geometry(c))) conv2d_tiled(c);
   else conv2d_im2col(c);
 }
-
+GFY_CPU_ISA_END
 } // namespace gfy::cpu

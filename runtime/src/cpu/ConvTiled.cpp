@@ -16,8 +16,8 @@
 // Invariant: the result is the reference's sum (ConvKernels.cpp) in another order; every tile,
 // including the partial ones at the end of an image or of a group's channels, computes a full
 // tile from zero-padded operands and stores only its valid lanes and rows.
+#include "BatchNormAffine.h"
 #include "ConvKernels.h"
-
 #include "Loops.h"
 #include "Parallel.h"
 
@@ -29,23 +29,16 @@
 #include <vector>
 
 namespace gfy::cpu {
+GFY_CPU_ISA_BEGIN
 namespace {
 
 const TensorImpl &I(const Tensor &t) { return *t.unsafeGetTensorImpl(); }
 
-// The widest vector the target compiles for, as a GCC/Clang vector extension (one register), and
-// how many tile rows keep the accumulators plus the operands within the register file: 8 x 2
-// vectors of AVX-512's 32 registers, 4 x 2 of AVX2's 16.
-#if defined(__AVX512F__)
-constexpr int kVectorBytes = 64;
-constexpr int kTileRows = 8;
-#elif defined(__AVX__)
-constexpr int kVectorBytes = 32;
-constexpr int kTileRows = 4;
-#else
-constexpr int kVectorBytes = 16;
-constexpr int kTileRows = 4;
-#endif
+// The widest vector of the level this file is compiled for (IsaRegion.h), as a GCC/Clang vector
+// extension (one register), and how many tile rows keep the accumulators plus the operands
+// within the register file: 8 x 2 vectors of AVX-512's 32 registers, 4 x 2 of AVX2's 16.
+constexpr int kVectorBytes = GFY_CPU_ISA_VECTOR_BYTES;
+constexpr int kTileRows = kVectorBytes == 64 ? 8 : 4;
 constexpr int kTileVectors = 2; ///< vectors of output positions per tile row
 
 template <class T> struct VecOf;
@@ -348,5 +341,20 @@ bool conv2d_tiled_suits(const ConvGeometry &g) { return g.O / g.groups >= kTileR
 void conv2d_tiled(const OpCall &c, const ConvEpilogue &epilogue) {
   dispatch_float(I(c.in[0]).dtype, [&]<class T>() { tiled<T>(c, epilogue); });
 }
+
+void conv2d_batch_norm(const OpCall &c, double eps, bool relu) {
+  dispatch_float(I(c.out[0]).dtype, [&]<class T>() {
+    const int64_t C = I(c.out[0]).sizes[1];
+    thread_local std::vector<T> affine; // scale (C) then shift (C); host scratch, as in tiled()
+    affine.resize(size_t(2 * C));
+    auto param = [&](size_t i) {
+      const Tensor &t = c.in[i];
+      return t.defined() ? reinterpret_cast<const T *>(I(t).data()) : nullptr;
+    };
+    batch_norm_affine<T>(C, param(3), param(4), param(5), param(6), eps, affine.data(), affine.data() + C);
+    tiled<T>(c, ConvEpilogue{affine.data(), affine.data() + C, relu});
+  });
+}
+GFY_CPU_ISA_END
 
 } // namespace gfy::cpu

@@ -1,8 +1,9 @@
-// The CPU backend: the readable reference every other backend is checked against, plus the
-// caching allocator. Invariant of the allocator: a block handed out is 64-byte aligned and at
+// The CPU backend: the readable reference every other backend is checked against (its kernels
+// from the kernel table of the CPU's instruction-set level, KernelTable.h), plus the caching
+// allocator. Invariant of the allocator: a block handed out is 64-byte aligned and at
 // least as large as requested; a freed block goes back to the free list of its exact bucket
 // size, so steady-state eager loops and graph replays never reach the system allocator.
-#include "Kernels.h"
+#include "KernelTable.h"
 
 #include <graphify/core/Functions.h>
 
@@ -15,15 +16,6 @@
 namespace gfy {
 namespace cpu {
 namespace {
-
-
-
-using KernelFn = void (*)(OpCall &);
-constexpr KernelFn kKernels[] = {
-#define GFY_OP(name, kind, dtypes, traits) &name##_kernel,
-#include <graphify/ops.def>
-#undef GFY_OP
-};
 
 // Buckets: 256-byte granularity up to 1 MiB, then 64 KiB, so that tensors of the same shape
 // always share a bucket while odd sizes waste at most a little.
@@ -40,7 +32,7 @@ public:
   bool supports(OpId op, ScalarType dtype) const override {
     return op_table_dtypes(op, dtype);
   }
-  void compute(OpCall &call) override { kKernels[int(call.op)](call); }
+  void compute(OpCall &call) override { kernels().op[int(call.op)](call); }
 
   void *allocate(size_t bytes) override {
     const size_t b = bucket_size(bytes);

@@ -2,6 +2,7 @@
 // receives operands already broadcast to the output's shape and already converted to one compute
 // dtype (the front-end did it), so each is one loop_nd with a contiguous fast path.
 #include "../core/IntegerDivision.h"
+#include "Generator.h"
 #include "Kernels.h"
 #include "Loops.h"
 
@@ -11,17 +12,8 @@
 #include <mutex>
 #include <random>
 
-namespace gfy {
-namespace detail {
-std::mt19937_64 &generator() {
-  static std::mt19937_64 gen(67280421310721ULL);
-  return gen;
-}
-} // namespace detail
-
-void manual_seed(uint64_t seed) { detail::generator().seed(seed); }
-
-namespace cpu {
+namespace gfy::cpu {
+GFY_CPU_ISA_BEGIN
 namespace {
 
 const TensorImpl &I(const Tensor &t) { return *t.unsafeGetTensorImpl(); }
@@ -467,5 +459,5 @@ void lerp_kernel(OpCall &c) {
   });
 }
 
-} // namespace cpu
-} // namespace gfy
+GFY_CPU_ISA_END
+} // namespace gfy::cpu

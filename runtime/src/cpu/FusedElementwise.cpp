@@ -13,6 +13,7 @@
 #include <cstring>
 
 namespace gfy::cpu {
+GFY_CPU_ISA_BEGIN
 
 namespace {
 
@@ -137,4 +138,5 @@ void run_fused_elementwise(const FusedElementwise &p) {
   else throw Error("internal error: fused elementwise run of a non-floating dtype");
 }
 
+GFY_CPU_ISA_END
 } // namespace gfy::cpu

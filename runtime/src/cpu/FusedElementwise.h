@@ -4,6 +4,8 @@
 // so values that nobody outside the run reads never reach memory. Built by the graph's
 // FuseElementwise pass; the per-element math is the CPU kernels' (Loops.h), so a fused run gives
 // the bits the separate kernels give.
+#include "IsaRegion.h"
+
 #include <graphify/core/Backend.h>
 
 #include <vector>
@@ -27,7 +29,10 @@ struct FusedElementwise {
   std::vector<std::pair<int, Tensor>> stores; ///< tensor <- slot, at the end of each chunk
 };
 
-/// Runs the program; rows (all dims but the last) are split over the intra-op pool.
+GFY_CPU_ISA_BEGIN
+/// Runs the program; rows (all dims but the last) are split over the intra-op pool. Called
+/// through the kernel table (KernelTable.h), so that fused runs use the level the kernels use.
 void run_fused_elementwise(const FusedElementwise &program);
+GFY_CPU_ISA_END
 
 } // namespace gfy::cpu

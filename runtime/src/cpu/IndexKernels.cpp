@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace gfy::cpu {
+GFY_CPU_ISA_BEGIN
 namespace {
 const TensorImpl &I(const Tensor &t) { return *t.unsafeGetTensorImpl(); }
 
@@ -196,4 +197,5 @@ void unique_consecutive_kernel(OpCall &c) {
   c.out = {values, inverse, counts};
 }
 
+GFY_CPU_ISA_END
 } // namespace gfy::cpu

@@ -9,6 +9,7 @@
 
 #include <graphify/core/Backend.h>
 
+#include "IsaRegion.h"
 #include "Parallel.h"
 
 #include <array>
@@ -18,6 +19,7 @@
 #include <type_traits>
 
 namespace gfy::cpu {
+GFY_CPU_ISA_BEGIN
 
 constexpr int kMaxDims = 25;
 
@@ -222,4 +224,5 @@ template <class T> GFY_ALWAYS_INLINE T tanh_fn(T x) {
   }
 }
 
+GFY_CPU_ISA_END
 } // namespace gfy::cpu

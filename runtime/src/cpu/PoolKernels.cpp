@@ -12,6 +12,7 @@
 #include <limits>
 
 namespace gfy::cpu {
+GFY_CPU_ISA_BEGIN
 namespace {
 
 const TensorImpl &I(const Tensor &t) { return *t.unsafeGetTensorImpl(); }
@@ -161,4 +162,5 @@ void adaptive_max_pool2d_kernel(OpCall &c) {
   });
 }
 
+GFY_CPU_ISA_END
 } // namespace gfy::cpu

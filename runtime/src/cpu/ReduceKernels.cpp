@@ -12,6 +12,7 @@
 #include <vector>
 
 namespace gfy::cpu {
+GFY_CPU_ISA_BEGIN
 namespace {
 
 const TensorImpl &I(const Tensor &t) { return *t.unsafeGetTensorImpl(); }
@@ -311,4 +312,5 @@ void sort_kernel(OpCall &c) {
 }
 void topk_kernel(OpCall &c) { sort_lanes(c, c.k, /*descending=*/c.flag); }
 
+GFY_CPU_ISA_END
 } // namespace gfy::cpu

@@ -12,6 +12,7 @@
 #include <vector>
 
 namespace gfy::cpu {
+GFY_CPU_ISA_BEGIN
 namespace {
 
 const TensorImpl &I(const Tensor &t) { return *t.unsafeGetTensorImpl(); }
@@ -104,4 +105,5 @@ void upsample_bilinear2d_kernel(OpCall &c) {
   });
 }
 
+GFY_CPU_ISA_END
 } // namespace gfy::cpu

@@ -14,9 +14,7 @@
 // buffer, which no input of the convolution shares.
 #include "Tape.h"
 
-#include "../cpu/BatchNormAffine.h"
-#include "../cpu/ConvKernels.h"
-#include "../cpu/Loops.h"
+#include "../cpu/KernelTable.h"
 
 #include <algorithm>
 
@@ -40,24 +38,13 @@ bool only_between(const TapeAccesses &acc, const Tensor &t, int64_t writer, int6
 
 /// The node of a fused group. Its call is the convolution's, writing into the last buffer, with
 /// the batch norm's mean, var, weight and bias appended as inputs 3 to 6 (so that the passes after
-/// this one see every access); they become scale and shift on every run.
+/// this one see every access); they become scale and shift on every run (cpu::conv2d_batch_norm,
+/// at the level the batch norm kernel runs at, so the map's bits are the kernel's).
 struct ConvEpilogueNode {
   std::shared_ptr<OpCall> call;
   double eps;
   bool relu;
-  void operator()() const {
-    cpu::dispatch_float(call->out[0].scalar_type(), [&]<class T>() {
-      const int64_t C = call->out[0].size(1);
-      thread_local std::vector<T> affine; // scale (C) then shift (C)
-      affine.resize(size_t(2 * C));
-      auto param = [&](size_t i) {
-        const Tensor &t = call->in[i];
-        return t.defined() ? reinterpret_cast<const T *>(t.unsafeGetTensorImpl()->data()) : nullptr;
-      };
-      cpu::batch_norm_affine<T>(C, param(3), param(4), param(5), param(6), eps, affine.data(), affine.data() + C);
-      cpu::conv2d_tiled(*call, cpu::ConvEpilogue{affine.data(), affine.data() + C, relu});
-    });
-  }
+  void operator()() const { cpu::kernels().conv2d_batch_norm(*call, eps, relu); }
 };
 
 } // namespace
@@ -81,7 +68,7 @@ int64_t fuse_conv_epilogues(Tape &tape) {
     }
     const Tensor &y = conv->out[0]; // y: (N, O, oH, oW)
     const ScalarType t = y.scalar_type();
-    if (!y.is_cpu() || (t != kFloat && t != kDouble) || !cpu::conv2d_tiled_suits(cpu::conv_geometry(*conv)) ||
+    if (!y.is_cpu() || (t != kFloat && t != kDouble) || !cpu::kernels().conv2d_tiled_suits(cpu::conv_geometry(*conv)) ||
         !dense_whole(y, y.numel()) || !only_between(acc, y, i, i + 1) || !dense_whole(bn->in[0], y.numel()) ||
         storage_of(bn->in[0]) != storage_of(y) || bn->in[0].scalar_type() != t || !bn->in[1].defined() ||
         !bn->in[2].defined() || std::any_of(bn->in.begin() + 1, bn->in.end(), [&](const Tensor &p) {

@@ -11,7 +11,7 @@
 // nothing outside the run touches it.
 #include "Tape.h"
 
-#include "../cpu/FusedElementwise.h"
+#include "../cpu/KernelTable.h"
 
 namespace gfy::detail {
 namespace {
@@ -114,7 +114,7 @@ std::pair<std::function<void()>, std::shared_ptr<OpCall>> fused_node(std::shared
   call->op = OpId::copy;
   for (const auto &[k, t] : p->loads) call->in.push_back(t);
   for (const auto &[k, t] : p->stores) call->out.push_back(t);
-  return {[p] { cpu::run_fused_elementwise(*p); }, call};
+  return {[p] { cpu::kernels().fused_elementwise(*p); }, call};
 }
 
 } // namespace

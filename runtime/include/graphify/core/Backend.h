@@ -153,6 +153,18 @@ Backend &backend_for(DeviceType type);
 bool has_backend(DeviceType type);
 void register_backend(DeviceType type, std::unique_ptr<Backend> backend);
 
+/// The instruction-set level the CPU kernels run at: "x86-64", "x86-64-v3" (AVX2, FMA) or
+/// "x86-64-v4" (AVX-512) — the highest this build has and the CPU runs, unless the environment
+/// variable GRAPHIFY_CPU_ISA names another (as LibTorch's ATEN_CPU_CAPABILITY) — or "native" /
+/// "generic" in a build with one copy of the kernels (GRAPHIFY_CPU_ISA_LEVELS). gfy::Error when
+/// GRAPHIFY_CPU_ISA names a level this build lacks or this CPU cannot run.
+std::string_view cpu_isa();
+/// The levels this build has and this CPU runs, lowest first.
+std::vector<std::string_view> cpu_isas();
+/// Runs the CPU kernels at `level`, one of cpu_isas() (gfy::Error otherwise), from the next op on.
+/// Not while ops run on other threads; for tests and benchmarks that compare levels.
+void set_cpu_isa(std::string_view level);
+
 namespace detail {
 /// The one path every kernel-running op takes: dispatch to the backend of the first output's
 /// device (checking `supports` for `dtype`), and record on the capture tape when capturing.
