@@ -3,8 +3,8 @@
 # a device is present, so every test that needs one skips cleanly elsewhere.
 #
 # Layout: the kernels and host code compile into the OBJECT library graphify_runtime_cuda (own
-# flags: nvcc does not take the runtime's -Wall/-march=native), whose objects are added to the
-# static graphify_runtime. Nothing in the core references the backend, so a linker would drop its
+# flags: nvcc takes neither the runtime's -Wall nor its CPU kernels' per-level targets), whose
+# objects are added to the static graphify_runtime and to the shared graphify_runtime_shared. Nothing in the core references the backend, so a linker would drop its
 # self-registering object from the archive: graphify_runtime carries an INTERFACE link option
 # that keeps the anchor symbol defined next to the registrar. The CUDA libraries travel as an
 # exported INTERFACE target with absolute paths (as graphify_openblas does), so an installed
@@ -86,6 +86,17 @@ target_link_libraries(graphify_cuda_libs INTERFACE ${_gfy_cuda_libs})
 target_link_libraries(graphify_runtime PRIVATE graphify_cuda_libs)
 # Keeps the self-registering object (see CudaBackend.cpp) in every link of the static runtime.
 target_link_options(graphify_runtime INTERFACE "LINKER:--undefined=gfy_cuda_backend_anchor")
+
+# The shared runtime is made of graphify_runtime's own objects, which do not include the objects
+# added to it from other targets: it gets the backend the same way. (A shared library runs its
+# registrar when loaded; no anchor is needed.)
+if(TARGET graphify_runtime_shared)
+  target_sources(graphify_runtime_shared PRIVATE $<TARGET_OBJECTS:graphify_runtime_cuda>)
+  add_dependencies(graphify_runtime_shared graphify_runtime_cuda)
+  target_include_directories(graphify_runtime_shared PUBLIC $<BUILD_INTERFACE:${_gfy_cuda_dir}/include>)
+  target_compile_definitions(graphify_runtime_shared PUBLIC GRAPHIFY_HAVE_CUDA_BACKEND=1)
+  target_link_libraries(graphify_runtime_shared PRIVATE graphify_cuda_libs)
+endif()
 
 install(TARGETS graphify_cuda_libs EXPORT graphifyTargets)
 install(FILES ${_gfy_cuda_dir}/include/graphify/cuda/Cuda.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/graphify/cuda)

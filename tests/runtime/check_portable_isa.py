@@ -6,7 +6,11 @@ beyond x86-64-v1 (SSE2). An AVX instruction in a standard-library template kept 
 object, or a file compiled with -march=..., is what this catches: that library dies with SIGILL
 on an older CPU.
 
-usage: check_portable_isa.py LIBRARY [--expect-levels x86_64_v3,x86_64_v4]
+usage: check_portable_isa.py LIBRARY [--expect-levels x86_64_v3,x86_64_v4] [--symbols-from UNSTRIPPED]
+A stripped library (a package's) keeps only its exported symbols, so the code of internal functions
+would be attributed to the exported one before it: give the unstripped library it was installed
+from with --symbols-from; the check verifies that both hold the same code (stripping and the
+install's RPATH edit move no code) and reads the function boundaries from the unstripped one.
 Exit 0 when portable, 1 with the offending functions listed, 2 on usage errors."""
 import argparse
 import re
@@ -43,13 +47,49 @@ def beyond_v1(mnemonic):
     return base in BEYOND_V1
 
 
+def code_sections(path):
+    """The bytes of every executable section, by name (objcopy keeps addresses, so equal bytes at
+    equal names mean the same code at the same places)."""
+    headers = subprocess.run(["objdump", "-h", "-w", path], check=True, capture_output=True, text=True).stdout
+    out = {}
+    for line in headers.splitlines():
+        parts = line.split()
+        if len(parts) >= 7 and parts[0].isdigit() and "CODE" in line:
+            name = parts[1]
+            dump = subprocess.run(["objcopy", "-O", "binary", "--only-section=" + name, path, "/dev/stdout"],
+                                  check=True, capture_output=True).stdout
+            out[name] = dump
+    return out
+
+
+def has_symbol_table(path):
+    return "no symbols" not in subprocess.run(["nm", path], capture_output=True, text=True).stderr
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("library")
+    ap.add_argument("--symbols-from", default="", help="the unstripped library LIBRARY was installed from")
     ap.add_argument("--expect-levels", default="",
                     help="comma-separated level namespaces that must be present (x86_64_v3,x86_64_v4)")
     args = ap.parse_args()
     levels = ["x86_64_v3", "x86_64_v4"]
+    if args.symbols_from:
+        try:
+            same = code_sections(args.library) == code_sections(args.symbols_from)
+        except (OSError, subprocess.CalledProcessError) as e:
+            print(f"check_portable_isa: cannot read the code of {args.library} or {args.symbols_from}: {e}",
+                  file=sys.stderr)
+            return 2
+        if not same:
+            print(f"{args.library} and {args.symbols_from} do not hold the same code: --symbols-from must name "
+                  "the library it was installed from", file=sys.stderr)
+            return 2
+        args.library = args.symbols_from
+    elif not has_symbol_table(args.library):
+        print(f"check_portable_isa: {args.library} is stripped; internal functions cannot be told apart: pass "
+              "--symbols-from with the unstripped library it was installed from", file=sys.stderr)
+        return 2
     try:
         dump = subprocess.run(["objdump", "-d", "-C", "--no-show-raw-insn", args.library], check=True,
                               capture_output=True, text=True).stdout
