@@ -8,8 +8,9 @@
 #include "Compaction.h"
 #include "Counting.h"
 #include "ExprUtil.h"
-#include "Refusal.h"
 #include "HostWork.h"
+#include "Refusal.h"
+#include "RuleSupport.h"
 #include "Safety.h"
 #include "SelectionSizeAdvice.h"
 
@@ -610,6 +611,20 @@ liftedLocalEdits(const std::vector<const VarDecl *> &Locals, const ApiModel &Api
     Edits.push_back(std::move(E));
   }
   return Edits;
+}
+
+llvm::Expected<llvm::SmallVector<transformer::Edit, 1>>
+selectEdits(const ast_matchers::MatchFinder::MatchResult &R, const transformer::RangeSelector &Where, std::string Text,
+            const std::vector<const VarDecl *> &Locals, const ApiModel &Api) {
+  auto Main = replaceRange(R, Where, std::move(Text));
+  if (!Main)
+    return Main.takeError();
+  auto Lifted = liftedLocalEdits(Locals, Api, *R.Context);
+  if (!Lifted)
+    return Lifted.takeError();
+  llvm::SmallVector<transformer::Edit, 1> All{std::move(*Main)};
+  All.append(Lifted->begin(), Lifted->end());
+  return All;
 }
 
 std::string liftedLocalDeclaration(const VarDecl *V, const ApiModel &Api, ASTContext &Ctx) {

@@ -20,6 +20,7 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>
+#include <clang/Tooling/Transformer/RangeSelector.h>
 #include <clang/Tooling/Transformer/RewriteRule.h>
 #include <llvm/Support/Error.h>
 
@@ -89,6 +90,12 @@ llvm::Expected<LiftedCondition> liftCondition(const clang::Expr *Cond, const Lif
 llvm::Expected<llvm::SmallVector<clang::transformer::Edit, 1>>
 liftedLocalEdits(const std::vector<const clang::VarDecl *> &Locals, const ApiModel &Api,
                  clang::ASTContext &Ctx);
+
+/// The edits of a select rewrite: `Text` replaces what `Where` selects (replaceRange), then the
+/// lifted `Locals` become tensor declarations (liftedLocalEdits). Refuses as either does.
+llvm::Expected<llvm::SmallVector<clang::transformer::Edit, 1>>
+selectEdits(const clang::ast_matchers::MatchFinder::MatchResult &R, const clang::transformer::RangeSelector &Where,
+            std::string Text, const std::vector<const clang::VarDecl *> &Locals, const ApiModel &Api);
 
 /// The tensor declaration a lifted local becomes, without its semicolon (`auto s = x.sum()`).
 std::string liftedLocalDeclaration(const clang::VarDecl *V, const ApiModel &Api, clang::ASTContext &Ctx);

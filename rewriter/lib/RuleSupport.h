@@ -14,6 +14,7 @@
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <clang/Tooling/Transformer/RangeSelector.h>
 #include <clang/Tooling/Transformer/RewriteRule.h>
+#include <clang/Tooling/Transformer/SourceCode.h>
 #include <clang/Tooling/Transformer/Stencil.h>
 
 #include <string>
@@ -97,6 +98,43 @@ inline auto isUserCode() {
 inline clang::transformer::Stencil computed(
     std::function<llvm::Expected<std::string>(const clang::ast_matchers::MatchFinder::MatchResult &)> Fn) {
   return clang::transformer::run(std::move(Fn));
+}
+
+/// The edits of a rule whose replacement and companion edits (lifted locals, a removed
+/// declaration) come from one safety analysis: `Plan(match)` analyses the match once and returns
+/// the rule's plan or refuses; `Render(match, plan)` turns that plan into every edit, the main
+/// replacement first. (A stencil plus a second edit generator would run the analysis twice.)
+/// \code
+///   planOnce<PredicatedCode>(analyse, [](const MatchResult &R, const PredicatedCode &P) { ... });
+/// \endcode
+template <class PlanT, class PlanFn, class RenderFn>
+clang::transformer::EditGenerator planOnce(PlanFn Plan, RenderFn Render) {
+  return [Plan = std::move(Plan), Render = std::move(Render)](const clang::ast_matchers::MatchFinder::MatchResult &R)
+             -> llvm::Expected<llvm::SmallVector<clang::transformer::Edit, 1>> {
+    llvm::Expected<PlanT> P = Plan(R);
+    if (!P)
+      return P.takeError();
+    return Render(R, *P);
+  };
+}
+
+/// What `changeTo(Where, Text)` edits: the range `Where` selects replaced by `Text`. A range that
+/// no file edit can express (inside a macro expansion) refuses, rather than letting the rule's
+/// other edits go through without their replacement.
+inline llvm::Expected<clang::transformer::Edit> replaceRange(const clang::ast_matchers::MatchFinder::MatchResult &R,
+                                                             const clang::transformer::RangeSelector &Where,
+                                                             std::string Text) {
+  llvm::Expected<clang::CharSourceRange> Range = Where(R);
+  if (!Range)
+    return Range.takeError();
+  std::optional<clang::CharSourceRange> InFile = clang::tooling::getFileRangeForEdit(*Range, *R.Context);
+  if (!InFile)
+    return refuse("the code to rewrite comes from a macro expansion");
+  clang::transformer::Edit E;
+  E.Kind = clang::transformer::EditKind::Range;
+  E.Range = *InFile;
+  E.Replacement = std::move(Text);
+  return E;
 }
 
 

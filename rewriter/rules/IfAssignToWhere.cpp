@@ -205,6 +205,69 @@ llvm::Expected<AssignSelect> analyse(const MatchResult &R, const ApiModel &Api) 
   return S;
 }
 
+/// The rewrite of one if statement: the select form of `analyse`, or where it refuses, the general
+/// if-conversion (predicateAssignIf), whose refusal is the precise one (it handles branch
+/// locals, nested ifs, assignments that read each other).
+llvm::Expected<PredicatedCode> planOf(const MatchResult &R, const ApiModel &Api) {
+  auto S = analyse(R, Api);
+  if (!S) {
+    llvm::consumeError(S.takeError());
+    auto P = predicateAssignIf(R.Nodes.getNodeAs<IfStmt>("if"), Api, *R.Context);
+    if (!P)
+      return P.takeError();
+    return std::move(*P);
+  }
+  ASTContext &Ctx = *R.Context;
+  std::string Out;
+  std::vector<std::string> CondNames;
+  // The condition is computed once when several variables select on it, or when guards of
+  // domain-restricted inputs would repeat it.
+  bool Hoist = S->Order.size() > 1;
+  for (const auto &Arm : S->Arms)
+    for (const Assignment &As : Arm)
+      Hoist = Hoist || armNeedsGuards(As.Rhs, Api, Ctx);
+  std::vector<std::string> Taken;
+  for (size_t I = 0; I < S->Conds.size(); ++I) {
+    if (!Hoist) {
+      CondNames.push_back(S->Conds[I].Text);
+      continue;
+    }
+    std::string Name = freshName("cond", S->Body, Taken);
+    Out += "auto " + Name + " = " + S->Conds[I].Text + ";\n";
+    CondNames.push_back(Name);
+  }
+  for (const VarDecl *V : S->Order) {
+    std::string Name = V->getNameAsString();
+    const Expr *Hint = nullptr;
+    // Each branch's value is guarded by its own condition; the final else's by the innermost
+    // one (it is taken where every condition is false).
+    auto ValueIn = [&](size_t Arm) -> std::string {
+      if (Arm < S->Arms.size())
+        for (const Assignment &As : S->Arms[Arm])
+          if (As.Var == V) {
+            Hint = Hint ? Hint : As.Rhs;
+            const bool IsBranch = Arm < CondNames.size();
+            return guardedArmText(As.Rhs, IsBranch ? CondNames[Arm] : CondNames.back(), IsBranch, Api, Ctx);
+          }
+      return Name;
+    };
+    size_t NumBranches = S->Chain.Branches.size();
+    std::string Acc = S->NumArms > NumBranches ? ValueIn(NumBranches) : Name;
+    for (size_t I = NumBranches; I-- > 0;) {
+      std::string Then = ValueIn(I);
+      Acc = Api.spell(Hint, "where") + "(" + CondNames[I] + ", " + Then + ", " + Acc + ")";
+    }
+    Out += Name + " = " + Acc + ";\n";
+  }
+  Out.pop_back();
+  if (!S->InBlock)
+    Out = "{\n" + Out + "\n}";
+  PredicatedCode Plan{std::move(Out), {}};
+  for (const LiftedCondition &C : S->Conds)
+    Plan.LiftedLocals.insert(Plan.LiftedLocals.end(), C.Locals.begin(), C.Locals.end());
+  return Plan;
+}
+
 } // namespace
 
 NamedRewriteRule makeIfAssignToWhereRule(const ApiModel &Api) {
@@ -213,80 +276,12 @@ NamedRewriteRule makeIfAssignToWhereRule(const ApiModel &Api) {
   auto Matcher = ifStmt(isUserCode(), unless(isInsideIfChain()), unless(isLoopExit()),
                         unless(hasThen(anyOf(returnStmt(), hasDescendant(returnStmt())))))
                      .bind("if");
-  auto Select = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
-    auto S = analyse(R, *A);
-    if (!S) {
-      // The general if-conversion handles what the select form does not (branch locals, nested
-      // ifs, assignments that read each other); its refusal is the precise one.
-      llvm::consumeError(S.takeError());
-      auto P = predicateAssignIf(R.Nodes.getNodeAs<IfStmt>("if"), *A, *R.Context);
-      if (!P)
-        return P.takeError();
-      return P->Text;
-    }
-    ASTContext &Ctx = *R.Context;
-    std::string Out;
-    std::vector<std::string> CondNames;
-    // The condition is computed once when several variables select on it, or when guards of
-    // domain-restricted inputs would repeat it.
-    bool Hoist = S->Order.size() > 1;
-    for (const auto &Arm : S->Arms)
-      for (const Assignment &As : Arm)
-        Hoist = Hoist || armNeedsGuards(As.Rhs, *A, Ctx);
-    std::vector<std::string> Taken;
-    for (size_t I = 0; I < S->Conds.size(); ++I) {
-      if (!Hoist) {
-        CondNames.push_back(S->Conds[I].Text);
-        continue;
-      }
-      std::string Name = freshName("cond", S->Body, Taken);
-      Out += "auto " + Name + " = " + S->Conds[I].Text + ";\n";
-      CondNames.push_back(Name);
-    }
-    for (const VarDecl *V : S->Order) {
-      std::string Name = V->getNameAsString();
-      const Expr *Hint = nullptr;
-      // Each branch's value is guarded by its own condition; the final else's by the innermost
-      // one (it is taken where every condition is false).
-      auto ValueIn = [&](size_t Arm) -> std::string {
-        if (Arm < S->Arms.size())
-          for (const Assignment &As : S->Arms[Arm])
-            if (As.Var == V) {
-              Hint = Hint ? Hint : As.Rhs;
-              const bool IsBranch = Arm < CondNames.size();
-              return guardedArmText(As.Rhs, IsBranch ? CondNames[Arm] : CondNames.back(), IsBranch, *A, Ctx);
-            }
-        return Name;
-      };
-      size_t NumBranches = S->Chain.Branches.size();
-      std::string Acc = S->NumArms > NumBranches ? ValueIn(NumBranches) : Name;
-      for (size_t I = NumBranches; I-- > 0;) {
-        std::string Then = ValueIn(I);
-        Acc = A->spell(Hint, "where") + "(" + CondNames[I] + ", " + Then + ", " + Acc + ")";
-      }
-      Out += Name + " = " + Acc + ";\n";
-    }
-    Out.pop_back();
-    if (!S->InBlock)
-      Out = "{\n" + Out + "\n}";
-    return Out;
-  });
-  EditGenerator Locals = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
-    auto S = analyse(R, *A);
-    if (!S) {
-      llvm::consumeError(S.takeError());
-      auto P = predicateAssignIf(R.Nodes.getNodeAs<IfStmt>("if"), *A, *R.Context);
-      if (!P)
-        return P.takeError();
-      return liftedLocalEdits(P->LiftedLocals, *A, *R.Context);
-    }
-    std::vector<const VarDecl *> Vars;
-    for (const LiftedCondition &C : S->Conds)
-      Vars.insert(Vars.end(), C.Locals.begin(), C.Locals.end());
-    return liftedLocalEdits(Vars, *A, *R.Context);
-  };
+  auto Edits = planOnce<PredicatedCode>([A](const MatchResult &R) { return planOf(R, *A); },
+                                    [A](const MatchResult &R, const PredicatedCode &P) {
+                                      return selectEdits(R, statement("if"), P.Text, P.LiftedLocals, *A);
+                                    });
   return {"if-assign-to-where",
-          makeRule(Matcher, flatten(changeTo(statement("if"), Select), Locals),
+          makeRule(Matcher, Edits,
                    cat("each assigned variable becomes a where() select on a 0-d tensor condition, so "
                        "the graph computes both branches and keeps the choice on the device"))};
 }

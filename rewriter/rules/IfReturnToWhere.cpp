@@ -192,20 +192,12 @@ NamedRewriteRule makeIfReturnToWhereRule(const ApiModel &Api) {
       ifStmt(isUserCode(), unless(isInsideIfChain()), hasThen(anyOf(returnStmt(), hasDescendant(returnStmt()))),
              optionally(allOf(unless(hasElse(stmt())), isFollowedBy(returnStmt().bind("next")))))
           .bind("if");
-  auto Select = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
-    auto P = rewriteOf(R, *A);
-    if (!P)
-      return P.takeError();
-    return P->Text;
-  });
-  EditGenerator Locals = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
-    auto P = rewriteOf(R, *A);
-    if (!P)
-      return P.takeError();
-    return liftedLocalEdits(P->LiftedLocals, *A, *R.Context);
-  };
+  auto Edits = planOnce<PredicatedCode>([A](const MatchResult &R) { return rewriteOf(R, *A); },
+                                        [A](const MatchResult &R, const PredicatedCode &P) {
+                                          return selectEdits(R, regionOfIf("if"), P.Text, P.LiftedLocals, *A);
+                                        });
   return {"if-return-to-where",
-          makeRule(Matcher, flatten(changeTo(regionOfIf("if"), Select), Locals),
+          makeRule(Matcher, Edits,
                    cat("the branch becomes one where() select on a 0-d tensor condition, so the graph "
                        "computes both arms and keeps the choice on the device"))};
 }

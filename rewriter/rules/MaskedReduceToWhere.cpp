@@ -126,6 +126,46 @@ bool needsParens(const Expr *E, ASTContext &Ctx) {
   return true;
 }
 
+/// The rewrite of one reduction: its where() text, and the selection's local declaration when the
+/// selection was a local used only there (removed with it).
+struct ReducePlan {
+  std::string Text;
+  const DeclStmt *SelectionDecl = nullptr;
+};
+
+llvm::Expected<ReducePlan> planOf(const MatchResult &R, const ApiModel &Api) {
+  ASTContext &Ctx = *R.Context;
+  const auto *Reduce = R.Nodes.getNodeAs<CXXMemberCallExpr>("reduce");
+  const Stmt *Body = functionBody(enclosingFunction(Reduce, Ctx));
+  if (!callArgs(Reduce).empty())
+    return refuse("the reduction takes arguments (a dimension or dtype)");
+  auto Sel = selectionOf(Reduce, Body, Api, Ctx);
+  if (!Sel)
+    return Sel.takeError();
+  bool SameShape = maskHasShapeOf(Sel->Mask, Sel->Source, Body, Api);
+  if (Sel->ByIndex && !SameShape)
+    return refuse("cannot prove that the mask '" + sourceText(Sel->Mask, Ctx) + "' has the shape of '" +
+                  sourceText(Sel->Source, Ctx) + "' (index() with a smaller mask selects whole rows)");
+  if (auto Why = findSideEffect(Sel->Mask, Api, false, Evaluation::AsBefore))
+    return refuse("the mask " + *Why);
+  if (auto Why = findSideEffect(Sel->Source, Api, false, Evaluation::AsBefore))
+    return refuse("the selected tensor " + *Why);
+  std::string M = sourceText(stripAll(Sel->Mask), Ctx), X = sourceText(Sel->Source, Ctx);
+  std::string Sum = Api.spell(Sel->Source, "where") + "(" + M + ", " + X + ", 0).sum()";
+  if (calleeName(Reduce) == "sum")
+    return ReducePlan{Sum, Sel->Decl};
+  std::string MaskOperand = isa<DeclRefExpr>(stripAll(Sel->Mask)) || isa<CallExpr>(stripAll(Sel->Mask)) &&
+                                                                         !isa<CXXOperatorCallExpr>(stripAll(Sel->Mask))
+                                ? M
+                                : "(" + M + ")";
+  std::string Count = SameShape ? MaskOperand + ".sum()"
+                                : Api.spell(Sel->Source, "logical_and") + "(" + M + ", " +
+                                      Api.spell(Sel->Source, "ones_like") + "(" + X + ", " +
+                                      Api.spellConstant(Sel->Source, "kBool") + ")).sum()";
+  std::string Mean = Sum + " / " + Count;
+  return ReducePlan{needsParens(Reduce, Ctx) ? "(" + Mean + ")" : Mean, Sel->Decl};
+}
+
 } // namespace
 
 NamedRewriteRule makeMaskedReduceToWhereRule(const ApiModel &Api) {
@@ -139,50 +179,19 @@ NamedRewriteRule makeMaskedReduceToWhereRule(const ApiModel &Api) {
                         on(expr(anyOf(Selection, ignoringImplicit(declRefExpr(to(varDecl(
                                                      hasLocalStorage(), hasInitializer(hasDescendant(Selection))))))))))
           .bind("reduce");
-  auto Rewrite = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
-    ASTContext &Ctx = *R.Context;
-    const auto *Reduce = R.Nodes.getNodeAs<CXXMemberCallExpr>("reduce");
-    const Stmt *Body = functionBody(enclosingFunction(Reduce, Ctx));
-    if (!callArgs(Reduce).empty())
-      return refuse("the reduction takes arguments (a dimension or dtype)");
-    auto Sel = selectionOf(Reduce, Body, *A, Ctx);
-    if (!Sel)
-      return Sel.takeError();
-    bool SameShape = maskHasShapeOf(Sel->Mask, Sel->Source, Body, *A);
-    if (Sel->ByIndex && !SameShape)
-      return refuse("cannot prove that the mask '" + sourceText(Sel->Mask, Ctx) + "' has the shape of '" +
-                    sourceText(Sel->Source, Ctx) + "' (index() with a smaller mask selects whole rows)");
-    if (auto Why = findSideEffect(Sel->Mask, *A, false, Evaluation::AsBefore))
-      return refuse("the mask " + *Why);
-    if (auto Why = findSideEffect(Sel->Source, *A, false, Evaluation::AsBefore))
-      return refuse("the selected tensor " + *Why);
-    std::string M = sourceText(stripAll(Sel->Mask), Ctx), X = sourceText(Sel->Source, Ctx);
-    std::string Sum = A->spell(Sel->Source, "where") + "(" + M + ", " + X + ", 0).sum()";
-    if (calleeName(Reduce) == "sum")
-      return Sum;
-    std::string MaskOperand = isa<DeclRefExpr>(stripAll(Sel->Mask)) || isa<CallExpr>(stripAll(Sel->Mask)) &&
-                                                                           !isa<CXXOperatorCallExpr>(stripAll(Sel->Mask))
-                                  ? M
-                                  : "(" + M + ")";
-    std::string Count = SameShape ? MaskOperand + ".sum()"
-                                  : A->spell(Sel->Source, "logical_and") + "(" + M + ", " +
-                                        A->spell(Sel->Source, "ones_like") + "(" + X + ", " +
-                                        A->spellConstant(Sel->Source, "kBool") + ")).sum()";
-    std::string Mean = Sum + " / " + Count;
-    return needsParens(Reduce, Ctx) ? "(" + Mean + ")" : Mean;
-  });
-  EditGenerator RemoveLocal = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
-    const auto *Reduce = R.Nodes.getNodeAs<CXXMemberCallExpr>("reduce");
-    auto Sel = selectionOf(Reduce, functionBody(enclosingFunction(Reduce, *R.Context)), *A, *R.Context);
-    if (!Sel)
-      return Sel.takeError();
-    llvm::SmallVector<Edit, 1> Edits;
-    if (Sel->Decl)
-      Edits.push_back(removeDeclaration(Sel->Decl, *R.Context));
-    return Edits;
-  };
+  auto Edits = planOnce<ReducePlan>([A](const MatchResult &R) { return planOf(R, *A); },
+                                    [](const MatchResult &R, const ReducePlan &P)
+                                        -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
+                                      auto Main = replaceRange(R, node("reduce"), P.Text);
+                                      if (!Main)
+                                        return Main.takeError();
+                                      llvm::SmallVector<Edit, 1> All{std::move(*Main)};
+                                      if (P.SelectionDecl)
+                                        All.push_back(removeDeclaration(P.SelectionDecl, *R.Context));
+                                      return All;
+                                    });
   return {"masked-reduce-to-where",
-          makeRule(Matcher, flatten(changeTo(node("reduce"), Rewrite), RemoveLocal),
+          makeRule(Matcher, Edits,
                    cat("the reduction runs over a fixed-size where() instead of a value-dependent "
                        "selection"))};
 }

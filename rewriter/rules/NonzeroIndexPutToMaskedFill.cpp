@@ -112,29 +112,25 @@ NamedRewriteRule makeNonzeroIndexPutToMaskedFillRule(const ApiModel &Api) {
   using namespace matchers;
   const ApiModel *A = &Api;
   auto Matcher = cxxMemberCallExpr(isUserCode(), isApiCall(A, "index_put_"), hasTensorIndexEntry(A)).bind("put");
-  auto Fill = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
-    auto F = analyse(R, *A);
-    if (!F)
-      return F.takeError();
-    ASTContext &Ctx = *R.Context;
-    // `(x == 0).nonzero()` needed its parentheses; as an argument the comparison does not.
-    const Expr *Mask = stripAll(F->Mask);
-    if (const auto *BO = dyn_cast<BinaryOperator>(Mask); BO && BO->getOpcode() == BO_Comma)
-      Mask = F->Mask;
-    return sourceText(F->Target, Ctx) + ".masked_fill_(" + sourceText(Mask, Ctx) + ", " +
-           sourceText(F->Value, Ctx) + ")";
-  });
-  EditGenerator RemoveIndexDecl = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
-    auto F = analyse(R, *A);
-    if (!F)
-      return F.takeError();
-    llvm::SmallVector<Edit, 1> Edits;
-    if (F->IndexDecl)
-      Edits.push_back(removeDeclaration(F->IndexDecl, *R.Context));
-    return Edits;
-  };
+  auto Edits = planOnce<MaskedFill>(
+      [A](const MatchResult &R) { return analyse(R, *A); },
+      [](const MatchResult &R, const MaskedFill &F) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
+        ASTContext &Ctx = *R.Context;
+        // `(x == 0).nonzero()` needed its parentheses; as an argument the comparison does not.
+        const Expr *Mask = stripAll(F.Mask);
+        if (const auto *BO = dyn_cast<BinaryOperator>(Mask); BO && BO->getOpcode() == BO_Comma)
+          Mask = F.Mask;
+        auto Main = replaceRange(R, node("put"), sourceText(F.Target, Ctx) + ".masked_fill_(" +
+                                                     sourceText(Mask, Ctx) + ", " + sourceText(F.Value, Ctx) + ")");
+        if (!Main)
+          return Main.takeError();
+        llvm::SmallVector<Edit, 1> All{std::move(*Main)};
+        if (F.IndexDecl)
+          All.push_back(removeDeclaration(F.IndexDecl, Ctx));
+        return All;
+      });
   return {"nonzero-index-put-to-masked-fill",
-          makeRule(Matcher, flatten(changeTo(node("put"), Fill), RemoveIndexDecl),
+          makeRule(Matcher, Edits,
                    cat("assigning through the mask itself needs no value-dependent index tensor"))};
 }
 

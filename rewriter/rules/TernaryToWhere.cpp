@@ -5,6 +5,7 @@
 // dtypes, and a condition that lifts to a 0-d tensor.
 #include "lib/ConditionLifting.h"
 #include "lib/DomainGuard.h"
+#include "lib/Predication.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
 
@@ -81,30 +82,26 @@ NamedRewriteRule makeTernaryToWhereRule(const ApiModel &Api) {
   using namespace matchers;
   const ApiModel *A = &Api;
   auto Matcher = conditionalOperator(isUserCode(), hasTensorType(A), unless(isArmOfTernary())).bind("ternary");
-  auto Select = computed([A](const MatchResult &R) -> llvm::Expected<std::string> {
-    const auto *T = R.Nodes.getNodeAs<ConditionalOperator>("ternary");
-    const Stmt *Body = functionBody(enclosingFunction(T, *R.Context));
-    if (!Body)
-      return refuse("the conditional operator is not inside a function body");
-    std::vector<const VarDecl *> Locals;
-    auto Text = select(T, R, *A, Body, Locals);
-    if (!Text)
-      return Text.takeError();
-    if (auto Why = storageSharingLostByValue(T, Body, *A, *R.Context))
-      return refuse(*Why);
-    return Text;
-  });
-  EditGenerator LocalEdits = [A](const MatchResult &R) -> llvm::Expected<llvm::SmallVector<Edit, 1>> {
-    const auto *T = R.Nodes.getNodeAs<ConditionalOperator>("ternary");
-    const Stmt *Body = functionBody(enclosingFunction(T, *R.Context));
-    std::vector<const VarDecl *> Locals;
-    auto Text = select(T, R, *A, Body, Locals);
-    if (!Text)
-      return Text.takeError();
-    return liftedLocalEdits(Locals, *A, *R.Context);
-  };
+  auto Edits = planOnce<PredicatedCode>(
+      [A](const MatchResult &R) -> llvm::Expected<PredicatedCode> {
+        const auto *T = R.Nodes.getNodeAs<ConditionalOperator>("ternary");
+        const Stmt *Body = functionBody(enclosingFunction(T, *R.Context));
+        if (!Body)
+          return refuse("the conditional operator is not inside a function body");
+        PredicatedCode P;
+        auto Text = select(T, R, *A, Body, P.LiftedLocals);
+        if (!Text)
+          return Text.takeError();
+        if (auto Why = storageSharingLostByValue(T, Body, *A, *R.Context))
+          return refuse(*Why);
+        P.Text = std::move(*Text);
+        return P;
+      },
+      [A](const MatchResult &R, const PredicatedCode &P) {
+        return selectEdits(R, node("ternary"), P.Text, P.LiftedLocals, *A);
+      });
   return {"ternary-to-where",
-          makeRule(Matcher, flatten(changeTo(node("ternary"), Select), LocalEdits),
+          makeRule(Matcher, Edits,
                    cat("the conditional operator becomes a where() select on a 0-d tensor condition, so "
                        "the graph computes both arms and keeps the choice on the device"))};
 }
