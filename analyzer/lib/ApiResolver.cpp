@@ -55,10 +55,11 @@ const Expr *skipValueWrappers(const Expr *E) {
 static bool operatorNeedsTensor(llvm::StringRef Name) { return Name.starts_with("operator"); }
 
 void ApiResolver::dropUntypedForms(ApiCall &C) const {
+  const bool ReturnsPointer = C.Callee && C.Callee->getReturnType()->isPointerType();
   llvm::erase_if(C.Entries, [&](const ApiEntry *E) {
-    return llvm::any_of(E->TensorArgs, [&](unsigned P) {
-      return P >= C.Args.size() || !isTensor(skipValueWrappers(C.Args[P])->getType());
-    });
+    return (E->ReturnsPointer && !ReturnsPointer) || llvm::any_of(E->TensorArgs, [&](unsigned P) {
+             return P >= C.Args.size() || !isTensor(skipValueWrappers(C.Args[P])->getType());
+           });
   });
 }
 

@@ -38,10 +38,10 @@ TaintState joinStates(const TaintState &A, const TaintState &B) {
   auto SameExits = [](const TaintValue &X, const TaintValue &Y) {
     return X.Origin == Y.Origin && X.Context == Y.Context && X.Params == Y.Params;
   };
-  for (const auto &[Local, Exits] : A.Emptied)
-    if (auto It = B.Emptied.find(Local); It != B.Emptied.end() && SameExits(Exits.first, It->second.first) &&
-                                         SameExits(Exits.second, It->second.second))
-      R.Emptied[Local] = Exits;
+  for (const auto &[Local, At] : A.Emptied)
+    if (auto It = B.Emptied.find(Local); It != B.Emptied.end() && SameExits(At.LoopExits, It->second.LoopExits) &&
+                                         SameExits(At.FunctionExits, It->second.FunctionExits))
+      R.Emptied[Local] = {At.LoopExits, At.FunctionExits, std::min(At.Depth, It->second.Depth)};
   R.LoopExits = join(A.LoopExits, B.LoopExits);
   R.FunctionExits = join(A.FunctionExits, B.FunctionExits);
   R.DynamicShapes = A.DynamicShapes;
@@ -76,9 +76,10 @@ bool sameFacts(const TaintState &A, const TaintState &B) {
       return false;
   if (A.Emptied.size() != B.Emptied.size())
     return false;
-  for (const auto &[Local, Exits] : A.Emptied)
-    if (auto It = B.Emptied.find(Local); It == B.Emptied.end() || !Exits.first.sameKind(It->second.first) ||
-                                         !Exits.second.sameKind(It->second.second))
+  for (const auto &[Local, At] : A.Emptied)
+    if (auto It = B.Emptied.find(Local); It == B.Emptied.end() || !At.LoopExits.sameKind(It->second.LoopExits) ||
+                                         !At.FunctionExits.sameKind(It->second.FunctionExits) ||
+                                         At.Depth != It->second.Depth)
       return false;
   if (A.HostTensors.size() != B.HostTensors.size())
     return false;

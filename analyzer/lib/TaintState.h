@@ -61,15 +61,22 @@ struct TaintState {
   /// at a call site: Context); Params bit i: the shape of tensor parameter i (for summaries).
   llvm::DenseMap<const void *, TaintValue> DynamicShapes;
   /// Conditions that decided, earlier on this path, whether it goes on: a branch on tensor data
-  /// that left the enclosing loop body (`if (s < t) continue;`, `break`) or the function
-  /// (`return`). Everything after it runs a data-dependent number of times; the loop's part is
-  /// dropped where the loop ends, the function's part holds to the end.
+  /// that left the enclosing loop body (`if (s < t) continue;`) or the function (`return`).
+  /// Everything after it runs a data-dependent number of times; the loop's part is dropped where
+  /// the loop ends, the function's part holds to the end. (A `break` is part of its loop's trip
+  /// count instead: what follows it runs in every iteration up to the last.)
   TaintValue LoopExits, FunctionExits;
-  /// Local host containers emptied on every path here (`v.clear()`), with the exits taken before
-  /// the emptying: what is added after it counts the data-dependent exits from there, not from the
-  /// declaration, so that a list cleared and refilled to a static count each step keeps a static
-  /// length however many steps ran.
-  llvm::DenseMap<const void *, std::pair<TaintValue, TaintValue>> Emptied;
+  /// Where a local host container was emptied: the exits taken before, and how many conditions
+  /// and loops enclosed the emptying.
+  struct Emptying {
+    TaintValue LoopExits, FunctionExits;
+    size_t Depth = 0;
+  };
+  /// Local host containers emptied on every path here (`v.clear()`): what is added after it counts
+  /// the data-dependent exits and conditions from there, not from the declaration, so that a list
+  /// cleared and refilled to a static count each step keeps a static length however many steps
+  /// ran.
+  llvm::DenseMap<const void *, Emptying> Emptied;
   /// No path reaches this point (after return, break, continue, throw).
   bool Unreachable = false;
 

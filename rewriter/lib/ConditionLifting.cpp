@@ -289,6 +289,12 @@ static bool isHostObject(QualType T, const ApiModel &Api) {
   return !T->isArithmeticType() && !Api.isTensor(T) && T->getAsCXXRecordDecl();
 }
 
+/// A string or an iterable container: a table the condition reads at some position.
+static bool isHostTable(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return (RD && RD->getName() == "basic_string") || isIterableContainer(T.getNonReferenceType());
+}
+
 /// Why a condition on the host object `V` (a container, a string) has no tensor form, with where
 /// its value was read from a tensor when it was (a token looked up from an id read on the host).
 std::string hostObjectReason(const VarDecl *V, const Expr *Use, const ApiModel &Api, ASTContext &Ctx) {
@@ -318,6 +324,31 @@ std::string hostObjectReason(const VarDecl *V, const Expr *Use, const ApiModel &
     From = ", whose fields follow tensor data: move the test, and the host code that computes the object, out "
            "of the graph region, after the replay (or compute the fields as tensors and select with torch::where)";
   return "the condition depends on " + What + From;
+}
+
+/// Why a condition that reads a host object holding nothing from tensors (a vocabulary's end id,
+/// a config's threshold) is not lifted: the object has no tensor form, the number it gives does.
+static std::string untaintedObjectReason(const VarDecl *V, const DeclRefExpr *Use, ASTContext &Ctx) {
+  // The outermost member access or call on the object (`vocab->end_id()`, `cfg.threshold`).
+  const Expr *Read = Use;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    const DynTypedNodeList Parents = Ctx.getParents(*Read);
+    const Expr *Up = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!Up || !(isa<MemberExpr, CXXMemberCallExpr, ImplicitCastExpr, ParenExpr>(Up) ||
+                 (isa<CXXOperatorCallExpr>(Up) && cast<CXXOperatorCallExpr>(Up)->getOperator() == OO_Arrow)))
+      break;
+    // A conversion of the object itself (to bool, to a number) is the use: stop at the object.
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Up);
+        Cast && Cast->getCastKind() != CK_NoOp && Cast->getCastKind() != CK_LValueToRValue &&
+        Cast->getCastKind() != CK_UncheckedDerivedToBase && Cast->getCastKind() != CK_DerivedToBase)
+      break;
+    Read = Up;
+  }
+  const std::string Text = sourceText(Read, Ctx);
+  return "the condition reads the host object '" + V->getNameAsString() + "'" +
+         (Read != Use && !Text.empty() ? " ('" + Text + "')" : std::string()) +
+         ", which has no tensor form: read the number it gives into a local before the loop or branch "
+         "(`const auto v = " + (Text.empty() ? V->getNameAsString() : Text) + ";`) and test that";
 }
 
 static bool isComparison(BinaryOperatorKind K) {
@@ -551,6 +582,8 @@ llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope 
           if (const auto *DR = dyn_cast<DeclRefExpr>(S))
             if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
               QualType T = V->getType().getNonReferenceType();
+              if (isHostObject(T, Api) && !isHostTable(T) && Api.facts() && !Api.facts()->taintOf(DR))
+                return refuse(untaintedObjectReason(V, DR, Ctx));
               if (isHostObject(T, Api))
                 return refuse(hostObjectReason(V, DR, Api, Ctx));
               // An integer counter of a for loop is a host value like any other: each iteration

@@ -70,10 +70,27 @@ std::string sourceText(const Stmt *S, const ASTContext &Ctx) {
     return "";
   CharSourceRange R = CharSourceRange::getTokenRange(S->getSourceRange());
   const SourceManager &SM = Ctx.getSourceManager();
-  R = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
-  if (R.isInvalid())
+  CharSourceRange File = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
+  if (File.isValid())
+    return Lexer::getSourceText(File, SM, Ctx.getLangOpts()).str();
+  // An expression passed as one macro argument (`PICK(c, a + 1, b)`) was written by the user at
+  // its spelling; anything else inside a macro has no text of its own in the file.
+  // The parentheses a macro body puts around its argument (`((c) ? (t) : (f))`) are not the user's.
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    const Expr *Inner = E->IgnoreUnlessSpelledInSource();
+    if (const auto *P = dyn_cast<ParenExpr>(Inner); P && P->getLParen().isMacroID())
+      return sourceText(P->getSubExpr(), Ctx);
+    if (Inner != E)
+      return sourceText(Inner, Ctx);
+  }
+  const SourceLocation B = S->getBeginLoc(), E = S->getEndLoc();
+  if (!SM.isMacroArgExpansion(B) || !SM.isMacroArgExpansion(E))
     return "";
-  return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+  CharSourceRange Spelled = CharSourceRange::getTokenRange(SM.getSpellingLoc(B), SM.getSpellingLoc(E));
+  if (SM.getFileID(Spelled.getBegin()) != SM.getFileID(Spelled.getEnd()) ||
+      SM.isBeforeInTranslationUnit(Spelled.getEnd(), Spelled.getBegin()))
+    return "";
+  return Lexer::getSourceText(Spelled, SM, Ctx.getLangOpts()).str();
 }
 
 llvm::SmallVector<const Expr *, 4> bracedListElements(const Expr *E) {

@@ -402,9 +402,26 @@ llvm::Expected<std::optional<Value>> Predicator::run(llvm::ArrayRef<const Stmt *
   return std::optional<Value>();
 }
 
+/// The first `throw` in `S` outside lambdas, or null.
+static const Stmt *findThrow(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return nullptr;
+  if (isa<CXXThrowExpr>(S))
+    return S;
+  for (const Stmt *Child : S->children())
+    if (const Stmt *Found = findThrow(Child))
+      return Found;
+  return nullptr;
+}
+
 llvm::Expected<std::optional<Value>> Predicator::runIf(const IfStmt *If, llvm::ArrayRef<const Stmt *> Rest, Env &E,
                                                        bool MayReturn, const std::string &Where) {
   IfChain Chain = decomposeIfChain(If);
+  // An arm that throws has no select form whatever its condition (`if (!torch::isfinite(loss)
+  // .item<bool>()) throw ...;`): that is the obstacle to name, before any of the condition's.
+  for (size_t I = 0; I <= Chain.Branches.size(); ++I)
+    if (const Stmt *Throw = findThrow(I < Chain.Branches.size() ? Chain.Branches[I].Body : Chain.Else))
+      return refuse("the " + Chain.armName(I) + " branch throws an exception" + line(Throw));
   // Conditions: lifted to tensors; they read the values before the if.
   std::vector<std::string> Conds;
   for (size_t I = 0; I < Chain.Branches.size(); ++I) {

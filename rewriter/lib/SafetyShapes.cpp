@@ -405,6 +405,21 @@ static std::string describeShape(const Sketch &S) {
 static std::optional<std::string> sketchesConflict(const Sketch &SA, const std::string &TextA, const Sketch &SB,
                                                    const std::string &TextB);
 
+/// "'a' and 'b' are different tensors" when each arm is a variable, else what each is computed from.
+static std::string describeArmSources(const Sketch &SA, const std::string &TextA, const Sketch &SB,
+                                      const std::string &TextB) {
+  auto IsVariable = [](const Sketch &S, const std::string &Text) {
+    return S.Of.size() == 1 && (*S.Of.begin())->getNameAsString() == Text;
+  };
+  if (IsVariable(SA, TextA) && IsVariable(SB, TextB))
+    return "'" + TextA + "' and '" + TextB + "' are different tensors";
+  if (IsVariable(SB, TextB))
+    return "'" + TextA + "' is computed from " + describeVars(SA.Of) + ", and '" + TextB + "' only from itself";
+  if (IsVariable(SA, TextA))
+    return "'" + TextA + "' is a tensor of its own, and '" + TextB + "' is computed from " + describeVars(SB.Of);
+  return "'" + TextA + "' is computed from " + describeVars(SA.Of) + " and '" + TextB + "' from " + describeVars(SB.Of);
+}
+
 std::optional<std::string> armsIncompatible(const Expr *A, const Expr *B, const ApiModel &Api,
                                             ASTContext &Ctx) {
   for (const Expr *Arm : {A, B})
@@ -460,8 +475,7 @@ static std::optional<std::string> sketchesConflict(const Sketch &SA, const std::
   // promotions of `/` and floating literals) one dtype. Arms from different tensors may differ in
   // both, and where() would broadcast and promote them where the original returned either as it is.
   if (SA.Shape == Sketch::Vars && SB.Shape == Sketch::Vars && SA.Of != SB.Of)
-    return "'" + TextA + "' is computed from " + describeVars(SA.Of) + " and '" + TextB +
-           "' from " + describeVars(SB.Of) +
+    return describeArmSources(SA, TextA, SB, TextB) +
            ": their shapes and dtypes may differ, and where() would broadcast and promote one to the other";
   if ((SA.Dtype == Sketch::Bool && SB.Dtype == Sketch::Number) ||
       (SA.Dtype == Sketch::Number && SB.Dtype == Sketch::Bool))

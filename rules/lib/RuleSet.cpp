@@ -248,6 +248,10 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
     if (!Tensors)
       return Tensors.takeError();
     E.TensorArgs = *Tensors;
+    auto Pointer = M.takeBool("returns_pointer");
+    if (!Pointer)
+      return Pointer.takeError();
+    E.ReturnsPointer = Pointer->value_or(false);
     auto Safe = M.takeInt("safe_value");
     if (!Safe)
       return Safe.takeError();

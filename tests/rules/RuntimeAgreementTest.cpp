@@ -31,6 +31,13 @@ struct Probe {
   std::function<void(Inputs &)> Call;
 };
 
+// LibTorch's deprecated spelling, which old detection kernels still use: the pack entry `data`
+// (returns_pointer) must be refused by the runtime as data_ptr is.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+float *oldSpellingOfDataPtr(const gfy::Tensor &X) { return X.data<float>(); }
+#pragma GCC diagnostic pop
+
 std::vector<Probe> probes() {
   return {
       {"item", 0, false, [](Inputs &I) { (void)I.X.sum().item<float>(); }},
@@ -38,6 +45,7 @@ std::vector<Probe> probes() {
       {"equal", 0, false, [](Inputs &I) { (void)I.X.equal(I.X); }},
       {"allclose", 0, false, [](Inputs &I) { (void)gfy::allclose(I.X, I.X); }},
       {"data_ptr", 0, false, [](Inputs &I) { (void)I.X.data_ptr<float>(); }},
+      {"data", 0, false, [](Inputs &I) { (void)oldSpellingOfDataPtr(I.X); }},
       {"operator<<", 0, false, [](Inputs &I) { std::ostringstream S; S << I.X; }},
       {"cpu", 0, false, [](Inputs &I) { (void)I.X.cpu(); }},
       {"nonzero", 0, false, [](Inputs &I) { (void)I.Mask.nonzero(); }},

@@ -93,3 +93,38 @@ struct AccessorSum : torch::nn::Module {
     return probs * s;
   }
 };
+
+// A helper given one element of a vector of vectors (`drop_below(groups[g], t)`) changes that
+// element's length, not how many elements the outer vector has: sized once by resize(), the loop
+// over it is static, the loop over each inner vector is not.
+static void drop_below(std::vector<float> &v, float threshold) {
+  for (size_t j = 0; j < v.size();) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: loop condition depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+    if (v[j] < threshold)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      v.erase(v.begin() + j);
+    else
+      ++j;
+  }
+}
+
+struct Grouped : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor scores, float threshold) {
+    auto host = scores.to(torch::kCPU);
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'to' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto a = host.accessor<float, 1>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'accessor' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    std::vector<std::vector<float>> groups;
+    groups.resize(4);
+    for (int64_t r = 0; r < 16; ++r)
+      groups[r % 4].push_back(a[r]);
+    float total = 0;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      drop_below(groups[g], threshold);
+      for (float s : groups[g])
+      // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: loop range depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+        total += s;
+    }
+    return scores * total;
+  }
+};

@@ -45,6 +45,17 @@ struct NonzeroOnce : torch::nn::Module {
   }
 };
 
+// `data<T>()`, the old spelling of `data_ptr<T>()`, exposes the memory; `data()` without a type
+// is a tensor (the values without autograd history) and stays on the device.
+struct OldSpelling : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    const float *p = x.data<float>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'data' exposes the tensor's memory to host reads (the old spelling of data_ptr); the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    torch::Tensor detached = x.data();
+    return detached * p[0];
+  }
+};
+
 // Outside any graph region: a training loop may log values freely.
 void train(torch::nn::Module &model, torch::Tensor loss) {
   for (int epoch = 0; epoch < 3; ++epoch) {

@@ -26,7 +26,7 @@ torch::Tensor other_input(torch::Tensor x, torch::Tensor y) {
 
 torch::Tensor both_arms(torch::Tensor x, torch::Tensor y) {
   torch::Tensor r;
-  if (x.mean().item<float>() > 0) { // EXPECT-NO-FIX: 'x \+ y' is computed from 'x' and 'y' and 'x' from 'x'
+  if (x.mean().item<float>() > 0) { // EXPECT-NO-FIX: 'x \+ y' is computed from 'x' and 'y', and 'x' only from itself
     r = x + y;
   } else {
     r = x;

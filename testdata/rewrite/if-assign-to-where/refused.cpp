@@ -54,3 +54,25 @@ torch::Tensor impure_local(torch::Tensor x, torch::Tensor y) {
   }
   return y;
 }
+
+// A throw is the obstacle even where the condition could not be lifted either (`x` may hold more
+// than one element): the refusal names the throw.
+torch::Tensor throws_on_unknown_size(torch::Tensor x) {
+  if (x.item<float>() > 0) // EXPECT-NO-FIX: ^the then branch throws an exception \(line [0-9]+\)$
+    throw std::runtime_error("positive");
+  return x;
+}
+
+// A host object the condition reads holds nothing from tensors: the number it gives has a tensor
+// form, the object has none.
+struct Limits {
+  float high;
+  float threshold() const { return high; }
+};
+
+torch::Tensor reads_host_object(torch::Tensor x, const Limits &limits) {
+  torch::Tensor y = x;
+  if (x.sum().item<float>() > limits.threshold()) // EXPECT-NO-FIX: the condition reads the host object 'limits' \('limits.threshold\(\)'\), which has no tensor form: read the number it gives into a local before the loop or branch
+    y = x * 2;
+  return y;
+}

@@ -13,3 +13,13 @@ torch::Tensor local_used_twice(torch::Tensor x) {
   float twice = s * 2;
   return y * twice;
 }
+
+torch::Tensor different_tensors(torch::Tensor x, torch::Tensor a, torch::Tensor b) {
+  return x.sum().item<float>() > 0 ? a : b; // EXPECT-NO-FIX: 'a' and 'b' are different tensors: their shapes and dtypes may differ
+}
+
+// The arms quoted as written at the macro's use, not as empty text.
+#define PICK_ARM(c, t, f) ((c) ? (t) : (f))
+torch::Tensor macro_arms(torch::Tensor x, torch::Tensor w) {
+  return PICK_ARM(x.sum().item<float>() > 0, w * 2, x); // EXPECT-NO-FIX: 'w \* 2' is computed from 'w', and 'x' only from itself
+}

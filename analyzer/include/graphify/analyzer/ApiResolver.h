@@ -115,7 +115,8 @@ private:
   /// Whether `E` is indexed under a tensor namespace (so a bare global name is a different
   /// function that merely shares the name).
   bool claimedByTensorNamespace(const ApiEntry &E, unsigned NumArgs) const;
-  /// Drops the entries whose `tensor_args` are not tensors in `C` (another overload's form).
+  /// Drops the entries whose `tensor_args` are not tensors in `C`, or that want a pointer result
+  /// (`returns_pointer`) where the callee returns something else (another overload's form).
   void dropUntypedForms(ApiCall &C) const;
 };
 

@@ -46,6 +46,9 @@ struct ApiEntry {
   /// forms differ by an argument's type (`repeat_interleave(2)` repeats statically,
   /// `repeat_interleave(counts)` as the data says).
   std::vector<unsigned> TensorArgs;
+  /// Matches only a form that returns a pointer: `t.data<float>()` (the old spelling of
+  /// `data_ptr<float>()`) beside `t.data()`, which returns a tensor.
+  bool ReturnsPointer = false;
   std::optional<int64_t> SafeValue; ///< an input inside that domain, with a finite derivative (domain_restricted)
   /// Position naming the stream or graph a capture_begin/capture_end call acts on (a window
   /// closes at the next end call on the same stream), or the stream a stream_ordered call

@@ -1,0 +1,435 @@
+#pragma once
+/// \file
+/// The taint interpreter of one body (a function, or a lambda in the state it captures): it walks
+/// statements in order, joins structured control flow explicitly and runs loops to a fixpoint
+/// (TaintAnalysis.cpp says why not a CFG). Its parts, one concept per file:
+/// BodyInterpreter.cpp (entry points, origins, storage), BodyInterpreterTensors.cpp (masks,
+/// value-dependent shapes, host residency), BodyInterpreterExprs.cpp (expressions, calls,
+/// lambdas), BodyInterpreterContainers.cpp (host containers, writes through pointers, callee
+/// summaries), BodyInterpreterStmts.cpp (statements, branches and loops).
+///
+/// \code
+///   BodyInterpreter I(Impl, FD, TaintState());
+///   I.seedParameters(); I.seedFields(); I.runConstructorInits(); I.runBody(FD->getBody());
+///   Impl.Summaries[taint::key(FD)].absorb(I.summarize());
+/// \endcode
+
+#include "TaintProgram.h"
+
+#include "graphify/analyzer/ApiResolver.h"
+#include "graphify/analyzer/TaintFacts.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SmallVector.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace graphify::taint {
+
+class BodyInterpreter {public:
+  BodyInterpreter(TaintAnalysis::Impl &A, const clang::FunctionDecl *FD, TaintState Init)
+      : A(A), Facts(A.Facts), Api(A.Api), FD(FD), S(std::move(Init)) {
+    InRegion = A.IsRegion(FD);
+  }
+
+  /// Seeds parameter i with its call-site taint and the summary bit i.
+  void seedParameters();
+
+  void runConstructorInits();
+
+  void runBody(const clang::Stmt *Body);
+
+  /// The tensor fields of `*this` start as every function of the TU leaves them. A field's
+  /// in-class initialiser is what a constructor that does not name the field leaves in it.
+  void seedFields();
+
+  FunctionSummary summarize() const;
+
+  /// The state where the body ends (joined over returns), for by-reference captures.
+  const TaintState &exitState() const;
+
+  TaintState S;
+
+private:
+  TaintAnalysis::Impl &A;
+  TaintFacts &Facts;
+  const ApiResolver &Api;
+  const clang::FunctionDecl *FD;
+  bool InRegion = false;
+  TaintState Exit = TaintState::unreachable();
+  /// The tensor fields of `*this` this body rebinds (what it leaves in them is recorded at exit).
+  llvm::DenseSet<const clang::FieldDecl *> WrittenFields;
+  TaintValue Ret;
+  TaintValue RetShape;
+  /// The length of the returned host container, when the function returns one.
+  TaintValue RetSize;
+  /// The elements and the length of host containers returned by calls evaluated here, each as
+  /// the callee leaves it (the expression's own taint joins both).
+  llvm::DenseMap<const clang::Expr *, std::pair<TaintValue, TaintValue>> ReturnedContainers;
+  /// The conditions of the enclosing branches and loops, outermost first (structured control;
+  /// the exits that outlive their construct are in the state: LoopExits, FunctionExits).
+  std::vector<TaintValue> Control;
+  /// Where a local container was declared: how deep in Control, and the exits taken before.
+  /// Conditions that enclose the declaration too do not make its length vary.
+  struct Declaration {
+    size_t Depth = 0;
+    TaintValue LoopExits, FunctionExits;
+  };
+  llvm::DenseMap<const clang::VarDecl *, Declaration> Declared;
+  /// The depths of Control that hold a loop's trip count. Inside the body a counter follows
+  /// the iteration; the loop's data-dependent trip count reaches it when the loop ends.
+  llvm::SmallDenseSet<size_t, 4> LoopDepths;
+  /// Per enclosing loop, innermost last: the local host scalars its body writes (`++n`, `n += w`,
+  /// `best = i`).
+  std::vector<llvm::SmallDenseSet<TaintKey, 4>> WrittenInLoop;
+  /// Per enclosing loop: the data-dependent conditions of the `break`s that leave it (part of its
+  /// trip count).
+  std::vector<TaintValue> BreakConditions;
+  /// Per enclosing loop: the tensor variables it grows onto themselves (`ys = torch::cat({ys, tok},
+  /// 1)`), with the dimension: after a loop whose trip count follows the data, their size does.
+  std::vector<llvm::SmallDenseMap<const clang::VarDecl *, bool, 2>> GrownInLoop;
+  /// Per enclosing loop: its condition and increment. The variables they read step the loop
+  /// (`i` of `for (i = 0; i < 8; ++i)`); the loop's own finding covers them.
+  std::vector<llvm::SmallVector<const clang::Stmt *, 2>> LoopHeads;
+  bool SawReturn = false;
+  bool AllReturnsMask = true;
+  bool AllReturnsHost = true;
+
+  struct JumpTargets {
+    std::vector<TaintState> Breaks, Continues;
+  };
+  std::vector<JumpTargets> Jumps;
+
+  // --- origins ---------------------------------------------------------------------------
+
+  const TracedOrigin *extend(const TracedOrigin *O, clang::SourceLocation Loc, const clang::Stmt *At,
+                             const std::string &Msg);
+
+  TaintValue step(TaintValue V, clang::SourceLocation Loc, const clang::Stmt *At, const std::string &Msg);
+
+  TracedOrigin *source(const ApiCall &C, const ApiEntry &Entry);
+
+  /// A host value reaches the graph here (tensor math, a branch, a loop, a size, a return).
+  void use(TaintValue V);
+
+  // --- storage -----------------------------------------------------------------------------
+
+  TaintValue readVar(const clang::VarDecl *VD);
+
+  TaintValue fieldTaint(const clang::FieldDecl *F);
+
+  /// How many elements a container field holds: data-dependent when it grew under a
+  /// data-dependent condition (or by a data-dependent count) anywhere in the TU.
+  TaintValue fieldSize(const clang::FieldDecl *F);
+
+  /// Whether control reaches here depending on tensor data: the enclosing conditions, and the
+  /// data-dependent exits taken earlier on this path.
+  TaintValue reached() const;
+
+  /// The same, counting only what happened since `D`: a container declared inside a branch or
+  /// a loop body has the same length on every path through it.
+  TaintValue reachedSince(const Declaration &D, bool SkipLoops = false) const;
+
+  /// Whether control reaches here depending on tensor data, since local `VD` was declared (the
+  /// exits: since it was last emptied on every path here, `v.clear()`). `SkipLoops`: as the
+  /// body of each enclosing loop sees it, whatever the loop's trip count.
+  TaintValue reachedSince(const clang::VarDecl *VD, bool SkipLoops = false) const;
+
+  /// The conditions under which local container `VD` is replaced as a whole here: those since its
+  /// declaration but the trip counts of enclosing loops, which reach it when the loop ends.
+  TaintValue replacedUnder(const clang::VarDecl *VD);
+
+  /// Writes variable `VD`; `Note` replaces the default "assigned to 'v' here" step (empty: the
+  /// caller already recorded the step).
+  void setVar(const clang::VarDecl *VD, TaintValue V, clang::SourceLocation Loc, const clang::Stmt *At, bool Strong,
+              std::optional<std::string> Note = std::nullopt);
+
+  void writeKey(TaintKey K, TaintValue V, bool Strong);
+
+  /// `v[i] = s`, `v.at(i) = s`, `v[i].score = s`: the elements of local `VD` may now hold `V`;
+  /// how many elements there are does not change.
+  void storeElement(const clang::VarDecl *VD, TaintValue V, clang::SourceLocation Loc, const clang::Stmt *At);
+
+  /// The container field `F` may now hold a different number of elements, depending on `V`.
+  void growField(const clang::FieldDecl *F, TaintValue V, clang::SourceLocation Loc, const clang::Stmt *At);
+
+  /// Writes field `F` of `Base` (null: *this). `Whole`: the field is replaced, not one of its
+  /// elements, so a container's number of elements comes with the value.
+  void writeField(const clang::VarDecl *Base, const clang::FieldDecl *F, TaintValue V, clang::SourceLocation Loc,
+                  const clang::Stmt *At, bool Strong, bool Whole, const char *Verb = "stored in field");
+
+  /// Stores a host value into the lvalue `LHS`. Whole variables and fields are overwritten
+  /// (a clean value clears their taint); elements of containers and pointees are joined.
+  void assign(const clang::Expr *LHS, TaintValue V, const clang::Stmt *At);
+
+  // --- masks -------------------------------------------------------------------------------
+
+  bool isMask(const clang::Expr *E);
+
+  /// A dimension written as a constant other than the leading one (`1`, not `0` or `-1`).
+  bool isTrailingDim(const clang::Expr *E);
+  clang::ASTContext &Ctx();
+
+  /// The selection that makes `C` a value-dependent shape: a `dynamic_output_shape` entry, or
+  /// indexing with a mask.
+  const ApiEntry *selectionEntry(const ApiCall &C);
+
+  /// Whether the shape of `E` (a tensor, or a value holding tensors) may follow tensor values,
+  /// and why: a selection (a `dynamic_output_shape` op, indexing with a mask), anything
+  /// computed from one (views, casts, arithmetic, `index_select` by a selection's indices, a
+  /// `cat` with a selected part), a local, field or container holding one, a function returning
+  /// one. A tensor parameter's shape is its bit (and the shape passed in at a region's call
+  /// site). Full reductions, rank queries and factories built from host sizes do not carry it.
+  TaintValue dynamicShape(const clang::Expr *E, unsigned Depth = 0);
+
+  /// The host container an argument passes its elements from (`keep` of `torch::tensor(keep)`,
+  /// through the conversions to ArrayRef or TensorDataContainer), or null.
+  static const clang::Expr *hostData(const clang::Expr *Arg);
+
+  /// The number of elements of the host data a call builds a tensor from (`length_args`:
+  /// `torch::tensor(keep)` has keep.size() elements), where it follows tensor data. `Record`:
+  /// the evaluation of the call, which records it for the size check and as a use.
+  TaintValue dataLength(const ApiCall &C, const clang::Expr *At, bool Record);
+
+  const TracedOrigin *fieldShape(const clang::FieldDecl *F);
+
+  /// The value `Target` (a local or a field) now holds has the shape of `Value`. Locals are
+  /// overwritten (`Strong`) or joined (an element stored into a container); fields are joined
+  /// TU-wide.
+  void setShape(const clang::Expr *Target, const clang::Expr *Value, const clang::Stmt *At, bool Strong);
+
+  void setShapeOf(const clang::VarDecl *VD, TaintValue V, clang::SourceLocation Loc, const clang::Stmt *At,
+                  bool Strong);
+
+  /// Whether `E` is a braced list (or a TensorList built from one) of masks only.
+  bool listsOnlyMasks(const clang::Expr *E, unsigned Depth = 0);
+
+  /// Whether an argument of a conversion can choose the element type: a tensor (`to(other)`),
+  /// an enumeration that has a `Bool` enumerator (a dtype), or options with a `dtype` (told by
+  /// the written argument's type, before conversions, and by structure, not by name).
+  bool mayNameDtype(const clang::Expr *Arg);
+
+  bool indexHasMask(const clang::Expr *E, unsigned Depth = 0);
+
+  llvm::DenseMap<const clang::Expr *, const TracedOrigin *> DynamicSources;
+
+  /// The tensor local `D` is given the value `Init`: whether it is a mask, whether it is in host
+  /// memory.
+  void rebindTensor(const clang::Decl *D, const clang::Expr *Init);
+
+  /// Notes `VD = Value` when `Value` concatenates `VD` with more (a tensor the enclosing loop grows).
+  void noteGrowth(const clang::VarDecl *VD, const clang::Expr *Value);
+
+  /// After `Loop`, whose trip count depends on `Trip`: the tensors it grew have a value-dependent
+  /// size along the dimension they grew on.
+  void endGrowth(const llvm::SmallDenseMap<const clang::VarDecl *, bool, 2> &Grown, TaintValue Trip,
+                 const clang::Stmt *Loop);
+
+  // --- host residency ----------------------------------------------------------------------
+
+  /// The call that put the tensor `E` evaluates to in pageable host memory, or null.
+  const clang::Expr *hostResident(const clang::Expr *E);
+
+  /// What the local or field of `*this` read by `Read` holds here, as this path left it (a field
+  /// starts as every function of the TU leaves it).
+  const clang::Expr *heldInHost(const clang::Expr *Read);
+
+  /// A tensor field of `*this` is given `Value` here.
+  void rebindField(const clang::FieldDecl *F, const clang::Expr *Value);
+
+  void noteFieldAtExit(const clang::FieldDecl *F, const clang::Expr *HostOrigin);
+
+  void recordFieldExits();
+
+  /// Another method of this object may rebind the fields some function leaves off the host.
+  void forgetFieldsOthersRebind();
+
+  /// A user function taking `Tensor&` may rebind what is passed to it: a field (a method of this
+  /// object may rebind any field), or a local or parameter, which then holds what the callee's
+  /// summary says it leaves there (`to_tensor(img, out)` leaves `out` in host memory), resolved
+  /// against the arguments as they are before the call.
+  void notePassedForRebinding(const ApiCall &C, unsigned First);
+
+  // --- expressions -------------------------------------------------------------------------
+
+public:
+  TaintValue eval(const clang::Expr *E);
+
+private:
+  TaintValue evalChildren(const clang::Stmt *E);
+
+  TaintValue evalImpl(const clang::Expr *E);
+
+  /// A field read as a whole: a container field also brings how many elements it holds.
+  TaintValue evalMember(const clang::MemberExpr *ME);
+
+  TaintValue evalMemberElements(const clang::MemberExpr *ME);
+
+  TaintValue evalBinary(const clang::BinaryOperator *BO);
+
+  TaintValue evalConditional(const clang::AbstractConditionalOperator *CO);
+
+  TaintValue evalOverloadedAssignment(const clang::CXXOperatorCallExpr *Op);
+
+  static bool isInstanceCall(const clang::Expr *E, const clang::FunctionDecl *Callee);
+
+  TaintValue evalCall(const clang::Expr *E);
+
+  /// The host container whose elements the argument iterates with write access (`v.begin()`,
+  /// `v.begin() + k`, `v.rend()`), or null: an algorithm given it (`std::partial_sort`,
+  /// `std::fill`, `std::transform`'s output) may store into those elements, not change how many
+  /// there are.
+  const clang::Expr *containerIteratedBy(const clang::Expr *Arg);
+
+  /// The variable an argument object wraps for writing, or null: a temporary built by a
+  /// constructor that takes it by non-const reference (`cv::OutputArray` made from a
+  /// `std::vector<float>&` or a `cv::Mat&`), through which the callee writes its output.
+  const clang::Expr *wrappedForWriting(const clang::Expr *Arg);
+
+  /// The result of an opaque function that a selection's size reaches only inside host objects
+  /// (`cv::minAreaRect(points)`, the points a cv::Mat shaped by `p.size(0)`): a struct computed
+  /// from them depends on the data, but none of its members is that size any more. A size passed
+  /// as a number (`std::make_pair(sel.size(0), k)`) stays one.
+  TaintValue computedFromObjects(const ApiCall &C, const clang::Expr *E, llvm::ArrayRef<TaintValue> ArgV,
+                                 TaintValue All);
+
+  /// `V` without the mark of being a selection's size: a value computed from one (a struct a
+  /// host library builds, a flag set when a size test holds) still follows the data, but is no
+  /// count of rows to keep padded.
+  TaintValue notTheSize(TaintValue V);
+
+  /// `V` as an implicit flow (TaintOrigin::ThroughControl); a flag or a count is no selection's
+  /// size unless `KeepSize` (the trip count of a loop over a selection counts its rows).
+  TaintValue throughControl(TaintValue V, bool KeepSize);
+
+  TaintValue relabel(TaintValue V, bool ThroughControl, bool KeepSize = false);
+
+  /// A container or object now holds host data: a local (`v.push_back(s)`) or a field
+  /// (`history_.push_back(s)`, `stats.values.push_back(s)`).
+  void taintObject(const clang::Expr *Obj, TaintValue V, clang::SourceLocation Loc, const clang::Stmt *At);
+
+  /// A method of a host container. A size query reads how many elements there are; an element
+  /// read reads one element; a non-const method may store its arguments into the elements and
+  /// change how many there are, by its count arguments (integers by value: `resize(n)`) or
+  /// because it runs a data-dependent number of times. Other const methods (`begin`, `data`,
+  /// `find`) see both: nullopt, the caller joins everything.
+  std::optional<TaintValue> containerCall(const ApiCall &C, const clang::Expr *E, llvm::ArrayRef<TaintValue> ArgV);
+
+  /// `v.clear()` (a call tagged empties_container): local `v` holds no elements now, and adds
+  /// after this count their data-dependent exits from here. The length still follows the
+  /// conditions under which the emptying runs (`if (s > t) v.clear();`). Fields keep their
+  /// TU-wide facts: they are emptied and filled by any method, in any order.
+  void emptyContainer(const clang::Expr *Obj, clang::SourceLocation Loc, const clang::Stmt *At);
+
+  /// The data-dependent conditions under which a mutation of `Obj` runs here, since the
+  /// container was declared (a local) or at all (a field, an element).
+  TaintValue countSince(const clang::Expr *Obj);
+
+  /// How many elements the container `Obj` holds (`ObjV`: its value as a whole).
+  TaintValue sizeOf(const clang::Expr *Obj, TaintValue ObjV);
+
+  /// What the elements of the container `Obj` hold (`ObjV`: its value as a whole).
+  TaintValue elementsOf(const clang::Expr *Obj, TaintValue ObjV);
+
+  /// The container `Obj` now may hold `Stored` in its elements and a number of elements that
+  /// depends on `Count`.
+  void growContainer(const clang::Expr *Obj, TaintValue Stored, TaintValue Count, clang::SourceLocation Loc,
+                     const clang::Stmt *At);
+
+  /// `dets.push_back(sel)`, `boxes_.emplace_back(sel)`: a container of tensors now may hold a
+  /// tensor of a value-dependent shape (an element access stores nothing).
+  void noteStoredShapes(const ApiCall &C, const clang::Expr *E);
+
+  /// The container a tensor element of it is stored into may hold `V`'s shape (joined).
+  void storeShapeInto(const clang::Expr *Container, TaintValue V, clang::SourceLocation Loc, const clang::Stmt *At);
+
+  /// The container of `E` when `E` is an element of a host container of tensors reached by an
+  /// element access (`out[b]`, `out.at(b)`: a reference to the element), or null; a tensor's
+  /// own `t[i]` is a view of it, not a container's element.
+  const clang::Expr *containerOfElement(const clang::Expr *E);
+
+  void assignWeak(const clang::Expr *LHS, TaintValue V, const clang::Stmt *At, clang::SourceLocation Loc,
+                  std::string Note);
+
+  /// Host data written through the pointer `Ptr` lands in the elements of the variable it points
+  /// into (`buf.data()`, `&arr[0]`, `mat.data`); a container keeps its number of elements.
+  void writeElementsThrough(const clang::Expr *Ptr, TaintValue V, const clang::Stmt *At, clang::SourceLocation Loc,
+                            std::string Note);
+
+  TaintValue applySummary(const ApiCall &C, const FunctionSummary &Sum,
+                          llvm::ArrayRef<TaintValue> ArgV, unsigned First);
+
+  /// The elements and the length of the host container `E` evaluates to, when they are known
+  /// apart: a local container, or one returned by a function of the code.
+  std::optional<std::pair<TaintValue, TaintValue>> containerParts(const clang::Expr *E);
+
+  /// Gives the local container `VD` the value of `From` when its elements and length are known
+  /// apart (`auto rows = helper(x);`); false when `From` is one value.
+  bool setContainer(const clang::VarDecl *VD, const clang::Expr *From, clang::SourceLocation Loc,
+                    const clang::Stmt *At);
+
+  /// A lambda body runs later, but reads its captures as they are where it is created (by
+  /// value) or as they will be (by reference): analyzing it here, in the current state, covers
+  /// both for straight-line code; what it writes through reference captures is joined back.
+  void analyzeLambda(const clang::LambdaExpr *LE);
+
+  /// What a lambda's results take from what it captured (its parameters aside): a comparator
+  /// or a predicate handed to an algorithm (`std::partial_sort(..., [&](a, b) { return s[a] >
+  /// s[b]; })`, `std::count_if`) makes what the algorithm computes or reorders follow them.
+  TaintValue capturedResult(const clang::LambdaExpr *LE);
+
+  void analyzeLambdaBody(const clang::LambdaExpr *LE, const clang::FunctionDecl *Call, const TaintState &Init);
+
+  // --- statements --------------------------------------------------------------------------
+
+  void declare(const clang::VarDecl *VD);
+
+  /// Whether `Init` builds a container from a braced list of elements (`{a, b}`, also through
+  /// the std::initializer_list constructor): its length is the list's, fixed in the code.
+  static bool isBracedList(const clang::Expr *Init);
+
+  /// A local number, flag or enumerator: what counts, remembers or chooses on the host (`n` of
+  /// `++n`, `found` of `found = true`, `best` of `best = i`).
+  static bool isHostScalar(const clang::VarDecl *VD);
+
+  /// A local struct of host values (`Beam b;` whose `b.width` counts): not a tensor, a container
+  /// or anything holding tensors.
+  bool isHostRecord(const clang::VarDecl *VD);
+
+  /// `++n`, `n += w`, `found = true` on a local host scalar `Target` (`Verb`: "advanced", "set"):
+  /// after the data-dependent conditions around the write (since the variable was declared) it
+  /// holds how often they held, or whether they did — an implicit flow. The enclosing loops'
+  /// trip counts join when each loop ends (endLoop).
+  TaintValue writtenUnderControl(const clang::Expr *Target, const clang::Stmt *At, const char *Verb);
+
+  /// After a loop whose trip count `Trip` follows tensor data: the host scalars its body wrote
+  /// that were declared before it (not those a loop head reads: stepsALoop) now depend on how
+  /// often it ran.
+  void endLoop(const llvm::SmallDenseSet<TaintKey, 4> &Counters, TaintValue Trip, size_t Depth,
+               const clang::Stmt *Loop);
+
+  bool stepsALoop(const clang::VarDecl *VD) const;
+
+  static bool refersTo(const clang::Stmt *S, const clang::VarDecl *VD);
+
+  /// Evaluates the condition of `Owner` and returns what it depends on. The condition of an
+  /// assertion (`assert(c)`, `TORCH_CHECK(c)`) decides nothing for the code that goes on.
+  TaintValue condition(const clang::Expr *Cond, const clang::VarDecl *CondVar, const clang::Stmt *Owner);
+
+  /// Runs a loop body to a fixpoint. `Head` evaluates the condition (and is re-run each round)
+  /// and returns what the trip count depends on; `Inc` likewise. The body runs under those
+  /// conditions (`Control`), and under the data-dependent exits taken in it (`LoopExits`),
+  /// which end with the loop.
+  template <typename HeadFn, typename BodyFn, typename IncFn>
+  void loop(HeadFn Head, BodyFn Body, IncFn Inc, bool BodyFirst, const clang::Stmt *Loop,
+            llvm::ArrayRef<const clang::Stmt *> HeadStmts);
+
+  void stmt(const clang::Stmt *St);
+
+  std::vector<const TaintState *> SwitchEntry;};
+
+} // namespace graphify::taint

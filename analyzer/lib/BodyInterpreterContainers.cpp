@@ -1,0 +1,289 @@
+// Host containers: their elements and their length tracked apart, what a call stores into or
+// empties out of them, writes through pointers and references, and a callee's summary applied
+// to what the caller passed.
+#include "BodyInterpreter.h"
+
+#include "graphify/analyzer/HostOrigin.h"
+
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/StmtCXX.h>
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/SmallPtrSet.h>
+
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace graphify::taint {
+
+using namespace clang;
+
+std::optional<TaintValue> BodyInterpreter::containerCall(const ApiCall &C, const Expr *E,
+                                                         llvm::ArrayRef<TaintValue> ArgV) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(C.Callee);
+  if (!MD)
+    return std::nullopt;
+  const Expr *Obj = C.Args[0];
+  TaintValue Arguments;
+  for (unsigned I = 1; I < ArgV.size(); ++I)
+    Arguments = join(Arguments, ArgV[I]);
+  if (isSizeQuery(*MD))
+    return join(sizeOf(Obj, ArgV[0]), Arguments);
+  if (isElementRead(*MD))
+    return join(elementsOf(Obj, ArgV[0]), Arguments);
+  if (MD->isConst() || returnsIterator(*MD))
+    return std::nullopt;
+  if (C.hasTag("empties_container")) {
+    emptyContainer(Obj, C.NameLoc, E);
+    return {};
+  }
+  TaintValue Stored, Count = countSince(Obj);
+  for (unsigned I = 1; I < C.Args.size(); ++I) {
+    QualType T = I - 1 < MD->getNumParams() ? MD->getParamDecl(I - 1)->getType() : C.Args[I]->getType();
+    if (!T->isReferenceType() && T->isIntegerType())
+      Count = join(Count, ArgV[I]);
+    else
+      Stored = join(Stored, ArgV[I]);
+  }
+  growContainer(Obj, Stored, Count, C.NameLoc, E);
+  return join(ArgV[0], Arguments);
+}
+
+void BodyInterpreter::emptyContainer(const Expr *Obj, SourceLocation Loc, const Stmt *At) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !isLocal(VD) || !isHostContainerType(VD->getType()))
+    return;
+  auto It = Declared.find(VD);
+  Declaration Here = It == Declared.end() ? Declaration{} : It->second;
+  Here.LoopExits = S.LoopExits;
+  Here.FunctionExits = S.FunctionExits;
+  S.Values.erase({VD, nullptr});
+  // Emptied in every iteration, it is empty whatever the enclosing loops' trip counts.
+  writeKey(sizeKey(VD), step(reachedSince(Here, /*SkipLoops=*/true), Loc, At, "'" + nameOf(VD) + "' emptied here"),
+           /*Strong=*/true);
+  S.Emptied[VD] = {S.LoopExits, S.FunctionExits, Control.size()};
+}
+
+TaintValue BodyInterpreter::countSince(const Expr *Obj) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD))
+      return reachedSince(VD);
+  return reached();
+}
+
+TaintValue BodyInterpreter::sizeOf(const Expr *Obj, TaintValue ObjV) {
+  Obj = Obj->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return isLocal(VD) ? S.get(sizeKey(VD)) : readVar(VD);
+  if (const auto *ME = dyn_cast<MemberExpr>(Obj))
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      return fieldSize(F);
+  return ObjV;
+}
+
+TaintValue BodyInterpreter::elementsOf(const Expr *Obj, TaintValue ObjV) {
+  Obj = Obj->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return isLocal(VD) ? S.get({VD, nullptr}) : readVar(VD);
+  if (const auto *ME = dyn_cast<MemberExpr>(Obj))
+    return evalMemberElements(ME);
+  return ObjV;
+}
+
+void BodyInterpreter::growContainer(const Expr *Obj, TaintValue Stored, TaintValue Count, SourceLocation Loc,
+                                    const Stmt *At) {
+  Obj = Obj->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD)) {
+      if (!Stored.empty())
+        writeKey({VD, nullptr}, step(Stored, Loc, At, "added to '" + nameOf(VD) + "' here"), /*Strong=*/false);
+      if (!Count.empty())
+        writeKey(sizeKey(VD), step(Count, Loc, At, "the length of '" + nameOf(VD) + "' follows tensor data from here"),
+                 /*Strong=*/false);
+      return;
+    }
+  if (const auto *ME = dyn_cast<MemberExpr>(Obj))
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+      if (!Stored.empty())
+        taintObject(Obj, Stored, Loc, At);
+      growField(F, Count, Loc, At);
+      return;
+    }
+  // An element of another container (`groups[k].push_back(s)`): its length is part of what
+  // the outer container's elements hold.
+  TaintValue Both = join(Stored, Count);
+  if (Both.empty())
+    return;
+  if (const VarDecl *Root = rootVariable(Obj))
+    storeElement(Root, Both, Loc, At);
+  else if (const FieldDecl *F = rootThisField(Obj))
+    writeField(nullptr, F, Both, Loc, At, /*Strong=*/false, /*Whole=*/false);
+}
+
+void BodyInterpreter::noteStoredShapes(const ApiCall &C, const Expr *E) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(C.Callee);
+  if (!MD || !isInstanceCall(E, C.Callee) || MD->isConst() || isElementAccess(*MD) || C.Args.empty() ||
+      Api.isTensor(C.Args[0]->getType()) || !Api.holdsTensors(C.Args[0]->getType()))
+    return;
+  TaintValue V;
+  for (unsigned I = 1; I < C.Args.size(); ++I)
+    V = join(V, dynamicShape(C.Args[I]));
+  if (V.tainted())
+    storeShapeInto(C.Args[0], V, C.NameLoc, E);
+}
+
+void BodyInterpreter::storeShapeInto(const Expr *Container, TaintValue V, SourceLocation Loc, const Stmt *At) {
+  const Expr *Obj = skipValueWrappers(Container);
+  if (const auto *ME = dyn_cast<MemberExpr>(Obj)) {
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && !A.FieldShapes.count(F))
+      A.FieldShapes[F] = step(V, Loc, At, "added to '" + nameOf(F) + "' here").origin();
+    return;
+  }
+  if (const VarDecl *Root = rootVariable(Obj); Root && isLocal(Root))
+    setShapeOf(Root, V, Loc, At, /*Strong=*/false);
+}
+
+const Expr *BodyInterpreter::containerOfElement(const Expr *E) {
+  const Expr *Obj = nullptr;
+  const CXXMethodDecl *MD = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->getOperator() == OO_Subscript) {
+    Obj = Op->getArg(0);
+    MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    Obj = MC->getImplicitObjectArgument();
+    MD = MC->getMethodDecl();
+  }
+  if (!Obj || !MD || !isElementAccess(*MD) || Api.isTensor(Obj->getType()) || !Api.holdsTensors(Obj->getType()))
+    return nullptr;
+  return Obj;
+}
+
+void BodyInterpreter::assignWeak(const Expr *LHS, TaintValue V, const Stmt *At, SourceLocation Loc, std::string Note) {
+  const VarDecl *Root = rootVariable(LHS);
+  if (!Root || Api.isTensor(Root->getType()))
+    return;
+  // Written through one element (`prune(buckets[i], t)` erasing from the inner vector): what it
+  // leaves there, its length included, is what the container's elements hold; the container
+  // keeps its number of elements.
+  if (!isa<DeclRefExpr>(LHS->IgnoreParenImpCasts()) && isLocal(Root) && isHostContainerType(Root->getType())) {
+    writeKey({Root, nullptr}, step(V, Loc, At, Note), /*Strong=*/false);
+    return;
+  }
+  setVar(Root, V, Loc, At, /*Strong=*/false, std::move(Note));
+}
+
+void BodyInterpreter::writeElementsThrough(const Expr *Ptr, TaintValue V, const Stmt *At, SourceLocation Loc,
+                                           std::string Note) {
+  const VarDecl *Root = rootVariable(Ptr->IgnoreParenCasts()); // `(void *)mat.data`
+  if (!Root || Api.isTensor(Root->getType()))
+    return;
+  if (isLocal(Root) && isHostContainerType(Root->getType()))
+    writeKey({Root, nullptr}, step(V, Loc, At, Note), /*Strong=*/false);
+  else
+    setVar(Root, V, Loc, At, /*Strong=*/false, std::move(Note));
+}
+
+TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary &Sum, llvm::ArrayRef<TaintValue> ArgV,
+                                         unsigned First) {
+  const FunctionDecl *Callee = C.Callee;
+  std::string Name = calleeName(Callee);
+  // Context for reporting inside the callee: the taint each parameter receives here. Only
+  // calls made by graph code count: a helper shared with a training loop is not blamed for
+  // what the loop passes it.
+  // A tensor argument stands for its shape (the callee's bit for a tensor parameter).
+  llvm::SmallVector<TaintValue, 4> Value(ArgV.begin(), ArgV.end());
+  for (unsigned I = First; I < Value.size(); ++I)
+    if (I - First < Callee->getNumParams() && Api.isTensor(Callee->getParamDecl(I - First)->getType()))
+      Value[I] = dynamicShape(C.Args[I]);
+  for (unsigned I = First; InRegion && I < Value.size(); ++I)
+    if (Value[I].tainted()) {
+      unsigned Param = I - First;
+      std::string PName = Param < Callee->getNumParams()
+                              ? nameOf(Callee->getParamDecl(Param))
+                              : std::to_string(Param);
+      std::string Note = "passed to " + Name + " as '" + PName + "' here";
+      auto Entry = [&](TaintValue V) { return step(V, C.Args[I]->getBeginLoc(), C.Call, Note).origin(); };
+      // A container passed whole, also by value (a copy keeps the length apart too).
+      const auto *Whole = dyn_cast<DeclRefExpr>(skipValueWrappers(C.Args[I]));
+      const auto *Container = Whole ? dyn_cast<VarDecl>(Whole->getDecl()) : nullptr;
+      if (Container && isLocal(Container) && isHostContainerType(Container->getType())) {
+        A.noteParamEntry(Callee, Param, Entry(S.get({Container, nullptr})));
+        A.noteParamEntry(Callee, Param, Entry(S.get(sizeKey(Container))), /*Size=*/true);
+      } else {
+        const TracedOrigin *Both = Entry(Value[I]);
+        A.noteParamEntry(Callee, Param, Both);
+        A.noteParamEntry(Callee, Param, Both, /*Size=*/true);
+      }
+    }
+  // The number of elements of argument K when it is a container whose length is known apart
+  // from its elements (a local, a helper's result), else the whole argument.
+  auto LengthOf = [&](unsigned K) {
+    if (auto Parts = containerParts(C.Args[K]))
+      return Parts->second;
+    return Value[K];
+  };
+  auto Through = [&](TaintValue V) {
+    TaintValue R{V.Origin, 0, nullptr};
+    for (unsigned Bit = 0; Bit < 64; ++Bit)
+      if ((V.Params >> Bit) & 1) {
+        unsigned K = First + (Bit < SizeBits ? Bit : Bit - SizeBits);
+        if (K < Value.size())
+          R = join(R, Bit < SizeBits ? Value[K] : LengthOf(K));
+      }
+    return R;
+  };
+  for (unsigned J = 0; J < Sum.Out.size() && First + J < C.Args.size(); ++J) {
+    // What the callee cannot write (a value, a const reference) keeps its elements and length,
+    // whatever conditions the call runs under.
+    if (J < Callee->getNumParams() && !mayWriteThrough(Callee->getParamDecl(J)->getType()))
+      continue;
+    TaintValue V = Through(Sum.Out[J]);
+    TaintValue Count = J < Sum.OutSize.size() ? Through(Sum.OutSize[J]) : TaintValue{};
+    std::string Note = "written by " + Name + " here";
+    const auto *Whole = dyn_cast<DeclRefExpr>(C.Args[First + J]->IgnoreParenImpCasts());
+    const auto *Container = Whole ? dyn_cast<VarDecl>(Whole->getDecl()) : nullptr;
+    if (Container && isLocal(Container) && isHostContainerType(Container->getType())) {
+      // The elements and the length of a local container, each as the callee leaves them.
+      writeKey({Container, nullptr}, step(V, C.NameLoc, C.Call, Note), /*Strong=*/false);
+      writeKey(sizeKey(Container), step(join(Count, reachedSince(Container)), C.NameLoc, C.Call, Note),
+               /*Strong=*/false);
+    } else if (TaintValue Both = join(V, Count); !Both.empty()) {
+      assignWeak(C.Args[First + J], Both, C.Call, C.NameLoc, Note);
+    }
+  }
+  std::string Returned = "returned from " + Name + " here";
+  TaintValue Result = step(Through(Sum.Return), C.NameLoc, C.Call, Returned);
+  if (!isHostContainerType(Callee->getReturnType()))
+    return Result;
+  TaintValue Length = step(Through(Sum.ReturnSize), C.NameLoc, C.Call, Returned);
+  ReturnedContainers[C.Call] = {Result, Length};
+  return join(Result, Length);
+}
+
+std::optional<std::pair<TaintValue, TaintValue>> BodyInterpreter::containerParts(const Expr *E) {
+  E = skipValueWrappers(E);
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD) && isHostContainerType(VD->getType()))
+      return std::make_pair(S.get({VD, nullptr}), S.get(sizeKey(VD)));
+  if (auto It = ReturnedContainers.find(E); E && It != ReturnedContainers.end())
+    return It->second;
+  return std::nullopt;
+}
+
+bool BodyInterpreter::setContainer(const VarDecl *VD, const Expr *From, SourceLocation Loc, const Stmt *At) {
+  if (!isLocal(VD) || !isHostContainerType(VD->getType()) || VD->getType()->isReferenceType())
+    return false;
+  auto Parts = containerParts(From);
+  if (!Parts)
+    return false;
+  std::string Note = "assigned to '" + nameOf(VD) + "' here";
+  writeKey({VD, nullptr}, step(Parts->first, Loc, At, Note), /*Strong=*/true);
+  writeKey(sizeKey(VD), join(step(Parts->second, Loc, At, Note), replacedUnder(VD)), /*Strong=*/true);
+  return true;
+}
+
+} // namespace graphify::taint

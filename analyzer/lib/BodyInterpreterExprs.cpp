@@ -1,0 +1,458 @@
+// Expressions: the transfer function of each kind, calls through summaries, the rule packs or
+// as opaque calls, and lambdas analysed in the state they capture.
+#include "BodyInterpreter.h"
+
+#include "graphify/analyzer/HostOrigin.h"
+
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/StmtCXX.h>
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/SmallPtrSet.h>
+
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace graphify::taint {
+
+using namespace clang;
+
+TaintValue BodyInterpreter::eval(const Expr *E) {
+  if (!E)
+    return {};
+  TaintValue V = evalImpl(E);
+  if (Api.isTensor(E->getType())) {
+    if (isMask(E))
+      Facts.recordMask(E);
+    if (isa<DeclRefExpr>(E) || isa<MemberExpr>(E) || isa<CallExpr>(E))
+      Facts.recordHostResident(E, A.realHostOrigin(heldInHost(E)));
+    return {};
+  }
+  // A list of tensors in host memory (`grid` of `grid[1].to(device)`), for the copies of its elements.
+  if ((isa<DeclRefExpr>(E) || isa<MemberExpr>(E)) && Api.holdsTensors(E->getType()))
+    if (const Expr *Host = A.realHostOrigin(heldInHost(E)))
+      Facts.recordHostResident(E, Host);
+  Facts.recordTaint(E, V.origin());
+  return V;
+}
+
+TaintValue BodyInterpreter::evalChildren(const Stmt *E) {
+  TaintValue V;
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      V = join(V, eval(CE));
+  return V;
+}
+
+TaintValue BodyInterpreter::evalImpl(const Expr *E) {
+  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, StringLiteral, CharacterLiteral,
+          CXXNullPtrLiteralExpr, UnaryExprOrTypeTraitExpr, CXXDefaultArgExpr, CXXThisExpr,
+          SizeOfPackExpr, TypeTraitExpr, CXXNoexceptExpr, GNUNullExpr>(E))
+    return {};
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return readVar(VD);
+    return {};
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return evalMember(ME);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return evalBinary(BO);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    TaintValue V = eval(UO->getSubExpr()); // `-s`, `!s`, `*p`, `++i`: the operand's dependence
+    if (UO->isIncrementDecrementOp())
+      if (TaintValue Counted = writtenUnderControl(UO->getSubExpr(), UO, "advanced"); !Counted.empty()) {
+        V = join(V, Counted);
+        assign(UO->getSubExpr(), V, UO);
+      }
+    return V;
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+    return evalConditional(CO);
+  if (const auto *LE = dyn_cast<LambdaExpr>(E)) {
+    analyzeLambda(LE);
+    return capturedResult(LE);
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->isAssignmentOp())
+    return evalOverloadedAssignment(Op);
+  if (isa<CallExpr>(E) || isa<CXXConstructExpr>(E))
+    return evalCall(E);
+  if (const auto *Throw = dyn_cast<CXXThrowExpr>(E)) {
+    eval(Throw->getSubExpr());
+    S.Unreachable = true;
+    return {};
+  }
+  if (const auto *DIE = dyn_cast<CXXDefaultInitExpr>(E))
+    return eval(DIE->getExpr());
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(E))
+    return OVE->getSourceExpr() ? eval(OVE->getSourceExpr()) : TaintValue{};
+  // Casts, parentheses, temporaries, initializer lists, subscripts: the value is made of
+  // the values of the children.
+  return evalChildren(E);
+}
+
+TaintValue BodyInterpreter::evalMember(const MemberExpr *ME) {
+  TaintValue V = evalMemberElements(ME);
+  if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && isHostContainerType(F->getType()))
+    V = join(V, fieldSize(F));
+  return V;
+}
+
+TaintValue BodyInterpreter::evalMemberElements(const MemberExpr *ME) {
+  TaintValue BaseV = eval(ME->getBase());
+  const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!F)
+    return BaseV;
+  const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(Base)) {
+    auto It = S.Values.find({nullptr, F});
+    return It != S.Values.end() ? It->second : fieldTaint(F);
+  }
+  if (const auto *BD = dyn_cast<DeclRefExpr>(Base))
+    if (const auto *VD = dyn_cast<VarDecl>(BD->getDecl()); VD && isLocal(VD)) {
+      if (auto It = S.Values.find({VD, F}); It != S.Values.end())
+        return It->second;
+      return BaseV;
+    }
+  if (const VarDecl *Root = rootVariable(Base); Root && isLocal(Root))
+    return join(join(BaseV, S.get({Root, F})), fieldTaint(F));
+  return join(BaseV, fieldTaint(F));
+}
+
+TaintValue BodyInterpreter::evalBinary(const BinaryOperator *BO) {
+  if (BO->getOpcode() == BO_Assign) {
+    TaintValue V = eval(BO->getRHS());
+    eval(BO->getLHS());
+    V = join(V, writtenUnderControl(BO->getLHS(), BO, "set"));
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+        DRE && Api.isTensor(DRE->getType()))
+      rebindTensor(DRE->getDecl(), BO->getRHS());
+    if (Api.holdsTensors(BO->getLHS()->getType()))
+      setShape(BO->getLHS(), BO->getRHS(), BO, /*Strong=*/true);
+    assign(BO->getLHS(), V, BO);
+    return V;
+  }
+  if (BO->isCompoundAssignmentOp()) {
+    TaintValue V = join(eval(BO->getLHS()), eval(BO->getRHS()));
+    V = join(V, writtenUnderControl(BO->getLHS(), BO, "advanced"));
+    assign(BO->getLHS(), V, BO);
+    return V;
+  }
+  if (BO->getOpcode() == BO_Comma) {
+    eval(BO->getLHS());
+    return eval(BO->getRHS());
+  }
+  if (BO->isLogicalOp()) {
+    // The right operand runs only on one outcome of the left one: a branch.
+    TaintValue L = eval(BO->getLHS());
+    use(L);
+    TaintState Before = S;
+    Control.push_back(L);
+    TaintValue R = eval(BO->getRHS());
+    Control.pop_back();
+    S = joinStates(S, Before);
+    return join(L, R);
+  }
+  return join(eval(BO->getLHS()), eval(BO->getRHS()));
+}
+
+TaintValue BodyInterpreter::evalConditional(const AbstractConditionalOperator *CO) {
+  TaintValue C = condition(CO->getCond(), nullptr, CO);
+  Control.push_back(C);
+  TaintState Before = S;
+  TaintValue T = eval(CO->getTrueExpr());
+  TaintState AfterTrue = std::move(S);
+  S = std::move(Before);
+  TaintValue F = eval(CO->getFalseExpr());
+  S = joinStates(AfterTrue, S);
+  Control.pop_back();
+  // The selected value depends on the condition: that is a value flow, not only control.
+  return join(join(T, F), step(C, CO->getQuestionLoc(), CO, "selected by this condition"));
+}
+
+TaintValue BodyInterpreter::evalOverloadedAssignment(const CXXOperatorCallExpr *Op) {
+  const Expr *LHS = Op->getArg(0);
+  TaintValue V = eval(Op->getArg(1));
+  TaintValue Old = eval(LHS);
+  // Tensor `=` rebinds the handle (mask-ness and shape follow); `out[i] = x` writes into a view
+  // of `out`, whose shape stays.
+  if (Op->getOperator() == OO_Equal && Api.holdsTensors(LHS->getType()))
+    setShape(LHS, Op->getArg(1), Op, /*Strong=*/true);
+  if (Api.isTensor(LHS->getType())) {
+    // Tensor `+=` is device math.
+    if (Op->getOperator() == OO_Equal) {
+      const Expr *Target = LHS->IgnoreParenImpCasts();
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Target)) {
+        rebindTensor(DRE->getDecl(), Op->getArg(1));
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          noteGrowth(VD, Op->getArg(1));
+      }
+      else if (const auto *ME = dyn_cast<MemberExpr>(Target))
+        if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+            F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+          rebindField(F, Op->getArg(1));
+    }
+    use(V);
+    return {};
+  }
+  if (Op->getOperator() != OO_Equal)
+    V = join(V, Old);
+  if (Op->getOperator() == OO_Equal)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && setContainer(VD, Op->getArg(1), DRE->getLocation(), Op))
+        return V;
+  assign(LHS, V, Op);
+  return V;
+}
+
+bool BodyInterpreter::isInstanceCall(const Expr *E, const FunctionDecl *Callee) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  return MD && MD->isInstance() && !isa<CXXConstructExpr>(E);
+}
+
+TaintValue BodyInterpreter::evalCall(const Expr *E) {
+  auto C = Api.resolve(E);
+  if (!C)
+    return evalChildren(E); // calls through pointers, dependent calls
+  const FunctionDecl *Callee = C->Callee;
+  bool Instance = isInstanceCall(E, Callee);
+  unsigned First = Instance ? 1 : 0;
+
+  llvm::SmallVector<TaintValue, 4> ArgV;
+  for (const Expr *Arg : C->Args)
+    ArgV.push_back(eval(Arg));
+  notePassedForRebinding(*C, First);
+  dataLength(*C, E, /*Record=*/true);
+
+  bool ResultTensor = Api.isTensor(E->getType());
+  bool TensorObject = Instance && !C->Args.empty() && Api.isTensor(C->Args[0]->getType());
+  bool TensorParams = llvm::any_of(Callee->parameters(), [&](const ParmVarDecl *P) {
+    return Api.isTensor(P->getType());
+  });
+  // A Scalar conversion (`item().toFloat()`) passes the read's value on; it does not use it.
+  if (ResultTensor || TensorObject || TensorParams ||
+      (!C->Entries.empty() && !C->hasTag("scalar_conversion") && !C->hasTag("empties_container")))
+    for (const TaintValue &V : ArgV)
+      use(V);
+
+  if (const ApiEntry *Entry = C->entryWithTag("data_dependent_output"); Entry && !ResultTensor)
+    return {source(*C, *Entry), 0};
+
+  if (auto It = A.Summaries.find(key(Callee)); It != A.Summaries.end())
+    return applySummary(*C, It->second, ArgV, First);
+  if (const FunctionSummary *Imported = A.importedSummary(Callee))
+    return applySummary(*C, *Imported, ArgV, First);
+
+  if (TensorObject && !ResultTensor && C->hasTag("shape_query"))
+    if (TaintValue Shape = dynamicShape(C->Args[0]); !Shape.empty()) {
+      if (C->Args.size() > 1 && !Shape.AnyDim && isTrailingDim(C->Args[1]))
+        return {}; // `sel.size(1)`: only the leading dimension follows the values
+      Shape.AnyDim = false; // a host value now
+      return step(Shape, C->NameLoc, E, "its size read here"); // the size of a value-dependent shape
+    }
+  // `sel.sizes()[1]`
+  if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(E); Sub && Sub->getOperator() == OO_Subscript &&
+                                                       Sub->getNumArgs() == 2 && isTrailingDim(Sub->getArg(1)))
+    if (auto Sizes = Api.resolve(skipValueWrappers(Sub->getArg(0))); Sizes && Sizes->hasTag("shape_query") &&
+                                                                     Sizes->Args.size() == 1)
+      if (TaintValue Shape = dynamicShape(Sizes->Args[0]); !Shape.empty() && !Shape.AnyDim)
+        return {};
+  // The sizes of a host view of a tensor's memory (`a.size(0)` of an accessor) are the
+  // tensor's metadata, however tainted the view's elements are.
+  if (Instance && !TensorObject && C->hasTag("shape_query"))
+    return {};
+  noteStoredShapes(*C, E);
+  if (Instance && !C->Args.empty() && isHostContainerType(C->Args[0]->getType()))
+    if (std::optional<TaintValue> V = containerCall(*C, E, ArgV))
+      return ResultTensor ? TaintValue{} : *V;
+  if (ResultTensor || TensorObject)
+    return {}; // device results, and shapes/flags read from a tensor's metadata
+
+  // A function or method we cannot see: its result depends on all of its inputs.
+  TaintValue All;
+  for (const TaintValue &V : ArgV)
+    All = join(All, V);
+  TaintValue Inputs;
+  for (unsigned I = First; I < ArgV.size(); ++I)
+    Inputs = join(Inputs, ArgV[I]);
+  if (!Inputs.empty()) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+    // A non-const method fed with host data (`v.push_back(s)`) now holds that data; an
+    // element access (`v[i]`, `v.at(i)`) only reads at a position.
+    if (Instance && MD && !MD->isConst() && !isElementAccess(*MD) && storesArguments(*MD))
+      taintObject(C->Args[0], Inputs, C->NameLoc, E);
+    // An opaque function may write host data through its non-const reference parameters,
+    // and into the elements behind its non-const pointers (`memcpy(buf.data(), c.data_ptr(),
+    // n)` fills buf's elements, not its length).
+    for (unsigned I = 0; I < Callee->getNumParams() && First + I < C->Args.size(); ++I) {
+      QualType T = Callee->getParamDecl(I)->getType();
+      std::string Note = "written by '" + Callee->getNameAsString() + "' here";
+      if (T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
+          !Api.isTensor(T) && !isForwardingReference(*Callee, I))
+        assignWeak(C->Args[First + I], Inputs, E, C->NameLoc, Note);
+      else if (T->isPointerType() && !T->getPointeeType().isConstQualified())
+        writeElementsThrough(C->Args[First + I], Inputs, E, C->NameLoc, Note);
+      else if (const Expr *Into = containerIteratedBy(C->Args[First + I]))
+        writeElementsThrough(Into, Inputs, E, C->NameLoc, Note);
+      else if (const Expr *Wrapped = wrappedForWriting(C->Args[First + I]))
+        assignWeak(Wrapped, Inputs, E, C->NameLoc, Note);
+    }
+  }
+  return computedFromObjects(*C, E, ArgV, All);
+}
+
+const Expr *BodyInterpreter::containerIteratedBy(const Expr *Arg) {
+  const Expr *E = skipValueWrappers(Arg);
+  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      if (MD && returnsIterator(*MD) && Obj && isHostContainerType(Obj->getType()))
+        return Obj;
+      return nullptr;
+    }
+    // `v.begin() + k`: the iterator's own arithmetic, a member or a free operator.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+        Op && (Op->getOperator() == OO_Plus || Op->getOperator() == OO_Minus) && Op->getNumArgs() == 2) {
+      E = skipValueWrappers(Op->getArg(0));
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+const Expr *BodyInterpreter::wrappedForWriting(const Expr *Arg) {
+  const Expr *E = Arg;
+  for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else
+      break;
+  }
+  const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(E);
+  if (!Ctor || Ctor->getConstructor()->isCopyOrMoveConstructor() || Api.isTensor(Ctor->getType()))
+    return nullptr;
+  for (unsigned I = 0; I < Ctor->getNumArgs() && I < Ctor->getConstructor()->getNumParams(); ++I) {
+    QualType T = Ctor->getConstructor()->getParamDecl(I)->getType();
+    if (T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() && !Api.isTensor(T))
+      return Ctor->getArg(I);
+  }
+  return nullptr;
+}
+
+TaintValue BodyInterpreter::computedFromObjects(const ApiCall &C, const Expr *E, llvm::ArrayRef<TaintValue> ArgV,
+                                                TaintValue All) {
+  auto IsSize = [](const TracedOrigin *O) { return O && O->SizeOfSelection; };
+  // A constructor converts (cv::Mat to cv::InputArray): the object still holds the size.
+  const bool Struct = E->getType()->getAsCXXRecordDecl() && !isa<CXXConstructExpr>(E) &&
+                      !isHostContainerType(E->getType());
+  if (!Struct || !(IsSize(All.Origin) || IsSize(All.Context)))
+    return All;
+  for (size_t I = 0; I < ArgV.size(); ++I)
+    if ((IsSize(ArgV[I].Origin) || IsSize(ArgV[I].Context)) && !C.Args[I]->getType()->getAsCXXRecordDecl())
+      return All;
+  return step(notTheSize(All), C.NameLoc, E, "computed on the host by '" + C.Callee->getNameAsString() + "' here");
+}
+
+TaintValue BodyInterpreter::notTheSize(TaintValue V) {
+  return relabel(V, /*ThroughControl=*/false);
+}
+
+TaintValue BodyInterpreter::throughControl(TaintValue V, bool KeepSize) {
+  return relabel(V, /*ThroughControl=*/true, KeepSize);
+}
+
+TaintValue BodyInterpreter::relabel(TaintValue V, bool ThroughControl, bool KeepSize) {
+  auto Relabel = [&](const TracedOrigin *O) -> const TracedOrigin * {
+    if (!O || ((!O->SizeOfSelection || KeepSize) && O->ThroughControl == (O->ThroughControl || ThroughControl)))
+      return O;
+    TracedOrigin *N = Facts.newOrigin();
+    *N = *O;
+    N->SizeOfSelection = O->SizeOfSelection && KeepSize;
+    N->ThroughControl = O->ThroughControl || ThroughControl;
+    return N;
+  };
+  V.Origin = Relabel(V.Origin);
+  V.Context = Relabel(V.Context);
+  return V;
+}
+
+void BodyInterpreter::taintObject(const Expr *Obj, TaintValue V, SourceLocation Loc, const Stmt *At) {
+  const Expr *O = Obj->IgnoreParenImpCasts();
+  if (const auto *ME = dyn_cast<MemberExpr>(O))
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+      const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+      const VarDecl *Root = isa<CXXThisExpr>(Base) ? nullptr : rootVariable(Base);
+      if (Root || isa<CXXThisExpr>(Base))
+        writeField(Root, F, V, Loc, At, /*Strong=*/false, /*Whole=*/false, "added to");
+      return;
+    }
+  if (const VarDecl *Root = rootVariable(O))
+    setVar(Root, V, Loc, At, /*Strong=*/false, "added to '" + nameOf(Root) + "' here");
+}
+
+void BodyInterpreter::analyzeLambda(const LambdaExpr *LE) {
+  const CXXMethodDecl *Call = LE->getCallOperator();
+  if (!Call || !LE->getBody())
+    return;
+  TaintState Init = S;
+  Init.Unreachable = false;
+  for (const LambdaCapture &Cap : LE->captures())
+    if (Cap.capturesVariable())
+      if (const auto *VD = dyn_cast<VarDecl>(Cap.getCapturedVar()); VD && VD->isInitCapture()) {
+        TaintValue V = eval(VD->getInit());
+        if (!V.empty() && !Api.isTensor(VD->getType()))
+          Init.Values[{VD, nullptr}] = V;
+        else if (Api.isTensor(VD->getType()) && isMask(VD->getInit()))
+          Init.Masks.insert(VD);
+      }
+  // A generic lambda's body is a template: its instantiations hold the resolved calls.
+  llvm::SmallVector<const FunctionDecl *, 2> Bodies{Call};
+  if (const FunctionTemplateDecl *FT = Call->getDescribedFunctionTemplate())
+    for (const FunctionDecl *Spec : FT->specializations())
+      if (Spec->getBody())
+        Bodies.push_back(Spec);
+  for (const FunctionDecl *Body : Bodies)
+    analyzeLambdaBody(LE, Body, Init);
+}
+
+TaintValue BodyInterpreter::capturedResult(const LambdaExpr *LE) {
+  const CXXMethodDecl *Call = LE->getCallOperator();
+  auto It = Call ? A.Summaries.find(key(Call)) : A.Summaries.end();
+  if (It == A.Summaries.end())
+    return {};
+  TaintValue V = It->second.Return;
+  V.Params = 0;
+  V.AnyDim = false;
+  return V;
+}
+
+void BodyInterpreter::analyzeLambdaBody(const LambdaExpr *LE, const FunctionDecl *Call, const TaintState &Init) {
+  BodyInterpreter Inner(A, Call, Init);
+  Inner.InRegion = InRegion || A.IsRegion(LE->getCallOperator());
+  Inner.seedParameters();
+  Inner.runBody(Call->getBody());
+  A.Summaries[key(Call)].absorb(Inner.summarize());
+  // Writes through reference captures reach the enclosing function.
+  const TaintState &End = Inner.exitState();
+  for (const LambdaCapture &Cap : LE->captures()) {
+    if (!Cap.capturesVariable() || Cap.getCaptureKind() != LCK_ByRef)
+      continue;
+    const auto *VD = dyn_cast<VarDecl>(Cap.getCapturedVar());
+    if (!VD || VD->isInitCapture())
+      continue;
+    for (TaintKey K : {TaintKey{VD, nullptr}, sizeKey(VD)}) {
+      TaintValue V = End.get(K);
+      if (V.tainted() && !S.get(K).tainted())
+        S.Values[K] = join(S.get(K), V);
+    }
+  }
+}
+
+} // namespace graphify::taint

@@ -1,0 +1,442 @@
+// Facts of tensors beside taint: which are provable boolean masks, which have a value-dependent
+// shape (and how big a host-data factory makes them), and which live in pageable host memory.
+#include "BodyInterpreter.h"
+
+#include "graphify/analyzer/HostOrigin.h"
+
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/StmtCXX.h>
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/SmallPtrSet.h>
+
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace graphify::taint {
+
+using namespace clang;
+
+bool BodyInterpreter::isMask(const Expr *E) {
+  E = skipValueWrappers(E);
+  if (!E || !Api.isTensor(E->getType()))
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return S.Masks.contains(DRE->getDecl());
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+    return isMask(CO->getTrueExpr()) && isMask(CO->getFalseExpr());
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    // Bitwise operators on booleans stay boolean (a language fact, not an API list).
+    switch (Op->getOperator()) {
+    case OO_Tilde:
+      return Op->getNumArgs() == 1 && isMask(Op->getArg(0));
+    case OO_Amp:
+    case OO_Pipe:
+    case OO_Caret:
+      return Op->getNumArgs() == 2 && isMask(Op->getArg(0)) && isMask(Op->getArg(1));
+    default:
+      break;
+    }
+  }
+  auto C = Api.resolve(E);
+  if (!C)
+    return false;
+  if (C->hasTag("bool_output"))
+    return true;
+  // `m.contiguous()`, `m.clone()`, `m.view(...)`: the elements of self; `m[0]`, `m.index_select(...)`:
+  // some of them, so self's dtype.
+  if (C->hasTag("same_elements") || C->hasTag("keeps_dtype"))
+    return isMask(C->arg(0));
+  // `torch::cat({m1, m2})`, `torch::stack({...})`: the elements of the listed tensors.
+  if (C->hasTag("joins_inputs"))
+    return listsOnlyMasks(C->arg(0));
+  if (C->hasTag("device_transfer")) {
+    // `m.to(torch::kBool)`: a conversion whose arguments name the Bool dtype.
+    for (unsigned I = 1; I < C->Args.size(); ++I)
+      if (ApiResolver::mentionsConstant(C->Args[I], "Bool", ""))
+        return true;
+    // `m.to(device)`: a transfer that cannot name a dtype keeps self's.
+    if (llvm::none_of(llvm::drop_begin(C->Args), [&](const Expr *A) { return mayNameDtype(A); }))
+      return isMask(C->arg(0));
+  }
+  if (auto It = A.Summaries.find(key(C->Callee)); It != A.Summaries.end())
+    return It->second.ReturnsMask;
+  if (const FunctionSummary *Imported = A.importedSummary(C->Callee))
+    return Imported->ReturnsMask;
+  return false;
+}
+
+bool BodyInterpreter::isTrailingDim(const Expr *E) {
+  E = skipValueWrappers(E);
+  std::optional<llvm::APSInt> V = E ? E->getIntegerConstantExpr(Ctx()) : std::nullopt;
+  return V && V->isStrictlyPositive();
+}
+
+ASTContext &BodyInterpreter::Ctx() { return A.Ctx; }
+
+const ApiEntry *BodyInterpreter::selectionEntry(const ApiCall &C) {
+  if (const ApiEntry *Entry = C.entryWithTag("dynamic_output_shape"))
+    return Entry;
+  if (const ApiEntry *Index = C.entryWithTag("bool_mask_index"); Index && !Index->hasTag("in_place"))
+    for (unsigned Pos : Index->IndexArgs)
+      if (indexHasMask(C.arg(Pos)))
+        return Index;
+  return nullptr;
+}
+
+TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
+  E = skipValueWrappers(E);
+  if (!E || Depth > 24 || E->getType().isNull())
+    return {};
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (const auto *BD = dyn_cast<BindingDecl>(D); BD && BD->getDecomposedDecl())
+      D = BD->getDecomposedDecl(); // `auto [vals, idx] = sel.sort();`: the whole tuple
+    if (const auto *VD = dyn_cast<VarDecl>(D); VD && isLocal(VD))
+      return S.DynamicShapes.lookup(VD);
+    return {};
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && Api.holdsTensors(F->getType()))
+      return {fieldShape(F), 0, nullptr};
+    return {};
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+    return join(dynamicShape(CO->getTrueExpr(), Depth + 1), dynamicShape(CO->getFalseExpr(), Depth + 1));
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    TaintValue V;
+    for (const Expr *Init : IL->inits())
+      V = join(V, dynamicShape(Init, Depth + 1));
+    return V;
+  }
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+    return dynamicShape(SIL->getSubExpr(), Depth + 1);
+  // A tensor converted to an index or an optional (`x.index({idx})` builds a TensorIndex from
+  // `idx`): the wrapper carries the tensor's shape.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() == 1 && !Api.holdsTensors(E->getType()) && Api.isTensor(CE->getArg(0)->getType()))
+    return dynamicShape(CE->getArg(0), Depth + 1);
+  if (!Api.holdsTensors(E->getType()))
+    return {};
+  if (!isa<CallExpr>(E) && !isa<CXXConstructExpr>(E))
+    return {};
+  auto C = Api.resolve(E);
+  if (!C)
+    return {};
+  if (const ApiEntry *Entry = selectionEntry(*C)) {
+    auto It = DynamicSources.find(E);
+    if (It == DynamicSources.end()) {
+      TracedOrigin *O = source(*C, *Entry);
+      O->SizeOfSelection = O->FromSelection = true;
+      It = DynamicSources.try_emplace(E, O).first;
+    }
+    return {It->second, 0, nullptr};
+  }
+  if (C->hasTag("host_factory"))
+    return dataLength(*C, E, /*Record=*/false); // sizes are checked as sizes; data brings its length
+  if (C->hasTag("full_reduction") && C->Args.size() == 1)
+    return {}; // a single element
+  const bool Instance = isInstanceCall(E, C->Callee);
+  const unsigned First = Instance ? 1 : 0;
+  const FunctionSummary *Sum = nullptr;
+  if (auto It = A.Summaries.find(key(C->Callee)); It != A.Summaries.end())
+    Sum = &It->second;
+  else
+    Sum = A.importedSummary(C->Callee);
+  if (Sum) {
+    TaintValue R{Sum->ReturnShape.Origin, 0, nullptr, Sum->ReturnShape.AnyDim};
+    for (unsigned Bit = 0; Bit < SizeBits; ++Bit)
+      if (((Sum->ReturnShape.Params >> Bit) & 1) && First + Bit < C->Args.size()) {
+        TaintValue Arg = dynamicShape(C->Args[First + Bit], Depth + 1);
+        Arg.AnyDim = Arg.AnyDim || Sum->ReturnShape.AnyDim;
+        R = join(R, Arg);
+      }
+    return step(R, C->NameLoc, E, "returned from " + calleeName(C->Callee) + " here");
+  }
+  // Library ops and calls we cannot see: the result's shape is made from the operands'. A
+  // layout change, or a call the packs do not describe, may move the selected dimension.
+  TaintValue V;
+  for (const Expr *Arg : C->Args)
+    V = join(V, dynamicShape(Arg, Depth + 1));
+  if (C->Entries.empty() || (C->hasTag("same_elements") && !C->hasTag("elementwise")))
+    V.AnyDim = true;
+  return V;
+}
+
+const Expr *BodyInterpreter::hostData(const Expr *Arg) {
+  const Expr *E = Arg ? Arg->IgnoreImplicit() : nullptr;
+  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+    const auto *CE = dyn_cast<CXXConstructExpr>(E);
+    if (!CE || CE->getNumArgs() != 1 || CE->isListInitialization() || isa<CXXTemporaryObjectExpr>(CE))
+      break;
+    E = CE->getArg(0)->IgnoreImplicit();
+  }
+  return E && isHostContainerType(E->getType()) ? E : nullptr;
+}
+
+TaintValue BodyInterpreter::dataLength(const ApiCall &C, const Expr *At, bool Record) {
+  TaintValue Length;
+  for (const ApiEntry *Entry : C.Entries)
+    for (unsigned Pos : Entry->LengthArgs) {
+      const Expr *Data = Pos < C.Args.size() ? hostData(C.arg(Pos)) : nullptr;
+      if (!Data)
+        continue;
+      TaintValue L = sizeOf(Data, {});
+      if (L.empty())
+        continue;
+      L = step(L, Data->getBeginLoc(), At, "its number of elements is the size of the tensor '" + C.Name + "' builds");
+      if (Record) {
+        Facts.recordLength(C.arg(Pos), L.origin());
+        use(L);
+      }
+      Length = join(Length, L);
+    }
+  return Length;
+}
+
+const TracedOrigin *BodyInterpreter::fieldShape(const FieldDecl *F) {
+  auto It = A.FieldShapes.find(F);
+  return It == A.FieldShapes.end() ? A.importedFieldShape(F) : It->second;
+}
+
+void BodyInterpreter::setShape(const Expr *Target, const Expr *Value, const Stmt *At, bool Strong) {
+  Target = skipValueWrappers(Target);
+  TaintValue V = dynamicShape(Value);
+  // `out[b] = sel`: an element of a container of tensors rebound, so the container may now hold
+  // the selection's shape, as after `out.push_back(sel)`.
+  if (const Expr *Container = containerOfElement(Target)) {
+    if (V.tainted())
+      storeShapeInto(Container, V, Target->getBeginLoc(), At);
+    return;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(Target)) {
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && V.tainted() && !A.FieldShapes.count(F))
+      A.FieldShapes[F] = step(V, ME->getMemberLoc(), At, "stored in field '" + nameOf(F) + "' here").origin();
+    return;
+  }
+  const VarDecl *VD = nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Target))
+    VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (!VD || !isLocal(VD))
+    return;
+  setShapeOf(VD, V, Target->getBeginLoc(), At, Strong);
+}
+
+void BodyInterpreter::setShapeOf(const VarDecl *VD, TaintValue V, SourceLocation Loc, const Stmt *At, bool Strong) {
+  if (V.tainted())
+    V = step(V, Loc, At, (Strong ? "assigned to '" : "added to '") + nameOf(VD) + "' here");
+  if (Strong && V.empty())
+    S.DynamicShapes.erase(VD);
+  else if (Strong)
+    S.DynamicShapes[VD] = V;
+  else if (!V.empty())
+    S.DynamicShapes[VD] = join(S.DynamicShapes.lookup(VD), V);
+}
+
+bool BodyInterpreter::listsOnlyMasks(const Expr *E, unsigned Depth) {
+  if (!E || Depth > 8)
+    return false;
+  E = skipValueWrappers(E);
+  if (const auto *IL = dyn_cast<InitListExpr>(E))
+    return IL->getNumInits() > 0 && llvm::all_of(IL->inits(), [&](const Expr *I) { return isMask(I); });
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+    return listsOnlyMasks(SIL->getSubExpr(), Depth + 1);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    return CE->getNumArgs() > 0 && listsOnlyMasks(CE->getArg(0), Depth + 1);
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+    return listsOnlyMasks(ICE->getSubExpr(), Depth + 1);
+  return false;
+}
+
+bool BodyInterpreter::mayNameDtype(const Expr *Arg) {
+  QualType T = Arg->IgnoreUnlessSpelledInSource()->getType().getNonReferenceType();
+  if (Api.isTensor(T))
+    return true;
+  if (const auto *ET = T->getAs<EnumType>())
+    return llvm::any_of(ET->getDecl()->enumerators(),
+                        [](const EnumConstantDecl *EC) { return EC->getName() == "Bool"; });
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl()) {
+    if (!RD->hasDefinition())
+      return true;
+    for (const CXXMethodDecl *M : RD->methods())
+      if (M->getIdentifier() && M->getName() == "dtype")
+        return true;
+    // `std::optional<ScalarType>` and similar wrappers: look at their template arguments.
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+      for (const TemplateArgument &TA : Spec->getTemplateArgs().asArray())
+        if (TA.getKind() == TemplateArgument::Type)
+          if (const auto *AET = TA.getAsType()->getAs<EnumType>())
+            if (llvm::any_of(AET->getDecl()->enumerators(),
+                             [](const EnumConstantDecl *EC) { return EC->getName() == "Bool"; }))
+              return true;
+  }
+  return false;
+}
+
+bool BodyInterpreter::indexHasMask(const Expr *E, unsigned Depth) {
+  if (!E || Depth > 8)
+    return false;
+  E = skipValueWrappers(E);
+  if (Api.isTensor(E->getType()))
+    return isMask(E);
+  if (const auto *IL = dyn_cast<InitListExpr>(E))
+    return llvm::any_of(IL->inits(), [&](const Expr *I) { return indexHasMask(I, Depth + 1); });
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+    return indexHasMask(SIL->getSubExpr(), Depth + 1);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    return llvm::any_of(CE->arguments(), [&](const Expr *A) { return indexHasMask(A, Depth + 1); });
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+    return indexHasMask(ICE->getSubExpr(), Depth + 1);
+  return false;
+}
+
+void BodyInterpreter::rebindTensor(const Decl *D, const Expr *Init) {
+  if (Init && isMask(Init))
+    S.Masks.insert(D);
+  else
+    S.Masks.erase(D);
+  if (const Expr *Host = Init ? hostResident(Init) : nullptr)
+    S.HostTensors[D] = Host;
+  else
+    S.HostTensors.erase(D);
+}
+
+const Expr *BodyInterpreter::hostResident(const Expr *E) {
+  return findHostResidentOrigin(E, Api, [&](const Expr *Read) { return heldInHost(Read); });
+}
+
+const Expr *BodyInterpreter::heldInHost(const Expr *Read) {
+  Read = Read->IgnoreParenImpCasts();
+  // A function defined in another TU whose summary says it returns a host tensor: the call
+  // stands for the factory (a body of this TU is followed to it instead).
+  if (const auto *CE = dyn_cast<CallExpr>(Read)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!A.Program || !Callee || Callee->hasBody() || Api.isLibraryDecl(Callee) ||
+        Ctx().getSourceManager().isInSystemHeader(Callee->getLocation()))
+      return nullptr;
+    const FunctionSummary *Sum = A.importedSummary(Callee);
+    return Sum && Sum->ReturnsHost ? CE : nullptr;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Read))
+    return S.HostTensors.lookup(DRE->getDecl());
+  const auto *ME = dyn_cast<MemberExpr>(Read);
+  const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (!F || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return S.HostTensors.lookup(F);
+}
+
+void BodyInterpreter::rebindField(const FieldDecl *F, const Expr *Value) {
+  WrittenFields.insert(F);
+  if (const Expr *Host = hostResident(Value))
+    S.HostTensors[F] = Host;
+  else
+    S.HostTensors.erase(F);
+}
+
+void BodyInterpreter::noteFieldAtExit(const FieldDecl *F, const Expr *HostOrigin) {
+  HostOrigin = A.realHostOrigin(HostOrigin);
+  if (HostOrigin)
+    A.FieldHostWrites.try_emplace(F, HostOrigin);
+  else
+    A.FieldOtherWrites.insert(F);
+}
+
+void BodyInterpreter::recordFieldExits() {
+  for (const FieldDecl *F : WrittenFields)
+    noteFieldAtExit(F, Exit.Unreachable ? nullptr : Exit.HostTensors.lookup(F));
+}
+
+void BodyInterpreter::forgetFieldsOthersRebind() {
+  llvm::SmallVector<const void *, 4> Gone;
+  for (const auto &KV : S.HostTensors)
+    if (const auto *F = dyn_cast<FieldDecl>(static_cast<const Decl *>(KV.first)); F && A.FieldOtherWrites.contains(F))
+      Gone.push_back(KV.first);
+  for (const void *K : Gone)
+    S.HostTensors.erase(K);
+}
+
+void BodyInterpreter::notePassedForRebinding(const ApiCall &C, unsigned First) {
+  if (!C.Callee || Api.isLibraryDecl(C.Callee))
+    return;
+  if (First == 1 && !C.Args.empty() && isa<CXXThisExpr>(C.Args[0]->IgnoreParenImpCasts()))
+    forgetFieldsOthersRebind();
+  auto Sum = A.Summaries.find(key(C.Callee));
+  llvm::SmallVector<std::pair<const VarDecl *, const Expr *>, 2> Left;
+  for (unsigned I = 0; I < C.Callee->getNumParams() && First + I < C.Args.size(); ++I) {
+    QualType T = C.Callee->getParamDecl(I)->getType();
+    if (!T->isLValueReferenceType() || T.getNonReferenceType().isConstQualified() || !Api.isTensor(T))
+      continue;
+    const Expr *Arg = C.Args[First + I]->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(Arg))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+        A.FieldOtherWrites.insert(F);
+        S.HostTensors.erase(F);
+      }
+    const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !isLocal(VD))
+      continue;
+    const Expr *Host = Sum != A.Summaries.end() && I < Sum->second.OutHost.size() ? Sum->second.OutHost[I] : nullptr;
+    if (const ParmVarDecl *From = A.placeholderParam(Host))
+      Host = First + From->getFunctionScopeIndex() < C.Args.size()
+                 ? hostResident(C.Args[First + From->getFunctionScopeIndex()])
+                 : nullptr;
+    Left.push_back({VD, Host});
+  }
+  for (const auto &[VD, Host] : Left)
+    if (Host)
+      S.HostTensors[VD] = Host;
+    else
+      S.HostTensors.erase(VD);
+}
+
+void BodyInterpreter::noteGrowth(const VarDecl *VD, const Expr *Value) {
+  if (GrownInLoop.empty())
+    return;
+  auto C = Api.resolve(skipValueWrappers(Value));
+  if (!C || !C->hasTag("concatenates") || !C->arg(0) || !refersTo(C->arg(0), VD))
+    return;
+  // The dimension it grows on: cat's dim_args argument, 0 when left out.
+  bool Leading = true;
+  for (const ApiEntry *E : C->Entries)
+    for (unsigned P : E->DimArgs)
+      if (P < C->Args.size()) {
+        const Expr *Dim = skipValueWrappers(C->Args[P]);
+        if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Dim))
+          Dim = Default->getExpr();
+        std::optional<llvm::APSInt> D = Dim->getIntegerConstantExpr(Ctx());
+        Leading = Leading && D && D->isZero();
+      }
+  bool &AnyDim = GrownInLoop.back()[VD];
+  AnyDim = AnyDim || !Leading;
+}
+
+void BodyInterpreter::endGrowth(const llvm::SmallDenseMap<const VarDecl *, bool, 2> &Grown, TaintValue Trip,
+                                const Stmt *Loop) {
+  // An enclosing loop grows them too.
+  if (!GrownInLoop.empty())
+    for (const auto &[VD, AnyDim] : Grown)
+      GrownInLoop.back()[VD] |= AnyDim;
+  if (Trip.empty())
+    return;
+  const SourceManager &SM = Ctx().getSourceManager();
+  const unsigned Line = SM.getExpansionLineNumber(Loop->getBeginLoc());
+  for (const auto &[VD, AnyDim] : Grown) {
+    if (!SM.isBeforeInTranslationUnit(VD->getLocation(), Loop->getBeginLoc()))
+      continue; // declared in the loop: a fresh tensor each iteration
+    TaintValue V = step(throughControl(Trip, /*KeepSize=*/true), Loop->getBeginLoc(), Loop,
+                        "'" + nameOf(VD) + "' grows in the loop at line " + std::to_string(Line) +
+                            ", whose trip count follows tensor data");
+    // Which dimension varies is this growth's: a shape that merely follows parameters (bits for
+    // the summary, not data) does not widen it to every dimension.
+    const TaintValue Old = S.DynamicShapes.lookup(VD);
+    V.AnyDim = AnyDim;
+    TaintValue Joined = join(Old, V);
+    Joined.AnyDim = AnyDim || (Old.tainted() && Old.AnyDim);
+    S.DynamicShapes[VD] = Joined;
+  }
+}
+
+} // namespace graphify::taint
