@@ -53,6 +53,10 @@ void captureStep(at::cuda::CUDAGraph &graph, at::cuda::CUDAEvent &done, torch::n
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'query' queries work that is being captured, not run; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
     done.synchronize();
     // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'synchronize' waits for the event on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  if (!c10::cuda::getCurrentCUDAStream().query())
+  // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: 'query' queries work that is being captured, not run; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    net.to(device);
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'to' moves or converts the module's parameters and buffers, copying them from pageable host memory when they are there; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
   scripted.to(device);
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to' moves or converts the module's parameters and buffers, copying them from pageable host memory when they are there; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
   graph.capture_end();
