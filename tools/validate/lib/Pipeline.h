@@ -1,0 +1,104 @@
+// The phases of graphify-validate's run (Validator.cpp): plan (parse the files, pick the
+// entries and their inputs), write (the rewritten copies, the inputs, the harness sources), build,
+// run, compare. Each phase reads what the one before it left in `Planned` and adds its part.
+// The invariant of the whole pipeline holds in every phase: model code never runs in this
+// process (Runner.h); what comes back from a harness is data.
+#pragma once
+
+#include "graphify/validate/Build.h"
+#include "graphify/validate/EntrySpec.h"
+#include "graphify/validate/ModelSource.h"
+#include "graphify/validate/Report.h"
+#include "graphify/validate/Runner.h"
+#include "graphify/validate/Validator.h"
+#include "graphify/validate/Values.h"
+
+#include <llvm/ADT/Twine.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace graphify::validate::pipeline {
+
+llvm::Error error(const llvm::Twine &Msg);
+
+/// Runs `Fn(0) ... Fn(N - 1)` on at most `Jobs` threads.
+void parallelFor(size_t N, unsigned Jobs, const std::function<void(size_t)> &Fn);
+
+bool writeFile(const std::string &Path, const std::string &Text);
+/// The file's text; empty when it cannot be read.
+std::string readFile(const std::string &Path);
+
+enum Version { Original = 0, Rewritten = 1 };
+const char *versionName(Version V);
+
+enum Mode { Eager = 0, Capture = 1, Trace = 2, Grad = 3 };
+const char *modeName(Mode M);
+
+/// One harness process and what it left behind.
+struct HarnessRun {
+  bool Ran = false;
+  RunResult Process;
+  HarnessResults Results;
+  std::string ParseError;
+
+  /// Empty when the process finished cleanly, else why it did not, in words.
+  std::string failure(const std::string &What) const;
+};
+
+/// An entry scheduled for validation.
+struct Planned {
+  size_t FileIndex = 0;
+  const ModelInfo *Model = nullptr;
+  const EntryDecl *Decl = nullptr;
+  std::string DisplayFile;
+  std::vector<InputSpec> Inputs;
+  std::string InputsPath;
+  bool FileRewritten = false; ///< the rewritten copy of its file differs (maybe only in another entry)
+  std::string CaptureName;    ///< the padded core captured for the rewritten entry, when it was split
+  std::string HarnessPath[2];
+  BuildOutcome Build[2];
+  bool CheckGradients = false;
+  HarnessRun Runs[2][4]; // [version][eager, capture, trace, grad]
+};
+
+/// What every phase shares: the toolchain harnesses are built with and how they are parsed.
+struct Setup {
+  Toolchain TC;
+  std::vector<std::string> ParseArgs; ///< the toolchain's -D/-std/-I flags, then the user's
+  std::string RulesDir;
+  unsigned Jobs = 1;
+  bool Gfy = true; ///< the bundled runtime (capture and trace runs), not LibTorch
+};
+
+// Plan (PlanEntries.cpp).
+llvm::Expected<std::vector<ModelInfo>> parseModels(const ValidateOptions &Opts, const Setup &S,
+                                                   llvm::raw_ostream &Log);
+/// The entries to validate with their inputs; each points into `Models`, which must outlive it.
+llvm::Expected<std::vector<Planned>> planEntries(const ValidateOptions &Opts, const std::vector<ModelInfo> &Models,
+                                                 llvm::raw_ostream &Log);
+
+// Write (WriteHarnesses.cpp).
+/// Writes each model's rewritten text into the cache under a hash of it, so that a harness that
+/// includes it has the same text on every run; returns the copies' absolute paths, by model.
+llvm::Expected<std::vector<std::string>> writeRewrittenCopies(const std::vector<ModelInfo> &Models,
+                                                              const std::string &CacheDir);
+/// Writes each entry's inputs and its two harness sources into `Tmp`.
+llvm::Error writeHarnesses(std::vector<Planned> &Plan, const std::vector<std::string> &RewrittenPaths,
+                           const std::string &Tmp, const ValidateOptions &Opts);
+
+// Build and run (RunHarnesses.cpp).
+llvm::Error buildHarnesses(std::vector<Planned> &Plan, const Setup &S, const std::string &CacheDir,
+                           const ValidateOptions &Opts, llvm::raw_ostream &Log);
+llvm::Error runHarnesses(std::vector<Planned> &Plan, const Setup &S, const ValidateOptions &Opts,
+                         llvm::raw_ostream &Log);
+
+// Compare (CompareRuns.cpp).
+/// The report of one entry from its runs; `Variants` names the input variant of each trial.
+EntryReport compareEntry(const Planned &P, const std::string &RewrittenPath, const ValidateOptions &Opts, bool Gfy,
+                         const std::vector<std::string> &Variants);
+
+} // namespace graphify::validate::pipeline
