@@ -242,6 +242,8 @@ private:
   void rebindField(const clang::FieldDecl *F, const clang::Expr *Value);
 
   void noteFieldAtExit(const clang::FieldDecl *F, const clang::Expr *HostOrigin);
+  /// Whether the host factory `HostOrigin` builds a tensor of no elements (`zeros({0})`).
+  bool buildsNothing(const clang::Expr *HostOrigin);
 
   void recordFieldExits();
 

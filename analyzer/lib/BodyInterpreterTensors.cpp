@@ -337,10 +337,23 @@ void BodyInterpreter::rebindField(const FieldDecl *F, const Expr *Value) {
 
 void BodyInterpreter::noteFieldAtExit(const FieldDecl *F, const Expr *HostOrigin) {
   HostOrigin = A.realHostOrigin(HostOrigin);
-  if (HostOrigin)
-    A.FieldHostWrites.try_emplace(F, HostOrigin);
-  else
+  if (!HostOrigin) {
     A.FieldOtherWrites.insert(F);
+    return;
+  }
+  auto [It, New] = A.FieldHostWrites.try_emplace(F, HostOrigin);
+  // Across calls the field may hold any of its writes: keep one that holds elements (`reset()`
+  // making it `zeros({0, 0})` must not hide a later host tensor, as a copy of an empty one would
+  // move nothing).
+  if (!New && buildsNothing(It->second) && !buildsNothing(HostOrigin)) {
+    It->second = HostOrigin;
+    ++A.FieldHostUpgrades;
+  }
+}
+
+bool BodyInterpreter::buildsNothing(const Expr *HostOrigin) {
+  auto Call = Api.resolve(HostOrigin);
+  return Call && Call->hasTag("host_factory") && buildsNoElements(*Call, Ctx());
 }
 
 void BodyInterpreter::recordFieldExits() {

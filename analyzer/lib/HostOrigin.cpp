@@ -458,4 +458,38 @@ const Expr *destinationArgument(const ApiCall &Call, const ApiResolver &Api) {
   return nullptr;
 }
 
+/// The braced list an argument is written as (`{0}` converted to an IntArrayRef through an
+/// initializer_list), or null.
+static const InitListExpr *bracedList(const Expr *Arg) {
+  const Expr *E = Arg;
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = skipValueWrappers(E)->IgnoreImplicit();
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      return IL;
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E); Ctor && Ctor->getNumArgs() >= 1)
+      E = Ctor->getArg(0);
+    else if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+      E = SIL->getSubExpr();
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Whether `Factory` (a host_factory call) is given a size of zero elements (`torch::empty({0})`):
+/// a copy of it moves nothing and waits for nothing.
+bool buildsNoElements(const ApiCall &Factory, ASTContext &Ast) {
+  for (const ApiEntry *E : Factory.Entries)
+    for (unsigned Pos : E->SizeArgs)
+      if (Pos < Factory.Args.size())
+        if (const auto *IL = bracedList(Factory.Args[Pos]))
+          for (const Expr *Dim : IL->inits())
+            if (auto V = Dim->getIntegerConstantExpr(Ast); V && V->isZero())
+              return true;
+  return false;
+}
+
+
 } // namespace graphify

@@ -34,7 +34,7 @@ const Expr *TaintAnalysis::Impl::realHostOrigin(const Expr *Origin) const {
 
 unsigned TaintAnalysis::Impl::weight() const {
   unsigned W = FieldTaint.size() + GlobalTaint.size() + FieldShapes.size() + FieldSizes.size() +
-               FieldHostWrites.size() + FieldOtherWrites.size();
+               FieldHostWrites.size() + FieldOtherWrites.size() + FieldHostUpgrades;
   for (const auto &KV : Summaries)
     W += KV.second.weight();
   for (const auto *Entries : {&ParamEntry, &ParamSizeEntry})

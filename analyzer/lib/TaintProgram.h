@@ -50,6 +50,7 @@ class TaintAnalysis::Impl {public:
   /// are passed where a callee may rebind them. A field that every function leaves in host
   /// memory holds a host tensor whenever a method starts.
   llvm::DenseMap<const clang::FieldDecl *, const clang::Expr *> FieldHostWrites;
+  unsigned FieldHostUpgrades = 0; ///< origins of no elements replaced by one that has some
   /// hostFilledList of each local list of tensors, computed once: a declaration is visited again
   /// on every round of a loop's fixpoint, and the answer walks the whole function.
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> HostFilledLists;

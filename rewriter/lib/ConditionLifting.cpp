@@ -37,6 +37,12 @@ struct Lifted {
   std::string Text;
   bool IsTensor = false;
   bool IsBool = false; // a boolean tensor (or a host bool)
+  /// Where the lifted tensor lives, for a constant of the same device: a tensor variable whose
+  /// `.options()` read no value and cannot throw (the variable a read's receiver is computed
+  /// from, the lifted local), else empty; and the receiver of the first element read, which has
+  /// the device too but is computed (and may throw, as `x.max()` of an empty tensor does).
+  std::string DeviceVar = {};
+  const Expr *ReadReceiver = nullptr;
 };
 
 class Lifter {
@@ -56,6 +62,8 @@ private:
   llvm::Expected<Lifted> liftItem(const CXXMemberCallExpr *Call, const Expr *Whole);
   llvm::Expected<Lifted> liftHost(const Expr *E);
   llvm::Expected<Lifted> liftLocal(const VarDecl *V, const Expr *Use);
+  llvm::Expected<Lifted> liftLogical(const BinaryOperator *BO);
+  std::string deviceVariable(const Expr *Receiver);
 };
 
 bool isHostRead(const Expr *E, const ApiModel &Api) { return Api.elementRead(E) != nullptr; }
@@ -176,6 +184,8 @@ llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Exp
     FlavorHint = Receiver;
   Lifted L;
   L.IsTensor = true;
+  L.DeviceVar = deviceVariable(Receiver);
+  L.ReadReceiver = Receiver;
   L.Text = Scope.ReshapeUnprovenReads ? liftedReceiverText(Receiver, Scope.Body, Api, Ctx) : text(Receiver);
   if (T->isBooleanType()) {
     L.IsBool = true;
@@ -240,10 +250,48 @@ llvm::Expected<Lifted> Lifter::liftLocal(const VarDecl *V, const Expr *Use) {
   L.IsTensor = true;
   L.IsBool = Item->IsBool && Item->Text.front() != '(';
   L.Text = V->getNameAsString();
+  L.DeviceVar = L.Text;
   if (Item->IsBool && !L.IsBool)
     return refuse("'" + V->getNameAsString() + "' converts a number to bool on the host");
   (void)Use;
   return L;
+}
+
+static bool isHostTable(QualType T);
+
+/// Whether `E` is a number or bool the host computes from nothing read from tensors — a
+/// parameter, a comparison of host values, a config's field, a vocabulary's `end_id()` — with no
+/// tensor in it and nothing that could change behaviour if it ran where it did not (it may now
+/// run although a short-circuit skipped it). The lifted condition keeps it as written, a host
+/// value fixed for each run of the code (in a captured graph, at capture, like any host scalar).
+bool isPureHostValue(const Expr *E, const ApiModel &Api) {
+  if (!E->getType().getNonReferenceType()->isArithmeticType())
+    return false;
+  llvm::SmallVector<const Stmt *, 16> Work{E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (isa<LambdaExpr>(S))
+      return false;
+    if (const auto *X = dyn_cast<Expr>(S)) {
+      if (isHostRead(X, Api) || (Api.facts() && Api.facts()->taintOf(X)))
+        return false;
+      // A tensor's metadata (`h.size(1)`, `x.dim()`) is a host value fixed by its shape; the
+      // analysis taints the sizes of value-dependent selections, refused above.
+      if (Api.callHasTag(X, "shape_query") || Api.callHasTag(X, "rank_query"))
+        continue;
+      if (Api.isTensorExpr(X))
+        return false;
+      // A table read at a position (`vocab[id]`) is refused for the table, with its own advice.
+      if (const auto *DR = dyn_cast<DeclRefExpr>(X))
+        if (isa<VarDecl>(DR->getDecl()) && isHostTable(DR->getDecl()->getType()))
+          return false;
+    }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return !findSideEffect(E, Api, /*AllowHostReads=*/false, Evaluation::Conditional);
 }
 
 llvm::Expected<Lifted> Lifter::liftHost(const Expr *E) {
@@ -279,6 +327,15 @@ llvm::Expected<Lifted> Lifter::liftHost(const Expr *E) {
                     "', which a float32 tensor comparison would round");
     if (T->isArithmeticType())
       return Lifted{text(E), false, T->isBooleanType()};
+  }
+  // A call or host arithmetic on untainted values (`vocab->end_id()`, `max_len - 1`): compared
+  // with a tensor as a variable would be.
+  if (isPureHostValue(S, Api)) {
+    QualType T = S->getType().getNonReferenceType();
+    if (T->isRealFloatingType() && !T->isSpecificBuiltinType(BuiltinType::Float))
+      return refuse("the condition compares with the double '" + text(E) +
+                    "', which a float32 tensor comparison would round");
+    return Lifted{text(E), false, T->isBooleanType()};
   }
   return refuse("cannot express '" + text(E) + "' as a tensor");
 }
@@ -326,10 +383,9 @@ std::string hostObjectReason(const VarDecl *V, const Expr *Use, const ApiModel &
   return "the condition depends on " + What + From;
 }
 
-/// Why a condition that reads a host object holding nothing from tensors (a vocabulary's end id,
-/// a config's threshold) is not lifted: the object has no tensor form, the number it gives does.
-static std::string untaintedObjectReason(const VarDecl *V, const DeclRefExpr *Use, ASTContext &Ctx) {
-  // The outermost member access or call on the object (`vocab->end_id()`, `cfg.threshold`).
+/// The outermost member access or call on the object `Use` names (`vocab->end_id()`,
+/// `cfg.threshold`), or `Use` when it is used as a whole.
+static const Expr *objectRead(const DeclRefExpr *Use, ASTContext &Ctx) {
   const Expr *Read = Use;
   for (unsigned Depth = 0; Depth < 8; ++Depth) {
     const DynTypedNodeList Parents = Ctx.getParents(*Read);
@@ -344,6 +400,14 @@ static std::string untaintedObjectReason(const VarDecl *V, const DeclRefExpr *Us
       break;
     Read = Up;
   }
+  return Read;
+}
+
+/// Why a condition that reads a host object holding nothing from tensors (a vocabulary's end id,
+/// a config's threshold) is not lifted: the object has no tensor form, the number it gives does,
+/// but this use of it is not one that may run unconditionally (isPureHostValue).
+static std::string untaintedObjectReason(const VarDecl *V, const DeclRefExpr *Use, ASTContext &Ctx) {
+  const Expr *Read = objectRead(Use, Ctx);
   const std::string Text = sourceText(Read, Ctx);
   return "the condition reads the host object '" + V->getNameAsString() + "'" +
          (Read != Use && !Text.empty() ? " ('" + Text + "')" : std::string()) +
@@ -372,7 +436,7 @@ llvm::Expected<Lifted> Lifter::lift(const Expr *E) {
       return Inner.takeError();
     if (!Inner->IsTensor)
       return refuse("cannot express '" + text(E) + "' as a tensor");
-    return Lifted{Inner->Text + " != 0", true, true};
+    return Lifted{Inner->Text + " != 0", true, true, Inner->DeviceVar, Inner->ReadReceiver};
   }
   if (isHostRead(S, Api))
     return liftItem(Api.elementRead(S), S);
@@ -385,21 +449,12 @@ llvm::Expected<Lifted> Lifter::lift(const Expr *E) {
       return refuse("the condition mixes host values with values read from tensors");
     if (!Inner->IsBool)
       Inner->Text = "(" + Inner->Text + " != 0)";
-    return Lifted{Api.spell(FlavorHint, "logical_not") + "(" + Inner->Text + ")", true, true};
+    return Lifted{Api.spell(FlavorHint, "logical_not") + "(" + Inner->Text + ")", true, true, Inner->DeviceVar,
+                  Inner->ReadReceiver};
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-    if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr) {
-      auto L = lift(BO->getLHS()->IgnoreParens());
-      if (!L)
-        return L.takeError();
-      auto R = lift(BO->getRHS()->IgnoreParens());
-      if (!R)
-        return R.takeError();
-      if (!L->IsTensor || !R->IsTensor || !L->IsBool || !R->IsBool)
-        return refuse("the condition mixes host values with values read from tensors");
-      const char *Fn = BO->getOpcode() == BO_LAnd ? "logical_and" : "logical_or";
-      return Lifted{Api.spell(FlavorHint, Fn) + "(" + L->Text + ", " + R->Text + ")", true, true};
-    }
+    if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr)
+      return liftLogical(BO);
     if (isComparison(BO->getOpcode())) {
       auto L = lift(BO->getLHS());
       if (!L)
@@ -409,8 +464,13 @@ llvm::Expected<Lifted> Lifter::lift(const Expr *E) {
         return R.takeError();
       if (!L->IsTensor && !R->IsTensor)
         return refuse("cannot express '" + text(E) + "' as a tensor");
-      return Lifted{L->Text + " " + BO->getOpcodeStr().str() + " " + R->Text, true, true};
+      const Lifted &Side = L->IsTensor ? *L : *R;
+      return Lifted{L->Text + " " + BO->getOpcodeStr().str() + " " + R->Text, true, true, Side.DeviceVar,
+                    Side.ReadReceiver};
     }
+    // Host arithmetic of values not read from tensors (`max_len - 1`) is a host operand.
+    if (isPureHostValue(S, Api))
+      return liftHost(E);
     return refuse("the condition computes '" + text(E) + "' on the host; only comparisons and "
                   "logical operators are lifted");
   }
@@ -420,6 +480,84 @@ llvm::Expected<Lifted> Lifter::lift(const Expr *E) {
       return liftLocal(V, S);
   }
   return liftHost(E);
+}
+
+/// Whether `E` mentions a tensor or reads one on the host.
+bool readsTensor(const Expr *E, const ApiModel &Api) {
+  llvm::SmallVector<const Stmt *, 16> Work{E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (const auto *X = dyn_cast_or_null<Expr>(S); X && (Api.isTensorExpr(X) || isHostRead(X, Api)))
+      return true;
+    if (S)
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+  }
+  return false;
+}
+
+/// The tensor variable (or field) `Receiver` is computed from by a chain of method calls that
+/// keep the device (`h` of `h.sum()`, `logits` of `logits.argmax(-1)`), or empty: a chain with
+/// a device transfer, a free function.
+std::string Lifter::deviceVariable(const Expr *Receiver) {
+  const Expr *X = Receiver->IgnoreParenImpCasts();
+  while (const auto *MC = dyn_cast<CXXMemberCallExpr>(X)) {
+    if (Api.callHasTag(MC, "device_transfer") || !MC->getImplicitObjectArgument())
+      return "";
+    X = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  }
+  if ((isa<DeclRefExpr>(X) || isa<MemberExpr>(X)) && Api.isTensorExpr(X))
+    return text(X);
+  return "";
+}
+
+/// `a && b`, `a || b`. Both sides tensors: logical_and / logical_or. One side a host condition
+/// on values not read from tensors (`eos != -1 && tok.item<int64_t>() == eos`): it stays on the
+/// host and picks the tensor side or a constant of its shape — `(eos != -1 ? tok == eos :
+/// torch::zeros_like(tok == eos))` — evaluated before the tensor side, which is exact because it
+/// has no effect (isPureHostValue). Both host: the host expression as written.
+llvm::Expected<Lifted> Lifter::liftLogical(const BinaryOperator *BO) {
+  auto Side = [&](const Expr *X) -> llvm::Expected<Lifted> {
+    X = X->IgnoreParens();
+    if (isPureHostValue(stripImplicit(X), Api))
+      return Lifted{text(X), false, stripAll(X)->getType()->isBooleanType()};
+    if (!readsTensor(X, Api))
+      if (auto Why = findSideEffect(X, Api, /*AllowHostReads=*/false, Evaluation::Conditional))
+        return refuse("the condition's host test '" + text(X) + "' " + *Why +
+                      "; only a host test without effects is kept beside a test of tensor values");
+    return lift(X);
+  };
+  auto L = Side(BO->getLHS());
+  if (!L)
+    return L.takeError();
+  auto R = Side(BO->getRHS());
+  if (!R)
+    return R.takeError();
+  const bool And = BO->getOpcode() == BO_LAnd;
+  if (!L->IsTensor && !R->IsTensor)
+    return Lifted{text(BO), false, true};
+  if ((L->IsTensor && !L->IsBool) || (R->IsTensor && !R->IsBool))
+    return refuse("the condition mixes host values with values read from tensors");
+  if (L->IsTensor && R->IsTensor)
+    return Lifted{Api.spell(FlavorHint, And ? "logical_and" : "logical_or") + "(" + L->Text + ", " + R->Text + ")",
+                  true, true, L->DeviceVar, L->ReadReceiver};
+  const Lifted &Host = L->IsTensor ? *R : *L;
+  const Lifted &Tensor = L->IsTensor ? *L : *R;
+  // The constant side reads no value of the tensor side: where the host side decides, the
+  // original may never have evaluated the tensor side (a read that throws on a tensor of several
+  // elements, a max of an empty tensor, must not run there). A receiver the original evaluated
+  // first (the tensor side on the left) may be evaluated again: it is pure.
+  std::string Device = Tensor.DeviceVar;
+  if (Device.empty() && L->IsTensor && Tensor.ReadReceiver)
+    Device = text(Tensor.ReadReceiver);
+  if (Device.empty())
+    return refuse("the condition tests a value read from a tensor computed in the condition after a host test; "
+                  "compute the tensor into a local before the test");
+  const std::string Constant = Api.spell(FlavorHint, And ? "zeros" : "ones") + "({}, " + Device + ".options().dtype(" +
+                               Api.spellConstant(FlavorHint, "kBool") + "))";
+  return Lifted{"(" + Host.Text + " ? " + (And ? Tensor.Text : Constant) + " : " + (And ? Constant : Tensor.Text) +
+                    ")",
+                true, true, Tensor.DeviceVar, Tensor.ReadReceiver};
 }
 
 } // namespace
@@ -582,8 +720,12 @@ llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope 
           if (const auto *DR = dyn_cast<DeclRefExpr>(S))
             if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
               QualType T = V->getType().getNonReferenceType();
-              if (isHostObject(T, Api) && !isHostTable(T) && Api.facts() && !Api.facts()->taintOf(DR))
+              if (isHostObject(T, Api) && !isHostTable(T) && Api.facts() && !Api.facts()->taintOf(DR)) {
+                // A number it gives with no effect (`vocab->end_id()`) stays a host value.
+                if (const Expr *Read = objectRead(DR, Ctx); Read != DR && isPureHostValue(Read, Api))
+                  continue;
                 return refuse(untaintedObjectReason(V, DR, Ctx));
+              }
               if (isHostObject(T, Api))
                 return refuse(hostObjectReason(V, DR, Api, Ctx));
               // An integer counter of a for loop is a host value like any other: each iteration

@@ -78,3 +78,38 @@ torch::Tensor bounded_decode(torch::Tensor h, torch::Tensor w, torch::Tensor len
   return ys.to(torch::kFloat) + h.sum();
 }
 // graphify-expect-fix: fixed
+
+// A decode whose end token is optional (a vocabulary without one says -1), tested on the host
+// before the token read: the host test stays on the host and picks the token's test, or a false
+// 0-d mask that reads nothing from the token where the original's `&&` skipped the read.
+struct EndToken {
+  int64_t id = -1;
+  int64_t end_id() const { return id; }
+};
+// graphify-entry: h: f32[1,4], w: f32[4,4]
+torch::Tensor greedy_optional_end(torch::Tensor h, torch::Tensor w, EndToken end = EndToken{2}) {
+  auto ys = torch::zeros({1, 1}, torch::kLong);
+  for (int64_t t = 0; t < 6; ++t) {
+    auto logits = torch::matmul(h, w);
+    auto tok = logits.argmax(-1, true);
+    ys = torch::cat({ys, tok}, 1);
+    h = torch::tanh(h + logits);
+    if (end.end_id() != -1 && tok.item<int64_t>() == end.end_id())
+      break;
+  }
+  return ys;
+}
+// The same decode told to stop at once unless it keeps going (`||` of a host flag, true here).
+// graphify-entry: h: f32[1,4], w: f32[4,4]
+torch::Tensor greedy_first_only(torch::Tensor h, torch::Tensor w, bool keep_going = false, int64_t eos = 2) {
+  auto ys = torch::zeros({1, 1}, torch::kLong);
+  for (int64_t t = 0; t < 6; ++t) {
+    auto logits = torch::matmul(h, w);
+    auto tok = logits.argmax(-1, true);
+    ys = torch::cat({ys, tok}, 1);
+    h = torch::tanh(h + logits);
+    if (!keep_going || tok.item<int64_t>() == eos)
+      break;
+  }
+  return ys;
+}

@@ -78,6 +78,23 @@ struct HostGrid : torch::nn::Module {
   }
 };
 
+// A reset that empties the cache (`zeros({0, 0})`, whose copy moves nothing) does not hide the
+// host copy the step itself leaves in it for the next call.
+struct ResetToEmpty : torch::nn::Module {
+  torch::Tensor cache_;
+
+  void reset() { cache_ = std::move(torch::zeros({0, 0})); }
+
+  torch::Tensor forward(torch::Tensor x) {
+    cache_ = cache_.to(torch::kCUDA);
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'to' copies a tensor copied to host memory ('to', line 92) back to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    auto y = x + cache_;
+    cache_ = y.to(torch::kCPU);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'to' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    return y;
+  }
+};
+
 // A method of the object that leaves a field off the host may run between a write and a copy.
 struct ResettingCache : torch::nn::Module {
   torch::Tensor buf_ = torch::zeros({4});
@@ -118,7 +135,7 @@ struct FrameEncoder : torch::nn::Module {
     else
       input = raw;
     input = input.to(x.device());
-    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'to' copies a tensor built in host memory ('from_blob', line 100) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'to' copies a tensor built in host memory ('from_blob', line 117) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
     torch::Tensor ready;
     bytes_to_tensor(pixels_.data(), 8, 8, ready);
     move_to_gpu(ready);

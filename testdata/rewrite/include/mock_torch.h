@@ -79,6 +79,7 @@ public:
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
   Tensor operator[](int64_t i) const;
   Tensor view(std::initializer_list<int64_t> size) const;
+  Tensor reshape(std::initializer_list<int64_t> size) const;
   Tensor contiguous() const;
   const Tensor &index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar &v) const;
   const Tensor &index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor &v) const;
@@ -139,6 +140,7 @@ Tensor matmul(const Tensor &a, const Tensor &b);
 Tensor zeros_like(const Tensor &a);
 Tensor arange(int64_t end);
 Tensor ones(std::initializer_list<int64_t> size, const TensorOptions &options);
+Tensor zeros(std::initializer_list<int64_t> size, const TensorOptions &options);
 Tensor ones_like(const Tensor &a);
 Tensor ones_like(const Tensor &a, ScalarType t);
 Tensor randn_like(const Tensor &a);

@@ -65,6 +65,10 @@ const clang::Expr *hostFilledList(const clang::VarDecl *VD, const ApiResolver &A
 /// host memory.
 bool placesOnDevice(const ApiCall &Factory, const ApiResolver &Api);
 
+/// Whether `Factory` (a host_factory call) is given a size of zero elements (`torch::empty({0})`):
+/// a copy of it moves nothing and waits for nothing.
+bool buildsNoElements(const ApiCall &Factory, clang::ASTContext &Ast);
+
 /// Whether the `device_transfer` call copies self to host memory: `cpu()` (tagged host_sync), or
 /// a destination that names the CPU.
 bool copiesToHost(const ApiCall &Call);

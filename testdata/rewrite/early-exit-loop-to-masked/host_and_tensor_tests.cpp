@@ -1,0 +1,60 @@
+// early-exit-loop-to-masked: an exit test that joins a host test of values not read from tensors
+// (an optional end id, a config's method, a tensor's shape) with a test of a value read from a
+// tensor. The host side stays a host test that picks the tensor test or a constant 0-d mask,
+// which reads nothing from the tensor (where the original short-circuits, the read would not run).
+#include "mock_torch.h"
+
+struct Vocab {
+  int64_t end = -1;
+  int64_t end_id() const { return end; }
+};
+
+torch::Tensor optional_end(torch::Tensor h, torch::Tensor w, int64_t eos) {
+  for (int64_t t = 0; t < 8; ++t) {
+    h = torch::matmul(h, w).relu();
+    auto tok = h.argmax(0);
+    if (eos != -1 && tok.item<int64_t>() == eos)
+      break;
+  }
+  return h;
+}
+
+torch::Tensor vocab_end(torch::Tensor h, torch::Tensor w, const Vocab &vocab) {
+  for (int64_t t = 0; t < 8; ++t) {
+    h = torch::matmul(h, w).relu();
+    auto tok = h.argmax(0);
+    if ((vocab.end_id() >= 0) && (tok.item<int64_t>() == vocab.end_id()))
+      break;
+  }
+  return h;
+}
+
+torch::Tensor tensor_first(torch::Tensor h, float limit, bool strict) {
+  for (int64_t t = 0; t < 8; ++t) {
+    h = h * 2;
+    if (h.max().item<float>() > limit || !strict)
+      break;
+  }
+  return h;
+}
+
+torch::Tensor shape_test(torch::Tensor h) {
+  for (int64_t t = 0; t < 8; ++t) {
+    h = h - 1;
+    if (h.size(0) > 2 && h.sum().item<float>() < 0)
+      break;
+  }
+  return h;
+}
+
+int bumps = 0;
+int bump() { return ++bumps; }
+
+torch::Tensor counting_test(torch::Tensor h) {
+  for (int64_t t = 0; t < 8; ++t) {
+    h = h - 1;
+    if (bump() > 2 && h.sum().item<float>() < 0) // EXPECT-NO-FIX: the condition.s host test .bump\(\) > 2. calls .bump. \(line 56\), which increments
+      break;
+  }
+  return h;
+}

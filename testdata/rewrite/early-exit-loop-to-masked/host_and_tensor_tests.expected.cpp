@@ -1,0 +1,76 @@
+// early-exit-loop-to-masked: an exit test that joins a host test of values not read from tensors
+// (an optional end id, a config's method, a tensor's shape) with a test of a value read from a
+// tensor. The host side stays a host test that picks the tensor test or a constant 0-d mask,
+// which reads nothing from the tensor (where the original short-circuits, the read would not run).
+#include "mock_torch.h"
+
+struct Vocab {
+  int64_t end = -1;
+  int64_t end_id() const { return end; }
+};
+
+torch::Tensor optional_end(torch::Tensor h, torch::Tensor w, int64_t eos) {
+  auto active = torch::ones({}, h.options().dtype(torch::kBool));
+  for (int64_t t = 0; t < 8; ++t) {
+    h = torch::where(active, torch::matmul(h, w).relu(), h);
+    auto tok = h.argmax(0);
+    active = torch::logical_and(
+        active,
+        torch::logical_not(
+            (eos != -1 ? tok.reshape({}) == eos
+                       : torch::zeros({}, tok.options().dtype(torch::kBool)))));
+  }
+  return h;
+}
+
+torch::Tensor vocab_end(torch::Tensor h, torch::Tensor w, const Vocab &vocab) {
+  auto active = torch::ones({}, h.options().dtype(torch::kBool));
+  for (int64_t t = 0; t < 8; ++t) {
+    h = torch::where(active, torch::matmul(h, w).relu(), h);
+    auto tok = h.argmax(0);
+    active = torch::logical_and(
+        active,
+        torch::logical_not(
+            (vocab.end_id() >= 0
+                 ? tok.reshape({}) == vocab.end_id()
+                 : torch::zeros({}, tok.options().dtype(torch::kBool)))));
+  }
+  return h;
+}
+
+torch::Tensor tensor_first(torch::Tensor h, float limit, bool strict) {
+  auto active = torch::ones({}, h.options().dtype(torch::kBool));
+  for (int64_t t = 0; t < 8; ++t) {
+    h = torch::where(active, h * 2, h);
+    active = torch::logical_and(
+        active, torch::logical_not(
+                    (!strict ? torch::ones({}, h.options().dtype(torch::kBool))
+                             : h.max() > limit)));
+  }
+  return h;
+}
+
+torch::Tensor shape_test(torch::Tensor h) {
+  auto active = torch::ones({}, h.options().dtype(torch::kBool));
+  for (int64_t t = 0; t < 8; ++t) {
+    h = torch::where(active, h - 1, h);
+    active = torch::logical_and(
+        active, torch::logical_not(
+                    (h.size(0) > 2
+                         ? h.sum() < 0
+                         : torch::zeros({}, h.options().dtype(torch::kBool)))));
+  }
+  return h;
+}
+
+int bumps = 0;
+int bump() { return ++bumps; }
+
+torch::Tensor counting_test(torch::Tensor h) {
+  for (int64_t t = 0; t < 8; ++t) {
+    h = h - 1;
+    if (bump() > 2 && h.sum().item<float>() < 0) // EXPECT-NO-FIX: the condition.s host test .bump\(\) > 2. calls .bump. \(line 56\), which increments
+      break;
+  }
+  return h;
+}
