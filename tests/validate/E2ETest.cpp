@@ -104,7 +104,7 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   RunResult R = validate(Args);
   ASSERT_EQ(R.Status, RunResult::State::Exited) << R.describe() << "\n" << R.Stderr;
   auto Rows = parseReport(R.Stdout);
-  ASSERT_EQ(Rows.size(), 44u) << R.Stdout << R.Stderr;
+  ASSERT_EQ(Rows.size(), 46u) << R.Stdout << R.Stderr;
 
   // The seed-002 `if`: original blocked at item(), rewrite captured and replayed on every other
   // trial, and the original's trace silently diverges.
@@ -170,8 +170,10 @@ TEST(E2EModels, EveryTestdataModelValidates) {
   // length the original reached and is captured; the epilogue slices it.
   // With a host sum of the steps' scores read after the loop, the sum is a 0-d tensor of the core.
   // With a step count read from the data and bounded by GRAPHIFY_STATIC_BOUND, the loop runs to
-  // the bound (bounded_decode).
-  for (const char *Name : {"greedy_tokens", "greedy_scored", "bounded_decode"}) {
+  // the bound (bounded_decode). An optional end token tested on the host beside the token read
+  // (`end.end_id() != -1 && tok.item<int64_t>() == end.end_id()`) keeps the host test on the
+  // host (greedy_optional_end).
+  for (const char *Name : {"greedy_tokens", "greedy_scored", "bounded_decode", "greedy_optional_end"}) {
     const Row &E = Rows[Name];
     EXPECT_EQ(E.OrigCapturable, false) << Name;
     EXPECT_EQ(E.OrigOp, "item") << Name;
@@ -182,6 +184,14 @@ TEST(E2EModels, EveryTestdataModelValidates) {
     for (const std::string &Note : E.Notes)
       CoreNoted |= Note.find("'" + std::string(Name) + "_padded'") != std::string::npos;
     EXPECT_TRUE(CoreNoted) << Name;
+  }
+  // The `||` form whose host side is true (`!keep_going || ...`): the original stops after one
+  // step without reading the token, the rewrite's constant mask does the same and is captured.
+  {
+    const Row &E = Rows["greedy_first_only"];
+    EXPECT_EQ(E.Equivalent, E.Trials);
+    EXPECT_EQ(E.RewCapturable, true);
+    EXPECT_EQ(E.Replay, 7);
   }
   // Post-processing that finishes on the host (host_epilogue.cpp): split at the copy to the CPU,
   // the device work before it is captured as the core 'confident_classes_graph'.
