@@ -513,9 +513,10 @@ std::string Lifter::deviceVariable(const Expr *Receiver) {
 
 /// `a && b`, `a || b`. Both sides tensors: logical_and / logical_or. One side a host condition
 /// on values not read from tensors (`eos != -1 && tok.item<int64_t>() == eos`): it stays on the
-/// host and picks the tensor side or a constant of its shape — `(eos != -1 ? tok == eos :
-/// torch::zeros_like(tok == eos))` — evaluated before the tensor side, which is exact because it
-/// has no effect (isPureHostValue). Both host: the host expression as written.
+/// host and picks the tensor side or a constant 0-d mask on its device — `(eos != -1 ? tok == eos
+/// : torch::zeros({}, tok.options().dtype(torch::kBool)))` — evaluated before the tensor side,
+/// which is exact because it has no effect (isPureHostValue). Both host: the host expression as
+/// written.
 llvm::Expected<Lifted> Lifter::liftLogical(const BinaryOperator *BO) {
   auto Side = [&](const Expr *X) -> llvm::Expected<Lifted> {
     X = X->IgnoreParens();

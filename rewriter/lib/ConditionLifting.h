@@ -8,6 +8,7 @@
 ///   x.all().item<bool>()                 ->  x.all()
 ///   !(a.max().item<float>() > 1)         ->  torch::logical_not(a.max() > 1)
 ///   c1 && c2                             ->  torch::logical_and(c1', c2')
+///   eos != -1 && t.item<int64_t>() == eos  ->  (eos != -1 ? t == eos : <false 0-d on t's device>)
 ///   float s = x.sum().item<float>(); if (s > 0)   ->  auto s = x.sum(); ... s > 0
 /// \endcode
 ///

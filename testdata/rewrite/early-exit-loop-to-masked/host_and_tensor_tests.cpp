@@ -58,3 +58,24 @@ torch::Tensor counting_test(torch::Tensor h) {
   }
   return h;
 }
+
+// A read of a tensor the condition computes itself after the host test: the constant would have
+// to compute it too (where the original never did), so the rewrite asks for a local.
+torch::Tensor computed_after_host(torch::Tensor h, torch::Tensor w, bool enabled) {
+  for (int64_t t = 0; t < 8; ++t) {
+    h = h - 1;
+    if (enabled && torch::matmul(h, w).sum().item<float>() < 0) // EXPECT-NO-FIX: after a host test; compute the tensor into a local before the test
+      break;
+  }
+  return h;
+}
+
+// The same read before the host test ran first in the original too: the constant takes its device.
+torch::Tensor computed_before_host(torch::Tensor h, torch::Tensor w, bool strict) {
+  for (int64_t t = 0; t < 8; ++t) {
+    h = h - 1;
+    if (torch::matmul(h, w).sum().item<float>() < 0 || !strict)
+      break;
+  }
+  return h;
+}
