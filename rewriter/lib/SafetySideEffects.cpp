@@ -134,6 +134,18 @@ bool isNamingOnly(const FunctionDecl *FD) {
   return Op == OO_Arrow || (Op == OO_Star && MD->getNumParams() == 0);
 }
 
+/// An arithmetic type, or the std::initializer_list of one that `std::max({a, b, c})` takes.
+bool isArithmeticOrListOfIt(QualType T) {
+  if (T->isArithmeticType())
+    return true;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!Spec || Spec->getName() != "initializer_list" || !inNamespace(Spec, "std"))
+    return false;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  return Args.size() == 1 && Args[0].getKind() == TemplateArgument::Type &&
+         Args[0].getAsType()->isArithmeticType();
+}
+
 std::optional<std::string> SideEffectWalker::checkCall(const CallExpr *C, const std::string &Line,
                                                       bool &Located) const {
   const FunctionDecl *FD = C->getDirectCallee();
@@ -186,11 +198,12 @@ std::optional<std::string> SideEffectWalker::checkCall(const CallExpr *C, const 
     if (Container == "vector" || Container == "array")
       return std::nullopt;
   }
-  // Arithmetic helpers of the standard library on host values (std::max, std::exp).
-  if (inNamespace(FD, "std") && FD->getReturnType()->isArithmeticType()) {
+  // Arithmetic helpers of the standard library on host values (std::exp, and std::max, which
+  // returns a const reference to one of its arguments).
+  if (inNamespace(FD, "std") && FD->getReturnType().getNonReferenceType()->isArithmeticType()) {
     bool AllArithmetic = true;
     for (const ParmVarDecl *P : FD->parameters())
-      AllArithmetic &= P->getType().getNonReferenceType()->isArithmeticType();
+      AllArithmetic &= isArithmeticOrListOfIt(P->getType().getNonReferenceType());
     if (AllArithmetic)
       return std::nullopt;
   }
