@@ -7,6 +7,7 @@
 #include "graphify/analyzer/ApiResolver.h"
 #include "graphify/analyzer/HostOrigin.h"
 
+
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/Basic/SourceManager.h>
@@ -82,6 +83,93 @@ bool inStaticInitializer(const Stmt &S, ASTContext &Ast) {
   return false;
 }
 
+/// The body of the function or lambda that holds `S`, or null.
+const Stmt *enclosingBody(const Stmt &S, ASTContext &Ast) {
+  DynTypedNodeList Parents = Ast.getParents(S);
+  for (unsigned Depth = 0; Depth < 256 && !Parents.empty(); ++Depth) {
+    if (const auto *FD = Parents[0].get<FunctionDecl>())
+      return FD->getBody();
+    if (const auto *L = Parents[0].get<LambdaExpr>())
+      return L->getBody();
+    Parents = Ast.getParents(Parents[0]);
+  }
+  return nullptr;
+}
+
+/// Every reference to `V` in `Body`.
+std::vector<const DeclRefExpr *> referencesTo(const VarDecl *V, const Stmt *Body) {
+  std::vector<const DeclRefExpr *> Out;
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V)
+      Out.push_back(DR);
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return Out;
+}
+
+/// Whether the argument `Arg` of `Call` is a device pointer of it: an argument of a kernel
+/// launch, or one of the call's pointer_args (for a copy, under a direction that keeps both
+/// pointers in device memory).
+bool isDevicePointerArgument(const Expr *Arg, const CallExpr &Call, const ApiResolver &Api) {
+  if (isa<CUDAKernelCallExpr>(Call))
+    return true;
+  auto Resolved = Api.resolve(&Call);
+  if (!Resolved)
+    return false;
+  for (const ApiEntry *E : Resolved->Entries)
+    for (unsigned Pos : E->PointerArgs) {
+      if (Resolved->arg(Pos) != Arg)
+        continue;
+      if (!E->KindArg)
+        return true;
+      const Expr *Kind = Resolved->arg(*E->KindArg);
+      const auto *DR = Kind ? dyn_cast<DeclRefExpr>(Kind->IgnoreParenImpCasts()) : nullptr;
+      const auto *Enumerator = DR ? dyn_cast<EnumConstantDecl>(DR->getDecl()) : nullptr;
+      if (Enumerator && llvm::is_contained(E->DeviceKinds, Enumerator->getName()))
+        return true;
+    }
+  return false;
+}
+
+/// Whether the pointer `E` (a tensor's data_ptr()) reaches device code only — a kernel launch's
+/// arguments, the device pointers of a stream-ordered copy or memset — directly, through casts
+/// and offsets, or through local pointers whose every use does: the tensor's memory is then read
+/// and written on the device, nothing of it on the host.
+bool reachesDeviceOnly(const Expr &E, ASTContext &Ast, const ApiResolver &Api, unsigned Depth = 0) {
+  if (Depth > 4)
+    return false;
+  const Expr *Node = &E;
+  for (;;) {
+    DynTypedNodeList Parents = Ast.getParents(*Node);
+    if (Parents.size() != 1)
+      return false;
+    if (const auto *Init = Parents[0].get<VarDecl>()) {
+      const Stmt *Body = enclosingBody(E, Ast);
+      if (!Body || !Init->hasLocalStorage() || !Init->getType()->isPointerType())
+        return false;
+      const std::vector<const DeclRefExpr *> Uses = referencesTo(Init, Body);
+      return !Uses.empty() &&
+             llvm::all_of(Uses, [&](const DeclRefExpr *Use) { return reachesDeviceOnly(*Use, Ast, Api, Depth + 1); });
+    }
+    const auto *Up = Parents[0].get<Expr>();
+    if (!Up)
+      return false;
+    if (const auto *Call = dyn_cast<CallExpr>(Up))
+      return llvm::is_contained(Call->arguments(), Node) && isDevicePointerArgument(Node, *Call, Api);
+    // `p + offset`, `(CUdeviceptr)p`: the same memory.
+    const auto *BO = dyn_cast<BinaryOperator>(Up);
+    if (!(isa<CastExpr>(Up) || isa<ParenExpr>(Up) ||
+          (BO && BO->isAdditiveOp() && BO->getType()->isPointerType())))
+      return false;
+    Node = Up;
+  }
+}
+
 } // namespace
 
 const CheckInfo &HostSyncCheck::checkInfo() {
@@ -142,6 +230,11 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
                  &S);
       return;
     }
+    // A device address handed to device code (`cudaMemcpyAsync(dst, t.data_ptr<float>(), n,
+    // cudaMemcpyDeviceToDevice, s)`, a kernel's argument): nothing is read on the host.
+    if (!Trace && Call->hasTag("host_sync") && Call->Call->getType()->isPointerType() &&
+        reachesDeviceOnly(*Call->Call, Ctx.ast(), Ctx.api()))
+      return;
     std::string What;
     if (const ApiEntry *E = Call->entryWithTag("host_sync")) {
       What = "'" + Call->Name + "' " + (E->Doc.empty() ? "reads tensor data on the host" : E->Doc);

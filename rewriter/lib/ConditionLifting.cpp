@@ -5,6 +5,9 @@
 // logical_not/and/or. Anything whose exactness cannot be argued locally is refused with a reason.
 #include "ConditionLifting.h"
 
+#include "BranchObstacles.h"
+#include "OptionalGuards.h"
+
 #include "Compaction.h"
 #include "Counting.h"
 #include "ExprUtil.h"
@@ -64,6 +67,7 @@ private:
   llvm::Expected<Lifted> liftLocal(const VarDecl *V, const Expr *Use);
   llvm::Expected<Lifted> liftLogical(const BinaryOperator *BO);
   std::string deviceVariable(const Expr *Receiver);
+  const Expr *computedHostOperand(const Expr *E) const;
 };
 
 bool isHostRead(const Expr *E, const ApiModel &Api) { return Api.elementRead(E) != nullptr; }
@@ -257,14 +261,12 @@ llvm::Expected<Lifted> Lifter::liftLocal(const VarDecl *V, const Expr *Use) {
   return L;
 }
 
-static bool isHostTable(QualType T);
-
 /// Whether `E` is a number or bool the host computes from nothing read from tensors — a
 /// parameter, a comparison of host values, a config's field, a vocabulary's `end_id()` — with no
 /// tensor in it and nothing that could change behaviour if it ran where it did not (it may now
 /// run although a short-circuit skipped it). The lifted condition keeps it as written, a host
 /// value fixed for each run of the code (in a captured graph, at capture, like any host scalar).
-bool isPureHostValue(const Expr *E, const ApiModel &Api) {
+bool isPureHostValue(const Expr *E, const ApiModel &Api, ASTContext &Ctx) {
   if (!E->getType().getNonReferenceType()->isArithmeticType())
     return false;
   llvm::SmallVector<const Stmt *, 16> Work{E};
@@ -291,7 +293,13 @@ bool isPureHostValue(const Expr *E, const ApiModel &Api) {
     for (const Stmt *C : S->children())
       Work.push_back(C);
   }
-  return !findSideEffect(E, Api, /*AllowHostReads=*/false, Evaluation::Conditional);
+  // Ops that raise on some values (valueHazard) may now run where the original did not, unless
+  // the test that kept them from raising runs in front of them in the lifted form too.
+  if (findSideEffect(E, Api, /*AllowHostReads=*/false, Evaluation::AsBefore))
+    return false;
+  return !findExpr(E, [&](const Expr *X) {
+    return isa<CallExpr>(X) && valueHazard(X, Api) && !isCheckedOptionalRead(X, Ctx);
+  });
 }
 
 llvm::Expected<Lifted> Lifter::liftHost(const Expr *E) {
@@ -330,7 +338,7 @@ llvm::Expected<Lifted> Lifter::liftHost(const Expr *E) {
   }
   // A call or host arithmetic on untainted values (`vocab->end_id()`, `max_len - 1`): compared
   // with a tensor as a variable would be.
-  if (isPureHostValue(S, Api)) {
+  if (isPureHostValue(S, Api, Ctx)) {
     QualType T = S->getType().getNonReferenceType();
     if (T->isRealFloatingType() && !T->isSpecificBuiltinType(BuiltinType::Float))
       return refuse("the condition compares with the double '" + text(E) +
@@ -340,83 +348,21 @@ llvm::Expected<Lifted> Lifter::liftHost(const Expr *E) {
   return refuse("cannot express '" + text(E) + "' as a tensor");
 }
 
-/// A value of class type that is neither a number nor a tensor: a container, a string, a struct.
-static bool isHostObject(QualType T, const ApiModel &Api) {
-  T = T.getNonReferenceType();
-  return !T->isArithmeticType() && !Api.isTensor(T) && T->getAsCXXRecordDecl();
-}
-
-/// A string or an iterable container: a table the condition reads at some position.
-static bool isHostTable(QualType T) {
-  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return (RD && RD->getName() == "basic_string") || isIterableContainer(T.getNonReferenceType());
-}
-
-/// Why a condition on the host object `V` (a container, a string) has no tensor form, with where
-/// its value was read from a tensor when it was (a token looked up from an id read on the host).
-std::string hostObjectReason(const VarDecl *V, const Expr *Use, const ApiModel &Api, ASTContext &Ctx) {
-  QualType T = V->getType().getNonReferenceType();
-  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-  const bool Iterable = isIterableContainer(T);
-  std::string What = RD && RD->getName() == "basic_string" ? "'" + V->getNameAsString() + "', a host string"
-                     : Iterable
-                         ? "the host container '" + V->getNameAsString() + "'"
-                         : "'" + V->getNameAsString() + "', a host '" +
-                               T.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy()) + "' (not a number)";
-  std::string From;
-  if (const TaintOrigin *O = Api.facts() ? Api.facts()->taintOf(Use) : nullptr; O && O->Source)
-    From = std::string(O->FromSelection ? " computed on the host from a value-dependent selection (line "
-                                        : " computed from a value read from a tensor (line ") +
-           std::to_string(Ctx.getSourceManager().getExpansionLineNumber(O->Source->getBeginLoc())) +
-           "): test the tensor value itself on the device (an id, a count) and move the host object out of the "
-           "region";
-  // A table the condition reads with values that follow the data (`decode[ids[t]] == '*'`); a
-  // struct whose fields a host computation filled (`box.bottom < box.top`).
-  const bool Table = (RD && RD->getName() == "basic_string") || Iterable;
-  if (From.empty() && Table)
-    From = ", which the condition reads with values that follow tensor data: keep the table as a tensor and "
-           "index it on the device (index_select), or move the test and the host code it steers out of the graph "
-           "region, after the replay";
-  else if (From.empty())
-    From = ", whose fields follow tensor data: move the test, and the host code that computes the object, out "
-           "of the graph region, after the replay (or compute the fields as tensors and select with torch::where)";
-  return "the condition depends on " + What + From;
-}
-
-/// The outermost member access or call on the object `Use` names (`vocab->end_id()`,
-/// `cfg.threshold`), or `Use` when it is used as a whole.
-static const Expr *objectRead(const DeclRefExpr *Use, ASTContext &Ctx) {
-  const Expr *Read = Use;
-  for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    const DynTypedNodeList Parents = Ctx.getParents(*Read);
-    const Expr *Up = Parents.empty() ? nullptr : Parents[0].get<Expr>();
-    if (!Up || !(isa<MemberExpr, CXXMemberCallExpr, ImplicitCastExpr, ParenExpr>(Up) ||
-                 (isa<CXXOperatorCallExpr>(Up) && cast<CXXOperatorCallExpr>(Up)->getOperator() == OO_Arrow)))
-      break;
-    // A conversion of the object itself (to bool, to a number) is the use: stop at the object.
-    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Up);
-        Cast && Cast->getCastKind() != CK_NoOp && Cast->getCastKind() != CK_LValueToRValue &&
-        Cast->getCastKind() != CK_UncheckedDerivedToBase && Cast->getCastKind() != CK_DerivedToBase)
-      break;
-    Read = Up;
-  }
-  return Read;
-}
-
-/// Why a condition that reads a host object holding nothing from tensors (a vocabulary's end id,
-/// a config's threshold) is not lifted: the object has no tensor form, the number it gives does,
-/// but this use of it is not one that may run unconditionally (isPureHostValue).
-static std::string untaintedObjectReason(const VarDecl *V, const DeclRefExpr *Use, ASTContext &Ctx) {
-  const Expr *Read = objectRead(Use, Ctx);
-  const std::string Text = sourceText(Read, Ctx);
-  return "the condition reads the host object '" + V->getNameAsString() + "'" +
-         (Read != Use && !Text.empty() ? " ('" + Text + "')" : std::string()) +
-         ", which has no tensor form: read the number it gives into a local before the loop or branch "
-         "(`const auto v = " + (Text.empty() ? V->getNameAsString() : Text) + ";`) and test that";
-}
-
 static bool isComparison(BinaryOperatorKind K) {
   return K == BO_GT || K == BO_LT || K == BO_GE || K == BO_LE || K == BO_EQ || K == BO_NE;
+}
+
+/// The first variable or field in `E` that holds a host value computed from tensor data (not
+/// one element read into a local, which the lifting keeps as the tensor it reads), or null.
+const Expr *Lifter::computedHostOperand(const Expr *E) const {
+  return findExpr(E, [&](const Expr *X) {
+    if (!isa<DeclRefExpr>(X) && !isa<MemberExpr>(X))
+      return false;
+    if (!Api.facts() || !Api.facts()->taintOf(X))
+      return false;
+    const VarDecl *V = referencedVar(X);
+    return !(V && V->getInit() && isHostRead(V->getInit(), Api) && !isa<ParmVarDecl>(V));
+  });
 }
 
 llvm::Expected<Lifted> Lifter::lift(const Expr *E) {
@@ -469,10 +415,16 @@ llvm::Expected<Lifted> Lifter::lift(const Expr *E) {
                     Side.ReadReceiver};
     }
     // Host arithmetic of values not read from tensors (`max_len - 1`) is a host operand.
-    if (isPureHostValue(S, Api))
+    if (isPureHostValue(S, Api, Ctx))
       return liftHost(E);
-    return refuse("the condition computes '" + text(E) + "' on the host; only comparisons and "
-                  "logical operators are lifted");
+    // Arithmetic on a host value computed from tensor data: that value is the obstacle.
+    if (const Expr *Computed = computedHostOperand(S))
+      if (auto Host = liftHost(Computed); !Host)
+        return Host.takeError();
+    return refuse("the condition computes '" + text(E) + "' on the host from values read from tensors, and "
+                  "only comparisons and logical operators of them are lifted: compute it with tensor ops on "
+                  "the device (each read kept as the tensor it reads) and compare that, or move the test and "
+                  "the code it decides out of the graph region, after the replay");
   }
   if (const VarDecl *V = referencedVar(S)) {
     QualType T = V->getType().getNonReferenceType();
@@ -520,7 +472,7 @@ std::string Lifter::deviceVariable(const Expr *Receiver) {
 llvm::Expected<Lifted> Lifter::liftLogical(const BinaryOperator *BO) {
   auto Side = [&](const Expr *X) -> llvm::Expected<Lifted> {
     X = X->IgnoreParens();
-    if (isPureHostValue(stripImplicit(X), Api))
+    if (isPureHostValue(stripImplicit(X), Api, Ctx))
       return Lifted{text(X), false, stripAll(X)->getType()->isBooleanType()};
     if (!readsTensor(X, Api))
       if (auto Why = findSideEffect(X, Api, /*AllowHostReads=*/false, Evaluation::Conditional))
@@ -591,120 +543,6 @@ bool isTensorArithmeticOperand(const Expr *E, const ApiModel &Api, ASTContext &C
   return tensorArithmeticPartner(E, Api, Ctx) != nullptr;
 }
 
-/// Whether `S` ends by leaving its block: `continue`, `break`, `return`, `throw`, alone or last in
-/// braces.
-static bool endsWithJump(const Stmt *S) {
-  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
-    S = CS->body_empty() ? nullptr : CS->body_back();
-  return isa_and_nonnull<ContinueStmt, BreakStmt, ReturnStmt, CXXThrowExpr>(S);
-}
-
-/// A branch that runs host code (writes a file, fills a host container), or that jumps past it,
-/// has no where() form whatever its condition: that code must leave the region, so it is the
-/// reason given.
-static std::optional<std::string> hostWorkObstacle(const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
-  const IfStmt *If = ifTesting(Cond, Ctx);
-  if (!If)
-    return std::nullopt;
-  const Stmt *Arms[] = {If->getThen(), If->getElse()};
-  if (std::string Work = firstHostWork(Arms, Api, Ctx); !Work.empty())
-    return "the branch runs host code: " + Work + ", which no graph holds: move the test and that code out of "
-           "the graph region, after the replay";
-  // `if (s < t) continue;` decides whether the rest of the loop body runs: its host work (a
-  // drawing, a push) is what blocks, not the read.
-  if (!endsWithJump(If->getThen()) && !endsWithJump(If->getElse()))
-    return std::nullopt;
-  auto Parents = Ctx.getParents(*If);
-  const auto *Block = Parents.size() == 1 ? Parents[0].get<CompoundStmt>() : nullptr;
-  if (!Block)
-    return std::nullopt;
-  const auto *After = llvm::find(Block->body(), If);
-  if (After == Block->body_end())
-    return std::nullopt;
-  llvm::SmallVector<const Stmt *, 8> Rest(std::next(After), Block->body_end());
-  if (std::string Work = firstHostWork(Rest, Api, Ctx); !Work.empty())
-    return "the branch decides whether host code runs: " + Work + ", which no graph holds: move the test and that "
-           "code out of the graph region, after the replay";
-  return std::nullopt;
-}
-
-std::optional<std::string> conditionObstacle(const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
-  if (!Cond)
-    return std::nullopt;
-  // The size of a selection blocks the condition whatever else it holds (a host flag, a bitwise
-  // '&' of two tests): the selection must become padded first, so that is the reason given,
-  // with the host work of the branch it decides (selectionSizeAdvice).
-  if (const Expr *Size = selectionSizeIn(Cond, Api))
-    return selectionSizeAdvice(Size, Api, Ctx);
-  return branchObstacle(Cond, Api, Ctx);
-}
-
-/// Whether the condition names a variable of a host object type (a string, a host container).
-static bool readsHostObject(const Expr *Cond, const ApiModel &Api) {
-  llvm::SmallVector<const Stmt *, 16> Work{Cond};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && isHostObject(V->getType().getNonReferenceType(), Api))
-        return true;
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
-  return false;
-}
-
-std::optional<std::string> branchObstacle(const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
-  if (!Cond)
-    return std::nullopt;
-  if (auto Work = hostWorkObstacle(Cond, Api, Ctx))
-    return Work;
-  if (const IfStmt *If = ifTesting(Cond, Ctx)) {
-    const Stmt *Arms[] = {If->getThen(), If->getElse()};
-    // Writes at a count of the iterations that passed: each position depends on the earlier tests.
-    if (std::string Write = compactionIn(Arms, Ctx); !Write.empty())
-      return "the branch compacts: " + Write + ", so each position counts the earlier iterations that passed "
-             "the test, which no select keeps: compute the test for every element at once as a mask (comparing "
-             "with a shifted copy for the previous element), move the kept elements first in order with a "
-             "stable argsort of the negated mask, and keep the count as mask.sum() (a 0-d tensor)";
-  }
-  if (std::string Function = hostOnlyFunction(Cond, Api, Ctx); !Function.empty())
-    return hostFunctionAdvice(Function);
-  // A host object computed from tensor values (a string looked up from an id, a struct a host
-  // library computed from copied data) tested by the condition.
-  llvm::SmallVector<const Stmt *, 16> Work{Cond};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    // The object itself, or a member read from it (`size_i.width` of a cv::Size filled from a
-    // rectangle a host library computed): field-sensitive taint may sit on the member only.
-    if (const auto *E = dyn_cast<Expr>(S); E && (isa<DeclRefExpr>(E) || isa<MemberExpr>(E))) {
-      const Expr *Root = E;
-      while (const auto *ME = dyn_cast<MemberExpr>(Root->IgnoreParenImpCasts()))
-        Root = ME->getBase();
-      const auto *DR = dyn_cast<DeclRefExpr>(Root->IgnoreParenImpCasts());
-      const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-      if (V && isHostObject(V->getType(), Api) && Api.facts() && Api.facts()->taintOf(E))
-        return hostObjectReason(V, E, Api, Ctx);
-    }
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
-  // Arms that only count or flag on host numbers: no select of them exists. A condition that
-  // reads a host object (a table looked up at a read position) is refused for that first.
-  if (const IfStmt *If = ifTesting(Cond, Ctx); If && !readsHostObject(Cond, Api)) {
-    const Stmt *Arms[] = {If->getThen(), If->getElse()};
-    if (std::string Count = countingIn(Arms, Cond, Api, Ctx); !Count.empty())
-      return "the branch counts on the host: " + Count + " advances or sets a host number when the test holds, "
-             "which no select can express: compute the test for every element at once as a mask on the device "
-             "and keep the count as mask.sum() (a flag: mask.any(); a sum: torch::where(mask, x, 0).sum()), a "
-             "0-d tensor";
-  }
-  return std::nullopt;
-}
-
 llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope &Scope, const ApiModel &Api,
                                               ASTContext &Ctx) {
   if (!Cond)
@@ -723,7 +561,7 @@ llvm::Expected<LiftedCondition> liftCondition(const Expr *Cond, const LiftScope 
               QualType T = V->getType().getNonReferenceType();
               if (isHostObject(T, Api) && !isHostTable(T) && Api.facts() && !Api.facts()->taintOf(DR)) {
                 // A number it gives with no effect (`vocab->end_id()`) stays a host value.
-                if (const Expr *Read = objectRead(DR, Ctx); Read != DR && isPureHostValue(Read, Api))
+                if (const Expr *Read = objectRead(DR, Ctx); Read != DR && isPureHostValue(Read, Api, Ctx))
                   continue;
                 return refuse(untaintedObjectReason(V, DR, Ctx));
               }

@@ -71,17 +71,6 @@ bool isTensorArithmeticOperand(const clang::Expr *E, const ApiModel &Api, clang:
 /// The other operand (a tensor) of the tensor `+ - * /` that `E` is an operand of, or null.
 const clang::Expr *tensorArithmeticPartner(const clang::Expr *E, const ApiModel &Api, clang::ASTContext &Ctx);
 
-/// What blocks `Cond` whatever the statement around it, in this order: the size of a selection
-/// it tests (with the host work of its arms), host work in the arms of the if it decides, a
-/// compaction in the arms, a host object it reads (a string, a container, a struct computed on
-/// the host). Null when none does; liftCondition refuses with this first.
-std::optional<std::string> conditionObstacle(const clang::Expr *Cond, const ApiModel &Api, clang::ASTContext &Ctx);
-
-/// conditionObstacle without the size of a selection: what the branch `Cond` decides does (host
-/// work, a compaction) or what host object it tests. A read whose value decides such a branch
-/// is advised with this reason: the branch, not the read, is what has to change.
-std::optional<std::string> branchObstacle(const clang::Expr *Cond, const ApiModel &Api, clang::ASTContext &Ctx);
-
 /// Lifts `Cond`, or fails with a RefusalError naming why it cannot be expressed as a tensor.
 llvm::Expected<LiftedCondition> liftCondition(const clang::Expr *Cond, const LiftScope &Scope,
                                               const ApiModel &Api, clang::ASTContext &Ctx);

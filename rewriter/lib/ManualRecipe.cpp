@@ -4,6 +4,7 @@
 // graph-mode forms; anything else gets the check's help text, which says how to express it.
 #include "ManualRecipe.h"
 
+#include "BranchObstacles.h"
 #include "ConditionLifting.h"
 #include "ExprUtil.h"
 #include "HostWork.h"

@@ -5,6 +5,7 @@
 #include "graphify/rewriter/RewriteCandidates.h"
 
 #include "ApiModel.h"
+#include "BranchObstacles.h"
 #include "ConditionLifting.h"
 #include "ExprUtil.h"
 #include "HostWork.h"

@@ -5,6 +5,7 @@
 //                                         ->  return torch::where(c1', a, torch::where(c2', b, d));
 // c' is c lifted to a 0-d tensor (ConditionLifting). where() evaluates every arm, so each arm
 // must be free of side effects and the arms must agree in shape and dtype where that is known.
+#include "lib/BranchObstacles.h"
 #include "lib/ConditionLifting.h"
 #include "lib/DomainGuard.h"
 #include "lib/IfChain.h"
@@ -35,10 +36,25 @@ struct ReturnSelect {
 /// Why an early return in a function that returns no tensor has no where() form: what its
 /// condition tests when that blocks any form (host work in the branch, a host object, the size of
 /// a selection: moving the code out is the advice), else the function's return type.
-std::string notTensorFunctionReason(const IfStmt *If, const ApiModel &Api, ASTContext &Ctx) {
+std::string notTensorFunctionReason(const IfStmt *If, const FunctionDecl *FD, const ApiModel &Api,
+                                    ASTContext &Ctx) {
   if (auto Why = conditionObstacle(If->getCond(), Api, Ctx))
     return *Why;
-  return "the function does not return a tensor by value";
+  const QualType T = FD ? FD->getReturnType() : QualType();
+  if (T.isNull())
+    return "the early return is not in a function's body";
+  if (Api.isTensor(T.getNonReferenceType()))
+    return "the function returns a reference to a tensor, which a select cannot rebind: return it by value";
+  if (T->isVoidType())
+    return "the early return skips the rest of the function, which no select expresses: compute what the rest "
+           "assigns either way and select each value with torch::where on the test kept as a 0-d tensor, or move "
+           "the test and the code it skips out of the graph region, after the replay";
+  // A host result decided by tensor data (`bool taken(...)`, a string a tokenizer builds): it
+  // leaves the graph whatever the rewrite does.
+  return "the function returns a host '" + T.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy()) +
+         "' that the test decides: return the result as a 0-d tensor instead (the test kept on the device, the "
+         "values selected with torch::where) and let the callers select with it, or move the call and the reads "
+         "that feed it out of the graph region, after the replay";
 }
 
 llvm::Expected<ReturnSelect> analyse(const MatchResult &R, const ApiModel &Api) {
@@ -51,7 +67,7 @@ llvm::Expected<ReturnSelect> analyse(const MatchResult &R, const ApiModel &Api) 
     return refuse("the if is not inside a function body");
   const auto *FD = dyn_cast<FunctionDecl>(Fn);
   if (!FD || !Api.isTensor(FD->getReturnType()) || FD->getReturnType()->isReferenceType())
-    return refuse(notTensorFunctionReason(If, Api, Ctx));
+    return refuse(notTensorFunctionReason(If, FD, Api, Ctx));
   // An early return inside a branch of another if is only half of a nested select; rewriting it
   // alone would leave the outer one for a second pass.
   for (DynTypedNodeList Parents = Ctx.getParents(*If); !Parents.empty(); Parents = Ctx.getParents(Parents[0])) {
@@ -167,7 +183,7 @@ llvm::Expected<PredicatedCode> rewriteOf(const MatchResult &R, const ApiModel &A
   const auto *If = R.Nodes.getNodeAs<IfStmt>("if");
   const auto *FD = dyn_cast_or_null<FunctionDecl>(enclosingFunction(If, *R.Context));
   if (!FD || !Api.isTensor(FD->getReturnType()) || FD->getReturnType()->isReferenceType())
-    return refuse(notTensorFunctionReason(If, Api, *R.Context));
+    return refuse(notTensorFunctionReason(If, FD, Api, *R.Context));
   return predicateReturnRegion(returnRegion(If, *R.Context), Api, *R.Context);
 }
 

@@ -279,6 +279,19 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return Legacy.takeError();
     if (*Legacy)
       E.LegacyStreams = **Legacy;
+    auto Pointers = takePositions(M, "pointer_args");
+    if (!Pointers)
+      return Pointers.takeError();
+    E.PointerArgs = *Pointers;
+    auto Kind = takePosition(M, "kind_arg");
+    if (!Kind)
+      return Kind.takeError();
+    E.KindArg = *Kind;
+    auto DeviceKinds = M.takeStringList("device_kinds");
+    if (!DeviceKinds)
+      return DeviceKinds.takeError();
+    if (*DeviceKinds)
+      E.DeviceKinds = **DeviceKinds;
     auto EntryDoc = M.takeString("doc");
     if (!EntryDoc)
       return EntryDoc.takeError();
@@ -308,6 +321,10 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return yamlError(File, Item, "entry '" + E.Name + "' has 'legacy_streams' but is not tagged stream_ordered");
     if (E.hasTag("capture_status_query") != !E.IdleStatuses.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' must have 'idle_statuses' exactly when tagged capture_status_query");
+    if (E.KindArg.has_value() != !E.DeviceKinds.empty())
+      return yamlError(File, Item, "entry '" + E.Name + "' must have 'device_kinds' exactly when it has 'kind_arg'");
+    if (E.KindArg && E.PointerArgs.empty())
+      return yamlError(File, Item, "entry '" + E.Name + "' has 'kind_arg' but no 'pointer_args'");
     if (!E.RelaxedModes.empty() && !E.ModeArg)
       return yamlError(File, Item, "entry '" + E.Name + "' has 'relaxed_modes' but no 'mode_arg'");
     if (E.hasTag("capture_mode_exchange") && E.RelaxedModes.empty())

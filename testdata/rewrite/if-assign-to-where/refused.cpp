@@ -81,3 +81,22 @@ torch::Tensor reads_host_object(torch::Tensor x, Limits &limits) {
     y = x * 2;
   return y;
 }
+
+// Arithmetic on host values computed from reads: the computed value is the obstacle, named with
+// where it comes from; arithmetic on a read kept in a local gets the device recipe.
+torch::Tensor computed_distance(torch::Tensor x, torch::Tensor c, float r2) {
+  torch::Tensor y = x;
+  const float dx = c.max().item<float>() - 1.0f;
+  const float dx2 = dx * dx;
+  if (dx2 + 0.5f > r2) // EXPECT-NO-FIX: the condition depends on 'dx2', a host value computed on the host from tensor data
+    y = x * 2;
+  return y;
+}
+
+torch::Tensor read_arithmetic(torch::Tensor x, float r2) {
+  torch::Tensor y = x;
+  float s = x.sum().item<float>(); // EXPECT-NO-FIX: the condition computes .s \* s. on the host from values read from tensors
+  if (s * s > r2) // EXPECT-NO-FIX: the condition computes 's \* s' on the host from values read from tensors, and only comparisons and logical operators of them are lifted: compute it with tensor ops on the device
+    y = x * 2;
+  return y;
+}

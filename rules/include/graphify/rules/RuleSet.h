@@ -65,6 +65,14 @@ struct ApiEntry {
   /// (`cudaStreamCaptureStatusNone`): code that runs only when the status equals one of them is
   /// not captured.
   std::vector<std::string> IdleStatuses;
+  /// Positions of the device pointers a stream-ordered call reads or writes on the device, whose
+  /// values stay there (a device-to-device copy's two pointers, a memset's destination): a
+  /// tensor's data_ptr() given there is its device address, not a host read.
+  std::vector<unsigned> PointerArgs;
+  /// Position of a copy's direction argument; with it, the pointers are device pointers only when
+  /// the argument is one of DeviceKinds (`cudaMemcpyDeviceToDevice`).
+  std::optional<unsigned> KindArg;
+  std::vector<std::string> DeviceKinds;
   std::string Doc;                  ///< short phrase for diagnostics; may be empty
   std::string Pack;                 ///< name of the pack that declared it
   std::string File;                 ///< pack file, for messages

@@ -1,0 +1,24 @@
+// data_ptr() of a tensor handed to device code only — the device pointers of a stream-ordered
+// copy or memset — is the tensor's device address: nothing is read on the host. Handed to a copy
+// to the host, or read through on the host as well, it is reported.
+#include <cuda_runtime.h>
+#include <torch/torch.h>
+
+struct Decoder : torch::nn::Module {
+  torch::Tensor scores;
+  float *engine_out = nullptr;
+
+  torch::Tensor forward(torch::Tensor x, cudaStream_t s) {
+    float *dst = scores.data_ptr<float>();
+    cudaMemcpyAsync(dst, engine_out, scores.numel() * sizeof(float), cudaMemcpyDeviceToDevice, s);
+    cudaMemsetAsync(x.data_ptr<float>() + 4, 0, 16, s);
+    cudaMemcpyAsync(engine_out, static_cast<const void *>(x.data_ptr<float>()), 16, cudaMemcpyDeviceToDevice, s);
+    float host[4];
+    cudaMemcpyAsync(host, x.data_ptr<float>(), sizeof(host), cudaMemcpyDeviceToHost, s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    float *p = x.data_ptr<float>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    cudaMemcpyAsync(dst, p, 16, cudaMemcpyDeviceToDevice, s);
+    return scores.softmax(-1) * p[0];
+  }
+};
