@@ -1,5 +1,5 @@
 // Reporting and region traversal shared by all checks. Invariant: whatever a check reports,
-// a finding lands at most once per (file, line, check), only in analysed files (the reported
+// a finding lands at most once per (file, line, column, check), only in analysed files (the reported
 // ones, and the project's headers, whose findings the caller counts), never in a system header,
 // with its caret on a file location a user can open.
 #include "graphify/analyzer/AnalysisContext.h"
@@ -195,7 +195,7 @@ bool AnalysisContext::report(const CheckInfo &Check, SourceLocation Caret, std::
   Finding F;
   F.CheckId = Check.Id;
   F.Where = point(Caret);
-  if (!Seen.insert({F.Where.File, F.Where.Line, F.CheckId}).second)
+  if (!Seen.insert({F.Where.File, F.Where.Line, F.Where.Column, F.CheckId}).second)
     return false;
   F.Message = std::move(Message);
 

@@ -183,8 +183,16 @@ private:
   /// computed from one (views, casts, arithmetic, `index_select` by a selection's indices, a
   /// `cat` with a selected part), a local, field or container holding one, a function returning
   /// one. A tensor parameter's shape is its bit (and the shape passed in at a region's call
-  /// site). Full reductions, rank queries and factories built from host sizes do not carry it.
+  /// site); so is a tensor sized by a host value read from tensor data (sizedByData). Full
+  /// reductions, rank queries and factories built from untainted host sizes do not carry it.
   TaintValue dynamicShape(const clang::Expr *E, unsigned Depth = 0);
+
+  /// The shape a call's size arguments (`size_args` of an entry tagged size_argument:
+  /// `torch::zeros({n})`, `x.view({n, -1})`, `x.narrow(0, 0, n)`) give its result where a size is
+  /// a host value read from tensor data (evaluated already: its taint is in Facts). Only the
+  /// leading dimension follows the data when the sizes are a braced list whose first element
+  /// alone is tainted.
+  TaintValue sizedByData(const ApiCall &C, const clang::Expr *At);
 
   /// The host container an argument passes its elements from (`keep` of `torch::tensor(keep)`,
   /// through the conversions to ArrayRef or TensorDataContainer), or null.

@@ -133,8 +133,12 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
     }
     return {It->second, 0, nullptr};
   }
+  // Sizes read from tensor data are reported as sizes, and the result carries them (a loop over
+  // its size(0) follows the data); host data brings its length.
+  if (TaintValue Sized = sizedByData(*C, E); Sized.tainted())
+    return Sized;
   if (C->hasTag("host_factory"))
-    return dataLength(*C, E, /*Record=*/false); // sizes are checked as sizes; data brings its length
+    return dataLength(*C, E, /*Record=*/false);
   if (C->hasTag("full_reduction") && C->Args.size() == 1)
     return {}; // a single element
   const bool Instance = isInstanceCall(E, C->Callee);
@@ -155,12 +159,59 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
     return step(R, C->NameLoc, E, "returned from " + calleeName(C->Callee) + " here");
   }
   // Library ops and calls we cannot see: the result's shape is made from the operands'. A
-  // layout change, or a call the packs do not describe, may move the selected dimension.
+  // layout change, or a call the packs do not describe, may move the selected dimension — but a
+  // tuple or pair built from tensors (`return {ids, vals};`) holds them as they are.
   TaintValue V;
   for (const Expr *Arg : C->Args)
     V = join(V, dynamicShape(Arg, Depth + 1));
-  if (C->Entries.empty() || (C->hasTag("same_elements") && !C->hasTag("elementwise")))
+  const bool HoldsAsIs = isa<CXXConstructExpr>(E) && !Api.isTensor(E->getType()) && C->Entries.empty();
+  if ((C->Entries.empty() && !HoldsAsIs) || (C->hasTag("same_elements") && !C->hasTag("elementwise")))
     V.AnyDim = true;
+  return V;
+}
+
+namespace {
+
+/// The braced list a size argument spells (`{n, 2}` through the IntArrayRef and
+/// initializer_list it converts to), or null.
+const InitListExpr *bracedSizes(const Expr *Arg) {
+  const Expr *E = Arg;
+  for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
+    E = skipValueWrappers(E);
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      return IL;
+    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+      E = SIL->getSubExpr();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() >= 1)
+      E = CE->getArg(0);
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+TaintValue BodyInterpreter::sizedByData(const ApiCall &C, const Expr *At) {
+  TaintValue V;
+  for (const ApiEntry *Entry : C.Entries) {
+    if (!Entry->hasTag("size_argument"))
+      continue;
+    for (unsigned Pos : Entry->SizeArgs) {
+      const Expr *Arg = Pos < C.Args.size() ? C.arg(Pos) : nullptr;
+      const TracedOrigin *O = Arg ? Facts.tracedTaintOf(Arg) : nullptr;
+      if (!O)
+        continue;
+      bool LeadingOnly = false;
+      if (const InitListExpr *IL = bracedSizes(Arg); IL && IL->getNumInits() > 0) {
+        LeadingOnly = Facts.tracedTaintOf(IL->getInit(0)) != nullptr;
+        for (unsigned I = 1; I < IL->getNumInits(); ++I)
+          LeadingOnly = LeadingOnly && !Facts.tracedTaintOf(IL->getInit(I));
+      }
+      V = join(V, step(TaintValue{O, 0, nullptr, !LeadingOnly}, Arg->getBeginLoc(), At,
+                       "'" + C.Name + "' sizes its result by it here"));
+    }
+  }
   return V;
 }
 

@@ -28,6 +28,7 @@
 #include <clang/Tooling/Transformer/SourceCode.h>
 
 #include <cmath>
+#include <utility>
 
 using namespace clang;
 
@@ -60,6 +61,9 @@ private:
   const ApiModel &Api;
   ASTContext &Ctx;
   const Expr *FlavorHint = nullptr;
+  /// How many right operands of a `&&`/`||` between two tensor tests enclose the expression being
+  /// lifted: the original evaluated it only on some runs, the lifted form on every run.
+  int ConditionalDepth = 0;
 
   std::string text(const Expr *E) { return sourceText(E, Ctx); }
   llvm::Expected<Lifted> liftItem(const CXXMemberCallExpr *Call, const Expr *Whole);
@@ -179,18 +183,22 @@ llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Exp
   const Expr *Receiver = Call->getImplicitObjectArgument();
   std::string Name = calleeName(Call);
   const QualType T = stripAll(Whole)->getType(); // the read's type, after any Scalar conversion
-  // A local read before the masked loop whose every use is in its conditions (liftLocal) is
-  // reshaped where it is declared: it throws there, where the read would.
-  if (!Scope.ReshapeUnprovenReads && !isProvablySingleElement(Receiver, Scope.Body, Api))
-    return refuse("cannot prove that '" + text(Receiver) + "' has a single element ('" + Name +
-                  "' would throw otherwise, where() would broadcast)");
+  // A read not proven to hold one element is lifted reshaped to 0-d, which throws where the read
+  // would — but only where the original ran the read: a right operand of `&&`/`||` beside a
+  // tensor test ran only when the left one decided so, and its lifted form always runs. A local
+  // read before the statement (liftLocal) is reshaped where it is declared, where the read ran.
+  if (ConditionalDepth > 0 && !isProvablySingleElement(Receiver, Scope.Body, Api))
+    return refuse("cannot prove that '" + text(Receiver) + "' has a single element, and the original reads it "
+                  "only when the test before it allows: the tensor form runs both tests, so '" + Name +
+                  "' would throw where the original did not; reduce it to one element ('.any()', "
+                  "'.all()') or test it in an if of its own");
   if (!FlavorHint)
     FlavorHint = Receiver;
   Lifted L;
   L.IsTensor = true;
   L.DeviceVar = deviceVariable(Receiver);
   L.ReadReceiver = Receiver;
-  L.Text = Scope.ReshapeUnprovenReads ? liftedReceiverText(Receiver, Scope.Body, Api, Ctx) : text(Receiver);
+  L.Text = liftedReceiverText(Receiver, Scope.Body, Api, Ctx);
   if (T->isBooleanType()) {
     L.IsBool = true;
     std::string R = calleeName(Receiver);
@@ -204,7 +212,7 @@ llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Exp
   // In the masked loop the tensor is converted as the read converts it (`.to(torch::kLong)` for
   // item<int64_t>(): the same truncation toward zero).
   if (!T->isFloatingType() && !isProvablyLong(Receiver, Scope.Body, Api)) {
-    if (!Scope.ReshapeUnprovenReads || !integerDType(T, Ctx))
+    if (!Scope.ConvertIntegerReads || !integerDType(T, Ctx))
       return refuse("'" + text(Whole) + "' converts to an integer on the host, which a tensor comparison would not do");
     L.Text = liftedReadText(Whole, Scope.Body, Api, Ctx);
   }
@@ -245,7 +253,10 @@ llvm::Expected<Lifted> Lifter::liftLocal(const VarDecl *V, const Expr *Use) {
   for (const DynTypedNode &P : Ctx.getParents(*V))
     if (const auto *DS = P.get<DeclStmt>(); DS && !DS->isSingleDecl())
       return refuse("'" + V->getNameAsString() + "' is declared together with other variables");
+  // The read ran where the local is declared, whatever test the use is in.
+  const int Depth = std::exchange(ConditionalDepth, 0);
   auto Item = liftItem(Api.elementRead(Init), Init);
+  ConditionalDepth = Depth;
   if (!Item)
     return Item.takeError();
   if (llvm::find(Locals, V) == Locals.end())
@@ -483,10 +494,21 @@ llvm::Expected<Lifted> Lifter::liftLogical(const BinaryOperator *BO) {
   auto L = Side(BO->getLHS());
   if (!L)
     return L.takeError();
+  const bool And = BO->getOpcode() == BO_LAnd;
+  // Beside a tensor test the right operand is lifted into logical_and/or, which runs it where
+  // the original's short-circuit skipped it: it must not raise there (a beside-host-test right
+  // operand keeps its short-circuit as a host `?:`).
+  if (L->IsTensor)
+    if (auto Why = findSideEffect(BO->getRHS(), Api, /*AllowHostReads=*/true, Evaluation::Conditional))
+      return refuse("the condition's right operand '" + text(BO->getRHS()) + "' ran only when '" +
+                    text(BO->getLHS()) + "' was " + (And ? "true" : "false") + ", and it " + *Why);
+  if (L->IsTensor)
+    ++ConditionalDepth;
   auto R = Side(BO->getRHS());
+  if (L->IsTensor)
+    --ConditionalDepth;
   if (!R)
     return R.takeError();
-  const bool And = BO->getOpcode() == BO_LAnd;
   if (!L->IsTensor && !R->IsTensor)
     return Lifted{text(BO), false, true};
   if ((L->IsTensor && !L->IsBool) || (R->IsTensor && !R->IsBool))

@@ -36,15 +36,17 @@ namespace graphify::rewriter {
 struct LiftScope {
   const clang::Stmt *Body = nullptr;
   const clang::Stmt *Owner = nullptr;
-  /// A read inside `Owner` of a tensor not proven to hold one element becomes the tensor
-  /// reshaped to 0-d (`tok.reshape({})`), which throws where the read would (a metadata check)
-  /// and keeps the lifted condition 0-d; without it such a read is refused. The masked loop asks
-  /// for it (its mask must stay 0-d; the where() rules keep the proof).
-  bool ReshapeUnprovenReads = false;
+  /// An integer read (`tok.item<int64_t>()`) of a tensor not proven to hold integers becomes the
+  /// tensor converted as the read converts it (`.to(torch::kLong)`, truncation toward zero);
+  /// without it such a read is refused. The masked loop asks for it. (A read of a tensor not
+  /// proven to hold one element becomes the tensor reshaped to 0-d in every scope: see
+  /// liftedReceiverText.)
+  bool ConvertIntegerReads = false;
 };
 
-/// The tensor a lifted read of `Receiver` stands for inside a scope that reshapes unproven
-/// reads: `Receiver` itself when it provably holds one element, else `Receiver.reshape({})`.
+/// The tensor a lifted read of `Receiver` stands for: `Receiver` itself when it provably holds one
+/// element, else `Receiver.reshape({})`, which throws exactly where the read would (on any other
+/// element count) and keeps the lifted condition 0-d, so where() does not broadcast with it.
 std::string liftedReceiverText(const clang::Expr *Receiver, const clang::Stmt *Body, const ApiModel &Api,
                                clang::ASTContext &Ctx);
 

@@ -159,7 +159,8 @@ std::optional<std::string> SideEffectWalker::checkCall(const CallExpr *C, const 
     return std::string("writes output");
   if (Api.callHasTag(C, "in_place"))
     return "calls '" + Name + "', which changes state";
-  if (AllowHostReads && Api.callHasTag(C, "data_dependent_output"))
+  // A read and the Scalar conversion that completes it (`x.item().toBool()`) are one host read.
+  if (AllowHostReads && (Api.callHasTag(C, "data_dependent_output") || Api.callHasTag(C, "scalar_conversion")))
     return std::nullopt;
   if (Api.callHasTag(C, "host_sync"))
     return "calls '" + Name + "', which reads the tensor on the host and may fail on the side not taken";

@@ -158,7 +158,7 @@ private:
   }
 
   llvm::Expected<std::string> lift(const Expr *Cond) {
-    auto Lifted = liftCondition(Cond, LiftScope{L.FunctionBody, L.Loop, /*ReshapeUnprovenReads=*/true}, Api, Ctx);
+    auto Lifted = liftCondition(Cond, LiftScope{L.FunctionBody, L.Loop, /*ConvertIntegerReads=*/true}, Api, Ctx);
     if (!Lifted)
       return Lifted.takeError();
     return Lifted->Text;
@@ -458,7 +458,7 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
     if (readsTensorOnHost(C, Api))
       Conditions.push_back(C);
   for (const Expr *C : Conditions) {
-    auto Lifted = liftCondition(C, LiftScope{L.FunctionBody, L.Loop, /*ReshapeUnprovenReads=*/true}, Api, Ctx);
+    auto Lifted = liftCondition(C, LiftScope{L.FunctionBody, L.Loop, /*ConvertIntegerReads=*/true}, Api, Ctx);
     if (!Lifted)
       return Lifted.takeError();
     for (const VarDecl *V : Lifted->Locals)
@@ -472,7 +472,7 @@ llvm::Expected<MaskedLoopCode> maskLoop(const MatchResult &R, const ApiModel &Ap
   LoopMasker M(L, Api, Ctx);
   std::string Head;
   for (const Expr *D : Dynamic) {
-    auto Lifted = liftCondition(D, LiftScope{L.FunctionBody, L.Loop, /*ReshapeUnprovenReads=*/true}, Api, Ctx);
+    auto Lifted = liftCondition(D, LiftScope{L.FunctionBody, L.Loop, /*ConvertIntegerReads=*/true}, Api, Ctx);
     if (!Lifted)
       return Lifted.takeError();
     Head += L.Active + " = " + Api.spell(D, "logical_and") + "(" + L.Active + ", " + Lifted->Text + ");\n";

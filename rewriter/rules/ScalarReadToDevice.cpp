@@ -103,9 +103,6 @@ llvm::Expected<std::string> deviceForm(const CXXMemberCallExpr *Read, QualType T
   if (!Read->getType()->isFloatingType() || !Type->isFloatingType())
     return refuse("'" + sourceText(Read, Ctx) + "' converts to an integer on the host, which "
                   "tensor arithmetic would not do");
-  if (!isProvablySingleElement(Receiver, Body, Api))
-    return refuse("cannot prove that '" + sourceText(Receiver, Ctx) +
-                  "' has a single element (item() would throw otherwise, tensor math would broadcast)");
   if (auto Why = findSideEffect(Receiver, Api, false, Evaluation::AsBefore))
     return refuse("the read value " + *Why);
   const auto *Builtin = Type->getAs<BuiltinType>();
@@ -117,7 +114,9 @@ llvm::Expected<std::string> deviceForm(const CXXMemberCallExpr *Read, QualType T
   if (Builtin->getKind() == BuiltinType::Double)
     if (auto Why = doubleReadObstacle(Read, Uses, Api, Ctx))
       return refuse(*Why);
-  return sourceText(Receiver, Ctx) + ".to(" + Api.spellConstant(Receiver, Dtype) + ")";
+  // A receiver not proven to hold one element is reshaped to 0-d: it throws where item() would,
+  // and tensor math does not broadcast with it as it would with a one-element tensor of rank 1.
+  return liftedReceiverText(Receiver, Body, Api, Ctx) + ".to(" + Api.spellConstant(Receiver, Dtype) + ")";
 }
 
 } // namespace

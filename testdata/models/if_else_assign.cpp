@@ -29,3 +29,20 @@ struct ConvertedCondition : torch::nn::Module {
   }
 };
 // graphify-expect-fix: fixed
+
+// A decoder suppressing text tokens: two reductions along the last dimension, compared. With one
+// element each (rows of one), nothing proves a single element, so the reads become
+// 'ts.reshape({})' and 'txt.reshape({})', which throw where item() would; a condition of shape
+// [1] would broadcast the 0-d 'gate' into shape [1].
+// graphify-entry: gate: f32[], logits: f32[1,1], text: f32[1,3]
+struct UnprovenReadsSelect : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor gate, torch::Tensor logits, torch::Tensor text) {
+    auto ts = logits.sum(-1);
+    auto txt = text.amax(-1);
+    torch::Tensor out = gate;
+    if (ts.item<float>() > txt.item<float>())
+      out = gate * 0;
+    return out;
+  }
+};
+// graphify-expect-fix: fixed

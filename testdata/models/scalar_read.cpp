@@ -32,3 +32,14 @@ struct ScalarLocalNormalise : torch::nn::Module {
   }
 };
 // graphify-expect-fix: fixed
+
+// A read of a tensor of one element that nothing proves is one (a row's maximum along its last
+// dimension): it becomes 'peak' reshaped to 0-d, so the 0-d 'x' times it stays 0-d.
+// graphify-entry: x: f32[], y: f32[1,4]
+struct UnprovenScalarScale : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x, torch::Tensor y) {
+    auto peak = y.amax(-1);
+    return x * peak.item<float>();
+  }
+};
+// graphify-expect-fix: fixed

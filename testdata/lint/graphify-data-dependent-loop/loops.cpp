@@ -98,3 +98,29 @@ struct StaticLoops : torch::nn::Module {
     return acc;
   }
 };
+
+// A tensor sized by a number read from tensor data has a size that follows the data, as a
+// selection's does: here through a helper's returned tuple, unpacked with a structured binding.
+// Only the sizes given by the read follow it ('vals.size(1)' is 2).
+std::tuple<torch::Tensor, torch::Tensor> seeds_of(const torch::Tensor &field) {
+  int64_t n = (field > 0.5).sum().item<int64_t>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  return {torch::empty({n}, torch::kLong), torch::empty({n, 2})};
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: size argument of 'empty' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+  // CHECK-MESSAGES: :[[@LINE-2]]:58: warning: size argument of 'empty' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+}
+
+struct SizedByData : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto [ids, vals] = seeds_of(x);
+    torch::Tensor acc = x;
+    for (int64_t i = 0; i < ids.size(0); ++i)
+    // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: loop condition depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+    // CHECK-NOTES: :[[@LINE-11]]:24: note: 'empty' sizes its result by it here
+    // CHECK-NOTES: :[[@LINE-14]]:35: note: value read from tensor here
+      acc = acc * 2;
+    for (int64_t j = 0; j < vals.size(1); ++j)
+      acc = acc + 1;
+    return acc;
+  }
+};

@@ -58,14 +58,16 @@ struct PadBatch : torch::nn::Module {
     // CHECK-NOTES: :[[@LINE-7]]:28: note: value read from tensor here
     std::vector<int64_t> lens(lengths.data_ptr<int64_t>(), lengths.data_ptr<int64_t>() + batch);
     // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    // CHECK-MESSAGES: :[[@LINE-2]]:68: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
     int64_t offset = 0;
     for (auto l : lens) {
     // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: loop range depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
-    // CHECK-NOTES: :[[@LINE-5]]:39: note: value read from tensor here
+    // CHECK-NOTES: :[[@LINE-6]]:39: note: value read from tensor here
       padded.index_put_({offset % batch}, flat.narrow(0, offset, l).sum(0));
-      // CHECK-MESSAGES: :[[@LINE-1]]:66: warning: size argument of 'narrow' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
-      // CHECK-NOTES: :[[@LINE-8]]:39: note: value read from tensor here
-      // CHECK-MESSAGES: :[[@LINE-3]]:26: warning: position argument of 'index_put_' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
+      // CHECK-MESSAGES: :[[@LINE-1]]:58: warning: position argument of 'narrow' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
+      // CHECK-MESSAGES: :[[@LINE-2]]:66: warning: size argument of 'narrow' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+      // CHECK-NOTES: :[[@LINE-10]]:39: note: value read from tensor here
+      // CHECK-MESSAGES: :[[@LINE-4]]:26: warning: position argument of 'index_put_' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
       offset += l;
     }
     int64_t pos = countPositive(x);

@@ -120,4 +120,5 @@ GRAPHIFY_GRAPH_REGION torch::Tensor half_extent(const torch::Tensor &box, torch:
   std::vector<float> also{w, h, w};
   return torch::tensor(wh).to(dev) + torch::tensor(also).sum().to(dev);
   // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'to' copies a tensor built in host memory ('tensor', line 121) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+  // CHECK-MESSAGES: :[[@LINE-2]]:64: warning: 'to' copies a tensor built in host memory ('tensor', line 121) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
 }

@@ -57,6 +57,7 @@ struct PartitionPositiveFirst : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x, torch::Tensor w) {
     x = torch::cat({x.index({x > 0}), x.index({x <= 0})});
     // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+    // CHECK-MESSAGES: :[[@LINE-2]]:41: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
     return torch::matmul(w, x);
   }
 };

@@ -19,3 +19,11 @@ torch::Tensor truthiness(torch::Tensor x) {
     return x;
   return x + 1;
 }
+
+// 'y' is not proven to hold one element: its read becomes 'y' reshaped to 0-d, which throws
+// where item() would and keeps where() from broadcasting 'x' against a one-element 'y'.
+torch::Tensor unproven_single_element(torch::Tensor x, torch::Tensor y) {
+  if (y.item<float>() > 0)
+    return x;
+  return -x;
+}

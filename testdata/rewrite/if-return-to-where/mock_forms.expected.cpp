@@ -13,3 +13,9 @@ torch::Tensor scalar_left(torch::Tensor x) {
 torch::Tensor truthiness(torch::Tensor x) {
   return torch::where(x.sum() != 0, x, x + 1);
 }
+
+// 'y' is not proven to hold one element: its read becomes 'y' reshaped to 0-d, which throws
+// where item() would and keeps where() from broadcasting 'x' against a one-element 'y'.
+torch::Tensor unproven_single_element(torch::Tensor x, torch::Tensor y) {
+  return torch::where(y.reshape({}) > 0, x, -x);
+}

@@ -31,12 +31,6 @@ torch::Tensor shapes_differ(torch::Tensor x) {
   return x;
 }
 
-torch::Tensor not_single_element(torch::Tensor x, torch::Tensor y) {
-  if (y.item<float>() > 0) // EXPECT-NO-FIX: cannot prove that 'y' has a single element
-    return x;
-  return -x;
-}
-
 torch::Tensor inexact_constant(torch::Tensor x) {
   if (x.sum().item<float>() > 0.1) // EXPECT-NO-FIX: '0.1' is not exactly representable in float32
     return x;

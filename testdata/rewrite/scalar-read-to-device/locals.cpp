@@ -30,12 +30,6 @@ torch::Tensor count_scale(torch::Tensor x) {
   return x * n;
 }
 
-// The receiver may hold more than one element.
-torch::Tensor unknown_shape(torch::Tensor x, torch::Tensor y) {
-  float s = y.item<float>(); // EXPECT-NO-FIX: cannot prove that 'y' has a single element
-  return x * s;
-}
-
 // Beside host work: `a` feeds tensor math only and stays on the device.
 torch::Tensor logged(torch::Tensor x, std::vector<float> &log) {
   float a = x.max().item<float>();

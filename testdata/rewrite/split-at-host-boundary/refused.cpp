@@ -69,11 +69,11 @@ std::vector<float> copies_first(torch::Tensor x) {
 }
 
 // Outside: the host part would start with a scalar read used as tensor math, which has a device
-// form of its own (scalar-read-to-device; it cannot prove one element here). The float reaches
+// form of its own (scalar-read-to-device; it refuses the integer read here). The number reaches
 // the division through the library's Scalar: the value is not stored in a host object.
 torch::Tensor scalar_first(torch::Tensor x) {
   auto y = x.exp();
-  float peak = y.item<float>(); // EXPECT-NO-FIX: ^cannot prove that 'y' has a single element
+  int peak = y.item<int>(); // EXPECT-NO-FIX: ^'y.item<int>\(\)' converts to an integer on the host
   auto host = (y / peak).cpu(); // EXPECT-RECIPE: ^the host copy is used only by tensor ops .*: drop the copy and keep the tensors on the device$
   return host;
 }

@@ -95,7 +95,9 @@ private:
   const GraphRegions &Regions;
   llvm::ArrayRef<const clang::FunctionDecl *> Functions;
   AnalysisResult &Out;
-  std::set<std::tuple<std::string, unsigned, std::string>> Seen;
+  /// (file, line, column, check) of every finding so far: a construct seen twice (a template
+  /// instantiated twice, a macro's body) is reported once; two calls on one line are two findings.
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Seen;
 
   SourcePoint point(clang::SourceLocation Loc) const;
 };
