@@ -1,6 +1,7 @@
 // Facts of tensors beside taint: which are provable boolean masks, which have a value-dependent
 // shape (and how big a host-data factory makes them), and which live in pageable host memory.
 #include "BodyInterpreter.h"
+#include "BracedSizes.h"
 
 #include "graphify/analyzer/HostOrigin.h"
 
@@ -169,28 +170,6 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
     V.AnyDim = true;
   return V;
 }
-
-namespace {
-
-/// The braced list a size argument spells (`{n, 2}` through the IntArrayRef and
-/// initializer_list it converts to), or null.
-const InitListExpr *bracedSizes(const Expr *Arg) {
-  const Expr *E = Arg;
-  for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
-    E = skipValueWrappers(E);
-    if (const auto *IL = dyn_cast<InitListExpr>(E))
-      return IL;
-    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
-      E = SIL->getSubExpr();
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() >= 1)
-      E = CE->getArg(0);
-    else
-      return nullptr;
-  }
-  return nullptr;
-}
-
-} // namespace
 
 TaintValue BodyInterpreter::sizedByData(const ApiCall &C, const Expr *At) {
   TaintValue V;

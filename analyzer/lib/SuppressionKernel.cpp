@@ -7,6 +7,7 @@
 // library's is still asked of the resolver.
 #include "graphify/analyzer/SuppressionKernel.h"
 
+#include "BracedSizes.h"
 #include "graphify/analyzer/ApiResolver.h"
 
 #include <clang/AST/ExprCXX.h>
@@ -101,18 +102,8 @@ const CXXMemberCallExpr *tensorMethod(const Expr *E, const ApiResolver &Api, llv
 
 /// The single element of a size list written `{n}`, or null.
 const Expr *singleSize(const Expr *E) {
-  for (int Depth = 0; E && Depth < 8; ++Depth) {
-    E = skipValueWrappers(E);
-    if (const auto *IL = dyn_cast<InitListExpr>(E))
-      return IL->getNumInits() == 1 ? IL->getInit(0) : nullptr;
-    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
-      E = SIL->getSubExpr();
-    else if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() >= 1)
-      E = C->getArg(0);
-    else
-      return nullptr;
-  }
-  return nullptr;
+  const InitListExpr *IL = bracedSizes(E);
+  return IL && IL->getNumInits() == 1 ? IL->getInit(0) : nullptr;
 }
 
 /// The qualified name of a free function's callee (`std::max`), or empty.
