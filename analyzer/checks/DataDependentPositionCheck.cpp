@@ -1,10 +1,14 @@
 // A position (element index) computed from a host value read from a tensor: the shape stays
 // fixed, but the graph cannot read the position on the device; a trace records the position seen
-// while tracing. Which arguments are positions comes from the `position_args` of the pack entries.
+// while tracing. Which arguments are positions comes from the `position_args` of the pack entries;
+// a host list of tensors sorted by values read from tensors chooses positions the same way.
 #include "DataDependentPositionCheck.h"
 
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
+#include <llvm/ADT/STLExtras.h>
 
+#include <functional>
 #include <set>
 
 namespace graphify {
@@ -56,6 +60,103 @@ bool DataDependentPositionCheck::reportHostListPick(AnalysisContext &Ctx, const 
   return false;
 }
 
+/// The host list a range argument names: `v` of `v.begin()`, `v.rbegin()`, `std::begin(v)`, or
+/// `v` itself (std::ranges::sort(v)); null for anything else (a pointer, an iterator variable).
+static const Expr *rangeList(const Expr *Range) {
+  Range = skipValueWrappers(Range);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Range)) {
+    const auto *MD = MC->getMethodDecl();
+    if (MD && MC->getNumArgs() == 0 && MD->getIdentifier() &&
+        llvm::is_contained({"begin", "rbegin", "cbegin", "crbegin"}, MD->getName()))
+      return skipValueWrappers(MC->getImplicitObjectArgument());
+    return nullptr;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(Range)) {
+    const auto *FD = CE->getDirectCallee();
+    if (FD && CE->getNumArgs() == 1 && FD->getIdentifier() && FD->isInStdNamespace() &&
+        llvm::is_contained({"begin", "rbegin", "cbegin", "crbegin"}, FD->getName()))
+      return skipValueWrappers(CE->getArg(0));
+    return nullptr;
+  }
+  return isHostContainerType(Range->getType()) ? Range : nullptr;
+}
+
+/// Whether the host list's elements hold tensors: as the resolver sees it (`std::pair<float,
+/// Tensor>`), or as a field of the element struct (`struct Detection { float score; Tensor box; }`).
+static bool listHoldsTensors(const ApiResolver &Api, QualType List) {
+  if (Api.holdsTensors(List))
+    return true;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(List.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() == 0 || Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return false;
+  const auto *Element = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  if (!Element || !Element->hasDefinition())
+    return false;
+  return llvm::any_of(Element->getDefinition()->fields(),
+                      [&](const FieldDecl *F) { return Api.holdsTensors(F->getType()); });
+}
+
+/// What a comparator lambda returns when it reads tensor values itself
+/// (`[](auto &a, auto &b) { return a.max().item<float>() > b.max().item<float>(); }`), or null.
+static const TracedOrigin *comparatorReads(const TaintFacts &Facts, const Expr *Arg) {
+  const auto *LE = dyn_cast<LambdaExpr>(skipValueWrappers(Arg));
+  const CXXMethodDecl *Call = LE ? LE->getCallOperator() : nullptr;
+  if (!Call)
+    return nullptr;
+  // A generic lambda's body is a template: the facts are on its instantiations' statements.
+  llvm::SmallVector<const FunctionDecl *, 2> Bodies{Call};
+  if (const FunctionTemplateDecl *FT = Call->getDescribedFunctionTemplate())
+    for (const FunctionDecl *Spec : FT->specializations())
+      Bodies.push_back(Spec);
+  const TracedOrigin *Found = nullptr;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Found || isa<LambdaExpr>(S))
+      return;
+    if (const auto *R = dyn_cast<ReturnStmt>(S); R && R->getRetValue())
+      Found = Facts.tracedTaintOf(R->getRetValue());
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  for (const FunctionDecl *Body : Bodies)
+    Walk(Body->getBody());
+  return Found;
+}
+
+/// `std::sort(beams.begin(), beams.end(), by_score)` over a host list of tensors keyed by values
+/// read from tensor data (its elements, or what the comparator captures): afterwards which tensor
+/// sits at each position follows the data, so `beams[0]` goes on with a tensor the host chose,
+/// a choice a trace freezes and a CUDA graph cannot make. Which calls reorder a range is the
+/// packs' `orders_range`.
+bool DataDependentPositionCheck::reportHostListOrder(AnalysisContext &Ctx, const ApiCall &Call) {
+  if (!Call.hasTag("orders_range") || Call.Args.empty())
+    return false;
+  const Expr *List = rangeList(Call.Args[0]);
+  const ApiResolver &Api = Ctx.api();
+  if (!List || Api.isTensor(List->getType()) || !isHostContainerType(List->getType()) ||
+      !listHoldsTensors(Api, List->getType()))
+    return false;
+  const TracedOrigin *O = Ctx.facts().tracedTaintOf(List);
+  for (const Expr *A : Call.Args)
+    if (!O)
+      O = Ctx.facts().tracedTaintOf(A);
+  for (const Expr *A : Call.Args)
+    if (!O)
+      O = comparatorReads(Ctx.facts(), A);
+  if (!O)
+    return false;
+  std::string Name;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(List))
+    Name = " '" + DRE->getDecl()->getNameAsString() + "'";
+  else if (const auto *ME = dyn_cast<MemberExpr>(List))
+    Name = " '" + ME->getMemberDecl()->getNameAsString() + "'";
+  Ctx.report(info(), Call.NameLoc,
+             "'" + Call.Name + "' orders the tensors of the host list" + Name + " by keys that depend on " +
+                 dependenceOf(O) + ": which tensor sits at each position follows the data; keep the keys in a tensor, "
+                 "stack the tensors and order them on the device (topk or argsort, then index_select)",
+             Call.Call, O, Call.Call->getSourceRange());
+  return true;
+}
+
 void DataDependentPositionCheck::run(AnalysisContext &Ctx) {
   const TaintFacts &Facts = Ctx.facts();
   Ctx.forEachRegionStmt([&](const Stmt &S) {
@@ -64,7 +165,7 @@ void DataDependentPositionCheck::run(AnalysisContext &Ctx) {
     auto Call = Ctx.api().resolve(cast<Expr>(&S));
     if (!Call)
       return;
-    if (reportHostListPick(Ctx, *Call))
+    if (reportHostListPick(Ctx, *Call) || reportHostListOrder(Ctx, *Call))
       return;
     std::set<unsigned> Positions;
     for (const ApiEntry *E : Call->Entries)

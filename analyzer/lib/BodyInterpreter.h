@@ -187,6 +187,16 @@ private:
   /// reductions, rank queries and factories built from untainted host sizes do not carry it.
   TaintValue dynamicShape(const clang::Expr *E, unsigned Depth = 0);
 
+  /// Whether the call picks one position of self's dimension 0, dropping it: select(0, i)
+  /// (drops_dim with a position), or an integer first index of a bool_mask_index entry (`x[i]`,
+  /// `x.index({i, j})`).
+  bool dropsLeadingDim(const ApiCall &C);
+
+  /// Whether an operand other than self whose leading dimension follows the data gives the
+  /// result's leading dimension: elementwise ops, indexing by a tensor, rows gathered along
+  /// dimension 0 (gathers_rows with a constant 0).
+  bool keepsOperandLeading(const ApiCall &C);
+
   /// The shape a call's size arguments (`size_args` of an entry tagged size_argument:
   /// `torch::zeros({n})`, `x.view({n, -1})`, `x.narrow(0, 0, n)`) give its result where a size is
   /// a host value read from tensor data (evaluated already: its taint is in Facts). Only the

@@ -159,16 +159,89 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
       }
     return step(R, C->NameLoc, E, "returned from " + calleeName(C->Callee) + " here");
   }
+  // One row of a value whose leading dimension alone follows the data (`sel[i]`,
+  // `sel.select(0, i)`, `sel.index({i})`) has the row's sizes: the dimension is gone. The
+  // position is graphify-data-dependent-position's business, not the shape's.
+  if (Instance && !C->Args.empty() && dropsLeadingDim(*C)) {
+    TaintValue Self = dynamicShape(C->Args[0], Depth + 1);
+    if (Self.tainted() && !Self.AnyDim) {
+      TaintValue Rest;
+      for (const Expr *Arg : llvm::drop_begin(C->Args))
+        Rest = join(Rest, dynamicShape(Arg, Depth + 1));
+      return Rest;
+    }
+  }
   // Library ops and calls we cannot see: the result's shape is made from the operands'. A
   // layout change, or a call the packs do not describe, may move the selected dimension — but a
   // tuple or pair built from tensors (`return {ids, vals};`) holds them as they are.
   TaintValue V;
-  for (const Expr *Arg : C->Args)
-    V = join(V, dynamicShape(Arg, Depth + 1));
+  bool OperandMoves = false;
+  for (unsigned I = 0; I < C->Args.size(); ++I) {
+    TaintValue Arg = dynamicShape(C->Args[I], Depth + 1);
+    OperandMoves = OperandMoves || (I > 0 && Arg.tainted() && !keepsOperandLeading(*C));
+    V = join(V, Arg);
+  }
   const bool HoldsAsIs = isa<CXXConstructExpr>(E) && !Api.isTensor(E->getType()) && C->Entries.empty();
   if ((C->Entries.empty() && !HoldsAsIs) || (C->hasTag("same_elements") && !C->hasTag("elementwise")))
     V.AnyDim = true;
+  // stack puts a new dimension in front of the selected one; an operand other than self lands
+  // where the op puts it (`x.index_select(1, sel)` makes dimension 1 follow the data).
+  if ((C->hasTag("joins_inputs") && !C->hasTag("concatenates")) || OperandMoves)
+    V.AnyDim = true;
   return V;
+}
+
+bool BodyInterpreter::keepsOperandLeading(const ApiCall &C) {
+  // Elementwise ops keep each operand's rows in the result's rows; indexing by a tensor and
+  // gathering rows along dimension 0 give one result row per index.
+  if (C.hasTag("elementwise") || C.hasTag("bool_mask_index"))
+    return true;
+  if (const ApiEntry *Gather = C.entryWithTag("gathers_rows"); Gather && !Gather->DimArgs.empty()) {
+    const Expr *Dim = C.arg(Gather->DimArgs.front());
+    std::optional<llvm::APSInt> V = Dim ? skipValueWrappers(Dim)->getIntegerConstantExpr(Ctx()) : std::nullopt;
+    return V && V->isZero();
+  }
+  return false;
+}
+
+/// An integer, through the TensorIndex or Scalar it is converted to (`{i}` of `x.index({i})`).
+static bool isIntegerIndex(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+    E = skipValueWrappers(E);
+    if (!E || E->getType().isNull())
+      return false;
+    if (E->getType()->isIntegerType() && !E->getType()->isBooleanType())
+      return true;
+    const auto *CE = dyn_cast<CXXConstructExpr>(E);
+    if (!CE || CE->getNumArgs() != 1)
+      return false;
+    E = CE->getArg(0);
+  }
+  return false;
+}
+
+bool BodyInterpreter::dropsLeadingDim(const ApiCall &C) {
+  for (const ApiEntry *Entry : C.Entries) {
+    // select(0, i): drops_dim with a position; squeeze(0) drops the dimension only when its size
+    // is 1, which the data decides.
+    if (Entry->hasTag("drops_dim") && Entry->hasTag("position_argument") && !Entry->DimArgs.empty()) {
+      const Expr *Dim = C.arg(Entry->DimArgs.front());
+      std::optional<llvm::APSInt> V = Dim ? skipValueWrappers(Dim)->getIntegerConstantExpr(Ctx()) : std::nullopt;
+      if (V && V->isZero())
+        return true;
+    }
+    // x[i], x.index({i, ...}): an integer first index picks one position of dimension 0.
+    if (Entry->hasTag("bool_mask_index") && !Entry->hasTag("in_place") && !Entry->IndexArgs.empty()) {
+      const Expr *Index = C.arg(Entry->IndexArgs.front());
+      if (!Index)
+        continue;
+      if (const InitListExpr *IL = bracedSizes(Index))
+        return IL->getNumInits() > 0 && isIntegerIndex(IL->getInit(0));
+      if (isIntegerIndex(Index))
+        return true;
+    }
+  }
+  return false;
 }
 
 TaintValue BodyInterpreter::sizedByData(const ApiCall &C, const Expr *At) {

@@ -556,6 +556,13 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
     return GreedyFixedForm;
   if (const auto *E = dyn_cast_or_null<Expr>(Anchor); E && Api.callHasTag(E, "greedy_suppression"))
     return GreedyFixedForm;
+  // A host list of tensors sorted by read keys (a beam search's candidates): the order is the
+  // choice, and it moves to the device as one.
+  if (const auto *E = dyn_cast_or_null<Expr>(Anchor); E && Api.callHasTag(E, "orders_range"))
+    return "keep the keys on the device and order there: stack the list's tensors (torch::stack), keep the "
+           "scores as a tensor instead of reading them (a beam search's candidates: the [beams, k] scores of "
+           "topk plus each beam's running score), take the order with topk or argsort of that tensor, and go on "
+           "with index_select(0, order) of the stacked tensors";
   Consumer Use = Anchor ? consumerOf(Anchor, Ctx, Api) : Consumer::None;
   // A host read: what its value becomes decides the form (reported where it is used), unless the
   // read copies the whole tensor into a host buffer, whose code moves out with it.

@@ -11,6 +11,7 @@
 // path), a note is expected in the file where it points, and CHECK-STDERR lines must appear on
 // stderr.
 #include "GoldenFile.h"
+#include "SharedTestPch.h"
 
 #include "graphify/lint/CompileCommands.h"
 #include "graphify/lint/ConfigStore.h"
@@ -209,7 +210,9 @@ void runProgramCase(const std::string &Dir) {
   std::vector<std::string> Args = {"graphify-lint", "-p", std::string(Build), "--format=json",
                                    "--rules-dir=" GRAPHIFY_RULES_DIR,
                                    "--resource-dir=" GRAPHIFY_CLANG_RESOURCE_DIR,
-                                   "--pch-cache-dir=" + std::string(Build) + "/pch"};
+                                   graphify::testing::testPchDir().empty()
+                                       ? std::string("--pch=off")
+                                       : "--pch-cache-dir=" + graphify::testing::testPchDir()};
   Args.insert(Args.end(), RunArgs.begin(), RunArgs.end());
   std::vector<const char *> Argv;
   for (const std::string &A : Args)
@@ -308,7 +311,9 @@ TEST_P(LintGolden, MatchesAnnotations) {
   Unit.File = Path;
   Unit.Config = std::move(*Config);
   Unit.Rules = *Rules;
+  Unit.Pch = graphify::testing::sharedTestPch(Unit.CommandLine, Unit.WorkingDir, Path, Source);
   LintUnitResult Result = lintTranslationUnit(Unit);
+  graphify::testing::discardRejectedPch(Unit.Pch, Result.PchRejected);
   ASSERT_TRUE(Result.Parsed) << Path << " does not compile:\n" << Result.CompilerErrors;
 
   std::vector<Produced> Findings;

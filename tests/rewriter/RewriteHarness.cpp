@@ -1,6 +1,8 @@
 // One analyse-and-fix pass, as graphify-lint --fix performs it (the same lintTranslationUnit
-// pipeline, --scope=all), but on a text in memory and applied in memory.
+// pipeline, --scope=all), but on a text in memory and applied in memory; cases that include
+// LibTorch share one precompiled prefix (SharedTestPch.h).
 #include "RewriteHarness.h"
+#include "SharedTestPch.h"
 
 #include "graphify/lint/CompileCommands.h"
 #include "graphify/lint/LintPipeline.h"
@@ -52,7 +54,9 @@ RewriteRun rewriteSource(llvm::StringRef Path, llvm::StringRef Code) {
   Unit.Content = Code.str();
   Unit.Config.ScopeKind = Scope::All;
   Unit.Rules = &testRules();
+  Unit.Pch = graphify::testing::sharedTestPch(Unit.CommandLine, Unit.WorkingDir, Unit.File, Code);
   LintUnitResult Result = lintTranslationUnit(Unit);
+  graphify::testing::discardRejectedPch(Unit.Pch, Result.PchRejected);
   if (!Result.Parsed) {
     Run.ParseErrors = Result.CompilerErrors;
     Run.Fixed = Code.str();

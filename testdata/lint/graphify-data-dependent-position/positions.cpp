@@ -2,6 +2,10 @@
 // Element positions read from tensors on the host: x[i], select, index({i}), index_put_({i}, v).
 #include <torch/torch.h>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 struct Positions : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x, torch::Tensor idx, torch::Tensor table) {
     int64_t i = idx.argmax().item<int64_t>();
@@ -48,5 +52,68 @@ struct LogRows : torch::nn::Module {
     for (int64_t i = 0; i < scores.size(0); ++i)
       logger->debug("{} {} {}", i, labels[i].item<int64_t>(), scores[i].item<float>());
     return scores * 2;
+  }
+};
+
+// A beam search that keeps (score, tokens) pairs on the host and sorts them by scores read from
+// the log-probabilities: which tensor is first afterwards follows the data, so going on with
+// `beams[0]` continues with a tensor the host chose.
+struct BeamSort : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor logprobs, torch::Tensor tokens) {
+    std::vector<std::pair<float, torch::Tensor>> beams;
+    for (int64_t k = 0; k < 4; ++k)
+      beams.push_back(std::make_pair(logprobs[k].item().toFloat(), tokens[k]));
+    std::sort(beams.rbegin(), beams.rend(),
+              [](const std::pair<float, torch::Tensor> &a, const std::pair<float, torch::Tensor> &b) {
+                return a.first < b.first;
+              });
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: warning: 'sort' orders the tensors of the host list 'beams' by keys that depend on a tensor value read on the host: which tensor sits at each position follows the data; keep the keys in a tensor, stack the tensors and order them on the device (topk or argsort, then index_select) [graphify-data-dependent-position]
+    // CHECK-NOTES: :[[@LINE-6]]:13: note: added to 'beams' here
+    return beams[0].second;
+  }
+};
+
+// Detections as host structs sorted by a score read from the tensor, best first.
+struct Detection {
+  float score;
+  torch::Tensor box;
+};
+
+struct SortDetections : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor boxes, torch::Tensor scores) {
+    std::vector<Detection> dets;
+    for (int64_t i = 0; i < 8; ++i)
+      dets.push_back({scores[i].item<float>(), boxes[i]});
+    std::stable_sort(dets.begin(), dets.end(), [](const Detection &a, const Detection &b) { return a.score > b.score; });
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'stable_sort' orders the tensors of the host list 'dets' by keys that depend on a tensor value read on the host{{.*}} [graphify-data-dependent-position]
+    return dets.front().box;
+  }
+};
+
+// A comparator that reads the values it orders by.
+struct SortByPeak : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor a, torch::Tensor b) {
+    std::vector<torch::Tensor> maps = {a, b};
+    std::sort(maps.begin(), maps.end(), [](const torch::Tensor &x, const torch::Tensor &y) {
+      return x.max().item<float>() > y.max().item<float>();
+    });
+    // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'sort' orders the tensors of the host list 'maps' by keys that depend on a tensor value read on the host{{.*}} [graphify-data-dependent-position]
+    return maps[0];
+  }
+};
+
+// Orders that do not follow the data: tensors sorted by their static sizes, pairs keyed by
+// constants, and host numbers that hold no tensor.
+struct StaticOrders : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor a, torch::Tensor b, torch::Tensor s) {
+    std::vector<torch::Tensor> parts = {a, b};
+    std::sort(parts.begin(), parts.end(),
+              [](const torch::Tensor &x, const torch::Tensor &y) { return x.size(0) < y.size(0); });
+    std::vector<std::pair<float, torch::Tensor>> weighted = {{0.5f, a}, {0.25f, b}};
+    std::sort(std::begin(weighted), std::end(weighted),
+              [](const auto &x, const auto &y) { return x.first < y.first; });
+    std::vector<float> values = {s[0].item<float>(), s[1].item<float>()};
+    std::sort(values.begin(), values.end());
+    return parts[0] + weighted[0].second;
   }
 };

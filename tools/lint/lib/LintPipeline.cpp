@@ -15,6 +15,8 @@
 #include "graphify/rewriter/Rewriter.h"
 
 #include <clang/Basic/SourceManager.h>
+#include <clang/Serialization/ASTReader.h>
+#include <clang/Serialization/ModuleFile.h>
 #include <llvm/ADT/StringMap.h>
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/Path.h>
@@ -69,6 +71,55 @@ void nameFilesAsReported(std::vector<Finding> &Findings, llvm::StringRef Directo
 }
 
 std::string parentDirectory(llvm::StringRef Path) { return llvm::sys::path::parent_path(Path).str(); }
+
+/// Whether the PCH the unit was parsed with holds an analysed file (a project header in the
+/// shared prefix): its declarations were not parsed here, so they are not among the TU's
+/// loaded declarations.
+bool pchHoldsAnalysedFile(clang::ASTContext &Ctx, const std::function<bool(llvm::StringRef)> &IsFileAnalysed) {
+  auto *Reader = llvm::dyn_cast_or_null<clang::ASTReader>(Ctx.getExternalSource());
+  if (!Reader)
+    return false;
+  bool Holds = false;
+  for (clang::serialization::ModuleFile &MF : Reader->getModuleManager())
+    Reader->visitInputFileInfos(MF, /*IncludeSystem=*/true,
+                                [&](const clang::serialization::InputFileInfo &IFI, bool) {
+                                  Holds = Holds || IsFileAnalysed(IFI.Filename);
+                                });
+  return Holds;
+}
+
+/// The analysis looks at the main file and the analysed headers only, but the checks ask
+/// Clang's parent map, which covers the traversal scope, by default the whole translation unit:
+/// every declaration of torch/torch.h was walked once more, and with a shared PCH all of them
+/// were deserialised for it, which cost more than the parse the PCH saved. So the scope is
+/// narrowed to the top-level declarations of the analysed files while the analysis runs (as the
+/// fix search below does for the reported ones), unless the PCH holds an analysed file.
+class AnalysedScope {
+public:
+  AnalysedScope(clang::ASTContext &Ctx, const std::function<bool(llvm::StringRef)> &IsFileAnalysed) : Ctx(Ctx) {
+    if (pchHoldsAnalysedFile(Ctx, IsFileAnalysed))
+      return;
+    const clang::SourceManager &SM = Ctx.getSourceManager();
+    std::vector<clang::Decl *> Scope;
+    for (clang::Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
+      clang::SourceLocation Loc = SM.getFileLoc(D->getLocation());
+      if (Loc.isValid() && (SM.isInMainFile(Loc) || IsFileAnalysed(SM.getFilename(Loc))))
+        Scope.push_back(D);
+    }
+    Ctx.setTraversalScope(Scope);
+    Narrowed = true;
+  }
+  ~AnalysedScope() {
+    if (Narrowed)
+      Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
+  }
+  AnalysedScope(const AnalysedScope &) = delete;
+  AnalysedScope &operator=(const AnalysedScope &) = delete;
+
+private:
+  clang::ASTContext &Ctx;
+  bool Narrowed = false;
+};
 
 /// One round and the checks, or, in whole-program mode, the rounds the session asks for and then
 /// the checks. `Settled`: the program's facts were settled by earlier parses of this unit (the
@@ -201,6 +252,7 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
       Round.RecordFilesRead = false;
       auto OnRoundAST = [&](clang::ASTContext &Ctx) {
         AnalysisConfig AC = ConfigFor(Ctx);
+        AnalysedScope Narrow(Ctx, IsFileAnalysed);
         Mine = UnitAnalysis(Ctx, AC).analyze(Now);
       };
       if (!parseOnLargeStack(Round, OnRoundAST).Parsed && !Round.IncludePch.empty()) {
@@ -214,7 +266,10 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
   auto OnAST = [&](clang::ASTContext &Ctx) {
     AnalysisConfig AC = ConfigFor(Ctx);
     llvm::TimeRecord Start = Timing ? llvm::TimeRecord::getCurrentTime(true) : llvm::TimeRecord();
-    AnalysisResult A = analyze(Ctx, AC, U, Settled);
+    AnalysisResult A = [&] {
+      AnalysedScope Narrow(Ctx, IsFileAnalysed);
+      return analyze(Ctx, AC, U, Settled);
+    }();
     llvm::TimeRecord Analysed = Timing ? llvm::TimeRecord::getCurrentTime(true) : llvm::TimeRecord();
     if (U.Rules && !A.Findings.empty())
       attachFixesInReportedFiles(Ctx, A, *U.Rules, HeaderFilter ? &IsFileReported : nullptr);
