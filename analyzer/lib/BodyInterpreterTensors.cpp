@@ -178,7 +178,7 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
   bool OperandMoves = false;
   for (unsigned I = 0; I < C->Args.size(); ++I) {
     TaintValue Arg = dynamicShape(C->Args[I], Depth + 1);
-    OperandMoves = OperandMoves || (I > 0 && Arg.tainted() && !keepsOperandLeading(*C));
+    OperandMoves = OperandMoves || (I > 0 && Arg.tainted() && !C->Entries.empty() && !keepsOperandLeading(*C));
     V = join(V, Arg);
   }
   const bool HoldsAsIs = isa<CXXConstructExpr>(E) && !Api.isTensor(E->getType()) && C->Entries.empty();
