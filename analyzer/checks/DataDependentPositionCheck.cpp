@@ -6,7 +6,6 @@
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
-#include <llvm/ADT/STLExtras.h>
 
 #include <functional>
 #include <set>
@@ -29,6 +28,16 @@ const CheckInfo &DataDependentPositionCheck::checkInfo() {
   return Info;
 }
 
+/// " 'name'" of a host list named by a variable or a field, else empty.
+static std::string listName(const Expr *List) {
+  List = skipValueWrappers(List);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(List))
+    return " '" + DRE->getDecl()->getNameAsString() + "'";
+  if (const auto *ME = dyn_cast<MemberExpr>(List))
+    return " '" + ME->getMemberDecl()->getNameAsString() + "'";
+  return "";
+}
+
 /// `candidates[order[k]]` with `candidates` a host list of tensors and `order[k]` read from
 /// tensor data: the host chooses which tensor the graph goes on with, which a trace freezes
 /// and a CUDA graph cannot do. (An element access chooses by integer positions: isElementAccess.)
@@ -45,11 +54,7 @@ bool DataDependentPositionCheck::reportHostListPick(AnalysisContext &Ctx, const 
     if (!Leaf)
       continue;
     const TracedOrigin *O = Ctx.facts().tracedTaintOf(Leaf);
-    std::string Name;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(skipValueWrappers(List)))
-      Name = " '" + DRE->getDecl()->getNameAsString() + "'";
-    else if (const auto *ME = dyn_cast<MemberExpr>(skipValueWrappers(List)))
-      Name = " '" + ME->getMemberDecl()->getNameAsString() + "'";
+    const std::string Name = listName(List);
     Ctx.report(info(), Leaf->getBeginLoc(),
                "position of the tensor taken from the host list" + Name + " depends on " + dependenceOf(O) +
                    "; keep the tensors in one tensor (stack them) and index it on the device with a long "
@@ -58,27 +63,6 @@ bool DataDependentPositionCheck::reportHostListPick(AnalysisContext &Ctx, const 
     return true;
   }
   return false;
-}
-
-/// The host list a range argument names: `v` of `v.begin()`, `v.rbegin()`, `std::begin(v)`, or
-/// `v` itself (std::ranges::sort(v)); null for anything else (a pointer, an iterator variable).
-static const Expr *rangeList(const Expr *Range) {
-  Range = skipValueWrappers(Range);
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Range)) {
-    const auto *MD = MC->getMethodDecl();
-    if (MD && MC->getNumArgs() == 0 && MD->getIdentifier() &&
-        llvm::is_contained({"begin", "rbegin", "cbegin", "crbegin"}, MD->getName()))
-      return skipValueWrappers(MC->getImplicitObjectArgument());
-    return nullptr;
-  }
-  if (const auto *CE = dyn_cast<CallExpr>(Range)) {
-    const auto *FD = CE->getDirectCallee();
-    if (FD && CE->getNumArgs() == 1 && FD->getIdentifier() && FD->isInStdNamespace() &&
-        llvm::is_contained({"begin", "rbegin", "cbegin", "crbegin"}, FD->getName()))
-      return skipValueWrappers(CE->getArg(0));
-    return nullptr;
-  }
-  return isHostContainerType(Range->getType()) ? Range : nullptr;
 }
 
 /// Whether the host list's elements hold tensors: as the resolver sees it (`std::pair<float,
@@ -130,7 +114,10 @@ static const TracedOrigin *comparatorReads(const TaintFacts &Facts, const Expr *
 bool DataDependentPositionCheck::reportHostListOrder(AnalysisContext &Ctx, const ApiCall &Call) {
   if (!Call.hasTag("orders_range") || Call.Args.empty())
     return false;
-  const Expr *List = rangeList(Call.Args[0]);
+  // `v.begin()`, `v.rbegin()` (a container iterated for writing), or `v` itself for the range forms.
+  const Expr *List = containerIteratedBy(Call.Args[0]);
+  if (!List && isHostContainerType(Call.Args[0]->getType()))
+    List = skipValueWrappers(Call.Args[0]);
   const ApiResolver &Api = Ctx.api();
   if (!List || Api.isTensor(List->getType()) || !isHostContainerType(List->getType()) ||
       !listHoldsTensors(Api, List->getType()))
@@ -144,11 +131,7 @@ bool DataDependentPositionCheck::reportHostListOrder(AnalysisContext &Ctx, const
       O = comparatorReads(Ctx.facts(), A);
   if (!O)
     return false;
-  std::string Name;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(List))
-    Name = " '" + DRE->getDecl()->getNameAsString() + "'";
-  else if (const auto *ME = dyn_cast<MemberExpr>(List))
-    Name = " '" + ME->getMemberDecl()->getNameAsString() + "'";
+  const std::string Name = listName(List);
   Ctx.report(info(), Call.NameLoc,
              "'" + Call.Name + "' orders the tensors of the host list" + Name + " by keys that depend on " +
                  dependenceOf(O) + ": which tensor sits at each position follows the data; keep the keys in a tensor, "

@@ -387,6 +387,32 @@ bool isElementAccess(const CXXMethodDecl &MD) {
   });
 }
 
+bool returnsIterator(const CXXMethodDecl &MD) {
+  QualType R = MD.getReturnType();
+  return !MD.isConst() && MD.getNumParams() == 0 && !R->isReferenceType() && R->isRecordType();
+}
+
+const Expr *containerIteratedBy(const Expr *Arg) {
+  const Expr *E = skipValueWrappers(Arg);
+  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      if (MD && returnsIterator(*MD) && Obj && isHostContainerType(Obj->getType()))
+        return Obj;
+      return nullptr;
+    }
+    // `v.begin() + k`: the iterator's own arithmetic, a member or a free operator.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+        Op && (Op->getOperator() == OO_Plus || Op->getOperator() == OO_Minus) && Op->getNumArgs() == 2) {
+      E = skipValueWrappers(Op->getArg(0));
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
 bool isHostContainerType(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition())

@@ -172,6 +172,8 @@ private:
 
   /// A dimension written as a constant other than the leading one (`1`, not `0` or `-1`).
   bool isTrailingDim(const clang::Expr *E);
+  /// Whether `E` is the constant dimension 0.
+  bool isLeadingDim(const clang::Expr *E);
   clang::ASTContext &Ctx();
 
   /// The selection that makes `C` a value-dependent shape: a `dynamic_output_shape` entry, or
@@ -298,12 +300,6 @@ private:
   static bool isInstanceCall(const clang::Expr *E, const clang::FunctionDecl *Callee);
 
   TaintValue evalCall(const clang::Expr *E);
-
-  /// The host container whose elements the argument iterates with write access (`v.begin()`,
-  /// `v.begin() + k`, `v.rend()`), or null: an algorithm given it (`std::partial_sort`,
-  /// `std::fill`, `std::transform`'s output) may store into those elements, not change how many
-  /// there are.
-  const clang::Expr *containerIteratedBy(const clang::Expr *Arg);
 
   /// The variable an argument object wraps for writing, or null: a temporary built by a
   /// constructor that takes it by non-const reference (`cv::OutputArray` made from a

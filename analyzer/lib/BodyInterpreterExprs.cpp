@@ -303,27 +303,6 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   return computedFromObjects(*C, E, ArgV, All);
 }
 
-const Expr *BodyInterpreter::containerIteratedBy(const Expr *Arg) {
-  const Expr *E = skipValueWrappers(Arg);
-  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-      const CXXMethodDecl *MD = MC->getMethodDecl();
-      const Expr *Obj = MC->getImplicitObjectArgument();
-      if (MD && returnsIterator(*MD) && Obj && isHostContainerType(Obj->getType()))
-        return Obj;
-      return nullptr;
-    }
-    // `v.begin() + k`: the iterator's own arithmetic, a member or a free operator.
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-        Op && (Op->getOperator() == OO_Plus || Op->getOperator() == OO_Minus) && Op->getNumArgs() == 2) {
-      E = skipValueWrappers(Op->getArg(0));
-      continue;
-    }
-    return nullptr;
-  }
-  return nullptr;
-}
-
 const Expr *BodyInterpreter::wrappedForWriting(const Expr *Arg) {
   const Expr *E = Arg;
   for (unsigned Depth = 0; E && Depth < 6; ++Depth) {

@@ -74,6 +74,12 @@ bool BodyInterpreter::isTrailingDim(const Expr *E) {
   return V && V->isStrictlyPositive();
 }
 
+bool BodyInterpreter::isLeadingDim(const Expr *E) {
+  E = skipValueWrappers(E);
+  std::optional<llvm::APSInt> V = E ? E->getIntegerConstantExpr(Ctx()) : std::nullopt;
+  return V && V->isZero();
+}
+
 ASTContext &BodyInterpreter::Ctx() { return A.Ctx; }
 
 const ApiEntry *BodyInterpreter::selectionEntry(const ApiCall &C) {
@@ -197,9 +203,7 @@ bool BodyInterpreter::keepsOperandLeading(const ApiCall &C) {
   if (C.hasTag("elementwise") || C.hasTag("bool_mask_index"))
     return true;
   if (const ApiEntry *Gather = C.entryWithTag("gathers_rows"); Gather && !Gather->DimArgs.empty()) {
-    const Expr *Dim = C.arg(Gather->DimArgs.front());
-    std::optional<llvm::APSInt> V = Dim ? skipValueWrappers(Dim)->getIntegerConstantExpr(Ctx()) : std::nullopt;
-    return V && V->isZero();
+    return isLeadingDim(C.arg(Gather->DimArgs.front()));
   }
   return false;
 }
@@ -225,9 +229,7 @@ bool BodyInterpreter::dropsLeadingDim(const ApiCall &C) {
     // select(0, i): drops_dim with a position; squeeze(0) drops the dimension only when its size
     // is 1, which the data decides.
     if (Entry->hasTag("drops_dim") && Entry->hasTag("position_argument") && !Entry->DimArgs.empty()) {
-      const Expr *Dim = C.arg(Entry->DimArgs.front());
-      std::optional<llvm::APSInt> V = Dim ? skipValueWrappers(Dim)->getIntegerConstantExpr(Ctx()) : std::nullopt;
-      if (V && V->isZero())
+      if (isLeadingDim(C.arg(Entry->DimArgs.front())))
         return true;
     }
     // x[i], x.index({i, ...}): an integer first index picks one position of dimension 0.

@@ -80,11 +80,6 @@ bool isSizeQuery(const CXXMethodDecl &MD) {
          (R->isIntegerType() || R->isBooleanType());
 }
 
-bool returnsIterator(const CXXMethodDecl &MD) {
-  QualType R = MD.getReturnType();
-  return !MD.isConst() && MD.getNumParams() == 0 && !R->isReferenceType() && R->isRecordType();
-}
-
 bool isElementRead(const CXXMethodDecl &MD) {
   return MD.getReturnType()->isLValueReferenceType() &&
          llvm::all_of(MD.parameters(), [](const ParmVarDecl *P) {

@@ -107,11 +107,6 @@ bool isForwardingReference(const clang::FunctionDecl &F, unsigned I);
 /// are, not what they hold. Told by the signature, not by name.
 bool isSizeQuery(const clang::CXXMethodDecl &MD);
 
-/// `v.begin()`, `v.end()`, `v.rbegin()`: a non-const method without parameters that returns an
-/// object by value. On a host container it hands out a position, not elements or a new length
-/// (a `pop_back()` or a `clear()` returns nothing). Told by the signature, not by name.
-bool returnsIterator(const clang::CXXMethodDecl &MD);
-
 /// `v[i]`, `v.at(i)`, `v.front()`, `opt.value()`: a reference to one element, chosen by
 /// integer positions (or none). It reads that element, not the number of elements.
 bool isElementRead(const clang::CXXMethodDecl &MD);

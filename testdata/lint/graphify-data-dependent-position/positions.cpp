@@ -102,6 +102,19 @@ struct SortByPeak : torch::nn::Module {
   }
 };
 
+// Only the best two put in order, from iterators with an offset: partial_sort reorders the list
+// too.
+struct KeepBestTwo : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor logprobs, torch::Tensor tokens) {
+    std::vector<std::pair<float, torch::Tensor>> beams;
+    for (int64_t k = 0; k < 4; ++k)
+      beams.emplace_back(logprobs[k].item<float>(), tokens[k]);
+    std::partial_sort(beams.begin(), beams.begin() + 2, beams.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'partial_sort' orders the tensors of the host list 'beams' by keys that depend on a tensor value read on the host{{.*}} [graphify-data-dependent-position]
+    return beams[0].second + beams[1].second;
+  }
+};
+
 // Orders that do not follow the data: tensors sorted by their static sizes, pairs keyed by
 // constants, and host numbers that hold no tensor.
 struct StaticOrders : torch::nn::Module {

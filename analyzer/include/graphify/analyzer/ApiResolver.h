@@ -135,6 +135,17 @@ bool isHostContainerType(clang::QualType T);
 /// `push_back(const T&)` or `emplace_back(Args&&...)`. Told by the signature, not by name.
 bool isElementAccess(const clang::CXXMethodDecl &MD);
 
+/// `v.begin()`, `v.end()`, `v.rbegin()`: a non-const method without parameters that returns an
+/// object by value. On a host container it hands out a position, not elements or a new length
+/// (a `pop_back()` or a `clear()` returns nothing). Told by the signature, not by name.
+bool returnsIterator(const clang::CXXMethodDecl &MD);
+
+/// The host container whose elements the argument iterates with write access (`v.begin()`,
+/// `v.begin() + k`, `v.rend()`), or null: an algorithm given it (`std::partial_sort`,
+/// `std::fill`, `std::transform`'s output) may store into those elements or reorder them, not
+/// change how many there are.
+const clang::Expr *containerIteratedBy(const clang::Expr *Arg);
+
 /// The values `VD` is given by plain assignments after its declaration (`v = e;`, in its
 /// function), or nothing when it is also written another way (`v += e`) or has no function body.
 std::optional<std::vector<const clang::Expr *>> assignedValues(const clang::VarDecl *VD);
