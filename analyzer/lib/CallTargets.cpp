@@ -87,6 +87,8 @@ void forEachCallable(const Expr *E, llvm::function_ref<void(const Expr *)> F, un
   if (!E)
     return;
   E = skipValueWrappers(E);
+  if (E->getType().isNull()) // a template pattern's parenthesised initializer
+    return;
   bool List = isa<InitListExpr, CXXStdInitializerListExpr>(E) || E->getType()->isArrayType();
   if (!List && (isCallableHolder(E->getType()) || E->getType()->isFunctionType() || CallTargets::callableBody(E))) {
     F(E);
@@ -287,6 +289,8 @@ const Decl *CallTargets::callableBody(const Expr *E, const ApiResolver *Api) {
   if (!E)
     return nullptr;
   E = skipValueWrappers(E);
+  if (E->getType().isNull()) // a template pattern's parenthesised initializer: `T x(args...)`
+    return nullptr;
   // A lambda converted to std::function (gfy::capture takes one) is the constructor's argument.
   // So is a functional cast to the wrapper type, `Fn(Enqueue())`, and the callable a library
   // wrapper was made from (`std::bind(&Pool::trim, &pool, n)`).
