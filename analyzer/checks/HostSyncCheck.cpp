@@ -114,7 +114,7 @@ std::vector<const DeclRefExpr *> referencesTo(const VarDecl *V, const Stmt *Body
 
 /// Whether the argument `Arg` of `Call` is a device pointer of it: an argument of a kernel
 /// launch, or one of the call's pointer_args (for a copy, under a direction that keeps both
-/// pointers in device memory).
+/// pointers in device memory, or the destination of a copy to the device).
 bool isDevicePointerArgument(const Expr *Arg, const CallExpr &Call, const ApiResolver &Api) {
   if (isa<CUDAKernelCallExpr>(Call))
     return true;
@@ -131,6 +131,9 @@ bool isDevicePointerArgument(const Expr *Arg, const CallExpr &Call, const ApiRes
       const auto *DR = Kind ? dyn_cast<DeclRefExpr>(Kind->IgnoreParenImpCasts()) : nullptr;
       const auto *Enumerator = DR ? dyn_cast<EnumConstantDecl>(DR->getDecl()) : nullptr;
       if (Enumerator && llvm::is_contained(E->DeviceKinds, Enumerator->getName()))
+        return true;
+      // A copy to the device writes its destination there (`cudaMemcpyHostToDevice`).
+      if (Enumerator && Pos == E->PointerArgs.front() && llvm::is_contained(E->DstDeviceKinds, Enumerator->getName()))
         return true;
     }
   return false;

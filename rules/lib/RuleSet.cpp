@@ -292,6 +292,11 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return DeviceKinds.takeError();
     if (*DeviceKinds)
       E.DeviceKinds = **DeviceKinds;
+    auto DstDeviceKinds = M.takeStringList("dst_device_kinds");
+    if (!DstDeviceKinds)
+      return DstDeviceKinds.takeError();
+    if (*DstDeviceKinds)
+      E.DstDeviceKinds = **DstDeviceKinds;
     auto EntryDoc = M.takeString("doc");
     if (!EntryDoc)
       return EntryDoc.takeError();
@@ -323,6 +328,8 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return yamlError(File, Item, "entry '" + E.Name + "' must have 'idle_statuses' exactly when tagged capture_status_query");
     if (E.KindArg.has_value() != !E.DeviceKinds.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' must have 'device_kinds' exactly when it has 'kind_arg'");
+    if (!E.DstDeviceKinds.empty() && !E.KindArg)
+      return yamlError(File, Item, "entry '" + E.Name + "' has 'dst_device_kinds' but no 'kind_arg'");
     if (E.KindArg && E.PointerArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' has 'kind_arg' but no 'pointer_args'");
     if (!E.RelaxedModes.empty() && !E.ModeArg)

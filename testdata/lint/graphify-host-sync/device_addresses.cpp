@@ -22,3 +22,16 @@ struct Decoder : torch::nn::Module {
     return scores.softmax(-1) * p[0];
   }
 };
+
+// The destination of a copy to the device is device memory: a tensor filled from host ids the
+// caller keeps (in pinned memory, say) is written on the device, not read on the host. Its source
+// in a copy to the host is read there.
+struct Lookup : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor table, const int64_t *ids, int64_t n, int64_t *out, cudaStream_t s) {
+    auto idx = torch::empty({n}, table.options().dtype(torch::kLong));
+    cudaMemcpyAsync(idx.data_ptr<int64_t>(), ids, n * sizeof(int64_t), cudaMemcpyHostToDevice, s);
+    cudaMemcpyAsync(out, idx.data_ptr<int64_t>(), n * sizeof(int64_t), cudaMemcpyDeviceToHost, s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    return table.index_select(0, idx);
+  }
+};

@@ -73,6 +73,9 @@ struct ApiEntry {
   /// the argument is one of DeviceKinds (`cudaMemcpyDeviceToDevice`).
   std::optional<unsigned> KindArg;
   std::vector<std::string> DeviceKinds;
+  /// Enumerators of the direction argument under which the first of PointerArgs, the
+  /// destination, is device memory (`cudaMemcpyHostToDevice`).
+  std::vector<std::string> DstDeviceKinds;
   std::string Doc;                  ///< short phrase for diagnostics; may be empty
   std::string Pack;                 ///< name of the pack that declared it
   std::string File;                 ///< pack file, for messages
