@@ -96,9 +96,14 @@ TEST_P(RewriteGolden, Case) {
 
   // GRAPHIFY_REWRITE_ACTUAL_DIR=<dir> saves each case's output there, to review new expectations.
   if (const char *Dir = std::getenv("GRAPHIFY_REWRITE_ACTUAL_DIR")) {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(std::string(Dir) + "/" + C.Rule + "." + C.Name + ".cpp", EC);
-    OS << Run.Fixed;
+    std::error_code EC = llvm::sys::fs::create_directories(Dir);
+    std::string Path = std::string(Dir) + "/" + C.Rule + "." + C.Name + ".cpp";
+    if (!EC) {
+      llvm::raw_fd_ostream OS(Path, EC);
+      if (!EC)
+        OS << Run.Fixed;
+    }
+    EXPECT_FALSE(EC) << "GRAPHIFY_REWRITE_ACTUAL_DIR: cannot write " << Path << ": " << EC.message();
   }
   std::string Report;
   for (const graphify::Finding &F : Run.Findings)
