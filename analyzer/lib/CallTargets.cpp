@@ -289,7 +289,7 @@ const Decl *CallTargets::callableBody(const Expr *E, const ApiResolver *Api) {
   if (!E)
     return nullptr;
   E = skipValueWrappers(E);
-  if (E->getType().isNull()) // a template pattern's parenthesised initializer: `T x(args...)`
+  if (E->getType().isNull()) // a template pattern's parenthesised initializer: `fn_(std::bind(f, args...))`
     return nullptr;
   // A lambda converted to std::function (gfy::capture takes one) is the constructor's argument.
   // So is a functional cast to the wrapper type, `Fn(Enqueue())`, and the callable a library
