@@ -103,26 +103,20 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
     else
       C.NameLoc = MC->getExprLoc();
   } else {
-    // In a template's pattern, a call of a method whose type depends on the template's
-    // parameters (`this->pop()` returning `T`) is a plain CallExpr of a MemberExpr: its object
-    // is the member expression's base, as it would be once instantiated.
-    if (const auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens());
-        Instance && ME && !isa<CXXOperatorCallExpr>(Call))
-      C.Args.push_back(ME->getBase());
     for (const Expr *A : Call->arguments())
       if (!isa<CXXDefaultArgExpr>(A))
         C.Args.push_back(A);
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
       // The operator location of `x[i]` is its `]`; the indexed expression reads better.
       C.NameLoc = Op->getOperator() == OO_Subscript ? Op->getBeginLoc() : Op->getOperatorLoc();
-    else if (const auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens()))
-      C.NameLoc = ME->getMemberLoc();
     else
       C.NameLoc = Call->getCallee()->IgnoreParenImpCasts()->getBeginLoc();
   }
 
+  // In a template's pattern, a call of a method whose type depends on the template's parameters
+  // (`pop()` returning `T`) is a plain CallExpr with no object: its instantiations are resolved.
   if (Instance && C.Args.empty())
-    return std::nullopt; // no object written: nothing to say what the method runs on
+    return std::nullopt;
   if (Instance) {
     // Only methods of tensor classes match method entries: a `Scalar::equal` or a user's own
     // `item()` is not the tensor API.

@@ -176,6 +176,16 @@ TEST(RuleSetErrors, StreamOrderedEntriesNeedTheirStream) {
             "");
 }
 
+// A copy's destination is device memory only under a direction its kind argument names.
+TEST(RuleSetErrors, DestinationKindsNeedTheKindArgument) {
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: c, kind: function, tags: [stream_ordered], stream_arg: 4,\n"
+                      "     pointer_args: [0, 1], dst_device_kinds: [H2D]}\n"),
+            "pack.yaml:3:5: error: entry 'c' has 'dst_device_kinds' but no 'kind_arg'");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: c, kind: function, tags: [stream_ordered], stream_arg: 4,\n"
+                      "     pointer_args: [0, 1], kind_arg: 3, device_kinds: [D2D], dst_device_kinds: [H2D]}\n"),
+            "");
+}
+
 TEST(RuleSet, MemberEntriesAreFoundByQualifiedNameOnly) {
   std::string Tags = writeTemp("tags.yaml", kTags);
   std::string P = writeTemp("pack.yaml", "pack: p\nentries:\n"
