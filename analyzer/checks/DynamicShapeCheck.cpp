@@ -42,8 +42,11 @@ void DynamicShapeCheck::run(AnalysisContext &Ctx) {
                                                          : "'" + Call->Name + "' with a boolean mask has a "
                                                            "data-dependent output shape";
     // A project's function recognized as the NMS kernel says so: its body's findings are gone.
-    const std::string Recognized =
-        Ctx.api().suppressionKernel(Call->Callee) ? " (its body is torchvision's NMS kernel written out)" : "";
+    const SuppressionKernel *Kernel = Ctx.api().suppressionKernel(Call->Callee);
+    const std::string Recognized = !Kernel               ? ""
+                                   : Kernel->Dispatches ? " (it dispatches on the boxes' dtype to torchvision's NMS "
+                                                          "kernel written out)"
+                                                        : " (its body is torchvision's NMS kernel written out)";
     Ctx.report(info(), Call->NameLoc, What + describe(*E) + Recognized + "; a static graph cannot hold it", &S);
   });
 }

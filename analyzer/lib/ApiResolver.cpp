@@ -177,6 +177,8 @@ const SuppressionKernel *ApiResolver::suppressionKernel(const FunctionDecl *FD) 
   if (!FD->hasBody(Def) || isLibraryDecl(Def))
     return nullptr;
   std::optional<SuppressionKernel> Found = recognizeSuppressionKernel(*Def, *this);
+  if (!Found)
+    Found = recognizeDispatchingWrapper(*Def, *this);
   auto &Slot = Kernels[Key];
   Slot = Found;
   return Slot ? &*Slot : nullptr;
@@ -261,6 +263,20 @@ bool ApiResolver::isPlacementType(QualType T) const {
   return llvm::any_of(Rules.flavors(),
                       [&](const ApiFlavor &F) { return llvm::is_contained(F.PlacementTypes, Name); });
 }
+
+bool ApiResolver::isHostArray(QualType T) const {
+  if (T.isNull() || Rules.hostArrays().empty())
+    return false;
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  std::string Name = RD->getQualifiedNameAsString();
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    Name = Spec->getSpecializedTemplate()->getQualifiedNameAsString();
+  return llvm::is_contained(Rules.hostArrays(), Name);
+}
+
+bool ApiResolver::isHostContainer(QualType T) const { return isHostContainerType(T) || isHostArray(T); }
 
 const ApiFlavor *ApiResolver::moduleFlavor(const CXXRecordDecl *RD) const {
   return recordFlavor(RD, /*Module=*/true, 0);
@@ -354,6 +370,18 @@ bool ApiResolver::isAssertion(const Stmt &S, const ASTContext &Ctx) const {
   for (unsigned Depth = 0; Loc.isMacroID() && Depth < 16; ++Depth) {
     StringRef Name = Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
     if (llvm::is_contained(Macros, Name))
+      return true;
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+  }
+  return false;
+}
+
+bool ApiResolver::isDispatch(const Stmt &S, const ASTContext &Ctx) const {
+  const std::vector<std::string> &Macros = Rules.dispatchMacros();
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = S.getBeginLoc();
+  for (unsigned Depth = 0; !Macros.empty() && Loc.isMacroID() && Depth < 16; ++Depth) {
+    if (llvm::is_contained(Macros, Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts())))
       return true;
     Loc = SM.getImmediateMacroCallerLoc(Loc);
   }

@@ -30,7 +30,7 @@ void BodyInterpreter::seedParameters() {
       continue;
     }
     S.Values[{P, nullptr}] = V;
-    if (isHostContainerType(P->getType()))
+    if (Api.isHostContainer(P->getType()))
       S.Values[sizeKey(P)] = {nullptr, sizeBit(I), A.paramEntry(FD, I, /*Size=*/true)};
   }
 }
@@ -83,7 +83,7 @@ FunctionSummary BodyInterpreter::summarize() const {
   for (const ParmVarDecl *P : FD->parameters()) {
     QualType T = P->getType();
     bool Out = mayWriteThrough(T);
-    bool Container = Out && isHostContainerType(T);
+    bool Container = Out && Api.isHostContainer(T);
     unsigned I = P->getFunctionScopeIndex();
     // A parameter that still holds only its own incoming value carries no news for callers.
     auto News = [&](TaintValue V) {
@@ -146,7 +146,7 @@ void BodyInterpreter::use(TaintValue V) {
 
 TaintValue BodyInterpreter::readVar(const VarDecl *VD) {
   if (isLocal(VD))
-    return isHostContainerType(VD->getType()) ? join(S.get({VD, nullptr}), S.get(sizeKey(VD)))
+    return Api.isHostContainer(VD->getType()) ? join(S.get({VD, nullptr}), S.get(sizeKey(VD)))
                                           : S.get({VD, nullptr});
   auto It = A.GlobalTaint.find(VD);
   return {It == A.GlobalTaint.end() ? A.importedGlobal(VD) : It->second, 0};
@@ -206,7 +206,7 @@ void BodyInterpreter::setVar(const VarDecl *VD, TaintValue V, SourceLocation Loc
   // A whole container is replaced (or written by a call we cannot see): its number of
   // elements comes with the value, and with the conditions under which it is replaced
   // (`if (s > best) top = {i};`).
-  if (isHostContainerType(VD->getType()))
+  if (Api.isHostContainer(VD->getType()))
     writeKey(sizeKey(VD), join(V, replacedUnder(VD)), Strong);
 }
 
@@ -254,7 +254,7 @@ void BodyInterpreter::writeField(const VarDecl *Base, const FieldDecl *F, TaintV
   V = step(V, Loc, At, std::string(Verb) + " '" + nameOf(F) + "' here");
   if (V.tainted() && !A.FieldTaint.count(F))
     A.FieldTaint[F] = V.origin();
-  if (Whole && isHostContainerType(F->getType()) && V.tainted() && !A.FieldSizes.count(F))
+  if (Whole && Api.isHostContainer(F->getType()) && V.tainted() && !A.FieldSizes.count(F))
     A.FieldSizes[F] = V.origin();
   if (Base && !isLocal(Base))
     return;

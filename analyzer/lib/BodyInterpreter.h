@@ -383,6 +383,25 @@ private:
   /// apart: a local container, or one returned by a function of the code.
   std::optional<std::pair<TaintValue, TaintValue>> containerParts(const clang::Expr *E);
 
+  // --- host arrays (BodyInterpreterHostArrays.cpp) -------------------------------------------
+
+  /// The shape of argument `Arg` when it is a host array whose parts are known (also handed
+  /// over as cv::InputArray), else its whole value `Whole`.
+  TaintValue shapeOfArgument(const clang::Expr *Arg, TaintValue Whole);
+  /// The shape of the host arrays call `C` writes or returns, when a pack tags it
+  /// host_array_shape: its shape_args (and fallback_shape_args unless every shape argument is a
+  /// nonzero constant).
+  std::optional<TaintValue> writtenShape(const ApiCall &C, llvm::ArrayRef<TaintValue> ArgV);
+  /// A host array built by a constructor (not a copy): its elements are everything given, its
+  /// shape what is given beside the pointers to its memory; recorded for containerParts.
+  void noteConstructedArray(const ApiCall &C, const clang::Expr *E, llvm::ArrayRef<TaintValue> ArgV, TaintValue All);
+  /// Replaces the local host array `Target` (under cv::OutputArray) with `Elements` and `Shape`;
+  /// false when `Target` is not one.
+  bool writeHostArray(const clang::Expr *Target, TaintValue Elements, TaintValue Shape, const clang::Stmt *At,
+                      clang::SourceLocation Loc, const std::string &Note);
+  /// `m.rows` of a local host array: its shape (a pointer field, `m.data`, is not).
+  std::optional<TaintValue> hostArrayField(const clang::MemberExpr *ME);
+
   /// Gives the local container `VD` the value of `From` when its elements and length are known
   /// apart (`auto rows = helper(x);`); false when `From` is one value.
   bool setContainer(const clang::VarDecl *VD, const clang::Expr *From, clang::SourceLocation Loc,

@@ -53,7 +53,7 @@ std::optional<TaintValue> BodyInterpreter::containerCall(const ApiCall &C, const
 void BodyInterpreter::emptyContainer(const Expr *Obj, SourceLocation Loc, const Stmt *At) {
   const auto *DRE = dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!VD || !isLocal(VD) || !isHostContainerType(VD->getType()))
+  if (!VD || !isLocal(VD) || !Api.isHostContainer(VD->getType()))
     return;
   auto It = Declared.find(VD);
   Declaration Here = It == Declared.end() ? Declaration{} : It->second;
@@ -169,7 +169,7 @@ void BodyInterpreter::assignWeak(const Expr *LHS, TaintValue V, const Stmt *At, 
   // Written through one element (`prune(buckets[i], t)` erasing from the inner vector): what it
   // leaves there, its length included, is what the container's elements hold; the container
   // keeps its number of elements.
-  if (!isa<DeclRefExpr>(LHS->IgnoreParenImpCasts()) && isLocal(Root) && isHostContainerType(Root->getType())) {
+  if (!isa<DeclRefExpr>(LHS->IgnoreParenImpCasts()) && isLocal(Root) && Api.isHostContainer(Root->getType())) {
     writeKey({Root, nullptr}, step(V, Loc, At, Note), /*Strong=*/false);
     return;
   }
@@ -181,7 +181,7 @@ void BodyInterpreter::writeElementsThrough(const Expr *Ptr, TaintValue V, const 
   const VarDecl *Root = rootVariable(Ptr->IgnoreParenCasts()); // `(void *)mat.data`
   if (!Root || Api.isTensor(Root->getType()))
     return;
-  if (isLocal(Root) && isHostContainerType(Root->getType()))
+  if (isLocal(Root) && Api.isHostContainer(Root->getType()))
     writeKey({Root, nullptr}, step(V, Loc, At, Note), /*Strong=*/false);
   else
     setVar(Root, V, Loc, At, /*Strong=*/false, std::move(Note));
@@ -210,7 +210,7 @@ TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary
       // A container passed whole, also by value (a copy keeps the length apart too).
       const auto *Whole = dyn_cast<DeclRefExpr>(skipValueWrappers(C.Args[I]));
       const auto *Container = Whole ? dyn_cast<VarDecl>(Whole->getDecl()) : nullptr;
-      if (Container && isLocal(Container) && isHostContainerType(Container->getType())) {
+      if (Container && isLocal(Container) && Api.isHostContainer(Container->getType())) {
         A.noteParamEntry(Callee, Param, Entry(S.get({Container, nullptr})));
         A.noteParamEntry(Callee, Param, Entry(S.get(sizeKey(Container))), /*Size=*/true);
       } else {
@@ -246,7 +246,7 @@ TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary
     std::string Note = "written by " + Name + " here";
     const auto *Whole = dyn_cast<DeclRefExpr>(C.Args[First + J]->IgnoreParenImpCasts());
     const auto *Container = Whole ? dyn_cast<VarDecl>(Whole->getDecl()) : nullptr;
-    if (Container && isLocal(Container) && isHostContainerType(Container->getType())) {
+    if (Container && isLocal(Container) && Api.isHostContainer(Container->getType())) {
       // The elements and the length of a local container, each as the callee leaves them.
       writeKey({Container, nullptr}, step(V, C.NameLoc, C.Call, Note), /*Strong=*/false);
       writeKey(sizeKey(Container), step(join(Count, reachedSince(Container)), C.NameLoc, C.Call, Note),
@@ -257,7 +257,7 @@ TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary
   }
   std::string Returned = "returned from " + Name + " here";
   TaintValue Result = step(Through(Sum.Return), C.NameLoc, C.Call, Returned);
-  if (!isHostContainerType(Callee->getReturnType()))
+  if (!Api.isHostContainer(Callee->getReturnType()))
     return Result;
   TaintValue Length = step(Through(Sum.ReturnSize), C.NameLoc, C.Call, Returned);
   ReturnedContainers[C.Call] = {Result, Length};
@@ -267,7 +267,7 @@ TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary
 std::optional<std::pair<TaintValue, TaintValue>> BodyInterpreter::containerParts(const Expr *E) {
   E = skipValueWrappers(E);
   if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD) && isHostContainerType(VD->getType()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD) && Api.isHostContainer(VD->getType()))
       return std::make_pair(S.get({VD, nullptr}), S.get(sizeKey(VD)));
   if (auto It = ReturnedContainers.find(E); E && It != ReturnedContainers.end())
     return It->second;
@@ -275,7 +275,7 @@ std::optional<std::pair<TaintValue, TaintValue>> BodyInterpreter::containerParts
 }
 
 bool BodyInterpreter::setContainer(const VarDecl *VD, const Expr *From, SourceLocation Loc, const Stmt *At) {
-  if (!isLocal(VD) || !isHostContainerType(VD->getType()) || VD->getType()->isReferenceType())
+  if (!isLocal(VD) || !Api.isHostContainer(VD->getType()) || VD->getType()->isReferenceType())
     return false;
   auto Parts = containerParts(From);
   if (!Parts)

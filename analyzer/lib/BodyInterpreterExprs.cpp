@@ -94,7 +94,7 @@ TaintValue BodyInterpreter::evalImpl(const Expr *E) {
 
 TaintValue BodyInterpreter::evalMember(const MemberExpr *ME) {
   TaintValue V = evalMemberElements(ME);
-  if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && isHostContainerType(F->getType()))
+  if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && Api.isHostContainer(F->getType()))
     V = join(V, fieldSize(F));
   return V;
 }
@@ -111,6 +111,8 @@ TaintValue BodyInterpreter::evalMemberElements(const MemberExpr *ME) {
   }
   if (const auto *BD = dyn_cast<DeclRefExpr>(Base))
     if (const auto *VD = dyn_cast<VarDecl>(BD->getDecl()); VD && isLocal(VD)) {
+      if (std::optional<TaintValue> Shape = hostArrayField(ME))
+        return *Shape;
       if (auto It = S.Values.find({VD, F}); It != S.Values.end())
         return It->second;
       return BaseV;
@@ -264,7 +266,7 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   if (Instance && !TensorObject && C->hasTag("shape_query"))
     return {};
   noteStoredShapes(*C, E);
-  if (Instance && !C->Args.empty() && isHostContainerType(C->Args[0]->getType()))
+  if (Instance && !C->Args.empty() && Api.isHostContainer(C->Args[0]->getType()))
     if (std::optional<TaintValue> V = containerCall(*C, E, ArgV))
       return ResultTensor ? TaintValue{} : *V;
   if (ResultTensor || TensorObject)
@@ -277,28 +279,41 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   TaintValue Inputs;
   for (unsigned I = First; I < ArgV.size(); ++I)
     Inputs = join(Inputs, ArgV[I]);
-  if (!Inputs.empty()) {
-    const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
-    // A non-const method fed with host data (`v.push_back(s)`) now holds that data; an
-    // element access (`v[i]`, `v.at(i)`) only reads at a position.
-    if (Instance && MD && !MD->isConst() && !isElementAccess(*MD) && storesArguments(*MD))
-      taintObject(C->Args[0], Inputs, C->NameLoc, E);
-    // An opaque function may write host data through its non-const reference parameters,
-    // and into the elements behind its non-const pointers (`memcpy(buf.data(), c.data_ptr(),
-    // n)` fills buf's elements, not its length).
-    for (unsigned I = 0; I < Callee->getNumParams() && First + I < C->Args.size(); ++I) {
-      QualType T = Callee->getParamDecl(I)->getType();
-      std::string Note = "written by '" + Callee->getNameAsString() + "' here";
-      if (T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
-          !Api.isTensor(T) && !isForwardingReference(*Callee, I))
-        assignWeak(C->Args[First + I], Inputs, E, C->NameLoc, Note);
-      else if (T->isPointerType() && !T->getPointeeType().isConstQualified())
-        writeElementsThrough(C->Args[First + I], Inputs, E, C->NameLoc, Note);
-      else if (const Expr *Into = containerIteratedBy(C->Args[First + I]))
-        writeElementsThrough(Into, Inputs, E, C->NameLoc, Note);
-      else if (const Expr *Wrapped = wrappedForWriting(C->Args[First + I]))
-        assignWeak(Wrapped, Inputs, E, C->NameLoc, Note);
-    }
+  // A host array the packs say how the call shapes (cv::resize to a constant cv::Size) is
+  // replaced whole, however clean or tainted the inputs; one it makes (clone) or constructs
+  // keeps its shape apart too.
+  std::optional<TaintValue> Shape = writtenShape(*C, ArgV);
+  if (Shape && Api.isHostArray(E->getType()))
+    ReturnedContainers[E] = {All, *Shape};
+  noteConstructedArray(*C, E, ArgV, All);
+  const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+  // A non-const method fed with host data (`v.push_back(s)`) now holds that data; an
+  // element access (`v[i]`, `v.at(i)`) only reads at a position.
+  if (!Inputs.empty() && Instance && MD && !MD->isConst() && !isElementAccess(*MD) && storesArguments(*MD))
+    taintObject(C->Args[0], Inputs, C->NameLoc, E);
+  // An opaque function may write host data through its non-const reference parameters,
+  // and into the elements behind its non-const pointers (`memcpy(buf.data(), c.data_ptr(),
+  // n)` fills buf's elements, not its length).
+  for (unsigned I = 0; I < Callee->getNumParams() && First + I < C->Args.size(); ++I) {
+    QualType T = Callee->getParamDecl(I)->getType();
+    const Expr *Arg = C->Args[First + I];
+    std::string Note = "written by '" + Callee->getNameAsString() + "' here";
+    bool ByReference = T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
+                       !Api.isTensor(T) && !isForwardingReference(*Callee, I);
+    const Expr *Wrapped = ByReference ? nullptr : wrappedForWriting(Arg);
+    if (Shape && (ByReference || Wrapped) && writeHostArray(ByReference ? Arg : Wrapped, Inputs, *Shape, E,
+                                                            C->NameLoc, Note))
+      continue;
+    if (Inputs.empty())
+      continue;
+    if (ByReference)
+      assignWeak(Arg, Inputs, E, C->NameLoc, Note);
+    else if (T->isPointerType() && !T->getPointeeType().isConstQualified())
+      writeElementsThrough(Arg, Inputs, E, C->NameLoc, Note);
+    else if (const Expr *Into = containerIteratedBy(Arg))
+      writeElementsThrough(Into, Inputs, E, C->NameLoc, Note);
+    else if (Wrapped)
+      assignWeak(Wrapped, Inputs, E, C->NameLoc, Note);
   }
   return computedFromObjects(*C, E, ArgV, All);
 }
@@ -330,7 +345,7 @@ TaintValue BodyInterpreter::computedFromObjects(const ApiCall &C, const Expr *E,
   auto IsSize = [](const TracedOrigin *O) { return O && O->SizeOfSelection; };
   // A constructor converts (cv::Mat to cv::InputArray): the object still holds the size.
   const bool Struct = E->getType()->getAsCXXRecordDecl() && !isa<CXXConstructExpr>(E) &&
-                      !isHostContainerType(E->getType());
+                      !Api.isHostContainer(E->getType());
   if (!Struct || !(IsSize(All.Origin) || IsSize(All.Context)))
     return All;
   for (size_t I = 0; I < ArgV.size(); ++I)

@@ -19,7 +19,7 @@ namespace graphify::taint {
 using namespace clang;
 
 void BodyInterpreter::declare(const VarDecl *VD) {
-  if (isLocal(VD) && (isHostContainerType(VD->getType()) || isHostScalar(VD) || isHostRecord(VD)))
+  if (isLocal(VD) && (Api.isHostContainer(VD->getType()) || isHostScalar(VD) || isHostRecord(VD)))
     Declared[VD] = {Control.size(), S.LoopExits, S.FunctionExits};
   S.Emptied.erase(VD);
   const Expr *Init = VD->getInit();
@@ -53,7 +53,7 @@ void BodyInterpreter::declare(const VarDecl *VD) {
     return;
   setVar(VD, V, VD->getLocation(), Init, /*Strong=*/true);
   // `std::vector<float> wh = {w, h};`: as many elements as the list has, whatever they hold.
-  if (isLocal(VD) && isHostContainerType(VD->getType()) && isBracedList(Init))
+  if (isLocal(VD) && Api.isHostContainer(VD->getType()) && isBracedList(Init))
     writeKey(sizeKey(VD), reachedSince(VD), /*Strong=*/true);
 }
 
@@ -77,7 +77,7 @@ bool BodyInterpreter::isHostScalar(const VarDecl *VD) {
 bool BodyInterpreter::isHostRecord(const VarDecl *VD) {
   if (!VD || VD->getType()->isReferenceType() || !VD->getType()->isRecordType())
     return false;
-  return !Api.holdsTensors(VD->getType()) && !isHostContainerType(VD->getType()) && !Api.isTensor(VD->getType()) &&
+  return !Api.holdsTensors(VD->getType()) && !Api.isHostContainer(VD->getType()) && !Api.isTensor(VD->getType()) &&
          !Api.isPlacementType(VD->getType());
 }
 
@@ -291,7 +291,7 @@ void BodyInterpreter::stmt(const Stmt *St) {
     // Over a container, the trip count is its number of elements; the loop variable holds
     // one of them.
     TaintValue Trip = Range;
-    if (RangeInit && isHostContainerType(RangeInit->getType())) {
+    if (RangeInit && Api.isHostContainer(RangeInit->getType())) {
       Trip = sizeOf(RangeInit, Range);
       Range = elementsOf(RangeInit, Range);
       Facts.replaceTaint(RangeInit, Trip.origin());
@@ -361,7 +361,7 @@ void BodyInterpreter::stmt(const Stmt *St) {
       TaintValue RV = eval(V);
       if (InRegion)
         use(RV); // a region's result is the graph's output
-      if (!isHostContainerType(FD->getReturnType())) {
+      if (!Api.isHostContainer(FD->getReturnType())) {
         Ret = join(Ret, RV);
       } else if (auto Parts = containerParts(V)) {
         Ret = join(Ret, Parts->first);

@@ -173,7 +173,7 @@ public:
     }
     if (!Returned || !Looped || Element.isNull())
       return std::nullopt;
-    return SuppressionKernel{Element, StableSort};
+    return SuppressionKernel{{Element}, StableSort};
   }
 
 private:

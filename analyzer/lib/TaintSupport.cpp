@@ -81,7 +81,8 @@ bool isSizeQuery(const CXXMethodDecl &MD) {
 }
 
 bool isElementRead(const CXXMethodDecl &MD) {
-  return MD.getReturnType()->isLValueReferenceType() &&
+  QualType R = MD.getReturnType();
+  return (R->isLValueReferenceType() || R->isPointerType()) &&
          llvm::all_of(MD.parameters(), [](const ParmVarDecl *P) {
            return !P->getType()->isReferenceType() && P->getType()->isIntegerType();
          });

@@ -107,8 +107,9 @@ bool isForwardingReference(const clang::FunctionDecl &F, unsigned I);
 /// are, not what they hold. Told by the signature, not by name.
 bool isSizeQuery(const clang::CXXMethodDecl &MD);
 
-/// `v[i]`, `v.at(i)`, `v.front()`, `opt.value()`: a reference to one element, chosen by
-/// integer positions (or none). It reads that element, not the number of elements.
+/// `v[i]`, `v.at(i)`, `v.front()`, `opt.value()`, `v.data()`, `m.ptr<float>(r)`: a reference or
+/// a pointer to elements, chosen by integer positions (or none). It reads elements, not the
+/// number of elements.
 bool isElementRead(const clang::CXXMethodDecl &MD);
 
 /// An opaque non-const method of an object that is not a container: one that returns nothing

@@ -707,13 +707,20 @@ llvm::Expected<int> PaddedLifter::classifySuppression(const Expr *E, std::map<co
   const auto *CE = cast<CallExpr>(E);
   const SuppressionKernel *Kernel = Api.resolver().suppressionKernel(CE->getDirectCallee());
   if (Kernel) {
-    // A project's kernel reads four columns of boxes and throws (data_ptr) unless they hold its
-    // element type; scores are only sorted. Other shapes would read out of bounds.
+    // A project's kernel reads four columns of boxes and throws (data_ptr, or its dtype
+    // dispatch) unless they hold one of its element types; scores are only sorted. Other shapes
+    // would read out of bounds.
+    std::string OtherDtype, Types;
+    for (QualType T : Kernel->Elements) {
+      OtherDtype += " && " + Boxes + ".scalar_type() != " +
+                    Api.spellConstant(E, T->isSpecificBuiltinType(BuiltinType::Float) ? "kFloat" : "kDouble");
+      Types += (Types.empty() ? "" : " or ") + T.getAsString();
+    }
     Prelude += "if (" + Boxes + ".dim() != 2 || " + Boxes + ".size(1) < 4 || " + Scores + ".dim() != 1 || " + Scores +
-               ".size(0) != " + Boxes + ".size(0) || " + Boxes + ".scalar_type() != " +
-               Api.spellConstant(E, Kernel->Element->isSpecificBuiltinType(BuiltinType::Float) ? "kFloat" : "kDouble") +
+               ".size(0) != " + Boxes + ".size(0) || " +
+               (Kernel->Elements.size() > 1 ? "(" + OtherDtype.substr(4) + ")" : OtherDtype.substr(4)) +
                ")\n  throw std::invalid_argument(\"graphify: the fixed-size form of " + calleeName(E) + " (" +
-               where(E) + ") expects boxes [N, 4 or more] of " + Kernel->Element.getAsString() + " and scores [N]\");\n";
+               where(E) + ") expects boxes [N, 4 or more] of " + Types + " and scores [N]\");\n";
   } else {
     // torchvision's CPU kernel checks the shapes; the fixed form needs them for its matrix.
     Prelude += "if (" + Boxes + ".dim() != 2 || " + Boxes + ".size(1) != 4 || " + Scores + ".dim() != 1 || " + Scores +

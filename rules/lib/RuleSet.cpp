@@ -125,6 +125,12 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
   auto Assertions = Top.takeStringList("assertion_macros");
   if (!Assertions)
     return Assertions.takeError();
+  auto Arrays = Top.takeStringList("host_arrays");
+  if (!Arrays)
+    return Arrays.takeError();
+  auto Dispatch = Top.takeStringList("dispatch_macros");
+  if (!Dispatch)
+    return Dispatch.takeError();
   auto EntryList = Top.take("entries", true);
   if (!EntryList)
     return EntryList.takeError();
@@ -133,6 +139,12 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
   if (*Assertions)
     for (std::string &M : **Assertions)
       AssertionMacros.push_back(std::move(M));
+  if (*Arrays)
+    for (std::string &A : **Arrays)
+      HostArrays.push_back(std::move(A));
+  if (*Dispatch)
+    for (std::string &D : **Dispatch)
+      DispatchMacros.push_back(std::move(D));
 
   if (*FlavorList) {
     if (!(*FlavorList)->IsSequence())
@@ -297,6 +309,14 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return DstDeviceKinds.takeError();
     if (*DstDeviceKinds)
       E.DstDeviceKinds = **DstDeviceKinds;
+    auto Shape = takePositions(M, "shape_args");
+    if (!Shape)
+      return Shape.takeError();
+    E.ShapeArgs = *Shape;
+    auto Fallback = takePositions(M, "fallback_shape_args");
+    if (!Fallback)
+      return Fallback.takeError();
+    E.FallbackShapeArgs = *Fallback;
     auto EntryDoc = M.takeString("doc");
     if (!EntryDoc)
       return EntryDoc.takeError();
@@ -338,6 +358,10 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged capture_mode_exchange but has no 'relaxed_modes'");
     if (E.isMember() && !llvm::StringRef(E.Name).contains("::"))
       return yamlError(File, Item, "entry '" + E.Name + "' is of kind member but its name is not qualified (Class::method)");
+    if (E.hasTag("host_array_shape") != !E.ShapeArgs.empty())
+      return yamlError(File, Item, "entry '" + E.Name + "' must have 'shape_args' exactly when tagged host_array_shape");
+    if (!E.FallbackShapeArgs.empty() && E.ShapeArgs.empty())
+      return yamlError(File, Item, "entry '" + E.Name + "' has 'fallback_shape_args' but no 'shape_args'");
     if (E.hasTag("bool_mask_index") && E.IndexArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged bool_mask_index but has no 'index_args'");
     Entries.push_back(std::move(E));

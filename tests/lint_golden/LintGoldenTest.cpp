@@ -133,7 +133,9 @@ std::string compare(const std::vector<AnnotatedFile> &Files, const std::vector<P
 
 /// The compiler arguments every case is parsed with: the runtime's and LibTorch's headers.
 std::vector<std::string> compilerArgs() {
-  std::vector<std::string> Args = {"-std=c++17", "-I" GRAPHIFY_RUNTIME_INCLUDE_DIR};
+  // The stand-ins for third-party headers the cases include as users do (<opencv2/imgproc.hpp>).
+  std::vector<std::string> Args = {"-std=c++17", "-I" GRAPHIFY_RUNTIME_INCLUDE_DIR,
+                                   "-I" + testdataRoot() + "/rewrite/include"};
   llvm::SmallVector<llvm::StringRef, 4> Dirs;
   llvm::StringRef(GRAPHIFY_TORCH_INCLUDE_DIRS).split(Dirs, '|', -1, false);
   for (llvm::StringRef D : Dirs)

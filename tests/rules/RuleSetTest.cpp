@@ -29,7 +29,8 @@ const char *kTags = "tags:\n"
                     "  - {name: stream_ordered, doc: enqueues on a stream}\n"
                     "  - {name: capture_status_query, doc: tells whether a capture runs}\n"
                     "  - {name: capture_mode_exchange, doc: swaps the thread's capture mode}\n"
-                    "  - {name: runs_callables, doc: runs the callables it is given}\n";
+                    "  - {name: runs_callables, doc: runs the callables it is given}\n"
+                    "  - {name: host_array_shape, doc: shapes the host arrays it writes}\n";
 
 std::string loadError(const std::string &Pack) {
   std::string Tags = writeTemp("tags.yaml", kTags);
@@ -184,6 +185,31 @@ TEST(RuleSetErrors, DestinationKindsNeedTheKindArgument) {
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: c, kind: function, tags: [stream_ordered], stream_arg: 4,\n"
                       "     pointer_args: [0, 1], kind_arg: 3, device_kinds: [D2D], dst_device_kinds: [H2D]}\n"),
             "");
+}
+
+TEST(RuleSetErrors, HostArrayShapesNeedTheirPositions) {
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: cv::resize, kind: function, tags: [host_array_shape]}\n"),
+            "pack.yaml:3:5: error: entry 'cv::resize' must have 'shape_args' exactly when tagged host_array_shape");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: cv::resize, kind: function, tags: [pure], shape_args: [2]}\n"),
+            "pack.yaml:3:5: error: entry 'cv::resize' must have 'shape_args' exactly when tagged host_array_shape");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: cv::resize, kind: function, tags: [pure], fallback_shape_args: [0]}\n"),
+            "pack.yaml:3:5: error: entry 'cv::resize' has 'fallback_shape_args' but no 'shape_args'");
+  EXPECT_EQ(loadError("pack: p\nhost_arrays: cv::Mat\nentries:\n  - {name: item, tags: [pure]}\n"),
+            "pack.yaml:2:14: error: 'host_arrays' in rule pack must be a list of strings");
+  EXPECT_EQ(loadError("pack: p\nhost_arrays: [cv::Mat]\nentries:\n  - {name: cv::resize, kind: function,\n"
+                      "     tags: [host_array_shape], shape_args: [2], fallback_shape_args: [0, 3, 4]}\n"),
+            "");
+}
+
+TEST(RuleSet, HostArraysComeFromThePacks) {
+  auto Shipped = RuleSet::loadFromDirectory(GRAPHIFY_RULES_DIR);
+  ASSERT_TRUE(bool(Shipped)) << llvm::toString(Shipped.takeError());
+  const std::vector<std::string> &A = Shipped->hostArrays();
+  EXPECT_NE(std::find(A.begin(), A.end(), "cv::Mat"), A.end());
+  auto Resize = Shipped->lookupFunction("cv::resize", 3);
+  ASSERT_EQ(Resize.size(), 1u);
+  EXPECT_EQ(Resize.front()->ShapeArgs, std::vector<unsigned>{2});
+  EXPECT_EQ(Resize.front()->FallbackShapeArgs, (std::vector<unsigned>{0, 3, 4}));
 }
 
 TEST(RuleSet, MemberEntriesAreFoundByQualifiedNameOnly) {

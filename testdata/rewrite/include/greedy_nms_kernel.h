@@ -92,3 +92,56 @@ struct Suppressor {
     return kept_t.narrow(0, 0, count);
   }
 };
+
+// torchvision's own layout: the kernel as a template over the coordinates' type, comparing the
+// IoU with a double threshold, and a wrapper that dispatches on the boxes' dtype.
+template <typename scalar_t>
+torch::Tensor greedy_nms_impl(const torch::Tensor &dets, const torch::Tensor &conf, double overlap) {
+  if (dets.numel() == 0)
+    return torch::empty({0}, dets.options().dtype(torch::kLong));
+  auto left_t = dets.select(1, 0).contiguous();
+  auto top_t = dets.select(1, 1).contiguous();
+  auto right_t = dets.select(1, 2).contiguous();
+  auto bottom_t = dets.select(1, 3).contiguous();
+  torch::Tensor area_t = (right_t - left_t) * (bottom_t - top_t);
+  auto by_conf_t = std::get<1>(conf.sort(/*stable=*/true, /*dim=*/0, /*descending=*/true));
+  const int64_t n = dets.size(0);
+  torch::Tensor removed_t = torch::zeros({n}, dets.options().dtype(torch::kByte));
+  torch::Tensor kept_t = torch::zeros({n}, dets.options().dtype(torch::kLong));
+  auto removed = removed_t.data_ptr<uint8_t>();
+  auto kept = kept_t.data_ptr<int64_t>();
+  auto by_conf = by_conf_t.data_ptr<int64_t>();
+  auto left = left_t.data_ptr<scalar_t>();
+  auto top = top_t.data_ptr<scalar_t>();
+  auto right = right_t.data_ptr<scalar_t>();
+  auto bottom = bottom_t.data_ptr<scalar_t>();
+  auto area = area_t.data_ptr<scalar_t>();
+  int64_t count = 0;
+  for (int64_t a = 0; a < n; a++) {
+    auto i = by_conf[a];
+    if (removed[i] == 1)
+      continue;
+    kept[count++] = i;
+    auto il = left[i], it = top[i], ir = right[i], ib = bottom[i], ia = area[i];
+    for (int64_t b = a + 1; b < n; b++) {
+      auto j = by_conf[b];
+      if (removed[j] == 1)
+        continue;
+      auto w = std::max(static_cast<scalar_t>(0), std::min(ir, right[j]) - std::max(il, left[j]));
+      auto h = std::max(static_cast<scalar_t>(0), std::min(ib, bottom[j]) - std::max(it, top[j]));
+      auto inter = w * h;
+      if (inter / (ia + area[j] - inter) > overlap)
+        removed[j] = 1;
+    }
+  }
+  return kept_t.narrow(/*dim=*/0, /*start=*/0, /*length=*/count);
+}
+
+inline torch::Tensor greedy_nms_dispatch(const torch::Tensor &dets, const torch::Tensor &conf, double overlap) {
+  TORCH_CHECK(dets.dim() == 2, "dets should be a 2d tensor, got ", dets.dim(), "D");
+  auto result = torch::empty({0}, dets.options().dtype(torch::kLong));
+  AT_DISPATCH_FLOATING_TYPES(dets.scalar_type(), "greedy_nms", [&] {
+    result = greedy_nms_impl<scalar_t>(dets, conf, overlap);
+  });
+  return result;
+}

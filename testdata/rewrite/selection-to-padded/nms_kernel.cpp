@@ -28,3 +28,9 @@ torch::Tensor kept_by_method(const Suppressor &suppressor, torch::Tensor boxes, 
   auto keep = suppressor.keep(boxes, scores, 0.45);
   return boxes.index_select(0, keep);
 }
+
+// torchvision's layout, a kernel template behind a dtype dispatch: the boxes are checked to hold
+// one of the dtypes the dispatch takes.
+torch::Tensor kept_by_dispatch(torch::Tensor boxes, torch::Tensor scores) {
+  return boxes.index_select(0, greedy_nms_dispatch(boxes, scores, 0.5));
+}

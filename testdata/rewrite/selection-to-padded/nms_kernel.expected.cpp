@@ -189,3 +189,61 @@ torch::Tensor kept_by_method(const Suppressor &suppressor, torch::Tensor boxes,
   const int64_t rows = std::get<1>(padded).item<int64_t>();
   return std::get<0>(padded).narrow(0, 0, rows);
 }
+
+// torchvision's layout, a kernel template behind a dtype dispatch: the boxes are checked to hold
+// one of the dtypes the dispatch takes.
+static std::tuple<torch::Tensor, torch::Tensor>
+kept_by_dispatch_padded(torch::Tensor boxes, torch::Tensor scores) {
+  if (boxes.dim() != 2 || boxes.size(1) < 4 || scores.dim() != 1 ||
+      scores.size(0) != boxes.size(0) ||
+      (boxes.scalar_type() != torch::kDouble &&
+       boxes.scalar_type() != torch::kFloat))
+    throw std::invalid_argument(
+        "graphify: the fixed-size form of greedy_nms_dispatch (line 35) "
+        "expects boxes [N, 4 or more] of double or float and scores [N]");
+  auto kept_by_score =
+      std::get<1>(scores.sort(/*stable=*/true, 0, /*descending=*/true));
+  auto kept_sorted = boxes.index_select(0, kept_by_score);
+  auto kept_x1 = kept_sorted.select(1, 0);
+  auto kept_y1 = kept_sorted.select(1, 1);
+  auto kept_x2 = kept_sorted.select(1, 2);
+  auto kept_y2 = kept_sorted.select(1, 3);
+  auto kept_area = (kept_x2 - kept_x1) * (kept_y2 - kept_y1);
+  auto kept_w = (torch::where(kept_x2.unsqueeze(0) < kept_x2.unsqueeze(1),
+                              kept_x2.unsqueeze(0), kept_x2.unsqueeze(1)) -
+                 torch::where(kept_x1.unsqueeze(1) < kept_x1.unsqueeze(0),
+                              kept_x1.unsqueeze(0), kept_x1.unsqueeze(1)));
+  kept_w = torch::where(kept_w > 0, kept_w, 0);
+  auto kept_h = (torch::where(kept_y2.unsqueeze(0) < kept_y2.unsqueeze(1),
+                              kept_y2.unsqueeze(0), kept_y2.unsqueeze(1)) -
+                 torch::where(kept_y1.unsqueeze(1) < kept_y1.unsqueeze(0),
+                              kept_y1.unsqueeze(0), kept_y1.unsqueeze(1)));
+  kept_h = torch::where(kept_h > 0, kept_h, 0);
+  auto kept_inter = kept_w * kept_h;
+  auto kept_iou = kept_inter / (kept_area.unsqueeze(1) +
+                                kept_area.unsqueeze(0) - kept_inter);
+  auto kept_rank = torch::arange(boxes.size(0), kept_by_score.options());
+  auto kept_suppresses =
+      torch::logical_and(kept_iou.to(torch::kDouble) > 0.5,
+                         kept_rank.unsqueeze(0) > kept_rank.unsqueeze(1));
+  auto kept_alive = kept_rank >= 0;
+  for (int64_t kept_i = 0; kept_i < boxes.size(0); ++kept_i)
+    kept_alive = torch::logical_and(
+        kept_alive,
+        torch::logical_not(torch::logical_and(kept_suppresses.select(0, kept_i),
+                                              kept_alive.select(0, kept_i))));
+  auto kept_order = torch::argsort(
+      torch::logical_not(kept_alive).to(torch::kInt), /*stable=*/true, 0);
+  auto kept_count = kept_alive.sum();
+  return std::make_tuple(
+      boxes.index_select(0, kept_by_score.index_select(0, kept_order)),
+      kept_count);
+}
+
+/// graphify: host epilogue of 'kept_by_dispatch_padded' (reads the counts and
+/// slices the padded outputs; not a graph region)
+torch::Tensor kept_by_dispatch(torch::Tensor boxes, torch::Tensor scores) {
+  auto padded = kept_by_dispatch_padded(boxes, scores);
+  const int64_t rows = std::get<1>(padded).item<int64_t>();
+  return std::get<0>(padded).narrow(0, 0, rows);
+}

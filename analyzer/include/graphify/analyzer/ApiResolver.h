@@ -71,6 +71,13 @@ public:
   /// class or enum whose values choose where a tensor lives (tensor options, a device).
   bool isPlacementType(clang::QualType T) const;
 
+  /// Whether `T` (references and qualifiers stripped) is one of the packs' host_arrays: a class
+  /// whose objects hold host elements and a shape (`cv::Mat`, `cv::Mat_<float>`).
+  bool isHostArray(clang::QualType T) const;
+  /// A host container (isHostContainerType) or a host array: the taint analysis keeps what its
+  /// elements hold apart from its length or shape.
+  bool isHostContainer(clang::QualType T) const;
+
   /// The `kind: member` entries that name the method `MD` of a class that is not a tensor class
   /// (a method of a class template named without its arguments), called with `NumArgs`
   /// arguments, the object counted.
@@ -91,6 +98,11 @@ public:
   /// (`assert(c)`, `TORCH_CHECK(c, ...)`, also through the macros they expand to): a check that
   /// stops the program when `c` fails, not a branch of the computation.
   bool isAssertion(const clang::Stmt &S, const clang::ASTContext &Ctx) const;
+
+  /// Whether the statement `S` is the expansion of one of the packs' dispatch macros
+  /// (`AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "op", [&] { ... })`): a switch over a dtype
+  /// that runs the lambda it is given once, with `scalar_t` the case's type.
+  bool isDispatch(const clang::Stmt &S, const clang::ASTContext &Ctx) const;
 
   /// The greedy suppression kernel `FD` (a project's own function, by its definition) writes
   /// out (SuppressionKernel.h), or null; recognized once per function. A call of such a function

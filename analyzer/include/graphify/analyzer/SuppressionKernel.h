@@ -30,6 +30,7 @@
 #include <clang/AST/Type.h>
 
 #include <optional>
+#include <vector>
 
 namespace graphify {
 
@@ -37,14 +38,25 @@ class ApiResolver;
 
 /// What a recognized kernel reads and how it orders candidates.
 struct SuppressionKernel {
-  /// The element type of its `data_ptr` reads of the coordinates (float or double): the boxes'
-  /// dtype must be exactly that, or the original throws.
-  clang::QualType Element;
+  /// The element types of its `data_ptr` reads of the coordinates (float or double; both for a
+  /// wrapper that dispatches on the boxes' dtype): the boxes' dtype must be one of them, or the
+  /// original throws.
+  std::vector<clang::QualType> Elements;
   /// Whether it sorts the scores with the stable overload (`sort(/*stable=*/true, 0, true)`).
   bool StableSort = false;
+  /// A wrapper that dispatches on the boxes' dtype to the kernel (recognizeDispatchingWrapper).
+  bool Dispatches = false;
 };
 
 /// The kernel `FD` implements, or nullopt when its body is not the kernel as described above.
 std::optional<SuppressionKernel> recognizeSuppressionKernel(const clang::FunctionDecl &FD, const ApiResolver &Api);
+
+/// The kernel a dispatching wrapper runs, as torchvision writes its CPU op: the body is the
+/// packs' assertions, one tensor local made by a pure factory, one dtype dispatch (a macro of
+/// the packs' dispatch_macros, AT_DISPATCH_FLOATING_TYPES) whose every case only assigns to that
+/// local a recognized kernel's instantiation called with the wrapper's three parameters in order,
+/// and `return` of the local. Its element types are those of the instantiations; nullopt when
+/// anything else is written there.
+std::optional<SuppressionKernel> recognizeDispatchingWrapper(const clang::FunctionDecl &FD, const ApiResolver &Api);
 
 } // namespace graphify

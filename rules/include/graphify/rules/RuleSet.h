@@ -76,6 +76,13 @@ struct ApiEntry {
   /// Enumerators of the direction argument under which the first of PointerArgs, the
   /// destination, is device memory (`cudaMemcpyHostToDevice`).
   std::vector<std::string> DstDeviceKinds;
+  /// Positions whose values give the shape of the host arrays (RuleSet::hostArrays) the call
+  /// writes or returns (host_array_shape): `cv::resize`'s dsize. A host array there gives its
+  /// shape, not its elements.
+  std::vector<unsigned> ShapeArgs;
+  /// Positions that give that shape too unless every shape argument is a nonzero constant:
+  /// `cv::resize(src, dst, cv::Size(), fx, fy)` scales src by fx and fy.
+  std::vector<unsigned> FallbackShapeArgs;
   std::string Doc;                  ///< short phrase for diagnostics; may be empty
   std::string Pack;                 ///< name of the pack that declared it
   std::string File;                 ///< pack file, for messages
@@ -124,6 +131,13 @@ public:
   /// Macros that assert (`assert`, `TORCH_CHECK`): the branches they expand to are checks that
   /// stop the program, not control flow of the computation.
   const std::vector<std::string> &assertionMacros() const { return AssertionMacros; }
+  /// Classes whose objects hold host elements and a shape (`cv::Mat`), qualified, a template
+  /// named without its arguments: the analysis keeps what their elements hold apart from their
+  /// shape, as for standard containers.
+  const std::vector<std::string> &hostArrays() const { return HostArrays; }
+  /// Macros that run a lambda once for the dtype of a tensor (`AT_DISPATCH_FLOATING_TYPES`):
+  /// a switch whose every case runs the lambda with `scalar_t` that case's type.
+  const std::vector<std::string> &dispatchMacros() const { return DispatchMacros; }
   bool isKnownTag(llvm::StringRef Tag) const;
 
   /// Entries for `obj.Name(...)` on a tensor; `NumArgs` counts the object as argument 0.
@@ -149,6 +163,8 @@ private:
   std::vector<ApiEntry> Entries;
   std::vector<std::string> PackFiles;
   std::vector<std::string> AssertionMacros;
+  std::vector<std::string> HostArrays;
+  std::vector<std::string> DispatchMacros;
   llvm::StringMap<std::vector<unsigned>> MethodIndex;      // unqualified name -> entries
   llvm::StringMap<std::vector<unsigned>> FunctionIndex;    // qualified name -> entries
   llvm::StringMap<std::vector<unsigned>> ConstructorIndex; // qualified class name -> entries

@@ -1,0 +1,95 @@
+// An image (the opencv pack's host_arrays: cv::Mat) keeps its shape apart from its pixels: pixels
+// copied out of a tensor or cropped at positions read from one are tensor data, but the rows and
+// columns the code gave the image are not, and neither are those of an image resized to a
+// constant size. Written the way segmentation and re-identification post-processing handle masks
+// and crops (OpenCV's declarations from a stand-in header).
+// RUN-ARGS: --graph-region=*
+#include <opencv2/imgproc.hpp>
+#include <torch/torch.h>
+
+#include <vector>
+
+// A mask viewed as an image of a static size: walking its rows and columns is a fixed number of
+// steps; what a pixel holds is tensor data.
+int64_t mask_area(torch::Tensor logits) {
+  torch::Tensor m = logits.argmax(0).to(torch::kByte).cpu();
+  // CHECK-MESSAGES: :[[@LINE-1]]:55: warning: 'cpu' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  cv::Mat mask(256, 256, CV_8U, m.data_ptr<uint8_t>());
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  int64_t area = 0;
+  for (int r = 0; r < mask.rows; ++r)
+    for (int c = 0; c < mask.cols; ++c)
+      if (mask.at<uint8_t>(r, c) > 0)
+      // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+        ++area;
+  cv::Mat big;
+  cv::resize(mask, big, cv::Size(512, 512));
+  for (int r = 0; r < big.rows; ++r)
+    area += *big.ptr<uint8_t>(r);
+  return area;
+}
+
+// A helper walking an image's rows: a fixed number of steps for an image of a static shape.
+static float row_means(const cv::Mat &img) {
+  float s = 0;
+  for (int r = 0; r < img.rows; ++r)
+    s += 1.0f / img.cols;
+  return s;
+}
+
+// Crops at boxes read from the detections: a crop's shape follows the data, the crop resized to
+// the extractor's input size does not; scaled by a factor it still does.
+torch::Tensor crop_features(const cv::Mat &frame, torch::Tensor boxes) {
+  std::vector<torch::Tensor> feats;
+  for (int64_t i = 0; i < 4; ++i) {
+    int x0 = boxes[i][0].item<int>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    int y0 = boxes[i][1].item<int>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    int w = boxes[i][2].item<int>() - x0;
+    // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    cv::Mat crop = frame(cv::Rect(x0, y0, w, 2 * w));
+    cv::Mat fixed;
+    cv::resize(crop, fixed, cv::Size(64, 128));
+    for (int r = 0; r < fixed.rows; ++r)
+      fixed.row(r) *= 2.0;
+    float mean = row_means(fixed);
+    cv::Mat half;
+    cv::resize(crop, half, cv::Size(), 0.5, 0.5);
+    for (int r = 0; r < half.rows; ++r)
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: loop condition depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: written by 'resize' here
+      half.row(r) *= 2.0;
+    cv::Mat rgb, f;
+    cv::cvtColor(fixed, rgb, cv::COLOR_BGR2RGB);
+    rgb.convertTo(f, CV_32F, mean / 255);
+    feats.push_back(torch::from_blob(f.data, {f.rows, f.cols, 3}, torch::kFloat).clone());
+  }
+  return torch::stack(feats);
+}
+
+// A call the pack does not describe may shape what it writes by the pixels (the points of a
+// mask), unlike one it does (a threshold keeps the mask's shape); an image sized by a value read
+// from a tensor has that size.
+int64_t points(torch::Tensor scores) {
+  torch::Tensor s = scores.to(torch::kByte).contiguous();
+  cv::Mat mask(64, 64, CV_8U, s.data_ptr<uint8_t>());
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  cv::Mat bin, pts;
+  cv::threshold(mask, bin, 127, 255, 0);
+  int64_t n = 0;
+  for (int r = 0; r < bin.rows; ++r)
+    n += r;
+  cv::findNonZero(bin, pts);
+  for (int r = 0; r < pts.rows; ++r)
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: loop condition depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: written by 'findNonZero' here
+    n += r;
+  int k = scores.sum().item<int>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  cv::Mat top(k, 4, CV_32F);
+  for (int r = 0; r < top.rows; ++r)
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: loop condition depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+    n += r;
+  return n;
+}

@@ -1,0 +1,86 @@
+// A stand-in for OpenCV's core module in the goldens: the image class and the array wrappers its
+// functions take, declared as OpenCV declares them (cv::Mat holds host pixels and a shape; a
+// function takes cv::InputArray and writes cv::OutputArray, both built from a cv::Mat by a
+// converting constructor). Declarations only: the goldens are analysed, not linked.
+#pragma once
+#include <cstddef>
+
+#define CV_8U 0
+#define CV_32F 5
+#define CV_8UC3 16
+
+namespace cv {
+typedef unsigned char uchar;
+
+template <typename T> struct Size_ {
+  Size_() = default;
+  Size_(T width, T height) : width(width), height(height) {}
+  T width = 0, height = 0;
+};
+using Size = Size_<int>;
+
+template <typename T> struct Rect_ {
+  Rect_() = default;
+  Rect_(T x, T y, T width, T height) : x(x), y(y), width(width), height(height) {}
+  T x = 0, y = 0, width = 0, height = 0;
+};
+using Rect = Rect_<int>;
+
+struct Range {
+  Range(int start, int end) : start(start), end(end) {}
+  int start, end;
+};
+
+struct MatSize {
+  Size operator()() const;
+  int operator[](int i) const;
+  int *p;
+};
+
+class Mat;
+class _InputArray {
+public:
+  _InputArray(const Mat &m);
+};
+class _OutputArray : public _InputArray {
+public:
+  _OutputArray(Mat &m);
+};
+typedef const _InputArray &InputArray;
+typedef const _OutputArray &OutputArray;
+
+class Mat {
+public:
+  Mat();
+  Mat(int rows, int cols, int type);
+  Mat(int rows, int cols, int type, void *data, size_t step = 0);
+  Mat(Size size, int type);
+  Mat(const Mat &m);
+  Mat(const Mat &m, const Rect &roi);
+  Mat &operator=(const Mat &m);
+  Mat operator()(const Rect &roi) const;
+  Mat operator()(Range rowRange, Range colRange) const;
+  Mat row(int y) const;
+  Mat col(int x) const;
+  Mat clone() const;
+  void copyTo(OutputArray m) const;
+  void convertTo(OutputArray m, int rtype, double alpha = 1, double beta = 0) const;
+  Mat &setTo(InputArray value);
+  void create(int rows, int cols, int type);
+  size_t total() const;
+  bool empty() const;
+  int channels() const;
+  template <typename T> T &at(int i0, int i1);
+  template <typename T> T *ptr(int i0 = 0);
+  Mat &operator*=(double s);
+
+  int flags = 0;
+  int dims = 0;
+  int rows = 0;
+  int cols = 0;
+  uchar *data = nullptr;
+  MatSize size;
+};
+
+Mat operator*(const Mat &a, double s);
+} // namespace cv

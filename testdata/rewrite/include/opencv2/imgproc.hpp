@@ -1,0 +1,15 @@
+// A stand-in for OpenCV's image processing module in the goldens (see core.hpp).
+#pragma once
+#include "opencv2/core.hpp"
+
+namespace cv {
+enum ColorConversionCodes { COLOR_BGR2RGB = 4, COLOR_BGR2GRAY = 6 };
+enum InterpolationFlags { INTER_LINEAR = 1 };
+
+void resize(InputArray src, OutputArray dst, Size dsize, double fx = 0, double fy = 0,
+            int interpolation = INTER_LINEAR);
+void cvtColor(InputArray src, OutputArray dst, int code, int dstCn = 0);
+void GaussianBlur(InputArray src, OutputArray dst, Size ksize, double sigmaX, double sigmaY = 0);
+double threshold(InputArray src, OutputArray dst, double thresh, double maxval, int type);
+void findNonZero(InputArray src, OutputArray idx);
+} // namespace cv
