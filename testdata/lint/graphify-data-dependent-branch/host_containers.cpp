@@ -180,3 +180,18 @@ struct Thresholder : torch::nn::Module {
     return x;
   }
 };
+
+// A pointer to the elements (`data()`) handed out under a condition read from a tensor reads the
+// elements, it does not resize: the loop over the buffer's size stays a fixed number of steps.
+struct Staging : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    std::vector<float> staged(16);
+    if (x.max().item<float>() > 0.5f) { // CHECK-MESSAGES: :[[@LINE]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      float *p = staged.data();
+      p[0] = 1.0f;
+    }
+    for (size_t i = 0; i < staged.size(); ++i)
+      x = x + staged[i];
+    return x;
+  }
+};
