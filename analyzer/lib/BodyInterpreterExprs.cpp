@@ -279,6 +279,8 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   TaintValue Inputs;
   for (unsigned I = First; I < ArgV.size(); ++I)
     Inputs = join(Inputs, ArgV[I]);
+  // What the call writes through its outputs may come from its object too (`src.copyTo(dst)`).
+  const TaintValue Written = All;
   // A host array the packs say how the call shapes (cv::resize to a constant cv::Size) is
   // replaced whole, however clean or tainted the inputs; one it makes (clone) or constructs
   // keeps its shape apart too.
@@ -301,19 +303,19 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
     bool ByReference = T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
                        !Api.isTensor(T) && !isForwardingReference(*Callee, I);
     const Expr *Wrapped = ByReference ? nullptr : wrappedForWriting(Arg);
-    if (Shape && (ByReference || Wrapped) && writeHostArray(ByReference ? Arg : Wrapped, Inputs, *Shape, E,
+    if (Shape && (ByReference || Wrapped) && writeHostArray(ByReference ? Arg : Wrapped, Written, *Shape, E,
                                                             C->NameLoc, Note))
       continue;
-    if (Inputs.empty())
+    if (Written.empty())
       continue;
     if (ByReference)
-      assignWeak(Arg, Inputs, E, C->NameLoc, Note);
+      assignWeak(Arg, Written, E, C->NameLoc, Note);
     else if (T->isPointerType() && !T->getPointeeType().isConstQualified())
-      writeElementsThrough(Arg, Inputs, E, C->NameLoc, Note);
+      writeElementsThrough(Arg, Written, E, C->NameLoc, Note);
     else if (const Expr *Into = containerIteratedBy(Arg))
-      writeElementsThrough(Into, Inputs, E, C->NameLoc, Note);
+      writeElementsThrough(Into, Written, E, C->NameLoc, Note);
     else if (Wrapped)
-      assignWeak(Wrapped, Inputs, E, C->NameLoc, Note);
+      assignWeak(Wrapped, Written, E, C->NameLoc, Note);
   }
   return computedFromObjects(*C, E, ArgV, All);
 }

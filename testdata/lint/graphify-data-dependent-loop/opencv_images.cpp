@@ -22,6 +22,13 @@ int64_t mask_area(torch::Tensor logits) {
       if (mask.at<uint8_t>(r, c) > 0)
       // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
         ++area;
+  // A method's output holds what its object held.
+  cv::Mat scaled;
+  mask.convertTo(scaled, CV_32F, 1.0 / 255);
+  if (scaled.at<float>(0, 0) > 0.5f)
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+  // CHECK-NOTES: :[[@LINE-3]]:8: note: written by 'convertTo' here
+    ++area;
   cv::Mat big;
   cv::resize(mask, big, cv::Size(512, 512));
   for (int r = 0; r < big.rows; ++r)
