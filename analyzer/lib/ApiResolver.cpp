@@ -357,6 +357,18 @@ bool ApiResolver::mentionsConstant(const Expr *E, llvm::StringRef Enumerator,
   return mentionsConstantImpl(E, Enumerator, StringPrefix, 0);
 }
 
+/// Whether `Loc` comes from the expansion of one of `Macros`, also through the macros they expand
+/// to: the expansions are walked from the innermost out.
+static bool expandedFrom(SourceLocation Loc, const std::vector<std::string> &Macros, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (unsigned Depth = 0; !Macros.empty() && Loc.isMacroID() && Depth < 16; ++Depth) {
+    if (llvm::is_contained(Macros, Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts())))
+      return true;
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+  }
+  return false;
+}
+
 bool ApiResolver::isAssertion(const Stmt &S, const ASTContext &Ctx) const {
   const std::vector<std::string> &Macros = Rules.assertionMacros();
   if (Macros.empty())
@@ -366,26 +378,11 @@ bool ApiResolver::isAssertion(const Stmt &S, const ASTContext &Ctx) const {
   SourceLocation Loc = S.getBeginLoc();
   if (const auto *CO = dyn_cast<ConditionalOperator>(&S))
     Loc = CO->getQuestionLoc();
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (unsigned Depth = 0; Loc.isMacroID() && Depth < 16; ++Depth) {
-    StringRef Name = Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
-    if (llvm::is_contained(Macros, Name))
-      return true;
-    Loc = SM.getImmediateMacroCallerLoc(Loc);
-  }
-  return false;
+  return expandedFrom(Loc, Macros, Ctx);
 }
 
 bool ApiResolver::isDispatch(const Stmt &S, const ASTContext &Ctx) const {
-  const std::vector<std::string> &Macros = Rules.dispatchMacros();
-  const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation Loc = S.getBeginLoc();
-  for (unsigned Depth = 0; !Macros.empty() && Loc.isMacroID() && Depth < 16; ++Depth) {
-    if (llvm::is_contained(Macros, Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts())))
-      return true;
-    Loc = SM.getImmediateMacroCallerLoc(Loc);
-  }
-  return false;
+  return expandedFrom(S.getBeginLoc(), Rules.dispatchMacros(), Ctx);
 }
 
 bool ApiResolver::holdsTensors(QualType T, unsigned Depth) const {

@@ -196,6 +196,8 @@ TEST(RuleSetErrors, HostArrayShapesNeedTheirPositions) {
             "pack.yaml:3:5: error: entry 'cv::resize' has 'fallback_shape_args' but no 'shape_args'");
   EXPECT_EQ(loadError("pack: p\nhost_arrays: cv::Mat\nentries:\n  - {name: item, tags: [pure]}\n"),
             "pack.yaml:2:14: error: 'host_arrays' in rule pack must be a list of strings");
+  EXPECT_EQ(loadError("pack: p\ndispatch_macros: AT_DISPATCH\nentries:\n  - {name: item, tags: [pure]}\n"),
+            "pack.yaml:2:18: error: 'dispatch_macros' in rule pack must be a list of strings");
   EXPECT_EQ(loadError("pack: p\nhost_arrays: [cv::Mat]\nentries:\n  - {name: cv::resize, kind: function,\n"
                       "     tags: [host_array_shape], shape_args: [2], fallback_shape_args: [0, 3, 4]}\n"),
             "");
@@ -206,6 +208,8 @@ TEST(RuleSet, HostArraysComeFromThePacks) {
   ASSERT_TRUE(bool(Shipped)) << llvm::toString(Shipped.takeError());
   const std::vector<std::string> &A = Shipped->hostArrays();
   EXPECT_NE(std::find(A.begin(), A.end(), "cv::Mat"), A.end());
+  const std::vector<std::string> &D = Shipped->dispatchMacros();
+  EXPECT_NE(std::find(D.begin(), D.end(), "AT_DISPATCH_FLOATING_TYPES"), D.end());
   auto Resize = Shipped->lookupFunction("cv::resize", 3);
   ASSERT_EQ(Resize.size(), 1u);
   EXPECT_EQ(Resize.front()->ShapeArgs, std::vector<unsigned>{2});
