@@ -236,18 +236,19 @@ Tensor tensor(std::initializer_list<int> v, const TensorOptions &o) {
 }
 Tensor tensor(std::initializer_list<int64_t> v, const TensorOptions &o) { return tensor_from(v.begin(), v.size(), kLong, o); }
 Tensor tensor(std::initializer_list<bool> v, const TensorOptions &o) { return tensor_from(v.begin(), v.size(), kBool, o); }
-Tensor tensor(const std::vector<float> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kFloat, o); }
-Tensor tensor(const std::vector<double> &v, const TensorOptions &o) {
+Tensor tensor(const detail::TensorDataContainer &v, const TensorOptions &o) { return leaf(v.convert_to_tensor(o), o); }
+Tensor detail::vector_tensor(const std::vector<float> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kFloat, o); }
+Tensor detail::vector_tensor(const std::vector<double> &v, const TensorOptions &o) {
   // As LibTorch: a list of doubles becomes the default dtype unless one is given.
   Tensor t = tensor_from(v.data(), v.size(), kDouble, TensorOptions());
   return leaf(cast(t, o.has_dtype() ? o.dtype().toScalarType() : get_default_dtype()).to(o.device()), o);
 }
-Tensor tensor(const std::vector<int> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kInt, o); }
-Tensor tensor(const std::vector<int64_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kLong, o); }
-Tensor tensor(const std::vector<uint8_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kByte, o); }
-Tensor tensor(const std::vector<int8_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kChar, o); }
-Tensor tensor(const std::vector<int16_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kShort, o); }
-Tensor tensor(const std::vector<bool> &v, const TensorOptions &o) {
+Tensor detail::vector_tensor(const std::vector<int> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kInt, o); }
+Tensor detail::vector_tensor(const std::vector<int64_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kLong, o); }
+Tensor detail::vector_tensor(const std::vector<uint8_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kByte, o); }
+Tensor detail::vector_tensor(const std::vector<int8_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kChar, o); }
+Tensor detail::vector_tensor(const std::vector<int16_t> &v, const TensorOptions &o) { return tensor_from(v.data(), v.size(), kShort, o); }
+Tensor detail::vector_tensor(const std::vector<bool> &v, const TensorOptions &o) {
   std::vector<char> b(v.begin(), v.end());
   Tensor host = make_tensor({int64_t(v.size())}, kBool, Device(kCPU));
   bool *p = reinterpret_cast<bool *>(host.unsafeGetTensorImpl()->data());

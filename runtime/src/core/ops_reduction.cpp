@@ -242,6 +242,17 @@ Tensor Tensor::min() const { return gfy::min(*this); }
 std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool k) const { return gfy::min(*this, dim, k); }
 Tensor Tensor::amax(IntArrayRef dim, bool k) const { return gfy::amax(*this, dim, k); }
 Tensor Tensor::amin(IntArrayRef dim, bool k) const { return gfy::amin(*this, dim, k); }
+// As LibTorch's CPU count_nonzero: a sum of the comparison with zero.
+Tensor count_nonzero(const Tensor &a, IntArrayRef dim) {
+  check_defined(a, "self");
+  return a.ne(0).sum(dim);
+}
+Tensor count_nonzero(const Tensor &a, std::optional<int64_t> dim) {
+  check_defined(a, "self");
+  return dim ? a.ne(0).sum(IntArrayRef{*dim}) : a.ne(0).sum();
+}
+Tensor Tensor::count_nonzero(IntArrayRef dim) const { return gfy::count_nonzero(*this, dim); }
+Tensor Tensor::count_nonzero(std::optional<int64_t> dim) const { return gfy::count_nonzero(*this, dim); }
 Tensor Tensor::argmax(std::optional<int64_t> dim, bool k) const { return gfy::argmax(*this, dim, k); }
 Tensor Tensor::argmin(std::optional<int64_t> dim, bool k) const { return gfy::argmin(*this, dim, k); }
 Tensor Tensor::any() const { return gfy::any(*this); }

@@ -4,7 +4,9 @@
 
 #include <graphify/core/Functions.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace gfy::nn::init {
 
@@ -80,6 +82,46 @@ Tensor kaiming_uniform_(Tensor tensor, double a, FanModeType mode, NonlinearityT
 }
 Tensor kaiming_normal_(Tensor tensor, double a, FanModeType mode, NonlinearityType nonlinearity) {
   return normal_(tensor, 0, kaiming_std(tensor, a, mode, nonlinearity));
+}
+
+namespace {
+
+// The Q of a tall m x n matrix (m >= n, column-major in `a`) by modified Gram-Schmidt in double:
+// R's diagonal comes out positive, which is the sign LibTorch's orthogonal_ normalises Q to.
+void orthonormalise_columns(std::vector<double> &a, int64_t m, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) {
+    double *col = &a[size_t(j * m)];
+    for (int64_t k = 0; k < j; ++k) {
+      const double *q = &a[size_t(k * m)];
+      double dot = 0;
+      for (int64_t i = 0; i < m; ++i) dot += q[i] * col[i];
+      for (int64_t i = 0; i < m; ++i) col[i] -= dot * q[i];
+    }
+    double norm = 0;
+    for (int64_t i = 0; i < m; ++i) norm += col[i] * col[i];
+    norm = std::sqrt(norm);
+    GFY_CHECK(norm > 0, "orthogonal_: the random matrix drawn is rank-deficient");
+    for (int64_t i = 0; i < m; ++i) col[i] /= norm;
+  }
+}
+
+} // namespace
+
+Tensor orthogonal_(Tensor tensor, double gain) {
+  NoGradGuard no_grad;
+  GFY_CHECK(tensor.defined(), "nn::init: undefined tensor");
+  GFY_CHECK(tensor.dim() >= 2, "Only tensors with 2 or more dimensions are supported");
+  const int64_t rows = tensor.size(0), columns = tensor.numel() / std::max<int64_t>(rows, 1);
+  if (tensor.numel() == 0) return tensor;
+  // Orthonormal columns of a tall Gaussian matrix: the rows of the result when it is wide.
+  const int64_t m = std::max(rows, columns), n = std::min(rows, columns);
+  Tensor gaussian = randn({n, m}, kDouble).contiguous();  // column j of the tall matrix is row j
+  std::vector<double> a(gaussian.data_ptr<double>(), gaussian.data_ptr<double>() + m * n);
+  orthonormalise_columns(a, m, n);
+  Tensor q = from_blob(a.data(), {n, m}, kDouble).clone();  // Q transposed: n x m
+  if (rows >= columns) q = q.t();                           // rows x columns either way
+  tensor.view({rows, columns}).copy_(q.mul(gain));
+  return tensor;
 }
 
 } // namespace gfy::nn::init

@@ -12,6 +12,7 @@
 #include <graphify/autograd/GradMode.h>
 #include <graphify/core/Indexing.h>
 #include <graphify/core/Tensor.h>
+#include <graphify/core/TensorDataContainer.h>
 
 #include <source_location>
 #include <string_view>
@@ -45,6 +46,12 @@ Tensor rand(IntArrayRef size, const TensorOptions &options = {});
 /// generator; the order differs from LibTorch's for the same seed, as every random op here.
 Tensor randperm(int64_t n, const TensorOptions &options = kLong);
 Tensor randn(IntArrayRef size, const TensorOptions &options = {});
+/// Category indices drawn from each row of `probs` (1-d or 2-d, unnormalised, floating); without
+/// replacement every index of a row is distinct. LibTorch's checks and messages.
+Tensor multinomial(const Tensor &probs, int64_t num_samples, bool replacement = false);
+/// 0 or 1 per element, 1 with the probability `p` holds (floating), or with probability `prob`.
+Tensor bernoulli(const Tensor &p);
+Tensor bernoulli(const Tensor &self, double prob);
 Tensor randint(int64_t high, IntArrayRef size, const TensorOptions &options = kLong);
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions &options = kLong);
 Tensor eye(int64_t n, const TensorOptions &options = {});
@@ -58,14 +65,25 @@ Tensor tensor(std::initializer_list<double> values, const TensorOptions &options
 Tensor tensor(std::initializer_list<int> values, const TensorOptions &options = {});
 Tensor tensor(std::initializer_list<int64_t> values, const TensorOptions &options = {});
 Tensor tensor(std::initializer_list<bool> values, const TensorOptions &options = {});
-Tensor tensor(const std::vector<float> &values, const TensorOptions &options = {});
-Tensor tensor(const std::vector<double> &values, const TensorOptions &options = {});
-Tensor tensor(const std::vector<int> &values, const TensorOptions &options = {});
-Tensor tensor(const std::vector<int64_t> &values, const TensorOptions &options = {});
-Tensor tensor(const std::vector<bool> &values, const TensorOptions &options = {});
-Tensor tensor(const std::vector<uint8_t> &values, const TensorOptions &options = {});
-Tensor tensor(const std::vector<int8_t> &values, const TensorOptions &options = {});
-Tensor tensor(const std::vector<int16_t> &values, const TensorOptions &options = {});
+/// Nested lists, `gfy::tensor({{1.f, 2.f}, {3.f, 4.f}})` (TensorDataContainer.h says the rules).
+Tensor tensor(const detail::TensorDataContainer &values, const TensorOptions &options = {});
+namespace detail {
+Tensor vector_tensor(const std::vector<float> &values, const TensorOptions &options);
+Tensor vector_tensor(const std::vector<double> &values, const TensorOptions &options);
+Tensor vector_tensor(const std::vector<int> &values, const TensorOptions &options);
+Tensor vector_tensor(const std::vector<int64_t> &values, const TensorOptions &options);
+Tensor vector_tensor(const std::vector<bool> &values, const TensorOptions &options);
+Tensor vector_tensor(const std::vector<uint8_t> &values, const TensorOptions &options);
+Tensor vector_tensor(const std::vector<int8_t> &values, const TensorOptions &options);
+Tensor vector_tensor(const std::vector<int16_t> &values, const TensorOptions &options);
+} // namespace detail
+/// `gfy::tensor(std::vector<float>{...})`, of the vector's element type (a list of doubles gives
+/// the default dtype, as LibTorch). A template so that a braced list never converts to a vector:
+/// `tensor({{1.f, 2.f}})` is a nested list of one row, as in LibTorch.
+template <class T, class = decltype(detail::vector_tensor(std::declval<const std::vector<T> &>(), TensorOptions()))>
+Tensor tensor(const std::vector<T> &values, const TensorOptions &options = {}) {
+  return detail::vector_tensor(values, options);
+}
 Tensor tensor(double value, const TensorOptions &options = {});
 Tensor tensor(float value, const TensorOptions &options = {});
 Tensor tensor(int value, const TensorOptions &options = {});
@@ -205,6 +223,8 @@ Tensor amax(const Tensor &a, IntArrayRef dim = {}, bool keepdim = false);
 Tensor amin(const Tensor &a, IntArrayRef dim = {}, bool keepdim = false);
 Tensor argmax(const Tensor &a, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
 Tensor argmin(const Tensor &a, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+Tensor count_nonzero(const Tensor &a, IntArrayRef dim);
+Tensor count_nonzero(const Tensor &a, std::optional<int64_t> dim = std::nullopt);
 Tensor any(const Tensor &a);
 Tensor any(const Tensor &a, int64_t dim, bool keepdim = false);
 Tensor all(const Tensor &a);

@@ -60,6 +60,15 @@ public:
     return *v;
   }
   Value &operator[](const Key &key) { return const_cast<Value &>(std::as_const(*this)[key]); }
+  /// Removes the item of `key` (LibTorch: throws when it is missing).
+  void erase(const Key &key) {
+    for (auto it = items_.begin(); it != items_.end(); ++it)
+      if (it->key() == key) {
+        items_.erase(it);
+        return;
+      }
+    GFY_CHECK(false, "Key '", key, "' is not defined");
+  }
   std::vector<Key> keys() const {
     std::vector<Key> k;
     for (const Item &i : items_) k.push_back(i.key());

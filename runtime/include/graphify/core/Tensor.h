@@ -111,6 +111,11 @@ public:
   /// LibTorch's deprecated type object: device type and dtype (`x.type().scalarType()`).
   const DeprecatedTypeProperties &type() const;
   bool is_contiguous() const;
+  /// Whether the strides are exactly `format`'s (ChannelsLast: 4-d, channels innermost).
+  bool is_contiguous(MemoryFormat format) const;
+  /// ChannelsLast / ChannelsLast3d when the strides order the dims that way (LibTorch's
+  /// heuristic, ambiguous cases Contiguous), else Contiguous.
+  MemoryFormat suggest_memory_format(bool channels_last_strides_exact_match = false) const;
   bool is_cpu() const { return device().is_cpu(); }
   bool is_cuda() const { return device().is_cuda(); }
   /// The CUDA device index, -1 on the CPU (LibTorch's get_device()).
@@ -232,6 +237,8 @@ public:
   Tensor detach() const;
   /// Dense copy when not already contiguous (recorded as a copy op while capturing).
   Tensor contiguous() const;
+  /// A dense copy laid out as `format` (itself when it already is).
+  Tensor contiguous(MemoryFormat format) const;
   Tensor clone() const;
 
   // --- indexing (see graphify/core/Indexing.h) ---
@@ -314,6 +321,16 @@ public:
   Tensor &lerp_(const Tensor &end, const Tensor &weight);
   Tensor &uniform_(double from = 0, double to = 1);
   Tensor &normal_(double mean = 0, double std = 1);
+  /// Fills with draws of Exp(lambd) (floating dtypes).
+  Tensor &exponential_(double lambd = 1);
+  /// Fills with 0 or 1, 1 with probability p (a number in [0, 1], or a tensor broadcast to self).
+  Tensor &bernoulli_(double p = 0.5);
+  Tensor &bernoulli_(const Tensor &p);
+  /// A tensor of self's shape and dtype: 1 with the probability self holds, or p.
+  Tensor bernoulli() const;
+  Tensor bernoulli(double p) const;
+  /// `num_samples` category indices per row of a 1-d or 2-d tensor of (unnormalised) probabilities.
+  Tensor multinomial(int64_t num_samples, bool replacement = false) const;
   Tensor &operator+=(const Tensor &o) { return add_(o); }
   Tensor &operator+=(const Scalar &o) { return add_(o); }
   Tensor &operator-=(const Tensor &o) { return sub_(o); }
@@ -440,6 +457,9 @@ public:
   Tensor amin(IntArrayRef dim = {}, bool keepdim = false) const;
   Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
   Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  /// How many elements are nonzero (Long), over every dim or the ones given.
+  Tensor count_nonzero(IntArrayRef dim) const;
+  Tensor count_nonzero(std::optional<int64_t> dim = std::nullopt) const;
   Tensor any() const;
   Tensor any(int64_t dim, bool keepdim = false) const;
   Tensor all() const;

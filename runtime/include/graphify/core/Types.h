@@ -176,6 +176,16 @@ template <class T> struct scalar_value_type { using type = T; };
 template <class T> struct scalar_value_type<std::complex<T>> { using type = T; };
 
 // ---------------------------------------------------------------------------------------------
+// Memory formats
+
+/// How a dense tensor orders its dims in memory (c10::MemoryFormat). The runtime's ops make
+/// row-major (Contiguous) results; `x.contiguous(gfy::MemoryFormat::ChannelsLast)` gives an NCHW
+/// tensor whose channels are innermost, which every op reads through its strides.
+enum class MemoryFormat : int8_t { Contiguous, Preserve, ChannelsLast, ChannelsLast3d };
+/// "Contiguous", "ChannelsLast", ... as LibTorch prints them.
+std::ostream &operator<<(std::ostream &os, MemoryFormat f);
+
+// ---------------------------------------------------------------------------------------------
 // Devices
 
 enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };

@@ -65,6 +65,10 @@ Tensor kaiming_uniform_(Tensor tensor, double a = 0, FanModeType mode = kFanIn,
                         NonlinearityType nonlinearity = kLeakyReLU);
 Tensor kaiming_normal_(Tensor tensor, double a = 0, FanModeType mode = kFanIn,
                        NonlinearityType nonlinearity = kLeakyReLU);
+/// A (semi-)orthogonal matrix times `gain`, drawn uniformly (Q of the QR factorisation of a
+/// Gaussian matrix with R's diagonal made positive); a tensor of more than 2 dims is flattened to
+/// (size(0), rest). As LibTorch's, including its refusal of fewer than 2 dims.
+Tensor orthogonal_(Tensor tensor, double gain = 1.0);
 
 } // namespace nn::init
 } // namespace gfy

@@ -59,6 +59,23 @@ public:
     return register_module(std::move(name), holder.ptr());
   }
 
+  /// Puts `module` in place of the submodule registered as `name`, keeping its position (what
+  /// the parent's member holds is not changed, as LibTorch: reassign it from the return value).
+  template <class M> std::shared_ptr<M> replace_module(const std::string &name, std::shared_ptr<M> module) {
+    std::shared_ptr<Module> *slot = children_.find(name);
+    GFY_CHECK(slot != nullptr, "Submodule '", name, "' is not defined");
+    *slot = module;
+    return module;
+  }
+  template <class M> std::shared_ptr<M> replace_module(const std::string &name, ModuleHolder<M> holder) {
+    return replace_module(name, holder.ptr());
+  }
+  /// Removes the submodule registered as `name`.
+  void unregister_module(const std::string &name) {
+    GFY_CHECK(children_.contains(name), "No Module with name `", name, "` is registered");
+    children_.erase(name);
+  }
+
   /// All parameters, this module's first then its children's (recursively, in registration order).
   std::vector<Tensor> parameters(bool recurse = true) const;
   /// Names are dotted paths: "fc.weight", "lstm.weight_ih_l0".

@@ -161,6 +161,7 @@ using ::gfy::DeviceType;
 using ::gfy::ArrayRef;
 using ::gfy::Error;
 using ::gfy::IntArrayRef;
+using ::gfy::MemoryFormat;
 using ::gfy::Scalar;
 using ::gfy::ScalarType;
 using ::gfy::scalarTypeToTypeMeta;
