@@ -40,7 +40,9 @@
 #include <graphify/nn/Padding.h>
 #include <graphify/nn/RNN.h>
 #include <graphify/nn/Serialize.h>
+#include <graphify/nn/Utils.h>
 #include <graphify/optim/Adam.h>
 #include <graphify/optim/AdamW.h>
+#include <graphify/optim/RMSprop.h>
 #include <graphify/optim/SGD.h>
 #include <graphify/data/Data.h>

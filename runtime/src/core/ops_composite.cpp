@@ -388,6 +388,39 @@ Tensor Tensor::new_full(IntArrayRef size, const Scalar &fill_value, const Tensor
   return gfy::full(size, fill_value, merged_options(*this, options));
 }
 
+// LibTorch's kron: both shapes padded with leading ones to the same rank, then every element of a
+// times all of b, laid out as a's dims interleaved with b's.
+Tensor kron(const Tensor &a, const Tensor &b) {
+  check_defined(a, "self");
+  check_defined(b, "other");
+  const int64_t nd = std::max(a.dim(), b.dim());
+  std::vector<int64_t> ashape(size_t(nd - a.dim()), 1), bshape(size_t(nd - b.dim()), 1);
+  for (int64_t s : a.sizes()) ashape.push_back(s);
+  for (int64_t s : b.sizes()) bshape.push_back(s);
+  std::vector<int64_t> aview, bview, out;
+  for (int64_t d = 0; d < nd; ++d) {
+    aview.insert(aview.end(), {ashape[size_t(d)], 1});
+    bview.insert(bview.end(), {1, bshape[size_t(d)]});
+    out.push_back(ashape[size_t(d)] * bshape[size_t(d)]);
+  }
+  return a.reshape(aview).mul(b.reshape(bview)).reshape(out);
+}
+Tensor Tensor::kron(const Tensor &other) const { return gfy::kron(*this, other); }
+
+Tensor nan_to_num(const Tensor &a, std::optional<double> nan, std::optional<double> posinf,
+                  std::optional<double> neginf) {
+  check_defined(a, "self");
+  if (!a.is_floating_point()) return a.clone();
+  const bool f32 = a.scalar_type() == kFloat;
+  const double big = f32 ? double(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max();
+  Tensor r = where(isnan(a), detail::scalar_to_tensor(nan.value_or(0.0), a.scalar_type(), a.device()), a);
+  r = where(r.eq(INFINITY), detail::scalar_to_tensor(posinf.value_or(big), a.scalar_type(), a.device()), r);
+  return where(r.eq(-INFINITY), detail::scalar_to_tensor(neginf.value_or(-big), a.scalar_type(), a.device()), r);
+}
+Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posinf, std::optional<double> neginf) const {
+  return gfy::nan_to_num(*this, nan, posinf, neginf);
+}
+
 // A stable argsort of uniform draws: a uniformly random permutation from the seeded generator.
 Tensor randperm(int64_t n, const TensorOptions &options) {
   GFY_CHECK(n >= 0, "n must be non-negative, got", n);

@@ -298,6 +298,44 @@ Tensor index_copy(const Tensor &a, int64_t dim, const Tensor &index, const Tenso
   return a.index_copy(dim, index, source);
 }
 
+// index_add_ is index_copy_'s put with accumulation (repeated indices add up), source scaled by
+// alpha; LibTorch 1.13's checks (index_func_meta_impl) in its order.
+Tensor &Tensor::index_add_(int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha) {
+  check_defined(*this, "self");
+  check_defined(index, "index");
+  check_defined(source, "source");
+  dim = maybe_wrap_dim(dim, this->dim());
+  const int64_t n = index.numel();
+  const int64_t source_n = source.dim() == 0 ? 1 : source.size(std::min<int64_t>(dim, source.dim() - 1));
+  GFY_CHECK(n == source_n, "index_add_(): Number of indices (", n, ") should be equal to source.size(dim): (",
+            source_n, "), for dim: ", dim);
+  GFY_CHECK(index.dim() <= 1, "index_add_(): Index is supposed to be a vector, but got dim: ", index.dim(),
+            " with type: ", to_string(index.scalar_type()), " and size: ", index.sizes());
+  GFY_CHECK(index.scalar_type() == kLong || index.scalar_type() == kInt,
+            "index_add_(): Expected dtype int32/int64 for index but got: ", to_string(index.scalar_type()));
+  GFY_CHECK(scalar_type() == source.scalar_type(), "index_add_(): self (", to_string(scalar_type()),
+            ") and source (", to_string(source.scalar_type()), ") must have the same scalar type");
+  GFY_CHECK(dim == 0 || dim < source.dim(), "index_add_(): Indexing dim ", dim,
+            " is out of bounds of the source tensor with dim ", source.dim());
+  Tensor self = this->dim() == 0 ? view({1}) : *this;
+  std::vector<int64_t> vshape = self.sizes().vec();
+  vshape[size_t(dim)] = n;
+  const std::string self_slice = sliced_sizes(*this, dim), source_slice = sliced_sizes(source, dim);
+  GFY_CHECK(source.dim() == 0 || self_slice == source_slice, "index_add_(): Source/destination tensor must have same "
+            "slice shapes. Destination slice shape: ", self_slice, " at dimension ", dim, " and source slice shape: ",
+            source_slice, " at dimension 0.");
+  const Tensor values = (alpha.to<double>() == 1.0 ? source : source.mul(alpha)).expand(vshape);
+  advanced_index(self, {{dim, index.reshape({-1}).to(kLong)}}, &values, /*accumulate=*/true, /*select_indices=*/true);
+  return *this;
+}
+Tensor Tensor::index_add(int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha) const {
+  check_defined(*this, "self");
+  return clone().index_add_(dim, index, source, alpha);
+}
+Tensor index_add(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha) {
+  return a.index_add(dim, index, source, alpha);
+}
+
 Tensor &Tensor::index_fill_(int64_t dim, const Tensor &index, const Tensor &value) {
   check_defined(*this, "self");
   check_defined(index, "index");

@@ -90,6 +90,30 @@ Tensor bernoulli(const Tensor &self, double p) { return empty_like(self).bernoul
 Tensor Tensor::bernoulli() const { return gfy::bernoulli(*this); }
 Tensor Tensor::bernoulli(double p) const { return gfy::bernoulli(*this, p); }
 
+// torch::normal's four forms: a normal draw scaled by std and shifted by mean, broadcast as
+// LibTorch (the tensor forms take the shape of their tensor arguments).
+Tensor normal(const Tensor &mean, double std) {
+  check_defined(mean, "mean");
+  GFY_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+  return randn_like(mean).mul(std).add(mean);
+}
+Tensor normal(double mean, const Tensor &std) {
+  check_defined(std, "std");
+  GFY_CHECK(std.ge(0).all().item<bool>(), "normal expects all elements of std >= 0.0");
+  return randn_like(std).mul(std).add(mean);
+}
+Tensor normal(const Tensor &mean, const Tensor &std) {
+  check_defined(mean, "mean");
+  check_defined(std, "std");
+  GFY_CHECK(std.ge(0).all().item<bool>(), "normal expects all elements of std >= 0.0");
+  Tensor shape = mean.add(std);  // the broadcast shape and promoted dtype
+  return randn_like(shape).mul(std).add(mean);
+}
+Tensor normal(double mean, double std, IntArrayRef size, const TensorOptions &options) {
+  GFY_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+  return randn(size, options).mul(std).add(mean);
+}
+
 Tensor &Tensor::exponential_(double lambd) {
   check_defined(*this, "self");
   GFY_CHECK(lambd >= 0.0, "exponential_ expects lambda >= 0.0, but found lambda=", lambd);

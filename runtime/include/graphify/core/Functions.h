@@ -51,6 +51,11 @@ Tensor randn(IntArrayRef size, const TensorOptions &options = {});
 Tensor multinomial(const Tensor &probs, int64_t num_samples, bool replacement = false);
 /// 0 or 1 per element, 1 with the probability `p` holds (floating), or with probability `prob`.
 Tensor bernoulli(const Tensor &p);
+/// Normal draws: mean and std as tensors (broadcast) or numbers; the last form takes a size.
+Tensor normal(const Tensor &mean, double std = 1);
+Tensor normal(double mean, const Tensor &std);
+Tensor normal(const Tensor &mean, const Tensor &std);
+Tensor normal(double mean, double std, IntArrayRef size, const TensorOptions &options = {});
 Tensor bernoulli(const Tensor &self, double prob);
 Tensor randint(int64_t high, IntArrayRef size, const TensorOptions &options = kLong);
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions &options = kLong);
@@ -310,6 +315,40 @@ Tensor gather_targets(const Tensor &a, int64_t dim, const Tensor &index);
 Tensor scatter(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &src);
 Tensor scatter(const Tensor &a, int64_t dim, const Tensor &index, const Scalar &value);
 Tensor nonzero(const Tensor &a, SL loc = SL::current());
+/// LibTorch's aliases: argwhere is nonzero, not_equal is ne, clip is clamp, concatenate is cat.
+inline Tensor argwhere(const Tensor &a, SL loc = SL::current()) { return nonzero(a, loc); }
+inline Tensor not_equal(const Tensor &a, const Tensor &b) { return ne(a, b); }
+inline Tensor not_equal(const Tensor &a, const Scalar &b) { return ne(a, b); }
+inline Tensor clip(const Tensor &a, std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt) {
+  return clamp(a, min, max);
+}
+inline Tensor concatenate(const std::vector<Tensor> &tensors, int64_t dim = 0) { return cat(tensors, dim); }
+/// The element count, as torch::numel.
+inline int64_t numel(const Tensor &a) { return a.numel(); }
+/// Adds alpha * source's slices into a copy of `a` at `index` along `dim`.
+Tensor index_add(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha = 1);
+/// The Kronecker product.
+Tensor kron(const Tensor &a, const Tensor &b);
+/// The inverse of a square matrix or a batch of them (float or double; no gradient).
+Tensor linalg_inv(const Tensor &a);
+Tensor inverse(const Tensor &a);
+namespace linalg {
+inline Tensor inv(const Tensor &a) { return linalg_inv(a); }
+} // namespace linalg
+/// NaN, +inf and -inf replaced (defaults: 0, the dtype's largest and lowest values).
+Tensor nan_to_num(const Tensor &a, std::optional<double> nan = 0.0, std::optional<double> posinf = std::nullopt,
+                  std::optional<double> neginf = std::nullopt);
+/// torch::special: the functions of the scipy.special family the runtime has.
+namespace special {
+/// The standard normal distribution function, 0.5 * (1 + erf(x / sqrt(2))).
+inline Tensor ndtr(const Tensor &x) { return erf(x.mul(0.7071067811865476)).add(1).mul(0.5); }
+inline Tensor erf(const Tensor &x) { return gfy::erf(x); }
+inline Tensor erfc(const Tensor &x) { return gfy::erfc(x); }
+inline Tensor expit(const Tensor &x) { return gfy::sigmoid(x); }
+inline Tensor exp2(const Tensor &x) { return gfy::exp2(x); }
+inline Tensor expm1(const Tensor &x) { return gfy::expm1(x); }
+inline Tensor log1p(const Tensor &x) { return gfy::log1p(x); }
+} // namespace special
 Tensor masked_select(const Tensor &a, const Tensor &mask, SL loc = SL::current());
 /// Returns (output, inverse_indices, counts); the last two are empty unless requested.
 std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor &a, bool return_inverse = false,

@@ -262,6 +262,21 @@ public:
   /// self[..., index[i], ...] = source[..., i, ...] along `dim` (index: long, 0-d or 1-d).
   Tensor &index_copy_(int64_t dim, const Tensor &index, const Tensor &source);
   Tensor index_copy(int64_t dim, const Tensor &index, const Tensor &source) const;
+  /// Adds alpha * source's slices into self's slices at `index` along `dim` (repeated indices add up).
+  Tensor &index_add_(int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha = 1);
+  Tensor index_add(int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha = 1) const;
+  /// LibTorch's aliases: not_equal is ne, argwhere is nonzero.
+  Tensor not_equal(const Tensor &o) const { return ne(o); }
+  Tensor not_equal(const Scalar &o) const { return ne(o); }
+  Tensor argwhere(SL loc = SL::current()) const { return nonzero(loc); }
+  /// The Kronecker product (LibTorch's kron: the shorter shape padded with leading ones).
+  Tensor kron(const Tensor &other) const;
+  /// The inverse of a (batch of) square matrices.
+  Tensor inverse() const;
+  /// NaN, +inf and -inf replaced by `nan`, `posinf` (the dtype's largest value by default) and
+  /// `neginf` (its lowest).
+  Tensor nan_to_num(std::optional<double> nan = 0.0, std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt) const;
   /// self[..., index[i], ...] = value along `dim` (a Scalar or a 0-d tensor, converted to self's dtype).
   Tensor &index_fill_(int64_t dim, const Tensor &index, const Scalar &value);
   Tensor &index_fill_(int64_t dim, const Tensor &index, const Tensor &value);

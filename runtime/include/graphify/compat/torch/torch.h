@@ -279,6 +279,24 @@ using ::gfy::TypeMeta;
 
 /// `TORCH_MODULE(Name)` declares `Name` as a module holder of `NameImpl`.
 #define TORCH_MODULE(Name) GFY_MODULE(Name)
+// c10/macros/Export.h and Macros.h: export and attribute macros user code puts on its own
+// declarations (`class TORCH_API MyImpl : public torch::nn::Module`). Nothing is exported from a
+// shared LibTorch here, so the export macros are empty; the unused markers keep their meaning.
+#ifndef TORCH_API
+#define TORCH_API
+#endif
+#ifndef C10_API
+#define C10_API
+#endif
+#ifndef TORCH_CUDA_CPP_API
+#define TORCH_CUDA_CPP_API
+#endif
+#ifndef C10_UNUSED
+#define C10_UNUSED __attribute__((__unused__))
+#endif
+#ifndef TORCH_UNUSED_EXCEPT_CUDA
+#define TORCH_UNUSED_EXCEPT_CUDA C10_UNUSED
+#endif
 
 /// LibTorch's checking macros, as user code calls them. The message parts are joined with
 /// `operator<<` as c10::str joins them (`1.5` prints as "1.5", a tensor or a vector prints as it
