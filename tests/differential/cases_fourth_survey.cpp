@@ -83,6 +83,16 @@ DIFF_CASE(survey4_kron) {
           a.kron(wave({2}, 1.0, 0.7)), torch::kron(i, i), torch::kron(torch::eye(2), torch::ones({2, 2}))};
 }
 
+// --- cross products ------------------------------------------------------------------------------
+DIFF_CASE(survey4_cross) {
+  auto a = wave({4, 3}, 1.0, 0.1), b = wave({4, 3}, 1.0, 0.8);
+  auto c = wave({3, 2}, 1.0, 0.4), d = wave({3, 2}, 1.0, 0.6);
+  return {torch::cross(a, b, -1), torch::linalg_cross(a, b), torch::linalg_cross(a, wave({1, 3}, 1.0, 0.5)),
+          a.cross(b, 1), torch::cross(c, d), torch::cross(torch::tensor({1, 0, 0}), torch::tensor({0, 1, 0}))};
+}
+DIFF_CASE(survey4_cross_length_errors) { return torch::linalg_cross(torch::ones({2, 2}), torch::ones({2, 2})); }
+DIFF_CASE(survey4_cross_no_size_3_errors) { return torch::cross(torch::ones({2, 2}), torch::ones({2, 2})); }
+
 // --- the matrix inverse -------------------------------------------------------------------------
 DIFF_CASE(survey4_linalg_inv) {
   auto a = conditioned({3, 3});

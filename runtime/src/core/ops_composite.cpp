@@ -407,6 +407,30 @@ Tensor kron(const Tensor &a, const Tensor &b) {
 }
 Tensor Tensor::kron(const Tensor &other) const { return gfy::kron(*this, other); }
 
+// The cross product of 3-vectors along `dim`, as LibTorch's linalg_cross: both operands broadcast,
+// (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0) from rotations of the three components.
+Tensor linalg_cross(const Tensor &a, const Tensor &b, int64_t dim) {
+  check_defined(a, "input");
+  check_defined(b, "other");
+  GFY_CHECK(a.dim() == b.dim(), "linalg.cross: inputs must have the same number of dimensions.");
+  const int64_t given = dim;  // LibTorch's message names the dim as given
+  dim = maybe_wrap_dim(dim, a.dim());
+  GFY_CHECK(a.size(dim) == 3 && b.size(dim) == 3, "linalg.cross: inputs dimension ", given,
+            " must have length 3. Got ", a.size(dim), " and ", b.size(dim));
+  const Tensor next = tensor({1, 2, 0}).to(a.device()), prev = tensor({2, 0, 1}).to(b.device());
+  return a.index_select(dim, next).mul(b.index_select(dim, prev)).sub(a.index_select(dim, prev).mul(b.index_select(dim, next)));
+}
+// torch::cross without a dim takes the first dim of size 3 (deprecated in LibTorch, kept as it).
+Tensor cross(const Tensor &a, const Tensor &b, std::optional<int64_t> dim) {
+  check_defined(a, "input");
+  if (!dim)
+    for (int64_t d = 0; d < a.dim() && !dim; ++d)
+      if (a.size(d) == 3) dim = d;
+  GFY_CHECK(dim.has_value(), "no dimension of size 3 in input");
+  return linalg_cross(a, b, *dim);
+}
+Tensor Tensor::cross(const Tensor &other, std::optional<int64_t> dim) const { return gfy::cross(*this, other, dim); }
+
 Tensor nan_to_num(const Tensor &a, std::optional<double> nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
   check_defined(a, "self");

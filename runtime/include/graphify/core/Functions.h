@@ -327,6 +327,9 @@ inline Tensor concatenate(const std::vector<Tensor> &tensors, int64_t dim = 0) {
 inline int64_t numel(const Tensor &a) { return a.numel(); }
 /// Adds alpha * source's slices into a copy of `a` at `index` along `dim`.
 Tensor index_add(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha = 1);
+/// The cross product of 3-vectors along `dim` (torch::cross without a dim: the first dim of size 3).
+Tensor linalg_cross(const Tensor &a, const Tensor &b, int64_t dim = -1);
+Tensor cross(const Tensor &a, const Tensor &b, std::optional<int64_t> dim = std::nullopt);
 /// The Kronecker product.
 Tensor kron(const Tensor &a, const Tensor &b);
 /// The inverse of a square matrix or a batch of them (float or double; no gradient).

@@ -271,6 +271,8 @@ public:
   Tensor argwhere(SL loc = SL::current()) const { return nonzero(loc); }
   /// The Kronecker product (LibTorch's kron: the shorter shape padded with leading ones).
   Tensor kron(const Tensor &other) const;
+  /// The cross product with `other` along `dim` (default: the first dim of size 3).
+  Tensor cross(const Tensor &other, std::optional<int64_t> dim = std::nullopt) const;
   /// The inverse of a (batch of) square matrices.
   Tensor inverse() const;
   /// NaN, +inf and -inf replaced by `nan`, `posinf` (the dtype's largest value by default) and
