@@ -15,11 +15,10 @@ namespace {
 
 using diff::Out;
 using diff::S;
+using diff::flag;
 using diff::model_inputs::fix_model;
 using diff::model_inputs::wave;
 namespace nn = torch::nn;
-
-S flag(bool b) { return S{b ? 1.0 : 0.0}; }
 
 /// A well-conditioned matrix (or batch): a wave plus n on the diagonal.
 torch::Tensor conditioned(std::vector<int64_t> shape, torch::Dtype dtype = torch::kFloat) {

@@ -14,11 +14,10 @@ namespace {
 
 using diff::Out;
 using diff::S;
+using diff::flag;
 using diff::model_inputs::fix_model;
 using diff::model_inputs::wave;
 namespace nn = torch::nn;
-
-S flag(bool b) { return S{b ? 1.0 : 0.0}; }
 
 /// Probabilities with zero columns (1 and 3): draws must never pick them.
 torch::Tensor zero_column_probs() {
@@ -166,6 +165,23 @@ DIFF_CASE(survey3_channels_last) {
 }
 DIFF_CASE(survey3_channels_last_rank_errors) {
   return wave({3, 4, 5}, 1.0, 0.0).contiguous(torch::MemoryFormat::ChannelsLast);
+}
+
+DIFF_CASE(survey3_channels_last_exact_match) {
+  // Strides ordered channels-last but not dense (a slice of W): suggested only without exact match.
+  auto cl = wave({2, 3, 4, 6}, 1.0, 0.2).contiguous(torch::MemoryFormat::ChannelsLast);
+  auto sliced = cl.narrow(3, 0, 4);
+  auto fmt = [](torch::MemoryFormat f) { return S{static_cast<double>(static_cast<int>(f))}; };
+  return {fmt(sliced.suggest_memory_format()), fmt(sliced.suggest_memory_format(true)),
+          fmt(cl.suggest_memory_format(true)), flag(sliced.is_contiguous(torch::MemoryFormat::ChannelsLast))};
+}
+DIFF_CASE(survey3_contiguous_preserve) {
+  // Preserve on a tensor already row-major returns it (is_contiguous(Preserve) is row-major).
+  auto x = wave({1, 2, 2, 2}, 1.0, 0.0);
+  return {x.contiguous(torch::MemoryFormat::Preserve), flag(x.is_contiguous(torch::MemoryFormat::Preserve))};
+}
+DIFF_CASE(survey3_contiguous_preserve_errors) {
+  return wave({2, 2, 3}, 1.0, 0.0).transpose(0, 2).contiguous(torch::MemoryFormat::Preserve);
 }
 
 // --- ATen's argument checks ---------------------------------------------------------------------

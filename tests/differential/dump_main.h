@@ -31,6 +31,8 @@ namespace diff {
 struct S {
   double v;
 };
+/// A yes/no a case computed on the host (a property that must hold for any random draw), as 1 or 0.
+inline S flag(bool b) { return S{b ? 1.0 : 0.0}; }
 
 /// What one case returns: tensors and host scalars, in order.
 struct Out {

@@ -352,3 +352,12 @@ TEST(Errors, FloatingValuesPrintAsLibTorch) {
     EXPECT_EQ(std::string(e.what()), "Invalid learning rate: -0.25");
   }
 }
+
+// The runtime computes the inverse on the host: an input that requires grad is refused, not given a
+// result autograd would silently treat as a constant; under NoGradGuard it is computed.
+TEST(Errors, LinalgInvRefusesGradients) {
+  Tensor a = (eye(3) * 2).requires_grad_();
+  EXPECT_ERROR(linalg_inv(a), "gradients through the inverse are not supported");
+  NoGradGuard no_grad;
+  EXPECT_TRUE(allclose(linalg_inv(a), eye(3) * 0.5));
+}

@@ -57,7 +57,7 @@ std::ostream &operator<<(std::ostream &os, MemoryFormat f) {
 
 bool Tensor::is_contiguous(MemoryFormat format) const {
   check_defined(*this, "self");
-  GFY_CHECK(format != MemoryFormat::Preserve, "is_contiguous with MemoryFormat::Preserve is not supported");
+  // Preserve asks for row-major contiguity, as c10's is_contiguous_default.
   if (format == MemoryFormat::ChannelsLast) return channels_last_contiguous(*this, 4);
   if (format == MemoryFormat::ChannelsLast3d) return channels_last_contiguous(*this, 5);
   return is_contiguous();
@@ -73,9 +73,11 @@ MemoryFormat Tensor::suggest_memory_format(bool channels_last_strides_exact_matc
 
 Tensor Tensor::contiguous(MemoryFormat format) const {
   check_defined(*this, "self");
+  // As LibTorch's TensorBase::contiguous: a tensor already laid out as asked is returned as is
+  // (Preserve included); only a copy to Preserve is refused.
+  if (is_contiguous(format)) return *this;
   GFY_CHECK(format != MemoryFormat::Preserve, "preserve memory format is unsupported by the contiguous operator");
   if (format == MemoryFormat::Contiguous) return contiguous();
-  if (is_contiguous(format)) return *this;
   if (format == MemoryFormat::ChannelsLast) {
     GFY_CHECK(dim() == 4, "required rank 4 tensor to use channels_last format");
     return permute({0, 2, 3, 1}).contiguous().permute({0, 3, 1, 2});

@@ -30,8 +30,8 @@ Tensor multinomial_with_replacement(const Tensor &rows, int64_t n_sample) {
   GFY_CHECK(total.gt(0).all().item<bool>(), "invalid multinomial distribution (sum of probabilities <= 0)");
   const int64_t categories = p.size(-1);
   Tensor cdf = cumsum(p, -1).div(total).narrow(-1, 0, categories - 1);
-  cdf = cat({cdf, ones({p.size(0), 1}, kDouble)}, -1);
-  Tensor u = rand({p.size(0), n_sample}, kDouble);
+  cdf = cat({cdf, ones({p.size(0), 1}, p.options())}, -1);
+  Tensor u = rand({p.size(0), n_sample}, p.options());
   return cdf.unsqueeze(1).lt(u.unsqueeze(2)).sum(-1);
 }
 
@@ -97,15 +97,19 @@ Tensor normal(const Tensor &mean, double std) {
   GFY_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
   return randn_like(mean).mul(std).add(mean);
 }
-Tensor normal(double mean, const Tensor &std) {
+namespace {
+void check_normal_std(const Tensor &std) {
   check_defined(std, "std");
   GFY_CHECK(std.ge(0).all().item<bool>(), "normal expects all elements of std >= 0.0");
+}
+} // namespace
+Tensor normal(double mean, const Tensor &std) {
+  check_normal_std(std);
   return randn_like(std).mul(std).add(mean);
 }
 Tensor normal(const Tensor &mean, const Tensor &std) {
   check_defined(mean, "mean");
-  check_defined(std, "std");
-  GFY_CHECK(std.ge(0).all().item<bool>(), "normal expects all elements of std >= 0.0");
+  check_normal_std(std);
   Tensor shape = mean.add(std);  // the broadcast shape and promoted dtype
   return randn_like(shape).mul(std).add(mean);
 }
