@@ -199,3 +199,28 @@ DIFF_CASE(survey4_clip_grad_nonfinite_errors) {
   nn::utils::clip_grad_norm_(lin->parameters(), 1.0, 2.0, /*error_if_nonfinite=*/true);
   return lin->weight.grad();
 }
+
+// In-place methods are const in LibTorch: training code writes through the const reference
+// grad() returns and through const handles; the shape-changing ones change the shared tensor.
+DIFF_CASE(survey4_inplace_through_const_handles) {
+  auto lin = linear_with_grads();
+  for (const auto& p : lin->parameters()) p.grad().mul_(2).add_(1);
+  lin->weight.grad().clamp_(0.5, 1.5);
+  {
+    torch::NoGradGuard no_grad;
+    const torch::Tensor& bias = lin->bias;
+    bias.sub_(0.25).div_(2);
+  }
+  const torch::Tensor x = torch::arange(6, torch::kFloat) - 2;
+  x.relu_().sin_().unsqueeze_(0);
+  const torch::Tensor y = torch::ones({2, 1, 3});
+  y.squeeze_(1).index_fill_(1, torch::tensor({0, 2}), -1.0).masked_fill_(y > 0, 5);
+  const torch::Tensor z = torch::zeros({4});
+  z.copy_(torch::arange(4)).fill_(z.sum());
+  return {lin->weight.grad(), lin->bias.grad(), lin->bias.detach(), x, y, z};
+}
+DIFF_CASE(survey4_inplace_through_const_leaf_errors) {
+  auto lin = linear_with_grads();
+  const torch::Tensor& weight = lin->weight;
+  return weight.add_(1);
+}

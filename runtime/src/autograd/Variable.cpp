@@ -19,20 +19,20 @@ bool Tensor::requires_grad() const {
   return m && (m->requires_grad || m->grad_fn);
 }
 
-Tensor &Tensor::requires_grad_(bool requires_grad) {
+Tensor &Tensor::requires_grad_(bool requires_grad) const {
   GFY_CHECK(defined(), "requires_grad_ on an undefined tensor");
   // Asking a non-leaf (which requires grad already) to require grad is a no-op, as in LibTorch.
   if (!is_leaf()) {
     GFY_CHECK(requires_grad, "you can only change requires_grad flags of leaf variables. If you want to use a "
                              "computed variable in a subgraph that doesn't require differentiation use "
                              "var_no_grad = var.detach().");
-    return *this;
+    return mutable_self();
   }
   GFY_CHECK(!requires_grad || is_floating_point(),
             "Only Tensors of floating point and complex dtype can require gradients");
-  if (!requires_grad && !meta(*this)) return *this;
+  if (!requires_grad && !meta(*this)) return mutable_self();
   autograd::detail::materialize(*this).requires_grad = requires_grad;
-  return *this;
+  return mutable_self();
 }
 
 const Tensor &Tensor::grad() const {
@@ -82,7 +82,7 @@ bool Tensor::retains_grad() const {
   return m && m->retains_grad;
 }
 
-Tensor &Tensor::detach_() {
+Tensor &Tensor::detach_() const {
   GFY_CHECK(defined(), "detach_ on an undefined tensor");
   if (AutogradMeta *m = meta(*this)) {
     m->grad_fn.reset();
@@ -91,7 +91,7 @@ Tensor &Tensor::detach_() {
     m->output_nr = 0;
     m->view_origin.reset();
   }
-  return *this;
+  return mutable_self();
 }
 
 int64_t Tensor::_version() const {

@@ -298,7 +298,7 @@ Tensor from_blob(void *data, IntArrayRef sizes, const std::function<void(void *)
 
 // --- copies and conversions ---------------------------------------------------------------------
 
-Tensor &Tensor::copy_(const Tensor &src, bool) {
+Tensor &Tensor::copy_(const Tensor &src, bool) const {
   check_defined(*this, "self");
   check_defined(src, "src");
   if (src.device() != device()) {
@@ -317,7 +317,7 @@ Tensor &Tensor::copy_(const Tensor &src, bool) {
   c.in = {s};
   c.out = {*this};
   run(std::move(c), scalar_type());
-  return *this;
+  return mutable_self();
 }
 
 namespace {
@@ -335,7 +335,7 @@ void check_fits(const Scalar &v, ScalarType t) {
 }
 } // namespace
 
-Tensor &Tensor::fill_(const Scalar &v) {
+Tensor &Tensor::fill_(const Scalar &v) const {
   check_defined(*this, "self");
   OpCall c;
   c.op = OpId::fill;
@@ -346,15 +346,15 @@ Tensor &Tensor::fill_(const Scalar &v) {
   check_fits(v, scalar_type());
   c.flag = !v.isFloatingPoint();
   run(std::move(c), scalar_type());
-  return *this;
+  return mutable_self();
 }
-Tensor &Tensor::fill_(const Tensor &v) {
+Tensor &Tensor::fill_(const Tensor &v) const {
   GFY_CHECK(v.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", v.dim(), " dimensions.");
   // `x.fill_(x[0])`: LibTorch reads the value before writing (a clone when it aliases self), so
   // the overlap rule of copy_ does not apply to it.
   return copy_(v.unsafeGetTensorImpl()->storage == impl_of(*this).storage ? v.clone() : v);
 }
-Tensor &Tensor::zero_() { return fill_(0); }
+Tensor &Tensor::zero_() const { return fill_(0); }
 
 Tensor Tensor::to(ScalarType dtype, bool, bool copy) const {
   check_defined(*this, "self");
@@ -592,13 +592,13 @@ GFY_BINARY_FN(bitwise_xor, bitwise_xor, Bitwise)
   Tensor fn(const Scalar &a, const Tensor &b) { return scalar_binary(OpId::fn, Kind::Bitwise, a, b); }    \
   Tensor Tensor::fn(const Tensor &o) const { return gfy::fn(*this, o); }                          \
   Tensor Tensor::fn(const Scalar &o) const { return gfy::fn(*this, o); }                          \
-  Tensor &Tensor::fn##_(const Tensor &o) {                                                         \
-    binary(OpId::fn, Kind::Bitwise, *this, o, 1.0, this);                                          \
-    return *this;                                                                                  \
+  Tensor &Tensor::fn##_(const Tensor &o) const {                                                         \
+    binary(OpId::fn, Kind::Bitwise, *this, o, 1.0, &mutable_self());                                          \
+    return mutable_self();                                                                                  \
   }                                                                                                \
-  Tensor &Tensor::fn##_(const Scalar &o) {                                                         \
-    binary_scalar(OpId::fn, Kind::Bitwise, *this, o, 1.0, this);                                   \
-    return *this;                                                                                  \
+  Tensor &Tensor::fn##_(const Scalar &o) const {                                                         \
+    binary_scalar(OpId::fn, Kind::Bitwise, *this, o, 1.0, &mutable_self());                                   \
+    return mutable_self();                                                                                  \
   }
 GFY_BITWISE_FN(bitwise_and)
 GFY_BITWISE_FN(bitwise_or)
@@ -721,9 +721,9 @@ Tensor tanh(const Tensor &a) { return unary(OpId::tanh, UKind::Float, a); }
 #define GFY_FLOAT_UNARY(name)                                                                      \
   Tensor name(const Tensor &a) { return unary(OpId::name, UKind::Float, a); }                      \
   Tensor Tensor::name() const { return gfy::name(*this); }                                         \
-  Tensor &Tensor::name##_() {                                                                      \
-    unary(OpId::name, UKind::Float, *this, this);                                                  \
-    return *this;                                                                                  \
+  Tensor &Tensor::name##_() const {                                                                      \
+    unary(OpId::name, UKind::Float, *this, &mutable_self());                                                  \
+    return mutable_self();                                                                                  \
   }
 GFY_FLOAT_UNARY(sin)
 GFY_FLOAT_UNARY(cos)
@@ -830,7 +830,7 @@ Tensor where(const Tensor &cond, const Scalar &a, const Scalar &b) {
   return where(cond, wrapped(a, cond), wrapped(b, cond));
 }
 
-Tensor &Tensor::masked_fill_(const Tensor &mask, const Tensor &value) {
+Tensor &Tensor::masked_fill_(const Tensor &mask, const Tensor &value) const {
   check_defined(*this, "self");
   check_defined(mask, "mask");
   check_defined(value, "value");
@@ -862,9 +862,9 @@ Tensor &Tensor::masked_fill_(const Tensor &mask, const Tensor &value) {
   c.in = {*this, mask.expand(sizes()), cast(aliases ? value.clone() : value, scalar_type())};
   c.out = {*this};
   run(std::move(c), scalar_type());
-  return *this;
+  return mutable_self();
 }
-Tensor &Tensor::masked_fill_(const Tensor &mask, const Scalar &value) {
+Tensor &Tensor::masked_fill_(const Tensor &mask, const Scalar &value) const {
   check_defined(*this, "self");
   return masked_fill_(mask, scalar_to_tensor(value, scalar_type(), device()));
 }
@@ -939,25 +939,25 @@ GFY_CMP_METHOD(gt)
 GFY_CMP_METHOD(ge)
 #undef GFY_CMP_METHOD
 
-Tensor &Tensor::add_(const Tensor &o, const Scalar &al) { binary(OpId::add, Kind::Arith, *this, o, al.toDouble(), this); return *this; }
-Tensor &Tensor::add_(const Scalar &o, const Scalar &al) { binary_scalar(OpId::add, Kind::Arith, *this, o, al.toDouble(), this); return *this; }
-Tensor &Tensor::sub_(const Tensor &o, const Scalar &al) { binary(OpId::sub, Kind::Arith, *this, o, al.toDouble(), this); return *this; }
-Tensor &Tensor::sub_(const Scalar &o, const Scalar &al) { binary_scalar(OpId::sub, Kind::Arith, *this, o, al.toDouble(), this); return *this; }
-Tensor &Tensor::mul_(const Tensor &o) { binary(OpId::mul, Kind::Arith, *this, o, 1.0, this); return *this; }
-Tensor &Tensor::mul_(const Scalar &o) { binary_scalar(OpId::mul, Kind::Arith, *this, o, 1.0, this); return *this; }
-Tensor &Tensor::div_(const Tensor &o) { binary(OpId::div, Kind::TrueDiv, *this, o, 1.0, this); return *this; }
-Tensor &Tensor::div_(const Scalar &o) { binary_scalar(OpId::div, Kind::TrueDiv, *this, o, 1.0, this); return *this; }
-Tensor &Tensor::clamp_(std::optional<Scalar> lo, std::optional<Scalar> hi) { clamp_impl(*this, lo, hi, this); return *this; }
-Tensor &Tensor::relu_() { unary(OpId::relu, UKind::Same, *this, this); return *this; }
-Tensor &Tensor::sigmoid_() { unary(OpId::sigmoid, UKind::Float, *this, this); return *this; }
-Tensor &Tensor::tanh_() { unary(OpId::tanh, UKind::Float, *this, this); return *this; }
-Tensor &Tensor::exp_() { unary(OpId::exp, UKind::Float, *this, this); return *this; }
-Tensor &Tensor::neg_() { unary(OpId::neg, UKind::Same, *this, this); return *this; }
-Tensor &Tensor::bitwise_not_() {
+Tensor &Tensor::add_(const Tensor &o, const Scalar &al) const { binary(OpId::add, Kind::Arith, *this, o, al.toDouble(), &mutable_self()); return mutable_self(); }
+Tensor &Tensor::add_(const Scalar &o, const Scalar &al) const { binary_scalar(OpId::add, Kind::Arith, *this, o, al.toDouble(), &mutable_self()); return mutable_self(); }
+Tensor &Tensor::sub_(const Tensor &o, const Scalar &al) const { binary(OpId::sub, Kind::Arith, *this, o, al.toDouble(), &mutable_self()); return mutable_self(); }
+Tensor &Tensor::sub_(const Scalar &o, const Scalar &al) const { binary_scalar(OpId::sub, Kind::Arith, *this, o, al.toDouble(), &mutable_self()); return mutable_self(); }
+Tensor &Tensor::mul_(const Tensor &o) const { binary(OpId::mul, Kind::Arith, *this, o, 1.0, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::mul_(const Scalar &o) const { binary_scalar(OpId::mul, Kind::Arith, *this, o, 1.0, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::div_(const Tensor &o) const { binary(OpId::div, Kind::TrueDiv, *this, o, 1.0, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::div_(const Scalar &o) const { binary_scalar(OpId::div, Kind::TrueDiv, *this, o, 1.0, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::clamp_(std::optional<Scalar> lo, std::optional<Scalar> hi) const { clamp_impl(*this, lo, hi, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::relu_() const { unary(OpId::relu, UKind::Same, *this, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::sigmoid_() const { unary(OpId::sigmoid, UKind::Float, *this, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::tanh_() const { unary(OpId::tanh, UKind::Float, *this, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::exp_() const { unary(OpId::exp, UKind::Float, *this, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::neg_() const { unary(OpId::neg, UKind::Same, *this, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::bitwise_not_() const {
   check_defined(*this, "self");
   GFY_CHECK(!is_floating_point(), "\"bitwise_not_cpu\" not implemented for '", to_string(scalar_type()), "'");
-  unary(OpId::bitwise_not, UKind::Same, *this, this);
-  return *this;
+  unary(OpId::bitwise_not, UKind::Same, *this, &mutable_self());
+  return mutable_self();
 }
 namespace {
 /// The logical ops in place: LibTorch computes the bool result and writes it converted to self's
@@ -971,34 +971,34 @@ Tensor &logical_in_place(Tensor &self, const Tensor &other, Tensor (*fn)(const T
   return self.copy_(fn(self, other));
 }
 } // namespace
-Tensor &Tensor::logical_not_() {
+Tensor &Tensor::logical_not_() const {
   check_defined(*this, "self");
   return copy_(gfy::logical_not(*this));
 }
-Tensor &Tensor::logical_and_(const Tensor &o) { return logical_in_place(*this, o, &gfy::logical_and); }
-Tensor &Tensor::logical_or_(const Tensor &o) { return logical_in_place(*this, o, &gfy::logical_or); }
-Tensor &Tensor::logical_xor_(const Tensor &o) { return logical_in_place(*this, o, &gfy::logical_xor); }
-Tensor &Tensor::atan2_(const Tensor &o) { binary(OpId::atan2, Kind::Float, *this, o, 1.0, this); return *this; }
-Tensor &Tensor::hypot_(const Tensor &o) { binary(OpId::hypot, Kind::FloatOnly, *this, o, 1.0, this); return *this; }
-Tensor &Tensor::fmod_(const Tensor &o) { binary(OpId::fmod, Kind::NoBool, *this, o, 1.0, this); return *this; }
-Tensor &Tensor::fmod_(const Scalar &o) { binary_scalar(OpId::fmod, Kind::NoBool, *this, o, 1.0, this); return *this; }
-Tensor &Tensor::remainder_(const Tensor &o) { binary(OpId::remainder, Kind::NoBool, *this, o, 1.0, this); return *this; }
-Tensor &Tensor::remainder_(const Scalar &o) { binary_scalar(OpId::remainder, Kind::NoBool, *this, o, 1.0, this); return *this; }
-Tensor &Tensor::floor_divide_(const Tensor &o) { binary(OpId::floor_divide, Kind::NoBool, *this, o, 1.0, this); return *this; }
-Tensor &Tensor::floor_divide_(const Scalar &o) {
-  binary_scalar(OpId::floor_divide, Kind::NoBool, *this, o, 1.0, this);
-  return *this;
+Tensor &Tensor::logical_and_(const Tensor &o) const { return logical_in_place(mutable_self(), o, &gfy::logical_and); }
+Tensor &Tensor::logical_or_(const Tensor &o) const { return logical_in_place(mutable_self(), o, &gfy::logical_or); }
+Tensor &Tensor::logical_xor_(const Tensor &o) const { return logical_in_place(mutable_self(), o, &gfy::logical_xor); }
+Tensor &Tensor::atan2_(const Tensor &o) const { binary(OpId::atan2, Kind::Float, *this, o, 1.0, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::hypot_(const Tensor &o) const { binary(OpId::hypot, Kind::FloatOnly, *this, o, 1.0, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::fmod_(const Tensor &o) const { binary(OpId::fmod, Kind::NoBool, *this, o, 1.0, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::fmod_(const Scalar &o) const { binary_scalar(OpId::fmod, Kind::NoBool, *this, o, 1.0, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::remainder_(const Tensor &o) const { binary(OpId::remainder, Kind::NoBool, *this, o, 1.0, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::remainder_(const Scalar &o) const { binary_scalar(OpId::remainder, Kind::NoBool, *this, o, 1.0, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::floor_divide_(const Tensor &o) const { binary(OpId::floor_divide, Kind::NoBool, *this, o, 1.0, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::floor_divide_(const Scalar &o) const {
+  binary_scalar(OpId::floor_divide, Kind::NoBool, *this, o, 1.0, &mutable_self());
+  return mutable_self();
 }
-Tensor &Tensor::lerp_(const Tensor &end, const Scalar &w) { lerp_impl(*this, end, nullptr, w.toDouble(), this); return *this; }
-Tensor &Tensor::lerp_(const Tensor &end, const Tensor &w) { lerp_impl(*this, end, &w, 0, this); return *this; }
-Tensor &Tensor::uniform_(double from, double to) {
+Tensor &Tensor::lerp_(const Tensor &end, const Scalar &w) const { lerp_impl(*this, end, nullptr, w.toDouble(), &mutable_self()); return mutable_self(); }
+Tensor &Tensor::lerp_(const Tensor &end, const Tensor &w) const { lerp_impl(*this, end, &w, 0, &mutable_self()); return mutable_self(); }
+Tensor &Tensor::uniform_(double from, double to) const {
   check_defined(*this, "self");
   GFY_CHECK(is_floating_point(), "\"check_uniform_bounds\" not implemented for '", to_string(scalar_type()), "'");
   GFY_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);
   Tensor tmp = random_op(OpId::uniform, sizes(), options(), from, to, scalar_type());
   return copy_(tmp);
 }
-Tensor &Tensor::normal_(double mean, double std) {
+Tensor &Tensor::normal_(double mean, double std) const {
   check_defined(*this, "self");
   GFY_CHECK(std >= 0, "normal expects std >= 0.0, but found std ", std);
   GFY_CHECK(is_floating_point(), "\"normal_kernel_cpu\" not implemented for '", to_string(scalar_type()), "'");

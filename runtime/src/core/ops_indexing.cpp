@@ -260,7 +260,7 @@ std::string sliced_sizes(const Tensor &t, int64_t dim) {
 
 // index_copy_ and index_fill_ are advanced-index puts of one long index on `dim` of self itself
 // (never a view of it), so they run the index_put kernel and its derivative on every backend.
-Tensor &Tensor::index_copy_(int64_t dim, const Tensor &index, const Tensor &source) {
+Tensor &Tensor::index_copy_(int64_t dim, const Tensor &index, const Tensor &source) const {
   check_defined(*this, "self");
   check_defined(index, "index");
   check_defined(source, "source");
@@ -288,7 +288,7 @@ Tensor &Tensor::index_copy_(int64_t dim, const Tensor &index, const Tensor &sour
   vshape[size_t(dim)] = n;
   const Tensor values = source.expand(vshape);
   advanced_index(self, {{dim, index.reshape({-1})}}, &values, false, /*select_indices=*/true);
-  return *this;
+  return mutable_self();
 }
 Tensor Tensor::index_copy(int64_t dim, const Tensor &index, const Tensor &source) const {
   check_defined(*this, "self");
@@ -300,7 +300,7 @@ Tensor index_copy(const Tensor &a, int64_t dim, const Tensor &index, const Tenso
 
 // index_add_ is index_copy_'s put with accumulation (repeated indices add up), source scaled by
 // alpha; LibTorch 1.13's checks (index_func_meta_impl) in its order.
-Tensor &Tensor::index_add_(int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha) {
+Tensor &Tensor::index_add_(int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha) const {
   check_defined(*this, "self");
   check_defined(index, "index");
   check_defined(source, "source");
@@ -326,7 +326,7 @@ Tensor &Tensor::index_add_(int64_t dim, const Tensor &index, const Tensor &sourc
             source_slice, " at dimension 0.");
   const Tensor values = (alpha.to<double>() == 1.0 ? source : source.mul(alpha)).expand(vshape);
   advanced_index(self, {{dim, index.reshape({-1}).to(kLong)}}, &values, /*accumulate=*/true, /*select_indices=*/true);
-  return *this;
+  return mutable_self();
 }
 Tensor Tensor::index_add(int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha) const {
   check_defined(*this, "self");
@@ -336,7 +336,7 @@ Tensor index_add(const Tensor &a, int64_t dim, const Tensor &index, const Tensor
   return a.index_add(dim, index, source, alpha);
 }
 
-Tensor &Tensor::index_fill_(int64_t dim, const Tensor &index, const Tensor &value) {
+Tensor &Tensor::index_fill_(int64_t dim, const Tensor &index, const Tensor &value) const {
   check_defined(*this, "self");
   check_defined(index, "index");
   check_defined(value, "value");
@@ -350,9 +350,9 @@ Tensor &Tensor::index_fill_(int64_t dim, const Tensor &index, const Tensor &valu
   vshape[size_t(dim)] = index.numel();
   const Tensor v = value.to(scalar_type()).expand(vshape);
   advanced_index(self, {{dim, index.reshape({-1})}}, &v);
-  return *this;
+  return mutable_self();
 }
-Tensor &Tensor::index_fill_(int64_t dim, const Tensor &index, const Scalar &value) {
+Tensor &Tensor::index_fill_(int64_t dim, const Tensor &index, const Scalar &value) const {
   check_defined(*this, "self");
   return index_fill_(dim, index, scalar_to_tensor(value, scalar_type(), device()));
 }
@@ -445,7 +445,7 @@ Tensor detail::gather_targets(const Tensor &a, int64_t dim, const Tensor &index)
   return gather_impl(a, dim, index, true);
 }
 
-Tensor &Tensor::scatter_(int64_t dim, const Tensor &index, const Tensor &src) {
+Tensor &Tensor::scatter_(int64_t dim, const Tensor &index, const Tensor &src) const {
   check_defined(*this, "self");
   check_defined(index, "index");
   check_defined(src, "src");
@@ -462,9 +462,9 @@ Tensor &Tensor::scatter_(int64_t dim, const Tensor &index, const Tensor &src) {
   c.k = this->dim() == 0 ? 0 : stride(dim);
   c.ints = {this->dim() == 0 ? 1 : size(dim)};
   run(std::move(c), scalar_type());
-  return *this;
+  return mutable_self();
 }
-Tensor &Tensor::scatter_(int64_t dim, const Tensor &index, const Scalar &value) {
+Tensor &Tensor::scatter_(int64_t dim, const Tensor &index, const Scalar &value) const {
   check_defined(index, "index");
   return scatter_(dim, index, scalar_to_tensor(value, scalar_type(), device()).expand(index.sizes()));
 }

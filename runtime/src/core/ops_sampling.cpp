@@ -69,13 +69,13 @@ Tensor Tensor::multinomial(int64_t num_samples, bool replacement) const {
   return gfy::multinomial(*this, num_samples, replacement);
 }
 
-Tensor &Tensor::bernoulli_(double p) {
+Tensor &Tensor::bernoulli_(double p) const {
   check_defined(*this, "self");
   GFY_CHECK(p >= 0 && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=", p);
   NoGradGuard no_grad;
   return copy_(rand(sizes(), TensorOptions(kDouble).device(device())).lt(p));
 }
-Tensor &Tensor::bernoulli_(const Tensor &p) {
+Tensor &Tensor::bernoulli_(const Tensor &p) const {
   check_defined(*this, "self");
   check_defined(p, "p");
   NoGradGuard no_grad;
@@ -118,7 +118,7 @@ Tensor normal(double mean, double std, IntArrayRef size, const TensorOptions &op
   return randn(size, options).mul(std).add(mean);
 }
 
-Tensor &Tensor::exponential_(double lambd) {
+Tensor &Tensor::exponential_(double lambd) const {
   check_defined(*this, "self");
   GFY_CHECK(lambd >= 0.0, "exponential_ expects lambda >= 0.0, but found lambda=", lambd);
   GFY_CHECK(is_floating_point(), "\"exponential_cpu\" not implemented for '", scalar_type(), "'");

@@ -265,9 +265,9 @@ Tensor &adopt_shape(Tensor &self, const Tensor &view) {
 }
 } // namespace
 
-Tensor &Tensor::squeeze_() { return adopt_shape(*this, squeeze()); }
-Tensor &Tensor::squeeze_(int64_t dim) { return adopt_shape(*this, squeeze(dim)); }
-Tensor &Tensor::unsqueeze_(int64_t dim) { return adopt_shape(*this, unsqueeze(dim)); }
+Tensor &Tensor::squeeze_() const { return adopt_shape(mutable_self(), squeeze()); }
+Tensor &Tensor::squeeze_(int64_t dim) const { return adopt_shape(mutable_self(), squeeze(dim)); }
+Tensor &Tensor::unsqueeze_(int64_t dim) const { return adopt_shape(mutable_self(), unsqueeze(dim)); }
 
 TensorOptions Tensor::options() const {
   TensorOptions o = TensorOptions().dtype(scalar_type()).device(device());

@@ -135,7 +135,7 @@ public:
 
   // --- autograd (graphify/autograd/Autograd.h; LibTorch's semantics and messages) ---
   /// Makes a floating leaf track gradients (`x.requires_grad_()`); only leaves may change it.
-  Tensor &requires_grad_(bool requires_grad = true);
+  Tensor &requires_grad_(bool requires_grad = true) const;
   void set_requires_grad(bool requires_grad) { requires_grad_(requires_grad); }
   /// The accumulated gradient of a leaf; undefined until a backward pass reaches it.
   const Tensor &grad() const;
@@ -152,7 +152,7 @@ public:
   void retain_grad() const;
   bool retains_grad() const;
   /// Detaches in place: this handle stops tracking history.
-  Tensor &detach_();
+  Tensor &detach_() const;
   /// The same data without autograd history (as `detach()`).
   Tensor data() const { return detach(); }
   bool is_view() const { return defined() && impl_->is_view; }
@@ -213,9 +213,9 @@ public:
   Tensor squeeze(int64_t dim) const;
   Tensor unsqueeze(int64_t dim) const;
   /// In-place metadata changes, as LibTorch: every handle to this tensor sees the new shape.
-  Tensor &squeeze_();
-  Tensor &squeeze_(int64_t dim);
-  Tensor &unsqueeze_(int64_t dim);
+  Tensor &squeeze_() const;
+  Tensor &squeeze_(int64_t dim) const;
+  Tensor &unsqueeze_(int64_t dim) const;
   Tensor transpose(int64_t dim0, int64_t dim1) const;
   Tensor t() const;
   Tensor permute(IntArrayRef dims) const;
@@ -257,13 +257,13 @@ public:
   Tensor gather(int64_t dim, const Tensor &index) const;
   Tensor scatter(int64_t dim, const Tensor &index, const Tensor &src) const;
   Tensor scatter(int64_t dim, const Tensor &index, const Scalar &value) const;
-  Tensor &scatter_(int64_t dim, const Tensor &index, const Tensor &src);
-  Tensor &scatter_(int64_t dim, const Tensor &index, const Scalar &value);
+  Tensor &scatter_(int64_t dim, const Tensor &index, const Tensor &src) const;
+  Tensor &scatter_(int64_t dim, const Tensor &index, const Scalar &value) const;
   /// self[..., index[i], ...] = source[..., i, ...] along `dim` (index: long, 0-d or 1-d).
-  Tensor &index_copy_(int64_t dim, const Tensor &index, const Tensor &source);
+  Tensor &index_copy_(int64_t dim, const Tensor &index, const Tensor &source) const;
   Tensor index_copy(int64_t dim, const Tensor &index, const Tensor &source) const;
   /// Adds alpha * source's slices into self's slices at `index` along `dim` (repeated indices add up).
-  Tensor &index_add_(int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha = 1);
+  Tensor &index_add_(int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha = 1) const;
   Tensor index_add(int64_t dim, const Tensor &index, const Tensor &source, const Scalar &alpha = 1) const;
   /// LibTorch's aliases: not_equal is ne, argwhere is nonzero.
   Tensor not_equal(const Tensor &o) const { return ne(o); }
@@ -280,69 +280,69 @@ public:
   Tensor nan_to_num(std::optional<double> nan = 0.0, std::optional<double> posinf = std::nullopt,
                     std::optional<double> neginf = std::nullopt) const;
   /// self[..., index[i], ...] = value along `dim` (a Scalar or a 0-d tensor, converted to self's dtype).
-  Tensor &index_fill_(int64_t dim, const Tensor &index, const Scalar &value);
-  Tensor &index_fill_(int64_t dim, const Tensor &index, const Tensor &value);
+  Tensor &index_fill_(int64_t dim, const Tensor &index, const Scalar &value) const;
+  Tensor &index_fill_(int64_t dim, const Tensor &index, const Tensor &value) const;
   Tensor index_fill(int64_t dim, const Tensor &index, const Scalar &value) const;
   Tensor index_fill(int64_t dim, const Tensor &index, const Tensor &value) const;
   Tensor masked_select(const Tensor &mask, SL loc = SL::current()) const;
   Tensor nonzero(SL loc = SL::current()) const;
 
   // --- in-place ---
-  Tensor &copy_(const Tensor &src, bool non_blocking = false);
-  Tensor &fill_(const Scalar &value);
-  Tensor &fill_(const Tensor &value);
-  Tensor &zero_();
-  Tensor &add_(const Tensor &other, const Scalar &alpha = 1);
-  Tensor &add_(const Scalar &other, const Scalar &alpha = 1);
-  Tensor &sub_(const Tensor &other, const Scalar &alpha = 1);
-  Tensor &sub_(const Scalar &other, const Scalar &alpha = 1);
-  Tensor &mul_(const Tensor &other);
-  Tensor &mul_(const Scalar &other);
-  Tensor &div_(const Tensor &other);
-  Tensor &div_(const Scalar &other);
-  Tensor &masked_fill_(const Tensor &mask, const Scalar &value);
-  Tensor &masked_fill_(const Tensor &mask, const Tensor &value);
-  Tensor &clamp_(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt);
-  Tensor &relu_();
-  Tensor &sigmoid_();
-  Tensor &tanh_();
-  Tensor &exp_();
-  Tensor &neg_();
-  Tensor &sin_();
-  Tensor &cos_();
-  Tensor &tan_();
-  Tensor &asin_();
-  Tensor &acos_();
-  Tensor &atan_();
-  Tensor &sinh_();
-  Tensor &cosh_();
-  Tensor &asinh_();
-  Tensor &acosh_();
-  Tensor &atanh_();
-  Tensor &erf_();
-  Tensor &erfc_();
-  Tensor &log1p_();
-  Tensor &expm1_();
-  Tensor &log2_();
-  Tensor &log10_();
-  Tensor &exp2_();
-  Tensor &atan2_(const Tensor &other);
-  Tensor &hypot_(const Tensor &other);
-  Tensor &fmod_(const Tensor &other);
-  Tensor &fmod_(const Scalar &other);
-  Tensor &remainder_(const Tensor &other);
-  Tensor &remainder_(const Scalar &other);
-  Tensor &floor_divide_(const Tensor &other);
-  Tensor &floor_divide_(const Scalar &other);
-  Tensor &lerp_(const Tensor &end, const Scalar &weight);
-  Tensor &lerp_(const Tensor &end, const Tensor &weight);
-  Tensor &uniform_(double from = 0, double to = 1);
-  Tensor &normal_(double mean = 0, double std = 1);
+  Tensor &copy_(const Tensor &src, bool non_blocking = false) const;
+  Tensor &fill_(const Scalar &value) const;
+  Tensor &fill_(const Tensor &value) const;
+  Tensor &zero_() const;
+  Tensor &add_(const Tensor &other, const Scalar &alpha = 1) const;
+  Tensor &add_(const Scalar &other, const Scalar &alpha = 1) const;
+  Tensor &sub_(const Tensor &other, const Scalar &alpha = 1) const;
+  Tensor &sub_(const Scalar &other, const Scalar &alpha = 1) const;
+  Tensor &mul_(const Tensor &other) const;
+  Tensor &mul_(const Scalar &other) const;
+  Tensor &div_(const Tensor &other) const;
+  Tensor &div_(const Scalar &other) const;
+  Tensor &masked_fill_(const Tensor &mask, const Scalar &value) const;
+  Tensor &masked_fill_(const Tensor &mask, const Tensor &value) const;
+  Tensor &clamp_(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt) const;
+  Tensor &relu_() const;
+  Tensor &sigmoid_() const;
+  Tensor &tanh_() const;
+  Tensor &exp_() const;
+  Tensor &neg_() const;
+  Tensor &sin_() const;
+  Tensor &cos_() const;
+  Tensor &tan_() const;
+  Tensor &asin_() const;
+  Tensor &acos_() const;
+  Tensor &atan_() const;
+  Tensor &sinh_() const;
+  Tensor &cosh_() const;
+  Tensor &asinh_() const;
+  Tensor &acosh_() const;
+  Tensor &atanh_() const;
+  Tensor &erf_() const;
+  Tensor &erfc_() const;
+  Tensor &log1p_() const;
+  Tensor &expm1_() const;
+  Tensor &log2_() const;
+  Tensor &log10_() const;
+  Tensor &exp2_() const;
+  Tensor &atan2_(const Tensor &other) const;
+  Tensor &hypot_(const Tensor &other) const;
+  Tensor &fmod_(const Tensor &other) const;
+  Tensor &fmod_(const Scalar &other) const;
+  Tensor &remainder_(const Tensor &other) const;
+  Tensor &remainder_(const Scalar &other) const;
+  Tensor &floor_divide_(const Tensor &other) const;
+  Tensor &floor_divide_(const Scalar &other) const;
+  Tensor &lerp_(const Tensor &end, const Scalar &weight) const;
+  Tensor &lerp_(const Tensor &end, const Tensor &weight) const;
+  Tensor &uniform_(double from = 0, double to = 1) const;
+  Tensor &normal_(double mean = 0, double std = 1) const;
   /// Fills with draws of Exp(lambd) (floating dtypes).
-  Tensor &exponential_(double lambd = 1);
+  Tensor &exponential_(double lambd = 1) const;
   /// Fills with 0 or 1, 1 with probability p (a number in [0, 1], or a tensor broadcast to self).
-  Tensor &bernoulli_(double p = 0.5);
-  Tensor &bernoulli_(const Tensor &p);
+  Tensor &bernoulli_(double p = 0.5) const;
+  Tensor &bernoulli_(const Tensor &p) const;
   /// A tensor of self's shape and dtype: 1 with the probability self holds, or p.
   Tensor bernoulli() const;
   Tensor bernoulli(double p) const;
@@ -418,10 +418,10 @@ public:
   Tensor logical_and(const Tensor &other) const;
   Tensor logical_or(const Tensor &other) const;
   /// In place, the result converted to this tensor's dtype (1 or 0), as LibTorch's.
-  Tensor &logical_not_();
-  Tensor &logical_and_(const Tensor &other);
-  Tensor &logical_or_(const Tensor &other);
-  Tensor &logical_xor_(const Tensor &other);
+  Tensor &logical_not_() const;
+  Tensor &logical_and_(const Tensor &other) const;
+  Tensor &logical_or_(const Tensor &other) const;
+  Tensor &logical_xor_(const Tensor &other) const;
   Tensor bitwise_not() const;
   Tensor bitwise_and(const Tensor &other) const;
   Tensor bitwise_and(const Scalar &other) const;
@@ -429,13 +429,13 @@ public:
   Tensor bitwise_or(const Scalar &other) const;
   Tensor bitwise_xor(const Tensor &other) const;
   Tensor bitwise_xor(const Scalar &other) const;
-  Tensor &bitwise_not_();
-  Tensor &bitwise_and_(const Tensor &other);
-  Tensor &bitwise_and_(const Scalar &other);
-  Tensor &bitwise_or_(const Tensor &other);
-  Tensor &bitwise_or_(const Scalar &other);
-  Tensor &bitwise_xor_(const Tensor &other);
-  Tensor &bitwise_xor_(const Scalar &other);
+  Tensor &bitwise_not_() const;
+  Tensor &bitwise_and_(const Tensor &other) const;
+  Tensor &bitwise_and_(const Scalar &other) const;
+  Tensor &bitwise_or_(const Tensor &other) const;
+  Tensor &bitwise_or_(const Scalar &other) const;
+  Tensor &bitwise_xor_(const Tensor &other) const;
+  Tensor &bitwise_xor_(const Scalar &other) const;
   Tensor isnan() const;
   Tensor eq(const Tensor &o) const;
   Tensor eq(const Scalar &o) const;
@@ -543,6 +543,10 @@ public:
   Tensor baddbmm(const Tensor &batch1, const Tensor &batch2, const Scalar &beta = 1, const Scalar &alpha = 1) const;
 
 private:
+  // In-place methods are const, as LibTorch's: a Tensor is a handle, and writing through it
+  // changes the shared TensorImpl, not the handle (`p.grad().zero_()` on the const reference
+  // `grad()` returns is ordinary user code). They hand out the handle itself as LibTorch does.
+  Tensor &mutable_self() const { return const_cast<Tensor &>(*this); }
   void check_data_ptr(ScalarType requested, const SL &loc) const;
   void *raw_data() const;
   std::shared_ptr<TensorImpl> impl_;
