@@ -81,6 +81,8 @@ inline const char* dtype_name(const torch::Tensor& t) {
   if (st == torch::kByte) return "u8";
   if (st == torch::kChar) return "i8";
   if (st == torch::kShort) return "i16";
+  if (st == torch::kHalf) return "f16";
+  if (st == torch::kBFloat16) return "bf16";
   return "other";
 }
 
@@ -125,6 +127,9 @@ inline std::string serialize_tensor(const torch::Tensor& t) {
   else if (st == torch::kByte) append_values<uint8_t>(out, c, false);
   else if (st == torch::kChar) append_values<int8_t>(out, c, false);
   else if (st == torch::kShort) append_values<int16_t>(out, c, false);
+  // Every half and bfloat16 value is a float: compared exactly, as the integers are.
+  else if (st == torch::kHalf) append_values<at::Half>(out, c, false);
+  else if (st == torch::kBFloat16) append_values<at::BFloat16>(out, c, false);
   return out + "\n";
 }
 

@@ -308,6 +308,15 @@ std::vector<Case> cases() {
       << int(c[3].item<int8_t>()) << "\n";
     o << torch::zeros({0}, torch::kByte) << "\n" << torch::tensor(200, torch::kByte) << "\n";
   });
+  add("half_tensors", [](std::ostream &o) {
+    // half and bfloat16: values print as the floats they hold, with LibTorch's type names.
+    auto h = (ar(12, torch::kFloat).view({3, 4}) / 7 - 0.5).to(torch::kHalf);
+    auto b = torch::tensor({0.1, 1000.5, -3.0}).to(torch::kBFloat16);
+    o << h << "\n" << b << "\n" << h.dtype() << " " << b.dtype() << " " << h.scalar_type() << " " << torch::kBFloat16
+      << " " << h.toString() << " " << h.options() << "\n";
+    o << h[1][2].item() << " " << at::Half(0.1f) << " " << static_cast<float>(b[0].item<at::BFloat16>()) << " " << torch::full({2}, 65504.0, torch::kHalf) << "\n";
+    o << torch::zeros({0}, torch::kHalf) << "\n" << torch::tensor(2.5, torch::kHalf) << "\n";
+  });
   add("print_functions", [](std::ostream &o) {
     auto t = ar(12, torch::kFloat).view({3, 4}) * 1000.5;
     torch::print(o, t, 30);

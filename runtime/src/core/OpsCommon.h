@@ -21,8 +21,6 @@ Scalar read_scalar(const TensorImpl &t, int64_t linear);
 /// LibTorch's result_type over tensors: dimensioned tensors outrank 0-d tensors, which outrank
 /// wrapped numbers, unless the lower tier is of a higher category (bool < integral < floating).
 ScalarType result_type(std::initializer_list<const Tensor *> tensors);
-/// The same with a host scalar as a wrapped number.
-ScalarType result_type(const Tensor &a, const Scalar &s);
 
 /// A 0-d tensor holding `s` converted to `dtype`, on `device` (host write; no kernel).
 Tensor scalar_to_tensor(const Scalar &s, ScalarType dtype, Device device);

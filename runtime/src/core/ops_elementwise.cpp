@@ -61,13 +61,6 @@ ScalarType result_type(std::initializer_list<const Tensor *> tensors) {
   return finish(s);
 }
 
-ScalarType result_type(const Tensor &a, const Scalar &sc) {
-  PromoState s;
-  const TensorImpl &i = impl_of(a);
-  s.add(i.dtype, int64_t(i.sizes.size()), i.wrapped_number);
-  s.add(sc.type(), 0, true);
-  return finish(s);
-}
 
 Tensor scalar_to_tensor(const Scalar &s, ScalarType dtype, Device device) {
   Tensor out = make_tensor({}, dtype, Device(kCPU));
@@ -81,6 +74,8 @@ Tensor scalar_to_tensor(const Scalar &s, ScalarType dtype, Device device) {
   case kLong: *reinterpret_cast<int64_t *>(p) = s.toLong(); break;
   case kFloat: *reinterpret_cast<float *>(p) = s.toFloat(); break;
   case kDouble: *reinterpret_cast<double *>(p) = s.toDouble(); break;
+  case kHalf: *reinterpret_cast<Half *>(p) = s.toHalf(); break;
+  case kBFloat16: *reinterpret_cast<BFloat16 *>(p) = s.toBFloat16(); break;
   }
   if (!device.is_cpu()) return out.to(device);
   return out;
@@ -92,6 +87,22 @@ Tensor cast(const Tensor &t, ScalarType dtype) {
 }
 
 } // namespace detail
+
+ScalarType result_type(const Tensor &a, const Tensor &b) { return detail::result_type({&a, &b}); }
+ScalarType result_type(const Tensor &a, const Scalar &b) {
+  detail::PromoState s;
+  const TensorImpl &i = detail::impl_of(a);
+  s.add(i.dtype, int64_t(i.sizes.size()), i.wrapped_number);
+  s.add(b.type(), 0, true);
+  return detail::finish(s);
+}
+ScalarType result_type(const Scalar &a, const Tensor &b) { return result_type(b, a); }
+ScalarType result_type(const Scalar &a, const Scalar &b) {
+  detail::PromoState s;
+  s.add(a.type(), 0, true);
+  s.add(b.type(), 0, true);
+  return detail::finish(s);
+}
 
 using namespace detail;
 
@@ -321,10 +332,19 @@ Tensor &Tensor::copy_(const Tensor &src, bool) const {
 }
 
 namespace {
-/// A value stored in an integer tensor must fit it (NaN does not), as LibTorch checks with
-/// c10::checked_convert: "value cannot be converted to type uint8_t without overflow".
+/// A value stored in an integer tensor must fit it (NaN does not), and a finite one stored in a
+/// half or bfloat16 tensor its range, as LibTorch checks with c10::checked_convert: "value cannot
+/// be converted to type uint8_t without overflow".
 void check_fits(const Scalar &v, ScalarType t) {
+  const double d = v.toDouble();
   switch (t) {
+  case kHalf:
+    GFY_CHECK(!std::isfinite(d) || std::fabs(d) <= 65504.0, "value cannot be converted to type at::Half without overflow");
+    break;
+  case kBFloat16:
+    GFY_CHECK(!std::isfinite(d) || std::fabs(d) <= 3.3895313892515355e38,
+              "value cannot be converted to type at::BFloat16 without overflow");
+    break;
   case kByte: (void)v.to<uint8_t>(); break;
   case kChar: (void)v.to<int8_t>(); break;
   case kShort: (void)v.to<int16_t>(); break;

@@ -219,6 +219,8 @@ Scalar read_scalar(const TensorImpl &t, int64_t linear) {
   case kLong: return Scalar(*reinterpret_cast<const int64_t *>(p));
   case kFloat: return Scalar(*reinterpret_cast<const float *>(p));
   case kDouble: return Scalar(*reinterpret_cast<const double *>(p));
+  case kHalf: return Scalar(*reinterpret_cast<const Half *>(p));
+  case kBFloat16: return Scalar(*reinterpret_cast<const BFloat16 *>(p));
   }
   return Scalar();
 }

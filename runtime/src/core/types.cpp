@@ -40,6 +40,8 @@ size_t element_size(ScalarType t) {
   case kLong: return 8;
   case kFloat: return 4;
   case kDouble: return 8;
+  case kHalf: return 2;
+  case kBFloat16: return 2;
   }
   return 1;
 }
@@ -54,6 +56,8 @@ const char *to_string(ScalarType t) {
   case kLong: return "Long";
   case kFloat: return "Float";
   case kDouble: return "Double";
+  case kHalf: return "Half";
+  case kBFloat16: return "BFloat16";
   }
   return "Undefined";
 }
@@ -71,6 +75,8 @@ const char *TypeMeta::name() const {
   case kLong: return "long int";
   case kFloat: return "float";
   case kDouble: return "double";
+  case kHalf: return "c10::Half";
+  case kBFloat16: return "c10::BFloat16";
   }
   return "nullptr (uninitialized)";
 }
@@ -87,8 +93,9 @@ std::ostream &operator<<(std::ostream &os, const TensorOptions &o) {
 }
 
 namespace {
-/// The dtype's place in LibTorch's lattice: bool < {uint8, int8} < int16 < int < long < float <
-/// double. Only uint8 and int8 share a place; every other pair is ordered.
+/// The dtype's place in LibTorch's lattice: bool < {uint8, int8} < int16 < int < long <
+/// {half, bfloat16} < float < double. uint8 with int8 and half with bfloat16 share a place;
+/// every other pair is ordered.
 int promotion_rank(ScalarType t) {
   switch (t) {
   case kBool: return 0;
@@ -97,17 +104,20 @@ int promotion_rank(ScalarType t) {
   case kShort: return 2;
   case kInt: return 3;
   case kLong: return 4;
-  case kFloat: return 5;
-  case kDouble: return 6;
+  case kHalf: return 5;
+  case kBFloat16: return 5;
+  case kFloat: return 6;
+  case kDouble: return 7;
   }
   return 0;
 }
 } // namespace
 
-// Promotion is the higher of the two, except uint8 with int8: neither holds the other's values,
-// so LibTorch gives int16.
+// Promotion is the higher of the two, except uint8 with int8 and half with bfloat16: neither
+// holds the other's values, so LibTorch gives int16 and float.
 ScalarType promote_types(ScalarType a, ScalarType b) {
   if ((a == kByte && b == kChar) || (a == kChar && b == kByte)) return kShort;
+  if ((a == kHalf && b == kBFloat16) || (a == kBFloat16 && b == kHalf)) return kFloat;
   return promotion_rank(a) >= promotion_rank(b) ? a : b;
 }
 

@@ -143,6 +143,9 @@ static_assert(sizeof(kOpDtypes) / sizeof(kOpDtypes[0]) == size_t(kNumOps));
 } // namespace
 
 bool op_table_dtypes(OpId op, ScalarType dtype) {
+  // Half and bfloat16 are storage types: backends convert them, and every other op on them runs
+  // in float (detail::run, src/core/Dispatch.cpp).
+  if (isReducedFloatingType(dtype)) return op == OpId::copy;
   const int i = int(op);
   return i >= 0 && i < kNumOps && in_set(kOpDtypes[i], dtype);
 }

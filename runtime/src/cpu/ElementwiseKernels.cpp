@@ -90,10 +90,18 @@ template <class T> inline bool is_nan(T v) {
 
 // --- copies, fills, ranges, random ---------------------------------------------------------------
 
+/// Conversions from and to half and bfloat16 go through float, as LibTorch's do.
+template <class O, class A> inline O convert_storage(A v) {
+  if constexpr (std::is_same_v<O, A>) return v;
+  else if constexpr (is_reduced_floating_v<A>) return convert<O>(float(v));
+  else if constexpr (is_reduced_floating_v<O>) return O(convert<float>(v));
+  else return convert<O>(v);
+}
+
 void copy_kernel(OpCall &c) {
   const Tensor &out = c.out[0], &in = c.in[0];
-  dispatch_all(I(out).dtype, [&]<class O>() {
-    dispatch_all(I(in).dtype, [&]<class A>() { unary_loop<O, A>(out, in, [](A v) { return convert<O>(v); }); });
+  dispatch_storage(I(out).dtype, [&]<class O>() {
+    dispatch_storage(I(in).dtype, [&]<class A>() { unary_loop<O, A>(out, in, convert_storage<O, A>); });
   });
 }
 

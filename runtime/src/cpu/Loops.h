@@ -122,6 +122,15 @@ template <class F> void dispatch_all(ScalarType t, F &&f) {
   case ScalarType::Long: f.template operator()<int64_t>(); return;
   case ScalarType::Float: f.template operator()<float>(); return;
   case ScalarType::Double: f.template operator()<double>(); return;
+  default: throw Error(std::string("CPU kernel not implemented for dtype ") + to_string(t));
+  }
+}
+/// dispatch_all and the 16-bit floating storage types, which only conversions handle.
+template <class F> void dispatch_storage(ScalarType t, F &&f) {
+  switch (t) {
+  case ScalarType::Half: f.template operator()<Half>(); return;
+  case ScalarType::BFloat16: f.template operator()<BFloat16>(); return;
+  default: dispatch_all(t, f);
   }
 }
 template <class F> void dispatch_num(ScalarType t, F &&f) {

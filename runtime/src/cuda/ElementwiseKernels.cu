@@ -34,8 +34,14 @@ template <class O, class T, class F> void binary(const OpCall &c, const LaunchCo
 
 // --- functors (one per op; `T` is the compute dtype) ----------------------------------------------
 
+/// Conversions from and to half and bfloat16 go through float, as the CPU reference's.
 template <class O, class A> struct ConvertF {
-  __device__ O operator()(A v) const { return convert<O>(v); }
+  __device__ O operator()(A v) const {
+    if constexpr (std::is_same_v<O, A>) return v;
+    else if constexpr (is_reduced_floating_v<A>) return convert<O>(float(v));
+    else if constexpr (is_reduced_floating_v<O>) return O(convert<float>(v));
+    else return convert<O>(v);
+  }
 };
 template <class T> struct AddF {
   T alpha;
@@ -336,7 +342,7 @@ void launch_small_copy(cudaStream_t s, void *dst, const SmallCopy &src, size_t n
 
 void copy_cuda(OpCall &c, const LaunchContext &ctx) {
   const ScalarType ot = I(c.out[0]).dtype, it = I(c.in[0]).dtype;
-  GFY_DISPATCH_ALL(ot, O, GFY_DISPATCH_ALL(it, A, unary<O, A>(c, ctx, ConvertF<O, A>{})))
+  GFY_DISPATCH_STORAGE(ot, O, GFY_DISPATCH_STORAGE(it, A, unary<O, A>(c, ctx, ConvertF<O, A>{})))
 }
 
 void fill_cuda(OpCall &c, const LaunchContext &ctx) {

@@ -237,6 +237,7 @@ void nonzero_cuda(OpCall &c, const LaunchContext &ctx) {
     case kLong: nz = nonzero_at<int64_t>(p); break;
     case kFloat: nz = nonzero_at<float>(p); break;
     case kDouble: nz = nonzero_at<double>(p); break;
+    default: throw Error(std::string("CUDA kernel not implemented for dtype ") + to_string(in.dtype));
     }
     if (!nz) continue;
     ++count;

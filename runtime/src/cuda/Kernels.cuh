@@ -182,6 +182,15 @@ inline Lanes lanes(const TensorImpl &t, int64_t dim) {
     GFY_CUDA_CASE(Long, int64_t, T, __VA_ARGS__)                                                   \
     GFY_CUDA_CASE(Float, float, T, __VA_ARGS__)                                                    \
     GFY_CUDA_CASE(Double, double, T, __VA_ARGS__)                                                  \
+    GFY_CUDA_UNSUPPORTED(dtype);                                                                   \
+  }
+/// GFY_DISPATCH_ALL and the 16-bit floating storage types, which only conversions handle.
+#define GFY_DISPATCH_STORAGE(dtype, T, ...)                                                        \
+  switch (dtype) {                                                                                 \
+    GFY_CUDA_CASE(Half, ::gfy::Half, T, __VA_ARGS__)                                               \
+    GFY_CUDA_CASE(BFloat16, ::gfy::BFloat16, T, __VA_ARGS__)                                       \
+  default:                                                                                         \
+    GFY_DISPATCH_ALL(dtype, T, __VA_ARGS__)                                                        \
   }
 #define GFY_DISPATCH_NUM(dtype, T, ...)                                                            \
   switch (dtype) {                                                                                 \

@@ -34,7 +34,7 @@ public:
   void setAllowTF32CuBLAS(bool b) { allow_tf32_cublas_ = b; }
   bool allowTF32CuDNN() const { return allow_tf32_cudnn_; }
   void setAllowTF32CuDNN(bool b) { allow_tf32_cudnn_ = b; }
-  /// Reduced-precision reductions in half-precision GEMMs: the runtime has no half precision.
+  /// Reduced-precision reductions in half-precision GEMMs: recorded only (half products run in float).
   bool allowFP16ReductionCuBLAS() const { return allow_fp16_reduction_cublas_; }
   void setAllowFP16ReductionCuBLAS(bool b) { allow_fp16_reduction_cublas_ = b; }
   bool hasCUDA() const { return has_backend(kCUDA); }

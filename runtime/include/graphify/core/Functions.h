@@ -174,6 +174,13 @@ Tensor clamp_max(const Tensor &a, const Scalar &max);
 Tensor maximum(const Tensor &a, const Tensor &b);
 Tensor minimum(const Tensor &a, const Tensor &b);
 Tensor where(const Tensor &condition, const Tensor &a, const Tensor &b);
+/// The dtype an op on these operands computes in (at::result_type): tensors with dimensions
+/// before 0-d ones before numbers, unless a lower group holds a higher category (float over
+/// integer over bool).
+ScalarType result_type(const Tensor &a, const Tensor &b);
+ScalarType result_type(const Tensor &a, const Scalar &b);
+ScalarType result_type(const Scalar &a, const Tensor &b);
+ScalarType result_type(const Scalar &a, const Scalar &b);
 Tensor where(const Tensor &condition, const Scalar &a, const Tensor &b);
 Tensor where(const Tensor &condition, const Tensor &a, const Scalar &b);
 Tensor where(const Tensor &condition, const Scalar &a, const Scalar &b);

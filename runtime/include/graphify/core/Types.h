@@ -10,6 +10,8 @@
 ///   gfy::Tensor i = gfy::arange(5, gfy::dtype(gfy::kLong));
 /// \endcode
 
+#include <graphify/core/Half.h>
+
 #include <complex>
 #include <cstdint>
 #include <initializer_list>
@@ -73,8 +75,10 @@ template <class... Args> std::string str_cat(const Args &...args);
 
 /// Element types. The values are stable (the runtime's archive stores them), so the narrow integer
 /// types come last; promotion follows LibTorch's lattice (promote_types), not the values.
-enum class ScalarType : int8_t { Bool = 0, Int = 1, Long = 2, Float = 3, Double = 4, Byte = 5, Char = 6, Short = 7 };
-constexpr int kNumScalarTypes = 8;
+enum class ScalarType : int8_t {
+  Bool = 0, Int = 1, Long = 2, Float = 3, Double = 4, Byte = 5, Char = 6, Short = 7, Half = 8, BFloat16 = 9
+};
+constexpr int kNumScalarTypes = 10;
 
 inline constexpr ScalarType kBool = ScalarType::Bool;
 inline constexpr ScalarType kByte = ScalarType::Byte;
@@ -91,6 +95,9 @@ inline constexpr ScalarType kFloat = ScalarType::Float;
 inline constexpr ScalarType kFloat32 = ScalarType::Float;
 inline constexpr ScalarType kDouble = ScalarType::Double;
 inline constexpr ScalarType kFloat64 = ScalarType::Double;
+inline constexpr ScalarType kHalf = ScalarType::Half;
+inline constexpr ScalarType kFloat16 = ScalarType::Half;
+inline constexpr ScalarType kBFloat16 = ScalarType::BFloat16;
 // LibTorch's short spellings (torch/types.h) of the dtypes the runtime has.
 inline constexpr ScalarType kU8 = kUInt8;
 inline constexpr ScalarType kI8 = kInt8;
@@ -99,13 +106,16 @@ inline constexpr ScalarType kI32 = kInt32;
 inline constexpr ScalarType kI64 = kInt64;
 inline constexpr ScalarType kF32 = kFloat32;
 inline constexpr ScalarType kF64 = kFloat64;
+inline constexpr ScalarType kF16 = kFloat16;
 
 /// Bytes per element.
 size_t element_size(ScalarType t);
 /// "Float", "Long", ... as LibTorch prints them.
 const char *to_string(ScalarType t);
 std::ostream &operator<<(std::ostream &os, ScalarType t);
-inline bool isFloatingType(ScalarType t) { return t == kFloat || t == kDouble; }
+/// Half and bfloat16: stored in 16 bits, computed in float (graphify/core/Half.h).
+inline bool isReducedFloatingType(ScalarType t) { return t == kHalf || t == kBFloat16; }
+inline bool isFloatingType(ScalarType t) { return t == kFloat || t == kDouble || isReducedFloatingType(t); }
 inline bool isIntegralType(ScalarType t, bool include_bool) {
   return t == kByte || t == kChar || t == kShort || t == kInt || t == kLong || (include_bool && t == kBool);
 }
@@ -159,6 +169,8 @@ template <> struct CppTypeToScalarType<int32_t> { static constexpr ScalarType va
 template <> struct CppTypeToScalarType<int64_t> { static constexpr ScalarType value = kLong; };
 template <> struct CppTypeToScalarType<float> { static constexpr ScalarType value = kFloat; };
 template <> struct CppTypeToScalarType<double> { static constexpr ScalarType value = kDouble; };
+template <> struct CppTypeToScalarType<Half> { static constexpr ScalarType value = kHalf; };
+template <> struct CppTypeToScalarType<BFloat16> { static constexpr ScalarType value = kBFloat16; };
 /// The C++ element type of a dtype (c10::impl::ScalarTypeToCPPTypeT), for the dispatch macros.
 template <ScalarType S> struct ScalarTypeToCPPType;
 template <> struct ScalarTypeToCPPType<ScalarType::Bool> { using type = bool; };
@@ -169,6 +181,8 @@ template <> struct ScalarTypeToCPPType<ScalarType::Int> { using type = int32_t; 
 template <> struct ScalarTypeToCPPType<ScalarType::Long> { using type = int64_t; };
 template <> struct ScalarTypeToCPPType<ScalarType::Float> { using type = float; };
 template <> struct ScalarTypeToCPPType<ScalarType::Double> { using type = double; };
+template <> struct ScalarTypeToCPPType<ScalarType::Half> { using type = Half; };
+template <> struct ScalarTypeToCPPType<ScalarType::BFloat16> { using type = BFloat16; };
 template <ScalarType S> using ScalarTypeToCPPTypeT = typename ScalarTypeToCPPType<S>::type;
 /// The real type under an element type (c10::scalar_value_type): the type itself for the
 /// runtime's dtypes, the component type of a complex number.
@@ -328,6 +342,8 @@ public:
       d_ = static_cast<double>(v);
     }
   }
+  Scalar(Half v) : Scalar(float(v)) {}
+  Scalar(BFloat16 v) : Scalar(float(v)) {}
   bool isFloatingPoint() const { return kind_ == Kind::Double; }
   bool isIntegral(bool include_bool) const {
     return kind_ == Kind::Int || (include_bool && kind_ == Kind::Bool);
@@ -340,6 +356,8 @@ public:
   }
   double toDouble() const { return kind_ == Kind::Double ? d_ : double(i_); }
   float toFloat() const { return float(toDouble()); }
+  Half toHalf() const { return Half(toFloat()); }
+  BFloat16 toBFloat16() const { return BFloat16(toFloat()); }
   /// Integer reads are checked, as c10::checked_convert: NaN, infinities and values outside the
   /// type's range throw gfy::Error ("value cannot be converted to type int64_t without
   /// overflow") instead of being undefined behaviour.

@@ -201,8 +201,10 @@ private:
     case gfy::ScalarType::Int: return 3;
     case gfy::ScalarType::Long: return 4;
     case gfy::ScalarType::Float: return 6;
+    case gfy::ScalarType::Half: return 5;
     case gfy::ScalarType::Double: return 7;
     case gfy::ScalarType::Bool: return 11;
+    case gfy::ScalarType::BFloat16: return 15;
     }
     return -1;
   }

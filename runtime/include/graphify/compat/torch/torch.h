@@ -182,6 +182,10 @@ using ::gfy::kFloat;
 using ::gfy::kInt;
 using ::gfy::kLong;
 using ::gfy::kShort;
+using ::gfy::kHalf;
+using ::gfy::kBFloat16;
+using ::gfy::Half;
+using ::gfy::BFloat16;
 using ::gfy::DeprecatedTypeProperties;
 using ::gfy::scalar_value_type;
 namespace impl {
@@ -427,9 +431,9 @@ inline ::gfy::ScalarType dispatch_type(const ::gfy::DeprecatedTypeProperties &t)
 /// LibTorch's AT_DISPATCH_* macros: run a lambda with `scalar_t` bound to the C++ type of a
 /// dtype, for the dtypes a form names, and throw LibTorch's "\"NAME\" not implemented for
 /// 'Int'" for the others. The integral forms cover uint8, int8, int16, int and long, as
-/// LibTorch's; _AND_HALF adds nothing (no tensor here is half), and naming a dtype the runtime
-/// lacks (`at::kHalf` in a _AND form) fails to compile. The type may be a ScalarType, a TypeMeta
-/// (`x.dtype()`) or LibTorch's deprecated `x.type()`.
+/// LibTorch's; _AND_HALF adds half (`scalar_t` is at::Half, which converts to and from float),
+/// and naming a dtype the runtime lacks (complex) in a _AND form fails to compile. The type may be
+/// a ScalarType, a TypeMeta (`x.dtype()`) or LibTorch's deprecated `x.type()`.
 #define AT_DISPATCH_CASE(enum_type, ...)                                                           \
   case enum_type: {                                                                                \
     using scalar_t [[maybe_unused]] = ::gfy::ScalarTypeToCPPTypeT<enum_type>;                      \
@@ -461,7 +465,8 @@ inline ::gfy::ScalarType dispatch_type(const ::gfy::DeprecatedTypeProperties &t)
   AT_DISPATCH_CASE_FLOATING_TYPES(__VA_ARGS__)
 #define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...)                                                \
   AT_DISPATCH_SWITCH(TYPE, NAME, AT_DISPATCH_CASE_FLOATING_TYPES(__VA_ARGS__))
-#define AT_DISPATCH_FLOATING_TYPES_AND_HALF(TYPE, NAME, ...) AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, __VA_ARGS__)
+#define AT_DISPATCH_FLOATING_TYPES_AND_HALF(TYPE, NAME, ...)                                       \
+  AT_DISPATCH_SWITCH(TYPE, NAME, AT_DISPATCH_CASE_FLOATING_TYPES(__VA_ARGS__) AT_DISPATCH_CASE(::gfy::ScalarType::Half, __VA_ARGS__))
 #define AT_DISPATCH_FLOATING_TYPES_AND(SCALARTYPE, TYPE, NAME, ...)                                \
   AT_DISPATCH_SWITCH(TYPE, NAME, AT_DISPATCH_CASE_FLOATING_TYPES(__VA_ARGS__) AT_DISPATCH_CASE(SCALARTYPE, __VA_ARGS__))
 #define AT_DISPATCH_FLOATING_TYPES_AND2(SCALARTYPE1, SCALARTYPE2, TYPE, NAME, ...)                 \
