@@ -224,3 +224,14 @@ DIFF_CASE(survey4_inplace_through_const_leaf_errors) {
   const torch::Tensor& weight = lin->weight;
   return weight.add_(1);
 }
+
+namespace {
+/// A helper taking LibTorch's TensorList, as user code declares one.
+torch::Tensor concat_all(at::TensorList parts) { return torch::cat(parts, 0); }
+}  // namespace
+DIFF_CASE(survey4_tensor_list) {
+  std::vector<torch::Tensor> v = {torch::ones({2}), torch::arange(2, torch::kFloat)};
+  torch::TensorList l = v;
+  return {concat_all(v), concat_all({torch::ones({1}), v[1]}), torch::stack(l), torch::cat(l, 0),
+          S(double(l.size())), l[0] + l.back()};
+}

@@ -361,3 +361,18 @@ TEST(Errors, LinalgInvRefusesGradients) {
   NoGradGuard no_grad;
   EXPECT_TRUE(allclose(linalg_inv(a), eye(3) * 0.5));
 }
+
+TEST(Errors, HalfOpsRefuseGradients) {
+  // The float copies half ops run on are outside the autograd graph: refused, not silently cut.
+  Tensor w = ones({2}, kHalf).requires_grad_();
+  EXPECT_ERROR(w * 2, "\"mul\": Half tensors do not record gradients in the runtime");
+  EXPECT_ERROR(ones({2}, kBFloat16).requires_grad_().sum(), "BFloat16 tensors do not record gradients");
+  NoGradGuard no_grad;
+  EXPECT_TRUE(equal(w * 2, full({2}, 2.0, kHalf)));
+}
+
+TEST(Errors, HalfFillChecksTheRange) {
+  EXPECT_ERROR(full({2}, 65520.0, kHalf), "value cannot be converted to type at::Half without overflow");
+  EXPECT_ERROR(zeros({1}, kHalf).fill_(-1e5), "at::Half without overflow");
+  EXPECT_TRUE(full({1}, 65504.0, kHalf).item<float>() == 65504.f);
+}

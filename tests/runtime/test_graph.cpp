@@ -47,6 +47,23 @@ TEST(Capture, ReplaySeesNewInputsInTheSameOutputBuffer) {
   EXPECT_TRUE(allclose(out, mlp(x, w, b)));
 }
 
+TEST(Capture, HalfOpsReplayTheirWideningAndRounding) {
+  // Half ops run in float inside detail::run; each step (widen, op, round) is recorded, so replay
+  // reads the half inputs again and writes the same half output buffer.
+  manual_seed(2);
+  Tensor x = randn({4, 8}).to(kHalf), w = randn({8, 3}).to(kHalf);
+  Tensor out;
+  Graph g = capture([&] { out = relu(mm(x, w) * 2).sum(0); });
+  EXPECT_EQ(out.scalar_type(), kHalf);
+  const void *buffer = out.data_ptr();
+  for (int i = 0; i < 2; ++i) {
+    x.copy_(randn({4, 8}));
+    g.replay();
+    EXPECT_EQ(out.data_ptr(), buffer);
+    EXPECT_TRUE(equal(out, relu(mm(x, w) * 2).sum(0)));
+  }
+}
+
 TEST(Capture, ReplayDoesNotAllocate) {
   Tensor x = randn({32, 16}), w = randn({16, 16});
   Tensor out;

@@ -28,7 +28,7 @@ TEST(Serialize, TensorsRoundTripEveryDtype) {
   const std::string path = temp_path("tensors");
   std::vector<Tensor> in = {randn({2, 3}), arange(6).view({3, 2}), arange(4, kInt), randn({4}).gt(0),
                             randn({2, 2}, kDouble), zeros({0, 3}), scalar_tensor(2.5),
-                            randn({4, 5}).t()};
+                            randn({4, 5}).t(), randn({3}).to(kHalf), randn({2, 2}).to(kBFloat16)};
   save(in, path);
   std::vector<Tensor> out;
   load(out, path);

@@ -75,6 +75,11 @@ public:
   }
   ArrayRef slice(size_t start) const { return slice(start, size_ - start); }
   std::vector<T> vec() const { return std::vector<T>(begin(), end()); }
+  /// A copy as a vector, implicitly as c10::ArrayRef's, so an `at::TensorList` passes where the
+  /// runtime takes `const std::vector<Tensor>&`. Not for int64_t, whose lists are IntArrayRefs.
+  template <class U = T, std::enable_if_t<!std::is_same_v<U, int64_t>, int> = 0> operator std::vector<T>() const {
+    return vec();
+  }
   bool equals(ArrayRef o) const {
     if (size_ != o.size_) return false;
     for (size_t i = 0; i < size_; ++i)
@@ -86,6 +91,9 @@ private:
   const T *data_ = nullptr;
   size_t size_ = 0;
 };
+
+/// at::TensorList: a view of tensors held elsewhere (a vector, a braced list for the call).
+using TensorList = ArrayRef<Tensor>;
 
 /// `torch::tensor(ArrayRef<float>(p, n))`: a 1-d tensor holding a copy of the values.
 template <class T> Tensor tensor(ArrayRef<T> values, const TensorOptions &options = {}) {
