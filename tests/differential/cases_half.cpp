@@ -69,7 +69,10 @@ DIFF_CASE(half_result_type) {
   return {S(double(static_cast<int>(torch::result_type(h, torch::ones({2})) == torch::kFloat))),
           S(double(static_cast<int>(torch::promote_types(torch::kHalf, torch::kBFloat16) == torch::kFloat))),
           S(double(static_cast<int>(torch::promote_types(torch::kHalf, torch::kLong) == torch::kHalf))),
-          S(double(static_cast<int>(torch::result_type(h, 2.5) == torch::kHalf)))};
+          S(double(static_cast<int>(torch::result_type(h, 2.5) == torch::kHalf))),
+          diff::flag(torch::result_type(2, h) == torch::kHalf), diff::flag(torch::result_type(2, 2.5) == torch::kFloat),
+          diff::flag(torch::result_type(true, 3) == torch::kLong),
+          diff::flag(torch::result_type(torch::tensor(1.5, torch::kDouble), torch::ones({2}, torch::kLong)) == torch::kDouble)};
 }
 
 DIFF_CASE(half_arithmetic) {
