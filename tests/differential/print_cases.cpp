@@ -65,6 +65,7 @@ struct PrintedNetImpl : torch::nn::Module {
                                nn::BatchNorm1d(nn::BatchNormOptions(4).momentum(0.5).affine(false)),
                                nn::Conv1d(2, 4, 3), nn::Conv1d(nn::Conv1dOptions(2, 4, 3).padding(1).bias(false)),
                                nn::LSTM(nn::LSTMOptions(4, 8).num_layers(2).batch_first(true)),
+                               nn::LSTM(nn::LSTMOptions(4, 8).bidirectional(true).proj_size(3)),
                                nn::GroupNorm(2, 4), nn::SiLU(), nn::Dropout2d(0.2)));
     inner = register_module("inner", std::make_shared<InnerImpl>());
   }

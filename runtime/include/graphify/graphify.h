@@ -43,6 +43,7 @@
 #include <graphify/nn/Utils.h>
 #include <graphify/optim/Adam.h>
 #include <graphify/optim/AdamW.h>
+#include <graphify/optim/LRScheduler.h>
 #include <graphify/optim/RMSprop.h>
 #include <graphify/optim/SGD.h>
 #include <graphify/data/Data.h>

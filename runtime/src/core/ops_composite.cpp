@@ -144,6 +144,18 @@ Tensor flip(const Tensor &a, IntArrayRef dims) {
   return out.is_same(a) ? a.clone() : out;
 }
 
+Tensor fliplr(const Tensor &a) {
+  check_defined(a, "self");
+  GFY_CHECK(a.dim() >= 2, "Input must be >= 2-d.");
+  return flip(a, {1});
+}
+
+Tensor flipud(const Tensor &a) {
+  check_defined(a, "self");
+  GFY_CHECK(a.dim() >= 1, "Input must be >= 1-d.");
+  return flip(a, {0});
+}
+
 Tensor roll(const Tensor &a, IntArrayRef shifts, IntArrayRef dims) {
   check_defined(a, "self");
   GFY_CHECK(!shifts.empty(), "`shifts` required");
@@ -359,6 +371,8 @@ Tensor Tensor::norm(std::optional<Scalar> p, IntArrayRef dim, bool keepdim) cons
 Tensor Tensor::logsumexp(IntArrayRef dim, bool keepdim) const { return gfy::logsumexp(*this, dim, keepdim); }
 Tensor Tensor::repeat(IntArrayRef repeats) const { return gfy::repeat(*this, repeats); }
 Tensor Tensor::flip(IntArrayRef dims) const { return gfy::flip(*this, dims); }
+Tensor Tensor::fliplr() const { return gfy::fliplr(*this); }
+Tensor Tensor::flipud() const { return gfy::flipud(*this); }
 Tensor Tensor::roll(IntArrayRef shifts, IntArrayRef dims) const { return gfy::roll(*this, shifts, dims); }
 Tensor Tensor::tril(int64_t diagonal) const { return gfy::tril(*this, diagonal); }
 Tensor Tensor::diag(int64_t diagonal) const { return gfy::diag(*this, diagonal); }

@@ -947,10 +947,28 @@ Tensor Tensor::floor_divide(const Scalar &o) const { return gfy::floor_divide(*t
 Tensor Tensor::lerp(const Tensor &end, const Scalar &w) const { return gfy::lerp(*this, end, w); }
 Tensor Tensor::lerp(const Tensor &end, const Tensor &w) const { return gfy::lerp(*this, end, w); }
 Tensor Tensor::cumprod(int64_t dim, std::optional<ScalarType> d) const { return gfy::cumprod(*this, dim, d); }
+namespace {
+/// The in-place comparisons: self takes the comparison's result, 0 or 1 in self's dtype. Other
+/// broadcasts to self, never self to other (LibTorch's in-place rule, and its message).
+Tensor &assign_comparison(const Tensor &self, const Tensor &result) {
+  GFY_CHECK(result.sizes() == self.sizes(), "output with shape ", self.sizes(), " doesn't match the broadcast shape ",
+            result.sizes());
+  return self.copy_(result);
+}
+} // namespace
+
 #define GFY_CMP_METHOD(name)                                                                       \
   Tensor name(const Tensor &a, const Scalar &b) { return binary_scalar(OpId::name, Kind::Compare, a, b, 1.0); } \
   Tensor Tensor::name(const Tensor &o) const { return gfy::name(*this, o); }                       \
-  Tensor Tensor::name(const Scalar &o) const { return gfy::name(*this, o); }
+  Tensor Tensor::name(const Scalar &o) const { return gfy::name(*this, o); }                       \
+  Tensor &Tensor::name##_(const Tensor &o) const {                                                 \
+    check_defined(*this, "self");                                                                  \
+    return assign_comparison(*this, gfy::name(*this, o));                                          \
+  }                                                                                                \
+  Tensor &Tensor::name##_(const Scalar &o) const {                                                 \
+    check_defined(*this, "self");                                                                  \
+    return assign_comparison(*this, gfy::name(*this, o));                                          \
+  }
 GFY_CMP_METHOD(eq)
 GFY_CMP_METHOD(ne)
 GFY_CMP_METHOD(lt)

@@ -479,6 +479,48 @@ Tensor scatter(const Tensor &a, int64_t dim, const Tensor &index, const Scalar &
   return out.scatter_(dim, index, value);
 }
 
+// scatter_add_ is an accumulating put at the coordinates the index names: along `dim` the index's
+// values, along every other dim the position itself (arange, broadcast). The put adds repeated
+// coordinates up, as LibTorch's scatter_add, and differentiates as index_put_ with accumulate.
+Tensor &Tensor::scatter_add_(int64_t dim, const Tensor &index, const Tensor &src) const {
+  check_defined(*this, "self");
+  check_defined(index, "index");
+  check_defined(src, "src");
+  dim = maybe_wrap_dim(dim, this->dim());
+  check_gather_shapes(*this, dim, index, &src, "scatter_add");
+  GFY_CHECK(src.scalar_type() == scalar_type(), "scatter(): Expected self.dtype to be equal to src.dtype");
+  if (index.numel() == 0) return mutable_self();
+  {
+    // The put below counts a negative index from the end; scatter's contract is [0, size), which
+    // gather's kernel checks with LibTorch's message, on the device (no host read), so capturable.
+    NoGradGuard no_grad;
+    (void)gfy::gather(*this, dim, index);
+  }
+  const Tensor self = this->dim() == 0 ? view({1}) : *this;
+  const Tensor idx = index.dim() == 0 ? index.view({1}) : index;
+  Tensor values = src.dim() == 0 ? src.view({1}) : src;
+  for (int64_t d = 0; d < idx.dim(); ++d) values = values.narrow(d, 0, idx.size(d));
+  std::vector<std::pair<int64_t, Tensor>> coordinates;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (d == dim) {
+      coordinates.push_back({d, idx});
+      continue;
+    }
+    std::vector<int64_t> shape(size_t(idx.dim()), 1);
+    shape[size_t(d)] = idx.size(d);
+    coordinates.push_back({d, arange(idx.size(d), TensorOptions().dtype(kLong).device(device())).view(shape)});
+  }
+  advanced_index(self, std::move(coordinates), &values, /*accumulate=*/true);
+  return mutable_self();
+}
+Tensor Tensor::scatter_add(int64_t dim, const Tensor &index, const Tensor &src) const {
+  check_defined(*this, "self");
+  return clone().scatter_add_(dim, index, src);
+}
+Tensor scatter_add(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &src) {
+  return a.scatter_add(dim, index, src);
+}
+
 Tensor nonzero(const Tensor &a, SL loc) {
   check_defined(a, "self");
   on_dynamic_shape("nonzero()", loc);
@@ -527,6 +569,25 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor &a, bool retu
   Tensor inv = return_inverse ? c.out.at(1).view(a.sizes()) : make_tensor({0}, kLong, a.device());
   Tensor cnt = return_counts ? c.out.at(2) : make_tensor({0}, kLong, a.device());
   return {c.out.at(0), inv, cnt};
+}
+
+// _unique2 sorts the flattened input (stably, so equal elements keep their order) and collapses
+// its runs; the inverse maps each input position to its run through the sort's permutation.
+std::tuple<Tensor, Tensor, Tensor> _unique2(const Tensor &a, bool, bool return_inverse, bool return_counts, SL loc) {
+  check_defined(a, "self");
+  on_dynamic_shape("_unique2()", loc);
+  const Tensor flat = a.reshape({-1});
+  auto [sorted_values, order] = sort(flat, /*stable=*/true, 0, false);
+  auto [output, run_of_sorted, counts] = unique_consecutive(sorted_values, return_inverse, return_counts,
+                                                            std::nullopt, loc);
+  Tensor inverse = run_of_sorted;
+  if (return_inverse) inverse = empty_like(run_of_sorted).scatter_(0, order, run_of_sorted).view(a.sizes());
+  return {output, inverse, counts};
+}
+
+std::tuple<Tensor, Tensor> _unique(const Tensor &a, bool sorted, bool return_inverse, SL loc) {
+  auto [output, inverse, counts] = _unique2(a, sorted, return_inverse, false, loc);
+  return {output, inverse};
 }
 
 // --- Tensor methods ------------------------------------------------------------------------------

@@ -5,6 +5,8 @@
 #include <graphify/core/Backend.h>
 #include <graphify/nn/Layers.h>
 
+#include "Recurrence.h"
+
 #include <cmath>
 #include <cxxabi.h>
 #include <cstdlib>
@@ -205,18 +207,23 @@ Tensor LayerNormImpl::forward(const Tensor &input) {
 }
 
 LSTMImpl::LSTMImpl(const LSTMOptions &o) : Module("LSTM"), options(o) {
-  GFY_CHECK(!o.bidirectional(), "nn::LSTM: bidirectional is not supported by the gfy runtime");
   GFY_CHECK(o.num_layers() >= 1, "nn::LSTM: num_layers must be at least 1");
   GFY_CHECK(o.hidden_size() > 0, "nn::LSTM: hidden_size must be positive");
-  const int64_t H = o.hidden_size();
+  GFY_CHECK(o.proj_size() >= 0 && o.proj_size() < o.hidden_size(),
+            "proj_size has to be a positive integer, smaller than hidden_size or zero to disable projections");
+  const int64_t H = o.hidden_size(), D = o.bidirectional() ? 2 : 1, P = o.proj_size(), R = P > 0 ? P : H;
+  // LibTorch's order: layer by layer, the forward direction before the reverse one ("_reverse").
   for (int64_t l = 0; l < o.num_layers(); ++l) {
-    const int64_t in = l == 0 ? o.input_size() : H;
-    const std::string s = std::to_string(l);
-    w_ih.push_back(register_parameter("weight_ih_l" + s, gfy::empty({4 * H, in})));
-    w_hh.push_back(register_parameter("weight_hh_l" + s, gfy::empty({4 * H, H})));
-    if (o.bias()) {
-      b_ih.push_back(register_parameter("bias_ih_l" + s, gfy::empty({4 * H})));
-      b_hh.push_back(register_parameter("bias_hh_l" + s, gfy::empty({4 * H})));
+    const int64_t in = l == 0 ? o.input_size() : R * D;
+    for (int64_t d = 0; d < D; ++d) {
+      const std::string s = std::to_string(l) + (d == 1 ? "_reverse" : "");
+      w_ih.push_back(register_parameter("weight_ih_l" + s, gfy::empty({4 * H, in})));
+      w_hh.push_back(register_parameter("weight_hh_l" + s, gfy::empty({4 * H, R})));
+      if (o.bias()) {
+        b_ih.push_back(register_parameter("bias_ih_l" + s, gfy::empty({4 * H})));
+        b_hh.push_back(register_parameter("bias_hh_l" + s, gfy::empty({4 * H})));
+      }
+      if (P > 0) w_hr.push_back(register_parameter("weight_hr_l" + s, gfy::empty({P, H})));
     }
   }
   reset();
@@ -232,44 +239,48 @@ std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor &i
                                                                  std::optional<std::tuple<Tensor, Tensor>> hx) {
   GFY_CHECK(input.defined(), "LSTM: input is undefined");
   GFY_CHECK(input.dim() == 3, "LSTM: Expected input to be 3-D, got ", input.dim(), "-D (unbatched input is not supported)");
-  const int64_t H = options.hidden_size(), L = options.num_layers();
-  Tensor x = options.batch_first() ? input.transpose(0, 1) : input; // x: (T, B, in)
+  const int64_t H = options.hidden_size(), L = options.num_layers(), D = options.bidirectional() ? 2 : 1;
+  const int64_t R = options.proj_size() > 0 ? options.proj_size() : H; // the size of h
+  Tensor x = options.batch_first() ? input.transpose(0, 1) : input;     // x: (T, B, in)
   const int64_t T = x.size(0), B = x.size(1);
   GFY_CHECK(x.size(2) == options.input_size(), "input.size(-1) must be equal to input_size. Expected ",
             options.input_size(), ", got ", x.size(2));
   Tensor h0, c0;
   if (hx) {
     std::tie(h0, c0) = *hx;
-    GFY_CHECK(h0.sizes() == IntArrayRef({L, B, H}), "Expected hidden[0] size (", L, ", ", B, ", ", H, "), got ",
+    GFY_CHECK(h0.sizes() == IntArrayRef({L * D, B, R}), "Expected hidden[0] size ", L * D, " ", B, " ", R, ", got ",
               h0.sizes());
-    GFY_CHECK(c0.sizes() == IntArrayRef({L, B, H}), "Expected hidden[1] size (", L, ", ", B, ", ", H, "), got ",
+    GFY_CHECK(c0.sizes() == IntArrayRef({L * D, B, H}), "Expected hidden[1] size ", L * D, " ", B, " ", H, ", got ",
               c0.sizes());
   } else {
-    h0 = zeros({L, B, H}, input.options());
-    c0 = zeros({L, B, H}, input.options());
+    h0 = zeros({L * D, B, R}, input.options());
+    c0 = zeros({L * D, B, H}, input.options());
   }
   std::vector<Tensor> hn, cn;
   Tensor layer_in = x;
   for (int64_t l = 0; l < L; ++l) {
-    // The input projection of all steps is one GEMM; only h @ W_hh^T stays in the recurrence.
-    Tensor bias = options.bias() ? b_ih[size_t(l)] + b_hh[size_t(l)] : Tensor();
-    Tensor xproj = linear(layer_in.reshape({T * B, layer_in.size(2)}), w_ih[size_t(l)], bias).view({T, B, 4 * H});
-    Tensor wt = w_hh[size_t(l)].t(); // (H, 4H) view: BLAS reads it transposed, no copy
-    Tensor h = h0.select(0, l), c = c0.select(0, l);
-    std::vector<Tensor> steps; // each (B, H); stacked, not copied into slices, so it differentiates
-    steps.reserve(size_t(T));
-    for (int64_t t = 0; t < T; ++t) {
-      Tensor gates = addmm(xproj.select(0, t), h, wt); // gates: (B, 4H), order i f g o
-      auto g = gates.chunk(4, 1);
-      Tensor i_g = sigmoid(g[0]), f_g = sigmoid(g[1]), c_g = tanh(g[2]), o_g = sigmoid(g[3]);
-      c = f_g * c + i_g * c_g;
-      h = o_g * tanh(c);
-      steps.push_back(h);
+    std::vector<Tensor> outputs;
+    for (int64_t d = 0; d < D; ++d) {
+      const size_t k = size_t(l * D + d);
+      // The input projection of all steps is one GEMM; only h @ W_hh^T stays in the recurrence.
+      Tensor bias = options.bias() ? b_ih[k] + b_hh[k] : Tensor();
+      Tensor xproj = linear(layer_in.reshape({T * B, layer_in.size(2)}), w_ih[k], bias).view({T, B, 4 * H});
+      Tensor wt = w_hh[k].t(); // (R, 4H) view: BLAS reads it transposed, no copy
+      Tensor h = h0.select(0, int64_t(k)), c = c0.select(0, int64_t(k));
+      outputs.push_back(detail::run_direction(T, d == 1, [&](int64_t t) {
+        Tensor gates = addmm(xproj.select(0, t), h, wt); // gates: (B, 4H), order i f g o
+        auto g = gates.chunk(4, 1);
+        Tensor i_g = sigmoid(g[0]), f_g = sigmoid(g[1]), c_g = tanh(g[2]), o_g = sigmoid(g[3]);
+        c = f_g * c + i_g * c_g;
+        h = o_g * tanh(c);
+        if (!w_hr.empty()) h = matmul(h, w_hr[k].t()); // the projection: (B, H) -> (B, P)
+        return h;
+      }));
+      hn.push_back(h);
+      cn.push_back(c);
     }
-    Tensor out = stack(steps, 0); // out: (T, B, H)
+    Tensor out = detail::join_directions(outputs); // out: (T, B, D * R)
     if (options.dropout() > 0 && is_training() && l + 1 < L) out = dropout(out, options.dropout(), true);
-    hn.push_back(h);
-    cn.push_back(c);
     layer_in = out;
   }
   Tensor output = options.batch_first() ? layer_in.transpose(0, 1) : layer_in;

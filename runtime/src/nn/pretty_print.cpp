@@ -172,7 +172,9 @@ bool print_layer(const Module &m, std::ostream &os) {
     const auto &o = lstm->options;
     os << "torch::nn::LSTM(input_size=" << o.input_size() << ", hidden_size=" << o.hidden_size()
        << ", num_layers=" << o.num_layers() << ", bias=" << b(o.bias()) << ", batch_first=" << b(o.batch_first())
-       << ", dropout=" << o.dropout() << ", bidirectional=" << b(o.bidirectional()) << ")";
+       << ", dropout=" << o.dropout() << ", bidirectional=" << b(o.bidirectional());
+    if (o.proj_size() > 0) os << ", proj_size=" << o.proj_size();
+    os << ")";
   } else if (auto *gn = dynamic_cast<const GroupNormImpl *>(&m)) {
     os << "torch::nn::GroupNorm(" << gn->options.num_groups() << ", " << gn->options.num_channels()
        << ", eps=" << gn->options.eps() << ", affine=" << b(gn->options.affine()) << ")";

@@ -4,6 +4,8 @@
 // RNNImplBase and RNNCellImplBase, so state dicts and parameter loops carry over.
 #include <graphify/nn/RNN.h>
 
+#include "Recurrence.h"
+
 #include <cmath>
 #include <string>
 
@@ -22,20 +24,22 @@ void uniform_all(Module &m, int64_t hidden_size) {
 RecurrentLayersBase::RecurrentLayersBase(const char *name, int64_t input_size, int64_t hidden_size, int64_t num_layers,
                                          bool bias, bool batch_first, double dropout, bool bidirectional, int64_t gates)
     : Module(name), input_size_(input_size), hidden_size_(hidden_size), num_layers_(num_layers),
-      batch_first_(batch_first), dropout_(dropout) {
-  GFY_CHECK(!bidirectional, "nn::", name, ": bidirectional is not supported by the gfy runtime");
+      directions_(bidirectional ? 2 : 1), batch_first_(batch_first), dropout_(dropout) {
   GFY_CHECK(num_layers >= 1, "nn::", name, ": num_layers must be at least 1");
   GFY_CHECK(hidden_size > 0, "hidden_size must be greater than zero");
   GFY_CHECK(dropout >= 0 && dropout <= 1, "dropout should be a number in range [0, 1] representing the probability of an element being zeroed");
   const int64_t H = hidden_size;
+  // LibTorch's order: layer by layer, the forward direction before the reverse one ("_reverse").
   for (int64_t l = 0; l < num_layers; ++l) {
-    const int64_t in = l == 0 ? input_size : H;
-    const std::string s = std::to_string(l);
-    w_ih.push_back(register_parameter("weight_ih_l" + s, gfy::empty({gates * H, in})));
-    w_hh.push_back(register_parameter("weight_hh_l" + s, gfy::empty({gates * H, H})));
-    if (bias) {
-      b_ih.push_back(register_parameter("bias_ih_l" + s, gfy::empty({gates * H})));
-      b_hh.push_back(register_parameter("bias_hh_l" + s, gfy::empty({gates * H})));
+    const int64_t in = l == 0 ? input_size : H * directions_;
+    for (int64_t d = 0; d < directions_; ++d) {
+      const std::string s = std::to_string(l) + (d == 1 ? "_reverse" : "");
+      w_ih.push_back(register_parameter("weight_ih_l" + s, gfy::empty({gates * H, in})));
+      w_hh.push_back(register_parameter("weight_hh_l" + s, gfy::empty({gates * H, H})));
+      if (bias) {
+        b_ih.push_back(register_parameter("bias_ih_l" + s, gfy::empty({gates * H})));
+        b_hh.push_back(register_parameter("bias_hh_l" + s, gfy::empty({gates * H})));
+      }
     }
   }
   reset_parameters();
@@ -50,26 +54,27 @@ std::tuple<Tensor, Tensor> RecurrentLayersBase::forward(const Tensor &input, Ten
   Tensor x = batch_first_ ? input.transpose(0, 1) : input; // x: (T, B, in)
   GFY_CHECK(x.size(2) == input_size_, "input.size(-1) must be equal to input_size. Expected ", input_size_, ", got ",
             x.size(2));
-  const int64_t T = x.size(0), B = x.size(1), H = hidden_size_, L = num_layers_;
+  const int64_t T = x.size(0), B = x.size(1), H = hidden_size_, L = num_layers_, D = directions_;
   if (hx.defined()) {
-    GFY_CHECK(hx.sizes() == IntArrayRef({L, B, H}), "Expected hidden size (", L, ", ", B, ", ", H, "), got ", hx.sizes());
+    GFY_CHECK(hx.sizes() == IntArrayRef({L * D, B, H}), "Expected hidden size ", L * D, " ", B, " ", H, ", got ", hx.sizes());
   } else {
-    hx = zeros({L, B, H}, input.options());
+    hx = zeros({L * D, B, H}, input.options());
   }
   std::vector<Tensor> hn;
   Tensor layer_in = x;
   for (int64_t l = 0; l < L; ++l) {
-    Tensor h = hx.select(0, l);
-    // Steps are stacked, not copied into a preallocated buffer: an in-place write into a view of
-    // the buffer would need autograd's CopySlices.
-    std::vector<Tensor> steps;
-    for (int64_t t = 0; t < T; ++t) {
-      h = cell(layer_in.select(0, t), h, size_t(l));
-      steps.push_back(h);
+    std::vector<Tensor> outputs;
+    for (int64_t d = 0; d < D; ++d) {
+      const size_t k = size_t(l * D + d);
+      Tensor h = hx.select(0, int64_t(k));
+      outputs.push_back(detail::run_direction(T, d == 1, [&](int64_t t) {
+        h = cell(layer_in.select(0, t), h, k);
+        return h;
+      }));
+      hn.push_back(h);
     }
-    Tensor out = stack(steps, 0); // out: (T, B, H)
+    Tensor out = detail::join_directions(outputs); // out: (T, B, D * H)
     if (dropout_ > 0 && is_training() && l + 1 < L) out = dropout(out, dropout_, true);
-    hn.push_back(h);
     layer_in = out;
   }
   return {batch_first_ ? layer_in.transpose(0, 1) : layer_in, stack(hn, 0)};

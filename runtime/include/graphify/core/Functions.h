@@ -244,6 +244,10 @@ Tensor all(const Tensor &a, int64_t dim, bool keepdim = false);
 Tensor cumsum(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 /// Running product along `dim`; integer and bool inputs give long, as cumsum.
 Tensor cumprod(const Tensor &a, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+/// Running maximum (minimum) along `dim` and where it was taken: (values, long indices). Ties take
+/// the later index and a NaN propagates (its index is kept), as LibTorch's.
+std::tuple<Tensor, Tensor> cummax(const Tensor &a, int64_t dim);
+std::tuple<Tensor, Tensor> cummin(const Tensor &a, int64_t dim);
 std::tuple<Tensor, Tensor> sort(const Tensor &a, int64_t dim = -1, bool descending = false);
 std::tuple<Tensor, Tensor> sort(const Tensor &a, std::optional<bool> stable, int64_t dim = -1, bool descending = false);
 Tensor argsort(const Tensor &a, int64_t dim = -1, bool descending = false);
@@ -321,6 +325,8 @@ Tensor gather_targets(const Tensor &a, int64_t dim, const Tensor &index);
 } // namespace detail
 Tensor scatter(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &src);
 Tensor scatter(const Tensor &a, int64_t dim, const Tensor &index, const Scalar &value);
+/// scatter with accumulation: out[index[i][j]][j] += src[i][j] for dim 0; repeated indices add up.
+Tensor scatter_add(const Tensor &a, int64_t dim, const Tensor &index, const Tensor &src);
 Tensor nonzero(const Tensor &a, SL loc = SL::current());
 /// LibTorch's aliases: argwhere is nonzero, not_equal is ne, clip is clamp, concatenate is cat.
 inline Tensor argwhere(const Tensor &a, SL loc = SL::current()) { return nonzero(a, loc); }
@@ -365,6 +371,14 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor &a, bool retu
                                                       bool return_counts = false,
                                                       std::optional<int64_t> dim = std::nullopt,
                                                       SL loc = SL::current());
+/// The distinct elements of `a` (flattened), sorted ascending, what Python's torch.unique calls:
+/// (output, inverse_indices (a's shape), counts); the last two are empty unless requested. With
+/// sorted = false LibTorch's order is unspecified; here it is sorted too.
+std::tuple<Tensor, Tensor, Tensor> _unique2(const Tensor &a, bool sorted = true, bool return_inverse = false,
+                                            bool return_counts = false, SL loc = SL::current());
+/// _unique2 without the counts.
+std::tuple<Tensor, Tensor> _unique(const Tensor &a, bool sorted = true, bool return_inverse = false,
+                                   SL loc = SL::current());
 Tensor embedding(const Tensor &weight, const Tensor &indices, int64_t padding_idx = -1,
                  bool scale_grad_by_freq = false, bool sparse = false);
 
@@ -390,6 +404,9 @@ Tensor logsumexp(const Tensor &a, IntArrayRef dim, bool keepdim = false);
 /// Tiles `a`; `repeats` may have more entries than `a` has dims (leading ones are added).
 Tensor repeat(const Tensor &a, IntArrayRef repeats);
 Tensor flip(const Tensor &a, IntArrayRef dims);
+/// flip(a, {1}) for a tensor of at least 2 dims; flip(a, {0}) for one of at least 1.
+Tensor fliplr(const Tensor &a);
+Tensor flipud(const Tensor &a);
 /// Circular shift; without `dims` the flattened tensor is shifted and the shape restored.
 Tensor roll(const Tensor &a, IntArrayRef shifts, IntArrayRef dims = {});
 Tensor tril(const Tensor &a, int64_t diagonal = 0);

@@ -259,6 +259,8 @@ public:
   Tensor scatter(int64_t dim, const Tensor &index, const Scalar &value) const;
   Tensor &scatter_(int64_t dim, const Tensor &index, const Tensor &src) const;
   Tensor &scatter_(int64_t dim, const Tensor &index, const Scalar &value) const;
+  Tensor scatter_add(int64_t dim, const Tensor &index, const Tensor &src) const;
+  Tensor &scatter_add_(int64_t dim, const Tensor &index, const Tensor &src) const;
   /// self[..., index[i], ...] = source[..., i, ...] along `dim` (index: long, 0-d or 1-d).
   Tensor &index_copy_(int64_t dim, const Tensor &index, const Tensor &source) const;
   Tensor index_copy(int64_t dim, const Tensor &index, const Tensor &source) const;
@@ -449,6 +451,20 @@ public:
   Tensor gt(const Scalar &o) const;
   Tensor ge(const Tensor &o) const;
   Tensor ge(const Scalar &o) const;
+  /// In-place comparisons: self becomes (self OP other) as 0/1 in self's dtype; other broadcasts
+  /// to self's shape.
+  Tensor &eq_(const Tensor &o) const;
+  Tensor &eq_(const Scalar &o) const;
+  Tensor &ne_(const Tensor &o) const;
+  Tensor &ne_(const Scalar &o) const;
+  Tensor &lt_(const Tensor &o) const;
+  Tensor &lt_(const Scalar &o) const;
+  Tensor &le_(const Tensor &o) const;
+  Tensor &le_(const Scalar &o) const;
+  Tensor &gt_(const Tensor &o) const;
+  Tensor &gt_(const Scalar &o) const;
+  Tensor &ge_(const Tensor &o) const;
+  Tensor &ge_(const Scalar &o) const;
   Tensor maximum(const Tensor &o) const;
   /// `x.where(cond, other)` == `gfy::where(cond, x, other)`.
   Tensor where(const Tensor &condition, const Tensor &other) const;
@@ -483,6 +499,8 @@ public:
   Tensor all(int64_t dim, bool keepdim = false) const;
   Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor cumprod(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  std::tuple<Tensor, Tensor> cummax(int64_t dim) const;
+  std::tuple<Tensor, Tensor> cummin(int64_t dim) const;
   Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   std::tuple<Tensor, Tensor> sort(int64_t dim = -1, bool descending = false) const;
@@ -510,6 +528,8 @@ public:
   Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
   Tensor repeat(IntArrayRef repeats) const;
   Tensor flip(IntArrayRef dims) const;
+  Tensor fliplr() const;
+  Tensor flipud() const;
   Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;
   Tensor tril(int64_t diagonal = 0) const;
   Tensor diag(int64_t diagonal = 0) const;

@@ -82,21 +82,26 @@ struct LSTMOptions {
   GFY_ARG(bool, batch_first) = false;
   GFY_ARG(double, dropout) = 0.0;
   GFY_ARG(bool, bidirectional) = false;
+  /// > 0: h is projected to proj_size features by weight_hr_l{k} (proj_size, H) after each step.
+  GFY_ARG(int64_t, proj_size) = 0;
 };
 
-/// Multi-layer LSTM (unidirectional). Parameters weight_ih_l{k} (4H, in), weight_hh_l{k} (4H, H),
-/// bias_ih_l{k}, bias_hh_l{k} (4H), gate order i, f, g, o, all U(-1/sqrt(H), 1/sqrt(H)).
+/// Multi-layer LSTM. Parameters weight_ih_l{k} (4H, in), weight_hh_l{k} (4H, R), bias_ih_l{k},
+/// bias_hh_l{k} (4H), weight_hr_l{k} (P, H) when proj_size P > 0 (R = P, else R = H), and the
+/// same with the suffix `_reverse` when bidirectional; gate order i, f, g, o, all
+/// U(-1/sqrt(H), 1/sqrt(H)).
 class LSTMImpl : public Module {
 public:
   LSTMImpl(int64_t input_size, int64_t hidden_size) : LSTMImpl(LSTMOptions(input_size, hidden_size)) {}
   explicit LSTMImpl(const LSTMOptions &options);
-  /// input (T, B, in) or (B, T, in) with batch_first; hx = (h0, c0), each (num_layers, B, H),
-  /// zeros when absent. Returns (output (T, B, H) or (B, T, H), (h_n, c_n)).
+  /// input (T, B, in) or (B, T, in) with batch_first; hx = (h0 (num_layers * D, B, R),
+  /// c0 (num_layers * D, B, H)), zeros when absent, D = 2 when bidirectional. Returns
+  /// (output (T, B, D * R) or (B, T, D * R), (h_n, c_n)).
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(const Tensor &input,
                                                          std::optional<std::tuple<Tensor, Tensor>> hx = std::nullopt);
   void reset();
   LSTMOptions options;
-  std::vector<Tensor> w_ih, w_hh, b_ih, b_hh; ///< per layer
+  std::vector<Tensor> w_ih, w_hh, b_ih, b_hh, w_hr; ///< per layer and direction, at layer * D + direction
 };
 GFY_MODULE(LSTM);
 

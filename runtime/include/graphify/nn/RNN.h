@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The recurrent layers of LibTorch 1.13 besides LSTM (nn/Layers.h): `GRU` and `RNN` (multi-layer,
-/// `batch_first`, inter-layer `dropout`; unidirectional) and the cells `GRUCell`, `LSTMCell`,
+/// `batch_first`, inter-layer `dropout`, `bidirectional`) and the cells `GRUCell`, `LSTMCell`,
 /// `RNNCell`, with LibTorch's options, parameter names (`weight_ih_l0`, `weight_ih`, ...), gate
 /// orders, U(-1/sqrt(H), 1/sqrt(H)) initialisation and return types. Each step is one call of
 /// gfy::gru_cell / lstm_cell / rnn_*_cell (fine-grained ops), so every layer captures.
@@ -51,21 +51,21 @@ struct RNNOptions {
 /// The parameters and the layer loop GRU and RNN share; `gates` is 3 (GRU) or 1 (RNN).
 class RecurrentLayersBase : public Module {
 public:
-  /// input (T, B, in) or (B, T, in) with batch_first; hx (num_layers, B, H), zeros when undefined.
-  /// Returns (output, h_n).
+  /// input (T, B, in) or (B, T, in) with batch_first; hx (num_layers * D, B, H), zeros when
+  /// undefined, D = 2 when bidirectional. Returns (output (T, B, D * H), h_n).
   std::tuple<Tensor, Tensor> forward(const Tensor &input, Tensor hx = {});
   /// U(-1/sqrt(H), 1/sqrt(H)) on every parameter.
   void reset_parameters();
-  std::vector<Tensor> w_ih, w_hh, b_ih, b_hh; ///< per layer
+  std::vector<Tensor> w_ih, w_hh, b_ih, b_hh; ///< per layer and direction, at layer * D + direction
 
 protected:
   RecurrentLayersBase(const char *name, int64_t input_size, int64_t hidden_size, int64_t num_layers, bool bias,
                       bool batch_first, double dropout, bool bidirectional, int64_t gates);
-  /// One time step of one layer: (B, in) x (B, H) -> (B, H).
+  /// One time step of the layer and direction at `layer` (layer * D + direction): (B, in) x (B, H) -> (B, H).
   virtual Tensor cell(const Tensor &x, const Tensor &h, size_t layer) const = 0;
 
 private:
-  int64_t input_size_, hidden_size_, num_layers_;
+  int64_t input_size_, hidden_size_, num_layers_, directions_;
   bool batch_first_;
   double dropout_;
 };

@@ -21,6 +21,7 @@
 /// the known differences.
 
 #include <graphify/graphify.h>
+#include <c10/util/Logging.h>
 #include <torch/version.h>
 
 // LibTorch's <torch/torch.h> pulls in much of the standard library, and model code leans on it
