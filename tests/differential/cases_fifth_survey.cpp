@@ -1,7 +1,8 @@
 // Differential cases for what the fifth compat survey and its forward match found missing (issue
 // #34, docs/compat.md "Fifth survey"): bidirectional recurrent layers and the LSTM projection
-// (proj_size), cummax/cummin, fliplr/flipud, the in-place comparisons (gt_, ...), scatter_add,
-// _unique2/_unique and the learning-rate schedulers (LRScheduler, StepLR). Weights come from
+// (proj_size), cummax/cummin, fliplr/flipud, unfold, the in-place comparisons (gt_, ...), scatter_add,
+// _unique2/_unique, the learning-rate schedulers (LRScheduler, StepLR) and the virtual overloads
+// of Module::to. Weights come from
 // fix_model, so neither library's generator plays a part.
 #include "dump_main.h"
 #include "model_inputs.h"
@@ -122,6 +123,22 @@ DIFF_CASE(survey5_fliplr_flipud) {
 DIFF_CASE(survey5_fliplr_1d_errors) { return torch::fliplr(torch::arange(3)); }
 DIFF_CASE(survey5_flipud_0d_errors) { return torch::flipud(torch::tensor(1.0)); }
 
+// --- unfold (sliding windows) --------------------------------------------------------------------
+DIFF_CASE(survey5_unfold) {
+  auto x = torch::arange(10.0).view({2, 5});
+  auto windows = x.unfold(1, 3, 1);  // (2, 3, 3)
+  auto strided = torch::arange(24).view({2, 3, 4}).unfold(0, 1, 2);
+  return {windows, x.unfold(-1, 2, 2), x.unfold(0, 2, 1), strided, torch::tensor(3.0).unfold(0, 1, 1),
+          x.unfold(1, 0, 1).sizes().vec() == std::vector<int64_t>{2, 6, 0} ? S{1} : S{0}, windows.contiguous().sum(-1)};
+}
+DIFF_CASE(survey5_unfold_gradients) {
+  auto x = wave({7}, 1.0, 0.2).requires_grad_();
+  (x.unfold(0, 3, 2) * wave({3, 3}, 1.0, 0.5)).sum().backward();
+  return x.grad();
+}
+DIFF_CASE(survey5_unfold_size_errors) { return torch::arange(4.0).unfold(0, 5, 1); }
+DIFF_CASE(survey5_unfold_step_errors) { return torch::arange(4.0).unfold(0, 2, 0); }
+
 // --- in-place comparisons ------------------------------------------------------------------------
 DIFF_CASE(survey5_compare_in_place) {
   auto x = wave({2, 3}, 2.0, 0.1);
@@ -220,6 +237,30 @@ DIFF_CASE(survey5_user_lr_scheduler) {
     trace.push_back(learning_rates(opt)[0]);
   }
   return torch::tensor(trace, torch::kDouble);
+}
+
+// --- Module::to overloads, virtual as LibTorch's ------------------------------------------------
+/// A module that overrides one overload of `to`, as image-captioning code does to keep a frozen
+/// backbone where it is; the other overloads stay reachable through the base.
+class FrozenHeadImpl : public nn::Module {
+public:
+  FrozenHeadImpl() : head(register_module("head", nn::Linear(2, 2))), body(register_module("body", nn::Linear(2, 2))) {}
+  void to(torch::Device device, bool non_blocking) override {
+    body->to(device, non_blocking);  // the head stays
+    ++moved;
+  }
+  nn::Linear head, body;
+  int moved = 0;
+};
+TORCH_MODULE(FrozenHead);
+
+DIFF_CASE(survey5_module_to_overloads) {
+  FrozenHead m;
+  m->to(torch::Device(torch::kCPU), false);  // the override hides the defaulted argument
+  m->nn::Module::to(torch::kDouble);
+  const bool all_double = m->head->weight.scalar_type() == torch::kDouble && m->body->bias.scalar_type() == torch::kDouble;
+  m->nn::Module::to(torch::Device(torch::kCPU), torch::kFloat);
+  return {S{static_cast<double>(m->moved)}, diff::flag(all_double), diff::flag(m->head->weight.scalar_type() == torch::kFloat)};
 }
 
 }  // namespace

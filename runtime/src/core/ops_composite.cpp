@@ -144,6 +144,30 @@ Tensor flip(const Tensor &a, IntArrayRef dims) {
   return out.is_same(a) ? a.clone() : out;
 }
 
+// unfold gathers the windows with one index_select (window w, element j at w * step + j) and moves
+// the element axis last: a copy, so writes through it do not reach self as LibTorch's view's do,
+// but it differentiates and captures like index_select.
+Tensor Tensor::unfold(int64_t dimension, int64_t size, int64_t step) const {
+  check_defined(*this, "self");
+  const int64_t d = maybe_wrap_dim(dimension, dim());
+  const int64_t max_size = dim() == 0 ? 1 : this->size(d);
+  GFY_CHECK(size <= max_size, "maximum size for tensor at dimension ", d, " is ", max_size, " but size is ", size);
+  GFY_CHECK(step > 0, "step is ", step, " but must be > 0");
+  GFY_CHECK(size >= 0, "size is ", size, " but must be >= 0");
+  if (dim() == 0) return reshape({1}).narrow(0, 0, size).clone();
+  const int64_t windows = (max_size - size) / step + 1;
+  const TensorOptions longs = TensorOptions().dtype(kLong).device(device());
+  const Tensor positions = (arange(windows, longs) * step).unsqueeze(1) + arange(size, longs).unsqueeze(0);
+  std::vector<int64_t> shape = sizes().vec();
+  shape[size_t(d)] = windows;
+  shape.insert(shape.begin() + d + 1, size);
+  std::vector<int64_t> order;
+  for (int64_t k = 0; k < int64_t(shape.size()); ++k)
+    if (k != d + 1) order.push_back(k);
+  order.push_back(d + 1);
+  return index_select(d, positions.reshape({-1})).view(shape).permute(order);
+}
+
 Tensor fliplr(const Tensor &a) {
   check_defined(a, "self");
   GFY_CHECK(a.dim() >= 2, "Input must be >= 2-d.");

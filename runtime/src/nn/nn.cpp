@@ -141,15 +141,21 @@ void convert_in_place(Tensor &t, const std::function<Tensor(const Tensor &)> &f)
 }
 } // namespace
 
-void Module::to(ScalarType dtype) {
+void Module::to(Device device, ScalarType dtype, bool non_blocking) {
+  const auto convert = [&](const Tensor &t) { return t.to(device).to(dtype); };
+  for (auto &p : parameters_) convert_in_place(p.value(), convert);
+  for (auto &b : buffers_) convert_in_place(b.value(), convert);
+  for (auto &c : children_) c.value()->to(device, dtype, non_blocking);
+}
+void Module::to(ScalarType dtype, bool non_blocking) {
   for (auto &p : parameters_) convert_in_place(p.value(), [&](const Tensor &t) { return t.to(dtype); });
   for (auto &b : buffers_) convert_in_place(b.value(), [&](const Tensor &t) { return t.to(dtype); });
-  for (auto &c : children_) c.value()->to(dtype);
+  for (auto &c : children_) c.value()->to(dtype, non_blocking);
 }
-void Module::to(Device device) {
+void Module::to(Device device, bool non_blocking) {
   for (auto &p : parameters_) convert_in_place(p.value(), [&](const Tensor &t) { return t.to(device); });
   for (auto &b : buffers_) convert_in_place(b.value(), [&](const Tensor &t) { return t.to(device); });
-  for (auto &c : children_) c.value()->to(device);
+  for (auto &c : children_) c.value()->to(device, non_blocking);
 }
 
 // --- layers -----------------------------------------------------------------------------------

@@ -528,6 +528,9 @@ public:
   Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
   Tensor repeat(IntArrayRef repeats) const;
   Tensor flip(IntArrayRef dims) const;
+  /// The windows of `size` elements every `step` along `dimension`, as a new last dim: shape
+  /// (..., (n - size) / step + 1, ..., size). A copy here, a view in LibTorch (docs/compat.md).
+  Tensor unfold(int64_t dimension, int64_t size, int64_t step) const;
   Tensor fliplr() const;
   Tensor flipud() const;
   Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;

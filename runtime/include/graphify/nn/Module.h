@@ -104,9 +104,12 @@ public:
   virtual void train(bool on = true);
   void eval() { train(false); }
   bool is_training() const { return training_; }
-  /// Converts every parameter and buffer in place (existing handles see the new data).
-  virtual void to(ScalarType dtype);
-  virtual void to(Device device);
+  /// Converts every parameter and buffer in place (existing handles see the new data), then the
+  /// children through the same overload (virtual, as LibTorch's: a module may override one).
+  /// `non_blocking` is accepted for LibTorch's signatures; copies here are synchronous.
+  virtual void to(Device device, ScalarType dtype, bool non_blocking = false);
+  virtual void to(ScalarType dtype, bool non_blocking = false);
+  virtual void to(Device device, bool non_blocking = false);
   /// Zeroes (or, with `set_to_none`, resets) the `.grad()` of every parameter, recursively.
   virtual void zero_grad(bool set_to_none = false);
 
