@@ -2,8 +2,7 @@
 // #34, docs/compat.md "Fifth survey"): bidirectional recurrent layers and the LSTM projection
 // (proj_size), cummax/cummin, fliplr/flipud, unfold, the in-place comparisons (gt_, ...), scatter_add,
 // _unique2/_unique, the learning-rate schedulers (LRScheduler, StepLR) and the virtual overloads
-// of Module::to. Weights come from
-// fix_model, so neither library's generator plays a part.
+// of Module::to. Weights come from fix_model, so neither library's generator plays a part.
 #include "dump_main.h"
 #include "model_inputs.h"
 
