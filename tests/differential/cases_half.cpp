@@ -111,6 +111,9 @@ DIFF_CASE(half_creation) {
           torch::zeros_like(torch::ones({2}, torch::kHalf)), torch::ones({2}).to(torch::kF16)};
 }
 DIFF_CASE(half_fill_overflow_errors) { return torch::full({2}, 70000.0, torch::kHalf); }
+DIFF_CASE(float_fill_overflow_errors) { return torch::full({2}, 1e300); }
+DIFF_CASE(float_fill_in_place_overflow_errors) { return torch::zeros({2}).fill_(-1e39); }
+DIFF_CASE(float_fill_infinity) { return torch::full({2}, -std::numeric_limits<double>::infinity()); }
 DIFF_CASE(half_fill_largest) {
   return {torch::full({1}, 65504.0, torch::kHalf), torch::full({1}, -65504.0, torch::kHalf),
           torch::full({1}, std::numeric_limits<double>::infinity(), torch::kHalf), torch::full({1}, 1e38, torch::kBFloat16)};

@@ -4,6 +4,7 @@
 #include "OpsCommon.h"
 
 #include <cmath>
+#include <limits>
 
 namespace gfy {
 namespace detail {
@@ -333,7 +334,7 @@ Tensor &Tensor::copy_(const Tensor &src, bool) const {
 
 namespace {
 /// A value stored in an integer tensor must fit it (NaN does not), and a finite one stored in a
-/// half or bfloat16 tensor its range, as LibTorch checks with c10::checked_convert: "value cannot
+/// float, half or bfloat16 tensor its range, as LibTorch checks with c10::checked_convert: "value cannot
 /// be converted to type uint8_t without overflow".
 void check_fits(const Scalar &v, ScalarType t) {
   const double d = v.toDouble();
@@ -344,6 +345,10 @@ void check_fits(const Scalar &v, ScalarType t) {
   case kBFloat16:
     GFY_CHECK(!std::isfinite(d) || std::fabs(d) <= 3.3895313892515355e38,
               "value cannot be converted to type at::BFloat16 without overflow");
+    break;
+  case kFloat:
+    GFY_CHECK(!std::isfinite(d) || std::fabs(d) <= double(std::numeric_limits<float>::max()),
+              "value cannot be converted to type float without overflow");
     break;
   case kByte: (void)v.to<uint8_t>(); break;
   case kChar: (void)v.to<int8_t>(); break;

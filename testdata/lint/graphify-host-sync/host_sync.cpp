@@ -56,6 +56,30 @@ struct OldSpelling : torch::nn::Module {
   }
 };
 
+// Ops that check their result on the host: the matrix inverse raises on a singular matrix (its
+// status is read back), and the C++ clip_grad_norm_ returns the norm as a double.
+struct HostChecks : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor a) {
+    auto inv = torch::linalg_inv(a);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'linalg_inv' reads back whether a matrix is singular, to raise on it; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto inv2 = a.inverse();
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'inverse' reads back whether a matrix is singular, to raise on it; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto inv3 = torch::linalg::inv(a);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'inv' reads back whether a matrix is singular, to raise on it; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    return inv + inv2 + inv3;
+  }
+};
+
+struct ClippedStep : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto loss = (x * x).sum();
+    loss.backward();
+    torch::nn::utils::clip_grad_norm_(parameters(), 1.0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'clip_grad_norm_' reads the total norm back to the host (it returns a double); the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    return loss;
+  }
+};
+
 // Outside any graph region: a training loop may log values freely.
 void train(torch::nn::Module &model, torch::Tensor loss) {
   for (int epoch = 0; epoch < 3; ++epoch) {
