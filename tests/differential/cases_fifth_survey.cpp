@@ -1,13 +1,17 @@
 // Differential cases for what the fifth compat survey and its forward match found missing (issue
 // #34, docs/compat.md "Fifth survey"): bidirectional recurrent layers and the LSTM projection
 // (proj_size), cummax/cummin, fliplr/flipud, unfold, the in-place comparisons (gt_, ...), scatter_add,
-// _unique2/_unique, the learning-rate schedulers (LRScheduler, StepLR) and the virtual overloads
-// of Module::to. Weights come from fix_model, so neither library's generator plays a part.
+// _unique2/_unique, the learning-rate schedulers (LRScheduler, StepLR), the virtual overloads
+// of Module::to and InputArchive::load_from's sources. Weights come from fix_model, so neither library's generator plays a part.
 #include "dump_main.h"
 #include "model_inputs.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <sstream>
+#include <string>
 #include <vector>
 
 namespace {
@@ -260,6 +264,36 @@ DIFF_CASE(survey5_module_to_overloads) {
   const bool all_double = m->head->weight.scalar_type() == torch::kDouble && m->body->bias.scalar_type() == torch::kDouble;
   m->nn::Module::to(torch::Device(torch::kCPU), torch::kFloat);
   return {S{static_cast<double>(m->moved)}, diff::flag(all_double), diff::flag(m->head->weight.scalar_type() == torch::kFloat)};
+}
+
+// --- InputArchive::load_from's sources -----------------------------------------------------------
+// Each library reads back its own bytes (the formats differ): the four sources and the device remap
+// must give the same tensors.
+DIFF_CASE(survey5_archive_load_from_memory) {
+  torch::serialize::OutputArchive out;
+  out.write("w", wave({2, 3}, 1.0, 0.2));
+  out.write("ids", torch::arange(4));
+  std::ostringstream bytes;
+  out.save_to(bytes);
+  const std::string data = bytes.str();
+
+  torch::serialize::InputArchive from_array, from_reader, from_stream;
+  from_array.load_from(data.data(), data.size());
+  from_reader.load_from(
+      [&](uint64_t pos, void* buf, size_t n) -> size_t {
+        const size_t take = std::min<size_t>(n, data.size() - pos);
+        std::memcpy(buf, data.data() + pos, take);
+        return take;
+      },
+      [&]() -> size_t { return data.size(); }, torch::Device(torch::kCPU));
+  std::istringstream stream(data);
+  from_stream.load_from(stream, torch::Device(torch::kCPU));
+  torch::Tensor w1, w2, w3, ids;
+  from_array.read("w", w1);
+  from_reader.read("w", w2);
+  from_stream.read("w", w3);
+  from_reader.read("ids", ids);
+  return {w1, w2, w3, ids};
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 #include <graphify/graphify.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -58,6 +61,32 @@ TEST(Serialize, ModuleRoundTripCopiesParametersAndBuffers) {
   // load writes into the module's own tensors: handles taken before still see the new values.
   EXPECT_TRUE(equal(b->conv->weight, a->conv->weight));
   std::remove(path.c_str());
+}
+
+TEST(Serialize, ArchivesLoadFromReadersAndMemory) {
+  serialize::OutputArchive out;
+  out.write("w", arange(6.0).view({2, 3}));
+  std::ostringstream sink;
+  out.save_to(sink);
+  const std::string bytes = sink.str();
+  // A reader may return fewer bytes than asked for; the archive asks again from there.
+  serialize::InputArchive in;
+  in.load_from(
+      [&](uint64_t pos, void *buf, size_t n) {
+        const size_t take = std::min<size_t>(n, 3);
+        std::memcpy(buf, bytes.data() + pos, take);
+        return take;
+      },
+      [&] { return bytes.size(); }, Device(kCPU));
+  Tensor w;
+  in.read("w", w);
+  EXPECT_TRUE(equal(w, arange(6.0).view({2, 3})));
+  // One that stops early is an error, as is a truncated array.
+  serialize::InputArchive stalled;
+  EXPECT_THROW(stalled.load_from([](uint64_t, void *, size_t) { return size_t(0); }, [&] { return bytes.size(); }),
+               Error);
+  serialize::InputArchive truncated;
+  EXPECT_THROW(truncated.load_from(bytes.data(), bytes.size() / 2), Error);
 }
 
 TEST(Serialize, BadFilesAreErrorsNamingTheFile) {

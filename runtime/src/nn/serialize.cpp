@@ -140,13 +140,39 @@ void OutputArchive::write(const std::string &key, const Tensor &tensor, bool) {
 void OutputArchive::save_to(const std::string &filename) const { write_file(filename, records_); }
 void OutputArchive::save_to(std::ostream &stream) const { write_records(stream, records_); }
 
-void InputArchive::load_from(const std::string &filename) {
+void InputArchive::load_from(const std::string &filename, std::optional<Device> device) {
   records_ = read_file(filename);
   source_ = filename;
+  move_records(device);
 }
-void InputArchive::load_from(std::istream &stream) {
+void InputArchive::load_from(std::istream &stream, std::optional<Device> device) {
   records_ = read_records(stream, "stream");
   source_ = "stream";
+  move_records(device);
+}
+void InputArchive::load_from(const char *data, size_t size, std::optional<Device> device) {
+  GFY_CHECK(data != nullptr || size == 0, "InputArchive::load_from: data is null");
+  std::istringstream stream(std::string(data, size));
+  records_ = read_records(stream, "memory");
+  source_ = "memory";
+  move_records(device);
+}
+void InputArchive::load_from(const std::function<size_t(uint64_t, void *, size_t)> &read_func,
+                             const std::function<size_t(void)> &size_func, std::optional<Device> device) {
+  const size_t size = size_func();
+  std::string bytes(size, '\0');
+  for (size_t at = 0; at < size;) {
+    const size_t got = read_func(at, bytes.data() + at, size - at);
+    GFY_CHECK(got > 0, "InputArchive::load_from: read_func returned 0 bytes at position ", at, " of ", size);
+    GFY_CHECK(got <= size - at, "InputArchive::load_from: read_func returned ", got, " bytes where ", size - at,
+              " were asked for");
+    at += got;
+  }
+  load_from(bytes.data(), bytes.size(), device);
+}
+void InputArchive::move_records(std::optional<Device> device) {
+  if (!device) return;
+  for (auto &record : records_) record.second = record.second.to(*device);
 }
 bool InputArchive::try_read(const std::string &key, Tensor &tensor, bool) {
   for (const auto &[name, t] : records_) {

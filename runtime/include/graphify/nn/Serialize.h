@@ -16,6 +16,8 @@
 
 #include <graphify/nn/Module.h>
 
+#include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -58,8 +60,15 @@ private:
 /// LibTorch's `torch::serialize::InputArchive`: reads back what an OutputArchive saved.
 class InputArchive {
 public:
-  void load_from(const std::string &filename);
-  void load_from(std::istream &stream);
+  /// Reads the records of a file, a stream, a flat array or what `read_func` gives (LibTorch's
+  /// four sources: read_func(pos, buf, n) copies up to n bytes from pos and returns how many;
+  /// size_func() is the total). With `device`, every tensor is moved there; without, each stays
+  /// on the device it was saved from.
+  void load_from(const std::string &filename, std::optional<Device> device = std::nullopt);
+  void load_from(std::istream &stream, std::optional<Device> device = std::nullopt);
+  void load_from(const char *data, size_t size, std::optional<Device> device = std::nullopt);
+  void load_from(const std::function<size_t(uint64_t pos, void *buf, size_t nbytes)> &read_func,
+                 const std::function<size_t(void)> &size_func, std::optional<Device> device = std::nullopt);
   /// The record of `key` into `tensor`: copied into it when it is defined with the record's shape
   /// and dtype (so a module's parameter held elsewhere sees the values, as LibTorch's set_ gives),
   /// otherwise `tensor` is rebound to the record. A missing key throws "No such serialized
@@ -70,6 +79,7 @@ public:
   std::vector<std::string> keys() const;
 
 private:
+  void move_records(std::optional<Device> device);
   Records records_;
   std::string source_ = "archive";
 };
