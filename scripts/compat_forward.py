@@ -202,7 +202,7 @@ def build_and_run(args, repo, tu, qualified, side, workdir):
     else:
         rt = os.path.join(os.path.abspath(args.graphify), 'runtime', 'include')
         lib = os.path.join(args.graphify_build, 'runtime', 'libgraphify_runtime.a')
-        cmd = ([args.cxx, '-std=c++20'] + common + ['-I' + os.path.join(rt, 'graphify', 'compat'), '-I' + rt] +
+        cmd = ([args.cxx, '-std=c++20', '-fno-char8_t'] + common + ['-I' + os.path.join(rt, 'graphify', 'compat'), '-I' + rt] +
                repo.include_flags(tu) + third_party + [src, '-o', exe, '-Wl,--gc-sections', lib,
                                                        '-lopenblas', '-lpthread'])
     rc, output = run(cmd)

@@ -130,7 +130,9 @@ llvm::Expected<Toolchain> findToolchain(RuntimeKind Runtime, const char *Argv0) 
                                      "no C++ compiler: '" GRAPHIFY_VALIDATE_CXX "' (the compiler graphify was "
                                      "built with) does not exist and 'c++' is not on PATH");
   }
-  TC.CompileFlags = {"-std=c++20", "-O1", "-w"};
+  // -fno-char8_t: the runtime needs C++20; the user's file was written for LibTorch's C++17, where
+  // u8"..." is a char string.
+  TC.CompileFlags = {"-std=c++20", "-fno-char8_t", "-O1", "-w"};
   llvm::SHA256 H;
   H.update(TC.Compiler);
 
