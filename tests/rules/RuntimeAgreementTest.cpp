@@ -20,6 +20,13 @@ struct Inputs {
   Tensor X = gfy::arange(-2, 2, gfy::kFloat);      // -2 -1 0 1
   Tensor Mask = X > 0;                             // bool
   Tensor Long = gfy::argsort(X, true, 0, false);   // long indices
+  std::vector<Tensor> Params = withGradient();      // a parameter that has a gradient
+
+  static std::vector<Tensor> withGradient() {
+    Tensor P = gfy::ones({2}).requires_grad_();
+    P.sum().backward();
+    return {P};
+  }
 };
 
 /// How to call one runtime op. `Arity`: argument count to match pack entries that have one
@@ -51,6 +58,12 @@ std::vector<Probe> probes() {
       {"nonzero", 0, false, [](Inputs &I) { (void)I.Mask.nonzero(); }},
       {"masked_select", 0, false, [](Inputs &I) { (void)I.X.masked_select(I.Mask); }},
       {"unique_consecutive", 0, false, [](Inputs &I) { (void)gfy::unique_consecutive(I.X); }},
+      {"_unique", 0, false, [](Inputs &I) { (void)gfy::_unique(I.X); }},
+      {"_unique2", 0, false, [](Inputs &I) { (void)gfy::_unique2(I.X); }},
+      {"linalg_inv", 0, false, [](Inputs &) { (void)gfy::linalg_inv(gfy::eye(2)); }},
+      {"inverse", 0, false, [](Inputs &) { (void)gfy::eye(2).inverse(); }},
+      {"torch::linalg::inv", 0, false, [](Inputs &) { (void)gfy::linalg::inv(gfy::eye(2)); }},
+      {"torch::nn::utils::clip_grad_norm_", 0, false, [](Inputs &I) { gfy::nn::utils::clip_grad_norm_(I.Params, 1.0); }},
       {"where", 1, false, [](Inputs &I) { (void)gfy::where(I.Mask); }},
       {"index", 0, true, [](Inputs &I) { (void)I.X.index({I.Mask}); }},
       {"index_put_", 0, true, [](Inputs &I) { I.X.index_put_({I.Mask}, 0.0); }},
@@ -80,8 +93,8 @@ std::vector<Probe> probes() {
 
 /// Pack entries with a host-needing tag that the runtime does not implement (nothing to refuse).
 const std::set<std::string> kNotInRuntime = {
-    "const_data_ptr", "accessor", "_local_scalar_dense", "argwhere", "unique_dim", "_unique",
-    "_unique2",       "bincount", "print",               "torch::cuda::synchronize",
+    "const_data_ptr", "accessor", "_local_scalar_dense", "argwhere", "unique_dim",
+    "bincount",       "print",    "torch::cuda::synchronize",
     "vision::ops::nms", "repeat_interleave"};
 
 bool needsHost(const ApiEntry &E, bool UsesMask) {
@@ -102,6 +115,7 @@ const RuleSet &rules() {
 
 /// The libtorch-pack entry for a probe (functions in at::, methods on tensors).
 std::vector<const ApiEntry *> entriesFor(const std::string &Name, unsigned NumArgs) {
+  if (Name.find("::") != std::string::npos) return rules().lookupFunction(Name, NumArgs); // named qualified
   auto M = rules().lookupMethod(Name, NumArgs);
   auto F = rules().lookupFunction("at::" + Name, NumArgs);
   M.insert(M.end(), F.begin(), F.end());

@@ -52,8 +52,9 @@ int64_t gauss_jordan(std::vector<double> a, int64_t n, double *inv) {
 
 } // namespace
 
-Tensor linalg_inv(const Tensor &a) {
+Tensor linalg_inv(const Tensor &a, SL loc) {
   check_defined(a, "A");
+  on_host_read("linalg_inv()", loc);
   GFY_CHECK(a.dim() >= 2, "linalg.inv: The input tensor A must have at least 2 dimensions.");
   const int64_t n = a.size(-1);
   GFY_CHECK(a.size(-2) == n, "linalg.inv: A must be batches of square matrices, but they are ", a.size(-2), " by ",
@@ -77,7 +78,7 @@ Tensor linalg_inv(const Tensor &a) {
   }
   return out.to(TensorOptions(a.scalar_type()).device(a.device()));
 }
-Tensor inverse(const Tensor &a) { return linalg_inv(a); }
-Tensor Tensor::inverse() const { return linalg_inv(*this); }
+Tensor inverse(const Tensor &a, SL loc) { return linalg_inv(a, loc); }
+Tensor Tensor::inverse(SL loc) const { return linalg_inv(*this, loc); }
 
 } // namespace gfy

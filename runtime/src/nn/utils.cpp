@@ -5,6 +5,7 @@
 
 #include <graphify/autograd/GradMode.h>
 #include <graphify/core/Functions.h>
+#include <graphify/graph/Graph.h>
 
 #include <cmath>
 #include <limits>
@@ -12,12 +13,13 @@
 namespace gfy::nn::utils {
 
 double clip_grad_norm_(const std::vector<Tensor> &parameters, double max_norm, double norm_type,
-                       bool error_if_nonfinite) {
+                       bool error_if_nonfinite, std::source_location loc) {
   NoGradGuard no_grad;
   std::vector<Tensor> with_grad;
   for (const Tensor &p : parameters)
     if (p.grad().defined()) with_grad.push_back(p);
   if (with_grad.empty()) return 0.0;
+  detail::on_host_read("clip_grad_norm_()", loc);
   Tensor total;
   if (norm_type == std::numeric_limits<double>::infinity()) {
     std::vector<Tensor> norms;
@@ -44,11 +46,12 @@ double clip_grad_norm_(const std::vector<Tensor> &parameters, double max_norm, d
   return total.item<double>();
 }
 double clip_grad_norm_(std::initializer_list<Tensor> parameters, double max_norm, double norm_type,
-                       bool error_if_nonfinite) {
-  return clip_grad_norm_(std::vector<Tensor>(parameters), max_norm, norm_type, error_if_nonfinite);
+                       bool error_if_nonfinite, std::source_location loc) {
+  return clip_grad_norm_(std::vector<Tensor>(parameters), max_norm, norm_type, error_if_nonfinite, loc);
 }
-double clip_grad_norm_(const Tensor &parameter, double max_norm, double norm_type, bool error_if_nonfinite) {
-  return clip_grad_norm_(std::vector<Tensor>{parameter}, max_norm, norm_type, error_if_nonfinite);
+double clip_grad_norm_(const Tensor &parameter, double max_norm, double norm_type, bool error_if_nonfinite,
+                       std::source_location loc) {
+  return clip_grad_norm_(std::vector<Tensor>{parameter}, max_norm, norm_type, error_if_nonfinite, loc);
 }
 
 void clip_grad_value_(const std::vector<Tensor> &parameters, double clip_value) {

@@ -346,10 +346,11 @@ Tensor cross(const Tensor &a, const Tensor &b, std::optional<int64_t> dim = std:
 /// The Kronecker product.
 Tensor kron(const Tensor &a, const Tensor &b);
 /// The inverse of a square matrix or a batch of them (float or double; no gradient).
-Tensor linalg_inv(const Tensor &a);
-Tensor inverse(const Tensor &a);
+/// Computed on the host (refused inside a captured graph, as LibTorch's reads its status back).
+Tensor linalg_inv(const Tensor &a, SL loc = SL::current());
+Tensor inverse(const Tensor &a, SL loc = SL::current());
 namespace linalg {
-inline Tensor inv(const Tensor &a) { return linalg_inv(a); }
+inline Tensor inv(const Tensor &a, SL loc = SL::current()) { return linalg_inv(a, loc); }
 } // namespace linalg
 /// NaN, +inf and -inf replaced (defaults: 0, the dtype's largest and lowest values).
 Tensor nan_to_num(const Tensor &a, std::optional<double> nan = 0.0, std::optional<double> posinf = std::nullopt,

@@ -276,7 +276,7 @@ public:
   /// The cross product with `other` along `dim` (default: the first dim of size 3).
   Tensor cross(const Tensor &other, std::optional<int64_t> dim = std::nullopt) const;
   /// The inverse of a (batch of) square matrices.
-  Tensor inverse() const;
+  Tensor inverse(SL loc = SL::current()) const;
   /// NaN, +inf and -inf replaced by `nan`, `posinf` (the dtype's largest value by default) and
   /// `neginf` (its lowest).
   Tensor nan_to_num(std::optional<double> nan = 0.0, std::optional<double> posinf = std::nullopt,

@@ -13,19 +13,21 @@
 #include <graphify/core/Tensor.h>
 
 #include <initializer_list>
+#include <source_location>
 #include <vector>
 
 namespace gfy::nn::utils {
 
 /// Scales the gradients of `parameters` so that their joint `norm_type` norm (inf: the largest
 /// magnitude) is at most `max_norm`; returns the norm before clipping. With
-/// `error_if_nonfinite`, a NaN or infinite norm throws instead.
+/// `error_if_nonfinite`, a NaN or infinite norm throws instead. The norm is read back to the host
+/// (LibTorch's C++ form returns a double), so it is refused inside a captured graph.
 double clip_grad_norm_(const std::vector<Tensor> &parameters, double max_norm, double norm_type = 2.0,
-                       bool error_if_nonfinite = false);
+                       bool error_if_nonfinite = false, std::source_location loc = std::source_location::current());
 double clip_grad_norm_(std::initializer_list<Tensor> parameters, double max_norm, double norm_type = 2.0,
-                       bool error_if_nonfinite = false);
+                       bool error_if_nonfinite = false, std::source_location loc = std::source_location::current());
 double clip_grad_norm_(const Tensor &parameter, double max_norm, double norm_type = 2.0,
-                       bool error_if_nonfinite = false);
+                       bool error_if_nonfinite = false, std::source_location loc = std::source_location::current());
 /// Clamps every gradient of `parameters` to [-clip_value, clip_value].
 void clip_grad_value_(const std::vector<Tensor> &parameters, double clip_value);
 void clip_grad_value_(std::initializer_list<Tensor> parameters, double clip_value);
