@@ -6,6 +6,7 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/Index/USRGeneration.h>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallString.h>
 
 namespace graphify {
@@ -181,6 +182,58 @@ ProgramFacts ProgramFacts::snapshot() const {
   Copy.VirtualCaptures = VirtualCaptures;
   Copy.Callables = Callables;
   return Copy;
+}
+
+ProgramFacts ProgramFacts::slice(const std::set<std::string> &Lookups) const {
+  ProgramFacts Out;
+  auto CopyOrigin = [&](const std::map<std::string, const PortableOrigin *> &From,
+                        std::map<std::string, const PortableOrigin *> &To, const std::string &Key) {
+    if (auto It = From.find(Key); It != From.end())
+      To[Key] = Out.keep(It->second);
+  };
+  for (const std::string &L : Lookups) {
+    llvm::StringRef Kind = llvm::StringRef(L).take_front(2);
+    std::string Key = L.substr(2);
+    if (Kind == "S:") {
+      if (auto It = Summaries.find(Key); It != Summaries.end()) {
+        PortableSummary Copy = It->second;
+        auto KeepValue = [&](PortableValue &V) { V.Origin = Out.keep(V.Origin); };
+        KeepValue(Copy.Return);
+        KeepValue(Copy.ReturnShape);
+        KeepValue(Copy.ReturnSize);
+        llvm::for_each(Copy.Out, KeepValue);
+        llvm::for_each(Copy.OutSize, KeepValue);
+        Out.Summaries[Key] = std::move(Copy);
+      }
+    } else if (Kind == "P:") {
+      if (auto It = ParamEntries.find(Key); It != ParamEntries.end()) {
+        std::vector<const PortableOrigin *> &To = Out.ParamEntries[Key];
+        for (const PortableOrigin *O : It->second)
+          To.push_back(Out.keep(O));
+      }
+    } else if (Kind == "F:") {
+      CopyOrigin(Fields, Out.Fields, Key);
+    } else if (Kind == "H:") {
+      CopyOrigin(FieldShapes, Out.FieldShapes, Key);
+    } else if (Kind == "N:") {
+      CopyOrigin(FieldSizes, Out.FieldSizes, Key);
+    } else if (Kind == "G:") {
+      CopyOrigin(Globals, Out.Globals, Key);
+    } else if (Kind == "R:") {
+      if (auto It = Regions.find(Key); It != Regions.end())
+        Out.Regions[Key] = It->second;
+    } else if (Kind == "C:") {
+      if (auto It = Captures.find(Key); It != Captures.end())
+        Out.Captures[Key] = It->second;
+    } else if (Kind == "V:") {
+      if (auto It = VirtualCaptures.find(Key); It != VirtualCaptures.end())
+        Out.VirtualCaptures[Key] = It->second;
+    } else if (Kind == "K:") {
+      if (auto It = Callables.find(Key); It != Callables.end())
+        Out.Callables[Key] = It->second;
+    }
+  }
+  return Out;
 }
 
 RegionKind ProgramFacts::region(const std::string &Usr) const {

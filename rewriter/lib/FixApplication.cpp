@@ -6,7 +6,7 @@
 // applied once).
 #include "graphify/rewriter/FixApplication.h"
 
-#include "SafeFileReplace.h"
+#include "graphify/rewriter/SafeFileReplace.h"
 #include "UnifiedDiff.h"
 
 #include <clang/Format/Format.h>

@@ -1,7 +1,7 @@
 // The rename-based replacement gives atomicity; everything else here is about not surprising the
 // user: rename would silently turn a symlink into a regular file, split hard links, ignore a
 // read-only mode and (run as root) hand the file to root. Each is either preserved or refused.
-#include "SafeFileReplace.h"
+#include "graphify/rewriter/SafeFileReplace.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>

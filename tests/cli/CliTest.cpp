@@ -537,15 +537,7 @@ TEST(Cli, SharedPchKeepsFindingsIdentical) {
 }
 
 namespace {
-std::vector<std::string> pchFiles(const std::string &Dir) {
-  std::vector<std::string> Out;
-  std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End; It.increment(EC))
-    if (llvm::StringRef(It->path()).ends_with(".pch"))
-      Out.push_back(It->path());
-  std::sort(Out.begin(), Out.end());
-  return Out;
-}
+std::vector<std::string> pchFiles(const std::string &Dir) { return filesEndingWith(Dir, ".pch"); }
 } // namespace
 
 // The cache outlives the process: a one-file run after a multi-file run takes the PCH that run

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,6 +91,17 @@ inline std::string captureWithSync() {
                                               "  cudaDeviceSynchronize();\n"
                                               "  cudaStreamEndCapture(s, g);\n"
                                               "}\n";
+}
+
+/// The files of `Dir` whose names end with `Suffix`, sorted (none when it does not exist).
+inline std::vector<std::string> filesEndingWith(const std::string &Dir, llvm::StringRef Suffix) {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(Suffix))
+      Out.push_back(It->path());
+  std::sort(Out.begin(), Out.end());
+  return Out;
 }
 
 /// A fresh directory, removed at the end of the test.

@@ -9,13 +9,15 @@
 // driver (runLint, as `graphify-lint -p <dir> --format=json`); annotations may sit in any of its
 // files (headers included, in subdirectories too; an `include/` subdirectory is on the include
 // path), a note is expected in the file where it points, and CHECK-STDERR lines must appear on
-// stderr.
+// stderr. Each program case is also run by summaries (--emit-summaries, graphify-link,
+// --program-summary) and must give the single process's output byte for byte.
 #include "GoldenFile.h"
 #include "SharedTestPch.h"
 
 #include "graphify/lint/CompileCommands.h"
 #include "graphify/lint/ConfigStore.h"
 #include "graphify/lint/Driver.h"
+#include "graphify/link/Link.h"
 #include "graphify/lint/LintPipeline.h"
 #include "graphify/lint/Options.h"
 #include "graphify/lint/ReportedPaths.h"
@@ -152,8 +154,21 @@ std::string shellQuote(llvm::StringRef S) {
 
 /// A whole-program case: a compile database over the directory's .cpp files, linted by the
 /// driver with the union of the files' RUN-ARGS.
-void runProgramCase(const std::string &Dir) {
+/// A whole-program case laid out as a build: its files with their annotations, a generated
+/// compile_commands.json in a scratch directory (removed with the case), and graphify-lint's
+/// arguments for it.
+struct ProgramCase {
   std::vector<AnnotatedFile> Files;
+  std::vector<std::string> LintArgs; ///< graphify-lint -p <build> --format=json ... RUN-ARGS
+  std::string Build;
+  ~ProgramCase() {
+    if (!Build.empty())
+      llvm::sys::fs::remove_directories(Build);
+  }
+};
+
+/// Fills `Case` from the directory `Dir`; skips (GTEST_SKIP) when a header it needs is missing.
+void prepareProgramCase(const std::string &Dir, ProgramCase &Case) {
   std::vector<std::string> Units, RunArgs;
   bool NeedsTorch = false;
   std::error_code EC;
@@ -181,7 +196,7 @@ void runProgramCase(const std::string &Dir) {
         RunArgs.push_back(A);
     if (llvm::StringRef(Path).ends_with(".cpp"))
       Units.push_back(Path);
-    Files.push_back({Path, std::move(*Golden)});
+    Case.Files.push_back({Path, std::move(*Golden)});
   }
   if (NeedsTorch && llvm::StringRef(GRAPHIFY_TORCH_INCLUDE_DIRS).empty())
     GTEST_SKIP() << "LibTorch headers not found";
@@ -189,6 +204,7 @@ void runProgramCase(const std::string &Dir) {
 
   llvm::SmallString<128> Build;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("graphify-golden-program", Build));
+  Case.Build = std::string(Build);
   std::string Database = "[";
   for (const std::string &Unit : Units) {
     std::string Command = "clang++";
@@ -205,30 +221,57 @@ void runProgramCase(const std::string &Dir) {
   Database += "\n]\n";
   {
     std::error_code WEC;
-    llvm::raw_fd_ostream OS(std::string(Build) + "/compile_commands.json", WEC);
+    llvm::raw_fd_ostream OS(Case.Build + "/compile_commands.json", WEC);
     ASSERT_FALSE(WEC);
     OS << Database;
   }
-  std::vector<std::string> Args = {"graphify-lint", "-p", std::string(Build), "--format=json",
-                                   "--rules-dir=" GRAPHIFY_RULES_DIR,
-                                   "--resource-dir=" GRAPHIFY_CLANG_RESOURCE_DIR,
-                                   graphify::testing::testPchDir().empty()
-                                       ? std::string("--pch=off")
-                                       : "--pch-cache-dir=" + graphify::testing::testPchDir()};
-  Args.insert(Args.end(), RunArgs.begin(), RunArgs.end());
+  Case.LintArgs = {"graphify-lint", "-p", Case.Build, "--format=json",
+                   "--rules-dir=" GRAPHIFY_RULES_DIR,
+                   "--resource-dir=" GRAPHIFY_CLANG_RESOURCE_DIR,
+                   graphify::testing::testPchDir().empty()
+                       ? std::string("--pch=off")
+                       : "--pch-cache-dir=" + graphify::testing::testPchDir()};
+  Case.LintArgs.insert(Case.LintArgs.end(), RunArgs.begin(), RunArgs.end());
+}
+
+struct ToolRun {
+  int Code = 0;
+  std::string Out, Err;
+};
+
+/// Runs a tool's entry point (runLint, runLink) in process on `Args` + `Extra`.
+template <typename Entry>
+ToolRun runTool(Entry Run, const std::vector<std::string> &Args, const std::vector<std::string> &Extra = {}) {
   std::vector<const char *> Argv;
   for (const std::string &A : Args)
     Argv.push_back(A.c_str());
-  std::string Out, Err;
-  llvm::raw_string_ostream OutS(Out), ErrS(Err);
-  int Code = runLint(Argv, OutS, ErrS);
+  for (const std::string &A : Extra)
+    Argv.push_back(A.c_str());
+  ToolRun R;
+  llvm::raw_string_ostream OutS(R.Out), ErrS(R.Err);
+  R.Code = Run(Argv, OutS, ErrS);
   OutS.flush();
   ErrS.flush();
-  llvm::sys::fs::remove_directories(Build);
-  ASSERT_NE(Code, 2) << Dir << ":\n" << Err;
+  return R;
+}
 
-  auto Json = llvm::json::parse(Out);
-  ASSERT_TRUE(bool(Json)) << llvm::toString(Json.takeError()) << "\n" << Out;
+int lintEntry(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  return runLint(Argv, Out, Err);
+}
+int linkEntry(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  return runLink(Argv, Out, Err);
+}
+
+void runProgramCase(const std::string &Dir) {
+  ProgramCase Case;
+  prepareProgramCase(Dir, Case);
+  if (::testing::Test::IsSkipped() || ::testing::Test::HasFatalFailure())
+    return;
+  ToolRun Lint = runTool(lintEntry, Case.LintArgs);
+  ASSERT_NE(Lint.Code, 2) << Dir << ":\n" << Lint.Err;
+
+  auto Json = llvm::json::parse(Lint.Out);
+  ASSERT_TRUE(bool(Json)) << llvm::toString(Json.takeError()) << "\n" << Lint.Out;
   std::vector<Produced> Findings;
   for (const llvm::json::Value &V : *Json->getAsArray()) {
     const llvm::json::Object &O = *V.getAsObject();
@@ -242,16 +285,48 @@ void runProgramCase(const std::string &Dir) {
     Findings.push_back(std::move(P));
   }
   std::string Listing;
-  std::string Failures = compare(Files, Findings, Listing);
+  std::string Failures = compare(Case.Files, Findings, Listing);
   llvm::SmallVector<llvm::StringRef, 8> ErrLines;
-  llvm::StringRef(Err).split(ErrLines, '\n');
-  for (const AnnotatedFile &F : Files)
+  llvm::StringRef(Lint.Err).split(ErrLines, '\n');
+  for (const AnnotatedFile &F : Case.Files)
     for (const std::string &Pattern : F.Golden.StderrLines)
       if (llvm::none_of(ErrLines, [&](llvm::StringRef L) { return llvm::Regex(Pattern).match(L); }))
         Failures += "missing on stderr: " + Pattern + "\n";
   if (std::getenv("GRAPHIFY_GOLDEN_VERBOSE"))
-    llvm::outs() << "--- produced:\n" << Listing << "--- stderr:\n" << Err << "\n";
-  EXPECT_TRUE(Failures.empty()) << Dir << "\n" << Failures << "--- produced:\n" << Listing << "--- stderr:\n" << Err;
+    llvm::outs() << "--- produced:\n" << Listing << "--- stderr:\n" << Lint.Err << "\n";
+  EXPECT_TRUE(Failures.empty()) << Dir << "\n"
+                                << Failures << "--- produced:\n"
+                                << Listing << "--- stderr:\n"
+                                << Lint.Err;
+}
+
+/// Whole-program mode by summaries (docs/architecture.md) on a program case: extract every unit,
+/// link, extract again the units the link names until it settles, then check against the program
+/// summary. The findings must be the single process's, byte for byte.
+void runProgramCaseBySummaries(const std::string &Dir) {
+  ProgramCase Case;
+  prepareProgramCase(Dir, Case);
+  if (::testing::Test::IsSkipped() || ::testing::Test::HasFatalFailure())
+    return;
+  ToolRun OneProcess = runTool(lintEntry, Case.LintArgs);
+  ASSERT_NE(OneProcess.Code, 2) << Dir << ":\n" << OneProcess.Err;
+
+  std::string Summaries = Case.Build + "/summaries", Program = Case.Build + "/program.summary";
+  ToolRun Extract = runTool(lintEntry, Case.LintArgs, {"--emit-summaries=" + Summaries});
+  ASSERT_EQ(Extract.Code, 0) << Extract.Err;
+  EXPECT_EQ(Extract.Out, "") << "extraction checks nothing, so it reports nothing";
+  ToolRun Link = runTool(linkEntry, {"graphify-link", "--quiet", "-o", Program, Summaries});
+  // Each round settles at least one more fact, as the single process's rounds do; a case needs
+  // a few (cross_tu_regions: four).
+  for (int Round = 0; Link.Code == 3 && Round < 8; ++Round) {
+    Extract = runTool(lintEntry, Case.LintArgs, {"--emit-summaries=" + Summaries, "--program-summary=" + Program});
+    ASSERT_EQ(Extract.Code, 0) << Extract.Err;
+    Link = runTool(linkEntry, {"graphify-link", "--quiet", "-o", Program, "--base=" + Program, Summaries});
+  }
+  ASSERT_EQ(Link.Code, 0) << "not settled after 8 rounds:\n" << Link.Err;
+  ToolRun Check = runTool(lintEntry, Case.LintArgs, {"--program-summary=" + Program});
+  EXPECT_EQ(Check.Code, OneProcess.Code) << Check.Err;
+  EXPECT_EQ(Check.Out, OneProcess.Out) << "--- one process:\n" << OneProcess.Err << "--- by summaries:\n" << Check.Err;
 }
 
 std::string testName(const std::string &Path) {
@@ -335,6 +410,21 @@ TEST_P(LintGolden, MatchesAnnotations) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, LintGolden, ::testing::ValuesIn(goldenFiles()),
+                         [](const ::testing::TestParamInfo<std::string> &I) { return testName(I.param); });
+
+class LintGoldenProgram : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LintGoldenProgram, SummariesGiveTheSingleProcessFindings) { runProgramCaseBySummaries(GetParam()); }
+
+std::vector<std::string> programCases() {
+  std::vector<std::string> Cases;
+  for (const std::string &Path : goldenFiles())
+    if (isProgramCase(Path))
+      Cases.push_back(Path);
+  return Cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Programs, LintGoldenProgram, ::testing::ValuesIn(programCases()),
                          [](const ::testing::TestParamInfo<std::string> &I) { return testName(I.param); });
 
 } // namespace

@@ -15,6 +15,7 @@
 #include "graphify/lint/Options.h"
 #include "graphify/lint/Preamble.h"
 #include "graphify/lint/ProgramSession.h"
+#include "graphify/lint/SummaryFile.h"
 #include "graphify/lint/Nolint.h"
 #include "graphify/lint/Output.h"
 #include "graphify/rules/RuleSet.h"
@@ -62,9 +63,20 @@ struct Job {
   std::string Pch;                      // shared PCH to try, or empty
 };
 
+/// Whole-program mode by summaries (--emit-summary, --emit-summaries, --program-summary).
+struct SummaryMode {
+  const ProgramFacts *Imported = nullptr; ///< the program summary's facts
+  bool Export = false;                    ///< write each unit's summary
+  bool any() const { return Imported || Export; }
+};
+
 /// The pipeline's view of a job.
-LintUnit unitFor(const Job &J, bool Color, const std::string &ProjectRoot, bool RecordFilesRead) {
+LintUnit unitFor(const Job &J, bool Color, const std::string &ProjectRoot, bool RecordFilesRead,
+                 const SummaryMode &Summaries) {
   LintUnit U;
+  U.Imported = Summaries.Imported;
+  U.ExportFacts = Summaries.Export;
+  U.ExportOnly = Summaries.Export;
   U.RecordFilesRead = RecordFilesRead;
   U.ProjectRoot = ProjectRoot;
   U.CommandLine = J.CommandLine;
@@ -207,6 +219,146 @@ std::string projectRoot(const std::vector<Job> &Jobs) {
   return Root == "/" ? std::string() : Root;
 }
 
+/// The summary identity of a job: what its unit summary says of it.
+UnitSummary summaryOf(const Job &J) {
+  UnitSummary S;
+  S.File = absoluteFile(J.Command.Filename, J.Command.Directory);
+  S.Directory = J.Command.Directory;
+  S.Command = commandDigest(J.CommandLine);
+  return S;
+}
+
+/// The order the units' facts are merged in (SummaryFile.h's, so that both whole-program modes
+/// pick the same origin for a fact two units explain).
+std::vector<size_t> mergeOrder(const std::vector<Job> &Jobs) {
+  std::vector<UnitSummary> Ids;
+  for (const Job &J : Jobs)
+    Ids.push_back(summaryOf(J));
+  std::vector<size_t> Order(Jobs.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) { return mergesBefore(Ids[A], Ids[B]); });
+  return Order;
+}
+
+/// The path of job `J`'s summary in the --emit-summaries directory.
+std::string summaryPathIn(llvm::StringRef Dir, const UnitSummary &Id) {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, summaryFileName(Id.File, Id.Directory, Id.Command));
+  return std::string(P);
+}
+
+/// With --emit-summaries and --program-summary (the rounds after the first): which units'
+/// summaries in the directory still hold, because the program's facts equal, on every key the unit
+/// looked up, those it was analysed with. As in the single-process mode, only the others are
+/// analysed again. The directory's summaries are trusted to be of the current sources: each
+/// settling starts with a first round that writes them all.
+std::vector<bool> summariesStillHolding(const LintOptions &O, const std::vector<Job> &Jobs,
+                                        const ProgramFacts *Program) {
+  std::vector<bool> Holds(Jobs.size(), false);
+  if (O.EmitSummaries.empty() || !Program)
+    return Holds;
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    llvm::Expected<UnitSummary> S = readUnitSummary(summaryPathIn(O.EmitSummaries, summaryOf(Jobs[I])),
+                                                    GRAPHIFY_VERSION);
+    if (!S) {
+      llvm::consumeError(S.takeError()); // missing or unreadable: extract it
+      continue;
+    }
+    Holds[I] = Program->sameOn(S->Imports, S->Facts.Lookups);
+  }
+  return Holds;
+}
+
+/// What an extraction did to the summaries.
+struct SummaryCounts {
+  unsigned Written = 0, Unchanged = 0, Held = 0, Removed = 0;
+};
+
+/// Removes the *.summary files of --emit-summaries that belong to no unit of this run (a file
+/// gone from the build, a changed command): the directory then links to this build's program.
+llvm::Error removeForeignSummaries(llvm::StringRef Dir, const std::set<std::string> &Ours, unsigned &Removed) {
+  std::error_code EC;
+  std::vector<std::string> Foreign;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".summary") && !Ours.count(It->path()))
+      Foreign.push_back(It->path());
+  if (EC)
+    return llvm::createStringError("cannot list '" + Dir.str() + "': " + EC.message());
+  for (const std::string &F : Foreign) {
+    if (std::error_code REC = llvm::sys::fs::remove(F))
+      return llvm::createStringError("cannot remove '" + F + "': " + REC.message());
+    ++Removed;
+  }
+  return llvm::Error::success();
+}
+
+/// Writes each parsed unit's summary: to `--emit-summary` (one unit) or into `--emit-summaries`.
+bool writeSummaries(const LintOptions &O, const std::vector<Job> &Jobs, std::vector<LintUnitResult> &Results,
+                    const ProgramFacts *Imported, SummaryCounts &Counts, llvm::raw_ostream &Err) {
+  if (!O.EmitSummaries.empty())
+    if (std::error_code EC = llvm::sys::fs::create_directories(O.EmitSummaries)) {
+      Err << "graphify-lint: error: cannot create '" << O.EmitSummaries << "': " << EC.message() << "\n";
+      return false;
+    }
+  bool Ok = true;
+  std::set<std::string> Ours;
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    LintUnitResult &R = Results[I];
+    UnitSummary S = summaryOf(Jobs[I]);
+    std::string Path = O.EmitSummary.empty() ? summaryPathIn(O.EmitSummaries, S) : O.EmitSummary;
+    Ours.insert(Path);
+    if (!R.Parsed)
+      continue;
+    if (!R.Exported) { // its summary still holds (summariesStillHolding)
+      ++Counts.Held;
+      continue;
+    }
+    if (Imported)
+      S.Imports = Imported->slice(R.Exported->Lookups);
+    S.Facts = std::move(*R.Exported);
+    R.Exported.reset();
+    llvm::Expected<bool> Wrote = writeFileIfChanged(Path, renderUnitSummary(S, GRAPHIFY_VERSION));
+    if (!Wrote) {
+      Err << "graphify-lint: error: " << llvm::toString(Wrote.takeError()) << "\n";
+      Ok = false;
+      continue;
+    }
+    ++(*Wrote ? Counts.Written : Counts.Unchanged);
+  }
+  if (Ok && !O.EmitSummaries.empty())
+    if (llvm::Error E = removeForeignSummaries(O.EmitSummaries, Ours, Counts.Removed)) {
+      Err << "graphify-lint: error: " << llvm::toString(std::move(E)) << "\n";
+      Ok = false;
+    }
+  return Ok;
+}
+
+/// Ends an extraction (--emit-summary, --emit-summaries): compiler errors, then one line of what
+/// was written. It checks nothing, so it reports no finding and never looks clean.
+int finishExtraction(const LintOptions &O, const std::vector<LintUnitResult> &Results, const SummaryCounts &Counts,
+                     llvm::raw_ostream &Err) {
+  unsigned Failed = 0;
+  for (const LintUnitResult &R : Results)
+    if (!R.Parsed) {
+      ++Failed;
+      Err << R.CompilerErrors << R.ErrorCount << (R.ErrorCount == 1 ? " error" : " errors") << " generated.\n";
+    }
+  if (!O.Quiet || Failed) {
+    const std::string &Where = O.EmitSummary.empty() ? O.EmitSummaries : O.EmitSummary;
+    Err << "graphify-lint: summaries of " << Results.size() << (Results.size() == 1 ? " unit" : " units") << " in '"
+        << Where << "': " << Counts.Written << " written, " << Counts.Unchanged << " unchanged";
+    if (Counts.Held)
+      Err << ", " << Counts.Held << " still holding";
+    if (Counts.Removed)
+      Err << ", " << Counts.Removed << " of units no longer built removed";
+    if (Failed)
+      Err << "; " << Failed << " not extracted (compile errors)";
+    Err << "; nothing is checked until graphify-link settles the program (docs/ci.md)\n";
+  }
+  return Failed ? ExitError : ExitClean;
+}
+
 /// Lints every job as one program (docs/architecture.md): a thread per translation unit, with at
 /// most `Slots` of them parsing or analysing at once. When there are no more units than slots,
 /// each keeps its AST while the session settles the program's facts; otherwise each parses again
@@ -215,13 +367,13 @@ std::string projectRoot(const std::vector<Job> &Jobs) {
 std::vector<LintUnitResult> lintProgram(const std::vector<Job> &Jobs, unsigned Slots, bool Color,
                                         const std::string &ProjectRoot, bool RecordFilesRead) {
   std::vector<LintUnitResult> Results(Jobs.size());
-  ProgramSession Session(Jobs.size(), Slots);
+  ProgramSession Session(Jobs.size(), Slots, mergeOrder(Jobs));
   std::vector<std::thread> Threads;
   Threads.reserve(Jobs.size());
   for (size_t I = 0; I < Jobs.size(); ++I)
     Threads.emplace_back([&, I] {
       Session.acquireCpu();
-      LintUnit U = unitFor(Jobs[I], Color, ProjectRoot, RecordFilesRead);
+      LintUnit U = unitFor(Jobs[I], Color, ProjectRoot, RecordFilesRead, SummaryMode());
       U.Program = &Session;
       U.ProgramIndex = I;
       U.ReparseEachRound = Jobs.size() > Slots;
@@ -398,6 +550,30 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     Err << "graphify-lint: error: --fix, --diff and --export-fixes are exclusive\n";
     return ExitError;
   }
+  if (!O.EmitSummary.empty() && !O.EmitSummaries.empty()) {
+    Err << "graphify-lint: error: --emit-summary and --emit-summaries are exclusive\n";
+    return ExitError;
+  }
+  const bool Emitting = !O.EmitSummary.empty() || !O.EmitSummaries.empty();
+  if (Emitting && (O.Fix || O.Diff || !O.ExportFixes.empty())) {
+    Err << "graphify-lint: error: writing summaries only extracts facts, there is nothing to fix; fix with "
+           "--program-summary alone\n";
+    return ExitError;
+  }
+  std::optional<ProgramSummary> Linked;
+  if (!O.ProgramSummary.empty()) {
+    llvm::Expected<ProgramSummary> P = readProgramSummary(O.ProgramSummary, GRAPHIFY_VERSION);
+    if (!P)
+      return fail(P.takeError());
+    if (!P->Settled && !Emitting && !O.Quiet)
+      Err << "graphify-lint: warning: '" << O.ProgramSummary << "' is not settled (graphify-link exited 3): "
+          << "findings may differ from whole-program mode's until the units it names are extracted again\n";
+    Linked = std::move(*P);
+  }
+  SummaryMode Summaries;
+  Summaries.Imported = Linked ? &Linked->Facts : nullptr;
+  Summaries.Export = Emitting;
+
   if (!ResourceDir.empty() && !llvm::sys::fs::is_directory(ResourceDir + "/include"))
     Err << "graphify-lint: warning: clang resource dir '" << ResourceDir
         << "' has no include/; builtin headers such as <stddef.h> will not be found\n";
@@ -496,23 +672,54 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   if (O.Pch == PchMode::Auto)
     planSharedPch(Jobs, O, Pool.get());
 
-  const std::string ProjectRoot = projectRoot(Jobs);
+  if (Linked && !Emitting && !O.Quiet) {
+    // A unit the program summary did not link was not in the program its facts describe.
+    unsigned Outside = 0;
+    for (const Job &J : Jobs)
+      if (!llvm::is_contained(Linked->Units, summaryOf(J).File) && Outside++ == 0)
+        Err << "graphify-lint: warning: '" << summaryOf(J).File << "' is not among the units '" << O.ProgramSummary
+            << "' links: its calls into the others are checked with the linked facts, theirs into it are not\n";
+    if (Outside > 1)
+      Err << "graphify-lint: warning: " << Outside - 1 << " more units are not among those it links\n";
+  }
+  if (!O.EmitSummary.empty() && Jobs.size() != 1) {
+    Err << "graphify-lint: error: --emit-summary writes one translation unit's summary and there are " << Jobs.size()
+        << "; use --emit-summaries=<dir>\n";
+    return ExitError;
+  }
+  std::string ProjectRoot = projectRoot(Jobs);
+  if (!O.ProjectRoot.empty()) {
+    llvm::SmallString<256> Root(O.ProjectRoot);
+    llvm::sys::fs::make_absolute(Root);
+    llvm::sys::path::remove_dots(Root, true);
+    if (!llvm::sys::fs::is_directory(Root)) {
+      Err << "graphify-lint: error: --project-root '" << O.ProjectRoot << "' is not a directory\n";
+      return ExitError;
+    }
+    ProjectRoot = std::string(Root);
+  }
   // An existing --export-fixes target is checked against every file the units read: the main
   // files are known now, headers only once parsed.
   const bool RecordFilesRead = !O.ExportFixes.empty() && llvm::sys::fs::exists(O.ExportFixes);
   std::vector<LintUnitResult> Results(Jobs.size());
-  bool WholeProgram = O.WholeProgram == WholeProgramMode::Auto && Jobs.size() > 1;
+  // By summaries, each unit is analysed alone with the linked facts: no session.
+  bool WholeProgram = O.WholeProgram == WholeProgramMode::Auto && Jobs.size() > 1 && !Summaries.any();
   if (WholeProgram) {
     Results = lintProgram(Jobs, llvm::hardware_concurrency(O.Jobs).compute_thread_count(), ErrColor, ProjectRoot,
                           RecordFilesRead);
   } else {
+    const std::vector<bool> Current = summariesStillHolding(O, Jobs, Summaries.Imported);
     for (size_t I = 0; I < Jobs.size(); ++I) {
+      if (Current[I]) { // its summary holds for these facts: nothing to extract again
+        Results[I].Parsed = true;
+        continue;
+      }
       if (Pool)
         Pool->async([&, I] {
-          Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor, ProjectRoot, RecordFilesRead));
+          Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor, ProjectRoot, RecordFilesRead, Summaries));
         });
       else
-        Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor, ProjectRoot, RecordFilesRead));
+        Results[I] = lintTranslationUnit(unitFor(Jobs[I], ErrColor, ProjectRoot, RecordFilesRead, Summaries));
     }
     if (Pool)
       Pool->wait();
@@ -530,6 +737,14 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       Err << "graphify-lint: error: " << *Clash << "\n";
       return ExitError;
     }
+
+  // Extraction: the facts are written; findings need the settled program's.
+  if (Emitting) {
+    SummaryCounts Counts;
+    if (!writeSummaries(O, Jobs, Results, Summaries.Imported, Counts, Err))
+      return ExitError;
+    return finishExtraction(O, Results, Counts, Err);
+  }
 
   bool CompileFailed = false;
   unsigned Suppressed = 0, Errors = 0;

@@ -125,7 +125,17 @@ private:
 /// the checks. `Settled`: the program's facts were settled by earlier parses of this unit (the
 /// rounds ran without keeping the AST); one analysis with them and the checks remain.
 AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisConfig &Config, const LintUnit &U,
-                       const ProgramFacts *Settled) {
+                       const ProgramFacts *Settled, std::optional<UnitFacts> &Exported) {
+  if (U.Imported || U.ExportFacts) {
+    // An empty program, not none: the first round of the single-process mode imports an empty
+    // one too, and a unit analysed with a program treats calls without a body as defined elsewhere.
+    static const ProgramFacts NothingYet;
+    UnitAnalysis Unit(Ctx, Config);
+    UnitFacts Mine = Unit.analyze(U.Imported ? U.Imported : &NothingYet);
+    if (U.ExportFacts)
+      Exported = std::move(Mine);
+    return U.ExportOnly ? AnalysisResult() : Unit.check();
+  }
   if (Settled) {
     UnitAnalysis Unit(Ctx, Config);
     Unit.analyze(Settled);
@@ -268,7 +278,7 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     llvm::TimeRecord Start = Timing ? llvm::TimeRecord::getCurrentTime(true) : llvm::TimeRecord();
     AnalysisResult A = [&] {
       AnalysedScope Narrow(Ctx, IsFileAnalysed);
-      return analyze(Ctx, AC, U, Settled);
+      return analyze(Ctx, AC, U, Settled, R.Exported);
     }();
     llvm::TimeRecord Analysed = Timing ? llvm::TimeRecord::getCurrentTime(true) : llvm::TimeRecord();
     if (U.Rules && !A.Findings.empty())

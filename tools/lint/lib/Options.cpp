@@ -139,6 +139,23 @@ const std::vector<LintFlag> &flagTable() {
                                             {{"auto", WholeProgramMode::Auto}, {"off", WholeProgramMode::Off}},
                                             O.WholeProgram);
        }},
+      {"emit-summary", "file",
+       "whole-program mode by summaries (docs/ci.md): write the translation unit's summary to <file> "
+       "(one unit); extraction checks nothing and reports no finding",
+       [](LintOptions &O, llvm::StringRef V) { O.EmitSummary = V.str(); return ok(); }},
+      {"emit-summaries", "dir",
+       "as --emit-summary, for every unit: <dir>/<file name>.<hash of file, directory and command>.summary; "
+       "the summaries of units no longer in the run are removed; with --program-summary, only the units "
+       "graphify-link named are extracted again",
+       [](LintOptions &O, llvm::StringRef V) { O.EmitSummaries = V.str(); return ok(); }},
+      {"program-summary", "file",
+       "import the facts of a program summary (graphify-link's output) instead of analysing the other units; "
+       "with a settled one, the findings are those of whole-program mode",
+       [](LintOptions &O, llvm::StringRef V) { O.ProgramSummary = V.str(); return ok(); }},
+      {"project-root", "dir",
+       "the directory whose headers are analysed as the project's (default: the deepest directory holding "
+       "every input file; a file's own directory for one file)",
+       [](LintOptions &O, llvm::StringRef V) { O.ProjectRoot = V.str(); return ok(); }},
       {"pch-cache-dir", "dir", "where shared PCHs are kept (default: $XDG_CACHE_HOME/graphify/pch)",
        [](LintOptions &O, llvm::StringRef V) { O.PchCacheDir = V.str(); return ok(); }},
       {"exit-zero-on-warnings", nullptr,

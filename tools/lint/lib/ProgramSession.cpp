@@ -1,6 +1,6 @@
 // Whole-program rounds. Invariants: the program facts change only in mergeRound, which runs
 // when every unit still taking part has submitted, so no unit is analysing while they change;
-// units are merged in index order, so the facts (and the origins that explain them) do not
+// units are merged in a fixed order (the session's MergeOrder), so the facts (and the origins that explain them) do not
 // depend on which thread finished first; and facts only grow, so the rounds end.
 #include "graphify/lint/ProgramSession.h"
 
@@ -8,9 +8,15 @@
 
 namespace graphify {
 
-ProgramSession::ProgramSession(size_t Units, unsigned CpuSlots)
-    : Exports(Units), Active(Units, true), Submitted(Units, false), Rerun(Units, false),
-      FreeSlots(std::max(1u, CpuSlots)) {}
+ProgramSession::ProgramSession(size_t Units, unsigned CpuSlots, std::vector<size_t> MergeOrder)
+    : Exports(Units), Active(Units, true), Submitted(Units, false), Rerun(Units, false), Order(std::move(MergeOrder)),
+      FreeSlots(std::max(1u, CpuSlots)) {
+  if (Order.size() != Units) {
+    Order.resize(Units);
+    for (size_t I = 0; I < Units; ++I)
+      Order[I] = I;
+  }
+}
 
 void ProgramSession::acquireCpu() {
   std::unique_lock<std::mutex> L(CpuMu);
@@ -41,7 +47,7 @@ bool ProgramSession::everyActiveUnitSubmitted() const {
 void ProgramSession::mergeRound() {
   ProgramFacts Before = Program.snapshot();
   Program.beginRound();
-  for (size_t I = 0; I < Exports.size(); ++I)
+  for (size_t I : Order)
     if (Active[I] && Exports[I])
       Program.merge(*Exports[I]);
   Settled = true;

@@ -145,6 +145,9 @@ public:
   bool sameOn(const ProgramFacts &Other, const std::set<std::string> &Lookups) const;
   /// A copy of the facts' shape for later comparison (origins shared, not copied).
   ProgramFacts snapshot() const;
+  /// The facts on the keys of `Lookups` only, origins copied: what an analysis that looked
+  /// these up read from this program (a unit summary's imports, docs/architecture.md).
+  ProgramFacts slice(const std::set<std::string> &Lookups) const;
 
   RegionKind region(const std::string &Usr) const;
   /// The capture effect of the function, or null when it has none.

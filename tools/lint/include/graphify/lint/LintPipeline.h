@@ -62,6 +62,13 @@ struct LintUnit {
   /// keeping its AST while the other units catch up, so that peak memory follows the largest
   /// unit (times -j), not the number of units.
   bool ReparseEachRound = false;
+  /// Whole-program mode by summaries: analyse with these program facts imported (a program
+  /// summary's) instead of settling them with a session.
+  const ProgramFacts *Imported = nullptr;
+  /// Whole-program mode by summaries: hand the unit's export to LintUnitResult::Exported.
+  bool ExportFacts = false;
+  /// With ExportFacts: the export is all that is wanted; the checks do not run.
+  bool ExportOnly = false;
 };
 
 /// What lintTranslationUnit found.
@@ -80,6 +87,7 @@ struct LintUnitResult {
   std::vector<std::string> AnnotationProblems; ///< malformed GRAPHIFY_STATIC_BOUND annotations (`file:line:col: ...`)
   std::vector<std::string> UncheckedCode; ///< code that should be checked and is not, with why (`file:line:col: ...`)
   std::vector<FileRead> FilesRead;      ///< with RecordFilesRead: the files the parse read, headers included
+  std::optional<UnitFacts> Exported;    ///< with ExportFacts: what the unit exports and looked up
 };
 
 /// Lints one translation unit (see the file comment for the steps, in order).

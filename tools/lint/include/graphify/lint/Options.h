@@ -60,6 +60,10 @@ struct LintOptions {
   bool ExitZeroOnWarnings = false;       ///< --exit-zero-on-warnings: exit 1 only for findings reported as errors
   PchMode Pch = PchMode::Auto;           ///< --pch=auto|off: share a precompiled prefix between files
   WholeProgramMode WholeProgram = WholeProgramMode::Auto; ///< --whole-program=auto|off: facts cross translation units
+  std::string EmitSummary;               ///< --emit-summary=<file>: write the unit's summary (one unit)
+  std::string EmitSummaries;             ///< --emit-summaries=<dir>: write every unit's summary there
+  std::string ProgramSummary;            ///< --program-summary=<file>: import a linked program's facts
+  std::string ProjectRoot;               ///< --project-root=<dir>: whose headers are the project's
   std::string PchCacheDir;               ///< --pch-cache-dir=<dir>: where shared PCHs live (else $XDG_CACHE_HOME/graphify)
 };
 

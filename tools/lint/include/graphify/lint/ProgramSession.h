@@ -32,7 +32,8 @@ namespace graphify {
 
 class ProgramSession {
 public:
-  ProgramSession(size_t Units, unsigned CpuSlots);
+  /// `MergeOrder`: the unit indices in the order their facts are merged (empty: index order).
+  ProgramSession(size_t Units, unsigned CpuSlots, std::vector<size_t> MergeOrder = {});
 
   /// Waits for one of the CPU slots (the -j bound) and holds it.
   void acquireCpu();
@@ -56,6 +57,7 @@ private:
   ProgramFacts Program;
   std::vector<std::optional<UnitFacts>> Exports;
   std::vector<bool> Active, Submitted, Rerun;
+  std::vector<size_t> Order;
   unsigned Generation = 0;
   bool Settled = false;
 

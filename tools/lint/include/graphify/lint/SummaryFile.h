@@ -1,0 +1,76 @@
+#pragma once
+/// \file
+/// The files of whole-program mode by summaries (docs/architecture.md, "Whole-program mode by
+/// summaries"): a unit summary is what one translation unit exports after one analysis, with the
+/// program facts it looked up and the values it found there; a program summary is the merge of
+/// the unit summaries. Both are JSON with sorted keys, so identical facts give identical bytes
+/// (a build system can cache them and skip what depends on an unchanged one).
+///
+/// \code
+///   graphify::UnitSummary S;   // filled by graphify-lint --emit-summary
+///   std::string Text = graphify::renderUnitSummary(S, GRAPHIFY_VERSION);
+///   llvm::Expected<graphify::UnitSummary> Back = graphify::parseUnitSummary(Text, "a.summary", GRAPHIFY_VERSION);
+/// \endcode
+
+#include "graphify/analyzer/ProgramFacts.h"
+
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace graphify {
+
+/// One translation unit's export.
+struct UnitSummary {
+  std::string File;      ///< the main file, absolute
+  std::string Directory; ///< the compile command's directory
+  std::string Command;   ///< commandDigest of the compile command (a file built twice is two units)
+  /// The program facts the analysis imported, restricted to Facts.Lookups (none in the first
+  /// round): the link re-runs the unit only when the program's facts differ there.
+  ProgramFacts Imports;
+  UnitFacts Facts;
+};
+
+/// A merge of unit summaries.
+struct ProgramSummary {
+  /// The units merged, in merge order, as `file` (see unitKey).
+  std::vector<std::string> Units;
+  /// Every unit's analysis used facts equal to these on its lookups: checks against them give
+  /// the findings of the single-process whole-program mode.
+  bool Settled = false;
+  ProgramFacts Facts;
+};
+
+/// The order units are merged in, in both modes: by main file, directory and command digest
+/// (the facts do not depend on it; which origin explains a fact does).
+bool mergesBefore(const UnitSummary &A, const UnitSummary &B);
+
+/// A short stable digest (16 hex digits) of a compile command line.
+std::string commandDigest(const std::vector<std::string> &CommandLine);
+
+/// The name of a unit's summary in an --emit-summaries directory: `<file name>.<16 hex
+/// digits of file, directory and command>.summary`, stable across runs and machines that build
+/// in the same place.
+std::string summaryFileName(llvm::StringRef File, llvm::StringRef Directory, llvm::StringRef Command);
+
+std::string renderUnitSummary(const UnitSummary &S, llvm::StringRef ToolVersion);
+std::string renderProgramSummary(const ProgramSummary &S, llvm::StringRef ToolVersion);
+
+/// Read back what render* wrote. Errors name `Path` and, for malformed JSON, its line and column;
+/// a summary of another graphify version is refused (facts change meaning between versions).
+llvm::Expected<UnitSummary> parseUnitSummary(llvm::StringRef Text, llvm::StringRef Path,
+                                             llvm::StringRef ToolVersion);
+llvm::Expected<ProgramSummary> parseProgramSummary(llvm::StringRef Text, llvm::StringRef Path,
+                                                   llvm::StringRef ToolVersion);
+
+/// Reads and parses a file (a missing or unreadable file is an error naming it).
+llvm::Expected<UnitSummary> readUnitSummary(llvm::StringRef Path, llvm::StringRef ToolVersion);
+llvm::Expected<ProgramSummary> readProgramSummary(llvm::StringRef Path, llvm::StringRef ToolVersion);
+
+/// Writes `Text` to `Path` through a temporary file and a rename, and leaves an existing file
+/// untouched (its time stamp too) when it already holds `Text`, so that a build system does not
+/// re-run what depends on it. Missing parent directories are made. Returns whether it wrote.
+llvm::Expected<bool> writeFileIfChanged(llvm::StringRef Path, llvm::StringRef Text);
+
+} // namespace graphify
