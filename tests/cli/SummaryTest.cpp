@@ -54,7 +54,7 @@ struct Program {
     while (L.Code == 3 && Links < 8) {
       E = lintWith({"--emit-summaries=" + summaries(), "--program-summary=" + program()});
       EXPECT_EQ(E.Code, 0) << E.Err;
-      L = link({"-o", program(), "--base=" + program(), summaries()});
+      L = link({"-o", program(), summaries()});
       ++Links;
     }
     EXPECT_EQ(L.Code, 0) << L.Err;
@@ -85,7 +85,7 @@ TEST(Summaries, SettleToTheSingleProcessFindings) {
   // them up, and the later rounds settle.
   RunResult Link = link({"-o", P.program(), P.summaries()});
   EXPECT_EQ(Link.Code, 3) << Link.Err;
-  EXPECT_NE(Link.Err.find("extract them again with --program-summary='" + P.program() + "'"), std::string::npos)
+  EXPECT_NE(Link.Err.find("extract them with --program-summary='" + P.program() + "' and link again"), std::string::npos)
       << Link.Err;
   EXPECT_NE(Link.Err.find(P.D.Path + "/run.cpp\n"), std::string::npos) << Link.Err;
   EXPECT_GE(P.settle(), 2u);
@@ -104,8 +104,41 @@ TEST(Summaries, SettleToTheSingleProcessFindings) {
   EXPECT_EQ(Unlinked.Code, 0) << Unlinked.Out;
 }
 
+TEST(Summaries, EditsSinceTheLinkAreNamed) {
+  Program P;
+  P.settle();
+  EXPECT_EQ(P.lintWith({"--program-summary=" + P.program()}).Err.find("changed since"), std::string::npos);
+  // The main file of one unit...
+  P.D.file("helper.cpp", readFile(P.D.Path + "/helper.cpp") + "// edited\n");
+  RunResult One = P.lintWith({"--program-summary=" + P.program()});
+  EXPECT_NE(One.Err.find("warning: '" + P.D.Path + "/helper.cpp' (or a project header it includes) changed since '" +
+                         P.program() + "' was linked: findings may differ"),
+            std::string::npos)
+      << One.Err;
+  // ...and a project header every unit includes.
+  P.D.file("api.h", readFile(P.D.Path + "/api.h") + "// edited\n");
+  RunResult All = P.lintWith({"--program-summary=" + P.program()});
+  EXPECT_NE(All.Err.find("was linked, and 2 more units: findings may differ"), std::string::npos) << All.Err;
+  // Settling again clears it.
+  P.settle();
+  EXPECT_EQ(P.lintWith({"--program-summary=" + P.program()}).Err.find("changed since"), std::string::npos);
+}
+
+TEST(Summaries, SummariesDoNotDependOnTheSharedPch) {
+  Program P;
+  ASSERT_EQ(P.lintWith({"--emit-summaries=" + P.summaries()}).Code, 0);
+  ASSERT_EQ(P.lintWith({"--pch=off", "--emit-summaries=" + P.D.Path + "/plain"}).Code, 0);
+  std::vector<std::string> WithPch = summaryFiles(P.summaries()), Plain = summaryFiles(P.D.Path + "/plain");
+  ASSERT_EQ(WithPch.size(), 3u);
+  ASSERT_EQ(Plain.size(), 3u);
+  for (size_t I = 0; I < WithPch.size(); ++I)
+    EXPECT_EQ(readFile(WithPch[I]), readFile(Plain[I])) << WithPch[I];
+}
+
 TEST(Summaries, UnchangedSummariesKeepTheirFiles) {
-  // A build system re-runs what depends on a summary only when its bytes change.
+  // A build system re-runs what depends on a summary only when its bytes change: the directory's
+  // summaries that still hold are not even parsed for, and --emit-summary does not rewrite a file
+  // whose content it would not change.
   Program P;
   ASSERT_EQ(P.lintWith({"--emit-summaries=" + P.summaries()}).Code, 0);
   std::vector<std::string> Files = summaryFiles(P.summaries());
@@ -115,9 +148,59 @@ TEST(Summaries, UnchangedSummariesKeepTheirFiles) {
   std::string Text = readFile(Files[0]);
   RunResult Again = P.lintWith({"--emit-summaries=" + P.summaries()});
   EXPECT_EQ(Again.Code, 0) << Again.Err;
-  EXPECT_NE(Again.Err.find("0 written, 3 unchanged"), std::string::npos) << Again.Err;
+  EXPECT_NE(Again.Err.find("0 written, 0 unchanged, 3 still holding"), std::string::npos) << Again.Err;
   EXPECT_TRUE(std::filesystem::last_write_time(Files[0]) == Old) << "an unchanged summary was rewritten";
   EXPECT_EQ(readFile(Files[0]), Text);
+
+  std::string One = P.D.Path + "/level.summary";
+  ASSERT_EQ(P.lintWith({"--emit-summary=" + One, P.D.Path + "/level.cpp"}).Code, 0);
+  std::filesystem::last_write_time(One, Old);
+  RunResult Rerun = P.lintWith({"--emit-summary=" + One, P.D.Path + "/level.cpp"});
+  EXPECT_NE(Rerun.Err.find("0 written, 1 unchanged"), std::string::npos) << Rerun.Err;
+  EXPECT_TRUE(std::filesystem::last_write_time(One) == Old) << "an unchanged summary was rewritten";
+}
+
+TEST(Summaries, AnEditReanalysesWhatItAffects) {
+  // After an edit, the directory's summaries that are still of their sources and still analysed
+  // with the facts the rounds reach are kept: an edit that changes no fact costs one parse, one
+  // that does costs the units that looked the fact up. The findings stay the single process's.
+  Program P;
+  P.settle();
+  auto extract = [&](std::vector<std::string> Extra = {}) {
+    Extra.insert(Extra.begin(), "--emit-summaries=" + P.summaries());
+    RunResult E = P.lintWith(Extra);
+    EXPECT_EQ(E.Code, 0) << E.Err;
+    return E.Err;
+  };
+  // A constant of level() changes, none of its facts: level.cpp is parsed for each round it takes
+  // part in (the first, and the second: the region reaches it), the other units for none.
+  P.D.file("level.cpp", "#include \"api.h\"\nint level() { return 4; }\n");
+  EXPECT_NE(extract().find("1 written, 0 unchanged, 2 still holding, 1 removed"), std::string::npos);
+  RunResult L = link({"-o", P.program(), P.summaries()});
+  ASSERT_EQ(L.Code, 3) << L.Err;
+  EXPECT_NE(L.Err.find("round 2: 1 of 3 units have no summary analysed with its facts"), std::string::npos) << L.Err;
+  EXPECT_NE(L.Err.find("  " + P.D.Path + "/level.cpp\n"), std::string::npos) << L.Err;
+  EXPECT_NE(extract({"--program-summary=" + P.program()}).find("1 written, 0 unchanged, 2 still holding;"),
+            std::string::npos);
+  EXPECT_EQ(link({"-o", P.program(), P.summaries()}).Code, 0);
+  EXPECT_EQ(P.lintWith({"--program-summary=" + P.program()}).Out, P.lintWith({}).Out);
+
+  // run() stops being a region: the region facts go. The first-round analyses of helper.cpp and
+  // level.cpp are again what the rounds need (no region reaches them, as before the region was
+  // linked), so only run.cpp is analysed for the later round; the finding in helper.cpp goes.
+  P.D.file("run.cpp", "#include \"api.h\"\nvoid run() {\n  helper(level());\n}\n");
+  EXPECT_NE(extract().find("1 written, 0 unchanged, 2 still holding"), std::string::npos);
+  L = link({"-o", P.program(), P.summaries()});
+  ASSERT_EQ(L.Code, 3) << L.Err;
+  EXPECT_NE(L.Err.find("round 2: 1 of 3 units have no summary analysed with its facts"), std::string::npos) << L.Err;
+  EXPECT_NE(L.Err.find("  " + P.D.Path + "/run.cpp\n"), std::string::npos) << L.Err;
+  EXPECT_NE(extract({"--program-summary=" + P.program()}).find("1 written, 0 unchanged, 2 still holding"),
+            std::string::npos);
+  EXPECT_EQ(link({"-o", P.program(), P.summaries()}).Code, 0);
+  P.settle();
+  RunResult OneProcess = P.lintWith({});
+  EXPECT_EQ(OneProcess.Code, 0) << OneProcess.Out;
+  EXPECT_EQ(P.lintWith({"--program-summary=" + P.program()}).Out, OneProcess.Out);
 }
 
 TEST(Summaries, SummariesOfUnitsNoLongerBuiltAreRemoved) {
@@ -126,9 +209,19 @@ TEST(Summaries, SummariesOfUnitsNoLongerBuiltAreRemoved) {
   std::string Other = P.D.file("summaries/notes.txt", "kept");
   RunResult E = P.lintWith({"--emit-summaries=" + P.summaries()});
   EXPECT_EQ(E.Code, 0) << E.Err;
-  EXPECT_NE(E.Err.find("1 of units no longer built removed"), std::string::npos) << E.Err;
+  EXPECT_NE(E.Err.find("1 removed (of other sources, or of no unit of this build)"), std::string::npos) << E.Err;
   EXPECT_FALSE(llvm::sys::fs::exists(Stale));
   EXPECT_TRUE(llvm::sys::fs::exists(Other)) << "only *.summary files are the tool's";
+}
+
+TEST(Summaries, AnotherConfigurationIsAnotherUnit) {
+  // Graph regions change the facts: summaries made under other ones are never taken.
+  Program P;
+  ASSERT_EQ(P.lintWith({"--emit-summaries=" + P.summaries()}).Code, 0);
+  RunResult Other = P.lintWith({"--graph-region=helper", "--emit-summaries=" + P.summaries()});
+  EXPECT_EQ(Other.Code, 0) << Other.Err;
+  EXPECT_NE(Other.Err.find("3 written, 0 unchanged, 3 removed"), std::string::npos) << Other.Err;
+  EXPECT_EQ(summaryFiles(P.summaries()).size(), 3u);
 }
 
 TEST(Summaries, OneUnitAtATimeGivesTheSameSummaries) {
@@ -150,6 +243,37 @@ TEST(Summaries, OneUnitAtATimeGivesTheSameSummaries) {
   EXPECT_EQ(link(Args).Code, 3);
   EXPECT_EQ(link({"-o", P.program(), P.summaries()}).Code, 3);
   EXPECT_EQ(readFile(P.D.Path + "/from-parts.summary"), readFile(P.program()));
+}
+
+TEST(Summaries, SummariesABuildSystemNamedTakePartInTheRounds) {
+  // A build system extracts each unit as its own action, to a name it chose; the rounds after the
+  // first find each unit's summary there by content, so the directory keeps one file per unit.
+  Program P;
+  RunResult OneProcess = P.lintWith({});
+  for (const char *Unit : {"run.cpp", "helper.cpp", "level.cpp"}) {
+    RunResult E = P.lintWith({"--emit-summary=" + P.summaries() + "/" + Unit + ".summary",
+                              "--project-root=" + P.D.Path, P.D.Path + "/" + Unit});
+    ASSERT_EQ(E.Code, 0) << E.Err;
+  }
+  RunResult L = link({"-o", P.program(), P.summaries()});
+  for (int Round = 0; L.Code == 3 && Round < 8; ++Round) {
+    RunResult E = P.lintWith({"--emit-summaries=" + P.summaries(), "--program-summary=" + P.program()});
+    ASSERT_EQ(E.Code, 0) << E.Err;
+    L = link({"-o", P.program(), P.summaries()});
+  }
+  ASSERT_EQ(L.Code, 0) << L.Err;
+  // The build system's summaries are the first round's; the later rounds added theirs beside.
+  std::vector<std::string> Files = summaryFiles(P.summaries());
+  for (const char *Unit : {"run.cpp", "helper.cpp", "level.cpp"})
+    EXPECT_TRUE(llvm::is_contained(Files, P.summaries() + "/" + Unit + ".summary")) << Unit;
+  EXPECT_GT(Files.size(), 3u);
+  EXPECT_EQ(P.lintWith({"--program-summary=" + P.program()}).Out, OneProcess.Out);
+
+  // A run that names files extracts those (here: nothing to do) and leaves the others alone.
+  RunResult One = P.lintWith({"--emit-summaries=" + P.summaries(), P.D.Path + "/level.cpp"});
+  EXPECT_EQ(One.Code, 0) << One.Err;
+  EXPECT_NE(One.Err.find("1 still holding"), std::string::npos) << One.Err;
+  EXPECT_EQ(summaryFiles(P.summaries()), Files) << One.Err;
 }
 
 TEST(Summaries, UnsettledProgramSummaryWarns) {
@@ -230,17 +354,20 @@ TEST(Summaries, LinkRefusesWhatWouldMislead) {
   std::vector<std::string> Files = summaryFiles(P.summaries());
   ASSERT_EQ(Files.size(), 3u);
 
-  // The same unit twice (a copy from another run).
-  std::string Copy = P.D.file("copy.summary", readFile(Files[0]));
+  // Two versions of a unit's sources (a copy from another checkout).
+  std::string Text = readFile(Files[0]);
+  size_t At = Text.find("\"files\": {");
+  ASSERT_NE(At, std::string::npos) << Text;
+  At = Text.find(": \"", At + 10);
+  ASSERT_NE(At, std::string::npos) << Text;
+  Text.replace(At + 3, 16, "0123456789abcdef");
+  std::string Copy = P.D.file("copy.summary", Text);
   RunResult R = link({"-o", P.program(), P.summaries(), Copy});
   EXPECT_EQ(R.Code, 2);
-  EXPECT_NE(R.Err.find("summarise the same translation unit"), std::string::npos) << R.Err;
-
-  // A base of other units: a round grows one settling's facts only.
-  ASSERT_EQ(link({"-o", P.program(), P.summaries()}).Code, 3);
-  R = link({"-o", P.D.Path + "/two.summary", "--base=" + P.program(), Files[0], Files[1]});
-  EXPECT_EQ(R.Code, 2);
-  EXPECT_NE(R.Err.find("links other units (3 there, 2 here)"), std::string::npos) << R.Err;
+  EXPECT_NE(R.Err.find("summarise different versions of " + P.D.Path + "/"), std::string::npos) << R.Err;
+  // The same summary twice is only a second copy of the same analysis.
+  std::string Twin = P.D.file("twin.summary", readFile(Files[0]));
+  EXPECT_EQ(link({"-o", P.program(), P.summaries(), Twin}).Code, 3);
 
   EXPECT_EQ(link({P.summaries()}).Code, 2);
   EXPECT_NE(link({P.summaries()}).Err.find("-o <file> is required"), std::string::npos);
@@ -268,7 +395,7 @@ TEST(Summaries, LintFlagsThatCannotGoTogether) {
 TEST(Summaries, LinkHelpAndVersion) {
   RunResult Help = link({"--help"});
   EXPECT_EQ(Help.Code, 0);
-  for (const char *Flag : {"-o", "--base", "--quiet", "--version"})
+  for (const char *Flag : {"-o", "--quiet", "--version"})
     EXPECT_NE(Help.Out.find(Flag), std::string::npos) << Flag;
   EXPECT_NE(Help.Out.find("EXIT STATUS"), std::string::npos);
   RunResult Lint = lint({"--help"});

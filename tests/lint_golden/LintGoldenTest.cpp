@@ -321,7 +321,7 @@ void runProgramCaseBySummaries(const std::string &Dir) {
   for (int Round = 0; Link.Code == 3 && Round < 8; ++Round) {
     Extract = runTool(lintEntry, Case.LintArgs, {"--emit-summaries=" + Summaries, "--program-summary=" + Program});
     ASSERT_EQ(Extract.Code, 0) << Extract.Err;
-    Link = runTool(linkEntry, {"graphify-link", "--quiet", "-o", Program, "--base=" + Program, Summaries});
+    Link = runTool(linkEntry, {"graphify-link", "--quiet", "-o", Program, Summaries});
   }
   ASSERT_EQ(Link.Code, 0) << "not settled after 8 rounds:\n" << Link.Err;
   ToolRun Check = runTool(lintEntry, Case.LintArgs, {"--program-summary=" + Program});

@@ -1,7 +1,9 @@
 // graphify-link. Invariants: the program summary depends only on the set of unit summaries (they
-// are merged in SummaryFile.h's order, whatever order they were named in) and on --base; a unit
-// is named for another round exactly when the single-process mode would re-analyse it: the
-// merged facts differ, on a key it looked up, from those it was analysed with.
+// are merged in SummaryFile.h's order, whatever order they were named in); the link replays the
+// single process's rounds from empty facts, each round merging, for every unit, the summary
+// analysed with the facts of the round before (the one a parse would give, by determinism), so a
+// settled output is the single process's facts; a unit is named for extraction exactly when no
+// summary of it was analysed with the facts of the round the replay reached.
 #include "graphify/link/Link.h"
 #include "graphify/lint/Driver.h"
 #include "graphify/lint/FlagTable.h"
@@ -17,7 +19,6 @@ namespace {
 
 struct LinkOptions {
   std::string Output;              ///< -o <file>
-  std::string Base;                ///< --base=<file>: the previous round's program summary
   std::vector<std::string> Inputs; ///< summaries, or directories of them
   bool Quiet = false;
   bool Help = false;
@@ -28,10 +29,6 @@ const std::vector<Flag<LinkOptions>> &linkFlags() {
   static const std::vector<Flag<LinkOptions>> Table = {
       {"o", "file", "the program summary to write (required)",
        [](LinkOptions &O, llvm::StringRef V) { O.Output = V.str(); return llvm::Error::success(); }},
-      {"base", "file",
-       "the program summary of the previous round of the same settling: its facts are kept and grown, as "
-       "the single-process mode's rounds do (may be the -o file)",
-       [](LinkOptions &O, llvm::StringRef V) { O.Base = V.str(); return llvm::Error::success(); }},
       {"quiet", nullptr, "no summary line on stderr",
        [](LinkOptions &O, llvm::StringRef) { O.Quiet = true; return llvm::Error::success(); }},
       {"version", nullptr, "print the version",
@@ -47,10 +44,12 @@ std::string linkHelpText() {
   llvm::raw_string_ostream OS(S);
   OS << "OVERVIEW: graphify-link merges the unit summaries of graphify-lint --emit-summary into a\n"
         "program summary, for graphify-lint --program-summary (docs/ci.md).\n\n"
-        "USAGE: graphify-link -o <program.summary> [--base=<file>] <summary or directory>...\n\n"
-        "A directory stands for every *.summary file in it. A unit analysed with facts that the merge\n"
-        "changed must be extracted again (graphify-lint --emit-summaries=<dir> --program-summary=<this\n"
-        "output>) and the summaries linked again with --base until the program is settled.\n\n"
+        "USAGE: graphify-link -o <program.summary> <summary or directory>...\n\n"
+        "A directory stands for every *.summary file in it. The link replays whole-program mode's rounds\n"
+        "from the unit summaries: a unit has a summary per set of facts it was analysed with. When a\n"
+        "round needs an analysis no summary holds, the link writes that round's facts and names the\n"
+        "units to extract with them (graphify-lint --emit-summaries=<dir> --program-summary=<this output>);\n"
+        "link again until the program is settled.\n\n"
         "OPTIONS:\n"
      << flagHelp<LinkOptions>(linkFlags())
      << "\nEXIT STATUS: 0 settled (checks against the output give whole-program mode's findings),\n"
@@ -68,15 +67,10 @@ llvm::Expected<std::vector<std::string>> summaryFiles(const std::vector<std::str
       Files.push_back(In);
       continue;
     }
-    std::vector<std::string> Here;
-    std::error_code EC;
-    for (llvm::sys::fs::directory_iterator It(In, EC), End; It != End && !EC; It.increment(EC))
-      if (llvm::StringRef(It->path()).ends_with(".summary"))
-        Here.push_back(It->path());
-    if (EC)
-      return llvm::createStringError("graphify-link: error: cannot list '" + In + "': " + EC.message());
-    std::sort(Here.begin(), Here.end());
-    Files.insert(Files.end(), Here.begin(), Here.end());
+    llvm::Expected<std::vector<std::string>> Here = summaryFilesIn(In);
+    if (!Here)
+      return llvm::createStringError("graphify-link: error: " + llvm::toString(Here.takeError()));
+    Files.insert(Files.end(), Here->begin(), Here->end());
   }
   return Files;
 }
@@ -114,69 +108,95 @@ int runLink(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     return ExitError;
   }
 
-  std::vector<std::pair<UnitSummary, std::string>> Units;
-  for (const std::string &F : *Files) {
-    llvm::Expected<UnitSummary> S = readUnitSummary(F, GRAPHIFY_VERSION);
-    if (!S) {
-      Err << llvm::toString(S.takeError()) << "\n";
-      return ExitError;
+  // Every summary, grouped by unit (in merge order); a unit's summaries must be of one version of
+  // its sources (graphify-lint removes the others when it extracts).
+  std::vector<std::vector<std::pair<UnitSummary, std::string>>> Units;
+  {
+    std::vector<std::pair<UnitSummary, std::string>> All;
+    for (const std::string &F : *Files) {
+      llvm::Expected<UnitSummary> S = readUnitSummary(F, GRAPHIFY_VERSION);
+      if (!S) {
+        Err << llvm::toString(S.takeError()) << "\n";
+        return ExitError;
+      }
+      All.emplace_back(std::move(*S), F);
     }
-    Units.emplace_back(std::move(*S), F);
+    std::stable_sort(All.begin(), All.end(),
+                     [](const auto &A, const auto &B) { return mergesBefore(A.first, B.first); });
+    for (auto &Entry : All) {
+      if (Units.empty() || !sameUnit(Units.back().front().first, Entry.first))
+        Units.emplace_back();
+      else if (Units.back().front().first.Files != Entry.first.Files) {
+        Err << "graphify-link: error: '" << Units.back().front().second << "' and '" << Entry.second
+            << "' summarise different versions of " << Entry.first.File
+            << "'s sources; extract it again with graphify-lint --emit-summaries\n";
+        return ExitError;
+      }
+      Units.back().push_back(std::move(Entry));
+    }
   }
-  std::stable_sort(Units.begin(), Units.end(),
-                   [](const auto &A, const auto &B) { return mergesBefore(A.first, B.first); });
-  for (size_t I = 1; I < Units.size(); ++I)
-    if (!mergesBefore(Units[I - 1].first, Units[I].first)) {
-      Err << "graphify-link: error: '" << Units[I - 1].second << "' and '" << Units[I].second
-          << "' summarise the same translation unit (" << Units[I].first.File << ")\n";
-      return ExitError;
-    }
 
   ProgramSummary Program;
-  if (!O.Base.empty()) {
-    llvm::Expected<ProgramSummary> Base = readProgramSummary(O.Base, GRAPHIFY_VERSION);
-    if (!Base) {
-      Err << llvm::toString(Base.takeError()) << "\n";
-      return ExitError;
-    }
-    // Rounds grow the facts of one set of units; a unit added, removed or rebuilt since starts over.
-    std::vector<std::string> Files;
-    for (const auto &[S, Path] : Units)
-      Files.push_back(S.File);
-    if (Base->Units != Files) {
-      Err << "graphify-link: error: --base='" << O.Base << "' links other units (" << Base->Units.size()
-          << " there, " << Files.size() << " here); link without --base to start a new settling\n";
-      return ExitError;
-    }
-    Program.Facts = std::move(Base->Facts);
+  for (const auto &Unit : Units) {
+    Program.Units.push_back(Unit.front().first.File);
+    Program.Sources[Unit.front().first.File] = sourcesDigest(Unit.front().first.Files);
   }
-  Program.Facts.beginRound();
-  for (const auto &[S, Path] : Units) {
-    Program.Facts.merge(S.Facts);
-    Program.Units.push_back(S.File);
-  }
-  std::vector<std::string> Again;
-  for (const auto &[S, Path] : Units)
-    if (!Program.Facts.sameOn(S.Imports, S.Facts.Lookups))
-      Again.push_back(S.File);
-  Program.Settled = Again.empty();
+  // The summary of a unit analysed with `Facts` (equal on every key it looked up), if any.
+  auto analysedWith = [](const std::vector<std::pair<UnitSummary, std::string>> &Unit,
+                         const ProgramFacts &Facts) -> const UnitSummary * {
+    for (const auto &[S, Path] : Unit)
+      if (Facts.sameOn(S.Imports, S.Facts.Lookups))
+        return &S;
+    return nullptr;
+  };
+  auto write = [&]() {
+    if (llvm::Expected<bool> Wrote = writeFileIfChanged(O.Output, renderProgramSummary(Program, GRAPHIFY_VERSION));
+        !Wrote) {
+      Err << "graphify-link: error: " << llvm::toString(Wrote.takeError()) << "\n";
+      return false;
+    }
+    return true;
+  };
 
-  if (llvm::Expected<bool> Wrote = writeFileIfChanged(O.Output, renderProgramSummary(Program, GRAPHIFY_VERSION));
-      !Wrote) {
-    Err << "graphify-link: error: " << llvm::toString(Wrote.takeError()) << "\n";
-    return ExitError;
+  // Facts only grow and are finite, so the rounds end; the bound only guards against a bug.
+  for (unsigned Round = 1; Round <= 10000; ++Round) {
+    std::vector<const UnitSummary *> Chosen;
+    std::vector<std::string> Missing;
+    for (const auto &Unit : Units) {
+      Chosen.push_back(analysedWith(Unit, Program.Facts));
+      if (!Chosen.back())
+        Missing.push_back(Unit.front().first.File);
+    }
+    if (!Missing.empty()) {
+      Program.Settled = false;
+      if (!write())
+        return ExitError;
+      Err << "graphify-link: round " << Round << ": " << Missing.size() << " of " << Units.size()
+          << " units have no summary analysed with its facts; extract them with --program-summary='" << O.Output
+          << "' and link again:\n";
+      for (const std::string &F : Missing)
+        Err << "  " << F << "\n";
+      return ExitNotSettled;
+    }
+    Program.Facts.beginRound();
+    for (const UnitSummary *S : Chosen)
+      Program.Facts.merge(S->Facts);
+    // Settled: every unit would be analysed alike with the merged facts.
+    bool Settled = true;
+    for (const UnitSummary *S : Chosen)
+      Settled = Settled && Program.Facts.sameOn(S->Imports, S->Facts.Lookups);
+    if (Settled) {
+      Program.Settled = true;
+      if (!write())
+        return ExitError;
+      if (!O.Quiet)
+        Err << "graphify-link: " << Units.size() << (Units.size() == 1 ? " unit" : " units") << " linked; settled in "
+            << Round << (Round == 1 ? " round\n" : " rounds\n");
+      return ExitClean;
+    }
   }
-  if (Program.Settled) {
-    if (!O.Quiet)
-      Err << "graphify-link: " << Units.size() << (Units.size() == 1 ? " unit" : " units") << " linked; settled\n";
-    return ExitClean;
-  }
-  Err << "graphify-link: " << Again.size() << " of " << Units.size()
-      << " units were analysed with facts this link changed; extract them again with --program-summary='"
-      << O.Output << "' and link with --base='" << O.Output << "':\n";
-  for (const std::string &F : Again)
-    Err << "  " << F << "\n";
-  return ExitNotSettled;
+  Err << "graphify-link: error: the program did not settle in 10000 rounds (a bug: please report it)\n";
+  return ExitError;
 }
 
 } // namespace graphify

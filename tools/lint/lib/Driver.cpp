@@ -15,6 +15,7 @@
 #include "graphify/lint/Options.h"
 #include "graphify/lint/Preamble.h"
 #include "graphify/lint/ProgramSession.h"
+#include "graphify/lint/SummaryDirectory.h"
 #include "graphify/lint/SummaryFile.h"
 #include "graphify/lint/Nolint.h"
 #include "graphify/lint/Output.h"
@@ -224,7 +225,11 @@ UnitSummary summaryOf(const Job &J) {
   UnitSummary S;
   S.File = absoluteFile(J.Command.Filename, J.Command.Directory);
   S.Directory = J.Command.Directory;
-  S.Command = commandDigest(J.CommandLine);
+  // The configuration changes the facts (regions, bounds, packs): a summary made under another is of
+  // another unit, never taken for this one.
+  std::vector<std::string> Key = J.CommandLine;
+  Key.push_back("\x01graphify-config\x01" + dumpConfig(J.Config));
+  S.Command = commandDigest(Key);
   return S;
 }
 
@@ -241,32 +246,18 @@ std::vector<size_t> mergeOrder(const std::vector<Job> &Jobs) {
   return Order;
 }
 
-/// The path of job `J`'s summary in the --emit-summaries directory.
-std::string summaryPathIn(llvm::StringRef Dir, const UnitSummary &Id) {
-  llvm::SmallString<256> P(Dir);
-  llvm::sys::path::append(P, summaryFileName(Id.File, Id.Directory, Id.Command));
-  return std::string(P);
-}
-
-/// With --emit-summaries and --program-summary (the rounds after the first): which units'
-/// summaries in the directory still hold, because the program's facts equal, on every key the unit
-/// looked up, those it was analysed with. As in the single-process mode, only the others are
-/// analysed again. The directory's summaries are trusted to be of the current sources: each
-/// settling starts with a first round that writes them all.
-std::vector<bool> summariesStillHolding(const LintOptions &O, const std::vector<Job> &Jobs,
+/// With --emit-summaries: which units need no analysis, because the directory holds a summary of
+/// theirs that is still of their sources and was analysed with facts equal, on every key it looked
+/// up, to the program's (none before the first link): a parse would repeat it. As the single-process
+/// mode's rounds, only the others are analysed (again).
+std::vector<bool> summariesStillHolding(const std::vector<Job> &Jobs, SummaryDirectory *Dir,
                                         const ProgramFacts *Program) {
+  static const ProgramFacts NothingYet;
   std::vector<bool> Holds(Jobs.size(), false);
-  if (O.EmitSummaries.empty() || !Program)
+  if (!Dir)
     return Holds;
-  for (size_t I = 0; I < Jobs.size(); ++I) {
-    llvm::Expected<UnitSummary> S = readUnitSummary(summaryPathIn(O.EmitSummaries, summaryOf(Jobs[I])),
-                                                    GRAPHIFY_VERSION);
-    if (!S) {
-      llvm::consumeError(S.takeError()); // missing or unreadable: extract it
-      continue;
-    }
-    Holds[I] = Program->sameOn(S->Imports, S->Facts.Lookups);
-  }
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    Holds[I] = Dir->validFor(summaryOf(Jobs[I]), Program ? *Program : NothingYet) != nullptr;
   return Holds;
 }
 
@@ -275,63 +266,74 @@ struct SummaryCounts {
   unsigned Written = 0, Unchanged = 0, Held = 0, Removed = 0;
 };
 
-/// Removes the *.summary files of --emit-summaries that belong to no unit of this run (a file
-/// gone from the build, a changed command): the directory then links to this build's program.
-llvm::Error removeForeignSummaries(llvm::StringRef Dir, const std::set<std::string> &Ours, unsigned &Removed) {
-  std::error_code EC;
-  std::vector<std::string> Foreign;
-  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
-    if (llvm::StringRef(It->path()).ends_with(".summary") && !Ours.count(It->path()))
-      Foreign.push_back(It->path());
-  if (EC)
-    return llvm::createStringError("cannot list '" + Dir.str() + "': " + EC.message());
-  for (const std::string &F : Foreign) {
-    if (std::error_code REC = llvm::sys::fs::remove(F))
-      return llvm::createStringError("cannot remove '" + F + "': " + REC.message());
-    ++Removed;
-  }
-  return llvm::Error::success();
-}
-
-/// Writes each parsed unit's summary: to `--emit-summary` (one unit) or into `--emit-summaries`.
+/// Writes each parsed unit's summary: to `--emit-summary` (one unit) or into the --emit-summaries
+/// directory `Dir`; a run over the whole build (no files named) then prunes the directory to its units.
 bool writeSummaries(const LintOptions &O, const std::vector<Job> &Jobs, std::vector<LintUnitResult> &Results,
-                    const ProgramFacts *Imported, SummaryCounts &Counts, llvm::raw_ostream &Err) {
-  if (!O.EmitSummaries.empty())
-    if (std::error_code EC = llvm::sys::fs::create_directories(O.EmitSummaries)) {
-      Err << "graphify-lint: error: cannot create '" << O.EmitSummaries << "': " << EC.message() << "\n";
-      return false;
-    }
-  bool Ok = true;
-  std::set<std::string> Ours;
+                    const ProgramFacts *Imported, const SummaryDirectory *Dir, SummaryCounts &Counts,
+                    llvm::raw_ostream &Err) {
+  auto fail = [&](llvm::Error E) {
+    Err << "graphify-lint: error: " << llvm::toString(std::move(E)) << "\n";
+    return false;
+  };
+  std::set<std::string> Written;
+  std::vector<UnitSummary> Units;
   for (size_t I = 0; I < Jobs.size(); ++I) {
     LintUnitResult &R = Results[I];
+    Units.push_back(summaryOf(Jobs[I]));
     UnitSummary S = summaryOf(Jobs[I]);
-    std::string Path = O.EmitSummary.empty() ? summaryPathIn(O.EmitSummaries, S) : O.EmitSummary;
-    Ours.insert(Path);
     if (!R.Parsed)
       continue;
-    if (!R.Exported) { // its summary still holds (summariesStillHolding)
+    if (!R.Exported) { // a summary of it still holds (summariesStillHolding)
       ++Counts.Held;
       continue;
     }
     if (Imported)
       S.Imports = Imported->slice(R.Exported->Lookups);
+    S.Files = std::move(R.SourceFiles);
     S.Facts = std::move(*R.Exported);
     R.Exported.reset();
+    const std::string Path = Dir ? Dir->pathFor(S) : O.EmitSummary;
     llvm::Expected<bool> Wrote = writeFileIfChanged(Path, renderUnitSummary(S, GRAPHIFY_VERSION));
-    if (!Wrote) {
-      Err << "graphify-lint: error: " << llvm::toString(Wrote.takeError()) << "\n";
-      Ok = false;
-      continue;
-    }
+    if (!Wrote)
+      return fail(Wrote.takeError());
     ++(*Wrote ? Counts.Written : Counts.Unchanged);
+    Written.insert(Path);
+    if (!Dir)
+      continue;
+    llvm::Expected<unsigned> Stale = Dir->removeOtherSources(S, Path);
+    if (!Stale)
+      return fail(Stale.takeError());
+    Counts.Removed += *Stale;
   }
-  if (Ok && !O.EmitSummaries.empty())
-    if (llvm::Error E = removeForeignSummaries(O.EmitSummaries, Ours, Counts.Removed)) {
-      Err << "graphify-lint: error: " << llvm::toString(std::move(E)) << "\n";
-      Ok = false;
-    }
-  return Ok;
+  if (Dir && O.Files.empty()) {
+    llvm::Expected<unsigned> Removed = Dir->prune(Units, Written);
+    if (!Removed)
+      return fail(Removed.takeError());
+    Counts.Removed += *Removed;
+  }
+  return true;
+}
+
+/// With --program-summary: names the units whose project files changed since their extraction
+/// (their sources digest differs from the one the program summary recorded).
+void warnOfEditedUnits(const std::vector<Job> &Jobs, const std::vector<LintUnitResult> &Results,
+                       const ProgramSummary &Linked, const std::string &LinkedPath, llvm::raw_ostream &Err) {
+  std::vector<std::string> Edited;
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    if (!Results[I].Parsed || Results[I].SourceFiles.empty())
+      continue;
+    std::string File = summaryOf(Jobs[I]).File;
+    auto It = Linked.Sources.find(File);
+    if (It != Linked.Sources.end() && It->second != sourcesDigest(Results[I].SourceFiles))
+      Edited.push_back(File);
+  }
+  if (Edited.empty())
+    return;
+  Err << "graphify-lint: warning: '" << Edited.front() << "' (or a project header it includes) changed since '"
+      << LinkedPath << "' was linked";
+  if (Edited.size() > 1)
+    Err << ", and " << Edited.size() - 1 << (Edited.size() == 2 ? " more unit" : " more units");
+  Err << ": findings may differ from whole-program mode's until the program is settled again (docs/ci.md)\n";
 }
 
 /// Ends an extraction (--emit-summary, --emit-summaries): compiler errors, then one line of what
@@ -351,7 +353,7 @@ int finishExtraction(const LintOptions &O, const std::vector<LintUnitResult> &Re
     if (Counts.Held)
       Err << ", " << Counts.Held << " still holding";
     if (Counts.Removed)
-      Err << ", " << Counts.Removed << " of units no longer built removed";
+      Err << ", " << Counts.Removed << " removed (of other sources, or of no unit of this build)";
     if (Failed)
       Err << "; " << Failed << " not extracted (compile errors)";
     Err << "; nothing is checked until graphify-link settles the program (docs/ci.md)\n";
@@ -687,6 +689,15 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
         << "; use --emit-summaries=<dir>\n";
     return ExitError;
   }
+  std::optional<SummaryDirectory> SummaryDir;
+  if (!O.EmitSummaries.empty()) {
+    llvm::Expected<SummaryDirectory> D = SummaryDirectory::open(O.EmitSummaries, GRAPHIFY_VERSION);
+    if (!D) {
+      Err << "graphify-lint: error: " << llvm::toString(D.takeError()) << "\n";
+      return ExitError;
+    }
+    SummaryDir = std::move(*D);
+  }
   std::string ProjectRoot = projectRoot(Jobs);
   if (!O.ProjectRoot.empty()) {
     llvm::SmallString<256> Root(O.ProjectRoot);
@@ -708,7 +719,8 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     Results = lintProgram(Jobs, llvm::hardware_concurrency(O.Jobs).compute_thread_count(), ErrColor, ProjectRoot,
                           RecordFilesRead);
   } else {
-    const std::vector<bool> Current = summariesStillHolding(O, Jobs, Summaries.Imported);
+    std::vector<bool> Current = summariesStillHolding(Jobs, SummaryDir ? &*SummaryDir : nullptr,
+                                                      Summaries.Imported);
     for (size_t I = 0; I < Jobs.size(); ++I) {
       if (Current[I]) { // its summary holds for these facts: nothing to extract again
         Results[I].Parsed = true;
@@ -741,10 +753,13 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   // Extraction: the facts are written; findings need the settled program's.
   if (Emitting) {
     SummaryCounts Counts;
-    if (!writeSummaries(O, Jobs, Results, Summaries.Imported, Counts, Err))
+    if (!writeSummaries(O, Jobs, Results, Summaries.Imported, SummaryDir ? &*SummaryDir : nullptr, Counts, Err))
       return ExitError;
     return finishExtraction(O, Results, Counts, Err);
   }
+
+  if (Linked && !O.Quiet)
+    warnOfEditedUnits(Jobs, Results, *Linked, O.ProgramSummary, Err);
 
   bool CompileFailed = false;
   unsigned Suppressed = 0, Errors = 0;

@@ -12,6 +12,7 @@
 #include "graphify/lint/CompileCommands.h"
 #include "graphify/lint/Nolint.h"
 #include "graphify/lint/ReportedPaths.h"
+#include "graphify/lint/SummaryFile.h"
 #include "graphify/rewriter/Rewriter.h"
 
 #include <clang/Basic/SourceManager.h>
@@ -19,6 +20,7 @@
 #include <clang/Serialization/ModuleFile.h>
 #include <llvm/ADT/StringMap.h>
 #include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/Regex.h>
@@ -27,6 +29,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 
 namespace graphify {
 namespace {
@@ -201,6 +204,34 @@ static ParseOutcome parseOnLargeStack(const ParseRequest &Req,
   return Out;
 }
 
+/// The project's files a parse read, with their content digests: the main file (its in-memory
+/// content when it has one) and every file under the project root. Files under the shared PCH's
+/// directory are left out, so the list is the same whether a PCH was used or not (the PCH's
+/// validation reads the project headers it holds, a plain parse includes them).
+static std::map<std::string, std::string> projectSourceFiles(const LintUnit &U, const std::vector<FileRead> &Read,
+                                                             ProjectFiles &Project) {
+  const std::string Main = absoluteIn(U.File, U.WorkingDir);
+  const std::string PchDir = U.Pch.empty() ? std::string() : absoluteIn(llvm::sys::path::parent_path(U.Pch), "");
+  std::set<std::string> Paths = {Main};
+  for (const FileRead &F : Read) {
+    std::string Abs = absoluteIn(F.Path, U.WorkingDir);
+    if (!PchDir.empty() && llvm::StringRef(Abs).starts_with(PchDir + "/"))
+      continue;
+    if (Project.contains(Abs))
+      Paths.insert(std::move(Abs));
+  }
+  std::map<std::string, std::string> Files;
+  for (const std::string &P : Paths) {
+    if (P == Main && U.Content) {
+      Files[P] = contentDigest(*U.Content);
+      continue;
+    }
+    auto B = llvm::MemoryBuffer::getFile(P, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    Files[P] = B ? contentDigest((*B)->getBuffer()) : std::string("unreadable");
+  }
+  return Files;
+}
+
 LintUnitResult lintTranslationUnit(const LintUnit &U) {
   const std::string Cwd = currentDirectory();
   const std::string MainFile = reportedPath(U.File, U.WorkingDir, Cwd);
@@ -249,7 +280,8 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
   Req.Content = U.Content;
   Req.IncludePch = U.Pch;
   Req.ColorDiagnostics = U.ColorDiagnostics;
-  Req.RecordFilesRead = U.RecordFilesRead;
+  const bool BySummaries = U.ExportFacts || U.Imported;
+  Req.RecordFilesRead = U.RecordFilesRead || BySummaries;
 
   // Whole-program rounds without keeping the AST: each round parses, analyses, exports and frees
   // it; the checks below parse once more. A unit that does not parse exports nothing (the final
@@ -313,6 +345,8 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
   }
   if (U.ReparseEachRound)
     returnFreedMemory(); // the checks' AST is gone too; other units' parses come next
+  if (BySummaries && Out.Parsed)
+    R.SourceFiles = projectSourceFiles(U, Out.FilesRead, Project);
   R.FilesRead = std::move(Out.FilesRead);
   R.Parsed = Out.Parsed;
   R.ErrorCount = Out.Errors;

@@ -144,9 +144,9 @@ const std::vector<LintFlag> &flagTable() {
        "(one unit); extraction checks nothing and reports no finding",
        [](LintOptions &O, llvm::StringRef V) { O.EmitSummary = V.str(); return ok(); }},
       {"emit-summaries", "dir",
-       "as --emit-summary, for every unit: <dir>/<file name>.<hash of file, directory and command>.summary; "
-       "the summaries of units no longer in the run are removed; with --program-summary, only the units "
-       "graphify-link named are extracted again",
+       "as --emit-summary, for every unit, into a memo of analyses kept between runs: a unit that has a "
+       "summary there still of its sources and analysed with the facts at hand (none, or --program-summary's) "
+       "is not parsed; a run over the whole build (no files named) removes the summaries of other units",
        [](LintOptions &O, llvm::StringRef V) { O.EmitSummaries = V.str(); return ok(); }},
       {"program-summary", "file",
        "import the facts of a program summary (graphify-link's output) instead of analysing the other units; "

@@ -5,8 +5,9 @@
 //
 //   { "format": "graphify-unit-summary" | "graphify-program-summary",
 //     "graphify": "<version that wrote it>", "version": 1,
-//     unit:    "file", "directory", "facts": T, "lookups": [key], "imports": T
-//     program: "units": [file], "settled": bool, "facts": T }
+//     unit:    "file", "directory", "command": digest, "files": {path: digest}, "facts": T,
+//              "lookups": [key], "imports": T
+//     program: "units": [file], "sources": {file: digest}, "settled": bool, "facts": T }
 //   T = { "summaries": {usr: {"return", "return_shape", "return_size": V, "returns_mask",
 //                             "returns_host": bool, "out", "out_size": [V]}},
 //         "param_entries": {usr: [O|null]}, "fields" | "field_shapes" | "field_sizes" |
@@ -19,11 +20,14 @@
 
 #include "graphify/rewriter/SafeFileReplace.h"
 
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/xxhash.h>
 #include <llvm/Support/MemoryBuffer.h>
+
+#include <algorithm>
 
 namespace graphify {
 
@@ -363,9 +367,33 @@ std::string commandDigest(const std::vector<std::string> &CommandLine) {
   return llvm::formatv("{0:x-16}", llvm::xxh3_64bits(Joined)).str();
 }
 
-std::string summaryFileName(llvm::StringRef File, llvm::StringRef Directory, llvm::StringRef Command) {
-  std::string Key = (File + llvm::Twine('\0') + Directory + llvm::Twine('\0') + Command).str();
-  return llvm::formatv("{0}.{1:x-16}.summary", llvm::sys::path::filename(File), llvm::xxh3_64bits(Key)).str();
+std::string contentDigest(llvm::StringRef Bytes) {
+  return llvm::formatv("{0:x-16}", llvm::xxh3_64bits(Bytes)).str();
+}
+
+std::string sourcesDigest(const std::map<std::string, std::string> &Files) {
+  std::string Joined;
+  for (const auto &[Path, Digest] : Files)
+    Joined += Path + '\0' + Digest + '\0';
+  return contentDigest(Joined);
+}
+
+bool sameUnit(const UnitSummary &A, const UnitSummary &B) {
+  return A.File == B.File && A.Directory == B.Directory && A.Command == B.Command;
+}
+
+std::string summaryFileName(const UnitSummary &S) {
+  std::string Unit = (S.File + llvm::Twine('\0') + S.Directory + llvm::Twine('\0') + S.Command).str();
+  return llvm::formatv("{0}.{1}.{2}.summary", llvm::sys::path::filename(S.File), contentDigest(Unit),
+                       contentDigest(llvm::formatv("{0}", tableJson(S.Imports)).str()))
+      .str();
+}
+
+static json::Object sourcesJson(const std::map<std::string, std::string> &Sources) {
+  json::Object O;
+  for (const auto &[File, Digest] : Sources)
+    O[File] = Digest;
+  return O;
 }
 
 std::string renderUnitSummary(const UnitSummary &S, llvm::StringRef ToolVersion) {
@@ -378,6 +406,7 @@ std::string renderUnitSummary(const UnitSummary &S, llvm::StringRef ToolVersion)
                              {"file", S.File},
                              {"directory", S.Directory},
                              {"command", S.Command},
+                             {"files", sourcesJson(S.Files)},
                              {"facts", tableJson(S.Facts)},
                              {"lookups", std::move(Lookups)},
                              {"imports", tableJson(S.Imports)}});
@@ -391,6 +420,7 @@ std::string renderProgramSummary(const ProgramSummary &S, llvm::StringRef ToolVe
                              {"version", kFormatVersion},
                              {"graphify", ToolVersion},
                              {"units", std::move(Units)},
+                             {"sources", sourcesJson(S.Sources)},
                              {"settled", S.Settled},
                              {"facts", tableJson(S.Facts)}});
 }
@@ -406,7 +436,7 @@ llvm::Expected<UnitSummary> parseUnitSummary(llvm::StringRef Text, llvm::StringR
   std::vector<std::string> Lookups;
   const json::Object &O = *Whole.getAsObject();
   bool Ok = M.map("file", S.File) && M.map("directory", S.Directory) && M.map("command", S.Command) &&
-            M.map("lookups", Lookups);
+            M.map("files", S.Files) && M.map("lookups", Lookups);
   Ok = Ok && (O.get("facts") ? readTable(*O.get("facts"), S.Facts, json::Path(R).field("facts"))
                              : (json::Path(R).field("facts").report("missing value"), false));
   Ok = Ok && (O.get("imports") ? readTable(*O.get("imports"), S.Imports, json::Path(R).field("imports"))
@@ -427,7 +457,7 @@ llvm::Expected<ProgramSummary> parseProgramSummary(llvm::StringRef Text, llvm::S
   json::Path::Root R("summary");
   json::ObjectMapper M(Whole, R);
   const json::Object &O = *Whole.getAsObject();
-  bool Ok = M.map("units", S.Units) && M.map("settled", S.Settled);
+  bool Ok = M.map("units", S.Units) && M.map("sources", S.Sources) && M.map("settled", S.Settled);
   Ok = Ok && (O.get("facts") ? readTable(*O.get("facts"), S.Facts, json::Path(R).field("facts"))
                              : (json::Path(R).field("facts").report("missing value"), false));
   if (!Ok)
@@ -456,6 +486,18 @@ llvm::Expected<ProgramSummary> readProgramSummary(llvm::StringRef Path, llvm::St
   if (!Text)
     return Text.takeError();
   return parseProgramSummary(*Text, Path, ToolVersion);
+}
+
+llvm::Expected<std::vector<std::string>> summaryFilesIn(llvm::StringRef Dir) {
+  std::vector<std::string> Files;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".summary"))
+      Files.push_back(It->path());
+  if (EC)
+    return llvm::createStringError("cannot list '" + Dir.str() + "': " + EC.message());
+  std::sort(Files.begin(), Files.end());
+  return Files;
 }
 
 llvm::Expected<bool> writeFileIfChanged(llvm::StringRef Path, llvm::StringRef Text) {

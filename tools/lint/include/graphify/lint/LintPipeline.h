@@ -29,6 +29,7 @@
 #include <clang/AST/ASTContext.h>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -88,6 +89,9 @@ struct LintUnitResult {
   std::vector<std::string> UncheckedCode; ///< code that should be checked and is not, with why (`file:line:col: ...`)
   std::vector<FileRead> FilesRead;      ///< with RecordFilesRead: the files the parse read, headers included
   std::optional<UnitFacts> Exported;    ///< with ExportFacts: what the unit exports and looked up
+  /// In whole-program mode by summaries (ExportFacts or Imported): the project's files the parse
+  /// read (main file and project headers), absolute path → contentDigest (SummaryFile.h).
+  std::map<std::string, std::string> SourceFiles;
 };
 
 /// Lints one translation unit (see the file comment for the steps, in order).

@@ -16,6 +16,7 @@
 
 #include <llvm/Support/Error.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,12 @@ namespace graphify {
 struct UnitSummary {
   std::string File;      ///< the main file, absolute
   std::string Directory; ///< the compile command's directory
-  std::string Command;   ///< commandDigest of the compile command (a file built twice is two units)
+  /// commandDigest of the compile command and of the analysis configuration (graph regions, rule
+  /// packs, bounds...): a file built twice, or checked under another configuration, is another unit.
+  std::string Command;
+  /// The project's files the extraction read, path → contentDigest (LintUnitResult::SourceFiles):
+  /// whether the summary is still of the sources can be told by hashing them again, without a parse.
+  std::map<std::string, std::string> Files;
   /// The program facts the analysis imported, restricted to Facts.Lookups (none in the first
   /// round): the link re-runs the unit only when the program's facts differ there.
   ProgramFacts Imports;
@@ -36,6 +42,8 @@ struct UnitSummary {
 struct ProgramSummary {
   /// The units merged, in merge order, as `file` (see unitKey).
   std::vector<std::string> Units;
+  /// Each unit's sources digest, by file.
+  std::map<std::string, std::string> Sources;
   /// Every unit's analysis used facts equal to these on its lookups: checks against them give
   /// the findings of the single-process whole-program mode.
   bool Settled = false;
@@ -49,10 +57,20 @@ bool mergesBefore(const UnitSummary &A, const UnitSummary &B);
 /// A short stable digest (16 hex digits) of a compile command line.
 std::string commandDigest(const std::vector<std::string> &CommandLine);
 
-/// The name of a unit's summary in an --emit-summaries directory: `<file name>.<16 hex
-/// digits of file, directory and command>.summary`, stable across runs and machines that build
-/// in the same place.
-std::string summaryFileName(llvm::StringRef File, llvm::StringRef Directory, llvm::StringRef Command);
+/// A short stable digest (16 hex digits) of bytes: a file's content.
+std::string contentDigest(llvm::StringRef Bytes);
+
+/// One digest of a unit's source files (UnitSummary::Files): what a program summary keeps per unit.
+std::string sourcesDigest(const std::map<std::string, std::string> &Files);
+
+/// Whether two summaries are of the same unit (main file, directory, command digest).
+bool sameUnit(const UnitSummary &A, const UnitSummary &B);
+
+/// The name of a unit's summary in an --emit-summaries directory: `<file name>.<16 hex digits of
+/// file, directory and command>.<16 hex digits of its imports>.summary`: a unit has a summary per
+/// set of imported facts it was analysed with (a round of a settling), stable across runs and
+/// machines that build in the same place.
+std::string summaryFileName(const UnitSummary &S);
 
 std::string renderUnitSummary(const UnitSummary &S, llvm::StringRef ToolVersion);
 std::string renderProgramSummary(const ProgramSummary &S, llvm::StringRef ToolVersion);
@@ -67,6 +85,9 @@ llvm::Expected<ProgramSummary> parseProgramSummary(llvm::StringRef Text, llvm::S
 /// Reads and parses a file (a missing or unreadable file is an error naming it).
 llvm::Expected<UnitSummary> readUnitSummary(llvm::StringRef Path, llvm::StringRef ToolVersion);
 llvm::Expected<ProgramSummary> readProgramSummary(llvm::StringRef Path, llvm::StringRef ToolVersion);
+
+/// The `*.summary` files of a directory, in name order.
+llvm::Expected<std::vector<std::string>> summaryFilesIn(llvm::StringRef Dir);
 
 /// Writes `Text` to `Path` through a temporary file and a rename, and leaves an existing file
 /// untouched (its time stamp too) when it already holds `Text`, so that a build system does not
