@@ -203,6 +203,35 @@ TEST(Summaries, AnEditReanalysesWhatItAffects) {
   EXPECT_EQ(P.lintWith({"--program-summary=" + P.program()}).Out, OneProcess.Out);
 }
 
+TEST(Summaries, SlicesChangeOnlyForTheUnitsAnEditAffects) {
+  // graphify-link --slices writes each unit's slice of the settled program only when it changes: a
+  // build system re-checks a unit when its slice or its files changed, and the rest not at all.
+  Program P;
+  const std::string Slices = P.D.Path + "/slices";
+  auto settleWithSlices = [&] {
+    P.settle();
+    RunResult L = link({"-o", P.program(), "--slices=" + Slices, P.summaries()});
+    EXPECT_EQ(L.Code, 0) << L.Err;
+  };
+  settleWithSlices();
+  std::vector<std::string> Files = summaryFiles(Slices); // helper, level, run
+  ASSERT_EQ(Files.size(), 3u);
+  ASSERT_NE(Files[1].find("/level.cpp."), std::string::npos) << Files[1];
+  const auto Old = std::filesystem::file_time_type(std::chrono::hours(24 * 365));
+  for (const std::string &F : Files)
+    std::filesystem::last_write_time(F, Old);
+  // Each unit checked against its slice alone gives its findings against the whole program.
+  RunResult Alone = P.lintWith({"--program-summary=" + Files[0], P.D.Path + "/helper.cpp"});
+  EXPECT_EQ(Alone.Out, P.lintWith({"--program-summary=" + P.program(), P.D.Path + "/helper.cpp"}).Out);
+  EXPECT_NE(Alone.Out.find("helper.cpp:4:5: warning"), std::string::npos) << Alone.Out;
+
+  P.D.file("level.cpp", "#include \"api.h\"\nint level() { return 4; }\n");
+  settleWithSlices();
+  EXPECT_TRUE(std::filesystem::last_write_time(Files[0]) == Old) << "helper.cpp's slice changed";
+  EXPECT_FALSE(std::filesystem::last_write_time(Files[1]) == Old) << "level.cpp's files changed";
+  EXPECT_TRUE(std::filesystem::last_write_time(Files[2]) == Old) << "run.cpp's slice changed";
+}
+
 TEST(Summaries, SummariesOfUnitsNoLongerBuiltAreRemoved) {
   Program P;
   std::string Stale = P.D.file("summaries/gone.cpp.0123456789abcdef.summary", "{}");
@@ -395,7 +424,7 @@ TEST(Summaries, LintFlagsThatCannotGoTogether) {
 TEST(Summaries, LinkHelpAndVersion) {
   RunResult Help = link({"--help"});
   EXPECT_EQ(Help.Code, 0);
-  for (const char *Flag : {"-o", "--quiet", "--version"})
+  for (const char *Flag : {"-o", "--slices", "--quiet", "--version"})
     EXPECT_NE(Help.Out.find(Flag), std::string::npos) << Flag;
   EXPECT_NE(Help.Out.find("EXIT STATUS"), std::string::npos);
   RunResult Lint = lint({"--help"});

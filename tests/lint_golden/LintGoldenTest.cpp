@@ -21,6 +21,7 @@
 #include "graphify/lint/LintPipeline.h"
 #include "graphify/lint/Options.h"
 #include "graphify/lint/ReportedPaths.h"
+#include "graphify/lint/SummaryFile.h"
 
 #include <clang/Tooling/CompilationDatabase.h>
 #include <gtest/gtest.h>
@@ -315,18 +316,35 @@ void runProgramCaseBySummaries(const std::string &Dir) {
   ToolRun Extract = runTool(lintEntry, Case.LintArgs, {"--emit-summaries=" + Summaries});
   ASSERT_EQ(Extract.Code, 0) << Extract.Err;
   EXPECT_EQ(Extract.Out, "") << "extraction checks nothing, so it reports nothing";
-  ToolRun Link = runTool(linkEntry, {"graphify-link", "--quiet", "-o", Program, Summaries});
+  std::string Slices = Case.Build + "/slices";
+  ToolRun Link = runTool(linkEntry, {"graphify-link", "--quiet", "-o", Program, "--slices=" + Slices, Summaries});
   // Each round settles at least one more fact, as the single process's rounds do; a case needs
   // a few (cross_tu_regions: four).
   for (int Round = 0; Link.Code == 3 && Round < 8; ++Round) {
     Extract = runTool(lintEntry, Case.LintArgs, {"--emit-summaries=" + Summaries, "--program-summary=" + Program});
     ASSERT_EQ(Extract.Code, 0) << Extract.Err;
-    Link = runTool(linkEntry, {"graphify-link", "--quiet", "-o", Program, Summaries});
+    Link = runTool(linkEntry, {"graphify-link", "--quiet", "-o", Program, "--slices=" + Slices, Summaries});
   }
   ASSERT_EQ(Link.Code, 0) << "not settled after 8 rounds:\n" << Link.Err;
   ToolRun Check = runTool(lintEntry, Case.LintArgs, {"--program-summary=" + Program});
   EXPECT_EQ(Check.Code, OneProcess.Code) << Check.Err;
   EXPECT_EQ(Check.Out, OneProcess.Out) << "--- one process:\n" << OneProcess.Err << "--- by summaries:\n" << Check.Err;
+
+  // Each unit checked alone against its slice (graphify-link --slices) gives what it gives
+  // against the whole program summary.
+  auto SliceFiles = summaryFilesIn(Slices);
+  ASSERT_TRUE(bool(SliceFiles)) << llvm::toString(SliceFiles.takeError());
+  size_t Units = llvm::count_if(Case.Files, [](const AnnotatedFile &F) { return llvm::StringRef(F.Path).ends_with(".cpp"); });
+  EXPECT_EQ(SliceFiles->size(), Units);
+  for (const std::string &SliceFile : *SliceFiles) {
+    llvm::Expected<ProgramSummary> Slice = readProgramSummary(SliceFile, GRAPHIFY_VERSION);
+    ASSERT_TRUE(bool(Slice)) << llvm::toString(Slice.takeError());
+    ASSERT_EQ(Slice->Units.size(), 1u) << SliceFile;
+    ToolRun Whole = runTool(lintEntry, Case.LintArgs, {"--program-summary=" + Program, Slice->Units[0]});
+    ToolRun Alone = runTool(lintEntry, Case.LintArgs, {"--program-summary=" + SliceFile, Slice->Units[0]});
+    EXPECT_EQ(Alone.Code, Whole.Code) << Alone.Err;
+    EXPECT_EQ(Alone.Out, Whole.Out) << Slice->Units[0];
+  }
 }
 
 std::string testName(const std::string &Path) {

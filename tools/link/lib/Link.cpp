@@ -13,6 +13,7 @@
 #include <llvm/Support/Path.h>
 
 #include <algorithm>
+#include <set>
 
 namespace graphify {
 namespace {
@@ -20,6 +21,7 @@ namespace {
 struct LinkOptions {
   std::string Output;              ///< -o <file>
   std::vector<std::string> Inputs; ///< summaries, or directories of them
+  std::string Slices;              ///< --slices=<dir>: each unit's slice of a settled program
   bool Quiet = false;
   bool Help = false;
   bool Version = false;
@@ -29,6 +31,12 @@ const std::vector<Flag<LinkOptions>> &linkFlags() {
   static const std::vector<Flag<LinkOptions>> Table = {
       {"o", "file", "the program summary to write (required)",
        [](LinkOptions &O, llvm::StringRef V) { O.Output = V.str(); return llvm::Error::success(); }},
+      {"slices", "dir",
+       "when settled, also write each unit's slice of the program summary (the facts its analysis looks up) "
+       "to <dir>/<file>.<digest>.program.summary, only when it changes: checking a unit against its slice "
+       "gives the findings the whole program summary gives, so a build system re-checks a unit only when "
+       "its slice or its files changed",
+       [](LinkOptions &O, llvm::StringRef V) { O.Slices = V.str(); return llvm::Error::success(); }},
       {"quiet", nullptr, "no summary line on stderr",
        [](LinkOptions &O, llvm::StringRef) { O.Quiet = true; return llvm::Error::success(); }},
       {"version", nullptr, "print the version",
@@ -73,6 +81,36 @@ llvm::Expected<std::vector<std::string>> summaryFiles(const std::vector<std::str
     Files.insert(Files.end(), Here->begin(), Here->end());
   }
   return Files;
+}
+
+/// Writes each unit's slice of the settled `Program` into `Dir` (only those whose bytes change)
+/// and removes the directory's other slices (units no longer linked).
+llvm::Error writeSlices(const std::string &Dir, const ProgramSummary &Program,
+                        const std::vector<const UnitSummary *> &Chosen) {
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+    return llvm::createStringError("cannot create '" + Dir + "': " + EC.message());
+  std::set<std::string> Written;
+  for (const UnitSummary *S : Chosen) {
+    ProgramSummary Slice;
+    Slice.Units = {S->File};
+    Slice.Sources[S->File] = Program.Sources.at(S->File);
+    Slice.Settled = true;
+    Slice.Facts = Program.Facts.slice(S->Facts.Lookups);
+    llvm::SmallString<256> Path(Dir);
+    llvm::sys::path::append(Path, unitFileStem(*S) + ".program.summary");
+    if (llvm::Expected<bool> Wrote = writeFileIfChanged(Path, renderProgramSummary(Slice, GRAPHIFY_VERSION)); !Wrote)
+      return Wrote.takeError();
+    Written.insert(std::string(Path));
+  }
+  std::error_code EC;
+  std::vector<std::string> Others;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".program.summary") && !Written.count(It->path()))
+      Others.push_back(It->path());
+  for (const std::string &F : Others)
+    if (std::error_code REC = llvm::sys::fs::remove(F))
+      return llvm::createStringError("cannot remove '" + F + "': " + REC.message());
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -189,6 +227,11 @@ int runLink(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       Program.Settled = true;
       if (!write())
         return ExitError;
+      if (!O.Slices.empty())
+        if (llvm::Error E = writeSlices(O.Slices, Program, Chosen)) {
+          Err << "graphify-link: error: " << llvm::toString(std::move(E)) << "\n";
+          return ExitError;
+        }
       if (!O.Quiet)
         Err << "graphify-link: " << Units.size() << (Units.size() == 1 ? " unit" : " units") << " linked; settled in "
             << Round << (Round == 1 ? " round\n" : " rounds\n");

@@ -382,11 +382,13 @@ bool sameUnit(const UnitSummary &A, const UnitSummary &B) {
   return A.File == B.File && A.Directory == B.Directory && A.Command == B.Command;
 }
 
-std::string summaryFileName(const UnitSummary &S) {
+std::string unitFileStem(const UnitSummary &S) {
   std::string Unit = (S.File + llvm::Twine('\0') + S.Directory + llvm::Twine('\0') + S.Command).str();
-  return llvm::formatv("{0}.{1}.{2}.summary", llvm::sys::path::filename(S.File), contentDigest(Unit),
-                       contentDigest(llvm::formatv("{0}", tableJson(S.Imports)).str()))
-      .str();
+  return llvm::formatv("{0}.{1}", llvm::sys::path::filename(S.File), contentDigest(Unit)).str();
+}
+
+std::string summaryFileName(const UnitSummary &S) {
+  return unitFileStem(S) + "." + contentDigest(llvm::formatv("{0}", tableJson(S.Imports)).str()) + ".summary";
 }
 
 static json::Object sourcesJson(const std::map<std::string, std::string> &Sources) {

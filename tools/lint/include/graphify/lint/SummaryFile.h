@@ -66,6 +66,9 @@ std::string sourcesDigest(const std::map<std::string, std::string> &Files);
 /// Whether two summaries are of the same unit (main file, directory, command digest).
 bool sameUnit(const UnitSummary &A, const UnitSummary &B);
 
+/// `<file name>.<16 hex digits of file, directory and command>`: a unit's name in file names.
+std::string unitFileStem(const UnitSummary &S);
+
 /// The name of a unit's summary in an --emit-summaries directory: `<file name>.<16 hex digits of
 /// file, directory and command>.<16 hex digits of its imports>.summary`: a unit has a summary per
 /// set of imported facts it was analysed with (a round of a settling), stable across runs and
