@@ -17,5 +17,5 @@ configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/graphifyConfig.c
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/graphifyConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/graphifyConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/graphifyConfigVersion.cmake
-              ${CMAKE_CURRENT_SOURCE_DIR}/cmake/graphifyLint.cmake
+              ${CMAKE_CURRENT_SOURCE_DIR}/cmake/graphifyLint.cmake ${CMAKE_CURRENT_SOURCE_DIR}/cmake/graphifyWholeProgram.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/graphify)

@@ -2,6 +2,7 @@
 // graphify-lint --emit-summaries / --program-summary and graphify-link, run as a CI job runs them,
 // against the single-process whole-program mode on the same build.
 #include "CliTestUtil.h"
+#include "graphify/lint/SummaryFile.h"
 
 #include <llvm/Support/FileSystem.h>
 
@@ -62,7 +63,11 @@ struct Program {
   }
 };
 
-std::vector<std::string> summaryFiles(const std::string &Dir) { return filesEndingWith(Dir, ".summary"); }
+/// The summaries under `Dir` (a summaries directory mirrors the sources: they are in subdirectories).
+std::vector<std::string> summaryFiles(const std::string &Dir) {
+  auto Files = graphify::summaryFilesIn(Dir);
+  return Files ? *Files : (llvm::consumeError(Files.takeError()), std::vector<std::string>());
+}
 
 TEST(Summaries, SettleToTheSingleProcessFindings) {
   Program P;
@@ -275,13 +280,16 @@ TEST(Summaries, OneUnitAtATimeGivesTheSameSummaries) {
 }
 
 TEST(Summaries, SummariesABuildSystemNamedTakePartInTheRounds) {
-  // A build system extracts each unit as its own action, to a name it chose; the rounds after the
-  // first find each unit's summary there by content, so the directory keeps one file per unit.
+  // A build system extracts each unit as its own action, to a name it chose in the file's folder
+  // of the directory (mirroredPath); the rounds after the first find each unit's summary there by
+  // content, so the folder keeps one file per round.
   Program P;
   RunResult OneProcess = P.lintWith({});
+  auto named = [&](const char *Unit) {
+    return graphify::mirroredPath(P.summaries(), P.D.Path + "/" + Unit) + "/" + Unit + ".summary";
+  };
   for (const char *Unit : {"run.cpp", "helper.cpp", "level.cpp"}) {
-    RunResult E = P.lintWith({"--emit-summary=" + P.summaries() + "/" + Unit + ".summary",
-                              "--project-root=" + P.D.Path, P.D.Path + "/" + Unit});
+    RunResult E = P.lintWith({"--emit-summary=" + named(Unit), "--project-root=" + P.D.Path, P.D.Path + "/" + Unit});
     ASSERT_EQ(E.Code, 0) << E.Err;
   }
   RunResult L = link({"-o", P.program(), P.summaries()});
@@ -294,7 +302,7 @@ TEST(Summaries, SummariesABuildSystemNamedTakePartInTheRounds) {
   // The build system's summaries are the first round's; the later rounds added theirs beside.
   std::vector<std::string> Files = summaryFiles(P.summaries());
   for (const char *Unit : {"run.cpp", "helper.cpp", "level.cpp"})
-    EXPECT_TRUE(llvm::is_contained(Files, P.summaries() + "/" + Unit + ".summary")) << Unit;
+    EXPECT_TRUE(llvm::is_contained(Files, named(Unit))) << Unit;
   EXPECT_GT(Files.size(), 3u);
   EXPECT_EQ(P.lintWith({"--program-summary=" + P.program()}).Out, OneProcess.Out);
 
@@ -303,6 +311,77 @@ TEST(Summaries, SummariesABuildSystemNamedTakePartInTheRounds) {
   EXPECT_EQ(One.Code, 0) << One.Err;
   EXPECT_NE(One.Err.find("1 still holding"), std::string::npos) << One.Err;
   EXPECT_EQ(summaryFiles(P.summaries()), Files) << One.Err;
+}
+
+TEST(Summaries, TheDirectoryMirrorsTheSources) {
+  // Each source file's summaries are in its own folder of the directory, so a build system names
+  // them (and a file's slice) from the file's path, and graphify-link takes those folders.
+  Program P;
+  ASSERT_EQ(P.lintWith({"--emit-summaries=" + P.summaries()}).Code, 0);
+  std::vector<std::string> Args = {"-o", P.D.Path + "/from-folders.summary", "--slices=" + P.D.Path + "/slices"};
+  for (const char *Unit : {"helper.cpp", "level.cpp", "run.cpp"}) {
+    const std::string Folder = graphify::mirroredPath(P.summaries(), P.D.Path + "/" + Unit);
+    EXPECT_EQ(summaryFiles(Folder).size(), 1u) << Folder;
+    Args.push_back(Folder);
+  }
+  // The folders through a response file, as a build system passes thousands of them.
+  std::string Rsp = P.D.file("units.rsp", "\"" + Args[3] + "\"\n\"" + Args[4] + "\"\n" + Args[5] + "\n");
+  EXPECT_EQ(link({Args[0], Args[1], Args[2], "@" + Rsp}).Code, 3);
+  EXPECT_EQ(link({"-o", P.program(), P.summaries()}).Code, 3);
+  EXPECT_EQ(readFile(P.D.Path + "/from-folders.summary"), readFile(P.program()));
+  P.settle();
+  ASSERT_EQ(link({"-o", P.program(), "--slices=" + P.D.Path + "/slices", P.summaries()}).Code, 0);
+  for (const char *Unit : {"helper.cpp", "level.cpp", "run.cpp"})
+    EXPECT_TRUE(llvm::sys::fs::exists(graphify::mirroredPath(P.D.Path + "/slices", P.D.Path + "/" + Unit) +
+                                      ".program.summary"))
+        << Unit;
+
+  // An extraction of one file reads and writes that file's folder only.
+  P.D.file("level.cpp", "#include \"api.h\"\nint level() { return 4; }\n");
+  std::string Elsewhere = P.D.file("summaries/unreadable.summary", "{");
+  RunResult One = P.lintWith({"--emit-summaries=" + P.summaries(), P.D.Path + "/level.cpp"});
+  EXPECT_EQ(One.Code, 0) << One.Err;
+  EXPECT_NE(One.Err.find("1 written, 0 unchanged, 1 removed"), std::string::npos) << One.Err;
+  EXPECT_TRUE(llvm::sys::fs::exists(Elsewhere)) << "a run over some files prunes nothing else";
+}
+
+TEST(Summaries, DepfilesNameWhatARunReads) {
+  // --depfile: an extraction depends on its unit's sources (headers included), a check on its
+  // program summary (which records the sources' digests), both on the configuration and packs.
+  Program P;
+  const std::string Dep = P.D.Path + "/helper.d";
+  RunResult E = P.lintWith({"--emit-summaries=" + P.summaries(), "--depfile=" + Dep,
+                            "--depfile-target=" + P.D.Path + "/helper stamp", P.D.Path + "/helper.cpp"});
+  ASSERT_EQ(E.Code, 0) << E.Err;
+  std::string Rule = readFile(Dep);
+  EXPECT_EQ(Rule.rfind(P.D.Path + "/helper\\ stamp: \\\n", 0), 0u) << Rule;
+  for (const std::string &In : {"  " + P.D.Path + "/api.h \\\n", "  " + P.D.Path + "/helper.cpp \\\n",
+                                std::string("/tags.yaml\n")})
+    EXPECT_NE(Rule.find(In), std::string::npos) << In << " in\n" << Rule;
+  EXPECT_EQ(Rule.find("run.cpp"), std::string::npos) << Rule;
+  // The same when the memo holds and nothing is parsed.
+  ASSERT_EQ(P.lintWith({"--emit-summaries=" + P.summaries(), "--depfile=" + P.D.Path + "/again.d",
+                        "--depfile-target=" + P.D.Path + "/helper stamp", P.D.Path + "/helper.cpp"})
+                .Code,
+            0);
+  EXPECT_EQ(readFile(P.D.Path + "/again.d"), Rule);
+
+  P.settle();
+  RunResult Check = P.lintWith({"--program-summary=" + P.program(), "--depfile=" + P.D.Path + "/check.d",
+                                "--depfile-target=report.txt", P.D.Path + "/helper.cpp"});
+  EXPECT_EQ(Check.Code, 1) << Check.Err;
+  std::string CheckRule = readFile(P.D.Path + "/check.d");
+  EXPECT_NE(CheckRule.find(P.program()), std::string::npos) << CheckRule;
+  EXPECT_EQ(CheckRule.find("api.h"), std::string::npos) << CheckRule;
+
+  RunResult NoTarget = P.lintWith({"--emit-summaries=" + P.summaries(), "--depfile=x.d"});
+  EXPECT_EQ(NoTarget.Code, 2);
+  EXPECT_NE(NoTarget.Err.find("--depfile needs --depfile-target=<path>"), std::string::npos) << NoTarget.Err;
+  RunResult NoSummaries = P.lintWith({"--depfile=x.d", "--depfile-target=y"});
+  EXPECT_EQ(NoSummaries.Code, 2);
+  EXPECT_NE(NoSummaries.Err.find("--depfile needs --emit-summary, --emit-summaries or --program-summary"),
+            std::string::npos)
+      << NoSummaries.Err;
 }
 
 TEST(Summaries, UnsettledProgramSummaryWarns) {

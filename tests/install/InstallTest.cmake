@@ -6,7 +6,8 @@ include(${CMAKE_CURRENT_LIST_DIR}/RunCommand.cmake)
 
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX})
 foreach(f include/graphify/graphify.h include/graphify/compat/torch/torch.h share/graphify/rules/tags.yaml
-          share/graphify/rules/libtorch.yaml lib/cmake/graphify/graphifyConfig.cmake)
+          share/graphify/rules/libtorch.yaml lib/cmake/graphify/graphifyConfig.cmake
+          lib/cmake/graphify/graphifyWholeProgram.cmake bin/graphify-link)
   if(NOT EXISTS ${PREFIX}/${f})
     message(FATAL_ERROR "install is missing ${f}")
   endif()

@@ -27,6 +27,7 @@ foreach(f usr/bin/graphify-lint usr/bin/graphify-link usr/bin/graphify-validate 
           usr/lib/libgraphify_runtime.so usr/include/graphify/graphify.h usr/include/graphify/compat/torch/torch.h
           usr/share/graphify/rules/tags.yaml usr/share/graphify/rules/libtorch.yaml
           usr/lib/cmake/graphify/graphifyConfig.cmake usr/lib/cmake/graphify/graphifyLint.cmake
+          usr/lib/cmake/graphify/graphifyWholeProgram.cmake
           usr/share/man/man1/graphify-lint.1.gz usr/share/man/man1/graphify-link.1.gz
           usr/share/man/man1/graphify-validate.1.gz)
   if(NOT EXISTS ${ROOT}/${f})

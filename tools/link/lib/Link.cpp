@@ -13,6 +13,7 @@
 #include <llvm/Support/Path.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace graphify {
@@ -32,10 +33,10 @@ const std::vector<Flag<LinkOptions>> &linkFlags() {
       {"o", "file", "the program summary to write (required)",
        [](LinkOptions &O, llvm::StringRef V) { O.Output = V.str(); return llvm::Error::success(); }},
       {"slices", "dir",
-       "when settled, also write each unit's slice of the program summary (the facts its analysis looks up) "
-       "to <dir>/<file>.<digest>.program.summary, only when it changes: checking a unit against its slice "
-       "gives the findings the whole program summary gives, so a build system re-checks a unit only when "
-       "its slice or its files changed",
+       "when settled, also write each source file's slice of the program summary (the facts its units' "
+       "analyses look up) to <dir>/<absolute path of the file>.program.summary, only when it changes: "
+       "checking the file against its slice gives the findings the whole program summary gives, so a build "
+       "system re-checks a file only when its slice changed (the slice records its sources' digest)",
        [](LinkOptions &O, llvm::StringRef V) { O.Slices = V.str(); return llvm::Error::success(); }},
       {"quiet", nullptr, "no summary line on stderr",
        [](LinkOptions &O, llvm::StringRef) { O.Quiet = true; return llvm::Error::success(); }},
@@ -53,7 +54,8 @@ std::string linkHelpText() {
   OS << "OVERVIEW: graphify-link merges the unit summaries of graphify-lint --emit-summary into a\n"
         "program summary, for graphify-lint --program-summary (docs/ci.md).\n\n"
         "USAGE: graphify-link -o <program.summary> <summary or directory>...\n\n"
-        "A directory stands for every *.summary file in it. The link replays whole-program mode's rounds\n"
+        "A directory stands for every *.summary file under it (an --emit-summaries directory, or a source\n"
+        "file's directory in one); @<file> reads more arguments from <file>. The link replays whole-program mode's rounds\n"
         "from the unit summaries: a unit has a summary per set of facts it was analysed with. When a\n"
         "round needs an analysis no summary holds, the link writes that round's facts and names the\n"
         "units to extract with them (graphify-lint --emit-summaries=<dir> --program-summary=<this output>);\n"
@@ -83,33 +85,37 @@ llvm::Expected<std::vector<std::string>> summaryFiles(const std::vector<std::str
   return Files;
 }
 
-/// Writes each unit's slice of the settled `Program` into `Dir` (only those whose bytes change)
-/// and removes the directory's other slices (units no longer linked).
+/// Writes each source file's slice of the settled `Program` (its units' facts lookups) to
+/// `mirroredPath(Dir, file).program.summary`, only those whose bytes change, and removes the
+/// directory's other slices (files no longer linked) and the directories that leaves empty.
 llvm::Error writeSlices(const std::string &Dir, const ProgramSummary &Program,
                         const std::vector<const UnitSummary *> &Chosen) {
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
     return llvm::createStringError("cannot create '" + Dir + "': " + EC.message());
+  std::map<std::string, std::set<std::string>> LookupsByFile; // a file built twice: both units' lookups
+  for (const UnitSummary *S : Chosen)
+    LookupsByFile[S->File].insert(S->Facts.Lookups.begin(), S->Facts.Lookups.end());
   std::set<std::string> Written;
-  for (const UnitSummary *S : Chosen) {
+  for (const auto &[File, Lookups] : LookupsByFile) {
     ProgramSummary Slice;
-    Slice.Units = {S->File};
-    Slice.Sources[S->File] = Program.Sources.at(S->File);
+    Slice.Units = {File};
+    Slice.Sources[File] = Program.Sources.at(File);
     Slice.Settled = true;
-    Slice.Facts = Program.Facts.slice(S->Facts.Lookups);
-    llvm::SmallString<256> Path(Dir);
-    llvm::sys::path::append(Path, unitFileStem(*S) + ".program.summary");
+    Slice.Facts = Program.Facts.slice(Lookups);
+    const std::string Path = mirroredPath(Dir, File) + ".program.summary";
     if (llvm::Expected<bool> Wrote = writeFileIfChanged(Path, renderProgramSummary(Slice, GRAPHIFY_VERSION)); !Wrote)
       return Wrote.takeError();
-    Written.insert(std::string(Path));
+    Written.insert(Path);
   }
   std::error_code EC;
   std::vector<std::string> Others;
-  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
     if (llvm::StringRef(It->path()).ends_with(".program.summary") && !Written.count(It->path()))
       Others.push_back(It->path());
   for (const std::string &F : Others)
     if (std::error_code REC = llvm::sys::fs::remove(F))
       return llvm::createStringError("cannot remove '" + F + "': " + REC.message());
+  removeEmptyDirectoriesUnder(Dir);
   return llvm::Error::success();
 }
 

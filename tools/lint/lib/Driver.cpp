@@ -11,6 +11,7 @@
 #include "graphify/lint/LintPipeline.h"
 #include "graphify/lint/ReportedPaths.h"
 #include "graphify/lint/CompileCommands.h"
+#include "graphify/lint/Depfile.h"
 #include "graphify/lint/Fixes.h"
 #include "graphify/lint/Options.h"
 #include "graphify/lint/Preamble.h"
@@ -250,15 +251,53 @@ std::vector<size_t> mergeOrder(const std::vector<Job> &Jobs) {
 /// theirs that is still of their sources and was analysed with facts equal, on every key it looked
 /// up, to the program's (none before the first link): a parse would repeat it. As the single-process
 /// mode's rounds, only the others are analysed (again).
-std::vector<bool> summariesStillHolding(const std::vector<Job> &Jobs, SummaryDirectory *Dir,
-                                        const ProgramFacts *Program) {
+std::vector<const UnitSummary *> summariesStillHolding(const std::vector<Job> &Jobs, SummaryDirectory *Dir,
+                                                       const ProgramFacts *Program) {
   static const ProgramFacts NothingYet;
-  std::vector<bool> Holds(Jobs.size(), false);
+  std::vector<const UnitSummary *> Holds(Jobs.size(), nullptr);
   if (!Dir)
     return Holds;
   for (size_t I = 0; I < Jobs.size(); ++I)
-    Holds[I] = Dir->validFor(summaryOf(Jobs[I]), Program ? *Program : NothingYet) != nullptr;
+    Holds[I] = Dir->validFor(summaryOf(Jobs[I]), Program ? *Program : NothingYet);
   return Holds;
+}
+
+/// --depfile's inputs: the configuration files and rule packs each unit's configuration came from,
+/// the shipped packs, the program summary, and, for an extraction, each unit's main file and
+/// project files (those its summary lists when it was not parsed). A check leaves the sources out:
+/// the program summary records their digests, so it changes when they do (a slice only when its
+/// own file's do), and a file touched but not changed re-runs no check.
+std::set<std::string> depfileInputs(const LintOptions &O, const std::vector<Job> &Jobs,
+                                    const std::vector<LintUnitResult> &Results,
+                                    const std::vector<const UnitSummary *> &Held, const std::string &RulesDir,
+                                    bool WithSources) {
+  auto absolute = [](llvm::StringRef Path) {
+    llvm::SmallString<256> P(Path);
+    llvm::sys::fs::make_absolute(P);
+    llvm::sys::path::remove_dots(P, true);
+    return std::string(P);
+  };
+  std::set<std::string> In;
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    if (WithSources) {
+      In.insert(absoluteFile(Jobs[I].Command.Filename, Jobs[I].Command.Directory));
+      for (const auto &[Path, Digest] : Held[I] ? Held[I]->Files : Results[I].SourceFiles)
+        In.insert(Path);
+    }
+    if (llvm::sys::fs::is_regular_file(Jobs[I].Config.Origin))
+      In.insert(absolute(Jobs[I].Config.Origin));
+    for (const std::string &Pack : Jobs[I].Config.RulePacks)
+      In.insert(absolute(Pack));
+  }
+  if (O.Config && llvm::sys::fs::is_regular_file(*O.Config))
+    In.insert(absolute(*O.Config));
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(RulesDir, EC), End; It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".yaml"))
+      In.insert(absolute(It->path()));
+  if (!O.ProgramSummary.empty())
+    In.insert(absolute(O.ProgramSummary));
+  return In;
 }
 
 /// What an extraction did to the summaries.
@@ -269,7 +308,7 @@ struct SummaryCounts {
 /// Writes each parsed unit's summary: to `--emit-summary` (one unit) or into the --emit-summaries
 /// directory `Dir`; a run over the whole build (no files named) then prunes the directory to its units.
 bool writeSummaries(const LintOptions &O, const std::vector<Job> &Jobs, std::vector<LintUnitResult> &Results,
-                    const ProgramFacts *Imported, const SummaryDirectory *Dir, SummaryCounts &Counts,
+                    const ProgramFacts *Imported, SummaryDirectory *Dir, SummaryCounts &Counts,
                     llvm::raw_ostream &Err) {
   auto fail = [&](llvm::Error E) {
     Err << "graphify-lint: error: " << llvm::toString(std::move(E)) << "\n";
@@ -557,6 +596,16 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     return ExitError;
   }
   const bool Emitting = !O.EmitSummary.empty() || !O.EmitSummaries.empty();
+  if (!O.Depfile.empty() && !Emitting && O.ProgramSummary.empty()) {
+    Err << "graphify-lint: error: --depfile needs --emit-summary, --emit-summaries or --program-summary (the "
+           "modes that record the project files a unit reads)\n";
+    return ExitError;
+  }
+  if (!O.Depfile.empty() && O.DepfileTarget.empty() && O.EmitSummary.empty()) {
+    Err << "graphify-lint: error: --depfile needs --depfile-target=<path> (the output the build system "
+           "names) unless --emit-summary names the file written\n";
+    return ExitError;
+  }
   if (Emitting && (O.Fix || O.Diff || !O.ExportFixes.empty())) {
     Err << "graphify-lint: error: writing summaries only extracts facts, there is nothing to fix; fix with "
            "--program-summary alone\n";
@@ -713,16 +762,16 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   // files are known now, headers only once parsed.
   const bool RecordFilesRead = !O.ExportFixes.empty() && llvm::sys::fs::exists(O.ExportFixes);
   std::vector<LintUnitResult> Results(Jobs.size());
+  std::vector<const UnitSummary *> Held(Jobs.size(), nullptr); // units whose memo summary holds
   // By summaries, each unit is analysed alone with the linked facts: no session.
   bool WholeProgram = O.WholeProgram == WholeProgramMode::Auto && Jobs.size() > 1 && !Summaries.any();
   if (WholeProgram) {
     Results = lintProgram(Jobs, llvm::hardware_concurrency(O.Jobs).compute_thread_count(), ErrColor, ProjectRoot,
                           RecordFilesRead);
   } else {
-    std::vector<bool> Current = summariesStillHolding(Jobs, SummaryDir ? &*SummaryDir : nullptr,
-                                                      Summaries.Imported);
+    Held = summariesStillHolding(Jobs, SummaryDir ? &*SummaryDir : nullptr, Summaries.Imported);
     for (size_t I = 0; I < Jobs.size(); ++I) {
-      if (Current[I]) { // its summary holds for these facts: nothing to extract again
+      if (Held[I]) { // its summary holds for these facts: nothing to extract again
         Results[I].Parsed = true;
         continue;
       }
@@ -750,12 +799,23 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       return ExitError;
     }
 
+  auto writeDepfileOf = [&](const std::set<std::string> &Inputs) {
+    if (O.Depfile.empty())
+      return true;
+    if (llvm::Error E = writeDepfile(O.Depfile, O.DepfileTarget.empty() ? O.EmitSummary : O.DepfileTarget, Inputs)) {
+      Err << "graphify-lint: error: " << llvm::toString(std::move(E)) << "\n";
+      return false;
+    }
+    return true;
+  };
   // Extraction: the facts are written; findings need the settled program's.
   if (Emitting) {
+    const std::set<std::string> Inputs = depfileInputs(O, Jobs, Results, Held, RulesDir, true); // before they move
     SummaryCounts Counts;
     if (!writeSummaries(O, Jobs, Results, Summaries.Imported, SummaryDir ? &*SummaryDir : nullptr, Counts, Err))
       return ExitError;
-    return finishExtraction(O, Results, Counts, Err);
+    int Code = finishExtraction(O, Results, Counts, Err);
+    return Code == ExitClean && !writeDepfileOf(Inputs) ? ExitError : Code;
   }
 
   if (Linked && !O.Quiet)
@@ -903,6 +963,8 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       writeSummaryText(Err, Summary);
   }
   if (CompileFailed || FixFailed)
+    return ExitError;
+  if (!writeDepfileOf(depfileInputs(O, Jobs, Results, Held, RulesDir, false)))
     return ExitError;
   if (O.ExitZeroOnWarnings)
     return llvm::any_of(All, [](const ReportedFinding &F) { return F.Level == Severity::Error; }) ? ExitFindings

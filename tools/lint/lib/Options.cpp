@@ -156,6 +156,15 @@ const std::vector<LintFlag> &flagTable() {
        "the directory whose headers are analysed as the project's (default: the deepest directory holding "
        "every input file; a file's own directory for one file)",
        [](LintOptions &O, llvm::StringRef V) { O.ProjectRoot = V.str(); return ok(); }},
+      {"depfile", "file",
+       "with summaries (--emit-summary, --emit-summaries, --program-summary): write what the run's result "
+       "depends on as a Make rule, for a build system (Ninja's depfile): the configuration files, rule packs "
+       "and program summary it used and, for an extraction, each unit's main file and the project files it "
+       "read (a check's program summary records their digests)",
+       [](LintOptions &O, llvm::StringRef V) { O.Depfile = V.str(); return ok(); }},
+      {"depfile-target", "path",
+       "the target of --depfile's rule (default: --emit-summary's file); the build system's output",
+       [](LintOptions &O, llvm::StringRef V) { O.DepfileTarget = V.str(); return ok(); }},
       {"pch-cache-dir", "dir", "where shared PCHs are kept (default: $XDG_CACHE_HOME/graphify/pch)",
        [](LintOptions &O, llvm::StringRef V) { O.PchCacheDir = V.str(); return ok(); }},
       {"exit-zero-on-warnings", nullptr,

@@ -382,13 +382,17 @@ bool sameUnit(const UnitSummary &A, const UnitSummary &B) {
   return A.File == B.File && A.Directory == B.Directory && A.Command == B.Command;
 }
 
-std::string unitFileStem(const UnitSummary &S) {
+std::string summaryFileName(const UnitSummary &S) {
   std::string Unit = (S.File + llvm::Twine('\0') + S.Directory + llvm::Twine('\0') + S.Command).str();
-  return llvm::formatv("{0}.{1}", llvm::sys::path::filename(S.File), contentDigest(Unit)).str();
+  return llvm::formatv("{0}.{1}.{2}.summary", llvm::sys::path::filename(S.File), contentDigest(Unit),
+                       contentDigest(llvm::formatv("{0}", tableJson(S.Imports)).str()))
+      .str();
 }
 
-std::string summaryFileName(const UnitSummary &S) {
-  return unitFileStem(S) + "." + contentDigest(llvm::formatv("{0}", tableJson(S.Imports)).str()) + ".summary";
+std::string mirroredPath(llvm::StringRef Dir, llvm::StringRef File) {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, llvm::sys::path::relative_path(File));
+  return std::string(P);
 }
 
 static json::Object sourcesJson(const std::map<std::string, std::string> &Sources) {
@@ -493,13 +497,24 @@ llvm::Expected<ProgramSummary> readProgramSummary(llvm::StringRef Path, llvm::St
 llvm::Expected<std::vector<std::string>> summaryFilesIn(llvm::StringRef Dir) {
   std::vector<std::string> Files;
   std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
-    if (llvm::StringRef(It->path()).ends_with(".summary"))
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".summary") && It->type() != llvm::sys::fs::file_type::directory_file)
       Files.push_back(It->path());
   if (EC)
     return llvm::createStringError("cannot list '" + Dir.str() + "': " + EC.message());
   std::sort(Files.begin(), Files.end());
   return Files;
+}
+
+void removeEmptyDirectoriesUnder(llvm::StringRef Root) {
+  std::vector<std::string> Dirs;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC; It.increment(EC))
+    if (It->type() == llvm::sys::fs::file_type::directory_file)
+      Dirs.push_back(It->path());
+  std::sort(Dirs.rbegin(), Dirs.rend()); // a directory after everything under it
+  for (const std::string &D : Dirs)
+    (void)llvm::sys::fs::remove(D, /*IgnoreNonExisting=*/true); // fails, as wanted, when not empty
 }
 
 llvm::Expected<bool> writeFileIfChanged(llvm::StringRef Path, llvm::StringRef Text) {

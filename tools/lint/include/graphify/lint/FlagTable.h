@@ -6,8 +6,10 @@
 /// as llvm::Error, and only a tool's main turns them into exit code 2.
 ///
 /// Syntax, as clang-tidy's: `--flag=value`, `--flag value`, `-flag` for `--flag`, one-letter
-/// flags glued to their value (`-j4`, `-pbuild`), `-h` for `--help`, and everything after `--`
-/// handed over as compiler arguments.
+/// flags glued to their value (`-j4`, `-pbuild`), `-h` for `--help`, `@<file>` for the arguments
+/// in <file> (GNU quoting, as GCC's and Clang's response files: for the long file lists a build
+/// system passes), and everything after `--` handed over as compiler arguments (a compiler reads
+/// its own response files).
 ///
 /// \code
 ///   static const std::vector<graphify::Flag<MyOptions>> Table = {
@@ -23,6 +25,9 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Support/Allocator.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/raw_ostream.h>
@@ -47,11 +52,22 @@ inline llvm::Error flagUsageError(const llvm::Twine &Message) {
 }
 
 /// Parses `Argv` (Argv[0] is the program) into `O` with `Table`; arguments that are not flags go
-/// to `OnPositional`, those after `--` to `OnCompilerArgs`.
+/// to `OnPositional`, those after `--` to `OnCompilerArgs`. The callbacks copy what they keep.
 template <typename Options>
-llvm::Error parseFlags(llvm::ArrayRef<const char *> Argv, llvm::ArrayRef<Flag<Options>> Table, Options &O,
+llvm::Error parseFlags(llvm::ArrayRef<const char *> Given, llvm::ArrayRef<Flag<Options>> Table, Options &O,
                        llvm::function_ref<void(Options &, llvm::StringRef)> OnPositional,
                        llvm::function_ref<void(Options &, llvm::ArrayRef<const char *>)> OnCompilerArgs) {
+  // Response files before `--` are expanded in place.
+  const auto DashDash = llvm::find_if(Given, [](const char *A) { return llvm::StringRef(A) == "--"; });
+  llvm::SmallVector<const char *, 32> Args(Given.begin(), DashDash);
+  llvm::BumpPtrAllocator Strings;
+  if (llvm::any_of(Args, [](const char *A) { return A[0] == '@'; })) {
+    llvm::cl::ExpansionContext Expand(Strings, llvm::cl::TokenizeGNUCommandLine);
+    if (llvm::Error E = Expand.expandResponseFiles(Args))
+      return flagUsageError(llvm::toString(std::move(E)));
+  }
+  Args.append(DashDash, Given.end());
+  llvm::ArrayRef<const char *> Argv = Args;
   auto Find = [&](llvm::StringRef Name) -> const Flag<Options> * {
     for (const Flag<Options> &F : Table)
       if (Name == F.Name)

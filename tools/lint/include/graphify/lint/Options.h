@@ -64,6 +64,8 @@ struct LintOptions {
   std::string EmitSummaries;             ///< --emit-summaries=<dir>: write every unit's summary there
   std::string ProgramSummary;            ///< --program-summary=<file>: import a linked program's facts
   std::string ProjectRoot;               ///< --project-root=<dir>: whose headers are the project's
+  std::string Depfile;                   ///< --depfile=<file>: what the run read, as a Make rule
+  std::string DepfileTarget;             ///< --depfile-target=<path>: the rule's target
   std::string PchCacheDir;               ///< --pch-cache-dir=<dir>: where shared PCHs live (else $XDG_CACHE_HOME/graphify)
 };
 

@@ -66,14 +66,17 @@ std::string sourcesDigest(const std::map<std::string, std::string> &Files);
 /// Whether two summaries are of the same unit (main file, directory, command digest).
 bool sameUnit(const UnitSummary &A, const UnitSummary &B);
 
-/// `<file name>.<16 hex digits of file, directory and command>`: a unit's name in file names.
-std::string unitFileStem(const UnitSummary &S);
-
 /// The name of a unit's summary in an --emit-summaries directory: `<file name>.<16 hex digits of
 /// file, directory and command>.<16 hex digits of its imports>.summary`: a unit has a summary per
 /// set of imported facts it was analysed with (a round of a settling), stable across runs and
 /// machines that build in the same place.
 std::string summaryFileName(const UnitSummary &S);
+
+/// `<Dir>/<File>`, File's absolute path laid out under Dir (`/src/nms.cpp` → `<Dir>/src/nms.cpp`):
+/// where a directory mirroring the sources keeps what belongs to one source file (the summaries of
+/// its units in an --emit-summaries directory, its slice in graphify-link --slices), so that a build
+/// system can name it from the source's path alone.
+std::string mirroredPath(llvm::StringRef Dir, llvm::StringRef File);
 
 std::string renderUnitSummary(const UnitSummary &S, llvm::StringRef ToolVersion);
 std::string renderProgramSummary(const ProgramSummary &S, llvm::StringRef ToolVersion);
@@ -89,8 +92,12 @@ llvm::Expected<ProgramSummary> parseProgramSummary(llvm::StringRef Text, llvm::S
 llvm::Expected<UnitSummary> readUnitSummary(llvm::StringRef Path, llvm::StringRef ToolVersion);
 llvm::Expected<ProgramSummary> readProgramSummary(llvm::StringRef Path, llvm::StringRef ToolVersion);
 
-/// The `*.summary` files of a directory, in name order.
+/// The `*.summary` files under a directory (its subdirectories too), in path order.
 llvm::Expected<std::vector<std::string>> summaryFilesIn(llvm::StringRef Dir);
+
+/// Removes the empty directories under `Root` (not Root itself), deepest first: what removing a
+/// mirrored directory's files (mirroredPath) leaves behind.
+void removeEmptyDirectoriesUnder(llvm::StringRef Root);
 
 /// Writes `Text` to `Path` through a temporary file and a rename, and leaves an existing file
 /// untouched (its time stamp too) when it already holds `Text`, so that a build system does not

@@ -1,0 +1,6 @@
+#include "api.h"
+
+void helper(int n) {
+  if (n > 0)
+    cudaDeviceSynchronize();
+}

@@ -1,0 +1,3 @@
+#include "api.h"
+
+int level() { return 3; }

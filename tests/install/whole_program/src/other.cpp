@@ -1,0 +1,3 @@
+#include "api.h"
+
+int other(int x) { return x + 1; }

@@ -1,0 +1,5 @@
+#include "api.h"
+
+[[clang::annotate("graphify.graph_region")]] void run() {
+  helper(level());
+}
