@@ -134,6 +134,8 @@ public:
     return Out;
   }
 
+  const std::set<std::string> &matchedGlobs() const { return MatchedGlobs; }
+
   AnalysisResult check() {
     AnalysisResult Result;
     if (!Facts)
@@ -255,6 +257,7 @@ UnitAnalysis::UnitAnalysis(ASTContext &Ctx, const AnalysisConfig &Config)
 UnitAnalysis::~UnitAnalysis() = default;
 UnitFacts UnitAnalysis::analyze(const ProgramFacts *Program) { return P->analyze(Program); }
 AnalysisResult UnitAnalysis::check() { return P->check(); }
+std::set<std::string> UnitAnalysis::matchedRegionGlobs() const { return P->matchedGlobs(); }
 
 AnalysisResult analyzeTranslationUnit(ASTContext &Ctx, const AnalysisConfig &Config) {
   UnitAnalysis Unit(Ctx, Config);

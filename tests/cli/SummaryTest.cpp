@@ -384,6 +384,32 @@ TEST(Summaries, DepfilesNameWhatARunReads) {
       << NoSummaries.Err;
 }
 
+TEST(Summaries, ARegionGlobMatchedInAnotherUnitIsNoTypo) {
+  // A check of one file against the program summary knows the globs the other units matched: a
+  // region defined elsewhere draws no "names no function" warning; a misspelt one still does.
+  Program P;
+  auto settleWith = [&](const std::string &Glob) {
+    const std::vector<std::string> Extract = {"--graph-region=" + Glob, "--emit-summaries=" + P.summaries()};
+    ASSERT_EQ(P.lintWith(Extract).Code, 0);
+    RunResult L = link({"-o", P.program(), P.summaries()});
+    for (int Round = 0; L.Code == 3 && Round < 8; ++Round) {
+      std::vector<std::string> Again = Extract;
+      Again.push_back("--program-summary=" + P.program());
+      ASSERT_EQ(P.lintWith(Again).Code, 0);
+      L = link({"-o", P.program(), P.summaries()});
+    }
+    ASSERT_EQ(L.Code, 0) << L.Err;
+  };
+  settleWith("level");
+  RunResult Helper = P.lintWith({"--graph-region=level", "--program-summary=" + P.program(), P.D.Path + "/helper.cpp"});
+  EXPECT_EQ(Helper.Err.find("names no function"), std::string::npos) << Helper.Err;
+  settleWith("levle");
+  RunResult Typo = P.lintWith({"--graph-region=levle", "--program-summary=" + P.program(), P.D.Path + "/helper.cpp"});
+  EXPECT_NE(Typo.Err.find("the graph-region glob 'levle' names no function defined in the program's units"),
+            std::string::npos)
+      << Typo.Err;
+}
+
 TEST(Summaries, UnsettledProgramSummaryWarns) {
   Program P;
   ASSERT_EQ(P.lintWith({"--emit-summaries=" + P.summaries()}).Code, 0);
@@ -424,12 +450,12 @@ TEST(Summaries, MalformedSummariesAreLocated) {
   EXPECT_FALSE(llvm::sys::fs::exists(D.Path + "/p.summary")) << "nothing is written on an error";
 
   D.file("bad.summary",
-         "{\"format\": \"graphify-unit-summary\", \"graphify\": \"" + Version + "\", \"version\": 1}");
+         "{\"format\": \"graphify-unit-summary\", \"graphify\": \"" + Version + "\", \"version\": 2}");
   R = link({"-o", D.Path + "/p.summary", Bad});
   EXPECT_EQ(R.Code, 2);
   EXPECT_NE(R.Err.find(Bad + ": error: missing value at summary.file"), std::string::npos) << R.Err;
 
-  D.file("bad.summary", "{\"format\": \"graphify-unit-summary\", \"graphify\": \"0.0.1-old\", \"version\": 1}");
+  D.file("bad.summary", "{\"format\": \"graphify-unit-summary\", \"graphify\": \"0.0.1-old\", \"version\": 2}");
   R = link({"-o", D.Path + "/p.summary", Bad});
   EXPECT_EQ(R.Code, 2);
   EXPECT_NE(R.Err.find("written by graphify 0.0.1-old, this is graphify " + Version + ": extract the summaries again"),

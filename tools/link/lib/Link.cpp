@@ -102,6 +102,7 @@ llvm::Error writeSlices(const std::string &Dir, const ProgramSummary &Program,
     Slice.Sources[File] = Program.Sources.at(File);
     Slice.Settled = true;
     Slice.Facts = Program.Facts.slice(Lookups);
+    Slice.MatchedRegionGlobs = Program.MatchedRegionGlobs; // a glob checked anywhere is no typo
     const std::string Path = mirroredPath(Dir, File) + ".program.summary";
     if (llvm::Expected<bool> Wrote = writeFileIfChanged(Path, renderProgramSummary(Slice, GRAPHIFY_VERSION)); !Wrote)
       return Wrote.takeError();
@@ -223,8 +224,10 @@ int runLink(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       return ExitNotSettled;
     }
     Program.Facts.beginRound();
-    for (const UnitSummary *S : Chosen)
+    for (const UnitSummary *S : Chosen) {
       Program.Facts.merge(S->Facts);
+      Program.MatchedRegionGlobs.insert(S->MatchedRegionGlobs.begin(), S->MatchedRegionGlobs.end());
+    }
     // Settled: every unit would be analysed alike with the merged facts.
     bool Settled = true;
     for (const UnitSummary *S : Chosen)

@@ -13,10 +13,12 @@
 #include "graphify/lint/CompileCommands.h"
 #include "graphify/lint/Depfile.h"
 #include "graphify/lint/Fixes.h"
+#include "graphify/lint/LintJob.h"
 #include "graphify/lint/Options.h"
 #include "graphify/lint/Preamble.h"
 #include "graphify/lint/ProgramSession.h"
 #include "graphify/lint/SummaryDirectory.h"
+#include "graphify/lint/SummarySteps.h"
 #include "graphify/lint/SummaryFile.h"
 #include "graphify/lint/Nolint.h"
 #include "graphify/lint/Output.h"
@@ -55,16 +57,6 @@ std::string resolveResourceDir(const LintOptions &O) {
   return GRAPHIFY_CLANG_RESOURCE_DIR;
 }
 
-/// One input file, fully resolved on the main thread.
-struct Job {
-  std::string File;
-  clang::tooling::CompileCommand Command;
-  std::vector<std::string> CommandLine; // syntax-only, with -resource-dir
-  LintConfig Config;
-  const RuleSet *Rules = nullptr;
-  std::string Pch;                      // shared PCH to try, or empty
-};
-
 /// Whole-program mode by summaries (--emit-summary, --emit-summaries, --program-summary).
 struct SummaryMode {
   const ProgramFacts *Imported = nullptr; ///< the program summary's facts
@@ -73,7 +65,7 @@ struct SummaryMode {
 };
 
 /// The pipeline's view of a job.
-LintUnit unitFor(const Job &J, bool Color, const std::string &ProjectRoot, bool RecordFilesRead,
+LintUnit unitFor(const LintJob &J, bool Color, const std::string &ProjectRoot, bool RecordFilesRead,
                  const SummaryMode &Summaries) {
   LintUnit U;
   U.Imported = Summaries.Imported;
@@ -89,17 +81,6 @@ LintUnit unitFor(const Job &J, bool Color, const std::string &ProjectRoot, bool 
   U.Pch = J.Pch;
   U.ColorDiagnostics = Color;
   return U;
-}
-
-/// `File` made absolute against the compile command's directory.
-std::string absoluteFile(llvm::StringRef File, llvm::StringRef Directory) {
-  llvm::SmallString<256> Path(File);
-  if (!llvm::sys::path::is_absolute(Path) && !Directory.empty()) {
-    Path = Directory;
-    llvm::sys::path::append(Path, File);
-  }
-  llvm::sys::path::remove_dots(Path, true);
-  return std::string(Path);
 }
 
 /// The command line without its source file, which a database may name differently in "file"
@@ -125,7 +106,7 @@ std::string commandWithoutFile(const std::vector<std::string> &CommandLine, cons
 /// common leading includes once (or finds them in the cache from an earlier run), and records
 /// the PCH in each job. A group of one file pays for the PCH once; every later run of it, or of
 /// files sharing its leading includes, saves most of the parse.
-void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoolInterface *Pool) {
+void planSharedPch(std::vector<LintJob> &Jobs, const LintOptions &O, llvm::ThreadPoolInterface *Pool) {
   struct Group {
     std::vector<size_t> Members;
     std::vector<std::vector<std::string>> Includes;
@@ -135,7 +116,7 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
   };
   std::map<std::string, Group> Groups;
   for (size_t I = 0; I < Jobs.size(); ++I) {
-    Job &J = Jobs[I];
+    LintJob &J = Jobs[I];
     const std::string AbsFile = absoluteFile(J.Command.Filename, J.Command.Directory);
     auto Buffer = llvm::MemoryBuffer::getFile(AbsFile);
     if (!Buffer)
@@ -199,11 +180,11 @@ void planSharedPch(std::vector<Job> &Jobs, const LintOptions &O, llvm::ThreadPoo
 
 /// The deepest directory holding every input file: the project whose headers are analysed. Empty
 /// (each file's own directory) for one file, or when only `/` holds them all.
-std::string projectRoot(const std::vector<Job> &Jobs) {
+std::string projectRoot(const std::vector<LintJob> &Jobs) {
   if (Jobs.size() < 2)
     return {};
   std::string Root;
-  for (const Job &J : Jobs) {
+  for (const LintJob &J : Jobs) {
     llvm::SmallString<256> Path(J.Command.Filename);
     if (!llvm::sys::path::is_absolute(Path)) {
       Path = J.Command.Directory;
@@ -221,24 +202,11 @@ std::string projectRoot(const std::vector<Job> &Jobs) {
   return Root == "/" ? std::string() : Root;
 }
 
-/// The summary identity of a job: what its unit summary says of it.
-UnitSummary summaryOf(const Job &J) {
-  UnitSummary S;
-  S.File = absoluteFile(J.Command.Filename, J.Command.Directory);
-  S.Directory = J.Command.Directory;
-  // The configuration changes the facts (regions, bounds, packs): a summary made under another is of
-  // another unit, never taken for this one.
-  std::vector<std::string> Key = J.CommandLine;
-  Key.push_back("\x01graphify-config\x01" + dumpConfig(J.Config));
-  S.Command = commandDigest(Key);
-  return S;
-}
-
 /// The order the units' facts are merged in (SummaryFile.h's, so that both whole-program modes
 /// pick the same origin for a fact two units explain).
-std::vector<size_t> mergeOrder(const std::vector<Job> &Jobs) {
+std::vector<size_t> mergeOrder(const std::vector<LintJob> &Jobs) {
   std::vector<UnitSummary> Ids;
-  for (const Job &J : Jobs)
+  for (const LintJob &J : Jobs)
     Ids.push_back(summaryOf(J));
   std::vector<size_t> Order(Jobs.size());
   for (size_t I = 0; I < Order.size(); ++I)
@@ -247,165 +215,12 @@ std::vector<size_t> mergeOrder(const std::vector<Job> &Jobs) {
   return Order;
 }
 
-/// With --emit-summaries: which units need no analysis, because the directory holds a summary of
-/// theirs that is still of their sources and was analysed with facts equal, on every key it looked
-/// up, to the program's (none before the first link): a parse would repeat it. As the single-process
-/// mode's rounds, only the others are analysed (again).
-std::vector<const UnitSummary *> summariesStillHolding(const std::vector<Job> &Jobs, SummaryDirectory *Dir,
-                                                       const ProgramFacts *Program) {
-  static const ProgramFacts NothingYet;
-  std::vector<const UnitSummary *> Holds(Jobs.size(), nullptr);
-  if (!Dir)
-    return Holds;
-  for (size_t I = 0; I < Jobs.size(); ++I)
-    Holds[I] = Dir->validFor(summaryOf(Jobs[I]), Program ? *Program : NothingYet);
-  return Holds;
-}
-
-/// --depfile's inputs: the configuration files and rule packs each unit's configuration came from,
-/// the shipped packs, the program summary, and, for an extraction, each unit's main file and
-/// project files (those its summary lists when it was not parsed). A check leaves the sources out:
-/// the program summary records their digests, so it changes when they do (a slice only when its
-/// own file's do), and a file touched but not changed re-runs no check.
-std::set<std::string> depfileInputs(const LintOptions &O, const std::vector<Job> &Jobs,
-                                    const std::vector<LintUnitResult> &Results,
-                                    const std::vector<const UnitSummary *> &Held, const std::string &RulesDir,
-                                    bool WithSources) {
-  auto absolute = [](llvm::StringRef Path) {
-    llvm::SmallString<256> P(Path);
-    llvm::sys::fs::make_absolute(P);
-    llvm::sys::path::remove_dots(P, true);
-    return std::string(P);
-  };
-  std::set<std::string> In;
-  for (size_t I = 0; I < Jobs.size(); ++I) {
-    if (WithSources) {
-      In.insert(absoluteFile(Jobs[I].Command.Filename, Jobs[I].Command.Directory));
-      for (const auto &[Path, Digest] : Held[I] ? Held[I]->Files : Results[I].SourceFiles)
-        In.insert(Path);
-    }
-    if (llvm::sys::fs::is_regular_file(Jobs[I].Config.Origin))
-      In.insert(absolute(Jobs[I].Config.Origin));
-    for (const std::string &Pack : Jobs[I].Config.RulePacks)
-      In.insert(absolute(Pack));
-  }
-  if (O.Config && llvm::sys::fs::is_regular_file(*O.Config))
-    In.insert(absolute(*O.Config));
-  std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(RulesDir, EC), End; It != End && !EC; It.increment(EC))
-    if (llvm::StringRef(It->path()).ends_with(".yaml"))
-      In.insert(absolute(It->path()));
-  if (!O.ProgramSummary.empty())
-    In.insert(absolute(O.ProgramSummary));
-  return In;
-}
-
-/// What an extraction did to the summaries.
-struct SummaryCounts {
-  unsigned Written = 0, Unchanged = 0, Held = 0, Removed = 0;
-};
-
-/// Writes each parsed unit's summary: to `--emit-summary` (one unit) or into the --emit-summaries
-/// directory `Dir`; a run over the whole build (no files named) then prunes the directory to its units.
-bool writeSummaries(const LintOptions &O, const std::vector<Job> &Jobs, std::vector<LintUnitResult> &Results,
-                    const ProgramFacts *Imported, SummaryDirectory *Dir, SummaryCounts &Counts,
-                    llvm::raw_ostream &Err) {
-  auto fail = [&](llvm::Error E) {
-    Err << "graphify-lint: error: " << llvm::toString(std::move(E)) << "\n";
-    return false;
-  };
-  std::set<std::string> Written;
-  std::vector<UnitSummary> Units;
-  for (size_t I = 0; I < Jobs.size(); ++I) {
-    LintUnitResult &R = Results[I];
-    Units.push_back(summaryOf(Jobs[I]));
-    UnitSummary S = summaryOf(Jobs[I]);
-    if (!R.Parsed)
-      continue;
-    if (!R.Exported) { // a summary of it still holds (summariesStillHolding)
-      ++Counts.Held;
-      continue;
-    }
-    if (Imported)
-      S.Imports = Imported->slice(R.Exported->Lookups);
-    S.Files = std::move(R.SourceFiles);
-    S.Facts = std::move(*R.Exported);
-    R.Exported.reset();
-    const std::string Path = Dir ? Dir->pathFor(S) : O.EmitSummary;
-    llvm::Expected<bool> Wrote = writeFileIfChanged(Path, renderUnitSummary(S, GRAPHIFY_VERSION));
-    if (!Wrote)
-      return fail(Wrote.takeError());
-    ++(*Wrote ? Counts.Written : Counts.Unchanged);
-    Written.insert(Path);
-    if (!Dir)
-      continue;
-    llvm::Expected<unsigned> Stale = Dir->removeOtherSources(S, Path);
-    if (!Stale)
-      return fail(Stale.takeError());
-    Counts.Removed += *Stale;
-  }
-  if (Dir && O.Files.empty()) {
-    llvm::Expected<unsigned> Removed = Dir->prune(Units, Written);
-    if (!Removed)
-      return fail(Removed.takeError());
-    Counts.Removed += *Removed;
-  }
-  return true;
-}
-
-/// With --program-summary: names the units whose project files changed since their extraction
-/// (their sources digest differs from the one the program summary recorded).
-void warnOfEditedUnits(const std::vector<Job> &Jobs, const std::vector<LintUnitResult> &Results,
-                       const ProgramSummary &Linked, const std::string &LinkedPath, llvm::raw_ostream &Err) {
-  std::vector<std::string> Edited;
-  for (size_t I = 0; I < Jobs.size(); ++I) {
-    if (!Results[I].Parsed || Results[I].SourceFiles.empty())
-      continue;
-    std::string File = summaryOf(Jobs[I]).File;
-    auto It = Linked.Sources.find(File);
-    if (It != Linked.Sources.end() && It->second != sourcesDigest(Results[I].SourceFiles))
-      Edited.push_back(File);
-  }
-  if (Edited.empty())
-    return;
-  Err << "graphify-lint: warning: '" << Edited.front() << "' (or a project header it includes) changed since '"
-      << LinkedPath << "' was linked";
-  if (Edited.size() > 1)
-    Err << ", and " << Edited.size() - 1 << (Edited.size() == 2 ? " more unit" : " more units");
-  Err << ": findings may differ from whole-program mode's until the program is settled again (docs/ci.md)\n";
-}
-
-/// Ends an extraction (--emit-summary, --emit-summaries): compiler errors, then one line of what
-/// was written. It checks nothing, so it reports no finding and never looks clean.
-int finishExtraction(const LintOptions &O, const std::vector<LintUnitResult> &Results, const SummaryCounts &Counts,
-                     llvm::raw_ostream &Err) {
-  unsigned Failed = 0;
-  for (const LintUnitResult &R : Results)
-    if (!R.Parsed) {
-      ++Failed;
-      Err << R.CompilerErrors << R.ErrorCount << (R.ErrorCount == 1 ? " error" : " errors") << " generated.\n";
-    }
-  if (!O.Quiet || Failed) {
-    const std::string &Where = O.EmitSummary.empty() ? O.EmitSummaries : O.EmitSummary;
-    Err << "graphify-lint: summaries of " << Results.size() << (Results.size() == 1 ? " unit" : " units") << " in '"
-        << Where << "': " << Counts.Written << " written, " << Counts.Unchanged << " unchanged";
-    if (Counts.Held)
-      Err << ", " << Counts.Held << " still holding";
-    if (Counts.Removed)
-      Err << ", " << Counts.Removed << " removed (of other sources, or of no unit of this build)";
-    if (Failed)
-      Err << "; " << Failed << " not extracted (compile errors)";
-    Err << "; nothing is checked until graphify-link settles the program (docs/ci.md)\n";
-  }
-  return Failed ? ExitError : ExitClean;
-}
-
 /// Lints every job as one program (docs/architecture.md): a thread per translation unit, with at
 /// most `Slots` of them parsing or analysing at once. When there are no more units than slots,
 /// each keeps its AST while the session settles the program's facts; otherwise each parses again
 /// for every round it takes part in and for the checks, so that no more than `Slots` ASTs are
 /// ever alive.
-std::vector<LintUnitResult> lintProgram(const std::vector<Job> &Jobs, unsigned Slots, bool Color,
+std::vector<LintUnitResult> lintProgram(const std::vector<LintJob> &Jobs, unsigned Slots, bool Color,
                                         const std::string &ProjectRoot, bool RecordFilesRead) {
   std::vector<LintUnitResult> Results(Jobs.size());
   ProgramSession Session(Jobs.size(), Slots, mergeOrder(Jobs));
@@ -484,7 +299,7 @@ int explainCheck(llvm::raw_ostream &Out, llvm::raw_ostream &Err, llvm::StringRef
 
 /// Which file read by a unit `--export-fixes=Target` would overwrite, as a message; none when the
 /// target is no unit's input (a header included by a linted file is an input too).
-std::optional<std::string> inputOverwrittenByExport(llvm::StringRef Target, const std::vector<Job> &Jobs,
+std::optional<std::string> inputOverwrittenByExport(llvm::StringRef Target, const std::vector<LintJob> &Jobs,
                                                     const std::vector<LintUnitResult> &Results) {
   llvm::sys::fs::UniqueID TargetID;
   if (llvm::sys::fs::getUniqueID(Target, TargetID))
@@ -497,10 +312,13 @@ std::optional<std::string> inputOverwrittenByExport(llvm::StringRef Target, cons
   return std::nullopt;
 }
 
-/// The graph-region globs of parsed units that named no function in any of them, in the order
-/// first given.
-std::vector<std::string> unmatchedRegionGlobs(const std::vector<LintUnitResult> &Results) {
+/// The graph-region globs of parsed units that named no function in any of them, nor in any unit
+/// of the program summary (`Linked`) when there is one, in the order first given.
+std::vector<std::string> unmatchedRegionGlobs(const std::vector<LintUnitResult> &Results,
+                                              const ProgramSummary *Linked) {
   std::set<std::string> Matched;
+  if (Linked)
+    Matched = Linked->MatchedRegionGlobs;
   for (const LintUnitResult &R : Results)
     Matched.insert(R.MatchedRegionGlobs.begin(), R.MatchedRegionGlobs.end());
   std::vector<std::string> Unmatched;
@@ -646,7 +464,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
 
   // Resolve everything that can fail for a reason other than the code (missing files, configs,
   // rule packs) before parsing, so such errors come first and alone.
-  std::vector<Job> Jobs;
+  std::vector<LintJob> Jobs;
   std::set<std::string> Warned;
   for (const std::string &File : Files) {
     if (!llvm::sys::fs::exists(File)) {
@@ -662,7 +480,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       Err << "graphify-lint: error: --export-fixes would overwrite the input '" << File << "'\n";
       return ExitError;
     }
-    Job J;
+    LintJob J;
     J.File = File;
     auto C = Configs.configFor(File);
     if (!C)
@@ -699,7 +517,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
             << ")\n";
         return ExitError;
       }
-      Job Unit = J;
+      LintJob Unit = J;
       Unit.Command = Cmd;
       std::vector<std::string> Problems;
       Unit.CommandLine = syntaxOnlyCommand(Unit.Command, ResourceDir, &Problems);
@@ -726,7 +544,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   if (Linked && !Emitting && !O.Quiet) {
     // A unit the program summary did not link was not in the program its facts describe.
     unsigned Outside = 0;
-    for (const Job &J : Jobs)
+    for (const LintJob &J : Jobs)
       if (!llvm::is_contained(Linked->Units, summaryOf(J).File) && Outside++ == 0)
         Err << "graphify-lint: warning: '" << summaryOf(J).File << "' is not among the units '" << O.ProgramSummary
             << "' links: its calls into the others are checked with the linked facts, theirs into it are not\n";
@@ -877,7 +695,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     // The new content is checked with the compile command of the translation unit it came from:
     // the file's own when it is a main file, else the first one whose findings touch it.
     Request.Compiles = [&](llvm::StringRef Path, llvm::StringRef NewContent, std::string &Errors) {
-      const Job *Owner = nullptr;
+      const LintJob *Owner = nullptr;
       for (size_t I = 0; I < Jobs.size() && !Owner; ++I)
         if (sameFile(reportedPath(Jobs[I].Command.Filename, Jobs[I].Command.Directory, Ctx.WorkingDir), Path))
           Owner = &Jobs[I];
@@ -912,11 +730,12 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
 
   // Even with --quiet: the code of a region whose name is misspelt went unchecked. JSON runs get
   // the list in the summary object instead.
-  const std::vector<std::string> Unmatched = unmatchedRegionGlobs(Results);
+  const std::vector<std::string> Unmatched = unmatchedRegionGlobs(Results, Linked ? &*Linked : nullptr);
   if (O.Format != OutputFormat::Json)
     for (const std::string &Glob : Unmatched)
       Err << "graphify-lint: warning: the graph-region glob '" << Glob << "' names no function defined in the "
-          << "checked files (it is matched against qualified names: 'ns::Class::method', '*::decode')\n";
+          << (Linked ? "program's units" : "checked files")
+          << " (it is matched against qualified names: 'ns::Class::method', '*::decode')\n";
   const std::vector<std::string> BoundWarnings = staticBoundWarnings(Results);
   if (O.Format != OutputFormat::Json)
     for (const std::string &W : BoundWarnings)

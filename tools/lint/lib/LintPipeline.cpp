@@ -137,7 +137,11 @@ AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisConfig &Config, con
     UnitFacts Mine = Unit.analyze(U.Imported ? U.Imported : &NothingYet);
     if (U.ExportFacts)
       Exported = std::move(Mine);
-    return U.ExportOnly ? AnalysisResult() : Unit.check();
+    if (!U.ExportOnly)
+      return Unit.check();
+    AnalysisResult Extracted; // no checks: only what the summary records
+    Extracted.MatchedRegionGlobs = Unit.matchedRegionGlobs();
+    return Extracted;
   }
   if (Settled) {
     UnitAnalysis Unit(Ctx, Config);

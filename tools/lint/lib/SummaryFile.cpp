@@ -6,8 +6,9 @@
 //   { "format": "graphify-unit-summary" | "graphify-program-summary",
 //     "graphify": "<version that wrote it>", "version": 1,
 //     unit:    "file", "directory", "command": digest, "files": {path: digest}, "facts": T,
-//              "lookups": [key], "imports": T
-//     program: "units": [file], "sources": {file: digest}, "settled": bool, "facts": T }
+//              "lookups": [key], "imports": T, "region_globs": [glob]
+//     program: "units": [file], "sources": {file: digest}, "settled": bool, "facts": T,
+//              "region_globs": [glob] }
 //   T = { "summaries": {usr: {"return", "return_shape", "return_size": V, "returns_mask",
 //                             "returns_host": bool, "out", "out_size": [V]}},
 //         "param_entries": {usr: [O|null]}, "fields" | "field_shapes" | "field_sizes" |
@@ -35,7 +36,7 @@ namespace json = llvm::json;
 
 namespace {
 
-constexpr int64_t kFormatVersion = 1;
+constexpr int64_t kFormatVersion = 2; // 2: region_globs
 constexpr llvm::StringLiteral kUnitFormat = "graphify-unit-summary";
 constexpr llvm::StringLiteral kProgramFormat = "graphify-program-summary";
 
@@ -402,6 +403,13 @@ static json::Object sourcesJson(const std::map<std::string, std::string> &Source
   return O;
 }
 
+static json::Array stringsJson(const std::set<std::string> &Strings) {
+  json::Array A;
+  for (const std::string &S : Strings)
+    A.push_back(S);
+  return A;
+}
+
 std::string renderUnitSummary(const UnitSummary &S, llvm::StringRef ToolVersion) {
   json::Array Lookups;
   for (const std::string &L : S.Facts.Lookups)
@@ -415,7 +423,8 @@ std::string renderUnitSummary(const UnitSummary &S, llvm::StringRef ToolVersion)
                              {"files", sourcesJson(S.Files)},
                              {"facts", tableJson(S.Facts)},
                              {"lookups", std::move(Lookups)},
-                             {"imports", tableJson(S.Imports)}});
+                             {"imports", tableJson(S.Imports)},
+                             {"region_globs", stringsJson(S.MatchedRegionGlobs)}});
 }
 
 std::string renderProgramSummary(const ProgramSummary &S, llvm::StringRef ToolVersion) {
@@ -428,7 +437,8 @@ std::string renderProgramSummary(const ProgramSummary &S, llvm::StringRef ToolVe
                              {"units", std::move(Units)},
                              {"sources", sourcesJson(S.Sources)},
                              {"settled", S.Settled},
-                             {"facts", tableJson(S.Facts)}});
+                             {"facts", tableJson(S.Facts)},
+                             {"region_globs", stringsJson(S.MatchedRegionGlobs)}});
 }
 
 llvm::Expected<UnitSummary> parseUnitSummary(llvm::StringRef Text, llvm::StringRef Path, llvm::StringRef ToolVersion) {
@@ -439,10 +449,10 @@ llvm::Expected<UnitSummary> parseUnitSummary(llvm::StringRef Text, llvm::StringR
   json::Value Whole(std::move(*Doc));
   json::Path::Root R("summary");
   json::ObjectMapper M(Whole, R);
-  std::vector<std::string> Lookups;
+  std::vector<std::string> Lookups, Globs;
   const json::Object &O = *Whole.getAsObject();
   bool Ok = M.map("file", S.File) && M.map("directory", S.Directory) && M.map("command", S.Command) &&
-            M.map("files", S.Files) && M.map("lookups", Lookups);
+            M.map("files", S.Files) && M.map("lookups", Lookups) && M.map("region_globs", Globs);
   Ok = Ok && (O.get("facts") ? readTable(*O.get("facts"), S.Facts, json::Path(R).field("facts"))
                              : (json::Path(R).field("facts").report("missing value"), false));
   Ok = Ok && (O.get("imports") ? readTable(*O.get("imports"), S.Imports, json::Path(R).field("imports"))
@@ -450,6 +460,7 @@ llvm::Expected<UnitSummary> parseUnitSummary(llvm::StringRef Text, llvm::StringR
   if (!Ok)
     return pathError(Path, R);
   S.Facts.Lookups.insert(Lookups.begin(), Lookups.end());
+  S.MatchedRegionGlobs.insert(Globs.begin(), Globs.end());
   return S;
 }
 
@@ -463,11 +474,14 @@ llvm::Expected<ProgramSummary> parseProgramSummary(llvm::StringRef Text, llvm::S
   json::Path::Root R("summary");
   json::ObjectMapper M(Whole, R);
   const json::Object &O = *Whole.getAsObject();
-  bool Ok = M.map("units", S.Units) && M.map("sources", S.Sources) && M.map("settled", S.Settled);
+  std::vector<std::string> Globs;
+  bool Ok = M.map("units", S.Units) && M.map("sources", S.Sources) && M.map("settled", S.Settled) &&
+            M.map("region_globs", Globs);
   Ok = Ok && (O.get("facts") ? readTable(*O.get("facts"), S.Facts, json::Path(R).field("facts"))
                              : (json::Path(R).field("facts").report("missing value"), false));
   if (!Ok)
     return pathError(Path, R);
+  S.MatchedRegionGlobs.insert(Globs.begin(), Globs.end());
   return S;
 }
 

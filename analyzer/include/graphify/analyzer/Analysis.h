@@ -134,6 +134,8 @@ public:
   UnitFacts analyze(const ProgramFacts *Program);
   /// Runs the enabled checks on the facts of the last analyze().
   AnalysisResult check();
+  /// The graph-region globs the last analyze() matched (an extraction records them without checking).
+  std::set<std::string> matchedRegionGlobs() const;
 
   class Impl;
 

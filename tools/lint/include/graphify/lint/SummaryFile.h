@@ -17,6 +17,7 @@
 #include <llvm/Support/Error.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ struct UnitSummary {
   /// round): the link re-runs the unit only when the program's facts differ there.
   ProgramFacts Imports;
   UnitFacts Facts;
+  /// The --graph-region globs that named a function defined in the unit's analysed files.
+  std::set<std::string> MatchedRegionGlobs;
 };
 
 /// A merge of unit summaries.
@@ -48,6 +51,9 @@ struct ProgramSummary {
   /// the findings of the single-process whole-program mode.
   bool Settled = false;
   ProgramFacts Facts;
+  /// The globs some unit matched: a check of some of the units warns of a glob that names no
+  /// function only when no unit of the program has one.
+  std::set<std::string> MatchedRegionGlobs;
 };
 
 /// The order units are merged in, in both modes: by main file, directory and command digest
