@@ -136,6 +136,15 @@ public:
 
   const std::set<std::string> &matchedGlobs() const { return MatchedGlobs; }
 
+  std::set<std::string> matchedBounds() const {
+    std::set<std::string> Matched;
+    for (const FunctionDecl *FD : Functions)
+      for (const StaticBound &B : Config.StaticBounds)
+        if (staticBoundNamesVariable(FD, B))
+          Matched.insert(B.Function + "::" + B.Name);
+    return Matched;
+  }
+
   AnalysisResult check() {
     AnalysisResult Result;
     if (!Facts)
@@ -185,10 +194,8 @@ private:
   /// that names nothing would silently leave its loop unbounded.
   void checkStaticBounds(AnalysisResult &Result) const {
     const SourceManager &SM = Ctx.getSourceManager();
+    Result.MatchedStaticBounds = matchedBounds();
     for (const FunctionDecl *FD : Functions) {
-      for (const StaticBound &B : Config.StaticBounds)
-        if (staticBoundNamesVariable(FD, B))
-          Result.MatchedStaticBounds.insert(B.Function + "::" + B.Name);
       std::string Problem = staticBoundAnnotationProblem(FD);
       if (Problem.empty())
         continue;
@@ -258,6 +265,7 @@ UnitAnalysis::~UnitAnalysis() = default;
 UnitFacts UnitAnalysis::analyze(const ProgramFacts *Program) { return P->analyze(Program); }
 AnalysisResult UnitAnalysis::check() { return P->check(); }
 std::set<std::string> UnitAnalysis::matchedRegionGlobs() const { return P->matchedGlobs(); }
+std::set<std::string> UnitAnalysis::matchedStaticBounds() const { return P->matchedBounds(); }
 
 AnalysisResult analyzeTranslationUnit(ASTContext &Ctx, const AnalysisConfig &Config) {
   UnitAnalysis Unit(Ctx, Config);

@@ -410,6 +410,24 @@ TEST(Summaries, ARegionGlobMatchedInAnotherUnitIsNoTypo) {
       << Typo.Err;
 }
 
+TEST(Summaries, AStaticBoundMatchedInAnotherUnitIsNoTypo) {
+  // The same for StaticBounds: checking run.cpp alone against the program summary, the bound on
+  // helper.cpp's parameter draws no "names no parameter" warning; a misspelt one still does.
+  Program P;
+  auto checkRunWith = [&](const std::string &Bound) {
+    P.D.file(".graphify.yaml", "StaticBounds:\n  '" + Bound + "': 8\n");
+    P.settle();
+    return P.lintWith({"--program-summary=" + P.program(), P.D.Path + "/run.cpp"});
+  };
+  RunResult Named = checkRunWith("helper::n");
+  EXPECT_EQ(Named.Err.find("names no parameter"), std::string::npos) << Named.Err;
+  RunResult Typo = checkRunWith("helper::m");
+  EXPECT_NE(Typo.Err.find("the static bound 'helper::m' names no parameter or local of a function defined in the "
+                          "program's units"),
+            std::string::npos)
+      << Typo.Err;
+}
+
 TEST(Summaries, UnsettledProgramSummaryWarns) {
   Program P;
   ASSERT_EQ(P.lintWith({"--emit-summaries=" + P.summaries()}).Code, 0);

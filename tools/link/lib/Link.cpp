@@ -103,6 +103,7 @@ llvm::Error writeSlices(const std::string &Dir, const ProgramSummary &Program,
     Slice.Settled = true;
     Slice.Facts = Program.Facts.slice(Lookups);
     Slice.MatchedRegionGlobs = Program.MatchedRegionGlobs; // a glob checked anywhere is no typo
+    Slice.MatchedStaticBounds = Program.MatchedStaticBounds;
     const std::string Path = mirroredPath(Dir, File) + ".program.summary";
     if (llvm::Expected<bool> Wrote = writeFileIfChanged(Path, renderProgramSummary(Slice, GRAPHIFY_VERSION)); !Wrote)
       return Wrote.takeError();
@@ -227,6 +228,7 @@ int runLink(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     for (const UnitSummary *S : Chosen) {
       Program.Facts.merge(S->Facts);
       Program.MatchedRegionGlobs.insert(S->MatchedRegionGlobs.begin(), S->MatchedRegionGlobs.end());
+      Program.MatchedStaticBounds.insert(S->MatchedStaticBounds.begin(), S->MatchedStaticBounds.end());
     }
     // Settled: every unit would be analysed alike with the merged facts.
     bool Settled = true;

@@ -17,6 +17,8 @@
 #include "graphify/lint/Options.h"
 #include "graphify/lint/Preamble.h"
 #include "graphify/lint/ProgramSession.h"
+#include "graphify/lint/RunNotes.h"
+#include "graphify/lint/SharedPchPlan.h"
 #include "graphify/lint/SummaryDirectory.h"
 #include "graphify/lint/SummarySteps.h"
 #include "graphify/lint/SummaryFile.h"
@@ -81,101 +83,6 @@ LintUnit unitFor(const LintJob &J, bool Color, const std::string &ProjectRoot, b
   U.Pch = J.Pch;
   U.ColorDiagnostics = Color;
   return U;
-}
-
-/// The command line without its source file, which a database may name differently in "file"
-/// (absolute) and in the command (relative to "directory").
-std::string commandWithoutFile(const std::vector<std::string> &CommandLine, const clang::tooling::CompileCommand &Cmd,
-                               bool &Found) {
-  std::string Key;
-  Found = false;
-  const std::string File = absoluteFile(Cmd.Filename, Cmd.Directory);
-  for (size_t I = 0; I < CommandLine.size(); ++I) {
-    if (I > 0 && !Found && !llvm::StringRef(CommandLine[I]).starts_with("-") &&
-        absoluteFile(CommandLine[I], Cmd.Directory) == File) {
-      Found = true;
-      continue;
-    }
-    Key += CommandLine[I];
-    Key += '\0';
-  }
-  return Key;
-}
-
-/// Groups files with identical flags and the same first #include, precompiles each group's
-/// common leading includes once (or finds them in the cache from an earlier run), and records
-/// the PCH in each job. A group of one file pays for the PCH once; every later run of it, or of
-/// files sharing its leading includes, saves most of the parse.
-void planSharedPch(std::vector<LintJob> &Jobs, const LintOptions &O, llvm::ThreadPoolInterface *Pool) {
-  struct Group {
-    std::vector<size_t> Members;
-    std::vector<std::vector<std::string>> Includes;
-    std::vector<std::string> Flags;
-    std::string WorkingDir;
-    std::string Pch;
-  };
-  std::map<std::string, Group> Groups;
-  for (size_t I = 0; I < Jobs.size(); ++I) {
-    LintJob &J = Jobs[I];
-    const std::string AbsFile = absoluteFile(J.Command.Filename, J.Command.Directory);
-    auto Buffer = llvm::MemoryBuffer::getFile(AbsFile);
-    if (!Buffer)
-      continue;
-    std::vector<std::string> Includes = leadingIncludes((*Buffer)->getBuffer(), AbsFile);
-    bool Found = false;
-    std::string Flags = commandWithoutFile(J.CommandLine, J.Command, Found);
-    // A forced include (-include, -imacros) or a PCH of the user's own comes before the file's
-    // first line; ours would then not be the first thing parsed, so leave such files alone.
-    bool Forced = llvm::any_of(J.CommandLine, [](llvm::StringRef A) {
-      return A.starts_with("-include") || A.starts_with("-imacros") || A.starts_with("--include");
-    });
-    if (Includes.empty() || !Found || Forced)
-      continue;
-    Group &G = Groups[J.Command.Directory + '\0' + Flags + '\0' + Includes.front()];
-    G.Members.push_back(I);
-    G.Includes.push_back(std::move(Includes));
-    if (G.Flags.empty()) {
-      const std::string Source = absoluteFile(J.Command.Filename, J.Command.Directory);
-      for (size_t A = 0; A < J.CommandLine.size(); ++A)
-        if (A == 0 || llvm::StringRef(J.CommandLine[A]).starts_with("-") ||
-            absoluteFile(J.CommandLine[A], J.Command.Directory) != Source)
-          G.Flags.push_back(J.CommandLine[A]);
-      G.WorkingDir = J.Command.Directory;
-    }
-  }
-  PchCache Cache(O.PchCacheDir.empty() ? defaultPchCacheDir() : O.PchCacheDir);
-  std::mutex Mu;
-  auto build = [&](Group &G) {
-    std::vector<std::string> Prefix = commonPrefix(G.Includes);
-    // A file alone first takes what an earlier run left for a prefix of its includes (a
-    // multi-file run's common prefix, say), and otherwise precompiles its own leading includes
-    // for the runs after this one.
-    if (G.Members.size() == 1)
-      if (std::optional<std::string> Cached = Cache.lookup(G.Flags, Prefix)) {
-        std::lock_guard<std::mutex> Lock(Mu);
-        G.Pch = *Cached;
-        return;
-      }
-    auto Pch = Cache.getOrBuild(G.Flags, G.WorkingDir, Prefix);
-    if (!Pch) {
-      // The files will be parsed on their own and any error in the prefix reported then.
-      llvm::consumeError(Pch.takeError());
-      return;
-    }
-    std::lock_guard<std::mutex> Lock(Mu);
-    G.Pch = *Pch;
-  };
-  for (auto &[Key, G] : Groups) {
-    if (Pool)
-      Pool->async([&build, &G] { build(G); });
-    else
-      build(G);
-  }
-  if (Pool)
-    Pool->wait();
-  for (auto &[Key, G] : Groups)
-    for (size_t I : G.Members)
-      Jobs[I].Pch = G.Pch;
 }
 
 /// The deepest directory holding every input file: the project whose headers are analysed. Empty
@@ -295,73 +202,6 @@ int explainCheck(llvm::raw_ostream &Out, llvm::raw_ostream &Err, llvm::StringRef
       << "How to fix: " << C->Help << "\n\n"
       << "Profiles: cuda-graph" << (C->InTraceProfile ? ", trace" : "") << "\n";
   return ExitClean;
-}
-
-/// Which file read by a unit `--export-fixes=Target` would overwrite, as a message; none when the
-/// target is no unit's input (a header included by a linted file is an input too).
-std::optional<std::string> inputOverwrittenByExport(llvm::StringRef Target, const std::vector<LintJob> &Jobs,
-                                                    const std::vector<LintUnitResult> &Results) {
-  llvm::sys::fs::UniqueID TargetID;
-  if (llvm::sys::fs::getUniqueID(Target, TargetID))
-    return std::nullopt;
-  for (size_t I = 0; I < Results.size(); ++I)
-    for (const FileRead &F : Results[I].FilesRead)
-      if (F.ID == TargetID)
-        return "--export-fixes would overwrite '" + F.Path + "', which the translation unit of '" + Jobs[I].File +
-               "' reads";
-  return std::nullopt;
-}
-
-/// The graph-region globs of parsed units that named no function in any of them, nor in any unit
-/// of the program summary (`Linked`) when there is one, in the order first given.
-std::vector<std::string> unmatchedRegionGlobs(const std::vector<LintUnitResult> &Results,
-                                              const ProgramSummary *Linked) {
-  std::set<std::string> Matched;
-  if (Linked)
-    Matched = Linked->MatchedRegionGlobs;
-  for (const LintUnitResult &R : Results)
-    Matched.insert(R.MatchedRegionGlobs.begin(), R.MatchedRegionGlobs.end());
-  std::vector<std::string> Unmatched;
-  for (const LintUnitResult &R : Results)
-    for (const std::string &Glob : R.RegionGlobs)
-      if (R.Parsed && !Matched.count(Glob) && !llvm::is_contained(Unmatched, Glob))
-        Unmatched.push_back(Glob);
-  return Unmatched;
-}
-
-/// The configured static bounds that named no variable of a function in any parsed unit, and the
-/// malformed bound annotations, once each: a bound that names nothing leaves its loop unbounded.
-std::vector<std::string> staticBoundWarnings(const std::vector<LintUnitResult> &Results) {
-  std::set<std::string> Matched;
-  for (const LintUnitResult &R : Results)
-    Matched.insert(R.MatchedStaticBounds.begin(), R.MatchedStaticBounds.end());
-  std::vector<std::string> Out;
-  auto Add = [&](std::string W) {
-    if (!llvm::is_contained(Out, W))
-      Out.push_back(std::move(W));
-  };
-  for (const LintUnitResult &R : Results) {
-    if (!R.Parsed)
-      continue;
-    for (const std::string &Key : R.StaticBoundKeys)
-      if (!Matched.count(Key))
-        Add("the static bound '" + Key + "' names no parameter or local of a function defined in the checked "
-            "files (StaticBounds: '<function glob>::<variable>', the function by its qualified name)");
-    for (const std::string &P : R.AnnotationProblems)
-      Add(P);
-  }
-  return Out;
-}
-
-/// The notes on code that went unchecked (calls no unit could follow, unpaired captures), once
-/// each, in unit order.
-std::vector<std::string> uncheckedCode(const std::vector<LintUnitResult> &Results) {
-  std::vector<std::string> Out;
-  for (const LintUnitResult &R : Results)
-    for (const std::string &U : R.UncheckedCode)
-      if (!llvm::is_contained(Out, U))
-        Out.push_back(U);
-  return Out;
 }
 
 } // namespace
@@ -736,7 +576,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       Err << "graphify-lint: warning: the graph-region glob '" << Glob << "' names no function defined in the "
           << (Linked ? "program's units" : "checked files")
           << " (it is matched against qualified names: 'ns::Class::method', '*::decode')\n";
-  const std::vector<std::string> BoundWarnings = staticBoundWarnings(Results);
+  const std::vector<std::string> BoundWarnings = staticBoundWarnings(Results, Linked ? &*Linked : nullptr);
   if (O.Format != OutputFormat::Json)
     for (const std::string &W : BoundWarnings)
       Err << "graphify-lint: warning: " << W << "\n";

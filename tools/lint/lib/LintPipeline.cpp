@@ -141,6 +141,7 @@ AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisConfig &Config, con
       return Unit.check();
     AnalysisResult Extracted; // no checks: only what the summary records
     Extracted.MatchedRegionGlobs = Unit.matchedRegionGlobs();
+    Extracted.MatchedStaticBounds = Unit.matchedStaticBounds();
     return Extracted;
   }
   if (Settled) {

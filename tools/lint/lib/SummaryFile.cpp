@@ -6,15 +6,15 @@
 //   { "format": "graphify-unit-summary" | "graphify-program-summary",
 //     "graphify": "<version that wrote it>", "version": 1,
 //     unit:    "file", "directory", "command": digest, "files": {path: digest}, "facts": T,
-//              "lookups": [key], "imports": T, "region_globs": [glob]
+//              "lookups": [key], "imports": T, "region_globs": [glob], "static_bounds": [bound]
 //     program: "units": [file], "sources": {file: digest}, "settled": bool, "facts": T,
-//              "region_globs": [glob] }
+//              "region_globs": [glob], "static_bounds": [bound] }
 //   T = { "summaries": {usr: {"return", "return_shape", "return_size": V, "returns_mask",
-//                             "returns_host": bool, "out", "out_size": [V]}},
+//                             "returns_host": bool, "out", "out_size": [V] | count of clean Vs}},
 //         "param_entries": {usr: [O|null]}, "fields" | "field_shapes" | "field_sizes" |
 //         "globals": {usr: O|null}, "regions": {usr: "relaxed"|"strict"},
 //         "captures" | "virtual_captures": {usr: E}, "callables": {key: H} }
-//   V = {"origin": O|null, "params": int, "any_dim": bool}
+//   V = {"origin": O|null, "params": int, "any_dim": bool} | params (an int: no origin, not any_dim)
 //   O = {"what", "read": P, "steps": [{"where": P, "message"}], "size_of_selection",
 //        "from_selection", "through_control"}          P = {"file", "line", "column", "offset"}
 #include "graphify/lint/SummaryFile.h"
@@ -36,7 +36,7 @@ namespace json = llvm::json;
 
 namespace {
 
-constexpr int64_t kFormatVersion = 2; // 2: region_globs
+constexpr int64_t kFormatVersion = 2; // 2: region_globs, static_bounds
 constexpr llvm::StringLiteral kUnitFormat = "graphify-unit-summary";
 constexpr llvm::StringLiteral kProgramFormat = "graphify-program-summary";
 
@@ -60,12 +60,24 @@ json::Value originJson(const PortableOrigin *O) {
                       {"through_control", O->ThroughControl}};
 }
 
+/// Whether a value is its parameter bits alone (no origin, not any dimension): most of a program's
+/// are, and they are written as a number. An object per value made a large program's summary
+/// cost its readers and writers gigabytes (every llvm::json::Object holds at least 64 buckets:
+/// ggml-cuda's 141 units, docs/architecture.md).
+bool paramsOnly(const PortableValue &V) { return !V.Origin && !V.AnyDim; }
+
 json::Value valueJson(const PortableValue &V) {
   // The parameter set is 64 bits; JSON integers are signed 64-bit: the bits travel unchanged.
+  if (paramsOnly(V))
+    return int64_t(V.Params);
   return json::Object{{"origin", originJson(V.Origin)}, {"params", int64_t(V.Params)}, {"any_dim", V.AnyDim}};
 }
 
-json::Array valuesJson(const std::vector<PortableValue> &Vs) {
+/// A list of values, or its length when every value is clean (the per-parameter lists of most
+/// functions).
+json::Value valuesJson(const std::vector<PortableValue> &Vs) {
+  if (llvm::all_of(Vs, [](const PortableValue &V) { return paramsOnly(V) && !V.Params; }))
+    return int64_t(Vs.size());
   json::Array A;
   for (const PortableValue &V : Vs)
     A.push_back(valueJson(V));
@@ -185,6 +197,11 @@ bool readOrigin(const json::Value &V, FactTable &Into, const PortableOrigin *&Ou
 }
 
 bool readValue(const json::Value &V, FactTable &Into, PortableValue &Out, json::Path P) {
+  if (std::optional<int64_t> Params = V.getAsInteger()) { // paramsOnly
+    Out = PortableValue();
+    Out.Params = uint64_t(*Params);
+    return true;
+  }
   json::ObjectMapper M(V, P);
   int64_t Params = 0;
   if (!M || !M.map("params", Params) || !M.map("any_dim", Out.AnyDim))
@@ -197,6 +214,12 @@ bool readValue(const json::Value &V, FactTable &Into, PortableValue &Out, json::
 }
 
 bool readValues(const json::Value *V, FactTable &Into, std::vector<PortableValue> &Out, json::Path P) {
+  if (std::optional<int64_t> Clean = V ? V->getAsInteger() : std::nullopt) { // so many clean values
+    if (*Clean < 0 || *Clean > 4096)
+      return P.report("expected an array or a count of parameters"), false;
+    Out.assign(size_t(*Clean), PortableValue());
+    return true;
+  }
   const json::Array *A = V ? V->getAsArray() : nullptr;
   if (!A)
     return P.report("expected array"), false;
@@ -424,7 +447,8 @@ std::string renderUnitSummary(const UnitSummary &S, llvm::StringRef ToolVersion)
                              {"facts", tableJson(S.Facts)},
                              {"lookups", std::move(Lookups)},
                              {"imports", tableJson(S.Imports)},
-                             {"region_globs", stringsJson(S.MatchedRegionGlobs)}});
+                             {"region_globs", stringsJson(S.MatchedRegionGlobs)},
+                             {"static_bounds", stringsJson(S.MatchedStaticBounds)}});
 }
 
 std::string renderProgramSummary(const ProgramSummary &S, llvm::StringRef ToolVersion) {
@@ -438,7 +462,8 @@ std::string renderProgramSummary(const ProgramSummary &S, llvm::StringRef ToolVe
                              {"sources", sourcesJson(S.Sources)},
                              {"settled", S.Settled},
                              {"facts", tableJson(S.Facts)},
-                             {"region_globs", stringsJson(S.MatchedRegionGlobs)}});
+                             {"region_globs", stringsJson(S.MatchedRegionGlobs)},
+                             {"static_bounds", stringsJson(S.MatchedStaticBounds)}});
 }
 
 llvm::Expected<UnitSummary> parseUnitSummary(llvm::StringRef Text, llvm::StringRef Path, llvm::StringRef ToolVersion) {
@@ -449,10 +474,11 @@ llvm::Expected<UnitSummary> parseUnitSummary(llvm::StringRef Text, llvm::StringR
   json::Value Whole(std::move(*Doc));
   json::Path::Root R("summary");
   json::ObjectMapper M(Whole, R);
-  std::vector<std::string> Lookups, Globs;
+  std::vector<std::string> Lookups, Globs, Bounds;
   const json::Object &O = *Whole.getAsObject();
   bool Ok = M.map("file", S.File) && M.map("directory", S.Directory) && M.map("command", S.Command) &&
-            M.map("files", S.Files) && M.map("lookups", Lookups) && M.map("region_globs", Globs);
+            M.map("files", S.Files) && M.map("lookups", Lookups) && M.map("region_globs", Globs) &&
+            M.map("static_bounds", Bounds);
   Ok = Ok && (O.get("facts") ? readTable(*O.get("facts"), S.Facts, json::Path(R).field("facts"))
                              : (json::Path(R).field("facts").report("missing value"), false));
   Ok = Ok && (O.get("imports") ? readTable(*O.get("imports"), S.Imports, json::Path(R).field("imports"))
@@ -461,6 +487,7 @@ llvm::Expected<UnitSummary> parseUnitSummary(llvm::StringRef Text, llvm::StringR
     return pathError(Path, R);
   S.Facts.Lookups.insert(Lookups.begin(), Lookups.end());
   S.MatchedRegionGlobs.insert(Globs.begin(), Globs.end());
+  S.MatchedStaticBounds.insert(Bounds.begin(), Bounds.end());
   return S;
 }
 
@@ -474,14 +501,15 @@ llvm::Expected<ProgramSummary> parseProgramSummary(llvm::StringRef Text, llvm::S
   json::Path::Root R("summary");
   json::ObjectMapper M(Whole, R);
   const json::Object &O = *Whole.getAsObject();
-  std::vector<std::string> Globs;
+  std::vector<std::string> Globs, Bounds;
   bool Ok = M.map("units", S.Units) && M.map("sources", S.Sources) && M.map("settled", S.Settled) &&
-            M.map("region_globs", Globs);
+            M.map("region_globs", Globs) && M.map("static_bounds", Bounds);
   Ok = Ok && (O.get("facts") ? readTable(*O.get("facts"), S.Facts, json::Path(R).field("facts"))
                              : (json::Path(R).field("facts").report("missing value"), false));
   if (!Ok)
     return pathError(Path, R);
   S.MatchedRegionGlobs.insert(Globs.begin(), Globs.end());
+  S.MatchedStaticBounds.insert(Bounds.begin(), Bounds.end());
   return S;
 }
 

@@ -86,6 +86,7 @@ bool writeSummaries(const LintOptions &O, const std::vector<LintJob> &Jobs, std:
       S.Imports = Imported->slice(R.Exported->Lookups);
     S.Files = std::move(R.SourceFiles);
     S.MatchedRegionGlobs = R.MatchedRegionGlobs;
+    S.MatchedStaticBounds = R.MatchedStaticBounds;
     S.Facts = std::move(*R.Exported);
     R.Exported.reset();
     const std::string Path = Dir ? Dir->pathFor(S) : O.EmitSummary;

@@ -136,6 +136,9 @@ public:
   AnalysisResult check();
   /// The graph-region globs the last analyze() matched (an extraction records them without checking).
   std::set<std::string> matchedRegionGlobs() const;
+  /// The configured static bounds (`function::variable`) that name a variable of a function
+  /// defined in the analysed files (an extraction records them without checking).
+  std::set<std::string> matchedStaticBounds() const;
 
   class Impl;
 

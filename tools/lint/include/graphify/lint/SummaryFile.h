@@ -39,6 +39,8 @@ struct UnitSummary {
   UnitFacts Facts;
   /// The --graph-region globs that named a function defined in the unit's analysed files.
   std::set<std::string> MatchedRegionGlobs;
+  /// The configured static bounds (`function::variable`) that named a variable there.
+  std::set<std::string> MatchedStaticBounds;
 };
 
 /// A merge of unit summaries.
@@ -54,6 +56,8 @@ struct ProgramSummary {
   /// The globs some unit matched: a check of some of the units warns of a glob that names no
   /// function only when no unit of the program has one.
   std::set<std::string> MatchedRegionGlobs;
+  /// The static bounds some unit matched, for the same reason.
+  std::set<std::string> MatchedStaticBounds;
 };
 
 /// The order units are merged in, in both modes: by main file, directory and command digest
