@@ -1,6 +1,7 @@
 // Targets of virtual and indirect calls. Invariant: a holder's callables are only ever the
 // bodies graphify saw assigned to it; anything else it is given makes it unseen, never empty.
 #include "CallTargets.h"
+#include "CallTargetsDetail.h"
 
 #include "graphify/analyzer/ApiResolver.h"
 
@@ -14,8 +15,9 @@
 namespace graphify {
 
 using namespace clang;
+using namespace calltargets;
 
-namespace {
+namespace calltargets {
 
 const Decl *canon(const Decl *D) { return D ? D->getCanonicalDecl() : nullptr; }
 
@@ -37,7 +39,7 @@ bool isCallableHolder(QualType T) {
   return llvm::any_of(RD->methods(), [](const CXXMethodDecl *M) { return M->getOverloadedOperator() == OO_Call; });
 }
 
-} // namespace
+} // namespace calltargets
 
 bool CallTargets::isCallableContainer(QualType T) {
   if (T.isNull())
@@ -63,7 +65,7 @@ bool CallTargets::isCallableContainer(QualType T) {
   return false;
 }
 
-namespace {
+namespace calltargets {
 
 /// The initialiser written with a holder's declaration (`std::function<void()> f = [&] {...};`,
 /// a field's in-class initialiser), or null; a parameter's are its callers' arguments.
@@ -113,7 +115,6 @@ bool holdsMany(QualType T) {
   return T.getNonReferenceType()->isArrayType() || CallTargets::isCallableContainer(T);
 }
 
-const ValueDecl *namedHolder(const Expr *E, unsigned Depth = 0);
 
 /// The holder an accessor returns a reference to (`Registry &hooks() { static Registry h;
 /// return h; }`, `Fns &fns() { return fns_; }`), when every return names the same one.
@@ -203,12 +204,8 @@ bool isLibraryObject(QualType T, const ApiResolver &Api) {
   return SM.isInSystemHeader(SM.getFileLoc(RD->getLocation())) || Api.isLibraryDecl(RD);
 }
 
-/// Whether values of `T` can hold modules whose forward a call runs: modules, their holders and
-/// pointers, and library objects that run the modules they hold (an `AnyModule`). A tensor or a
-/// device given to a module's method is no module.
-bool mayHoldModules(QualType T, const ApiResolver &Api);
 
-} // namespace
+} // namespace calltargets
 
 const Expr *CallTargets::throughAccess(const Expr *E) {
   E = E->IgnoreParenImpCasts();
@@ -220,7 +217,7 @@ const Expr *CallTargets::throughAccess(const Expr *E) {
   return E;
 }
 
-namespace {
+namespace calltargets {
 
 /// The callable a call of the packs' `wraps_callable` entries makes a callable of (the first of
 /// its `callable_args`), or null.
@@ -247,7 +244,7 @@ bool isEmptyCallable(const Expr *E) {
   return false;
 }
 
-} // namespace
+} // namespace calltargets
 
 std::vector<const Decl *> CallTargets::callOperators(const Expr *E, const ApiResolver *Api) {
   std::vector<const Decl *> Out;
@@ -639,191 +636,6 @@ std::vector<const ValueDecl *> CallTargets::assignedHolders() const {
     Out.push_back(cast<ValueDecl>(H));
   // The map's order follows addresses; the order seeds are walked in shows in the notes.
   llvm::sort(Out, [](const ValueDecl *A, const ValueDecl *B) { return A->getBeginLoc() < B->getBeginLoc(); });
-  return Out;
-}
-
-std::vector<const CXXMethodDecl *> CallTargets::forwardsOf(const CXXRecordDecl *Module) {
-  std::vector<const CXXMethodDecl *> Out;
-  if (!Module || !Module->hasDefinition())
-    return Out;
-  Module = Module->getDefinition();
-  for (const NamedDecl *ND : Module->lookup(&Module->getASTContext().Idents.get("forward"))) {
-    if (const auto *TD = dyn_cast<FunctionTemplateDecl>(ND))
-      ND = TD->getTemplatedDecl();
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(ND); MD && MD->isInstance())
-      Out.push_back(MD);
-  }
-  if (Out.empty())
-    for (const CXXBaseSpecifier &B : Module->bases())
-      if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl()) {
-        Out = forwardsOf(Base);
-        if (!Out.empty())
-          break;
-      }
-  return Out;
-}
-
-namespace {
-
-/// The module class values of `T` are or point to: a module, a `ModuleHolder<Impl>` or a
-/// `std::shared_ptr<Impl>` of one.
-const CXXRecordDecl *moduleOf(QualType T, const ApiResolver &Api) {
-  T = T.getNonReferenceType();
-  if (const auto *PT = T->getAs<PointerType>())
-    T = PT->getPointeeType();
-  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-  if (!RD || !RD->hasDefinition())
-    return nullptr;
-  if (Api.moduleFlavor(RD))
-    return RD;
-  // `TORCH_MODULE(Block)` declares `class Block : public ModuleHolder<BlockImpl>`.
-  for (unsigned Depth = 0; RD && Depth < 3; ++Depth) {
-    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
-      for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
-        if (A.getKind() == TemplateArgument::Type)
-          if (const CXXRecordDecl *Inner = A.getAsType()->getAsCXXRecordDecl();
-              Inner && Inner->hasDefinition() && Api.moduleFlavor(Inner))
-            return Inner;
-    RD = RD->getNumBases() == 1 ? RD->bases_begin()->getType()->getAsCXXRecordDecl() : nullptr;
-    if (RD && !RD->hasDefinition())
-      return nullptr;
-  }
-  return nullptr;
-}
-
-/// Whether a call of `M` runs the modules its object holds: a packs' `runs_held_modules` entry.
-bool runsHeld(const CXXMethodDecl &M, const ApiResolver &Api) {
-  return llvm::any_of(Api.memberEntries(M, M.getNumParams() + 1),
-                      [](const ApiEntry *E) { return E->hasTag("runs_held_modules"); });
-}
-
-bool mayHoldModules(QualType T, const ApiResolver &Api) {
-  // Tensors are most of what library objects' methods are given: answer them without walking
-  // the thousand methods of the tensor class.
-  if (Api.isTensor(T.getNonReferenceType()))
-    return false;
-  if (moduleOf(T, Api))
-    return true;
-  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !RD->hasDefinition() || !isLibraryObject(T, Api))
-    return false;
-  // `AnyModule::forward` is a member template.
-  return llvm::any_of(RD->decls(), [&](const Decl *D) {
-    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
-      D = FT->getTemplatedDecl();
-    const auto *M = dyn_cast<CXXMethodDecl>(D);
-    return M && runsHeld(*M, Api);
-  });
-}
-
-/// Whether a module runs the modules it holds rather than its own computation (a `Sequential`):
-/// its `forward` is a packs' `runs_held_modules` entry.
-bool runsHeldModules(const CXXRecordDecl *Module, const ApiResolver &Api) {
-  return llvm::any_of(CallTargets::forwardsOf(Module), [&](const CXXMethodDecl *F) { return runsHeld(*F, Api); });
-}
-
-/// What one value given to a module holder puts in it: modules (`Block(...)`, also inside
-/// `AnyModule(...)`, `Sequential(a, b)`, `register_module("b", Block())`), other holders it
-/// copies (`seq_ = seq`), or something graphify cannot follow (Opaque).
-struct ModuleValue {
-  const ApiResolver &Api;
-  llvm::SmallVector<const CXXRecordDecl *, 4> Modules;
-  llvm::SmallVector<const Decl *, 2> Holders;
-  bool Opaque = false;
-
-  void add(const Expr *E, unsigned Depth = 0) {
-    if (!E || Depth > 8)
-      return;
-    E = skipValueWrappers(E);
-    if (const CXXRecordDecl *M = moduleOf(E->getType(), Api); M && !runsHeldModules(M, Api)) {
-      // `Block()` constructs a module; `Block(nullptr)` (an empty holder) holds none.
-      const auto *CE = dyn_cast<CXXConstructExpr>(E);
-      if (!CE || CE->getNumArgs() != 1 || !isa<CXXNullPtrLiteralExpr>(skipValueWrappers(CE->getArg(0))))
-        Modules.push_back(M);
-      return;
-    }
-    if (isEmptyCallable(E))
-      return;
-    if (const ValueDecl *H = namedHolder(E); H && mayHoldModules(H->getType(), Api)) {
-      Holders.push_back(H->getCanonicalDecl());
-      return;
-    }
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-      for (const Expr *Arg : CE->arguments())
-        add(Arg, Depth + 1);
-      return;
-    }
-    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) { // `AnyModule(Block())`
-      add(Cast->getSubExpr(), Depth + 1);
-      return;
-    }
-    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
-      for (const Expr *Init : IL->inits())
-        add(Init, Depth + 1);
-      return;
-    }
-    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E)) {
-      add(SIL->getSubExpr(), Depth + 1);
-      return;
-    }
-    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
-      add(MT->getSubExpr(), Depth + 1);
-      return;
-    }
-    // `register_module("seq", Sequential(...))` returns the holder it is given.
-    if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      size_t Before = Modules.size() + Holders.size();
-      for (const Expr *Arg : Call->arguments())
-        if (mayHoldModules(Arg->getType(), Api))
-          add(Arg, Depth + 1);
-      Opaque |= Modules.size() + Holders.size() == Before;
-      return;
-    }
-    // A literal, a name, a string: nothing a module runs, unless it has a module's type.
-    if (moduleOf(E->getType(), Api))
-      Opaque = true;
-  }
-};
-
-} // namespace
-
-CallTargets::HeldModules CallTargets::modulesRunBy(const Expr *Object) const {
-  HeldModules Out;
-  if (!Object)
-    return Out;
-  Object = throughAccess(Object);
-  if (const CXXRecordDecl *M = moduleOf(Object->getType(), Api); M && !runsHeldModules(M, Api)) {
-    Out.Modules.push_back(M);
-    return Out;
-  }
-  const ValueDecl *Holder = namedHolder(Object);
-  if (!Holder) {
-    Out.Unseen = "unnamed";
-    return Out;
-  }
-  scan();
-  ModuleValue Values{Api};
-  llvm::DenseSet<const Decl *> Seen;
-  llvm::SmallVector<const Decl *, 4> Work{canon(Holder)};
-  while (!Work.empty()) {
-    const Decl *H = Work.pop_back_val();
-    if (!Seen.insert(H).second)
-      continue;
-    size_t Known = Values.Holders.size();
-    Values.add(declaredInit(H));
-    if (auto It = Given.find(H); It != Given.end())
-      for (const Expr *V : It->second)
-        Values.add(V);
-    Work.append(Values.Holders.begin() + Known, Values.Holders.end());
-  }
-  llvm::sort(Values.Modules);
-  Out.Modules.assign(Values.Modules.begin(), std::unique(Values.Modules.begin(), Values.Modules.end()));
-  if (Values.Opaque)
-    Out.Unseen = "it is given a module graphify cannot follow";
-  else if (Out.Modules.empty())
-    Out.Unseen = "no module is given to it in the checked files";
-  if (!Out.Unseen.empty())
-    Out.Modules.clear();
   return Out;
 }
 

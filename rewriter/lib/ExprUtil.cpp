@@ -65,6 +65,8 @@ std::string lineOf(const Stmt *S, const ASTContext &Ctx) {
   return std::to_string(Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()));
 }
 
+std::string quotedSource(const Stmt *S, const ASTContext &Ctx) { return "'" + sourceText(S, Ctx) + "'"; }
+
 std::string sourceText(const Stmt *S, const ASTContext &Ctx) {
   if (!S)
     return "";

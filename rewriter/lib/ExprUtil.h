@@ -29,6 +29,9 @@ bool isIntegerConstant(const clang::Expr *E, int64_t Value, const clang::ASTCont
 /// The source text of a node as written (expansion range), or empty when not in a file.
 std::string sourceText(const clang::Stmt *S, const clang::ASTContext &Ctx);
 
+/// sourceText in single quotes, as messages name code.
+std::string quotedSource(const clang::Stmt *S, const clang::ASTContext &Ctx);
+
 /// The line `S` begins on (its expansion), as text for messages.
 std::string lineOf(const clang::Stmt *S, const clang::ASTContext &Ctx);
 

@@ -498,6 +498,19 @@ TEST(Summaries, MalformedSummariesAreLocated) {
   L = lint({"--program-summary=" + D.Path + "/missing.summary", D.Path + "/a.cpp", "--", "-std=c++17"});
   EXPECT_EQ(L.Code, 2);
   EXPECT_NE(L.Err.find("missing.summary"), std::string::npos) << L.Err;
+
+  // The compact forms are checked as the objects are: a negative parameter count is no summary.
+  std::string Facts = "{\"summaries\": {\"c:@F@f#\": -1}, \"param_entries\": {}, \"fields\": {}, "
+                      "\"field_shapes\": {}, \"field_sizes\": {}, \"globals\": {}, \"regions\": {}, "
+                      "\"captures\": {}, \"virtual_captures\": {}, \"callables\": {}}";
+  std::string Program = D.file("program.summary", "{\"format\": \"graphify-program-summary\", \"graphify\": \"" +
+                                                      Version + "\", \"version\": 2, \"units\": [], \"sources\": {}, "
+                                                      "\"settled\": true, \"region_globs\": [], "
+                                                      "\"static_bounds\": [], \"facts\": " + Facts + "}");
+  L = lint({"--program-summary=" + Program, D.Path + "/a.cpp", "--", "-std=c++17"});
+  EXPECT_EQ(L.Code, 2);
+  EXPECT_NE(L.Err.find("expected an array or a count of parameters at summary.facts.summaries"), std::string::npos)
+      << L.Err;
 }
 
 TEST(Summaries, LinkRefusesWhatWouldMislead) {
