@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace graphify {
@@ -89,12 +90,12 @@ llvm::Expected<std::vector<std::string>> summaryFiles(const std::vector<std::str
 /// `mirroredPath(Dir, file).program.summary`, only those whose bytes change, and removes the
 /// directory's other slices (files no longer linked) and the directories that leaves empty.
 llvm::Error writeSlices(const std::string &Dir, const ProgramSummary &Program,
-                        const std::vector<const UnitSummary *> &Chosen) {
+                        const std::vector<UnitSummary> &Chosen) {
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
     return llvm::createStringError("cannot create '" + Dir + "': " + EC.message());
   std::map<std::string, std::set<std::string>> LookupsByFile; // a file built twice: both units' lookups
-  for (const UnitSummary *S : Chosen)
-    LookupsByFile[S->File].insert(S->Facts.Lookups.begin(), S->Facts.Lookups.end());
+  for (const UnitSummary &S : Chosen)
+    LookupsByFile[S.File].insert(S.Facts.Lookups.begin(), S.Facts.Lookups.end());
   std::set<std::string> Written;
   for (const auto &[File, Lookups] : LookupsByFile) {
     ProgramSummary Slice;
@@ -119,6 +120,16 @@ llvm::Error writeSlices(const std::string &Dir, const ProgramSummary &Program,
       return llvm::createStringError("cannot remove '" + F + "': " + REC.message());
   removeEmptyDirectoriesUnder(Dir);
   return llvm::Error::success();
+}
+
+/// A unit summary without its facts and imports. The link keeps one for every summary it is given
+/// and reads a summary's facts again in the round that looks for it, so that it holds one summary
+/// per unit at a time, not one per unit and round (ggml-cuda's 141 units, five rounds: 1.99 GB
+/// when it kept them all; docs/architecture.md).
+UnitSummary headerOf(UnitSummary S) {
+  S.Facts = UnitFacts();
+  S.Imports = ProgramFacts();
+  return S;
 }
 
 } // namespace
@@ -165,7 +176,7 @@ int runLink(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
         Err << llvm::toString(S.takeError()) << "\n";
         return ExitError;
       }
-      All.emplace_back(std::move(*S), F);
+      All.emplace_back(headerOf(std::move(*S)), F);
     }
     std::stable_sort(All.begin(), All.end(),
                      [](const auto &A, const auto &B) { return mergesBefore(A.first, B.first); });
@@ -187,13 +198,22 @@ int runLink(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     Program.Units.push_back(Unit.front().first.File);
     Program.Sources[Unit.front().first.File] = sourcesDigest(Unit.front().first.Files);
   }
-  // The summary of a unit analysed with `Facts` (equal on every key it looked up), if any.
+  // The summary of a unit analysed with `Facts` (equal on every key it looked up), read again, if
+  // any. A file that changed since the first read (a concurrent extraction) is an error, not a
+  // mix of two versions.
   auto analysedWith = [](const std::vector<std::pair<UnitSummary, std::string>> &Unit,
-                         const ProgramFacts &Facts) -> const UnitSummary * {
-    for (const auto &[S, Path] : Unit)
-      if (Facts.sameOn(S.Imports, S.Facts.Lookups))
-        return &S;
-    return nullptr;
+                         const ProgramFacts &Facts) -> llvm::Expected<std::optional<UnitSummary>> {
+    for (const auto &[Header, Path] : Unit) {
+      llvm::Expected<UnitSummary> S = readUnitSummary(Path, GRAPHIFY_VERSION);
+      if (!S)
+        return S.takeError();
+      if (S->Files != Header.Files || S->Command != Header.Command)
+        return llvm::createStringError("graphify-link: error: '" + Path +
+                                       "' changed while it was being linked; link again");
+      if (Facts.sameOn(S->Imports, S->Facts.Lookups))
+        return std::optional<UnitSummary>(std::move(*S));
+    }
+    return std::optional<UnitSummary>();
   };
   auto write = [&]() {
     if (llvm::Expected<bool> Wrote = writeFileIfChanged(O.Output, renderProgramSummary(Program, GRAPHIFY_VERSION));
@@ -206,11 +226,17 @@ int runLink(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
 
   // Facts only grow and are finite, so the rounds end; the bound only guards against a bug.
   for (unsigned Round = 1; Round <= 10000; ++Round) {
-    std::vector<const UnitSummary *> Chosen;
+    std::vector<UnitSummary> Chosen;
     std::vector<std::string> Missing;
     for (const auto &Unit : Units) {
-      Chosen.push_back(analysedWith(Unit, Program.Facts));
-      if (!Chosen.back())
+      llvm::Expected<std::optional<UnitSummary>> S = analysedWith(Unit, Program.Facts);
+      if (!S) {
+        Err << llvm::toString(S.takeError()) << "\n";
+        return ExitError;
+      }
+      if (*S)
+        Chosen.push_back(std::move(**S));
+      else
         Missing.push_back(Unit.front().first.File);
     }
     if (!Missing.empty()) {
@@ -225,15 +251,19 @@ int runLink(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       return ExitNotSettled;
     }
     Program.Facts.beginRound();
-    for (const UnitSummary *S : Chosen) {
-      Program.Facts.merge(S->Facts);
-      Program.MatchedRegionGlobs.insert(S->MatchedRegionGlobs.begin(), S->MatchedRegionGlobs.end());
-      Program.MatchedStaticBounds.insert(S->MatchedStaticBounds.begin(), S->MatchedStaticBounds.end());
+    for (UnitSummary &S : Chosen) {
+      Program.Facts.merge(S.Facts);
+      Program.MatchedRegionGlobs.insert(S.MatchedRegionGlobs.begin(), S.MatchedRegionGlobs.end());
+      Program.MatchedStaticBounds.insert(S.MatchedStaticBounds.begin(), S.MatchedStaticBounds.end());
+      // What is left to do needs the unit's imports and lookups only; the program copied the rest.
+      std::set<std::string> Lookups = std::move(S.Facts.Lookups);
+      S.Facts = UnitFacts();
+      S.Facts.Lookups = std::move(Lookups);
     }
     // Settled: every unit would be analysed alike with the merged facts.
     bool Settled = true;
-    for (const UnitSummary *S : Chosen)
-      Settled = Settled && Program.Facts.sameOn(S->Imports, S->Facts.Lookups);
+    for (const UnitSummary &S : Chosen)
+      Settled = Settled && Program.Facts.sameOn(S.Imports, S.Facts.Lookups);
     if (Settled) {
       Program.Settled = true;
       if (!write())
