@@ -45,15 +45,18 @@ struct Program {
     Args.insert(Args.end(), Extra.begin(), Extra.end());
     return lint(Args, D.Path, Env);
   }
-  /// Extract, link, extract again what the link names until it settles (at most 8 rounds).
-  /// Returns the number of links.
-  unsigned settle() const {
-    RunResult E = lintWith({"--emit-summaries=" + summaries()});
+  /// Extract (with `Extra` flags), link, extract again what the link names until it settles (at
+  /// most 8 rounds). Returns the number of links.
+  unsigned settle(const std::vector<std::string> &Extra = {}) const {
+    std::vector<std::string> Extract = Extra;
+    Extract.push_back("--emit-summaries=" + summaries());
+    RunResult E = lintWith(Extract);
     EXPECT_EQ(E.Code, 0) << E.Err;
     RunResult L = link({"-o", program(), summaries()});
     unsigned Links = 1;
+    Extract.push_back("--program-summary=" + program());
     while (L.Code == 3 && Links < 8) {
-      E = lintWith({"--emit-summaries=" + summaries(), "--program-summary=" + program()});
+      E = lintWith(Extract);
       EXPECT_EQ(E.Code, 0) << E.Err;
       L = link({"-o", program(), summaries()});
       ++Links;
@@ -388,18 +391,7 @@ TEST(Summaries, ARegionGlobMatchedInAnotherUnitIsNoTypo) {
   // A check of one file against the program summary knows the globs the other units matched: a
   // region defined elsewhere draws no "names no function" warning; a misspelt one still does.
   Program P;
-  auto settleWith = [&](const std::string &Glob) {
-    const std::vector<std::string> Extract = {"--graph-region=" + Glob, "--emit-summaries=" + P.summaries()};
-    ASSERT_EQ(P.lintWith(Extract).Code, 0);
-    RunResult L = link({"-o", P.program(), P.summaries()});
-    for (int Round = 0; L.Code == 3 && Round < 8; ++Round) {
-      std::vector<std::string> Again = Extract;
-      Again.push_back("--program-summary=" + P.program());
-      ASSERT_EQ(P.lintWith(Again).Code, 0);
-      L = link({"-o", P.program(), P.summaries()});
-    }
-    ASSERT_EQ(L.Code, 0) << L.Err;
-  };
+  auto settleWith = [&](const std::string &Glob) { P.settle({"--graph-region=" + Glob}); };
   settleWith("level");
   RunResult Helper = P.lintWith({"--graph-region=level", "--program-summary=" + P.program(), P.D.Path + "/helper.cpp"});
   EXPECT_EQ(Helper.Err.find("names no function"), std::string::npos) << Helper.Err;
