@@ -2448,6 +2448,16 @@ DIFF_CASE(grad_conv_pool_upsample) {
   y.backward();
   return {y, x.grad(), w.grad(), b.grad()};
 }
+DIFF_CASE(grad_scatter_and_cumprod) {
+  // scatter's src gathers the gradient, self keeps it where nothing was written (functional,
+  // value and in-place forms); cumprod's derivative is exact where the input has zeros.
+  auto self = leaf({3, 4}), src = leaf({2, 3}, 0.3, 1), x = leaf({2, 5}, 0.4, -2);
+  auto index = torch::tensor({3, 0, 1, 2, 1, 0}).view({2, 3});
+  auto y = torch::cat({self.scatter(1, index, src).view({-1}), self.scatter(0, index.narrow(0, 0, 1), 0.5).view({-1}),
+                       (self * 2).scatter_(1, index, src).view({-1}), x.cumprod(1).view({-1}), x.cumprod(0).view({-1})});
+  weighted_backward(y);
+  return {y, self.grad(), src.grad(), x.grad()};
+}
 DIFF_CASE(grad_embedding_padding_idx) {
   torch::nn::Embedding emb(torch::nn::EmbeddingOptions(6, 3).padding_idx(2));
   fix_weights(*emb);

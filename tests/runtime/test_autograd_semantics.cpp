@@ -2,6 +2,7 @@
 // guards, detach, version checks, and the errors (LibTorch's messages) for what it refuses. The
 // same behaviours are checked against LibTorch itself by tests/differential.
 #include "TestUtil.h"
+#include "autograd/Derivatives.h"
 
 #include <cmath>
 
@@ -71,10 +72,31 @@ TEST(AutogradSemantics, Errors) {
             std::string::npos);
   EXPECT_NE(error_of([&] { (x * x).sum().backward({}, std::nullopt, /*create_graph=*/true); }).find("not supported"),
             std::string::npos);
-  // An op without a derivative refuses at once, with the op's name.
-  EXPECT_EQ(error_of([&] { cumprod(x, 0); }), "the derivative for 'cumprod' is not implemented.");
-  Tensor src = randn({4}).requires_grad_();
-  EXPECT_EQ(error_of([&] { zeros({4}).scatter(0, tensor({3, 0}), src); }), "the derivative for 'scatter' is not implemented.");
+  // An op without a derivative (ops.def: derivative_not_implemented) refuses at once, with the
+  // op's name; LibTorch 1.13 records one that throws the same in backward().
+  EXPECT_EQ(error_of([&] { floor_divide(x, 2); }), "the derivative for 'floor_divide' is not implemented.");
+}
+
+TEST(AutogradSemantics, EveryOpDeclaresItsDerivative) {
+  // Each ops.def op has an entry in the kernel derivative table exactly when ops.def declares
+  // none of no_derivative, front_end_derivative, derivative_not_implemented: a new op without a
+  // derivative fails here until its row says why.
+  for (int i = 0; i < kNumOps; ++i) {
+    const OpId op = OpId(i);
+    const bool in_table = gfy::autograd::detail::kernel_derivative(op).defined;
+    EXPECT_EQ(in_table, op_derivative(op) == OpDerivative::formula)
+        << op_name(op) << (in_table ? " has a derivative in src/autograd/Derivatives.cpp and a derivative trait in ops.def"
+                                    : " has neither a derivative in src/autograd/Derivatives.cpp nor a derivative "
+                                      "trait in ops.def");
+  }
+  // A declared no_derivative op's outputs carry no gradient.
+  Tensor x = tensor({1.f, -2.f, 3.f}).requires_grad_();
+  EXPECT_FALSE((x > 0).requires_grad());
+  EXPECT_FALSE(x.isnan().requires_grad());
+  EXPECT_FALSE(x.nonzero().requires_grad());
+  // A front-end derivative is recorded by its front-end.
+  EXPECT_TRUE(x.gather(0, tensor({2, 0})).requires_grad());
+  EXPECT_TRUE(zeros({3}).scatter(0, tensor({2, 0}), x).requires_grad());
 }
 
 TEST(AutogradSemantics, InPlaceOnSavedTensorIsDetected) {

@@ -376,6 +376,23 @@ KD overwrite(Formula f) {
   return d;
 }
 
+/// cumprod along `dim`: out[j] = x[0] * ... * x[j], so dx[k] = out[k - 1] * S[k] with
+/// S[k] = sum over j >= k of g[j] * x[k + 1] * ... * x[j], that is S[k] = g[k] + x[k + 1] * S[k + 1]:
+/// exact when x has zeros (LibTorch's reverse_cumsum(g * out) / x is not, and falls back to a
+/// quadratic form there), at one step per position along `dim`.
+V cumprod_backward(const GradCtx &c) {
+  const Tensor &g = c.g(0);
+  if (g.dim() == 0) return {g};
+  const int64_t d = c.call.dim, n = g.size(d);
+  if (n == 0) return {g};
+  const Tensor &x = c.in(0), &out = c.out(0);
+  Tensor s = g.clone();
+  for (int64_t k = n - 2; k >= 0; --k) s.select(d, k).add_(x.select(d, k + 1) * s.select(d, k + 1));
+  if (n == 1) return {s};
+  Tensor before = cat({ones_like(out.narrow(d, 0, 1)), out.narrow(d, 0, n - 1)}, d);
+  return {before * s};
+}
+
 constexpr double kLn2 = std::numbers::ln2, kLn10 = std::numbers::ln10;
 const double kTwoOverSqrtPi = 2.0 / std::sqrt(std::numbers::pi);
 
@@ -387,6 +404,7 @@ const Entry kEntries[] = {
   {OpId::arange,    overwrite(no_inputs)},
   {OpId::uniform,   overwrite(no_inputs)},
   {OpId::normal,    overwrite(no_inputs)},
+  {OpId::randint,   overwrite(no_inputs)},
   // binary elementwise (inputs broadcast and converted by the front-end)
   {OpId::add,       entry(0, [](const GradCtx &c) -> V { return {c.g(0), scaled(c.g(0), c.call.alpha)}; })},
   {OpId::sub,       entry(0, [](const GradCtx &c) -> V { return {c.g(0), scaled(c.g(0), -c.call.alpha)}; })},
@@ -466,6 +484,7 @@ const Entry kEntries[] = {
                       if (c.g(0).dim() == 0) return {c.g(0)};
                       const int64_t d = c.call.dim;
                       return {c.g(0).flip({d}).cumsum(d).flip({d})}; })},
+  {OpId::cumprod,   entry(IN(0) | OUT(0), cumprod_backward)},
   // linear algebra
   {OpId::mm,        entry(IN(0) | IN(1), mm_backward)},
   // indexing: in0 the source (index) or the values (index_put), in1.. the index tensors

@@ -445,6 +445,46 @@ Tensor detail::gather_targets(const Tensor &a, int64_t dim, const Tensor &index)
   return gather_impl(a, dim, index, true);
 }
 
+namespace {
+/// self[coordinates of index along dim] = src (or += with `accumulate`): along `dim` the index's
+/// values, along every other dim the position itself (arange, broadcast). An advanced put, so it
+/// differentiates as index_put_: scatter_add_ always, scatter_ when gradients are recorded
+/// (ops.def: front_end_derivative; its kernel writes through a restrided view of self). Shapes
+/// and dtypes are checked by the caller.
+void put_along(const Tensor &target, int64_t dim, const Tensor &index, const Tensor &src, bool accumulate) {
+  if (index.numel() == 0) return;
+  {
+    // The put below counts a negative index from the end; scatter's contract is [0, size), which
+    // gather's kernel checks with LibTorch's message, on the device (no host read), so capturable.
+    NoGradGuard no_grad;
+    (void)gfy::gather(target, dim, index);
+  }
+  if (target.dim() == 0) {
+    // One element: the put is its last write or the sum, without a view of the target (a write
+    // through a view of a tensor with history is not recorded).
+    const Tensor v = src.reshape({-1}).narrow(0, 0, index.numel());
+    if (accumulate) target.add_(v.sum());
+    else target.copy_(v.select(0, index.numel() - 1));
+    return;
+  }
+  const Tensor &self = target;
+  const Tensor idx = index.dim() == 0 ? index.view({1}) : index;
+  Tensor values = src.dim() == 0 ? src.view({1}) : src;
+  for (int64_t d = 0; d < idx.dim(); ++d) values = values.narrow(d, 0, idx.size(d));
+  std::vector<std::pair<int64_t, Tensor>> coordinates;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (d == dim) {
+      coordinates.push_back({d, idx});
+      continue;
+    }
+    std::vector<int64_t> shape(size_t(idx.dim()), 1);
+    shape[size_t(d)] = idx.size(d);
+    coordinates.push_back({d, arange(idx.size(d), TensorOptions().dtype(kLong).device(self.device())).view(shape)});
+  }
+  advanced_index(self, std::move(coordinates), &values, accumulate);
+}
+} // namespace
+
 Tensor &Tensor::scatter_(int64_t dim, const Tensor &index, const Tensor &src) const {
   check_defined(*this, "self");
   check_defined(index, "index");
@@ -452,6 +492,10 @@ Tensor &Tensor::scatter_(int64_t dim, const Tensor &index, const Tensor &src) co
   dim = maybe_wrap_dim(dim, this->dim());
   check_gather_shapes(*this, dim, index, &src, "scatter");
   GFY_CHECK(src.scalar_type() == scalar_type(), "scatter(): Expected self.dtype to be equal to src.dtype");
+  if (autograd::detail::any_requires_grad({*this, src})) {
+    put_along(*this, dim, index, src, /*accumulate=*/false);
+    return mutable_self();
+  }
   Tensor s = src;
   for (int64_t d = 0; d < index.dim(); ++d) s = s.narrow(d, 0, index.size(d));
   OpCall c;
@@ -479,9 +523,8 @@ Tensor scatter(const Tensor &a, int64_t dim, const Tensor &index, const Scalar &
   return out.scatter_(dim, index, value);
 }
 
-// scatter_add_ is an accumulating put at the coordinates the index names: along `dim` the index's
-// values, along every other dim the position itself (arange, broadcast). The put adds repeated
-// coordinates up, as LibTorch's scatter_add, and differentiates as index_put_ with accumulate.
+// scatter_add_ adds repeated coordinates up, as LibTorch's scatter_add, and differentiates as
+// index_put_ with accumulate.
 Tensor &Tensor::scatter_add_(int64_t dim, const Tensor &index, const Tensor &src) const {
   check_defined(*this, "self");
   check_defined(index, "index");
@@ -489,28 +532,7 @@ Tensor &Tensor::scatter_add_(int64_t dim, const Tensor &index, const Tensor &src
   dim = maybe_wrap_dim(dim, this->dim());
   check_gather_shapes(*this, dim, index, &src, "scatter_add");
   GFY_CHECK(src.scalar_type() == scalar_type(), "scatter(): Expected self.dtype to be equal to src.dtype");
-  if (index.numel() == 0) return mutable_self();
-  {
-    // The put below counts a negative index from the end; scatter's contract is [0, size), which
-    // gather's kernel checks with LibTorch's message, on the device (no host read), so capturable.
-    NoGradGuard no_grad;
-    (void)gfy::gather(*this, dim, index);
-  }
-  const Tensor self = this->dim() == 0 ? view({1}) : *this;
-  const Tensor idx = index.dim() == 0 ? index.view({1}) : index;
-  Tensor values = src.dim() == 0 ? src.view({1}) : src;
-  for (int64_t d = 0; d < idx.dim(); ++d) values = values.narrow(d, 0, idx.size(d));
-  std::vector<std::pair<int64_t, Tensor>> coordinates;
-  for (int64_t d = 0; d < self.dim(); ++d) {
-    if (d == dim) {
-      coordinates.push_back({d, idx});
-      continue;
-    }
-    std::vector<int64_t> shape(size_t(idx.dim()), 1);
-    shape[size_t(d)] = idx.size(d);
-    coordinates.push_back({d, arange(idx.size(d), TensorOptions().dtype(kLong).device(device())).view(shape)});
-  }
-  advanced_index(self, std::move(coordinates), &values, /*accumulate=*/true);
+  put_along(*this, dim, index, src, /*accumulate=*/true);
   return mutable_self();
 }
 Tensor Tensor::scatter_add(int64_t dim, const Tensor &index, const Tensor &src) const {

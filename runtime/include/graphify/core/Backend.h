@@ -52,6 +52,9 @@ enum Trait : unsigned {
   in_output = 1u << 1,
   in_output_by_lane = 1u << 2,
   writes_broadcast = 1u << 3,
+  no_derivative = 1u << 4,
+  front_end_derivative = 1u << 5,
+  derivative_not_implemented = 1u << 6,
 };
 struct Row {
   OpKind kind;
@@ -88,6 +91,21 @@ constexpr bool op_writes_through_broadcast(OpId op) {
   return detail::ops_def::has(op, detail::ops_def::writes_broadcast);
 }
 
+/// Where the op's derivative is: ops.def's derivative traits (see its comment).
+enum class OpDerivative : uint8_t {
+  formula,         ///< an entry of the kernel table (src/autograd/Derivatives.cpp)
+  none,            ///< its outputs carry no gradient (trait no_derivative)
+  front_end,       ///< its front-end records it (trait front_end_derivative)
+  not_implemented, ///< a launch whose input requires grad throws (trait derivative_not_implemented)
+};
+constexpr OpDerivative op_derivative(OpId op) {
+  using namespace detail::ops_def;
+  if (has(op, no_derivative)) return OpDerivative::none;
+  if (has(op, front_end_derivative)) return OpDerivative::front_end;
+  if (has(op, derivative_not_implemented)) return OpDerivative::not_implemented;
+  return OpDerivative::formula;
+}
+
 namespace detail::ops_def {
 // The rules of the traits column (ops.def's comment), checked on every row. Plain loops, not
 // lambdas, so that nvcc's front-end (src/cuda includes this header) reads them as well.
@@ -104,8 +122,17 @@ constexpr bool in_output_traits_exclusive() {
     if (op_computes_in_output(OpId(i)) && op_computes_in_output_by_lane(OpId(i))) return false;
   return true;
 }
+constexpr bool one_derivative_trait() {
+  for (int i = 0; i < kNumOps; ++i) {
+    const unsigned t = kRows[i].traits & (no_derivative | front_end_derivative | derivative_not_implemented);
+    if (t & (t - 1)) return false;
+  }
+  return true;
+}
 static_assert(fusable_rows_are_elementwise(), "ops.def: a fusable op must be unary or binary and in_output");
 static_assert(in_output_traits_exclusive(), "ops.def: in_output and in_output_by_lane exclude each other");
+static_assert(one_derivative_trait(), "ops.def: a row declares at most one of no_derivative, front_end_derivative, "
+                                      "derivative_not_implemented");
 } // namespace detail::ops_def
 
 /// "add", "mm", ... (the ops.def spelling).
