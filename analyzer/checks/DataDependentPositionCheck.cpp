@@ -141,30 +141,18 @@ bool DataDependentPositionCheck::reportHostListOrder(AnalysisContext &Ctx, const
 }
 
 void DataDependentPositionCheck::run(AnalysisContext &Ctx) {
-  const TaintFacts &Facts = Ctx.facts();
-  Ctx.forEachRegionStmt([&](const Stmt &S) {
-    if (!isa<CallExpr>(S))
+  using Ctx_ = AnalysisContext;
+  Ctx.forEachRegionApiCall([&](const ApiCall &Call) {
+    if (reportHostListPick(Ctx, Call) || reportHostListOrder(Ctx, Call))
       return;
-    auto Call = Ctx.api().resolve(cast<Expr>(&S));
-    if (!Call)
-      return;
-    if (reportHostListPick(Ctx, *Call) || reportHostListOrder(Ctx, *Call))
-      return;
-    std::set<unsigned> Positions;
-    for (const ApiEntry *E : Call->Entries)
-      if (E->hasTag("position_argument"))
-        Positions.insert(E->PositionArgs.begin(), E->PositionArgs.end());
-    for (unsigned Pos : Positions) {
-      const Expr *Leaf = Ctx.taintedLeaf(Call->arg(Pos), AnalysisContext::ArgumentSlot::Position);
-      if (!Leaf)
-        continue;
-      const TracedOrigin *O = Facts.tracedTaintOf(Leaf);
-      Ctx.report(info(), Leaf->getBeginLoc(),
-                 "position argument of '" + Call->Name + "' depends on " + dependenceOf(O) +
-                     "; keep the index on the device as a long tensor instead of reading it",
-                 Leaf, O, Leaf->getSourceRange());
-      return;
-    }
+    // The finding stands for the position itself: the host value is what moves to the device.
+    Ctx.forEachTaintedArgument(Call, Ctx_::ArgumentSlot::Position, [&](const Ctx_::TaintedArgument &Arg) {
+      Ctx.reportArgument(info(), Call, Arg,
+                         "position argument of '" + Call.Name + "' depends on " + dependenceOf(Arg.Origin) +
+                             "; keep the index on the device as a long tensor instead of reading it",
+                         Ctx_::ArgumentAnchor::Leaf);
+      return true;
+    });
   });
 }
 

@@ -28,42 +28,36 @@ const CheckInfo &DataDependentSizeCheck::checkInfo() {
 }
 
 void DataDependentSizeCheck::run(AnalysisContext &Ctx) {
+  using Ctx_ = AnalysisContext;
   const TaintFacts &Facts = Ctx.facts();
-  Ctx.forEachRegionStmt([&](const Stmt &S) {
-    if (!isa<CallExpr>(S) && !isa<CXXConstructExpr>(S))
-      return;
-    auto Call = Ctx.api().resolve(cast<Expr>(&S));
-    if (!Call)
-      return;
-    std::set<unsigned> Positions, Lengths;
-    for (const ApiEntry *E : Call->Entries)
-      if (E->hasTag("size_argument")) {
-        Positions.insert(E->SizeArgs.begin(), E->SizeArgs.end());
-        Lengths.insert(E->LengthArgs.begin(), E->LengthArgs.end());
-      }
-    // `torch::tensor(keep)`: as many elements as `keep` holds.
-    for (unsigned Pos : Lengths) {
-      const Expr *Data = Call->arg(Pos);
-      const TracedOrigin *O = Data ? Facts.lengthTaintOf(Data) : nullptr;
-      if (!O)
-        continue;
-      std::string Message = "'" + Call->Name + "' builds a tensor with one element per element of its host data, " +
-                            "whose number depends on " + dependenceOf(O) +
-                            "; the result's shape changes with the data, which a static graph cannot hold";
-      Ctx.report(info(), Data->getBeginLoc(), Message, &S, O, Data->getSourceRange());
-      return;
-    }
-    for (unsigned Pos : Positions) {
-      const Expr *Leaf = Ctx.taintedLeaf(Call->arg(Pos), AnalysisContext::ArgumentSlot::Size);
-      if (!Leaf)
-        continue;
-      const TracedOrigin *O = Facts.tracedTaintOf(Leaf);
-      std::string Message = "size argument of '" + Call->Name + "' depends on " + dependenceOf(O) +
-                            "; the result's shape changes with the data, which a static graph cannot hold";
-      Ctx.report(info(), Leaf->getBeginLoc(), Message, &S, O, Leaf->getSourceRange());
-      return;
-    }
-  });
+  Ctx.forEachRegionApiCall(
+      [&](const ApiCall &Call) {
+        // `torch::tensor(keep)`: as many elements as `keep` holds.
+        std::set<unsigned> Lengths;
+        for (const ApiEntry *E : Call.Entries)
+          if (E->hasTag("size_argument"))
+            Lengths.insert(E->LengthArgs.begin(), E->LengthArgs.end());
+        for (unsigned Pos : Lengths) {
+          const Expr *Data = Call.arg(Pos);
+          const TracedOrigin *O = Data ? Facts.lengthTaintOf(Data) : nullptr;
+          if (!O)
+            continue;
+          std::string Message = "'" + Call.Name + "' builds a tensor with one element per element of its host data, " +
+                                "whose number depends on " + dependenceOf(O) +
+                                "; the result's shape changes with the data, which a static graph cannot hold";
+          Ctx.report(info(), Data->getBeginLoc(), Message, Call.Call, O, Data->getSourceRange());
+          return;
+        }
+        // The finding stands for the call: what it builds is data-shaped, whichever size did it.
+        Ctx.forEachTaintedArgument(Call, Ctx_::ArgumentSlot::Size, [&](const Ctx_::TaintedArgument &Arg) {
+          Ctx.reportArgument(info(), Call, Arg,
+                             "size argument of '" + Call.Name + "' depends on " + dependenceOf(Arg.Origin) +
+                                 "; the result's shape changes with the data, which a static graph cannot hold",
+                             Ctx_::ArgumentAnchor::Call);
+          return true;
+        });
+      },
+      AnalysisContext::CallForms::CallsAndConstructions);
 }
 
 } // namespace graphify

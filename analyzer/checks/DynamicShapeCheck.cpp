@@ -29,25 +29,20 @@ const CheckInfo &DynamicShapeCheck::checkInfo() {
 static std::string describe(const ApiEntry &E) { return E.Doc.empty() ? "" : ": " + E.Doc; }
 
 void DynamicShapeCheck::run(AnalysisContext &Ctx) {
-  Ctx.forEachRegionStmt([&](const Stmt &S) {
-    if (!isa<CallExpr>(S))
-      return;
-    auto Call = Ctx.api().resolve(cast<Expr>(&S));
-    if (!Call || Call->Entries.empty())
-      return;
-    const ApiEntry *E = selectionEntry(*Call, Ctx);
+  Ctx.forEachRegionApiCall([&](const ApiCall &Call) {
+    const ApiEntry *E = Call.Entries.empty() ? nullptr : selectionEntry(Call, Ctx);
     if (!E)
       return;
-    std::string What = E->hasTag("dynamic_output_shape") ? "'" + Call->Name + "' has a data-dependent output shape"
-                                                         : "'" + Call->Name + "' with a boolean mask has a "
+    std::string What = E->hasTag("dynamic_output_shape") ? "'" + Call.Name + "' has a data-dependent output shape"
+                                                         : "'" + Call.Name + "' with a boolean mask has a "
                                                            "data-dependent output shape";
     // A project's function recognized as the NMS kernel says so: its body's findings are gone.
-    const SuppressionKernel *Kernel = Ctx.api().suppressionKernel(Call->Callee);
+    const SuppressionKernel *Kernel = Ctx.api().suppressionKernel(Call.Callee);
     const std::string Recognized = !Kernel               ? ""
                                    : Kernel->Dispatches ? " (it dispatches on the boxes' dtype to torchvision's NMS "
                                                           "kernel written out)"
                                                         : " (its body is torchvision's NMS kernel written out)";
-    Ctx.report(info(), Call->NameLoc, What + describe(*E) + Recognized + "; a static graph cannot hold it", &S);
+    Ctx.report(info(), Call.NameLoc, What + describe(*E) + Recognized + "; a static graph cannot hold it", Call.Call);
   });
 }
 

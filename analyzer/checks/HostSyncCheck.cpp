@@ -199,24 +199,22 @@ const CheckInfo &HostSyncCheck::checkInfo() {
 void HostSyncCheck::run(AnalysisContext &Ctx) {
   const TaintFacts &Facts = Ctx.facts();
   bool Trace = Ctx.profile() == Profile::Trace;
-  Ctx.forEachRegionStmt([&](const Stmt &S) {
-    if (!isa<CallExpr>(S))
+  Ctx.forEachRegionApiCall([&](const ApiCall &Call) {
+    if (Call.Entries.empty())
       return;
-    auto Call = Ctx.api().resolve(cast<Expr>(&S));
-    if (!Call || Call->Entries.empty())
-      return;
+    const Stmt &S = *Call.Call;
     // One finding per call: these entries belong to the dynamic-shape and capture checks.
-    if (Call->hasTag("dynamic_output_shape") || Call->hasTag("capture_unsafe"))
+    if (Call.hasTag("dynamic_output_shape") || Call.hasTag("capture_unsafe"))
       return;
     // A copy to the CPU of a tensor already in host memory moves nothing and waits for nothing.
-    if (Call->IsMethod && copiesToHost(*Call) &&
-        findHostResidentOrigin(Call->arg(0), Ctx.api(), [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); }))
+    if (Call.IsMethod && copiesToHost(Call) &&
+        findHostResidentOrigin(Call.arg(0), Ctx.api(), [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); }))
       return;
     // A read of a tensor built in host memory by a factory (never on a device: `memcpy` into the
     // data_ptr() of a fresh `torch::zeros`) waits for no device; the copy that takes it to the
     // device is the finding.
-    if (!Trace && Call->IsMethod && Call->hasTag("host_sync") && !Call->hasTag("device_transfer"))
-      if (const Expr *Origin = findHostResidentOrigin(Call->arg(0), Ctx.api(),
+    if (!Trace && Call.IsMethod && Call.hasTag("host_sync") && !Call.hasTag("device_transfer"))
+      if (const Expr *Origin = findHostResidentOrigin(Call.arg(0), Ctx.api(),
                                                       [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); }))
         if (auto OriginCall = Ctx.api().resolve(Origin); OriginCall && OriginCall->hasTag("host_factory"))
           return;
@@ -224,30 +222,30 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
     // name, the copy of `torch::tensor(values).to(x.device())` in one call. A factory that wraps
     // memory (`from_blob` given CUDA options wraps device memory) copies nothing; one that copies
     // host values element by element says so with its length_args.
-    if (!Trace && Call->hasTag("host_data") && !inStaticInitializer(S, Ctx.ast()) &&
-        llvm::any_of(Call->Entries, [](const ApiEntry *E) { return !E->LengthArgs.empty(); }) &&
-        placesOnDevice(*Call, Ctx.api()) && !buildsNoElements(*Call, Ctx.ast())) {
-      Ctx.report(info(), Call->NameLoc,
-                 "'" + Call->Name + "' builds a tensor from host values on the device its options name: a copy "
+    if (!Trace && Call.hasTag("host_data") && !inStaticInitializer(S, Ctx.ast()) &&
+        llvm::any_of(Call.Entries, [](const ApiEntry *E) { return !E->LengthArgs.empty(); }) &&
+        placesOnDevice(Call, Ctx.api()) && !buildsNoElements(Call, Ctx.ast())) {
+      Ctx.report(info(), Call.NameLoc,
+                 "'" + Call.Name + "' builds a tensor from host values on the device its options name: a copy "
                  "from pageable memory, which synchronises with the host and cannot be captured in a CUDA graph",
                  &S);
       return;
     }
     // A device address handed to device code (`cudaMemcpyAsync(dst, t.data_ptr<float>(), n,
     // cudaMemcpyDeviceToDevice, s)`, a kernel's argument): nothing is read on the host.
-    if (!Trace && Call->hasTag("host_sync") && Call->Call->getType()->isPointerType() &&
-        reachesDeviceOnly(*Call->Call, Ctx.ast(), Ctx.api()))
+    if (!Trace && Call.hasTag("host_sync") && Call.Call->getType()->isPointerType() &&
+        reachesDeviceOnly(*Call.Call, Ctx.ast(), Ctx.api()))
       return;
     std::string What;
-    if (const ApiEntry *E = Call->entryWithTag("host_sync")) {
-      What = "'" + Call->Name + "' " + (E->Doc.empty() ? "reads tensor data on the host" : E->Doc);
-    } else if (Call->hasTag("device_transfer")) {
-      if (!copiesToHost(*Call)) {
+    if (const ApiEntry *E = Call.entryWithTag("host_sync")) {
+      What = "'" + Call.Name + "' " + (E->Doc.empty() ? "reads tensor data on the host" : E->Doc);
+    } else if (Call.hasTag("device_transfer")) {
+      if (!copiesToHost(Call)) {
         // Host to device: a tensor built in pageable host memory copied to the device. A trace
         // records it as a constant, which is fine; capture cannot hold the synchronous copy.
-        if (!Call->IsMethod || Trace || !copiesToDevice(*Call, Ctx.api()) || inStaticInitializer(S, Ctx.ast()))
+        if (!Call.IsMethod || Trace || !copiesToDevice(Call, Ctx.api()) || inStaticInitializer(S, Ctx.ast()))
           return;
-        const Expr *Origin = hostOriginOfCopy(*Call, Ctx.api(), Facts);
+        const Expr *Origin = hostOriginOfCopy(Call, Ctx.api(), Facts);
         if (!Origin)
           return;
         auto OriginCall = Ctx.api().resolve(Origin);
@@ -258,9 +256,9 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
         // so) is the origin as far as this TU can see.
         bool Helper = OriginCall && OriginCall->Entries.empty();
         const SourceManager &SM = Ctx.ast().getSourceManager();
-        std::string Where = whereInSource(Origin->getBeginLoc(), Call->NameLoc, SM);
-        Ctx.report(info(), Call->NameLoc,
-                   "'" + Call->Name + "' copies a tensor " +
+        std::string Where = whereInSource(Origin->getBeginLoc(), Call.NameLoc, SM);
+        Ctx.report(info(), Call.NameLoc,
+                   "'" + Call.Name + "' copies a tensor " +
                        (Helper ? "that '" + OriginCall->Name + "' (" + Where + ") returns in host memory "
                                : std::string(RoundTrip ? "copied to host memory" : "built in host memory") + " ('" +
                                      (OriginCall ? OriginCall->Name : std::string("tensor")) + "', " + Where + ") ") +
@@ -270,19 +268,19 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
                    &S, hostDataTaint(Origin, Facts));
         return;
       }
-      What = "'" + Call->Name + "' copies the tensor to host memory";
+      What = "'" + Call.Name + "' copies the tensor to host memory";
     } else {
       return;
     }
     if (Trace) {
       // Only reads that produce a host value which then reaches the graph.
-      if (!Call->hasTag("data_dependent_output") || !Facts.flowsIntoGraph(Call->Call))
+      if (!Call.hasTag("data_dependent_output") || !Facts.flowsIntoGraph(Call.Call))
         return;
-      Ctx.report(info(), Call->NameLoc,
+      Ctx.report(info(), Call.NameLoc,
                  What + "; a trace records the value as a constant for every input", &S);
       return;
     }
-    Ctx.report(info(), Call->NameLoc,
+    Ctx.report(info(), Call.NameLoc,
                What + "; the device-to-host sync cannot be captured in a CUDA graph", &S);
   });
 }

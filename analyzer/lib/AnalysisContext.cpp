@@ -136,6 +136,37 @@ void AnalysisContext::forEachRegionSite(
   }
 }
 
+void AnalysisContext::forEachRegionApiCall(llvm::function_ref<void(const ApiCall &)> Visit, CallForms Forms) const {
+  forEachRegionStmt([&](const Stmt &S) {
+    if (!isa<CallExpr>(S) && !(Forms == CallForms::CallsAndConstructions && isa<CXXConstructExpr>(S)))
+      return;
+    if (auto Call = api().resolve(cast<Expr>(&S)))
+      Visit(*Call);
+  });
+}
+
+bool AnalysisContext::forEachTaintedArgument(const ApiCall &Call, ArgumentSlot Slot,
+                                             llvm::function_ref<bool(const TaintedArgument &)> Visit) const {
+  const bool Sizes = Slot == ArgumentSlot::Size;
+  std::set<unsigned> Positions;
+  for (const ApiEntry *E : Call.Entries)
+    if (E->hasTag(Sizes ? "size_argument" : "position_argument")) {
+      const std::vector<unsigned> &Slots = Sizes ? E->SizeArgs : E->PositionArgs;
+      Positions.insert(Slots.begin(), Slots.end());
+    }
+  for (unsigned Pos : Positions)
+    if (const Expr *Leaf = taintedLeaf(Call.arg(Pos), Slot))
+      if (Visit(TaintedArgument{*Leaf, Facts.tracedTaintOf(Leaf)}))
+        return true;
+  return false;
+}
+
+bool AnalysisContext::reportArgument(const CheckInfo &Check, const ApiCall &Call, const TaintedArgument &Arg,
+                                     std::string Message, ArgumentAnchor Anchor) {
+  const Stmt *Node = Anchor == ArgumentAnchor::Call ? static_cast<const Stmt *>(Call.Call) : &Arg.Leaf;
+  return report(Check, Arg.Leaf.getBeginLoc(), std::move(Message), Node, Arg.Origin, Arg.Leaf.getSourceRange());
+}
+
 const Expr *AnalysisContext::taintedLeaf(const Expr *Arg, ArgumentSlot Slot, unsigned Depth) const {
   if (!Arg || Depth > 8 || !Facts.tracedTaintOf(Arg))
     return nullptr;

@@ -15,6 +15,15 @@
 ///     });
 ///   }
 /// \endcode
+/// A check about calls and their arguments is a tag plus a message:
+/// \code
+///   Ctx.forEachRegionApiCall([&](const graphify::ApiCall &Call) {
+///     Ctx.forEachTaintedArgument(Call, AnalysisContext::ArgumentSlot::Size, [&](const auto &Arg) {
+///       Ctx.reportArgument(info(), Call, Arg, "...", AnalysisContext::ArgumentAnchor::Call);
+///       return true; // the first tainted argument only
+///     });
+///   });
+/// \endcode
 
 #include "graphify/analyzer/Analysis.h"
 #include "graphify/analyzer/ApiResolver.h"
@@ -60,6 +69,15 @@ public:
   /// forEachRegionStmt, also saying where each statement runs.
   void forEachRegionSite(llvm::function_ref<void(const clang::Stmt &, RegionSite)> Visit) const;
 
+  /// Which region statements forEachRegionApiCall visits: calls (also overloaded operators,
+  /// member and kernel calls), or constructions too (`Slice(a, b)`, `std::vector<int64_t>(n)`).
+  enum class CallForms { Calls, CallsAndConstructions };
+  /// Calls `Visit` on every region call the resolver normalizes (ApiResolver::resolve), the
+  /// statement itself being `Call.Call`; `Call.Entries` is empty for a call no pack describes
+  /// (a project's function, `std::vector::operator[]`), which some checks read too.
+  void forEachRegionApiCall(llvm::function_ref<void(const ApiCall &)> Visit,
+                            CallForms Forms = CallForms::Calls) const;
+
   /// What a tainted argument slot may hold (size_args and position_args).
   enum class ArgumentSlot { Size, Position };
   /// The first tainted leaf inside argument `Arg`: an element of a braced list `{n, 3}`, an
@@ -67,6 +85,26 @@ public:
   /// clean. For positions, leaves must be integers and a construction that is itself a pack API
   /// (`Slice(a, b)`, whose bounds are sizes) is not looked into.
   const clang::Expr *taintedLeaf(const clang::Expr *Arg, ArgumentSlot Slot, unsigned Depth = 0) const;
+
+  /// A tainted leaf of an argument (taintedLeaf) and the tensor read it depends on.
+  struct TaintedArgument {
+    const clang::Expr &Leaf;
+    const TracedOrigin *Origin;
+  };
+  /// Calls `Visit` on the tainted leaf of each argument of `Call` at the slots of `Slot`, in
+  /// position order: the `size_args` of its entries tagged `size_argument`, or the
+  /// `position_args` of those tagged `position_argument`. Stops when `Visit` returns true;
+  /// returns whether it did.
+  bool forEachTaintedArgument(const ApiCall &Call, ArgumentSlot Slot,
+                              llvm::function_ref<bool(const TaintedArgument &)> Visit) const;
+
+  /// What a finding about an argument stands for (its anchor, which recipes and rewrites read):
+  /// the whole call, or the argument's tainted leaf.
+  enum class ArgumentAnchor { Call, Leaf };
+  /// report() of a finding about `Arg`, an argument of `Call`: the caret at the leaf, which is
+  /// underlined, with the notes back to its tensor read.
+  bool reportArgument(const CheckInfo &Check, const ApiCall &Call, const TaintedArgument &Arg, std::string Message,
+                      ArgumentAnchor Anchor);
 
   /// Reports a finding of `Check` with the caret at `Caret` (macro locations are mapped to the
   /// file: arguments to where they are spelled, macro bodies to the expansion). `Range`, when
