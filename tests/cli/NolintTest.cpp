@@ -1,5 +1,13 @@
-// NOLINT comments on source text, without parsing.
+// NOLINT comments on source text, without parsing; and the lint pipeline reading them (and
+// handing the renderers) the text it parsed.
 #include "graphify/lint/Nolint.h"
+#include "graphify/lint/LintPipeline.h"
+#include "graphify/lint/Output.h"
+#include "graphify/rules/RuleSet.h"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <gtest/gtest.h>
 
@@ -83,3 +91,53 @@ TEST(Nolint, OnlyInComments) {
 }
 
 } // namespace
+
+TEST(Nolint, TheParsedTextDecidesNotTheDisk) {
+  using namespace graphify;
+  // A unit linted from memory (as graphify-validate lints a model's text): NOLINT is read from
+  // the text that was parsed, and the renderers get that text (LintUnitResult::SourceTexts), so
+  // a file edited on disk after the parse neither un-silences a finding nor shows other lines.
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("graphify-nolint", Dir));
+  const std::string File = (Dir + "/model.cpp").str();
+  const std::string Parsed = "#include \"mock_torch.h\"\n"
+                             "float f(at::Tensor x) {\n"
+                             "  float a = x.sum().item<float>(); // NOLINT(graphify-host-sync)\n"
+                             "  float b = x.max().item<float>();\n"
+                             "  return a + b;\n"
+                             "}\n";
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(File, EC);
+    ASSERT_FALSE(EC);
+    OS << "// the file as it is on disk now: no NOLINT, other lines\n";
+  }
+  LintUnit Unit;
+  Unit.CommandLine = {"clang++", "-fsyntax-only", "-std=c++17", "-resource-dir=" GRAPHIFY_CLANG_RESOURCE_DIR,
+                      "-I" GRAPHIFY_SOURCE_DIR "/testdata/rewrite/include", File};
+  Unit.WorkingDir = Dir.str().str();
+  Unit.File = File;
+  Unit.Content = Parsed;
+  Unit.Config.ScopeKind = Scope::All;
+  auto Rules = RuleSet::loadFromDirectory(GRAPHIFY_SOURCE_DIR "/rules");
+  ASSERT_TRUE(bool(Rules)) << llvm::toString(Rules.takeError());
+  Unit.Rules = &*Rules;
+  LintUnitResult R = lintTranslationUnit(Unit);
+  ASSERT_TRUE(R.Parsed) << R.CompilerErrors;
+  EXPECT_EQ(R.Suppressed, 1u);
+  ASSERT_EQ(R.Findings.size(), 1u);
+  EXPECT_EQ(R.Findings[0].F.Where.Line, 4u);
+  const std::string Shown = R.Findings[0].F.Where.File;
+  ASSERT_EQ(R.SourceTexts.count(Shown), 1u);
+  EXPECT_EQ(R.SourceTexts.at(Shown), Parsed);
+
+  SourceCache Sources;
+  for (const auto &[Path, Text] : R.SourceTexts)
+    Sources.remember(Path, Text);
+  OutputContext Ctx{Sources};
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  writeText(OS, R.Findings, Ctx);
+  EXPECT_NE(Out.find("    4 |   float b = x.max().item<float>();"), std::string::npos) << Out;
+  llvm::sys::fs::remove_directories(Dir);
+}

@@ -488,6 +488,7 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     return {F.Where.File, F.Where.Line, F.Where.Column, F.CheckId, F.Message};
   };
   std::set<FindingKey> Seen, Hidden;
+  SourceCache Sources; // the texts the units parsed, for the renderers
   for (size_t JobIdx = 0; JobIdx < Results.size(); ++JobIdx) {
     LintUnitResult &R = Results[JobIdx];
     if (!R.Parsed) {
@@ -497,6 +498,9 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
       continue;
     }
     Suppressed += R.Suppressed;
+    for (const auto &[File, Text] : R.SourceTexts)
+      Sources.remember(File, Text);
+    R.SourceTexts.clear();
     for (const Finding &F : R.HiddenInHeaders)
       Hidden.insert(keyOf(F));
     for (ReportedFinding &F : R.Findings) {
@@ -509,7 +513,6 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
     }
   }
 
-  SourceCache Sources;
   OutputContext Ctx{Sources};
   Ctx.Color = Color;
   Ctx.WorkingDir = currentDirectory();

@@ -34,31 +34,57 @@
 namespace graphify {
 namespace {
 
-/// NOLINT comments per file, read once; the unit's own text when it was linted from memory.
+/// The text of `File` as the parse read it (the source manager's buffer: an unsaved Content for
+/// the main file), or nullopt when the parse did not read it.
+std::optional<llvm::StringRef> parsedText(const clang::SourceManager &SM, llvm::StringRef File) {
+  clang::FileID Id;
+  if (auto Ref = SM.getFileManager().getOptionalFileRef(File, /*OpenFile=*/false))
+    Id = SM.translateFile(*Ref);
+  if (Id.isInvalid())
+    return std::nullopt;
+  return SM.getBufferDataOrNone(Id);
+}
+
+/// The texts of every file a finding, note or fix of `Findings` points into, taken while the
+/// source manager is alive: NOLINT and the renderers read these, so no file is read again and
+/// what is shown is what was analysed.
+std::map<std::string, std::string> textsOf(const clang::SourceManager &SM, const std::vector<Finding> &Findings) {
+  std::map<std::string, std::string> Texts;
+  auto Take = [&](const std::string &File) {
+    if (Texts.count(File))
+      return;
+    if (auto Text = parsedText(SM, File))
+      Texts[File] = Text->str();
+  };
+  for (const Finding &F : Findings) {
+    Take(F.Where.File);
+    for (const FindingNote &N : F.Notes)
+      Take(N.Where.File);
+    if (F.Fix)
+      for (const Replacement &Rep : F.Fix->Replacements)
+        Take(Rep.File);
+  }
+  return Texts;
+}
+
+/// NOLINT comments per file, read once from the parsed texts.
 class NolintCache {
 public:
-  NolintCache(const std::string &MainFile, const std::optional<std::string> &MainContent)
-      : MainFile(MainFile), MainContent(MainContent) {}
+  explicit NolintCache(const std::map<std::string, std::string> &Texts) : Texts(Texts) {}
 
   const NolintMap *forFile(const std::string &File) {
     auto &Slot = Maps[File];
     if (!Slot) {
-      if (MainContent && sameFile(File, MainFile)) {
-        Slot = std::make_unique<NolintMap>(*MainContent, File);
-      } else {
-        auto Text = Sources.text(File);
-        if (!Text)
-          return nullptr;
-        Slot = std::make_unique<NolintMap>(*Text, File);
-      }
+      auto Text = Texts.find(File);
+      if (Text == Texts.end())
+        return nullptr;
+      Slot = std::make_unique<NolintMap>(Text->second, File);
     }
     return Slot.get();
   }
 
 private:
-  const std::string &MainFile;
-  const std::optional<std::string> &MainContent;
-  SourceCache Sources;
+  const std::map<std::string, std::string> &Texts;
   std::map<std::string, std::unique_ptr<NolintMap>> Maps;
 };
 
@@ -259,6 +285,8 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
   };
 
   std::vector<Finding> Raw;
+  std::map<std::string, std::string> Texts; // of the files Raw points into, by analysed path
+  std::string MainText;                     // the main file's, for its NOLINT regions
   // GRAPHIFY_LINT_TIMING=1 prints the CPU time of the analysis and of the fix search per file,
   // to tell apart what the tool adds to the parse (see bench/lint_speed).
   static const bool Timing = llvm::sys::Process::GetEnv("GRAPHIFY_LINT_TIMING").has_value();
@@ -327,6 +355,8 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
                                     Fixed.getProcessTime() - Analysed.getProcessTime());
     }
     Raw = std::move(A.Findings);
+    Texts = textsOf(Ctx.getSourceManager(), Raw);
+    MainText = Ctx.getSourceManager().getBufferData(Ctx.getSourceManager().getMainFileID()).str();
     R.MatchedRegionGlobs = std::move(A.MatchedRegionGlobs);
     R.RegionGlobs = GraphRegions;
     R.MatchedStaticBounds = std::move(A.MatchedStaticBounds);
@@ -361,7 +391,11 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
   }
 
   nameFilesAsReported(Raw, U.WorkingDir, Cwd);
-  NolintCache Nolint(MainFile, U.Content);
+  std::map<std::string, std::string> Reported;
+  for (auto &[File, Text] : Texts)
+    Reported.emplace(reportedPath(File, U.WorkingDir, Cwd), std::move(Text));
+  Reported[MainFile] = std::move(MainText);
+  NolintCache Nolint(Reported);
   std::vector<Finding> Kept;
   for (Finding &F : Raw) {
     if (!Enabled.contains(F.CheckId))
@@ -391,7 +425,17 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     return std::tie(A.Where.File, A.Where.Line, A.Where.Column, A.CheckId, A.Message) <
            std::tie(B.Where.File, B.Where.Line, B.Where.Column, B.CheckId, B.Message);
   });
+  auto Keep = [&](const std::string &File) {
+    if (auto Text = Reported.find(File); Text != Reported.end() && !R.SourceTexts.count(File))
+      R.SourceTexts.emplace(File, Text->second);
+  };
   for (Finding &F : Kept) {
+    Keep(F.Where.File);
+    for (const FindingNote &N : F.Notes)
+      Keep(N.Where.File);
+    if (F.Fix)
+      for (const Replacement &Rep : F.Fix->Replacements)
+        Keep(Rep.File);
     Severity Level = AsErrors.contains(F.CheckId) ? Severity::Error : Severity::Warning;
     R.Findings.push_back({std::move(F), Level});
   }

@@ -1,5 +1,6 @@
 // Shared pieces of the renderers. Invariant: renderers never re-lex or re-parse; positions come
-// from the findings and the only other input is the file text, read once per file.
+// from the findings and the only other input is the file text: the parsed text the pipeline
+// handed over (LintUnitResult::SourceTexts), or read once per file.
 #include "graphify/lint/Output.h"
 
 #include <llvm/ADT/SmallString.h>
@@ -7,21 +8,28 @@
 
 namespace graphify {
 
+std::unique_ptr<SourceCache::Entry> SourceCache::entryOf(std::unique_ptr<llvm::MemoryBuffer> Buffer) {
+  auto E = std::make_unique<Entry>();
+  E->Buffer = std::move(Buffer);
+  llvm::StringRef Text = E->Buffer->getBuffer();
+  E->LineStarts.push_back(0);
+  for (size_t I = 0; I < Text.size(); ++I)
+    if (Text[I] == '\n')
+      E->LineStarts.push_back(I + 1);
+  return E;
+}
+
+void SourceCache::remember(llvm::StringRef File, llvm::StringRef Text) {
+  if (!Files.count(File))
+    Files[File] = entryOf(llvm::MemoryBuffer::getMemBufferCopy(Text, File));
+}
+
 const SourceCache::Entry *SourceCache::get(llvm::StringRef File) {
   auto It = Files.find(File);
   if (It != Files.end())
     return It->second.get();
   auto Buffer = llvm::MemoryBuffer::getFile(File, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  std::unique_ptr<Entry> E;
-  if (Buffer) {
-    E = std::make_unique<Entry>();
-    E->Buffer = std::move(*Buffer);
-    llvm::StringRef Text = E->Buffer->getBuffer();
-    E->LineStarts.push_back(0);
-    for (size_t I = 0; I < Text.size(); ++I)
-      if (Text[I] == '\n')
-        E->LineStarts.push_back(I + 1);
-  }
+  std::unique_ptr<Entry> E = Buffer ? entryOf(std::move(*Buffer)) : nullptr;
   const Entry *Result = E.get();
   Files[File] = std::move(E); // unreadable files are remembered as null
   return Result;

@@ -78,6 +78,9 @@ struct LintUnitResult {
   std::string CompilerErrors;           ///< the compiler's errors, rendered like clang's
   unsigned ErrorCount = 0;              ///< number of compiler errors
   std::vector<ReportedFinding> Findings; ///< sorted by file, line, column, check, message
+  /// The text of each file the findings (their notes and fixes) point into, as the parse read it
+  /// (an unsaved Content included), by reported path: renderers show these lines, not the disk's.
+  std::map<std::string, std::string> SourceTexts;
   unsigned Suppressed = 0;              ///< findings silenced by NOLINT
   std::vector<Finding> HiddenInHeaders; ///< findings in analysed headers the header filter does not show
   bool PchRejected = false;             ///< parsed fine without the shared PCH but not with it

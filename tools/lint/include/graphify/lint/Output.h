@@ -34,9 +34,14 @@ struct ReportedFinding {
   Severity Level = Severity::Warning;
 };
 
-/// File contents read once, for source lines, carets and offset-to-line conversions.
+/// File contents read once, for source lines, carets and offset-to-line conversions. The lint
+/// pipeline hands over the text each finding points into as the parse read it (remember), so a
+/// run renders what it analysed without reading a file again; any other file is read from disk
+/// on first use.
 class SourceCache {
 public:
+  /// Uses `Text` as the content of `File` (the first text given for a file wins).
+  void remember(llvm::StringRef File, llvm::StringRef Text);
   /// The text of 1-based `Line` of `File` without its line break, or nullopt if unreadable.
   std::optional<llvm::StringRef> line(llvm::StringRef File, unsigned Line);
   /// 1-based line and column of a byte offset in `File`.
@@ -50,6 +55,7 @@ private:
     std::vector<unsigned> LineStarts;
   };
   const Entry *get(llvm::StringRef File);
+  static std::unique_ptr<Entry> entryOf(std::unique_ptr<llvm::MemoryBuffer> Buffer);
   llvm::StringMap<std::unique_ptr<Entry>> Files;
 };
 
