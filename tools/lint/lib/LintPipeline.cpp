@@ -45,6 +45,16 @@ std::optional<llvm::StringRef> parsedText(const clang::SourceManager &SM, llvm::
   return SM.getBufferDataOrNone(Id);
 }
 
+/// Calls `Visit` with the file of the finding, of each note and of each replacement of its fix.
+void forEachFileOf(const Finding &F, llvm::function_ref<void(const std::string &)> Visit) {
+  Visit(F.Where.File);
+  for (const FindingNote &N : F.Notes)
+    Visit(N.Where.File);
+  if (F.Fix)
+    for (const Replacement &Rep : F.Fix->Replacements)
+      Visit(Rep.File);
+}
+
 /// The texts of every file a finding, note or fix of `Findings` points into, taken while the
 /// source manager is alive: NOLINT and the renderers read these, so no file is read again and
 /// what is shown is what was analysed.
@@ -56,14 +66,8 @@ std::map<std::string, std::string> textsOf(const clang::SourceManager &SM, const
     if (auto Text = parsedText(SM, File))
       Texts[File] = Text->str();
   };
-  for (const Finding &F : Findings) {
-    Take(F.Where.File);
-    for (const FindingNote &N : F.Notes)
-      Take(N.Where.File);
-    if (F.Fix)
-      for (const Replacement &Rep : F.Fix->Replacements)
-        Take(Rep.File);
-  }
+  for (const Finding &F : Findings)
+    forEachFileOf(F, Take);
   return Texts;
 }
 
@@ -430,12 +434,7 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
       R.SourceTexts.emplace(File, Text->second);
   };
   for (Finding &F : Kept) {
-    Keep(F.Where.File);
-    for (const FindingNote &N : F.Notes)
-      Keep(N.Where.File);
-    if (F.Fix)
-      for (const Replacement &Rep : F.Fix->Replacements)
-        Keep(Rep.File);
+    forEachFileOf(F, Keep);
     Severity Level = AsErrors.contains(F.CheckId) ? Severity::Error : Severity::Warning;
     R.Findings.push_back({std::move(F), Level});
   }
