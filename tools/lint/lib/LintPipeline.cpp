@@ -278,9 +278,16 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
   std::optional<llvm::Regex> HeaderFilter;
   if (!Config.HeaderFilterRegex.empty())
     HeaderFilter.emplace(Config.HeaderFilterRegex);
+  // Asked for every located node and finding; the answer (a file-system query in sameFile) is
+  // remembered per spelling of the path.
+  llvm::StringMap<bool> ReportedFiles;
   std::function<bool(llvm::StringRef)> IsFileReported = [&](llvm::StringRef File) {
-    std::string Reported = reportedPath(File, U.WorkingDir, Cwd);
-    return sameFile(Reported, MainFile) || (HeaderFilter && HeaderFilter->match(Reported));
+    auto [It, New] = ReportedFiles.try_emplace(File, false);
+    if (New) {
+      std::string Reported = reportedPath(File, U.WorkingDir, Cwd);
+      It->second = sameFile(Reported, MainFile) || (HeaderFilter && HeaderFilter->match(Reported));
+    }
+    return It->second;
   };
   ProjectFiles Project(U.ProjectRoot.empty() ? parentDirectory(absoluteIn(U.File, U.WorkingDir)) : U.ProjectRoot,
                        U.WorkingDir);
