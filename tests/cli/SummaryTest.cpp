@@ -188,6 +188,15 @@ TEST(Summaries, AnEditReanalysesWhatItAffects) {
   ASSERT_EQ(L.Code, 3) << L.Err;
   EXPECT_NE(L.Err.find("round 2: 1 of 3 units have no summary analysed with its facts"), std::string::npos) << L.Err;
   EXPECT_NE(L.Err.find("  " + P.D.Path + "/level.cpp\n"), std::string::npos) << L.Err;
+  // --quiet counts them: a build system that extracts again whatever the link names needs no list.
+  RunResult Quiet = link({"--quiet", "-o", P.program(), P.summaries()});
+  EXPECT_EQ(Quiet.Code, 3) << Quiet.Err;
+  EXPECT_NE(Quiet.Err.find("round 2: 1 of 3 units have no summary analysed with its facts; extract them with "
+                           "--program-summary='" + P.program() + "' and link again (without --quiet, the link "
+                           "names them)\n"),
+            std::string::npos)
+      << Quiet.Err;
+  EXPECT_EQ(Quiet.Err.find("level.cpp"), std::string::npos) << Quiet.Err;
   EXPECT_NE(extract({"--program-summary=" + P.program()}).find("1 written, 0 unchanged, 2 still holding;"),
             std::string::npos);
   EXPECT_EQ(link({"-o", P.program(), P.summaries()}).Code, 0);

@@ -39,7 +39,8 @@ const std::vector<Flag<LinkOptions>> &linkFlags() {
        "checking the file against its slice gives the findings the whole program summary gives, so a build "
        "system re-checks a file only when its slice changed (the slice records its sources' digest)",
        [](LinkOptions &O, llvm::StringRef V) { O.Slices = V.str(); return llvm::Error::success(); }},
-      {"quiet", nullptr, "no summary line on stderr",
+      {"quiet", nullptr, "no summary line on stderr, and when not settled the number of units to extract again, "
+       "not their names (a build system that extracts again whatever the link names needs neither)",
        [](LinkOptions &O, llvm::StringRef) { O.Quiet = true; return llvm::Error::success(); }},
       {"version", nullptr, "print the version",
        [](LinkOptions &O, llvm::StringRef) { O.Version = true; return llvm::Error::success(); }},
@@ -64,7 +65,8 @@ std::string linkHelpText() {
         "OPTIONS:\n"
      << flagHelp<LinkOptions>(linkFlags())
      << "\nEXIT STATUS: 0 settled (checks against the output give whole-program mode's findings),\n"
-        "3 not settled (the units to extract again are named on stderr), 2 usage or input errors.\n";
+        "3 not settled (the units to extract again are named on stderr, counted with --quiet), 2 usage or\n"
+        "input errors.\n";
   return S;
 }
 
@@ -245,9 +247,10 @@ int runLink(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
         return ExitError;
       Err << "graphify-link: round " << Round << ": " << Missing.size() << " of " << Units.size()
           << " units have no summary analysed with its facts; extract them with --program-summary='" << O.Output
-          << "' and link again:\n";
-      for (const std::string &F : Missing)
-        Err << "  " << F << "\n";
+          << "' and link again" << (O.Quiet ? " (without --quiet, the link names them)\n" : ":\n");
+      if (!O.Quiet) // a monorepo's CI log wants the count, not thousands of lines
+        for (const std::string &F : Missing)
+          Err << "  " << F << "\n";
       return ExitNotSettled;
     }
     Program.Facts.beginRound();
