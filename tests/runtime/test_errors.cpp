@@ -1,5 +1,6 @@
 // Every misuse throws gfy::Error with LibTorch's wording; none crashes.
 #include "TestUtil.h"
+#include "core/OpsCommon.h"
 
 #include <cmath>
 #include <limits>
@@ -294,6 +295,15 @@ TEST(Errors, BitwiseOnFloatingAndNarrowingInPlace) {
   Tensor m = zeros({2}, kBool);
   EXPECT_ERROR(m |= tensor({2, 3}), "result type Long can't be cast to the desired output type Bool");
   EXPECT_ERROR(m.logical_and_(zeros({2, 2}, kBool)), "output with shape [2] doesn't match the broadcast shape [2, 2]");
+}
+
+TEST(Errors, NotImplementedNamesTheDevicesKernel) {
+  // LibTorch names the kernel of the operands' device ("hypot_cuda" for CUDA tensors); the CUDA
+  // spelling is checked here without a GPU, on one by CudaBackend.NotImplementedNamesTheCudaKernel.
+  EXPECT_EQ(gfy::detail::kernel_name("hypot", Device(kCUDA)), "hypot_cuda");
+  EXPECT_EQ(gfy::detail::kernel_name("div_floor", Device(kCPU)), "div_floor_cpu");
+  EXPECT_ERROR(hypot(tensor({1}), tensor({2})), "\"hypot_cpu\" not implemented for 'Long'");
+  EXPECT_ERROR(floor_divide(tensor({true}), tensor({true})), "\"div_floor_cpu\" not implemented for 'Bool'");
 }
 
 TEST(Errors, IndexCopyAndIndexFill) {

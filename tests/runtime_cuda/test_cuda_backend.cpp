@@ -28,6 +28,17 @@ TEST(CudaRandom, RangesMomentsAndSeeds) {
   EXPECT_FALSE(equal(u2.cpu(), u3.cpu()));
 }
 
+TEST(CudaBackend, NotImplementedNamesTheCudaKernel) {
+  GFY_REQUIRE_CUDA();
+  Tensor l = tensor({1, 2}).to(kCUDA);
+  try {
+    (void)hypot(l, l);
+    FAIL() << "expected gfy::Error";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("\"hypot_cuda\" not implemented for 'Long'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CudaBackend, IndexOutOfRangeIsAnError) {
   GFY_REQUIRE_CUDA();
   Tensor a = zeros({3, 4}, TensorOptions().device(kCUDA));

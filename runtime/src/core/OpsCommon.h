@@ -30,6 +30,12 @@ inline Tensor alloc(IntArrayRef sizes, ScalarType dtype, const Tensor &like) {
 }
 /// Throws unless all defined tensors are on one device; returns it.
 Device common_device(std::initializer_list<const Tensor *> tensors);
+
+/// LibTorch's name of the kernel `op` on `device` ("hypot_cpu", "hypot_cuda"), as its
+/// `"<kernel>" not implemented for '<dtype>'` errors spell it.
+inline std::string kernel_name(std::string_view op, Device device) {
+  return std::string(op) + (device.is_cuda() ? "_cuda" : "_cpu");
+}
 /// Converts `t` to `dtype` (a copy op) unless it already has it.
 Tensor cast(const Tensor &t, ScalarType dtype);
 void check_defined(const Tensor &t, const char *what);

@@ -61,8 +61,9 @@ Tensor conv_transpose_nd(const Tensor &input, const Tensor &weight, const Tensor
             "D (batched) input to conv_transpose", D, "d, but got input of size: ", input.sizes());
   GFY_CHECK(weight.dim() == batched, "Expected ", batched, "-dimensional weight for ", batched, "-dimensional input ",
             input.sizes(), ", but got ", weight.dim(), "-dimensional weight of size ", weight.sizes());
-  GFY_CHECK(input.is_floating_point(), "\"slow_conv_transpose", D, "d_out_cpu\" not implemented for '",
-            to_string(input.scalar_type()), "'");
+  GFY_CHECK(input.is_floating_point(), "\"",
+            kernel_name("slow_conv_transpose" + std::to_string(D) + "d_out", input.device()),
+            "\" not implemented for '", to_string(input.scalar_type()), "'");
   GFY_CHECK(input.scalar_type() == weight.scalar_type(), "expected scalar type ", to_string(input.scalar_type()),
             " but found ", to_string(weight.scalar_type()));
   GFY_CHECK(groups > 0, "non-positive groups is not supported");

@@ -196,7 +196,8 @@ Tensor rand(IntArrayRef size, const TensorOptions &o) {
   return random_op(OpId::uniform, size, o, 0, 1, o.dtype());
 }
 Tensor randn(IntArrayRef size, const TensorOptions &o) {
-  GFY_CHECK(isFloatingType(o.dtype()), "\"normal_kernel_cpu\" not implemented for '", to_string(o.dtype()), "'");
+  GFY_CHECK(isFloatingType(o.dtype()), "\"", kernel_name("normal_kernel", o.device()), "\" not implemented for '",
+            to_string(o.dtype()), "'");
   return random_op(OpId::normal, size, o, 0, 1, o.dtype());
 }
 Tensor randint(int64_t high, IntArrayRef size, const TensorOptions &o) { return randint(0, high, size, o); }
@@ -462,20 +463,23 @@ namespace {
 // bool (fmod, remainder, floor_divide).
 enum class Kind { Arith, TrueDiv, Float, FloatOnly, NoBool, Compare, Logical, Bitwise, Pow };
 
-ScalarType compute_dtype(Kind kind, OpId op, ScalarType promoted) {
+ScalarType compute_dtype(Kind kind, OpId op, ScalarType promoted, Device device) {
   switch (kind) {
   case Kind::TrueDiv:
   case Kind::Float: return isFloatingType(promoted) ? promoted : get_default_dtype();
   case Kind::FloatOnly:
-    GFY_CHECK(isFloatingType(promoted), "\"", op_name(op), "_cpu\" not implemented for '", to_string(promoted), "'");
+    GFY_CHECK(isFloatingType(promoted), "\"", kernel_name(op_name(op), device), "\" not implemented for '",
+              to_string(promoted), "'");
     return promoted;
   case Kind::NoBool:
     // LibTorch names floor_divide's kernel after its rounding mode.
-    GFY_CHECK(promoted != kBool, "\"", op == OpId::floor_divide ? std::string_view("div_floor") : op_name(op),
-              "_cpu\" not implemented for 'Bool'");
+    GFY_CHECK(promoted != kBool, "\"",
+              kernel_name(op == OpId::floor_divide ? std::string_view("div_floor") : op_name(op), device),
+              "\" not implemented for 'Bool'");
     return promoted;
   case Kind::Bitwise:
-    GFY_CHECK(!isFloatingType(promoted), "\"", op_name(op), "_cpu\" not implemented for '", to_string(promoted), "'");
+    GFY_CHECK(!isFloatingType(promoted), "\"", kernel_name(op_name(op), device), "\" not implemented for '",
+              to_string(promoted), "'");
     return promoted;
   case Kind::Arith:
     GFY_CHECK(!(op == OpId::sub && promoted == kBool),
@@ -497,7 +501,7 @@ Tensor binary(OpId op, Kind kind, const Tensor &a, const Tensor &b, double alpha
   check_defined(b, "other");
   const Device dev = common_device({&a, &b});
   const ScalarType promoted = result_type({&a, &b});
-  ScalarType ct = compute_dtype(kind, op, promoted);
+  ScalarType ct = compute_dtype(kind, op, promoted, dev);
   const ScalarType ot = output_dtype(kind, ct);
   std::vector<int64_t> shape = broadcast_shapes(a.sizes(), b.sizes());
   Tensor out;
@@ -547,7 +551,7 @@ Tensor scalar_operand(Kind kind, const Scalar &s, ScalarType ct, Device device) 
 Tensor binary_scalar(OpId op, Kind kind, const Tensor &a, const Scalar &s, double alpha, Tensor *self_out = nullptr) {
   check_defined(a, "self");
   const ScalarType promoted = result_type(a, s);
-  ScalarType ct = compute_dtype(kind, op, promoted);
+  ScalarType ct = compute_dtype(kind, op, promoted, a.device());
   if (self_out && kind != Kind::Compare && kind != Kind::Logical) {
     GFY_CHECK(can_cast(output_dtype(kind, ct), a.scalar_type()), "result type ", to_string(output_dtype(kind, ct)),
               " can't be cast to the desired output type ", to_string(a.scalar_type()));
@@ -560,7 +564,7 @@ Tensor binary_scalar(OpId op, Kind kind, const Tensor &a, const Scalar &s, doubl
 
 Tensor scalar_binary(OpId op, Kind kind, const Scalar &s, const Tensor &b) {
   check_defined(b, "other");
-  const ScalarType ct = compute_dtype(kind, op, result_type(b, s));
+  const ScalarType ct = compute_dtype(kind, op, result_type(b, s), b.device());
   Tensor st = scalar_operand(kind, s, ct, b.device());
   st.unsafeGetTensorImpl()->wrapped_number = true;
   return binary(op, kind, st, b, 1.0);
@@ -725,7 +729,8 @@ Tensor sqrt(const Tensor &a) { return unary(OpId::sqrt, UKind::Float, a); }
 Tensor rsqrt(const Tensor &a) { return unary(OpId::rsqrt, UKind::Float, a); }
 Tensor square(const Tensor &a) { return mul(a, a); }
 Tensor relu(const Tensor &a) {
-  GFY_CHECK(!a.defined() || a.scalar_type() != kBool, "\"clamp_min_cpu\" not implemented for 'Bool'");
+  GFY_CHECK(!a.defined() || a.scalar_type() != kBool, "\"", kernel_name("clamp_min", a.device()),
+            "\" not implemented for 'Bool'");
   return unary(OpId::relu, UKind::Same, a);
 }
 Tensor gelu(const Tensor &a, const std::string &approximate) {
@@ -771,8 +776,8 @@ GFY_FLOAT_UNARY(exp2)
 #undef GFY_FLOAT_UNARY
 Tensor logical_not(const Tensor &a) { return unary(OpId::logical_not, UKind::Bool, a); }
 Tensor bitwise_not(const Tensor &a) {
-  GFY_CHECK(!a.defined() || !a.is_floating_point(), "\"bitwise_not_cpu\" not implemented for '",
-            to_string(a.scalar_type()), "'");
+  GFY_CHECK(!a.defined() || !a.is_floating_point(), "\"", kernel_name("bitwise_not", a.device()),
+            "\" not implemented for '", to_string(a.scalar_type()), "'");
   return unary(OpId::bitwise_not, UKind::Same, a);
 }
 Tensor isnan(const Tensor &a) { return unary(OpId::isnan, UKind::Bool, a); }
@@ -781,7 +786,7 @@ namespace {
 Tensor clamp_impl(const Tensor &a, std::optional<Scalar> lo, std::optional<Scalar> hi, Tensor *self_out) {
   check_defined(a, "self");
   GFY_CHECK(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
-  GFY_CHECK(a.scalar_type() != kBool, "\"clamp_cpu\" not implemented for 'Bool'");
+  GFY_CHECK(a.scalar_type() != kBool, "\"", kernel_name("clamp", a.device()), "\" not implemented for 'Bool'");
   ScalarType ct = a.scalar_type();
   if (lo) ct = promote_types(ct, result_type(a, *lo));
   if (hi) ct = promote_types(ct, result_type(a, *hi));
@@ -998,7 +1003,8 @@ Tensor &Tensor::exp_() const { unary(OpId::exp, UKind::Float, *this, &mutable_se
 Tensor &Tensor::neg_() const { unary(OpId::neg, UKind::Same, *this, &mutable_self()); return mutable_self(); }
 Tensor &Tensor::bitwise_not_() const {
   check_defined(*this, "self");
-  GFY_CHECK(!is_floating_point(), "\"bitwise_not_cpu\" not implemented for '", to_string(scalar_type()), "'");
+  GFY_CHECK(!is_floating_point(), "\"", kernel_name("bitwise_not", device()), "\" not implemented for '",
+            to_string(scalar_type()), "'");
   unary(OpId::bitwise_not, UKind::Same, *this, &mutable_self());
   return mutable_self();
 }
@@ -1044,7 +1050,8 @@ Tensor &Tensor::uniform_(double from, double to) const {
 Tensor &Tensor::normal_(double mean, double std) const {
   check_defined(*this, "self");
   GFY_CHECK(std >= 0, "normal expects std >= 0.0, but found std ", std);
-  GFY_CHECK(is_floating_point(), "\"normal_kernel_cpu\" not implemented for '", to_string(scalar_type()), "'");
+  GFY_CHECK(is_floating_point(), "\"", kernel_name("normal_kernel", device()), "\" not implemented for '",
+            to_string(scalar_type()), "'");
   Tensor tmp = random_op(OpId::normal, sizes(), options(), mean, std, scalar_type());
   return copy_(tmp);
 }

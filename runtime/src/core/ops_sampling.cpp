@@ -121,7 +121,8 @@ Tensor normal(double mean, double std, IntArrayRef size, const TensorOptions &op
 Tensor &Tensor::exponential_(double lambd) const {
   check_defined(*this, "self");
   GFY_CHECK(lambd >= 0.0, "exponential_ expects lambda >= 0.0, but found lambda=", lambd);
-  GFY_CHECK(is_floating_point(), "\"exponential_cpu\" not implemented for '", scalar_type(), "'");
+  GFY_CHECK(is_floating_point(), "\"", kernel_name("exponential", device()), "\" not implemented for '",
+            scalar_type(), "'");
   NoGradGuard no_grad;
   return copy_(exponential_draws(sizes(), TensorOptions(kDouble).device(device())).div(lambd));
 }

@@ -105,7 +105,7 @@ std::tuple<Tensor, Tensor> median(const Tensor &a, int64_t dim, bool keepdim) {
 // v + sum(where(tied, x - v, 0)) / #tied is v exactly and has that derivative.
 Tensor median(const Tensor &a) {
   check_defined(a, "self");
-  GFY_CHECK(a.scalar_type() != kBool, "\"median_cpu\" not implemented for 'Bool'");
+  GFY_CHECK(a.scalar_type() != kBool, "\"", kernel_name("median", a.device()), "\" not implemented for 'Bool'");
   if (a.numel() == 0) {
     GFY_CHECK(a.is_floating_point(), "median() of an empty ", to_string(a.scalar_type()),
               " tensor: LibTorch converts NaN to an integer here, which has no defined value");
