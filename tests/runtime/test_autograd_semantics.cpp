@@ -77,7 +77,7 @@ TEST(AutogradSemantics, Errors) {
   EXPECT_EQ(error_of([&] { floor_divide(x, 2); }), "the derivative for 'floor_divide' is not implemented.");
 }
 
-TEST(AutogradSemantics, EveryOpDeclaresItsDerivative) {
+TEST(AutogradSemantics, EveryDifferentiableOpHasADerivative) {
   // Each ops.def op has an entry in the kernel derivative table exactly when ops.def declares
   // none of no_derivative, front_end_derivative, derivative_not_implemented: a new op without a
   // derivative fails here until its row says why.
