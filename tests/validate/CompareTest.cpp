@@ -96,8 +96,8 @@ TEST(Compare, GradientTargetsAndExceptions) {
   EXPECT_EQ(compareGradientTrial(Rew, Orig, {}).Reason,
             "a gradient w.r.t. parameter 'v', expected one w.r.t. parameter 'w'");
   Rew.Ok = false;
-  Rew.Error = "the derivative for 'cumprod' is not implemented.";
-  EXPECT_EQ(compareGradientTrial(Rew, Orig, {}).Reason, "raised 'the derivative for 'cumprod' is not implemented.'");
+  Rew.Error = "the derivative for 'floor_divide' is not implemented.";
+  EXPECT_EQ(compareGradientTrial(Rew, Orig, {}).Reason, "raised 'the derivative for 'floor_divide' is not implemented.'");
 }
 
 } // namespace

@@ -521,13 +521,13 @@ TEST(E2EGradients, OpWithoutADerivativeIsReportedNotSupported) {
   const Row &E = Rows["RunningProduct"];
   EXPECT_EQ(E.Equivalent, 8);
   EXPECT_EQ(E.Gradients, "not supported");
-  EXPECT_EQ(E.GradNote, "the derivative for 'cumprod' is not implemented.");
+  EXPECT_EQ(E.GradNote, "the derivative for 'floor_divide' is not implemented.");
   EXPECT_TRUE(E.Passed) << "by default an entry whose backward cannot run does not fail";
   EXPECT_EQ(R.ExitCode, 0) << R.Stdout;
 
   RunResult Text = validate({GradModels + "/no_derivative.cpp", "--quiet"});
   EXPECT_NE(Text.Stdout.find("RunningProduct  8/8         not supported"), std::string::npos) << Text.Stdout;
-  EXPECT_NE(Text.Stdout.find("  gradients: not supported (the derivative for 'cumprod' is not implemented.)\n"),
+  EXPECT_NE(Text.Stdout.find("  gradients: not supported (the derivative for 'floor_divide' is not implemented.)\n"),
             std::string::npos)
       << Text.Stdout;
 
@@ -536,7 +536,7 @@ TEST(E2EGradients, OpWithoutADerivativeIsReportedNotSupported) {
   const Row F = parseReport(Forced.Stdout)["RunningProduct"];
   EXPECT_FALSE(F.Passed);
   EXPECT_TRUE(anyContains(F.Problems, "--grad asks for gradients, but the runtime cannot run the original's backward "
-                                      "pass: the derivative for 'cumprod' is not implemented.")) << ::testing::PrintToString(F.Problems);
+                                      "pass: the derivative for 'floor_divide' is not implemented.")) << ::testing::PrintToString(F.Problems);
 }
 
 TEST(E2EErrors, UnknownEntry) {

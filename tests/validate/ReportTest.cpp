@@ -135,25 +135,25 @@ TEST(Report, GradientsNotSupportedIsANoteUnlessRequired) {
   RunSummary S = seedSummary();
   EntryReport &E = S.Entries[0];
   E.Gradients.Status = GradientVerdict::State::NotSupported;
-  E.Gradients.Message = "the derivative for 'cumprod' is not implemented.";
+  E.Gradients.Message = "the derivative for 'floor_divide' is not implemented.";
   EXPECT_TRUE(S.passed());
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   writeTextReport(OS, S);
   EXPECT_NE(Out.find("NonTraceableModel  8/8         not supported  no: item"), std::string::npos) << Out;
-  EXPECT_NE(Out.find("  gradients: not supported (the derivative for 'cumprod' is not implemented.)\n"),
+  EXPECT_NE(Out.find("  gradients: not supported (the derivative for 'floor_divide' is not implemented.)\n"),
             std::string::npos)
       << Out;
   E.Gradients.Required = true; // --grad: a failure, which the validator states as a problem
   E.Problems = {"--grad asks for gradients, but the runtime cannot run the original's backward pass: the derivative "
-                "for 'cumprod' is not implemented."};
+                "for 'floor_divide' is not implemented."};
   EXPECT_FALSE(S.passed());
   Out.clear();
   writeTextReport(OS, S);
   EXPECT_NE(Out.find("NonTraceableModel (testdata/models/non_traceable.cpp): FAILED\n"), std::string::npos) << Out;
   EXPECT_EQ(Out.find("  gradients: not supported"), std::string::npos) << "said once, in the problem\n" << Out;
   EXPECT_NE(Out.find("  problem: --grad asks for gradients, but the runtime cannot run the original's backward pass: "
-                     "the derivative for 'cumprod' is not implemented.\n"),
+                     "the derivative for 'floor_divide' is not implemented.\n"),
             std::string::npos)
       << Out;
 }
@@ -178,11 +178,11 @@ TEST(Report, GradientJsonFields) {
   EXPECT_EQ(E.getInteger("gradient_matches"), 7);
   EXPECT_EQ(E.getInteger("gradient_trials"), 8);
   EXPECT_EQ(E.getBoolean("passed"), false);
-  S.Entries[0].Gradients = {GradientVerdict::State::NotSupported, 0, 0, false, "the derivative for 'cumprod' is not "
+  S.Entries[0].Gradients = {GradientVerdict::State::NotSupported, 0, 0, false, "the derivative for 'floor_divide' is not "
                                                                                  "implemented."};
   E = Entry();
   EXPECT_EQ(E.getString("gradients"), "not supported");
-  EXPECT_EQ(E.getString("gradient_note"), "the derivative for 'cumprod' is not implemented.");
+  EXPECT_EQ(E.getString("gradient_note"), "the derivative for 'floor_divide' is not implemented.");
   EXPECT_TRUE(E.get("gradient_matches")->getAsNull());
   EXPECT_EQ(E.getBoolean("passed"), true);
 }
