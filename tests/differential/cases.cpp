@@ -2458,6 +2458,16 @@ DIFF_CASE(grad_scatter_and_cumprod) {
   weighted_backward(y);
   return {y, self.grad(), src.grad(), x.grad()};
 }
+DIFF_CASE(grad_scatter_zero_dim) {
+  // A 0-d self: scatter writes its one element (the last write wins), scatter_add sums into it in
+  // self's dtype, with gradients through both.
+  auto ints = torch::scalar_tensor(5, torch::kInt).scatter_add(0, torch::tensor({0, 0}), torch::tensor({2, 3}, torch::kInt));
+  auto x = leaf({}), src = leaf({2}, 0.3, 1);
+  auto y = torch::stack({(x * 2).scatter(0, torch::tensor(int64_t(0)), src.select(0, 1)),
+                         (x * 3).scatter_add(0, torch::tensor({0, 0}), src)});
+  weighted_backward(y);
+  return {ints, y, x.grad(), src.grad()};
+}
 DIFF_CASE(grad_embedding_padding_idx) {
   torch::nn::Embedding emb(torch::nn::EmbeddingOptions(6, 3).padding_idx(2));
   fix_weights(*emb);

@@ -463,7 +463,7 @@ void put_along(const Tensor &target, int64_t dim, const Tensor &index, const Ten
     // One element: the put is its last write or the sum, without a view of the target (a write
     // through a view of a tensor with history is not recorded).
     const Tensor v = src.reshape({-1}).narrow(0, 0, index.numel());
-    if (accumulate) target.add_(v.sum());
+    if (accumulate) target.add_(v.sum().to(target.scalar_type())); // sum widens integers
     else target.copy_(v.select(0, index.numel() - 1));
     return;
   }
