@@ -85,9 +85,7 @@ llvm::Expected<int> PaddedLifter::classifySort(const Expr *E, std::map<const Stm
   Prelude += "auto " + Order + " = " + Api.spell(E, "argsort") + "(" + Padded + ", /*stable=*/true, 0, " +
              DescendingText + ");\n";
   Replaced[E] = Order;
-  Counts.push_back(Count);
-  Orders.push_back(Order);
-  const int Group = static_cast<int>(Counts.size()) - 1;
+  const int Group = addGroup(Count, Order);
   const auto *KeyRef = dyn_cast<DeclRefExpr>(stripAll(Key));
   PositionGroups[Group] = {*KeyGroup, KeyText + ".size(0)", KeyRef ? KeyRef->getDecl() : nullptr};
   return Group;
@@ -202,9 +200,7 @@ llvm::Expected<int> PaddedLifter::classifySuppression(const Expr *E, std::map<co
              Api.spellConstant(E, "kInt") + "), /*stable=*/true, 0);\n";
   Prelude += "auto " + Count + " = " + Alive + ".sum();\n";
   Replaced[E] = ByScore + ".index_select(0, " + Order + ")";
-  Counts.push_back(Count);
-  Orders.push_back(Order);
-  const int Group = static_cast<int>(Counts.size()) - 1;
+  const int Group = addGroup(Count, Order);
   const auto *BoxesRef = dyn_cast<DeclRefExpr>(stripAll(BoxesArg));
   PositionGroups[Group] = {*BoxGroup, Boxes + ".size(0)", BoxesRef ? BoxesRef->getDecl() : nullptr};
   return Group;

@@ -171,9 +171,8 @@ bool isPaddableSelection(const Expr *E, const ApiModel &Api) {
 }
 
 int PaddedLifter::derive(int Group, std::string Count) {
-  Counts.push_back(std::move(Count));
-  Orders.push_back(Orders[Group]);
-  const int Made = static_cast<int>(Counts.size()) - 1;
+  const std::string Order = Orders[Group]; // a copy: addGroup grows Orders
+  const int Made = addGroup(Count, Order);
   if (auto It = PositionGroups.find(Group); It != PositionGroups.end())
     PositionGroups.emplace(Made, It->second);
   Derived.insert(Made);
@@ -581,9 +580,7 @@ llvm::Expected<int> PaddedLifter::classifyPositions(const Expr *E, std::map<cons
              ").to(" + Api.spellConstant(E, "kInt") + "), /*stable=*/true, 0);\n";
   Prelude += "auto " + Count + " = " + Valid + ".sum();\n";
   Replaced[E] = Order;
-  Counts.push_back(Count);
-  Orders.push_back(Order);
-  const int Group = static_cast<int>(Counts.size()) - 1;
+  const int Group = addGroup(Count, Order);
   PositionGroups[Group] = {*MaskGroup, MaskText + ".size(0)", nullptr};
   return Group;
 }
@@ -645,9 +642,7 @@ llvm::Expected<int> PaddedLifter::classifySelection(const Expr *E, std::map<cons
              ").to(" + Api.spellConstant(E, "kInt") + "), /*stable=*/true, 0);\n";
   Prelude += "auto " + Count + " = " + Valid + ".sum();\n";
   Replaced[E] = SourceText + ".index_select(0, " + Order + ")";
-  Counts.push_back(Count);
-  Orders.push_back(Order);
-  const int Group = static_cast<int>(Counts.size()) - 1;
+  const int Group = addGroup(Count, Order);
   if (MaskRef)
     ByMask[{MaskRef->getDecl(), *SourceGroup}] = Group;
   return Group;

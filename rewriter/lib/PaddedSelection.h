@@ -105,6 +105,12 @@ private:
     const clang::ValueDecl *Source = nullptr; ///< the variable they index, until it is assigned again
   };
   std::map<int, PositionRows> PositionGroups;
+  /// A new padded group with its count and row order (locals of the prelude); its index.
+  int addGroup(const std::string &Count, const std::string &Order) {
+    Counts.push_back(Count);
+    Orders.push_back(Order);
+    return static_cast<int>(Counts.size()) - 1;
+  }
   std::set<int> Derived;  ///< groups made by derive()
   std::set<int> NonEmpty; ///< groups proven to hold a row wherever the code reads them now
 
