@@ -636,8 +636,6 @@ GFY_BITWISE_FN(bitwise_xor)
 Tensor max(const Tensor &a, const Tensor &b) { return maximum(a, b); }
 Tensor min(const Tensor &a, const Tensor &b) { return minimum(a, b); }
 
-Tensor atan2(const Tensor &y, const Tensor &x) { return binary(OpId::atan2, Kind::Float, y, x, 1.0); }
-Tensor hypot(const Tensor &a, const Tensor &b) { return binary(OpId::hypot, Kind::FloatOnly, a, b, 1.0); }
 Tensor fmod(const Tensor &a, const Tensor &b) { return binary(OpId::fmod, Kind::NoBool, a, b, 1.0); }
 Tensor fmod(const Tensor &a, const Scalar &b) { return binary_scalar(OpId::fmod, Kind::NoBool, a, b, 1.0); }
 Tensor remainder(const Tensor &a, const Tensor &b) { return binary(OpId::remainder, Kind::NoBool, a, b, 1.0); }
@@ -748,32 +746,35 @@ Tensor gelu(const Tensor &a, const std::string &approximate) {
 }
 Tensor sigmoid(const Tensor &a) { return unary(OpId::sigmoid, UKind::Float, a); }
 Tensor tanh(const Tensor &a) { return unary(OpId::tanh, UKind::Float, a); }
-#define GFY_FLOAT_UNARY(name)                                                                      \
-  Tensor name(const Tensor &a) { return unary(OpId::name, UKind::Float, a); }                      \
+// Maps (ops.def's GFY_MAP_OP rows): the function, the method and the in-place method, checked
+// and promoted as the row's `promotion` says.
+#define GFY_MAP_KIND_unary_to_float UKind::Float
+#define GFY_MAP_KIND_binary_to_float Kind::Float
+#define GFY_MAP_KIND_binary_float_only Kind::FloatOnly
+#define GFY_MAP_FRONT_unary(name, k)                                                               \
+  Tensor name(const Tensor &a) { return unary(OpId::name, k, a); }                                 \
   Tensor Tensor::name() const { return gfy::name(*this); }                                         \
-  Tensor &Tensor::name##_() const {                                                                      \
-    unary(OpId::name, UKind::Float, *this, &mutable_self());                                                  \
-    return mutable_self();                                                                                  \
+  Tensor &Tensor::name##_() const {                                                                \
+    unary(OpId::name, k, *this, &mutable_self());                                                  \
+    return mutable_self();                                                                         \
   }
-GFY_FLOAT_UNARY(sin)
-GFY_FLOAT_UNARY(cos)
-GFY_FLOAT_UNARY(tan)
-GFY_FLOAT_UNARY(asin)
-GFY_FLOAT_UNARY(acos)
-GFY_FLOAT_UNARY(atan)
-GFY_FLOAT_UNARY(sinh)
-GFY_FLOAT_UNARY(cosh)
-GFY_FLOAT_UNARY(asinh)
-GFY_FLOAT_UNARY(acosh)
-GFY_FLOAT_UNARY(atanh)
-GFY_FLOAT_UNARY(erf)
-GFY_FLOAT_UNARY(erfc)
-GFY_FLOAT_UNARY(log1p)
-GFY_FLOAT_UNARY(expm1)
-GFY_FLOAT_UNARY(log2)
-GFY_FLOAT_UNARY(log10)
-GFY_FLOAT_UNARY(exp2)
-#undef GFY_FLOAT_UNARY
+#define GFY_MAP_FRONT_binary(name, k)                                                              \
+  Tensor name(const Tensor &a, const Tensor &b) { return binary(OpId::name, k, a, b, 1.0); }       \
+  Tensor Tensor::name(const Tensor &other) const { return gfy::name(*this, other); }               \
+  Tensor &Tensor::name##_(const Tensor &other) const {                                             \
+    binary(OpId::name, k, *this, other, 1.0, &mutable_self());                                     \
+    return mutable_self();                                                                         \
+  }
+#define GFY_OP(name, kind, dtypes, traits)
+#define GFY_MAP_OP(name, kind, dtypes, promotion, traits) GFY_MAP_FRONT_##kind(name, GFY_MAP_KIND_##kind##_##promotion)
+#include <graphify/ops.def>
+#undef GFY_MAP_OP
+#undef GFY_OP
+#undef GFY_MAP_FRONT_binary
+#undef GFY_MAP_FRONT_unary
+#undef GFY_MAP_KIND_binary_float_only
+#undef GFY_MAP_KIND_binary_to_float
+#undef GFY_MAP_KIND_unary_to_float
 Tensor logical_not(const Tensor &a) { return unary(OpId::logical_not, UKind::Bool, a); }
 Tensor bitwise_not(const Tensor &a) {
   GFY_CHECK(!a.defined() || !a.is_floating_point(), "\"", kernel_name("bitwise_not", a.device()),
@@ -946,8 +947,6 @@ Tensor Tensor::maximum(const Tensor &o) const { return gfy::maximum(*this, o); }
 Tensor Tensor::where(const Tensor &cond, const Tensor &o) const { return gfy::where(cond, *this, o); }
 Tensor Tensor::where(const Tensor &cond, const Scalar &o) const { return gfy::where(cond, *this, o); }
 Tensor Tensor::minimum(const Tensor &o) const { return gfy::minimum(*this, o); }
-Tensor Tensor::atan2(const Tensor &o) const { return gfy::atan2(*this, o); }
-Tensor Tensor::hypot(const Tensor &o) const { return gfy::hypot(*this, o); }
 Tensor Tensor::fmod(const Tensor &o) const { return gfy::fmod(*this, o); }
 Tensor Tensor::fmod(const Scalar &o) const { return gfy::fmod(*this, o); }
 Tensor Tensor::remainder(const Tensor &o) const { return gfy::remainder(*this, o); }
@@ -1027,8 +1026,6 @@ Tensor &Tensor::logical_not_() const {
 Tensor &Tensor::logical_and_(const Tensor &o) const { return logical_in_place(mutable_self(), o, &gfy::logical_and); }
 Tensor &Tensor::logical_or_(const Tensor &o) const { return logical_in_place(mutable_self(), o, &gfy::logical_or); }
 Tensor &Tensor::logical_xor_(const Tensor &o) const { return logical_in_place(mutable_self(), o, &gfy::logical_xor); }
-Tensor &Tensor::atan2_(const Tensor &o) const { binary(OpId::atan2, Kind::Float, *this, o, 1.0, &mutable_self()); return mutable_self(); }
-Tensor &Tensor::hypot_(const Tensor &o) const { binary(OpId::hypot, Kind::FloatOnly, *this, o, 1.0, &mutable_self()); return mutable_self(); }
 Tensor &Tensor::fmod_(const Tensor &o) const { binary(OpId::fmod, Kind::NoBool, *this, o, 1.0, &mutable_self()); return mutable_self(); }
 Tensor &Tensor::fmod_(const Scalar &o) const { binary_scalar(OpId::fmod, Kind::NoBool, *this, o, 1.0, &mutable_self()); return mutable_self(); }
 Tensor &Tensor::remainder_(const Tensor &o) const { binary(OpId::remainder, Kind::NoBool, *this, o, 1.0, &mutable_self()); return mutable_self(); }

@@ -121,33 +121,12 @@ void register_backend(DeviceType type, std::unique_ptr<Backend> backend) {
 AllocatorStats allocator_stats(DeviceType device) { return backend_for(device).stats(); }
 void empty_cache(DeviceType device) { backend_for(device).empty_cache(); }
 
-namespace {
-// The dtype sets named in ops.def; see the comment at its top.
-enum DtypeSet { ALL, NUM, FLT, INT, IDX };
-bool in_set(DtypeSet set, ScalarType t) {
-  switch (set) {
-  case ALL: return true;
-  case IDX: return true;
-  case NUM: return t != kBool;
-  case FLT: return isFloatingType(t);
-  case INT: return !isFloatingType(t);
-  }
-  return false;
-}
-constexpr DtypeSet kOpDtypes[] = {
-#define GFY_OP(name, kind, dtypes, traits) dtypes,
-#include <graphify/ops.def>
-#undef GFY_OP
-};
-static_assert(sizeof(kOpDtypes) / sizeof(kOpDtypes[0]) == size_t(kNumOps));
-} // namespace
-
 bool op_table_dtypes(OpId op, ScalarType dtype) {
   // Half and bfloat16 are storage types: backends convert them, and every other op on them runs
   // in float (detail::run, src/core/Dispatch.cpp).
   if (isReducedFloatingType(dtype)) return op == OpId::copy;
   const int i = int(op);
-  return i >= 0 && i < kNumOps && in_set(kOpDtypes[i], dtype);
+  return i >= 0 && i < kNumOps && in_dtype_set(op_dtype_set(op), dtype);
 }
 
 std::string_view op_name(OpId op) {

@@ -1,6 +1,7 @@
 // CPU reference kernels for copies, fills, random numbers and elementwise math. Every kernel
 // receives operands already broadcast to the output's shape and already converted to one compute
 // dtype (the front-end did it), so each is one loop_nd with a contiguous fast path.
+#include "../core/ElementMath.h"
 #include "../core/IntegerDivision.h"
 #include "Generator.h"
 #include "Kernels.h"
@@ -273,12 +274,6 @@ void minimum_kernel(OpCall &c) {
   });
 }
 
-void atan2_kernel(OpCall &c) {
-  dispatch_float(I(c.out[0]).dtype, [&]<class T>() { binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T y, T x) { return std::atan2(y, x); }); });
-}
-void hypot_kernel(OpCall &c) {
-  dispatch_float(I(c.out[0]).dtype, [&]<class T>() { binary_loop<T, T>(c.out[0], c.in[0], c.in[1], [](T x, T y) { return std::hypot(x, y); }); });
-}
 
 // Integer fmod/remainder/floor_divide throw on a zero divisor as LibTorch does ("ZeroDivisionError");
 // floating ones follow IEEE (NaN or +-inf). The formulas are LibTorch 1.13's, so signed zeros and
@@ -350,27 +345,25 @@ GFY_UNARY_KERNEL(rsqrt, dispatch_float, T(1) / std::sqrt(x))
 GFY_UNARY_KERNEL(relu, dispatch_num, relu_fn(x))
 GFY_UNARY_KERNEL(sigmoid, dispatch_float, sigmoid_fn(x))
 GFY_UNARY_KERNEL(tanh, dispatch_float, tanh_fn(x))
-// The rest of the floating functions call libm: accuracy first (exp_fast is for the hot
-// exp/sigmoid/tanh of LSTM gates only). Domain errors give NaN, poles +-inf, as in LibTorch.
-GFY_UNARY_KERNEL(sin, dispatch_float, std::sin(x))
-GFY_UNARY_KERNEL(cos, dispatch_float, std::cos(x))
-GFY_UNARY_KERNEL(tan, dispatch_float, std::tan(x))
-GFY_UNARY_KERNEL(asin, dispatch_float, std::asin(x))
-GFY_UNARY_KERNEL(acos, dispatch_float, std::acos(x))
-GFY_UNARY_KERNEL(atan, dispatch_float, std::atan(x))
-GFY_UNARY_KERNEL(sinh, dispatch_float, std::sinh(x))
-GFY_UNARY_KERNEL(cosh, dispatch_float, std::cosh(x))
-GFY_UNARY_KERNEL(asinh, dispatch_float, std::asinh(x))
-GFY_UNARY_KERNEL(acosh, dispatch_float, std::acosh(x))
-GFY_UNARY_KERNEL(atanh, dispatch_float, std::atanh(x))
-GFY_UNARY_KERNEL(erf, dispatch_float, std::erf(x))
-GFY_UNARY_KERNEL(erfc, dispatch_float, std::erfc(x))
-GFY_UNARY_KERNEL(log1p, dispatch_float, std::log1p(x))
-GFY_UNARY_KERNEL(expm1, dispatch_float, std::expm1(x))
-GFY_UNARY_KERNEL(log2, dispatch_float, std::log2(x))
-GFY_UNARY_KERNEL(log10, dispatch_float, std::log10(x))
-GFY_UNARY_KERNEL(exp2, dispatch_float, std::exp2(x))
 #undef GFY_UNARY_KERNEL
+
+// --- maps (ops.def's GFY_MAP_OP rows) -----------------------------------------------------------
+// One loop over the op's per-element function (core/ElementMath.h), which the CUDA kernel shares.
+// They call libm: accuracy first (exp_fast above is for the hot exp/sigmoid/tanh of LSTM gates
+// only). Domain errors give NaN, poles +-inf, as in LibTorch.
+
+template <OpId Op, class F> void map_unary(OpCall &c, F f) {
+  dispatch_for<Op>(I(c.out[0]).dtype, [&]<class T>() { unary_loop<T, T>(c.out[0], c.in[0], f); });
+}
+template <OpId Op, class F> void map_binary(OpCall &c, F f) {
+  dispatch_for<Op>(I(c.out[0]).dtype, [&]<class T>() { binary_loop<T, T>(c.out[0], c.in[0], c.in[1], f); });
+}
+#define GFY_OP(name, kind, dtypes, traits)
+#define GFY_MAP_OP(name, kind, dtypes, promotion, traits)                                          \
+  void name##_kernel(OpCall &c) { map_##kind<OpId::name>(c, elem::name{}); }
+#include <graphify/ops.def>
+#undef GFY_MAP_OP
+#undef GFY_OP
 
 void gelu_kernel(OpCall &c) {
   dispatch_float(I(c.out[0]).dtype, [&]<class T>() {

@@ -153,6 +153,21 @@ template <class F> void dispatch_float(ScalarType t, F &&f) {
   }
 }
 
+/// Runs f.template operator()<T>() for the C++ type of `t`, over the dtype set ops.def declares
+/// for `Op` (only those types are instantiated; another dtype throws, as the dispatchers above).
+template <OpId Op, class F> void dispatch_for(ScalarType t, F &&f) {
+  using namespace gfy::detail::ops_def;
+  constexpr DtypeSet set = op_dtype_set(Op);
+  if constexpr (set == FLT) dispatch_float(t, f);
+  else if constexpr (set == NUM) dispatch_num(t, f);
+  else if constexpr (set == INT) {
+    dispatch_all(t, [&]<class T>() {
+      if constexpr (std::is_floating_point_v<T>) throw Error(std::string("CPU kernel not implemented for dtype ") + to_string(t));
+      else f.template operator()<T>();
+    });
+  } else dispatch_all(t, f);
+}
+
 /// How a (rows x cols) matrix with element strides (s0, s1) can be passed to BLAS without a
 /// copy: row-major as is (trans = false) or as the transpose of a row-major matrix
 /// (trans = true), with leading dimension `ld`. False when neither works.

@@ -3,6 +3,7 @@
 // exactly what the CPU reference (src/cpu/ElementwiseKernels.cpp) computes per element. The
 // transcendental functions are CUDA's correctly-rounded-within-few-ulp versions; the CPU uses
 // its own fast exp/tanh, so the two agree to a few ulp, not bitwise.
+#include "../core/ElementMath.h"
 #include "../core/IntegerDivision.h"
 #include "Kernels.cuh"
 
@@ -123,12 +124,6 @@ template <class T> struct MinimumF {
   __device__ T operator()(T x, T y) const { return (x < y || is_nan(x)) ? x : y; }
 };
 
-template <class T> struct Atan2F {
-  __device__ T operator()(T y, T x) const { return ::atan2(y, x); }
-};
-template <class T> struct HypotF {
-  __device__ T operator()(T x, T y) const { return ::hypot(x, y); }
-};
 // fmod / remainder / floor_divide: the CPU reference's formulas (LibTorch 1.13's); an integer
 // zero divisor is reported, as the CPU throws.
 template <class T> struct FmodF {
@@ -209,24 +204,6 @@ GFY_CUDA_UNARY_FUNCTOR(RsqrtF, T(1) / ::sqrt(x))
 GFY_CUDA_UNARY_FUNCTOR(ReluF, (x > T(0) || is_nan(x)) ? x : T(0))
 GFY_CUDA_UNARY_FUNCTOR(SigmoidF, T(1) / (T(1) + ::exp(-x)))
 GFY_CUDA_UNARY_FUNCTOR(TanhF, ::tanh(x))
-GFY_CUDA_UNARY_FUNCTOR(SinF, ::sin(x))
-GFY_CUDA_UNARY_FUNCTOR(CosF, ::cos(x))
-GFY_CUDA_UNARY_FUNCTOR(TanF, ::tan(x))
-GFY_CUDA_UNARY_FUNCTOR(AsinF, ::asin(x))
-GFY_CUDA_UNARY_FUNCTOR(AcosF, ::acos(x))
-GFY_CUDA_UNARY_FUNCTOR(AtanF, ::atan(x))
-GFY_CUDA_UNARY_FUNCTOR(SinhF, ::sinh(x))
-GFY_CUDA_UNARY_FUNCTOR(CoshF, ::cosh(x))
-GFY_CUDA_UNARY_FUNCTOR(AsinhF, ::asinh(x))
-GFY_CUDA_UNARY_FUNCTOR(AcoshF, ::acosh(x))
-GFY_CUDA_UNARY_FUNCTOR(AtanhF, ::atanh(x))
-GFY_CUDA_UNARY_FUNCTOR(ErfF, ::erf(x))
-GFY_CUDA_UNARY_FUNCTOR(ErfcF, ::erfc(x))
-GFY_CUDA_UNARY_FUNCTOR(Log1pF, ::log1p(x))
-GFY_CUDA_UNARY_FUNCTOR(Expm1F, ::expm1(x))
-GFY_CUDA_UNARY_FUNCTOR(Log2F, ::log2(x))
-GFY_CUDA_UNARY_FUNCTOR(Log10F, ::log10(x))
-GFY_CUDA_UNARY_FUNCTOR(Exp2F, ::exp2(x))
 GFY_CUDA_UNARY_FUNCTOR(GeluErfF, T(0.5) * x * (T(1) + ::erf(x * T(0.7071067811865476))))
 GFY_CUDA_UNARY_FUNCTOR(GeluTanhF, T(0.5) * x * (T(1) + ::tanh(T(0.7978845608028654) * (x + T(0.044715) * x * x * x))))
 #undef GFY_CUDA_UNARY_FUNCTOR
@@ -429,8 +406,6 @@ void bitwise_or_cuda(OpCall &c, const LaunchContext &ctx) {
 void bitwise_xor_cuda(OpCall &c, const LaunchContext &ctx) {
   GFY_DISPATCH_INT(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, BitXorF<T>{}))
 }
-void atan2_cuda(OpCall &c, const LaunchContext &ctx) { GFY_DISPATCH_FLOAT(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, Atan2F<T>{})) }
-void hypot_cuda(OpCall &c, const LaunchContext &ctx) { GFY_DISPATCH_FLOAT(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, HypotF<T>{})) }
 void fmod_cuda(OpCall &c, const LaunchContext &ctx) {
   GFY_DISPATCH_NUM(I(c.out[0]).dtype, T, binary<T, T>(c, ctx, FmodF<T>{ctx.error}))
 }
@@ -454,26 +429,19 @@ GFY_CUDA_UNARY(rsqrt, GFY_DISPATCH_FLOAT, RsqrtF)
 GFY_CUDA_UNARY(relu, GFY_DISPATCH_NUM, ReluF)
 GFY_CUDA_UNARY(sigmoid, GFY_DISPATCH_FLOAT, SigmoidF)
 GFY_CUDA_UNARY(tanh, GFY_DISPATCH_FLOAT, TanhF)
-GFY_CUDA_UNARY(sin, GFY_DISPATCH_FLOAT, SinF)
-GFY_CUDA_UNARY(cos, GFY_DISPATCH_FLOAT, CosF)
-GFY_CUDA_UNARY(tan, GFY_DISPATCH_FLOAT, TanF)
-GFY_CUDA_UNARY(asin, GFY_DISPATCH_FLOAT, AsinF)
-GFY_CUDA_UNARY(acos, GFY_DISPATCH_FLOAT, AcosF)
-GFY_CUDA_UNARY(atan, GFY_DISPATCH_FLOAT, AtanF)
-GFY_CUDA_UNARY(sinh, GFY_DISPATCH_FLOAT, SinhF)
-GFY_CUDA_UNARY(cosh, GFY_DISPATCH_FLOAT, CoshF)
-GFY_CUDA_UNARY(asinh, GFY_DISPATCH_FLOAT, AsinhF)
-GFY_CUDA_UNARY(acosh, GFY_DISPATCH_FLOAT, AcoshF)
-GFY_CUDA_UNARY(atanh, GFY_DISPATCH_FLOAT, AtanhF)
-GFY_CUDA_UNARY(erf, GFY_DISPATCH_FLOAT, ErfF)
-GFY_CUDA_UNARY(erfc, GFY_DISPATCH_FLOAT, ErfcF)
-GFY_CUDA_UNARY(log1p, GFY_DISPATCH_FLOAT, Log1pF)
-GFY_CUDA_UNARY(expm1, GFY_DISPATCH_FLOAT, Expm1F)
-GFY_CUDA_UNARY(log2, GFY_DISPATCH_FLOAT, Log2F)
-GFY_CUDA_UNARY(log10, GFY_DISPATCH_FLOAT, Log10F)
-GFY_CUDA_UNARY(exp2, GFY_DISPATCH_FLOAT, Exp2F)
 GFY_CUDA_UNARY(bitwise_not, GFY_DISPATCH_INT, BitNotF)
 #undef GFY_CUDA_UNARY
+
+// Maps (ops.def's GFY_MAP_OP rows): one launch of the op's per-element function
+// (core/ElementMath.h), the one the CPU reference runs.
+#define GFY_OP(name, kind, dtypes, traits)
+#define GFY_MAP_OP(name, kind, dtypes, promotion, traits)                                          \
+  void name##_cuda(OpCall &c, const LaunchContext &ctx) {                                          \
+    GFY_DISPATCH_##dtypes(I(c.out[0]).dtype, T, kind<T, T>(c, ctx, ::gfy::elem::name{}))           \
+  }
+#include <graphify/ops.def>
+#undef GFY_MAP_OP
+#undef GFY_OP
 
 void gelu_cuda(OpCall &c, const LaunchContext &ctx) {
   GFY_DISPATCH_FLOAT(I(c.out[0]).dtype, T, {

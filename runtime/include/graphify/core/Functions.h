@@ -130,28 +130,18 @@ Tensor tanh(const Tensor &a);
 /// \code
 ///   gfy::Tensor y = gfy::sin(gfy::arange(4));   // float: 0, 0.8415, 0.9093, 0.1411
 /// \endcode
-Tensor sin(const Tensor &a);
-Tensor cos(const Tensor &a);
-Tensor tan(const Tensor &a);
-Tensor asin(const Tensor &a);
-Tensor acos(const Tensor &a);
-Tensor atan(const Tensor &a);
-Tensor sinh(const Tensor &a);
-Tensor cosh(const Tensor &a);
-Tensor asinh(const Tensor &a);
-Tensor acosh(const Tensor &a);
-Tensor atanh(const Tensor &a);
-Tensor erf(const Tensor &a);
-Tensor erfc(const Tensor &a);
-Tensor log1p(const Tensor &a);
-Tensor expm1(const Tensor &a);
-Tensor log2(const Tensor &a);
-Tensor log10(const Tensor &a);
-Tensor exp2(const Tensor &a);
-/// atan2(y, x); integer inputs give the default dtype.
-Tensor atan2(const Tensor &y, const Tensor &x);
-/// Floating inputs only (LibTorch 1.13 has no integer hypot).
-Tensor hypot(const Tensor &a, const Tensor &b);
+/// atan2(y, x): integer inputs give the default dtype. hypot(a, b): floating inputs only
+/// (LibTorch 1.13 has no integer hypot). The maps of ops.def (GFY_MAP_OP rows): the row's
+/// `promotion` says what integer inputs do.
+#define GFY_OP(name, kind, dtypes, traits)
+#define GFY_MAP_OP(name, kind, dtypes, promotion, traits) GFY_FUNCTION_MAP_##kind(name)
+#define GFY_FUNCTION_MAP_unary(name) Tensor name(const Tensor &a);
+#define GFY_FUNCTION_MAP_binary(name) Tensor name(const Tensor &a, const Tensor &b);
+#include <graphify/ops.def>
+#undef GFY_FUNCTION_MAP_binary
+#undef GFY_FUNCTION_MAP_unary
+#undef GFY_MAP_OP
+#undef GFY_OP
 /// C's fmod: the result takes the sign of `a`. Integer division by zero throws.
 Tensor fmod(const Tensor &a, const Tensor &b);
 Tensor fmod(const Tensor &a, const Scalar &b);

@@ -310,26 +310,16 @@ public:
   Tensor &tanh_() const;
   Tensor &exp_() const;
   Tensor &neg_() const;
-  Tensor &sin_() const;
-  Tensor &cos_() const;
-  Tensor &tan_() const;
-  Tensor &asin_() const;
-  Tensor &acos_() const;
-  Tensor &atan_() const;
-  Tensor &sinh_() const;
-  Tensor &cosh_() const;
-  Tensor &asinh_() const;
-  Tensor &acosh_() const;
-  Tensor &atanh_() const;
-  Tensor &erf_() const;
-  Tensor &erfc_() const;
-  Tensor &log1p_() const;
-  Tensor &expm1_() const;
-  Tensor &log2_() const;
-  Tensor &log10_() const;
-  Tensor &exp2_() const;
-  Tensor &atan2_(const Tensor &other) const;
-  Tensor &hypot_(const Tensor &other) const;
+  // The maps of ops.def (GFY_MAP_OP rows), in place: sin_(), atan2_(other), ...
+#define GFY_OP(name, kind, dtypes, traits)
+#define GFY_MAP_OP(name, kind, dtypes, promotion, traits) GFY_TENSOR_MAP_INPLACE_##kind(name)
+#define GFY_TENSOR_MAP_INPLACE_unary(name) Tensor &name##_() const;
+#define GFY_TENSOR_MAP_INPLACE_binary(name) Tensor &name##_(const Tensor &other) const;
+#include <graphify/ops.def>
+#undef GFY_TENSOR_MAP_INPLACE_binary
+#undef GFY_TENSOR_MAP_INPLACE_unary
+#undef GFY_MAP_OP
+#undef GFY_OP
   Tensor &fmod_(const Tensor &other) const;
   Tensor &fmod_(const Scalar &other) const;
   Tensor &remainder_(const Tensor &other) const;
@@ -383,26 +373,16 @@ public:
   Tensor sigmoid() const;
   Tensor tanh() const;
   Tensor square() const { return mul(*this); }
-  Tensor sin() const;
-  Tensor cos() const;
-  Tensor tan() const;
-  Tensor asin() const;
-  Tensor acos() const;
-  Tensor atan() const;
-  Tensor sinh() const;
-  Tensor cosh() const;
-  Tensor asinh() const;
-  Tensor acosh() const;
-  Tensor atanh() const;
-  Tensor erf() const;
-  Tensor erfc() const;
-  Tensor log1p() const;
-  Tensor expm1() const;
-  Tensor log2() const;
-  Tensor log10() const;
-  Tensor exp2() const;
-  Tensor atan2(const Tensor &other) const;
-  Tensor hypot(const Tensor &other) const;
+  // The maps of ops.def (GFY_MAP_OP rows): sin(), atan2(other), ... (gfy::sin, gfy::atan2).
+#define GFY_OP(name, kind, dtypes, traits)
+#define GFY_MAP_OP(name, kind, dtypes, promotion, traits) GFY_TENSOR_MAP_##kind(name)
+#define GFY_TENSOR_MAP_unary(name) Tensor name() const;
+#define GFY_TENSOR_MAP_binary(name) Tensor name(const Tensor &other) const;
+#include <graphify/ops.def>
+#undef GFY_TENSOR_MAP_binary
+#undef GFY_TENSOR_MAP_unary
+#undef GFY_MAP_OP
+#undef GFY_OP
   Tensor fmod(const Tensor &other) const;
   Tensor fmod(const Scalar &other) const;
   Tensor remainder(const Tensor &other) const;

@@ -1,0 +1,72 @@
+// The per-element functions of ops.def's map rows (GFY_MAP_OP): one function object per op,
+// callable on the host and on the device, so the CPU kernel, the CUDA kernel and anything else
+// that computes the op element by element compute the same thing. Everything else about a map op
+// is generated from its ops.def row (see the comment there); adding one is its row, its function
+// here, a derivative formula (src/autograd/Derivatives.cpp) and a differential case against
+// LibTorch.
+//
+// `T` is the compute dtype (float or double: the front-end has promoted the inputs). `sample_lo`
+// and `sample_hi` say where the function is smooth and well conditioned; the generated tests
+// draw their inputs there (and the backend-consistency rows also outside, where the result is
+// NaN or infinite on every backend alike).
+#pragma once
+
+#include <cmath>
+
+#if defined(__CUDACC__)
+#define GFY_ELEMENT_FN __host__ __device__
+#else
+#define GFY_ELEMENT_FN
+#endif
+
+// libm on the host; on the device CUDA's overloads of the same names (float calls the float
+// version on both).
+#if defined(__CUDA_ARCH__)
+#define GFY_LIBM(fn) ::fn
+#else
+#define GFY_LIBM(fn) std::fn
+#endif
+
+namespace gfy::elem {
+
+/// Inputs drawn from [-2, 2): the default for functions defined on every real.
+struct AnyReal {
+  static constexpr double sample_lo = -2, sample_hi = 2;
+};
+
+/// A unary function that is libm's function of the same name.
+#define GFY_LIBM_UNARY(name, lo, hi)                                                               \
+  struct name {                                                                                    \
+    static constexpr double sample_lo = lo, sample_hi = hi;                                        \
+    template <class T> GFY_ELEMENT_FN T operator()(T x) const { return GFY_LIBM(name)(x); }        \
+  };
+GFY_LIBM_UNARY(sin, -2, 2)
+GFY_LIBM_UNARY(cos, -2, 2)
+GFY_LIBM_UNARY(tan, -1, 1)
+GFY_LIBM_UNARY(asin, -0.8, 0.8)
+GFY_LIBM_UNARY(acos, -0.8, 0.8)
+GFY_LIBM_UNARY(atan, -2, 2)
+GFY_LIBM_UNARY(sinh, -2, 2)
+GFY_LIBM_UNARY(cosh, -2, 2)
+GFY_LIBM_UNARY(asinh, -2, 2)
+GFY_LIBM_UNARY(acosh, 1.5, 3)
+GFY_LIBM_UNARY(atanh, -0.8, 0.8)
+GFY_LIBM_UNARY(erf, -2, 2)
+GFY_LIBM_UNARY(erfc, -2, 2)
+GFY_LIBM_UNARY(log1p, 0, 2)
+GFY_LIBM_UNARY(expm1, -2, 2)
+GFY_LIBM_UNARY(log2, 0.5, 3)
+GFY_LIBM_UNARY(log10, 0.5, 3)
+GFY_LIBM_UNARY(exp2, -2, 2)
+#undef GFY_LIBM_UNARY
+
+/// atan2(y, x): the angle of (x, y).
+struct atan2 : AnyReal {
+  template <class T> GFY_ELEMENT_FN T operator()(T y, T x) const { return GFY_LIBM(atan2)(y, x); }
+};
+/// sqrt(x^2 + y^2) without undue overflow or underflow.
+struct hypot : AnyReal {
+  template <class T> GFY_ELEMENT_FN T operator()(T x, T y) const { return GFY_LIBM(hypot)(x, y); }
+};
+
+} // namespace gfy::elem
