@@ -141,7 +141,6 @@ std::vector<OpCase> make_cases() {
   unary(OpId::tanh, "tanh", kFlt, [](Tensor a) { return tanh(a); }, 1e-5);
   unary(OpId::logical_not, "logical_not", kAll, [](Tensor a) { return logical_not(a); });
   unary(OpId::bitwise_not, "bitwise_not", kIntegral, [](Tensor a) { return bitwise_not(a); });
-  unary(OpId::isnan, "isnan", kAll, [](Tensor a) { return isnan(a); });
   unary(OpId::clamp, "clamp", kNum, [](Tensor a) { return clamp(a, -1, 2) + clamp_min(a, 0) + clamp_max(a, 1); });
   // --- maps (ops.def's GFY_MAP_OP rows): inputs drawn from the per-element function's sample
   // range (core/ElementMath.h), and the raw samples with a NaN, which reach outside the domain
@@ -152,15 +151,23 @@ std::vector<OpCase> make_cases() {
       if (op_table_dtypes(op, dt)) dts.push_back(dt);
     return dts;
   };
+  auto in_range = [](IntArrayRef shape, ScalarType dt, double lo, double hi) {
+    return isFloatingType(dt) ? rand(shape, dtype(dt)) * (hi - lo) + lo : sample(shape, dt);
+  };
   auto map_unary = [&](OpId op, const char *name, double lo, double hi, Tensor (*f)(const Tensor &)) {
     add_case({op}, name, dtypes_of(op), [=](ScalarType dt, const Place &on) {
-      Tensor in = on(rand({6, 7}, dtype(dt)) * (hi - lo) + lo), raw = on(sample_nan({6, 7}, dt));
-      return std::vector<Tensor>{f(in), f(raw), f(raw.t())};
+      Tensor in = on(in_range({6, 7}, dt, lo, hi)), raw = on(sample_nan({6, 7}, dt));
+      std::vector<Tensor> outs{f(in), f(raw), f(raw.t())};
+      if (isFloatingType(dt)) { // IEEE's special values: signed zeros and infinities, NaN, a subnormal
+        const double inf = std::numeric_limits<double>::infinity();
+        outs.push_back(f(on(tensor({-0.0, 0.0, inf, -inf, std::nan(""), -std::nan(""), 1e-310}, dtype(dt)))));
+      }
+      return outs;
     });
   };
   auto map_binary = [&](OpId op, const char *name, double lo, double hi, Tensor (*f)(const Tensor &, const Tensor &)) {
     add_case({op}, name, dtypes_of(op), [=](ScalarType dt, const Place &on) {
-      Tensor a = on(rand({3, 1, 4}, dtype(dt)) * (hi - lo) + lo), b = on(rand({5, 4}, dtype(dt)) * (hi - lo) + lo);
+      Tensor a = on(in_range({3, 1, 4}, dt, lo, hi)), b = on(in_range({5, 4}, dt, lo, hi));
       Tensor raw = on(sample_nan({3, 1, 4}, dt)), t = on(sample({4, 5}, dt)).t();
       return std::vector<Tensor>{f(a, b), f(raw, b), f(b, t)};
     });
@@ -403,7 +410,7 @@ Place placement(DeviceType device) {
 
 /// EXPECTs that `got` (the backend's result) equals `ref` (the CPU reference on contiguous
 /// inputs) within `tol` (relative to the magnitude, absolute near zero); integer and bool results
-/// must match exactly (tol 0), NaN matches NaN.
+/// must match exactly (tol 0), NaN matches NaN and an infinity the same infinity.
 void expect_same(const Tensor &ref, const Tensor &got, DeviceType device, double tol, const std::string &what) {
   ASSERT_TRUE(ref.defined() && got.defined()) << what;
   EXPECT_EQ(got.device().type(), device) << what << ": result is on " << got.device().str();
@@ -414,7 +421,8 @@ void expect_same(const Tensor &ref, const Tensor &got, DeviceType device, double
   int reported = 0;
   for (size_t i = 0; i < a.size() && reported < 5; ++i) {
     const bool both_nan = std::isnan(a[i]) && std::isnan(b[i]);
-    const bool ok = both_nan || (exact ? a[i] == b[i] : std::fabs(a[i] - b[i]) <= tol * (1.0 + std::fabs(a[i])));
+    // Equal values first: infinities of the same sign are equal, their difference is NaN.
+    const bool ok = both_nan || a[i] == b[i] || (!exact && std::fabs(a[i] - b[i]) <= tol * (1.0 + std::fabs(a[i])));
     if (!ok) {
       ADD_FAILURE() << what << ": element " << i << " is " << b[i] << " on " << device_name(device) << ", " << a[i]
                     << " on the CPU reference";

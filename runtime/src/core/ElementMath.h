@@ -5,13 +5,15 @@
 // here, a derivative formula (src/autograd/Derivatives.cpp) and a differential case against
 // LibTorch.
 //
-// `T` is the compute dtype (float or double: the front-end has promoted the inputs). `sample_lo`
+// `T` is the compute dtype (for the floating functions float or double: the front-end has
+// promoted the inputs); what `operator()` returns is the output's type (bool for predicates). `sample_lo`
 // and `sample_hi` say where the function is smooth and well conditioned; the generated tests
 // draw their inputs there (and the backend-consistency rows also outside, where the result is
 // NaN or infinite on every backend alike).
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #if defined(__CUDACC__)
 #define GFY_ELEMENT_FN __host__ __device__
@@ -67,6 +69,15 @@ struct atan2 : AnyReal {
 /// sqrt(x^2 + y^2) without undue overflow or underflow.
 struct hypot : AnyReal {
   template <class T> GFY_ELEMENT_FN T operator()(T x, T y) const { return GFY_LIBM(hypot)(x, y); }
+};
+
+/// Predicates (promotion to_bool): any dtype in, bool out. Integers and bool are finite, never
+/// NaN and (unsigned, bool) never negative.
+struct isnan : AnyReal {
+  template <class T> GFY_ELEMENT_FN bool operator()(T x) const {
+    if constexpr (std::is_floating_point_v<T>) return x != x;
+    else return false;
+  }
 };
 
 } // namespace gfy::elem

@@ -746,34 +746,48 @@ Tensor gelu(const Tensor &a, const std::string &approximate) {
 }
 Tensor sigmoid(const Tensor &a) { return unary(OpId::sigmoid, UKind::Float, a); }
 Tensor tanh(const Tensor &a) { return unary(OpId::tanh, UKind::Float, a); }
-// Maps (ops.def's GFY_MAP_OP rows): the function, the method and the in-place method, checked
-// and promoted as the row's `promotion` says.
+// Maps (ops.def's GFY_MAP_OP rows): the function, the method and (but for predicates) the
+// in-place method, checked and promoted as the row's `promotion` says.
 #define GFY_MAP_KIND_unary_to_float UKind::Float
+#define GFY_MAP_KIND_unary_to_bool UKind::Bool
 #define GFY_MAP_KIND_binary_to_float Kind::Float
 #define GFY_MAP_KIND_binary_float_only Kind::FloatOnly
-#define GFY_MAP_FRONT_unary(name, k)                                                               \
+#define GFY_MAP_FUNCTION_unary(name, k)                                                            \
   Tensor name(const Tensor &a) { return unary(OpId::name, k, a); }                                 \
-  Tensor Tensor::name() const { return gfy::name(*this); }                                         \
+  Tensor Tensor::name() const { return gfy::name(*this); }
+#define GFY_MAP_INPLACE_unary(name, k)                                                             \
   Tensor &Tensor::name##_() const {                                                                \
     unary(OpId::name, k, *this, &mutable_self());                                                  \
     return mutable_self();                                                                         \
   }
-#define GFY_MAP_FRONT_binary(name, k)                                                              \
+#define GFY_MAP_FUNCTION_binary(name, k)                                                           \
   Tensor name(const Tensor &a, const Tensor &b) { return binary(OpId::name, k, a, b, 1.0); }       \
-  Tensor Tensor::name(const Tensor &other) const { return gfy::name(*this, other); }               \
+  Tensor Tensor::name(const Tensor &other) const { return gfy::name(*this, other); }
+#define GFY_MAP_INPLACE_binary(name, k)                                                            \
   Tensor &Tensor::name##_(const Tensor &other) const {                                             \
     binary(OpId::name, k, *this, other, 1.0, &mutable_self());                                     \
     return mutable_self();                                                                         \
   }
+#define GFY_MAP_INPLACE_IF_to_float(inplace, name, k) inplace(name, k)
+#define GFY_MAP_INPLACE_IF_float_only(inplace, name, k) inplace(name, k)
+#define GFY_MAP_INPLACE_IF_to_bool(inplace, name, k)
 #define GFY_OP(name, kind, dtypes, traits)
-#define GFY_MAP_OP(name, kind, dtypes, promotion, traits) GFY_MAP_FRONT_##kind(name, GFY_MAP_KIND_##kind##_##promotion)
+#define GFY_MAP_OP(name, kind, dtypes, promotion, traits)                                          \
+  GFY_MAP_FUNCTION_##kind(name, GFY_MAP_KIND_##kind##_##promotion)                                 \
+  GFY_MAP_INPLACE_IF_##promotion(GFY_MAP_INPLACE_##kind, name, GFY_MAP_KIND_##kind##_##promotion)
 #include <graphify/ops.def>
 #undef GFY_MAP_OP
 #undef GFY_OP
-#undef GFY_MAP_FRONT_binary
-#undef GFY_MAP_FRONT_unary
+#undef GFY_MAP_INPLACE_IF_to_bool
+#undef GFY_MAP_INPLACE_IF_float_only
+#undef GFY_MAP_INPLACE_IF_to_float
+#undef GFY_MAP_INPLACE_binary
+#undef GFY_MAP_FUNCTION_binary
+#undef GFY_MAP_INPLACE_unary
+#undef GFY_MAP_FUNCTION_unary
 #undef GFY_MAP_KIND_binary_float_only
 #undef GFY_MAP_KIND_binary_to_float
+#undef GFY_MAP_KIND_unary_to_bool
 #undef GFY_MAP_KIND_unary_to_float
 Tensor logical_not(const Tensor &a) { return unary(OpId::logical_not, UKind::Bool, a); }
 Tensor bitwise_not(const Tensor &a) {
@@ -781,7 +795,6 @@ Tensor bitwise_not(const Tensor &a) {
             "\" not implemented for '", to_string(a.scalar_type()), "'");
   return unary(OpId::bitwise_not, UKind::Same, a);
 }
-Tensor isnan(const Tensor &a) { return unary(OpId::isnan, UKind::Bool, a); }
 
 namespace {
 Tensor clamp_impl(const Tensor &a, std::optional<Scalar> lo, std::optional<Scalar> hi, Tensor *self_out) {
@@ -942,7 +955,6 @@ Tensor Tensor::logical_not() const { return gfy::logical_not(*this); }
 Tensor Tensor::logical_and(const Tensor &o) const { return gfy::logical_and(*this, o); }
 Tensor Tensor::logical_or(const Tensor &o) const { return gfy::logical_or(*this, o); }
 Tensor Tensor::bitwise_not() const { return gfy::bitwise_not(*this); }
-Tensor Tensor::isnan() const { return gfy::isnan(*this); }
 Tensor Tensor::maximum(const Tensor &o) const { return gfy::maximum(*this, o); }
 Tensor Tensor::where(const Tensor &cond, const Tensor &o) const { return gfy::where(cond, *this, o); }
 Tensor Tensor::where(const Tensor &cond, const Scalar &o) const { return gfy::where(cond, *this, o); }

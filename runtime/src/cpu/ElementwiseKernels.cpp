@@ -353,10 +353,12 @@ GFY_UNARY_KERNEL(tanh, dispatch_float, tanh_fn(x))
 // only). Domain errors give NaN, poles +-inf, as in LibTorch.
 
 template <OpId Op, class F> void map_unary(OpCall &c, F f) {
-  dispatch_for<Op>(I(c.out[0]).dtype, [&]<class T>() { unary_loop<T, T>(c.out[0], c.in[0], f); });
+  dispatch_for<Op>(I(c.in[0]).dtype, [&]<class T>() { unary_loop<std::invoke_result_t<F, T>, T>(c.out[0], c.in[0], f); });
 }
 template <OpId Op, class F> void map_binary(OpCall &c, F f) {
-  dispatch_for<Op>(I(c.out[0]).dtype, [&]<class T>() { binary_loop<T, T>(c.out[0], c.in[0], c.in[1], f); });
+  dispatch_for<Op>(I(c.in[0]).dtype, [&]<class T>() {
+    binary_loop<std::invoke_result_t<F, T, T>, T>(c.out[0], c.in[0], c.in[1], f);
+  });
 }
 #define GFY_OP(name, kind, dtypes, traits)
 #define GFY_MAP_OP(name, kind, dtypes, promotion, traits)                                          \
@@ -386,9 +388,6 @@ void bitwise_not_kernel(OpCall &c) {
     if constexpr (std::is_same_v<T, bool>) unary_loop<T, T>(c.out[0], c.in[0], [](bool x) { return !x; });
     else if constexpr (std::is_integral_v<T>) unary_loop<T, T>(c.out[0], c.in[0], [](T x) { return T(~x); });
   });
-}
-void isnan_kernel(OpCall &c) {
-  dispatch_all(I(c.in[0]).dtype, [&]<class T>() { unary_loop<bool, T>(c.out[0], c.in[0], [](T x) { return is_nan(x); }); });
 }
 
 void clamp_kernel(OpCall &c) {

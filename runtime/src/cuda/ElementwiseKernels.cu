@@ -217,9 +217,6 @@ template <class T> struct BitNotF {
     else return T(~x);
   }
 };
-template <class T> struct IsNanF {
-  __device__ bool operator()(T x) const { return is_nan(x); }
-};
 template <class T> struct ClampF {
   bool has_lo, has_hi;
   T lo, hi;
@@ -432,16 +429,21 @@ GFY_CUDA_UNARY(tanh, GFY_DISPATCH_FLOAT, TanhF)
 GFY_CUDA_UNARY(bitwise_not, GFY_DISPATCH_INT, BitNotF)
 #undef GFY_CUDA_UNARY
 
+#define GFY_MAP_RESULT_unary(F, T) decltype(F{}(T{}))
+#define GFY_MAP_RESULT_binary(F, T) decltype(F{}(T{}, T{}))
 // Maps (ops.def's GFY_MAP_OP rows): one launch of the op's per-element function
 // (core/ElementMath.h), the one the CPU reference runs.
 #define GFY_OP(name, kind, dtypes, traits)
 #define GFY_MAP_OP(name, kind, dtypes, promotion, traits)                                          \
   void name##_cuda(OpCall &c, const LaunchContext &ctx) {                                          \
-    GFY_DISPATCH_##dtypes(I(c.out[0]).dtype, T, kind<T, T>(c, ctx, ::gfy::elem::name{}))           \
+    using F = ::gfy::elem::name;                                                                   \
+    GFY_DISPATCH_##dtypes(I(c.in[0]).dtype, T, kind<GFY_MAP_RESULT_##kind(F, T), T>(c, ctx, F{}))   \
   }
 #include <graphify/ops.def>
 #undef GFY_MAP_OP
 #undef GFY_OP
+#undef GFY_MAP_RESULT_binary
+#undef GFY_MAP_RESULT_unary
 
 void gelu_cuda(OpCall &c, const LaunchContext &ctx) {
   GFY_DISPATCH_FLOAT(I(c.out[0]).dtype, T, {
@@ -452,7 +454,6 @@ void gelu_cuda(OpCall &c, const LaunchContext &ctx) {
 void logical_not_cuda(OpCall &c, const LaunchContext &ctx) {
   GFY_DISPATCH_ALL(I(c.in[0]).dtype, T, unary<bool, T>(c, ctx, LogicalNotF<T>{}))
 }
-void isnan_cuda(OpCall &c, const LaunchContext &ctx) { GFY_DISPATCH_ALL(I(c.in[0]).dtype, T, unary<bool, T>(c, ctx, IsNanF<T>{})) }
 
 void clamp_cuda(OpCall &c, const LaunchContext &ctx) {
   GFY_DISPATCH_NUM(I(c.out[0]).dtype, T,

@@ -194,7 +194,6 @@ Tensor bitwise_or(const Scalar &a, const Tensor &b);
 Tensor bitwise_xor(const Tensor &a, const Tensor &b);
 Tensor bitwise_xor(const Tensor &a, const Scalar &b);
 Tensor bitwise_xor(const Scalar &a, const Tensor &b);
-Tensor isnan(const Tensor &a);
 Tensor eq(const Tensor &a, const Tensor &b);
 Tensor ne(const Tensor &a, const Tensor &b);
 Tensor lt(const Tensor &a, const Tensor &b);

@@ -310,12 +310,18 @@ public:
   Tensor &tanh_() const;
   Tensor &exp_() const;
   Tensor &neg_() const;
-  // The maps of ops.def (GFY_MAP_OP rows), in place: sin_(), atan2_(other), ...
+  // The maps of ops.def (GFY_MAP_OP rows), in place: sin_(), atan2_(other), ... (none for predicates)
 #define GFY_OP(name, kind, dtypes, traits)
-#define GFY_MAP_OP(name, kind, dtypes, promotion, traits) GFY_TENSOR_MAP_INPLACE_##kind(name)
+#define GFY_MAP_OP(name, kind, dtypes, promotion, traits) GFY_TENSOR_MAP_INPLACE_##promotion(GFY_TENSOR_MAP_INPLACE_##kind, name)
 #define GFY_TENSOR_MAP_INPLACE_unary(name) Tensor &name##_() const;
 #define GFY_TENSOR_MAP_INPLACE_binary(name) Tensor &name##_(const Tensor &other) const;
+#define GFY_TENSOR_MAP_INPLACE_to_float(declare, name) declare(name)
+#define GFY_TENSOR_MAP_INPLACE_float_only(declare, name) declare(name)
+#define GFY_TENSOR_MAP_INPLACE_to_bool(declare, name)
 #include <graphify/ops.def>
+#undef GFY_TENSOR_MAP_INPLACE_to_bool
+#undef GFY_TENSOR_MAP_INPLACE_float_only
+#undef GFY_TENSOR_MAP_INPLACE_to_float
 #undef GFY_TENSOR_MAP_INPLACE_binary
 #undef GFY_TENSOR_MAP_INPLACE_unary
 #undef GFY_MAP_OP
@@ -418,7 +424,6 @@ public:
   Tensor &bitwise_or_(const Scalar &other) const;
   Tensor &bitwise_xor_(const Tensor &other) const;
   Tensor &bitwise_xor_(const Scalar &other) const;
-  Tensor isnan() const;
   Tensor eq(const Tensor &o) const;
   Tensor eq(const Scalar &o) const;
   Tensor ne(const Tensor &o) const;
