@@ -1725,6 +1725,16 @@ DIFF_CASE(elementwise_isinf_isfinite_xor) {
   return {x.isinf(), x.isfinite(), torch::isinf(ramp({3}, torch::kLong)), torch::isfinite(ramp({3}, torch::kLong)),
           m.logical_xor(n), torch::logical_xor(ramp({4}), ramp({4}, torch::kFloat, 0.5, 2))};
 }
+DIFF_CASE(elementwise_signbit_isposinf_isneginf) {
+  auto x = specials();  // NaN, +-inf, +-0: signbit(-0.0) is true, signbit(NaN) false
+  auto i = ramp({5}, torch::kInt);
+  auto u = torch::tensor({0, 7, 255}, torch::kByte);
+  auto b = ramp({4}) > 0;
+  auto t = ramp({3, 4}, torch::kDouble, 0.5).t();
+  return {torch::signbit(x),  x.signbit(),         torch::isposinf(x), x.isneginf(),       torch::isneginf(-x),
+          torch::signbit(i),  i.isposinf(),        torch::signbit(u),  torch::isneginf(u), torch::signbit(b),
+          b.isposinf(),       t.signbit(),         (t / 0).isposinf(), torch::isneginf(t.log())};
+}
 DIFF_CASE(linalg_dot_mv_outer) {
   auto a = ramp({3});
   auto b = ramp({3}, torch::kFloat, 0.5, 2);

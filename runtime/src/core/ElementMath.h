@@ -79,5 +79,25 @@ struct isnan : AnyReal {
     else return false;
   }
 };
+struct isposinf : AnyReal {
+  template <class T> GFY_ELEMENT_FN bool operator()(T x) const {
+    if constexpr (std::is_floating_point_v<T>) return x > T(0) && GFY_LIBM(isinf)(x);
+    else return false;
+  }
+};
+struct isneginf : AnyReal {
+  template <class T> GFY_ELEMENT_FN bool operator()(T x) const {
+    if constexpr (std::is_floating_point_v<T>) return x < T(0) && GFY_LIBM(isinf)(x);
+    else return false;
+  }
+};
+/// The sign bit: true for -0.0 and -inf, and for a NaN whose sign bit is set.
+struct signbit : AnyReal {
+  template <class T> GFY_ELEMENT_FN bool operator()(T x) const {
+    if constexpr (std::is_floating_point_v<T>) return GFY_LIBM(signbit)(x);
+    else if constexpr (std::is_signed_v<T>) return x < T(0);
+    else return false;
+  }
+};
 
 } // namespace gfy::elem
