@@ -38,6 +38,27 @@ static std::string listName(const Expr *List) {
   return "";
 }
 
+/// Whether the host list's elements hold tensors: as the resolver sees it (`std::pair<float,
+/// Tensor>`), or as a field of the element struct (`struct Detection { float score; Tensor box; }`),
+/// held by value or through a smart pointer (`std::vector<std::unique_ptr<Track>>`).
+static bool listHoldsTensors(const ApiResolver &Api, QualType List) {
+  if (Api.holdsTensors(List))
+    return true;
+  auto FirstArgument = [](const CXXRecordDecl *R) -> const CXXRecordDecl * {
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(R);
+    if (!Spec || Spec->getTemplateArgs().size() == 0 || Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+      return nullptr;
+    return Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  };
+  const CXXRecordDecl *Element = FirstArgument(List.getNonReferenceType()->getAsCXXRecordDecl());
+  if (Element && Element->isInStdNamespace() && (Element->getName() == "unique_ptr" || Element->getName() == "shared_ptr"))
+    Element = FirstArgument(Element);
+  if (!Element || !Element->hasDefinition())
+    return false;
+  return llvm::any_of(Element->getDefinition()->fields(),
+                      [&](const FieldDecl *F) { return Api.holdsTensors(F->getType()); });
+}
+
 /// `candidates[order[k]]` with `candidates` a host list of tensors and `order[k]` read from
 /// tensor data: the host chooses which tensor the graph goes on with, which a trace freezes
 /// and a CUDA graph cannot do. (An element access chooses by integer positions: isElementAccess.)
@@ -47,7 +68,7 @@ bool DataDependentPositionCheck::reportHostListPick(AnalysisContext &Ctx, const 
     return false;
   const Expr *List = Call.Args[0];
   const ApiResolver &Api = Ctx.api();
-  if (Api.isTensor(List->getType()) || !isHostContainerType(List->getType()) || !Api.holdsTensors(List->getType()))
+  if (Api.isTensor(List->getType()) || !isHostContainerType(List->getType()) || !listHoldsTensors(Api, List->getType()))
     return false;
   for (unsigned Pos = 1; Pos < Call.Args.size(); ++Pos) {
     const Expr *Leaf = Ctx.taintedLeaf(Call.Args[Pos], AnalysisContext::ArgumentSlot::Position);
@@ -55,30 +76,19 @@ bool DataDependentPositionCheck::reportHostListPick(AnalysisContext &Ctx, const 
       continue;
     const TracedOrigin *O = Ctx.facts().tracedTaintOf(Leaf);
     const std::string Name = listName(List);
+    // A list of objects that hold tensors (a tracker's tracks): the object's tensors, stacked.
+    const bool OfTensors = Api.holdsTensors(List->getType());
     Ctx.report(info(), Leaf->getBeginLoc(),
-               "position of the tensor taken from the host list" + Name + " depends on " + dependenceOf(O) +
-                   "; keep the tensors in one tensor (stack them) and index it on the device with a long "
-                   "tensor",
+               std::string("position of the ") + (OfTensors ? "tensor" : "object holding tensors") +
+                   " taken from the host list" + Name + " depends on " + dependenceOf(O) + "; keep the " +
+                   (OfTensors ? "tensors" : "objects' tensors") +
+                   " in one tensor (stack them) and index it on the device with a long tensor",
                Leaf, O, Leaf->getSourceRange());
     return true;
   }
   return false;
 }
 
-/// Whether the host list's elements hold tensors: as the resolver sees it (`std::pair<float,
-/// Tensor>`), or as a field of the element struct (`struct Detection { float score; Tensor box; }`).
-static bool listHoldsTensors(const ApiResolver &Api, QualType List) {
-  if (Api.holdsTensors(List))
-    return true;
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(List.getNonReferenceType()->getAsCXXRecordDecl());
-  if (!Spec || Spec->getTemplateArgs().size() == 0 || Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
-    return false;
-  const auto *Element = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
-  if (!Element || !Element->hasDefinition())
-    return false;
-  return llvm::any_of(Element->getDefinition()->fields(),
-                      [&](const FieldDecl *F) { return Api.holdsTensors(F->getType()); });
-}
 
 /// What a comparator lambda returns when it reads tensor values itself
 /// (`[](auto &a, auto &b) { return a.max().item<float>() > b.max().item<float>(); }`), or null.

@@ -75,7 +75,7 @@ void BodyInterpreter::seedFields() {
 FunctionSummary BodyInterpreter::summarize() const {
   FunctionSummary Sum;
   Sum.Return = {Ret.Origin, Ret.Params, nullptr};
-  Sum.ReturnShape = {RetShape.Origin, RetShape.Params, nullptr, RetShape.AnyDim};
+  Sum.ReturnShape = {RetShape.Origin, RetShape.Params, nullptr, RetShape.AnyDim, RetShape.Dims, RetShape.ParamDimsMoved};
   Sum.ReturnSize = {RetSize.Origin, RetSize.Params, nullptr};
   Sum.ReturnsMask = SawReturn && AllReturnsMask;
   Sum.ReturnsHost = SawReturn && AllReturnsHost;
@@ -187,6 +187,11 @@ TaintValue BodyInterpreter::reachedSince(const VarDecl *VD, bool SkipLoops) cons
     D.FunctionExits = E->second.FunctionExits;
     D.Depth = std::max(D.Depth, E->second.Depth);
   }
+  // A local of the innermost loop's body is made again in every iteration: an iteration that
+  // left early (`continue`) never gets to use it, so those exits say nothing about its value.
+  if (It != Declared.end() && !LoopDepths.empty() && D.Depth > *llvm::max_element(LoopDepths) &&
+      !VD->getType()->isReferenceType())
+    D.LoopExits = S.LoopExits;
   return reachedSince(D, SkipLoops);
 }
 
@@ -220,6 +225,8 @@ TaintValue BodyInterpreter::replacedUnder(const VarDecl *VD) {
 }
 
 void BodyInterpreter::writeKey(TaintKey K, TaintValue V, bool Strong) {
+  if (K.second == &ContainerSizeSlot)
+    S.NonEmpty.erase(K.first); // its length changes: whether it holds an element is asked again
   if (Strong) {
     if (V.empty())
       S.Values.erase(K);

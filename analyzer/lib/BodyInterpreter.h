@@ -170,8 +170,14 @@ private:
 
   bool isMask(const clang::Expr *E);
 
-  /// A dimension written as a constant other than the leading one (`1`, not `0` or `-1`).
-  bool isTrailingDim(const clang::Expr *E);
+  /// The dimension `E` names when it is a constant (`1`, `-1`), through conversions.
+  std::optional<int64_t> constantDim(const clang::Expr *E);
+  /// Whether dimension `Dim` (an expression) of a shape may follow the values: a constant one
+  /// that is not among the shape's followed dimensions does not; an unknown or negative one may.
+  bool followsDim(const TaintValue &Shape, const clang::Expr *Dim);
+  /// The local host container a condition tests for emptiness (`v.empty()`, `!v.empty()`), and
+  /// whether the test is negated; null when it is no such test.
+  std::pair<const clang::VarDecl *, bool> emptinessTest(const clang::Expr *Cond);
   /// Whether `E` is the constant dimension 0.
   bool isLeadingDim(const clang::Expr *E);
   clang::ASTContext &Ctx();
@@ -198,6 +204,13 @@ private:
   /// result's leading dimension: elementwise ops, indexing by a tensor, rows gathered along
   /// dimension 0 (gathers_rows with a constant 0).
   bool keepsOperandLeading(const ApiCall &C);
+
+  /// The shape of a library call that moves, adds or replaces dimensions in a way the packs
+  /// describe, with the followed dimensions moved along: a transpose (swaps_dims), rows gathered
+  /// along a constant dimension (gathers_rows), a stack or concatenation whose parts' number
+  /// follows the data (joins_inputs of a host container whose length does). None when the call
+  /// is none of these or a dimension is not a constant.
+  std::optional<TaintValue> movedShape(const ApiCall &C, unsigned Depth);
 
   /// The shape a call's size arguments (`size_args` of an entry tagged size_argument:
   /// `torch::zeros({n})`, `x.view({n, -1})`, `x.narrow(0, 0, n)`) give its result where a size is

@@ -28,8 +28,13 @@ std::optional<TaintValue> BodyInterpreter::containerCall(const ApiCall &C, const
   TaintValue Arguments;
   for (unsigned I = 1; I < ArgV.size(); ++I)
     Arguments = join(Arguments, ArgV[I]);
-  if (isSizeQuery(*MD))
+  if (isSizeQuery(*MD)) {
+    // `v.empty()` after `if (v.empty()) return;`: false, whatever the data.
+    if (MD->getIdentifier() && MD->getName() == "empty")
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()); DRE && S.NonEmpty.contains(DRE->getDecl()))
+        return Arguments;
     return join(sizeOf(Obj, ArgV[0]), Arguments);
+  }
   if (isElementRead(*MD))
     return join(elementsOf(Obj, ArgV[0]), Arguments);
   if (MD->isConst() || returnsIterator(*MD))
@@ -67,8 +72,12 @@ void BodyInterpreter::emptyContainer(const Expr *Obj, SourceLocation Loc, const 
 }
 
 TaintValue BodyInterpreter::countSince(const Expr *Obj) {
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD))
+  Obj = Obj->IgnoreParenImpCasts();
+  // A container in a local struct (`out.points.resize(k)`): counted from the struct's declaration.
+  for (const auto *ME = dyn_cast<MemberExpr>(Obj); ME && !ME->isArrow(); ME = dyn_cast<MemberExpr>(Obj))
+    Obj = ME->getBase()->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD) && !VD->getType()->isReferenceType())
       return reachedSince(VD);
   return reached();
 }

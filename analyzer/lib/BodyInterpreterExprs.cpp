@@ -249,17 +249,18 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
 
   if (TensorObject && !ResultTensor && C->hasTag("shape_query"))
     if (TaintValue Shape = dynamicShape(C->Args[0]); !Shape.empty()) {
-      if (C->Args.size() > 1 && !Shape.AnyDim && isTrailingDim(C->Args[1]))
+      if (C->Args.size() > 1 && !followsDim(Shape, C->Args[1]))
         return {}; // `sel.size(1)`: only the leading dimension follows the values
       Shape.AnyDim = false; // a host value now
+      Shape.Dims = 1;
       return step(Shape, C->NameLoc, E, "its size read here"); // the size of a value-dependent shape
     }
   // `sel.sizes()[1]`
   if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(E); Sub && Sub->getOperator() == OO_Subscript &&
-                                                       Sub->getNumArgs() == 2 && isTrailingDim(Sub->getArg(1)))
+                                                       Sub->getNumArgs() == 2)
     if (auto Sizes = Api.resolve(skipValueWrappers(Sub->getArg(0))); Sizes && Sizes->hasTag("shape_query") &&
                                                                      Sizes->Args.size() == 1)
-      if (TaintValue Shape = dynamicShape(Sizes->Args[0]); !Shape.empty() && !Shape.AnyDim)
+      if (TaintValue Shape = dynamicShape(Sizes->Args[0]); !Shape.empty() && !followsDim(Shape, Sub->getArg(1)))
         return {};
   // The sizes of a host view of a tensor's memory (`a.size(0)` of an accessor) are the
   // tensor's metadata, however tainted the view's elements are.
@@ -426,6 +427,7 @@ TaintValue BodyInterpreter::capturedResult(const LambdaExpr *LE) {
   TaintValue V = It->second.Return;
   V.Params = 0;
   V.AnyDim = false;
+  V.Dims = 1;
   return V;
 }
 

@@ -241,6 +241,10 @@ void BodyInterpreter::stmt(const Stmt *St) {
     Control.pop_back();
     bool ThenLeaves = AfterThen.Unreachable, ElseLeaves = S.Unreachable;
     S = joinStates(AfterThen, S);
+    // `if (v.empty()) return;` (or `if (!v.empty()) ... else return;`): v holds an element after.
+    if (ThenLeaves != ElseLeaves)
+      if (auto [Container, Negated] = emptinessTest(If->getCond()); Container && Negated == ElseLeaves)
+        S.NonEmpty.insert(Container);
     // `if (score < t) continue;`: what follows runs only for some values.
     if (!Cond.empty() && ThenLeaves != ElseLeaves) {
       Exits J;
@@ -403,6 +407,26 @@ void BodyInterpreter::stmt(const Stmt *St) {
   // Anything else (asm, goto, coroutines): visit the expressions it holds.
   for (const Stmt *Child : St->children())
     stmt(Child);
+}
+
+std::pair<const VarDecl *, bool> BodyInterpreter::emptinessTest(const Expr *Cond) {
+  bool Negated = false;
+  for (Cond = Cond ? Cond->IgnoreParenImpCasts() : nullptr; Cond;) {
+    const auto *Not = dyn_cast<UnaryOperator>(Cond);
+    if (!Not || Not->getOpcode() != UO_LNot)
+      break;
+    Negated = !Negated;
+    Cond = Not->getSubExpr()->IgnoreParenImpCasts();
+  }
+  const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(Cond);
+  const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+  if (!MD || !MD->getIdentifier() || MD->getName() != "empty" || Call->getNumArgs() != 0)
+    return {nullptr, false};
+  const auto *DRE = dyn_cast<DeclRefExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !isLocal(VD) || !Api.isHostContainer(VD->getType()))
+    return {nullptr, false};
+  return {VD, Negated};
 }
 
 } // namespace graphify::taint

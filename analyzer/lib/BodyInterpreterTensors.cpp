@@ -68,10 +68,17 @@ bool BodyInterpreter::isMask(const Expr *E) {
   return false;
 }
 
-bool BodyInterpreter::isTrailingDim(const Expr *E) {
+std::optional<int64_t> BodyInterpreter::constantDim(const Expr *E) {
   E = skipValueWrappers(E);
   std::optional<llvm::APSInt> V = E ? E->getIntegerConstantExpr(Ctx()) : std::nullopt;
-  return V && V->isStrictlyPositive();
+  if (!V || V->getSignificantBits() > 32)
+    return std::nullopt;
+  return V->getExtValue();
+}
+
+bool BodyInterpreter::followsDim(const TaintValue &Shape, const Expr *Dim) {
+  std::optional<int64_t> D = constantDim(Dim);
+  return !D || Shape.followsDim(*D);
 }
 
 bool BodyInterpreter::isLeadingDim(const Expr *E) {
@@ -156,11 +163,11 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
   else
     Sum = A.importedSummary(C->Callee);
   if (Sum) {
-    TaintValue R{Sum->ReturnShape.Origin, 0, nullptr, Sum->ReturnShape.AnyDim};
+    TaintValue R{Sum->ReturnShape.Origin, 0, nullptr, Sum->ReturnShape.AnyDim, Sum->ReturnShape.Dims};
     for (unsigned Bit = 0; Bit < SizeBits; ++Bit)
       if (((Sum->ReturnShape.Params >> Bit) & 1) && First + Bit < C->Args.size()) {
         TaintValue Arg = dynamicShape(C->Args[First + Bit], Depth + 1);
-        Arg.AnyDim = Arg.AnyDim || Sum->ReturnShape.AnyDim;
+        Arg.AnyDim = Arg.AnyDim || Sum->ReturnShape.AnyDim || Sum->ReturnShape.ParamDimsMoved;
         R = join(R, Arg);
       }
     return step(R, C->NameLoc, E, "returned from " + calleeName(C->Callee) + " here");
@@ -174,9 +181,14 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
       TaintValue Rest;
       for (const Expr *Arg : llvm::drop_begin(C->Args))
         Rest = join(Rest, dynamicShape(Arg, Depth + 1));
-      return Rest;
+      // The other dimensions move up by one, a parameter's among them.
+      TaintValue Row = withDims(Self, Self.Dims >> 1);
+      Row.ParamDimsMoved = Row.ParamDimsMoved || Row.Params;
+      return join(Row, Rest);
     }
   }
+  if (std::optional<TaintValue> Moved = movedShape(*C, Depth))
+    return *Moved;
   // Library ops and calls we cannot see: the result's shape is made from the operands'. A
   // layout change, or a call the packs do not describe, may move the selected dimension — but a
   // tuple or pair built from tensors (`return {ids, vals};`) holds them as they are.
@@ -195,6 +207,91 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
   if ((C->hasTag("joins_inputs") && !C->hasTag("concatenates")) || OperandMoves)
     V.AnyDim = true;
   return V;
+}
+
+/// The call's `Which`-th dimension argument (the entry's dim_args), or null when it is left out.
+static const Expr *dimArgument(const ApiCall &C, const ApiEntry &Entry, size_t Which) {
+  return Which < Entry.DimArgs.size() ? C.arg(Entry.DimArgs[Which]) : nullptr;
+}
+
+std::optional<TaintValue> BodyInterpreter::movedShape(const ApiCall &C, unsigned Depth) {
+  auto Bit = [](int64_t D) { return uint64_t(1) << D; };
+  auto Valid = [](std::optional<int64_t> D) { return D && *D >= 0 && *D < 8; };
+  // x.t(), x.transpose(a, b): the two dimensions trade places.
+  if (const ApiEntry *Swap = C.entryWithTag("swaps_dims"); Swap && !C.Args.empty()) {
+    TaintValue Self = dynamicShape(C.Args[0], Depth + 1);
+    if (!Self.tainted() || Self.AnyDim)
+      return std::nullopt;
+    Self.ParamDimsMoved = Self.ParamDimsMoved || Self.Params;
+    std::optional<int64_t> A = 0, B = 1;
+    if (!Swap->DimArgs.empty()) {
+      const Expr *First = dimArgument(C, *Swap, 0), *Second = dimArgument(C, *Swap, 1);
+      A = First ? constantDim(First) : std::nullopt;
+      B = Second ? constantDim(Second) : std::nullopt;
+    }
+    if (!Valid(A) || !Valid(B))
+      return std::nullopt;
+    const uint64_t Kept = Self.Dims & ~(Bit(*A) | Bit(*B));
+    const uint64_t AtA = (Self.Dims >> *B) & 1, AtB = (Self.Dims >> *A) & 1;
+    const uint64_t Swapped = Kept | (AtA << *A) | (AtB << *B);
+    // t() of a vector is the vector: unless a followed dimension past the first shows that self
+    // is a matrix, either may hold.
+    if (Swap->DimArgs.empty() && !(Self.Dims & ~uint64_t(1)))
+      return withDims(Self, Self.Dims | Swapped);
+    return withDims(Self, Swapped);
+  }
+  // x.index_select(d, idx): dimension d has idx's length, the others self's.
+  if (const ApiEntry *Gather = C.entryWithTag("gathers_rows");
+      Gather && Gather->DimArgs.size() == 1 && Gather->PositionArgs.size() == 1 && !C.Args.empty()) {
+    const Expr *DimArg = C.arg(Gather->DimArgs.front()), *Index = C.arg(Gather->PositionArgs.front());
+    std::optional<int64_t> D = DimArg ? constantDim(DimArg) : std::nullopt;
+    if (!Valid(D) || !Index)
+      return std::nullopt;
+    TaintValue Self = dynamicShape(C.Args[0], Depth + 1), Idx = dynamicShape(Index, Depth + 1);
+    // A parameter's shape (a summary's bit) keeps its dimensions where they are (dimension d
+    // included, which is as conservative as the identity gets). The index is a vector: whichever
+    // of its dimensions follows the data, its length does.
+    if (Self.AnyDim && Self.tainted())
+      return std::nullopt;
+    Idx.AnyDim = false;
+    const uint64_t Dims = (Self.tainted() ? Self.Dims & ~Bit(*D) : 0) | (Idx.tainted() ? Bit(*D) : 0);
+    return withDims(join(Self, Idx), Dims);
+  }
+  // torch::stack(parts, d), torch::cat(parts, d) of a host container whose length follows the
+  // data: dimension d has one entry per part (stack) or the parts' sizes summed (cat).
+  if (const ApiEntry *Join = C.entryWithTag("joins_inputs"); Join && !C.Args.empty()) {
+    const Expr *Parts = skipValueWrappers(C.arg(0));
+    for (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Parts); CE && CE->getNumArgs() == 1;
+         CE = dyn_cast_or_null<CXXConstructExpr>(Parts))
+      Parts = skipValueWrappers(CE->getArg(0)); // the conversion to TensorList
+    if (!Parts || !Api.isHostContainer(Parts->getType()))
+      return std::nullopt;
+    TaintValue Length = sizeOf(Parts, {});
+    if (!Length.tainted())
+      return std::nullopt;
+    const Expr *DimArg = dimArgument(C, *Join, 0);
+    std::optional<int64_t> D = DimArg ? constantDim(DimArg) : std::optional<int64_t>(0);
+    TaintValue Elements = dynamicShape(Parts, Depth + 1);
+    std::string Name = "the list";
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Parts->IgnoreParenImpCasts()))
+      Name = "'" + nameOf(DRE->getDecl()) + "'";
+    else if (const auto *ME = dyn_cast<MemberExpr>(Parts->IgnoreParenImpCasts()))
+      Name = "'" + nameOf(ME->getMemberDecl()) + "'";
+    TaintValue Shape = step(Length, C.NameLoc, C.Call, "one part per element of " + Name + " here");
+    if (!Valid(D) || (Elements.tainted() && Elements.AnyDim)) {
+      Shape = join(Shape, Elements);
+      Shape.AnyDim = true;
+      return Shape;
+    }
+    const uint64_t Parted = Elements.tainted() ? Elements.Dims : 0;
+    const bool Stacks = !C.hasTag("concatenates");
+    const uint64_t Below = Parted & (Bit(*D) - 1);
+    const uint64_t Dims = Stacks ? Below | ((Parted >> *D) << (*D + 1)) | Bit(*D) : Parted | Bit(*D);
+    TaintValue Result = withDims(join(Shape, Elements), Dims);
+    Result.ParamDimsMoved = Result.ParamDimsMoved || (Stacks && Elements.Params);
+    return Result;
+  }
+  return std::nullopt;
 }
 
 bool BodyInterpreter::keepsOperandLeading(const ApiCall &C) {

@@ -183,7 +183,10 @@ void TaintAnalysis::importFrom(const ProgramFacts *Program, std::set<std::string
 }
 
 void TaintAnalysis::exportTo(FactTable &Out, llvm::ArrayRef<const FunctionDecl *> Functions) const {
-  auto Value = [&](const TaintValue &V) { return PortableValue{P->keep(Out, V.Origin), V.Params, V.AnyDim}; };
+  // A program fact keeps "the leading dimension" or "any": other followed dimensions go as any.
+  auto Value = [&](const TaintValue &V) {
+    return PortableValue{P->keep(Out, V.Origin), V.Params, V.AnyDim || V.ParamDimsMoved || (V.tainted() && V.Dims != 1)};
+  };
   for (const FunctionDecl *FD : Functions) {
     auto It = P->Summaries.find(key(FD));
     const std::string &Usr = P->usr(FD);

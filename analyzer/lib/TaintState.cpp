@@ -30,6 +30,9 @@ TaintState joinStates(const TaintState &A, const TaintState &B) {
   for (const void *M : A.Masks)
     if (B.Masks.contains(M))
       R.Masks.insert(M);
+  for (const void *V : A.NonEmpty)
+    if (B.NonEmpty.contains(V))
+      R.NonEmpty.insert(V);
   for (const auto &[Local, Origin] : A.HostTensors)
     if (B.HostTensors.contains(Local))
       R.HostTensors[Local] = Origin;
@@ -73,6 +76,11 @@ bool sameFacts(const TaintState &A, const TaintState &B) {
       return false;
   for (const void *M : A.Masks)
     if (!B.Masks.contains(M))
+      return false;
+  if (A.NonEmpty.size() != B.NonEmpty.size())
+    return false;
+  for (const void *V : A.NonEmpty)
+    if (!B.NonEmpty.contains(V))
       return false;
   if (A.Emptied.size() != B.Emptied.size())
     return false;

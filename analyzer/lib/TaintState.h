@@ -26,20 +26,46 @@ struct TaintValue {
   /// dimension value-dependent (`sel.size(1)` is static), until a layout change (view, reshape,
   /// transpose, permute, squeeze, flatten) or a call the analysis cannot see moves it.
   bool AnyDim = false;
+  /// Shapes only, unless AnyDim: the dimensions that follow the values, one bit each (bit 0, the
+  /// leading dimension, for a selection; `sel.t()` moves it to bit 1, `x.index_select(1, sel)`
+  /// makes it bit 1). A dimension past the eighth is AnyDim.
+  uint8_t Dims = 1;
+  /// Shapes of summaries only: the parameters' shapes (Params) reach the value through a layout
+  /// change that moves their dimensions (a transpose of a parameter), so a caller's followed
+  /// dimensions of those arguments no longer say which of the result's follow.
+  bool ParamDimsMoved = false;
 
   bool tainted() const { return Origin || Context; }
   bool empty() const { return !tainted() && !Params; }
   /// The origin to report: the body's own read first.
   const TracedOrigin *origin() const { return Origin ? Origin : Context; }
   bool sameKind(const TaintValue &O) const {
-    return tainted() == O.tainted() && Params == O.Params && AnyDim == O.AnyDim;
+    return tainted() == O.tainted() && Params == O.Params && AnyDim == O.AnyDim &&
+           (!tainted() || AnyDim || Dims == O.Dims) && ParamDimsMoved == O.ParamDimsMoved;
   }
+  /// Whether a shape's dimension `D` (counted from 0) may follow the values.
+  bool followsDim(int64_t D) const { return AnyDim || D < 0 || (D < 8 && ((Dims >> D) & 1)); }
 };
 
-/// Least upper bound: tainted if either side is; the first origin is kept for the notes.
+/// Least upper bound: tainted if either side is; the first origin is kept for the notes. The
+/// followed dimensions are those of either tainted side.
 inline TaintValue join(TaintValue A, TaintValue B) {
+  const uint8_t Dims = uint8_t((A.tainted() ? A.Dims : 0) | (B.tainted() ? B.Dims : 0));
   return {A.Origin ? A.Origin : B.Origin, A.Params | B.Params, A.Context ? A.Context : B.Context,
-          A.AnyDim || B.AnyDim};
+          A.AnyDim || B.AnyDim, Dims ? Dims : uint8_t(1), A.ParamDimsMoved || B.ParamDimsMoved};
+}
+/// `V` as a shape whose own followed dimensions are `Dims`: none makes it clean but for its
+/// parameters' shapes (Params, which their callers' dimensions describe); one past the eighth,
+/// any.
+inline TaintValue withDims(TaintValue V, uint64_t Dims) {
+  if (!Dims) {
+    if (!V.Params)
+      return {};
+    V.Origin = V.Context = nullptr;
+  }
+  V.AnyDim = V.AnyDim || Dims > 0xff;
+  V.Dims = (Dims & 0xff) ? uint8_t(Dims & 0xff) : uint8_t(1);
+  return V;
 }
 
 /// A storage location: (variable, field). The variable is null for fields of `*this`; the field
@@ -77,6 +103,10 @@ struct TaintState {
   /// cleared and refilled to a static count each step keeps a static length however many steps
   /// ran.
   llvm::DenseMap<const void *, Emptying> Emptied;
+  /// Host containers (locals) known to hold an element here: after `if (v.empty()) return;`
+  /// until the next write of their length. Their emptiness is no longer a question of the data.
+  /// A must-fact (intersection at joins).
+  llvm::DenseSet<const void *> NonEmpty;
   /// No path reaches this point (after return, break, continue, throw).
   bool Unreachable = false;
 

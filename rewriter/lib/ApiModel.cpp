@@ -34,6 +34,13 @@ bool ApiModel::callHasTag(const Expr *Call, llvm::StringRef Tag) const {
   return false;
 }
 
+std::string ApiModel::packRecipe(const Expr *Call) const {
+  for (const ApiEntry *E : entriesFor(Call))
+    if (!E->Recipe.empty())
+      return E->Recipe;
+  return "";
+}
+
 const CXXMemberCallExpr *ApiModel::elementRead(const Expr *E) const {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(stripAll(E));
   if (!MC || !MC->getType()->isArithmeticType())

@@ -50,6 +50,8 @@ public:
   /// The pack entries describing a call, member call or operator call (empty if none).
   std::vector<const ApiEntry *> entriesFor(const clang::Expr *Call) const;
   bool callHasTag(const clang::Expr *Call, llvm::StringRef Tag) const;
+  /// What the pack says to do by hand about a finding at the call (an entry's `recipe`), or empty.
+  std::string packRecipe(const clang::Expr *Call) const;
 
   /// The call that reads one element of a tensor to the host when `E` (implicit nodes stripped)
   /// is such a read as a number: `t.item<float>()` itself, or the Scalar of `t.item()` converted

@@ -101,26 +101,6 @@ bool inCondition(const Expr *E, ASTContext &Ctx) {
   return false;
 }
 
-/// Whether the tensor `E` holds indices (int64) whatever its inputs: a call tagged long_output
-/// (argmax, argsort), a view or layout change of one (tags same_elements, shares_storage: they
-/// keep the dtype), or a local initialised with one and never assigned (`auto tok =
-/// logits.argmax(-1, true);`).
-bool isProvablyLong(const Expr *E, const Stmt *Body, const ApiModel &Api, int Depth = 0) {
-  E = stripAll(E);
-  if (!E || Depth > 8)
-    return false;
-  if (Api.callHasTag(E, "long_output"))
-    return true;
-  if (const VarDecl *V = referencedVar(E))
-    return V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() && !isReassigned(V, Body) &&
-           isProvablyLong(V->getInit(), Body, Api, Depth + 1);
-  if (isa<CallExpr>(E) && (Api.callHasTag(E, "same_elements") || Api.callHasTag(E, "shares_storage")) &&
-      !Api.callHasTag(E, "device_transfer"))
-    if (const Expr *Object = callObject(E))
-      return isProvablyLong(Object, Body, Api, Depth + 1);
-  return false;
-}
-
 } // namespace
 
 std::string liftedReceiverText(const Expr *Receiver, const Stmt *Body, const ApiModel &Api, ASTContext &Ctx) {

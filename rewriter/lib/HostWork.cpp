@@ -119,6 +119,45 @@ std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Ap
   return "";
 }
 
+/// The host container an object expression picks an element of (`tracks_` in `tracks_[k]`,
+/// `tracks_[k]->`, `tracks_.at(k)`), or null.
+static const Expr *pickedFromHostList(const Expr *Object) {
+  Object = Object ? Object->IgnoreImplicit() : nullptr;
+  if (const auto *Arrow = dyn_cast_or_null<CXXOperatorCallExpr>(Object); Arrow && Arrow->getOperator() == OO_Arrow)
+    Object = Arrow->getArg(0)->IgnoreImplicit();
+  const Expr *List = nullptr;
+  if (const auto *Sub = dyn_cast_or_null<CXXOperatorCallExpr>(Object); Sub && Sub->getOperator() == OO_Subscript)
+    List = Sub->getArg(0);
+  else if (const auto *At = dyn_cast_or_null<CXXMemberCallExpr>(Object);
+           At && At->getMethodDecl() && At->getMethodDecl()->getIdentifier() && At->getMethodDecl()->getName() == "at")
+    List = At->getImplicitObjectArgument();
+  return List && isHostContainerType(List->IgnoreImplicit()->getType()) ? List->IgnoreImplicit() : nullptr;
+}
+
+std::string hostListElementUpdate(const Stmt *Body, const ApiModel &Api, ASTContext &Ctx) {
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S); MC && MC->getMethodDecl() && !MC->getMethodDecl()->isConst())
+      if (const Expr *List = pickedFromHostList(MC->getImplicitObjectArgument()); List && !Api.isTensorExpr(MC->getImplicitObjectArgument()))
+        return "'" + sourceText(MC->getCallee(), Ctx) + "' (line " +
+               std::to_string(Ctx.getSourceManager().getExpansionLineNumber(MC->getBeginLoc())) +
+               ") changes an object the host picks from the list '" + sourceText(List, Ctx) + "'";
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return "";
+}
+
+std::string hostListUpdateAdvice(const std::string &Update) {
+  return "in the loop's body, " + Update + ", which no graph can choose: keep the objects' state as one tensor "
+         "with a row per object, updated at the matched rows (index_put_ with the positions kept as long "
+         "tensors, or torch::where on a match mask), or move the loop, and the reads that pick the objects, "
+         "out of the graph region, after the replay";
+}
+
 bool worksOnHostOnly(const Stmt *Body, const ApiModel &Api) {
   bool DoesSomething = false;
   llvm::SmallVector<const Stmt *, 32> Work{Body};

@@ -47,6 +47,14 @@ bool initRunsNoUserCode(const clang::Expr *Init, const ApiModel &Api, clang::AST
 /// branch to select or a loop to mask. Empty otherwise.
 std::string hostOnlyFunction(const clang::Stmt *S, const ApiModel &Api, clang::ASTContext &Ctx);
 
+/// A call in `Body` that changes an object picked from a host list by position
+/// (`tracks_[m.second]->update(dets[m.first])`), described with its line, or empty: the host
+/// chooses which object's state changes, which no graph can do.
+std::string hostListElementUpdate(const clang::Stmt *Body, const ApiModel &Api, clang::ASTContext &Ctx);
+
+/// The advice for a loop whose body makes such a change, described by hostListElementUpdate.
+std::string hostListUpdateAdvice(const std::string &Update);
+
 /// The advice for code in such a function, named by hostOnlyFunction.
 std::string hostFunctionAdvice(const std::string &Function);
 

@@ -536,6 +536,9 @@ static std::string checkHelp(const std::string &CheckId) {
 
 std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api,
                          const BlockedBranches &Blocked) {
+  // At a call whose pack entry says what to do (a variant that reads nothing back): the pack's.
+  if (std::string Pack = isa_and_nonnull<Expr>(Anchor) ? Api.packRecipe(cast<Expr>(Anchor)) : ""; !Pack.empty())
+    return Pack;
   // A CUDA call that capture forbids is about where the capture begins and ends, not about host
   // values: the advice on host-only code (move it after the replay) would be wrong in a window.
   if (F.CheckId == "graphify-capture-unsafe-api") {
@@ -569,8 +572,7 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   if (!F.ValueUses.empty() && Use != Consumer::MemoryCopy)
     if (std::string R = recipeForUse(F.ValueUses, Blocked); !R.empty())
       return R;
-  // A position stays a position wherever the element it picks goes (a host buffer, a lookup, a
-  // choice between host values): the fix is the device index.
+  // A position stays a position wherever the element it picks goes: the fix is the device index.
   if (F.CheckId == "graphify-data-dependent-position")
     Use = Consumer::None;
   // A loop whose body holds no tensor (a host NMS over boxes read out, OpenCV geometry) is host
@@ -586,13 +588,15 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
     if (const Expr *Cond = enclosingIfCondition(Anchor, Ctx))
       if (auto Why = branchObstacle(Cond, Api, Ctx))
         return *Why;
-  // A loop whose body does host work (fills a host container, builds result structs): that work
-  // leaves the region with the loop, whatever bounds it.
-  if (const Stmt *Body = loopBody(Anchor); Body && F.CheckId == "graphify-data-dependent-loop")
+  // A body that changes objects picked from a host list, or does other host work: it leaves too.
+  if (const Stmt *Body = loopBody(Anchor); Body && F.CheckId == "graphify-data-dependent-loop") {
+    if (std::string Update = hostListElementUpdate(Body, Api, Ctx); !Update.empty())
+      return hostListUpdateAdvice(Update);
     if (std::string Work = firstHostWork({Body}, Api, Ctx); !Work.empty())
       return "the loop's body does host work (" + Work + "), which no graph holds: move the loop, and the reads "
              "in it, out of the graph region, after the replay (the region returns the tensors they read, a "
              "selection padded to a static size and its count)";
+  }
   // Code in a function that holds no tensor (a host beam search given data_ptr() pointers, a
   // counter over a host array), past its branches and loops: the graph never runs it, so its
   // call moves out.

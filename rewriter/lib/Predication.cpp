@@ -335,6 +335,19 @@ llvm::Error Predicator::declare(const DeclStmt *DS, Env &E, const std::string &W
 
 llvm::Error Predicator::assign(const Expr *Lhs, const Expr *Rhs, Env &E, const std::string &Where) {
   const VarDecl *V = referencedVar(Lhs);
+  if (!V && Api.isTensorExpr(Lhs)) {
+    // `boxes[i] = b`, `t.index({m}) = v`: a write into part of a tensor, which selecting whole
+    // values cannot express; what can is selecting the whole updated tensor.
+    const Expr *Base = stripAll(Lhs);
+    while (const Expr *Object = isa_and_nonnull<CallExpr>(Base) ? callObject(Base) : nullptr)
+      Base = stripAll(Object);
+    const VarDecl *Whole = referencedVar(Base);
+    const std::string Name = Whole ? "'" + Whole->getNameAsString() + "'" : "a tensor";
+    return refuse(Where + " writes into part of " + Name + line(Lhs) + ", which selecting whole values cannot " +
+                  "express: compute the updated tensor on both paths (a clone written with index_put_, " +
+                  "positions kept as long tensors) and select it whole with torch::where on the condition " +
+                  "kept on the device");
+  }
   if (!V)
     return refuse(Where + " assigns to something other than a variable" + line(Lhs));
   if (!V->hasLocalStorage() || V->getType()->isReferenceType())

@@ -71,6 +71,10 @@ bool isProvablyBoolean(const clang::Expr *E, const ApiModel &Api);
 /// boolean result (tags long_output, bool_output), a full reduction or an elements-preserving
 /// call of such a tensor, or a local initialised once to one.
 bool isProvablyIntegral(const clang::Expr *E, const clang::Stmt *Body, const ApiModel &Api);
+/// Whether `E` holds int64 positions whatever its inputs' values: a call tagged long_output
+/// (argmax, argsort), the indices of a (values, indices) pair (indices_second), elements, a view
+/// or a layout change of one (they keep the dtype), or a local initialised once to one.
+bool isProvablyLong(const clang::Expr *E, const clang::Stmt *Body, const ApiModel &Api);
 
 /// Why two tensor arms cannot be merged into one where(): one is not a tensor, their statically
 /// known shapes differ (a full reduction against a full-size tensor), their dtypes differ

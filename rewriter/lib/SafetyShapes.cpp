@@ -119,26 +119,59 @@ bool isProvablySingleElement(const Expr *E, const Stmt *Body, const ApiModel &Ap
   return singleElement(E, Body, Api, 0);
 }
 
-static bool integral(const Expr *E, const Stmt *Body, const ApiModel &Api, int Depth) {
+/// The call whose (values, indices) result `E` takes the second element of: a structured binding
+/// (`auto [vals, idx] = x.sort();`) or `std::get<1>(x.max(1))`. Null for anything else.
+static const Expr *indicesOf(const Expr *E, const ApiModel &Api) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl());
+    const auto *DD = BD ? dyn_cast_or_null<DecompositionDecl>(BD->getDecomposedDecl()) : nullptr;
+    if (!DD || !DD->getInit() || DD->bindings().size() != 2 || DD->bindings()[1] != BD)
+      return nullptr;
+    return stripAll(DD->getInit());
+  }
+  const auto *Get = dyn_cast<CallExpr>(E);
+  const auto *FD = Get ? Get->getDirectCallee() : nullptr;
+  const TemplateArgumentList *TA = FD ? FD->getTemplateSpecializationArgs() : nullptr;
+  if (!TA || TA->size() == 0 || TA->get(0).getKind() != TemplateArgument::Integral ||
+      TA->get(0).getAsIntegral() != 1 || !Api.callHasTag(E, "tuple_element") || callArgs(E).size() != 1)
+    return nullptr;
+  return stripAll(callArgs(E).front());
+}
+
+/// Whether `E` holds integers (`LongOnly`: int64 positions) whatever its inputs' values.
+static bool integral(const Expr *E, const Stmt *Body, const ApiModel &Api, int Depth, bool LongOnly) {
   E = stripAll(E);
   if (!E || Depth > 16 || !Api.isTensorExpr(E))
     return false;
   if (const VarDecl *V = referencedVar(E)) {
     const Expr *Init = stableInit(V, Body);
-    return Init && integral(Init, Body, Api, Depth + 1);
+    return Init && integral(Init, Body, Api, Depth + 1, LongOnly);
   }
-  if (Api.callHasTag(E, "long_output") || Api.callHasTag(E, "bool_output"))
+  // The positions a sort, topk or max along a dimension returns beside the values are int64.
+  if (const Expr *Pair = indicesOf(E, Api); Pair && Api.callHasTag(Pair, "indices_second"))
     return true;
-  // A sum of booleans counts them (a long); max, min and any reduction of integers stay integers.
+  if (Api.callHasTag(E, "long_output") || (!LongOnly && Api.callHasTag(E, "bool_output")))
+    return true;
+  // A sum of booleans counts them (a long); max, min and any reduction of integers stay integers;
+  // so do some of self's elements (`order[0]`, `idx.index_select(0, i)`: keeps_dtype).
   const Expr *Self = callObject(E);
   if (!Self && isa<CallExpr>(E) && !isa<CXXOperatorCallExpr>(E) && !callArgs(E).empty())
     Self = callArgs(E).front();
-  if (Self && (isFullReduction(E, Api) || Api.callHasTag(E, "same_elements")))
-    return integral(Self, Body, Api, Depth + 1);
-  return false;
+  if (!Self)
+    return false;
+  if (Api.callHasTag(E, "same_elements") || Api.callHasTag(E, "keeps_dtype") ||
+      (Api.callHasTag(E, "shares_storage") && !Api.callHasTag(E, "device_transfer")))
+    return integral(Self, Body, Api, Depth + 1, LongOnly);
+  return isFullReduction(E, Api) && integral(Self, Body, Api, Depth + 1, LongOnly);
 }
 
-bool isProvablyIntegral(const Expr *E, const Stmt *Body, const ApiModel &Api) { return integral(E, Body, Api, 0); }
+bool isProvablyIntegral(const Expr *E, const Stmt *Body, const ApiModel &Api) {
+  return integral(E, Body, Api, 0, /*LongOnly=*/false);
+}
+
+bool isProvablyLong(const Expr *E, const Stmt *Body, const ApiModel &Api) {
+  return integral(E, Body, Api, 0, /*LongOnly=*/true);
+}
 
 namespace {
 /// A symbolic shape and dtype of a tensor expression.

@@ -167,6 +167,9 @@ std::optional<std::string> SideEffectWalker::checkCall(const CallExpr *C, const 
   if (Ran == Evaluation::Conditional)
     if (auto Why = valueHazard(C, Api))
       return Why;
+  // A draw that runs where and as often as before draws the same numbers.
+  if (Ran == Evaluation::AsBefore && Api.callHasTag(C, "random"))
+    return std::nullopt;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
     if (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator() ||
         MD->getOverloadedOperator() == OO_Equal)

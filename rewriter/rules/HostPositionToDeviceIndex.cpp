@@ -177,7 +177,7 @@ PositionSource sourceOf(const CXXMemberCallExpr *Read, const ApiModel &Api, ASTC
 std::string deviceIndex(const PositionSource &S, const ApiModel &Api, ASTContext &Ctx) {
   const Expr *Receiver = S.Tensor;
   std::string Text = sourceText(Receiver, Ctx) + ".reshape({1})";
-  if (!Api.callHasTag(stripAll(Receiver), "long_output"))
+  if (!isProvablyLong(Receiver, S.Body, Api))
     Text += ".to(" + Api.spellConstant(Receiver, "kLong") + ")";
   return Text;
 }

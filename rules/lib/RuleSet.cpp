@@ -322,6 +322,11 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return EntryDoc.takeError();
     if (*EntryDoc)
       E.Doc = **EntryDoc;
+    auto EntryRecipe = M.takeString("recipe");
+    if (!EntryRecipe)
+      return EntryRecipe.takeError();
+    if (*EntryRecipe)
+      E.Recipe = **EntryRecipe;
     if (auto Err = M.finish())
       return Err;
     // Tags that need positions must have them, or the check silently never fires.

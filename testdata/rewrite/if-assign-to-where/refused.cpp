@@ -100,3 +100,13 @@ torch::Tensor read_arithmetic(torch::Tensor x, float r2) {
     y = x * 2;
   return y;
 }
+
+// A conditional swap of two rows: a write into part of a tensor, which selecting whole values
+// cannot express; the refusal says so and how to select the whole updated tensor.
+void swap_rows(torch::Tensor boxes, torch::Tensor scores, int64_t i, int64_t j) {
+  if (scores[i].item<float>() < scores[j].item<float>()) { // EXPECT-NO-FIX: the then branch writes into part of 'boxes' \(line [0-9]+\), which selecting whole values cannot express: compute the updated tensor on both paths
+    auto a = boxes[i].clone();
+    boxes[i] = boxes[j];
+    boxes[j] = a;
+  }
+}

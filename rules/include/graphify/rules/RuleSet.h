@@ -84,6 +84,9 @@ struct ApiEntry {
   /// `cv::resize(src, dst, cv::Size(), fx, fy)` scales src by fx and fy.
   std::vector<unsigned> FallbackShapeArgs;
   std::string Doc;                  ///< short phrase for diagnostics; may be empty
+  /// What to do by hand about a finding at the call itself, when the pack knows better than the
+  /// check's general advice (a host_sync op with a variant that reads nothing back); may be empty.
+  std::string Recipe;
   std::string Pack;                 ///< name of the pack that declared it
   std::string File;                 ///< pack file, for messages
   unsigned Line = 0;                ///< line of the entry in the pack file (1-based)
