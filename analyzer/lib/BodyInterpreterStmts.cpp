@@ -422,7 +422,8 @@ std::pair<const VarDecl *, bool> BodyInterpreter::emptinessTest(const Expr *Cond
   const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
   if (!MD || !MD->getIdentifier() || MD->getName() != "empty" || Call->getNumArgs() != 0)
     return {nullptr, false};
-  const auto *DRE = dyn_cast<DeclRefExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const Expr *Object = Call->getImplicitObjectArgument();
+  const auto *DRE = Object ? dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts()) : nullptr;
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || !isLocal(VD) || !Api.isHostContainer(VD->getType()))
     return {nullptr, false};
