@@ -189,7 +189,9 @@ TaintValue BodyInterpreter::reachedSince(const VarDecl *VD, bool SkipLoops) cons
   }
   // A local of the innermost loop's body is made again in every iteration: an iteration that
   // left early (`continue`) never gets to use it, so those exits say nothing about its value.
-  if (It != Declared.end() && !LoopDepths.empty() && D.Depth > *llvm::max_element(LoopDepths) &&
+  // (Declared there, not emptied there: a list cleared in each iteration keeps what the last one
+  // added after the loop, which a `continue` decides.)
+  if (It != Declared.end() && !LoopDepths.empty() && It->second.Depth > *llvm::max_element(LoopDepths) &&
       !VD->getType()->isReferenceType())
     D.LoopExits = S.LoopExits;
   return reachedSince(D, SkipLoops);

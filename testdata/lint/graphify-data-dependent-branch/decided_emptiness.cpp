@@ -54,3 +54,23 @@ int64_t per_row(const torch::Tensor &scores) {
   }
   return n;
 }
+
+// Emptied in each iteration is not declared in it: after the loop the list holds what the last
+// iteration added, which its `continue` decided.
+int64_t last_kept(const torch::Tensor &scores) {
+  auto a = scores.accessor<float, 1>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'accessor' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  std::vector<int> v;
+  for (int64_t i = 0; i < 4; ++i) {
+    v.clear();
+    if (a[i] < 0.f)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      continue;
+    v.push_back(1);
+  }
+  int64_t n = 0;
+  for (size_t k = 0; k != v.size(); ++k)
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: loop condition depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+    n += 1;
+  return n;
+}
