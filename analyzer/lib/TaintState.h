@@ -23,8 +23,9 @@ struct TaintValue {
   /// kept out of the body's summary, so that one tainted call does not taint every call.
   const TracedOrigin *Context = nullptr;
   /// Shapes only: any dimension may follow the values. A selection makes only its leading
-  /// dimension value-dependent (`sel.size(1)` is static), until a layout change (view, reshape,
-  /// transpose, permute, squeeze, flatten) or a call the analysis cannot see moves it.
+  /// dimension value-dependent (`sel.size(1)` is static), until a layout change the packs do not
+  /// describe dimension by dimension (view, reshape, permute, squeeze, flatten) or a call the
+  /// analysis cannot see moves it (Dims says which follow otherwise).
   bool AnyDim = false;
   /// Shapes only, unless AnyDim: the dimensions that follow the values, one bit each (bit 0, the
   /// leading dimension, for a selection; `sel.t()` moves it to bit 1, `x.index_select(1, sel)`

@@ -74,3 +74,19 @@ torch::Tensor stacked_tracks(const torch::Tensor &dets, std::vector<torch::Tenso
     return torch::zeros({0, 4});
   return all * m;
 }
+
+// A helper that transposes what it gathers from its parameter: the caller's followed dimension
+// of the argument (1 here) is not where it lands (0), so the caller takes any dimension.
+torch::Tensor rows_t(const torch::Tensor &x, const torch::Tensor &keep) {
+  return x.index_select(0, keep.nonzero().squeeze(1)).t();
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'nonzero' has a data-dependent output shape: returns one row per non-zero element; a static graph cannot hold it [graphify-dynamic-shape]
+}
+int64_t through_helper(const torch::Tensor &pred, const torch::Tensor &keep, const torch::Tensor &cols) {
+  auto y = rows_t(pred.index_select(1, cols.nonzero().squeeze(1)), keep);
+  // CHECK-MESSAGES: :[[@LINE-1]]:45: warning: 'nonzero' has a data-dependent output shape: returns one row per non-zero element; a static graph cannot hold it [graphify-dynamic-shape]
+  int64_t n = 0;
+  for (int64_t i = 0; i < y.size(0); ++i)
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: loop condition depends on the size of a value-dependent selection; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+    n += 1;
+  return n;
+}
