@@ -5,6 +5,7 @@
 
 #include "CallTargets.h"
 #include "CaptureFlow.h"
+#include "CaptureHolders.h"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/PrettyPrinter.h>
@@ -107,8 +108,10 @@ public:
       const ApiEntry *Begin = C->entryWithTag("capture_begin");
       const ApiEntry *End = Begin ? nullptr : C->entryWithTag("capture_end");
       const ApiEntry *E = Begin ? Begin : End;
-      if (!E)
-        return true; // a described API: its body is not followed
+      if (!E) {
+        addHolderCall(*C, *CE, Site); // a described API: its body is not followed
+        return true;
+      }
       Site.What = Begin ? CaptureSite::Kind::Begin : CaptureSite::Kind::End;
       Site.Stream = E->StreamArg ? C->arg(*E->StreamArg) : nullptr;
       Site.Relaxed = Begin && selectsRelaxedMode(*C, *Begin);
@@ -138,19 +141,26 @@ public:
     return true;
   }
 
-  /// The objects a block declares are destroyed at its closing brace.
+  /// The objects a block declares are destroyed at its closing brace: a guard's destructor
+  /// runs there, or what a holder's destructor runs on the guard it owns.
   bool VisitCompoundStmt(CompoundStmt *CS) {
     for (const Stmt *S : CS->body())
       if (const auto *DS = dyn_cast<DeclStmt>(S))
         for (const Decl *D : DS->decls())
           if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasLocalStorage() && !VD->getType()->isReferenceType())
             if (const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl(); RD && RD->hasDefinition())
-              if (const CXXDestructorDecl *Dtor = RD->getDestructor(); Dtor && Keep(Dtor)) {
+              if (const CXXDestructorDecl *Dtor = RD->getDestructor()) {
                 CaptureSite Site;
                 Site.Start = Site.Stop = SM.getExpansionLoc(CS->getRBracLoc());
-                Site.Callee = Dtor;
                 Site.Destroyed = VD;
-                Sites.push_back(Site);
+                if (Keep(Dtor)) {
+                  Site.Callee = Dtor;
+                } else if (hasTag(Api.memberEntries(*Dtor, 1), "destroys_held")) {
+                  Site.Callee = heldDestroyer(VD->getType(), VD, Keep);
+                  Site.Held = true;
+                }
+                if (Site.Callee && Keep(Site.Callee))
+                  Sites.push_back(Site);
               }
     return true;
   }
@@ -159,6 +169,29 @@ private:
   const ApiResolver &Api;
   const SourceManager &SM;
   llvm::function_ref<bool(const FunctionDecl *)> Keep;
+
+  static bool hasTag(const std::vector<const ApiEntry *> &Entries, llvm::StringRef Tag) {
+    return llvm::any_of(Entries, [&](const ApiEntry *E) { return E->hasTag(Tag); });
+  }
+
+  /// A holder's call that makes or destroys the guard it owns (`std::make_unique<Guard>(s)`,
+  /// `guard.reset()`, `guard = nullptr`) stands for the guard's constructor or destroyer.
+  void addHolderCall(const ApiCall &C, const CallExpr &CE, CaptureSite Site) {
+    const FunctionDecl *Runs = nullptr;
+    if (C.hasTag("constructs_held")) {
+      Runs = heldConstructor(CE);
+    } else if (C.hasTag("destroys_held") && !C.Args.empty() &&
+               (!isa<CXXOperatorCallExpr>(CE) || assignmentEmpties(CE))) {
+      const Expr *Holder = C.Args.front()->IgnoreParenImpCasts();
+      const auto *Ref = dyn_cast<DeclRefExpr>(Holder);
+      Runs = heldDestroyer(Holder->getType(), Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr, Keep);
+    }
+    if (!Runs || !Keep(Runs))
+      return;
+    Site.Callee = Runs;
+    Site.Held = true;
+    Sites.push_back(Site);
+  }
 };
 
 /// The argument of `CE` at parameter `Param` of its callee (the object of an operator call
@@ -213,11 +246,13 @@ std::vector<CaptureCall> captureCalls(const std::vector<CaptureSite> &Sites, con
     if (!E || !E->any())
       continue;
     Call.Callee = S.Callee;
-    if (E->StreamParam >= 0) {
+    // A holder's call gives the arguments of the guard's constructor (make_unique, emplace),
+    // not of its destroyer (reset).
+    if (E->StreamParam >= 0 && (!S.Held || isa<CXXConstructorDecl>(S.Callee))) {
       const Expr *Arg = argumentFor(S.Call, unsigned(E->StreamParam));
       Call.Stream = spelling(Arg, Ctx);
       streamKey(Arg, Call.KeyParam, Call.KeyField);
-    } else if (!E->StreamField.empty() && isa_and_nonnull<CallExpr>(S.Call)) {
+    } else if (!E->StreamField.empty() && isa_and_nonnull<CallExpr>(S.Call) && !S.Held) {
       // A field of a constructed or destroyed object has no name here: the stream is unknown.
       const Expr *Object = objectOf(S.Call);
       if (!Object || isThis(Object)) {

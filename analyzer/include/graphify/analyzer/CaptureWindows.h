@@ -82,6 +82,9 @@ struct CaptureSite {
   bool Relaxed = false;                ///< Begin: selects relaxed mode
   const clang::FunctionDecl *Callee = nullptr; ///< Callee: the called function
   bool Virtual = false; ///< Callee: a virtual call that may run any overrider
+  /// Callee: a library holder's call or destruction that runs the constructor or destroyer of
+  /// the object it owns (CaptureHolders.h); that object's stream field has no name here.
+  bool Held = false;
 };
 
 /// The capture effects of a translation unit's functions, computed to a fixed point over the
