@@ -18,7 +18,6 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
-#include <numeric>
 
 namespace graphify {
 
@@ -165,13 +164,18 @@ public:
     linkValueUses(Result);
     foldConstructs(Result);
 
-    // Source order (then check id), keeping Anchors parallel.
-    std::vector<size_t> Order(Result.Findings.size());
-    std::iota(Order.begin(), Order.end(), 0);
+    // The one filter and the one sort of the finding path: a check may report under another
+    // check's id, so findings are kept by their own id and profile; then source order (check id
+    // and message break ties), keeping Anchors parallel. Consumers (graphify-lint's pipeline, the
+    // clang-tidy module, the rewriter) neither filter by check nor sort again.
+    std::vector<size_t> Order;
+    for (size_t I = 0; I < Result.Findings.size(); ++I)
+      if (reported(Result.Findings[I].CheckId))
+        Order.push_back(I);
     std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
       const Finding &X = Result.Findings[A], &Y = Result.Findings[B];
-      return std::tie(X.Where.File, X.Where.Offset, X.CheckId) <
-             std::tie(Y.Where.File, Y.Where.Offset, Y.CheckId);
+      return std::tie(X.Where.File, X.Where.Offset, X.CheckId, X.Message) <
+             std::tie(Y.Where.File, Y.Where.Offset, Y.CheckId, Y.Message);
     });
     AnalysisResult Sorted;
     Sorted.Facts = Result.Facts;
@@ -189,6 +193,15 @@ public:
 private:
   ASTContext &Ctx;
   const AnalysisConfig &Config;
+
+  /// Whether findings of `CheckId` are reported: the check is enabled and, under the trace
+  /// profile, one that changes traced results.
+  bool reported(llvm::StringRef CheckId) const {
+    if (Config.IsCheckEnabled && !Config.IsCheckEnabled(CheckId))
+      return false;
+    const CheckInfo *C = Config.ProfileKind == Profile::Trace ? findCheck(CheckId) : nullptr;
+    return !C || C->InTraceProfile;
+  }
 
   /// Which configured bounds name a variable here, and which annotated ones are malformed: a bound
   /// that names nothing would silently leave its loop unbounded.

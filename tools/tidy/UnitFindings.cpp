@@ -131,11 +131,9 @@ UnitResult analyse(clang::ASTContext &Ctx, const TidySettings &S, clang::tidy::C
     AnalysisResult A = analyzeTranslationUnit(Ctx, AC);
     if (!A.Findings.empty())
       attachFixesInReportedFiles(Ctx, A, **Rules, HeaderFilter ? &IsFileReported : nullptr);
-    // The trace profile drops the capture-only checks' findings, as graphify-lint does; before
-    // the carriers are chosen, so that a fix is not given to a finding nobody sees.
-    for (Finding &F : A.Findings)
-      if (const CheckInfo *C = findCheck(F.CheckId); S.ProfileKind != Profile::Trace || !C || C->InTraceProfile)
-        R.Findings.push_back(std::move(F));
+    // The analysis kept the findings of enabled checks and of the profile only (before the
+    // fixes were attached, so that a fix is not given to a finding nobody sees).
+    R.Findings = std::move(A.Findings);
     R.CarriesFix = fixCarriers(R.Findings);
     R.Unchecked = std::move(A.UncheckedCode);
   });

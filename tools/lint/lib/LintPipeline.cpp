@@ -408,12 +408,7 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
   Reported[MainFile] = std::move(MainText);
   NolintCache Nolint(Reported);
   std::vector<Finding> Kept;
-  for (Finding &F : Raw) {
-    if (!Enabled.contains(F.CheckId))
-      continue;
-    if (Config.ProfileKind == Profile::Trace)
-      if (const CheckInfo *C = findCheck(F.CheckId); C && !C->InTraceProfile)
-        continue;
+  for (Finding &F : Raw) { // in source order, of enabled checks only (the analysis's)
     const NolintMap *N = Nolint.forFile(F.Where.File);
     bool Silenced = N && N->suppresses(F.Where.Line, F.CheckId);
     if (!IsFileReported(F.Where.File)) {
@@ -428,14 +423,16 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     Kept.push_back(std::move(F));
   }
   // Malformed NOLINT regions in the main file are reported whatever the check filter says, as
-  // clang-tidy does: they silently change what every other check reports.
+  // clang-tidy does: they silently change what every other check reports. Each goes in at its
+  // place in the main file's findings, which stay in the analysis's order.
+  auto Key = [](const Finding &F) {
+    return std::tie(F.Where.File, F.Where.Line, F.Where.Column, F.CheckId, F.Message);
+  };
   if (const NolintMap *N = Nolint.forFile(MainFile))
-    Kept.insert(Kept.end(), N->problems().begin(), N->problems().end());
-
-  std::stable_sort(Kept.begin(), Kept.end(), [](const Finding &A, const Finding &B) {
-    return std::tie(A.Where.File, A.Where.Line, A.Where.Column, A.CheckId, A.Message) <
-           std::tie(B.Where.File, B.Where.Line, B.Where.Column, B.CheckId, B.Message);
-  });
+    for (const Finding &Problem : N->problems()) {
+      auto At = std::find_if(Kept.begin(), Kept.end(), [&](const Finding &F) { return Key(F) > Key(Problem); });
+      Kept.insert(At, Problem);
+    }
   auto Keep = [&](const std::string &File) {
     if (auto Text = Reported.find(File); Text != Reported.end() && !R.SourceTexts.count(File))
       R.SourceTexts.emplace(File, Text->second);
