@@ -12,6 +12,7 @@
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/StringSet.h>
 
+#include <set>
 #include <string>
 
 namespace graphify {
@@ -36,6 +37,45 @@ public:
 std::vector<const CallExpr *> callsIn(const Stmt *Body) {
   CallLister L;
   L.TraverseStmt(const_cast<Stmt *>(Body));
+  return std::move(L.Calls);
+}
+
+/// The static locals `Body` declares with an initialiser: the function's first call runs it.
+std::vector<const VarDecl *> staticLocalsIn(const Stmt *Body) {
+  std::vector<const VarDecl *> Out;
+  llvm::SmallVector<const Stmt *, 64> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->isStaticLocal() && VD->getInit())
+          Out.push_back(VD);
+    Work.append(S->child_begin(), S->child_end());
+  }
+  return Out;
+}
+
+/// The calls a body runs itself: a lambda written there runs when it is called.
+class RunLister : public RecursiveASTVisitor<RunLister> {
+public:
+  std::vector<const CallExpr *> Calls;
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitCallExpr(CallExpr *CE) {
+    Calls.push_back(CE);
+    return true;
+  }
+};
+
+/// The calls a constructor runs: its member initialisers' and its body's.
+std::vector<const CallExpr *> callsOfConstructor(const CXXConstructorDecl &Ctor) {
+  RunLister L;
+  for (const CXXCtorInitializer *Init : Ctor.inits())
+    if (Init->isWritten() && Init->getInit())
+      L.TraverseStmt(Init->getInit());
+  if (Ctor.hasBody())
+    L.TraverseStmt(Ctor.getBody());
   return std::move(L.Calls);
 }
 
@@ -185,6 +225,9 @@ public:
       return It->second;
     Memo[Key]; // empty while in progress: recursion reaches nothing new
     llvm::StringSet<> Found;
+    // Its first call initialises its static locals (LazyInit.h).
+    if (const FunctionDecl *Def = body(FD); Def && !staticLocalsIn(Def->getBody()).empty())
+      Found.insert("lazy:" + Def->getQualifiedNameAsString());
     if (const FunctionDecl *Def = body(FD))
       for (const CallExpr *CE : callsIn(Def->getBody())) {
         CallRuns R = runs(CE);
@@ -242,31 +285,82 @@ struct Reached {
   const CallExpr *Call;
   const ApiEntry *Entry;
   std::optional<LazyInit> Lazy;
+  /// The named object (a local or a parameter) of the window's own call that reaches it
+  /// (`draft.step()`), or null: a warm-up on another named object does not count.
+  const Decl *Root = nullptr;
   std::string key() const { return Lazy ? Lazy->key() : keyOf(*Entry, Call); }
 };
 
-/// The tagged calls a window reaches: written in it, or in the bodies it calls, transitively.
+/// The local or parameter a call in a window runs a method on (`draft.step()`, `stem->forward(x)`
+/// through its holder), or null.
+const Decl *namedObject(const CallExpr *CE) {
+  const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
+  const Expr *O = MCE ? MCE->getImplicitObjectArgument() : nullptr;
+  const auto *DRE = O ? dyn_cast<DeclRefExpr>(CallTargets::throughAccess(O)) : nullptr;
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && VD->hasLocalStorage() ? VD->getCanonicalDecl() : nullptr;
+}
+
+/// The tagged calls a window reaches: written in it, or in the bodies it calls, transitively,
+/// each with the named object of the window's call it is reached through.
 std::vector<Reached> reachedFrom(const CaptureWindow &W, Reach &R, const SourceManager &SM) {
   std::vector<Reached> Out;
-  llvm::DenseSet<const Decl *> Seen;
-  std::vector<const CallExpr *> Work;
+  std::set<std::pair<const Decl *, const Decl *>> Seen; // (body, root)
+  std::vector<std::pair<const CallExpr *, const Decl *>> Work;
   for (const CallExpr *CE : callsIn(W.Function->getBody()))
     if (W.contains(CE->getBeginLoc(), SM))
-      Work.push_back(CE);
+      Work.push_back({CE, namedObject(CE)});
   while (!Work.empty()) {
-    const CallExpr *CE = Work.back();
+    auto [CE, Root] = Work.back();
     Work.pop_back();
     CallRuns Runs = R.runs(CE);
     for (const ApiEntry *E : Runs.Entries)
-      Out.push_back({CE, E, std::nullopt});
+      Out.push_back({CE, E, std::nullopt, Root});
     if (Runs.Lazy)
-      Out.push_back({CE, Runs.LazyEntry, Runs.Lazy});
+      Out.push_back({CE, Runs.LazyEntry, Runs.Lazy, Root});
     for (const FunctionDecl *B : Runs.Bodies)
-      if (Seen.insert(canon(B)).second)
+      if (Seen.insert({canon(B), Root}).second) {
         for (const CallExpr *Inner : callsIn(B->getBody()))
-          Work.push_back(Inner);
+          Work.push_back({Inner, Root});
+        // The constructors its static locals run (a singleton's, on the first call).
+        for (const VarDecl *Static : staticLocalsIn(B->getBody()))
+          if (const auto *Make = dyn_cast<CXXConstructExpr>(Static->getInit()->IgnoreImplicit()))
+            if (const CXXConstructorDecl *Ctor = Make->getConstructor(); Ctor && Seen.insert({canon(Ctor), Root}).second)
+              for (const CallExpr *Inner : callsOfConstructor(*Ctor))
+                Work.push_back({Inner, Root});
+      }
   }
   return Out;
+}
+
+/// The first calls `CE` itself makes (its tagged entries, its lazy initialisation), by key.
+llvm::StringSet<> firstCallKeys(const CallRuns &Runs, const CallExpr *CE) {
+  llvm::StringSet<> Keys;
+  for (const ApiEntry *E : Runs.Entries)
+    Keys.insert(keyOf(*E, CE));
+  if (Runs.Lazy)
+    Keys.insert(Runs.Lazy->key());
+  return Keys;
+}
+
+/// Whether a constructor of the class whose method `FD` is runs the first call known by `Key`:
+/// the object was made before any of its methods ran, so that call ran before the window.
+bool warmedByConstructor(const FunctionDecl &FD, llvm::StringRef Key, Reach &R) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(&FD);
+  if (!Method || Method->isStatic() || isa<CXXConstructorDecl>(Method))
+    return false;
+  for (const CXXConstructorDecl *Ctor : Method->getParent()->ctors()) {
+    const FunctionDecl *Def = nullptr;
+    if (!Ctor->hasBody(Def))
+      continue;
+    for (const CallExpr *CE : callsOfConstructor(*cast<CXXConstructorDecl>(Def))) {
+      CallRuns Runs = R.runs(CE); // a copy: R.of() below may add to the map R.runs() answers from
+      if (warms(firstCallKeys(Runs, CE), Key) ||
+          llvm::any_of(Runs.Bodies, [&](const FunctionDecl *B) { return warms(R.of(B), Key); }))
+        return true;
+    }
+  }
+  return false;
 }
 
 /// Whether `FD` runs the first call known by `Key` (keyOf), directly or through what it calls,
@@ -305,7 +399,7 @@ std::vector<SourceLocation> constructionsOf(const Stmt *Body, const CXXRecordDec
 
 bool warmedUp(const FunctionDecl &FD, llvm::StringRef Key, SourceLocation Before, Reach &R,
               const AnalysisContext &Ctx, const Decl *Object = nullptr, unsigned Depth = 2,
-              const CXXRecordDecl *MadeFirst = nullptr) {
+              const CXXRecordDecl *MadeFirst = nullptr, const Decl *Root = nullptr) {
   const SourceManager &SM = Ctx.ast().getSourceManager();
   llvm::ArrayRef<CaptureWindow> Windows = Ctx.regions().windowsOf(&FD);
   // A lazy initialisation in a class's method is warmed up only by a run after an object of the
@@ -321,13 +415,12 @@ bool warmedUp(const FunctionDecl &FD, llvm::StringRef Key, SourceLocation Before
       continue;
     if (llvm::any_of(Windows, [&](const CaptureWindow &W) { return W.contains(Loc, SM); }))
       continue;
+    // A warm-up on another named object warms that object (`main.step()` before the capture of
+    // `draft.step()`); one on `this` or an unnamed object may warm any.
+    if (const Decl *Warm = Root ? namedObject(CE) : nullptr; Warm && Warm != Root)
+      continue;
     CallRuns Runs = R.runs(CE);
-    llvm::StringSet<> Keys;
-    for (const ApiEntry *E : Runs.Entries)
-      Keys.insert(keyOf(*E, CE));
-    if (Runs.Lazy)
-      Keys.insert(Runs.Lazy->key());
-    if (warms(Keys, Key))
+    if (warms(firstCallKeys(Runs, CE), Key))
       return true;
     // Through a method of another object than the one the window's method runs on, the fields
     // its warm-up reaches are that object's.
@@ -336,6 +429,8 @@ bool warmedUp(const FunctionDecl &FD, llvm::StringRef Key, SourceLocation Before
     if (llvm::any_of(Runs.Bodies, [&](const FunctionDecl *B) { return warms(R.of(B), Key); }))
       return true;
   }
+  if (warmedByConstructor(FD, Key, R))
+    return true;
   if (Depth == 0)
     return false;
   for (auto [Caller, Call] : R.callersOf(&FD))
@@ -370,10 +465,10 @@ void reportUnwarmedFirstCalls(AnalysisContext &Ctx, const CheckInfo &Check,
           // reaches it ran a warm-up first.
           const auto *Method = dyn_cast<CXXMethodDecl>(Hit.Lazy->Owner);
           const CXXRecordDecl *Class = Method && Method->isVirtual() ? Method->getParent() : nullptr;
-          (warmedUp(*FD, Hit.key(), W.Open, R, Ctx, nullptr, 2, Class) ? Warmed : Unwarmed).insert(Hit.Call);
+          (warmedUp(*FD, Hit.key(), W.Open, R, Ctx, nullptr, 2, Class, Hit.Root) ? Warmed : Unwarmed).insert(Hit.Call);
           continue;
         }
-        if (Reported.contains(Hit.Call) || warmedUp(*FD, Hit.key(), W.Open, R, Ctx))
+        if (Reported.contains(Hit.Call) || warmedUp(*FD, Hit.key(), W.Open, R, Ctx, nullptr, 2, nullptr, Hit.Root))
           continue;
         Reported.insert(Hit.Call);
         auto C = Ctx.api().resolve(Hit.Call);

@@ -141,8 +141,9 @@ bool isDevicePointerArgument(const Expr *Arg, const CallExpr &Call, const ApiRes
 
 /// Whether the pointer `E` (a tensor's data_ptr()) reaches device code only — a kernel launch's
 /// arguments, the device pointers of a stream-ordered copy or memset — directly, through casts
-/// and offsets, or through local pointers whose every use does: the tensor's memory is then read
-/// and written on the device, nothing of it on the host.
+/// and offsets, or through local pointers whose every use does — or nowhere (a local never used,
+/// a value discarded by a cast to void): the tensor's memory is then read and written on the
+/// device, nothing of it on the host.
 bool reachesDeviceOnly(const Expr &E, ASTContext &Ast, const ApiResolver &Api, unsigned Depth = 0) {
   if (Depth > 4)
     return false;
@@ -155,13 +156,16 @@ bool reachesDeviceOnly(const Expr &E, ASTContext &Ast, const ApiResolver &Api, u
       const Stmt *Body = enclosingBody(E, Ast);
       if (!Body || !Init->hasLocalStorage() || !Init->getType()->isPointerType())
         return false;
+      // A pointer kept but never used (or only discarded: `(void)raw;`) reads nothing either.
       const std::vector<const DeclRefExpr *> Uses = referencesTo(Init, Body);
-      return !Uses.empty() &&
-             llvm::all_of(Uses, [&](const DeclRefExpr *Use) { return reachesDeviceOnly(*Use, Ast, Api, Depth + 1); });
+      return llvm::all_of(Uses, [&](const DeclRefExpr *Use) { return reachesDeviceOnly(*Use, Ast, Api, Depth + 1); });
     }
     const auto *Up = Parents[0].get<Expr>();
     if (!Up)
       return false;
+    if (const auto *Discard = dyn_cast<ExplicitCastExpr>(Up); Discard && Discard->getType()->isVoidType())
+      return true; // discarded: nothing dereferences it
+
     if (const auto *Call = dyn_cast<CallExpr>(Up))
       return llvm::is_contained(Call->arguments(), Node) && isDevicePointerArgument(Node, *Call, Api);
     // `p + offset`, `(CUdeviceptr)p`: the same memory.
@@ -196,6 +200,50 @@ const CheckInfo &HostSyncCheck::checkInfo() {
   return Info;
 }
 
+/// Whether `E` is region code: in a graph region, or in a capture window of its function (any
+/// analysed code under --scope=all).
+static bool inRegionCode(const Expr &E, const AnalysisContext &Ctx) {
+  if (Ctx.config().ScopeKind == Scope::All)
+    return true;
+  DynTypedNodeList Parents = Ctx.ast().getParents(E);
+  for (unsigned Depth = 0; !Parents.empty() && Depth < 256; ++Depth) {
+    if (const auto *FD = Parents[0].get<FunctionDecl>()) {
+      const SourceManager &SM = Ctx.ast().getSourceManager();
+      return Ctx.regions().contains(FD) ||
+             llvm::any_of(Ctx.regions().windowsOf(FD), [&](const CaptureWindow &W) { return W.contains(E.getBeginLoc(), SM); });
+    }
+    Parents = Ctx.ast().getParents(Parents[0]);
+  }
+  return false;
+}
+
+/// Whether every tensor `Call` reads (its object, or its tensor arguments: `std::cout << t`) is
+/// in host memory (HostOrigin.h) that no region code put there: built by a factory, or copied to
+/// the host before the region or window ran. A copy in the region is a finding of its own, and
+/// the reads after it keep theirs (the host work they do is what the region must move out).
+/// False when it reads no tensor.
+static bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx, const TaintFacts &Facts) {
+  const ApiResolver &Api = Ctx.api();
+  auto OnHost = [&](const Expr *T) {
+    const Expr *Origin =
+        findHostResidentOrigin(T, Api, [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); });
+    if (!Origin)
+      return false;
+    auto Made = Api.resolve(Origin);
+    return (Made && Made->hasTag("host_factory")) || !inRegionCode(*Origin, Ctx);
+  };
+  if (Call.IsMethod)
+    return Call.arg(0) && OnHost(Call.arg(0));
+  bool Any = false;
+  for (const Expr *A : Call.Args)
+    if (A && Api.isTensor(A->getType())) {
+      if (!OnHost(A))
+        return false;
+      Any = true;
+    }
+  return Any;
+}
+
 void HostSyncCheck::run(AnalysisContext &Ctx) {
   const TaintFacts &Facts = Ctx.facts();
   bool Trace = Ctx.profile() == Profile::Trace;
@@ -210,14 +258,12 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
     if (Call.IsMethod && copiesToHost(Call) &&
         findHostResidentOrigin(Call.arg(0), Ctx.api(), [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); }))
       return;
-    // A read of a tensor built in host memory by a factory (never on a device: `memcpy` into the
-    // data_ptr() of a fresh `torch::zeros`) waits for no device; the copy that takes it to the
-    // device is the finding.
-    if (!Trace && Call.IsMethod && Call.hasTag("host_sync") && !Call.hasTag("device_transfer"))
-      if (const Expr *Origin = findHostResidentOrigin(Call.arg(0), Ctx.api(),
-                                                      [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); }))
-        if (auto OriginCall = Ctx.api().resolve(Origin); OriginCall && OriginCall->hasTag("host_factory"))
-          return;
+    // A read of a tensor in host memory waits for no device: one built there by a factory (never
+    // on a device: `memcpy` into the data_ptr() of a fresh `torch::zeros`), whose copy to the
+    // device is the finding, or one copied to the CPU before the region or window ran
+    // (`lengths = t.to(kCPU); begin(); ... lengths[0].item()`).
+    if (!Trace && Call.hasTag("host_sync") && !Call.hasTag("device_transfer") && readsHostMemoryOnly(Call, Ctx, Facts))
+      return;
     // `torch::tensor(values, x.options())`: host values built straight on the device the options
     // name, the copy of `torch::tensor(values).to(x.device())` in one call. A factory that wraps
     // memory (`from_blob` given CUDA options wraps device memory) copies nothing; one that copies

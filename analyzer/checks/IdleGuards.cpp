@@ -8,6 +8,8 @@
 #include <clang/AST/ParentMapContext.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <functional>
+
 namespace graphify {
 
 using namespace clang;
@@ -23,6 +25,45 @@ bool IdleGuards::isIdleStatus(const Expr *E) const {
   const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   const auto *EC = DRE ? dyn_cast<EnumConstantDecl>(DRE->getDecl()) : nullptr;
   return EC && (Idle.contains(EC->getQualifiedNameAsString()) || Idle.contains(EC->getName()));
+}
+
+bool IdleGuards::isBusyStatus(const Expr *E) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *EC = DRE ? dyn_cast<EnumConstantDecl>(DRE->getDecl()) : nullptr;
+  const auto *Enum = EC ? dyn_cast<EnumDecl>(EC->getDeclContext()) : nullptr;
+  if (!Enum || isIdleStatus(E))
+    return false;
+  return llvm::any_of(Enum->enumerators(), [&](const EnumConstantDecl *Other) {
+    return Idle.contains(Other->getQualifiedNameAsString()) || Idle.contains(Other->getName());
+  });
+}
+
+std::optional<bool> IdleGuards::helperMeansIdle(const FunctionDecl *FD) const {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->getReturnType()->isBooleanType() || !FD->hasBody(Def) || Api.isLibraryDecl(Def) ||
+      Def->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation()))
+    return std::nullopt;
+  auto [It, New] = Helpers.try_emplace(Def->getCanonicalDecl(), std::nullopt);
+  if (!New)
+    return It->second;
+  const ReturnStmt *Only = nullptr;
+  unsigned Returns = 0;
+  std::function<void(const Stmt *)> Find = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      Only = R;
+      ++Returns;
+    }
+    for (const Stmt *C : S->children())
+      Find(C);
+  };
+  Find(Def->getBody());
+  std::optional<bool> Answer;
+  if (Returns == 1 && Only->getRetValue())
+    Answer = meansIdle(Only->getRetValue(), Def->getBody(), nullptr);
+  Helpers[Def->getCanonicalDecl()] = Answer;
+  return Answer;
 }
 
 /// The calls in `S`, in the order they are written (lambdas aside: they run elsewhere).
@@ -103,6 +144,8 @@ std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body, co
       return !*Inner;
     return std::nullopt;
   }
+  if (const auto *Call = dyn_cast<CallExpr>(Cond); Call && !isa<CXXOperatorCallExpr>(Call))
+    return helperMeansIdle(Call->getDirectCallee());
   const Expr *L = nullptr, *R = nullptr;
   BinaryOperatorKind Op;
   if (const auto *BO = dyn_cast<BinaryOperator>(Cond)) {
@@ -127,6 +170,11 @@ std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body, co
   const Expr *Queried = nullptr;
   if (Status && isFresh(Status, Body, Queried) && sameStream(Queried, Stream))
     return Op == BO_EQ;
+  // Another status of the same type: equal means a capture is running (active, or invalidated
+  // and failing at its end anyway), so the branch where it is not holds the idle stream.
+  const Expr *Busy = isBusyStatus(L) ? R : isBusyStatus(R) ? L : nullptr;
+  if (Busy && isFresh(Busy, Body, Queried) && sameStream(Queried, Stream))
+    return Op == BO_NE;
   return std::nullopt;
 }
 

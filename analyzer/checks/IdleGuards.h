@@ -8,7 +8,10 @@
 /// status read into a variable before a capture begins is stale once it has: a comparison of it
 /// after the begin call guards nothing, and so does a status kept in a field or a global. The
 /// status of one stream guards no call that names another (`cudaStreamIsCapturing(copy_, &st);
-/// if (st == None) cudaStreamSynchronize(main_);`).
+/// if (st == None) cudaStreamSynchronize(main_);`). A comparison with another enumerator of the
+/// same status type (`st == cudaStreamCaptureStatusActive`) means capturing when it holds, and a
+/// call of the project's bool function whose one return compares a fresh status
+/// (`bool capturing(s) { ...; return st != None; }`) means what that comparison means.
 ///
 /// \code
 ///   IdleGuards Guards(Ctx.api());
@@ -19,6 +22,7 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Stmt.h>
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringSet.h>
 
 #include <optional>
@@ -41,6 +45,13 @@ private:
   /// own).
   std::optional<bool> meansIdle(const clang::Expr *Cond, const clang::Stmt *Body, const clang::Expr *Stream) const;
   bool isIdleStatus(const clang::Expr *E) const;
+  /// Whether `E` names an enumerator of a status type that has idle enumerators, but not one of
+  /// them (`cudaStreamCaptureStatusActive`).
+  bool isBusyStatus(const clang::Expr *E) const;
+  /// What the truth of a call of `FD` says, when `FD` is a bool function of the project whose
+  /// only return compares a status it queried (memoized; recursion answers nothing).
+  std::optional<bool> helperMeansIdle(const clang::FunctionDecl *FD) const;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, std::optional<bool>> Helpers;
   /// Whether the status `E` compares was read after the last capture begin before the
   /// comparison: a call, or a local variable a query wrote with no begin call since (a field or
   /// a global may have been read anywhere, any time). `Queried` is set to the stream argument of

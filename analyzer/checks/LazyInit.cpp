@@ -11,6 +11,8 @@
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallVector.h>
 
+#include <functional>
+
 namespace graphify {
 
 using namespace clang;
@@ -120,9 +122,76 @@ const ValueDecl *earlyReturnGuard(const CompoundStmt &Block, const Stmt *Child, 
   return nullptr;
 }
 
+/// The static local whose initialiser holds `S` (`static Handle h = makeHandle();`), with the
+/// function that declares it, or none.
+std::optional<LazyInit> staticLocalInitialising(const Stmt &S, ASTContext &Ast) {
+  DynTypedNode N = DynTypedNode::create(S);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    DynTypedNodeList Parents = Ast.getParents(N);
+    if (Parents.empty())
+      return std::nullopt;
+    N = Parents[0];
+    if (N.get<LambdaExpr>())
+      return std::nullopt;
+    if (const auto *VD = N.get<VarDecl>()) {
+      if (!VD->isStaticLocal())
+        continue; // an ordinary local's initialiser runs every time
+      if (const auto *Owner = dyn_cast<FunctionDecl>(VD->getDeclContext()))
+        return LazyInit{Owner, VD};
+      return std::nullopt;
+    }
+    if (!N.get<Stmt>())
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// For `S` in a constructor of a singleton — a class whose constructors are all private or
+/// protected and that its own methods make only as static locals (`static Ctx &Instance() {
+/// static Ctx c; return c; }`) — that static local: the constructor runs once, on the first call
+/// of the method.
+std::optional<LazyInit> singletonInitialising(const Stmt &S, ASTContext &Ast) {
+  const Stmt *Body = enclosingBody(S, Ast);
+  if (!Body)
+    return std::nullopt;
+  DynTypedNodeList Parents = Ast.getParents(*Body);
+  const auto *Ctor = Parents.empty() ? nullptr : Parents[0].get<CXXConstructorDecl>();
+  const CXXRecordDecl *Class = Ctor ? Ctor->getParent() : nullptr;
+  if (!Class || llvm::any_of(Class->ctors(), [](const CXXConstructorDecl *C) {
+        return C->getAccess() == AS_public && !C->isDeleted() && !C->isImplicit(); // a copy runs no body
+      }))
+    return std::nullopt;
+  std::optional<LazyInit> Found;
+  bool Other = false;
+  std::function<void(const Stmt *, const FunctionDecl *)> Walk = [&](const Stmt *X, const FunctionDecl *In) {
+    if (!X || Other)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(X))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit()) {
+          const auto *Make = dyn_cast<CXXConstructExpr>(VD->getInit()->IgnoreImplicit());
+          if (Make && Make->getConstructor()->getParent()->getCanonicalDecl() == Class->getCanonicalDecl()) {
+            if (VD->isStaticLocal() && !Found)
+              Found = LazyInit{In, VD};
+            else
+              Other = true; // made again each time, or in two places
+            return;
+          }
+        }
+    for (const Stmt *C : X->children())
+      Walk(C, In);
+  };
+  for (const CXXMethodDecl *M : Class->methods())
+    if (M->hasBody() && !isa<CXXConstructorDecl>(M))
+      Walk(M->getBody(), M);
+  return Other ? std::nullopt : Found;
+}
+
 } // namespace
 
 std::optional<LazyInit> lazyInitOf(const Stmt &S, ASTContext &Ast) {
+  if (std::optional<LazyInit> Static = staticLocalInitialising(S, Ast))
+    return Static;
   const ValueDecl *State = nullptr;
   const Stmt *Child = &S;
   for (auto N = statementParent(DynTypedNode::create(S), Ast); N; N = statementParent(*N, Ast)) {
@@ -138,7 +207,7 @@ std::optional<LazyInit> lazyInitOf(const Stmt &S, ASTContext &Ast) {
     Child = P;
   }
   if (!State)
-    return std::nullopt;
+    return singletonInitialising(S, Ast);
   DynTypedNodeList Parents = Ast.getParents(*Child);
   const auto *Owner = Parents.empty() ? nullptr : Parents[0].get<FunctionDecl>();
   if (!Owner)

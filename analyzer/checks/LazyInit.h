@@ -16,6 +16,12 @@
 /// it something that is not a constant, so a counter compared and reset to zero runs again and
 /// is no guard); an operand of `&&`/`||` counts.
 ///
+/// C++'s own lazy initialisation counts too: a call in the initialiser of a function's static
+/// local (`static Handle h = makeHandle();`), or in the constructor of a singleton (constructors
+/// all private or protected, its methods making it only as a static local: `static Ctx
+/// &Instance() { static Ctx c; return c; }`), runs on the function's first call; its State is
+/// that static local.
+///
 /// \code
 ///   if (auto Lazy = lazyInitOf(*Call, Ast)) ... Lazy->Owner, Lazy->State
 /// \endcode
@@ -31,7 +37,7 @@ namespace graphify {
 
 struct LazyInit {
   const clang::FunctionDecl *Owner = nullptr; ///< the function whose first run initialises
-  const clang::ValueDecl *State = nullptr;    ///< the field or global the guard tests
+  const clang::ValueDecl *State = nullptr;    ///< the field or global the guard tests, or the static local
   /// How warm-ups name it: the owner's qualified name.
   std::string key() const;
 };

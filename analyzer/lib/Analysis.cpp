@@ -6,6 +6,7 @@
 
 #include "FoldConstructs.h"
 #include "ValueUses.h"
+#include "checks/IdleGuards.h"
 
 #include "graphify/analyzer/AnalysisContext.h"
 #include "graphify/analyzer/Check.h"
@@ -168,9 +169,14 @@ public:
     // check's id, so findings are kept by their own id and profile; then source order (check id
     // and message break ties), keeping Anchors parallel. Consumers (graphify-lint's pipeline, the
     // clang-tidy module, the rewriter) neither filter by check nor sort again.
+    // Under the cuda-graph profile, code that runs only when a capture status query says no
+    // capture is running is never captured, whichever check found it there.
+    IdleGuards Guards(Context.api());
+    const bool Capturing = Config.ProfileKind == Profile::CudaGraph;
     std::vector<size_t> Order;
     for (size_t I = 0; I < Result.Findings.size(); ++I)
-      if (reported(Result.Findings[I].CheckId))
+      if (reported(Result.Findings[I].CheckId) &&
+          !(Capturing && Result.Anchors[I] && Guards.runsOnlyWhenIdle(*Result.Anchors[I], Ctx)))
         Order.push_back(I);
     std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
       const Finding &X = Result.Findings[A], &Y = Result.Findings[B];

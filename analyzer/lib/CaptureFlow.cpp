@@ -442,7 +442,8 @@ std::optional<bool> holdsOnSuccess(const Expr *Cond, llvm::function_ref<bool(con
 std::optional<std::pair<const IfStmt *, unsigned>> branchOnStatus(const Stmt *Call, const Stmt *Body,
                                                                   const ASTContext &Ctx) {
   const auto *CE = dyn_cast_or_null<CallExpr>(Call);
-  if (!CE || !CE->getType()->isIntegralOrEnumerationType())
+  // A bool is no status: true is success (a helper that opens on true, branchOnResult).
+  if (!CE || !CE->getType()->isIntegralOrEnumerationType() || CE->getType()->isBooleanType())
     return std::nullopt;
   ParentMap PM(const_cast<Stmt *>(Body));
   auto answer = [&](const IfStmt *If, llvm::function_ref<bool(const Expr *)> IsStatus)

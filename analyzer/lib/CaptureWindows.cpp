@@ -309,8 +309,23 @@ std::optional<bool> returnedLiteral(const ReturnStmt &R) {
   return std::nullopt;
 }
 
+/// Whether `R` returns whether the begin call in it succeeded: `return begin(...) == 0;`
+/// (`cudaSuccess`, `CUDA_SUCCESS`), which is true exactly on the path that opened the capture.
+bool returnsBeginSucceeded(const ReturnStmt &R, const ASTContext &Ctx) {
+  const auto *Cmp = dyn_cast_or_null<BinaryOperator>(R.getRetValue() ? R.getRetValue()->IgnoreParenImpCasts() : nullptr);
+  if (!Cmp || Cmp->getOpcode() != BO_EQ)
+    return false;
+  auto IsZero = [&](const Expr *E) {
+    Expr::EvalResult V;
+    return !E->isValueDependent() && E->EvaluateAsInt(V, Ctx) && V.Val.getInt() == 0;
+  };
+  const Expr *L = Cmp->getLHS()->IgnoreParenImpCasts(), *Rhs = Cmp->getRHS()->IgnoreParenImpCasts();
+  return (isa<CallExpr>(L) && IsZero(Rhs)) || (isa<CallExpr>(Rhs) && IsZero(L));
+}
+
 /// Whether `FD`, which opens a capture at `Open`, opens it only on the paths that return true:
-/// it returns a bool, every return before `Open` returns false and every one after it true.
+/// it returns a bool, every return before `Open` returns false and every one after it true —
+/// or the return that holds the begin call returns whether it succeeded.
 bool opensOnTrue(const FunctionDecl &FD, SourceLocation Open, const SourceManager &SM) {
   if (!FD.getReturnType()->isBooleanType() || !FD.getBody())
     return false;
@@ -319,6 +334,12 @@ bool opensOnTrue(const FunctionDecl &FD, SourceLocation Open, const SourceManage
     if (!S || !Agree || isa<LambdaExpr>(S))
       return;
     if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      SourceRange Range(SM.getExpansionLoc(R->getBeginLoc()), SM.getExpansionLoc(R->getEndLoc()));
+      if (!SM.isBeforeInTranslationUnit(Open, Range.getBegin()) && !SM.isBeforeInTranslationUnit(Range.getEnd(), Open)) {
+        Agree = returnsBeginSucceeded(*R, FD.getASTContext());
+        Before = After = true; // false on failure, true on success
+        return;
+      }
       bool Later = SM.isBeforeInTranslationUnit(Open, SM.getExpansionLoc(R->getBeginLoc()));
       std::optional<bool> V = returnedLiteral(*R);
       Agree = V && *V == Later;

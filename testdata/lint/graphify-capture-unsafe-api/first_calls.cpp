@@ -259,3 +259,89 @@ void captureLayers(cudaStream_t s, cudaGraph_t *g) {
   runAll(layers, 2, s);
   cudaStreamEndCapture(s, g);
 }
+
+// C++'s own lazy initialisation: a singleton's constructor runs on the first call of the method
+// that holds it as a static local, a static local's initialiser on its function's first call.
+// An engine whose constructor calls instance() warmed it before any of its captures.
+class SharedContext {
+public:
+  static SharedContext &instance() {
+    static SharedContext context;
+    return context;
+  }
+  cublasHandle_t handle() const { return handle_; }
+
+private:
+  SharedContext() { cublasCreate(&handle_); }
+  cublasHandle_t handle_ = nullptr;
+};
+
+class ColdContext {
+public:
+  static ColdContext &instance() {
+    static ColdContext context;
+    return context;
+  }
+  cublasHandle_t handle() const { return handle_; }
+
+private:
+  ColdContext() {
+    cublasCreate(&handle_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cublasCreate' creates a cuBLAS handle, which allocates device memory; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+  cublasHandle_t handle_ = nullptr;
+};
+
+static cublasHandle_t shared_handle = nullptr;
+static int sharedStatus() {
+  static const int status = cublasCreate(&shared_handle);
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: 'cublasCreate' creates a cuBLAS handle, which allocates device memory; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  return status;
+}
+
+class SingletonEngine {
+public:
+  explicit SingletonEngine(cudaStream_t s) : s_(s) { SharedContext::instance(); }
+  void capture(cudaGraph_t *g, const float *x, float *y) {
+    cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal);
+    gemm(SharedContext::instance().handle(), x, y); // made by the constructor
+    gemm(ColdContext::instance().handle(), x, y);   // made here, in the capture
+    sharedStatus();                                  // first called here
+    cudaStreamEndCapture(s_, g);
+  }
+
+private:
+  static void gemm(cublasHandle_t h, const float *x, float *y) {
+    float one = 1;
+    cublasSgemm(h, 0, 0, 4, 4, 4, &one, x, 4, x, 4, &one, y, 4);
+  }
+  cudaStream_t s_;
+};
+
+// Replicas passed by reference: a warm-up of one does not warm the other.
+class Replica {
+public:
+  void step(cudaStream_t) {
+    if (handle_ == nullptr)
+      cublasCreate(&handle_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cublasCreate' creates a cuBLAS handle, which allocates device memory; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+
+private:
+  cublasHandle_t handle_ = nullptr;
+};
+
+void captureDraft(Replica &main, Replica &draft, cudaStream_t s, cudaGraph_t *g) {
+  main.step(s); // warms main only
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  draft.step(s);
+  main.step(s);
+  cudaStreamEndCapture(s, g);
+}
+
+void captureMain(Replica &main, cudaStream_t s, cudaGraph_t *g) {
+  main.step(s);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  main.step(s); // warmed just above
+  cudaStreamEndCapture(s, g);
+}
