@@ -96,8 +96,10 @@ const FunctionDecl *heldDestroyer(QualType Holder, const VarDecl *Var,
 const CXXConstructorDecl *heldConstructor(const CallExpr &Call) {
   // The held class: the holder's first argument (emplace), or the call's (make_unique<Guard>).
   QualType Held;
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call))
-    Held = typeArgument(typeArguments(Member->getImplicitObjectArgument()->getType()), 0);
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call)) {
+    if (const Expr *Object = Member->getImplicitObjectArgument()) // none through a member pointer
+      Held = typeArgument(typeArguments(Object->getType()), 0);
+  }
   else if (const FunctionDecl *FD = Call.getDirectCallee())
     if (const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs())
       Held = typeArgument(Args, 0);

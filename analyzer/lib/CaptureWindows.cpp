@@ -180,7 +180,7 @@ private:
     const FunctionDecl *Runs = nullptr;
     if (C.hasTag("constructs_held")) {
       Runs = heldConstructor(CE);
-    } else if (C.hasTag("destroys_held") && !C.Args.empty() &&
+    } else if (C.hasTag("destroys_held") && !C.Args.empty() && C.Args.front() &&
                (!isa<CXXOperatorCallExpr>(CE) || assignmentEmpties(CE))) {
       const Expr *Holder = C.Args.front()->IgnoreParenImpCasts();
       const auto *Ref = dyn_cast<DeclRefExpr>(Holder);

@@ -345,3 +345,19 @@ void captureMain(Replica &main, cudaStream_t s, cudaGraph_t *g) {
   main.step(s); // warmed just above
   cudaStreamEndCapture(s, g);
 }
+
+// Library setup written in the window: benchmarking cuDNN's algorithms, making a cuFFT plan.
+extern "C" int cudnnFindConvolutionForwardAlgorithm(cudnnHandle_t, const void *, const void *, const void *,
+                                                    const void *, int, int *, void *);
+typedef int cufftHandle;
+extern "C" int cufftPlan1d(cufftHandle *, int, int, int);
+void captureTuning(cudnnHandle_t h, cudaStream_t s, cudaGraph_t *g, int n) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  int found = 0;
+  cudnnFindConvolutionForwardAlgorithm(h, nullptr, nullptr, nullptr, nullptr, 1, &found, nullptr);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudnnFindConvolutionForwardAlgorithm' benchmarks the algorithms, allocating and synchronising; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cufftHandle plan;
+  cufftPlan1d(&plan, n, 0x29, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cufftPlan1d' makes a cuFFT plan, which allocates its work area; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cudaStreamEndCapture(s, g);
+}
