@@ -6,7 +6,7 @@
 
 #include "FirstCallsInWindows.h"
 #include "LazyInit.h"
-#include "IdleGuards.h"
+#include "lib/IdleGuards.h"
 #include "RelaxedThreadMode.h"
 
 #include <clang/AST/ExprCXX.h>

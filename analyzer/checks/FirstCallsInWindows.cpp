@@ -23,15 +23,23 @@ namespace {
 
 const Decl *canon(const Decl *D) { return D ? D->getCanonicalDecl() : nullptr; }
 
-/// The calls written in a body (lambdas included).
+/// The calls written in a body, the lambdas' included unless `IntoLambdas` is false (the calls a
+/// body runs itself: a lambda written there runs when it is called).
 class CallLister : public RecursiveASTVisitor<CallLister> {
 public:
+  explicit CallLister(bool IntoLambdas = true) : IntoLambdas(IntoLambdas) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   std::vector<const CallExpr *> Calls;
+  bool TraverseLambdaExpr(LambdaExpr *LE) {
+    return !IntoLambdas || RecursiveASTVisitor<CallLister>::TraverseLambdaExpr(LE);
+  }
   bool VisitCallExpr(CallExpr *CE) {
     Calls.push_back(CE);
     return true;
   }
+
+private:
+  bool IntoLambdas;
 };
 
 std::vector<const CallExpr *> callsIn(const Stmt *Body) {
@@ -57,20 +65,9 @@ std::vector<const VarDecl *> staticLocalsIn(const Stmt *Body) {
   return Out;
 }
 
-/// The calls a body runs itself: a lambda written there runs when it is called.
-class RunLister : public RecursiveASTVisitor<RunLister> {
-public:
-  std::vector<const CallExpr *> Calls;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitCallExpr(CallExpr *CE) {
-    Calls.push_back(CE);
-    return true;
-  }
-};
-
 /// The calls a constructor runs: its member initialisers' and its body's.
 std::vector<const CallExpr *> callsOfConstructor(const CXXConstructorDecl &Ctor) {
-  RunLister L;
+  CallLister L(/*IntoLambdas=*/false);
   for (const CXXCtorInitializer *Init : Ctor.inits())
     if (Init->isWritten() && Init->getInit())
       L.TraverseStmt(Init->getInit());

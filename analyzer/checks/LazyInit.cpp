@@ -4,7 +4,7 @@
 // elsewhere) decides nothing.
 #include "LazyInit.h"
 
-#include "StatementParents.h"
+#include "lib/StatementParents.h"
 #include "lib/WrittenBy.h"
 
 #include <clang/AST/ExprCXX.h>

@@ -3,7 +3,7 @@
 // less certain leaves it in the global mode, where capture_relaxed_ok calls are still reported.
 #include "RelaxedThreadMode.h"
 
-#include "StatementParents.h"
+#include "lib/StatementParents.h"
 
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>

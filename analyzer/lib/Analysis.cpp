@@ -6,7 +6,7 @@
 
 #include "FoldConstructs.h"
 #include "ValueUses.h"
-#include "checks/IdleGuards.h"
+#include "IdleGuards.h"
 
 #include "graphify/analyzer/AnalysisContext.h"
 #include "graphify/analyzer/Check.h"

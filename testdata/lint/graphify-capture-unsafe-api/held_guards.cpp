@@ -123,3 +123,13 @@ void movedHolder(cudaStream_t s, cudaGraph_t *g, void *scratch) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
   second.reset();
 }
+
+// An optional emptied by assigning std::nullopt.
+void optionalAssigned(cudaStream_t s, cudaGraph_t *g, void *scratch) {
+  std::optional<CaptureGuard> guard;
+  guard.emplace(s, g);
+  cudaFree(scratch);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFree' frees memory, which synchronises the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  guard = std::nullopt;
+  cudaStreamSynchronize(s); // emptied: the guard is destroyed
+}
