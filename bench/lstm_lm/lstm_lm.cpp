@@ -23,6 +23,9 @@
 // the gfy build, the replay / eager ratio measured in the same run; bench/lstm_lm/run runs both
 // binaries and adds the runtime / LibTorch ratio.
 #include <torch/torch.h>
+#if defined(GRAPHIFY_TORCH_COMPAT) && defined(GRAPHIFY_HAVE_CUDA_BACKEND)
+#include <graphify/cuda/Cuda.h>
+#endif
 
 #include <chrono>
 #include <cmath>
@@ -145,6 +148,55 @@ struct LstmLm {
     auto logits = torch::matmul(x.reshape({B * T, cfg.hidden}), w_out) + b_out;  // (B*T, V)
     return torch::log_softmax(logits, 1);
   }
+
+#if defined(GRAPHIFY_TORCH_COMPAT) && defined(GRAPHIFY_HAVE_CUDA_BACKEND)
+  /// forward() with each layer's time loop as gfy::while_loop on device state (t, h, c): under
+  /// capture one WHILE conditional node per layer; the step writes h into row t of the layer's
+  /// output in place.
+  torch::Tensor forward_while(const torch::Tensor& ids) const {
+    const int64_t B = ids.size(0);
+    const int64_t T = ids.size(1);
+    auto x = torch::embedding(embedding, ids);                  // x: (B, T, E)
+    for (int64_t l = 0; l < cfg.layers; ++l) {
+      auto hs = torch::empty({B, T, cfg.hidden}, x.options());  // hs: (B, T, H)
+      const size_t k = static_cast<size_t>(l);
+      const std::vector<torch::Tensor> start = {torch::zeros({1}, ids.options()), torch::zeros({B, cfg.hidden}, x.options()),
+                                                torch::zeros({B, cfg.hidden}, x.options())};
+      gfy::while_loop([T](const std::vector<torch::Tensor>& s) { return s[0] < T; },
+                      [&](const std::vector<torch::Tensor>& s) {
+                        auto xt = x.index_select(1, s[0]).squeeze(1);  // xt: (B, in)
+                        auto gates = torch::matmul(xt, w_i[k]) + torch::matmul(s[1], w_h[k]) + b[k];
+                        auto g4 = gates.chunk(4, 1);
+                        auto c = torch::sigmoid(g4[1]) * s[2] + torch::sigmoid(g4[0]) * torch::tanh(g4[2]);
+                        auto h = torch::sigmoid(g4[3]) * torch::tanh(c);
+                        hs.index_copy_(1, s[0], h.unsqueeze(1));
+                        return std::vector<torch::Tensor>{s[0] + 1, h, c};
+                      },
+                      start);
+      x = hs;
+    }
+    auto logits = torch::matmul(x.reshape({B * T, cfg.hidden}), w_out) + b_out;
+    return torch::log_softmax(logits, 1);
+  }
+
+  /// LibTorch's LSTM weight layout for cuDNN, per layer: w_ih (4H, in), w_hh (4H, H), b_ih, b_hh
+  /// (this model has one bias: b_hh is zero).
+  std::vector<torch::Tensor> cudnn_weights() const {
+    std::vector<torch::Tensor> w;
+    for (size_t l = 0; l < w_i.size(); ++l)
+      w.insert(w.end(), {w_i[l].t().contiguous(), w_h[l].t().contiguous(), b[l], torch::zeros_like(b[l])});
+    return w;
+  }
+
+  /// forward() with the three LSTM layers run by cuDNN (batch-first).
+  torch::Tensor forward_with(gfy::cuda::CudnnLstm& lstm, const torch::Tensor& ids) const {
+    const int64_t B = ids.size(0);
+    const int64_t T = ids.size(1);
+    auto y = std::get<0>(lstm.forward(torch::embedding(embedding, ids)));  // y: (B, T, H)
+    auto logits = torch::matmul(y.reshape({B * T, cfg.hidden}), w_out) + b_out;
+    return torch::log_softmax(logits, 1);
+  }
+#endif
 };
 
 struct Result {
@@ -223,6 +275,51 @@ std::vector<Result> time_forward(const Config& cfg, torch::Device device, const 
                         }});
     graphs.push_back(std::move(g));
   }
+#ifdef GRAPHIFY_HAVE_CUDA_BACKEND
+  // The seed's other GPU rows, CUDA only: the graph whose time loop is one WHILE conditional node
+  // per layer (instead of T unrolled steps), and cuDNN's LSTM with the same weights, eager and
+  // captured. A row that cannot be set up is left out with its reason; the others still run.
+  std::unique_ptr<gfy::cuda::CudnnLstm> cudnn;
+  if (device.is_cuda()) {
+    auto add_captured = [&](const std::string& name, std::function<torch::Tensor(const torch::Tensor&)> fwd) {
+      try {
+        auto g = std::make_unique<Captured>();
+        g->ids = batch(0).clone();
+        Captured* c = g.get();
+        c->out = fwd(c->ids);  // warm-up outside capture (cuDNN sizes its workspace here)
+        c->graph = gfy::capture([&] { c->out = fwd(c->ids); });
+        variants.push_back({name, [&batch, c](int i) {
+                              c->ids.copy_(batch(i));
+                              c->graph.replay();
+                              return probe(c->out);
+                            }});
+        graphs.push_back(std::move(g));
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "lstm_lm: row '%s' left out: %s\n", name.c_str(), e.what());
+      }
+    };
+    if (gfy::cuda::has_conditional_nodes())
+      add_captured(prefix + " graph, WHILE node (forward-only)", [&](const torch::Tensor& ids) {
+        // The capture-time loop is the device's: while_loop on CUDA state is a WHILE node.
+        return model.forward_while(ids);
+      });
+    if (gfy::cuda::has_cudnn()) {
+      try {
+        gfy::cuda::LstmOptions o;
+        o.batch_first = true;
+        cudnn = std::make_unique<gfy::cuda::CudnnLstm>(cfg.embed, cfg.hidden, cfg.layers, torch::kFloat, o);
+        cudnn->set_weights(model.cudnn_weights());
+        auto* lstm = cudnn.get();
+        auto fwd = [&model, lstm](const torch::Tensor& ids) { return model.forward_with(*lstm, ids); };
+        fwd(batch(0));
+        variants.push_back({prefix + " cuDNN LSTM (forward-only)", [&batch, fwd](int i) { return probe(fwd(batch(i))); }});
+        add_captured(prefix + " cuDNN LSTM + graph (forward-only)", fwd);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "lstm_lm: cuDNN rows left out: %s\n", e.what());
+      }
+    }
+  }
+#endif
 #endif
   return time_interleaved(variants, cfg);
 }

@@ -32,7 +32,7 @@ struct DrainUntilEmpty : torch::nn::Module {
 // bound's length with the length the original reached, which the host epilogue slices by.
 // graphify-entry: h: f32[1,4], w: f32[4,4]
 torch::Tensor greedy_tokens(torch::Tensor h, torch::Tensor w, int64_t max_len = 6, int64_t eos = 2) {
-  auto ys = torch::zeros({1, 1}, torch::kLong);
+  auto ys = torch::zeros({1, 1}, h.options().dtype(torch::kLong));
   for (int64_t t = 0; t < max_len; ++t) {
     auto logits = torch::matmul(h, w);
     auto tok = logits.argmax(-1, true);
@@ -47,7 +47,7 @@ torch::Tensor greedy_tokens(torch::Tensor h, torch::Tensor w, int64_t max_len = 
 // sum becomes a 0-d float tensor updated under the mask, which the host epilogue reads back.
 // graphify-entry: h: f32[1,4], w: f32[4,4]
 torch::Tensor greedy_scored(torch::Tensor h, torch::Tensor w, int64_t max_len = 6, int64_t eos = 2) {
-  auto ys = torch::zeros({1, 1}, torch::kLong);
+  auto ys = torch::zeros({1, 1}, h.options().dtype(torch::kLong));
   float total = 0.0f;
   for (int64_t t = 0; t < max_len; ++t) {
     auto logits = torch::matmul(h, w);
@@ -88,7 +88,7 @@ struct EndToken {
 };
 // graphify-entry: h: f32[1,4], w: f32[4,4]
 torch::Tensor greedy_optional_end(torch::Tensor h, torch::Tensor w, EndToken end = EndToken{2}) {
-  auto ys = torch::zeros({1, 1}, torch::kLong);
+  auto ys = torch::zeros({1, 1}, h.options().dtype(torch::kLong));
   for (int64_t t = 0; t < 6; ++t) {
     auto logits = torch::matmul(h, w);
     auto tok = logits.argmax(-1, true);
@@ -102,7 +102,7 @@ torch::Tensor greedy_optional_end(torch::Tensor h, torch::Tensor w, EndToken end
 // The same decode told to stop at once unless it keeps going (`||` of a host flag, true here).
 // graphify-entry: h: f32[1,4], w: f32[4,4]
 torch::Tensor greedy_first_only(torch::Tensor h, torch::Tensor w, bool keep_going = false, int64_t eos = 2) {
-  auto ys = torch::zeros({1, 1}, torch::kLong);
+  auto ys = torch::zeros({1, 1}, h.options().dtype(torch::kLong));
   for (int64_t t = 0; t < 6; ++t) {
     auto logits = torch::matmul(h, w);
     auto tok = logits.argmax(-1, true);

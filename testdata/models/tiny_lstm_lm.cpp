@@ -20,8 +20,8 @@ struct TinyLstmLm : torch::nn::Module {
     auto x = embed->forward(ids);                    // x: (B, T, E)
     const int64_t batch = ids.size(0);
     const int64_t steps = ids.size(1);
-    auto h = torch::zeros({batch, kHidden});
-    auto c = torch::zeros({batch, kHidden});
+    auto h = torch::zeros({batch, kHidden}, x.options());
+    auto c = torch::zeros({batch, kHidden}, x.options());
     std::vector<torch::Tensor> hs;
     for (int64_t t = 0; t < steps; ++t) {
       auto xt = x.select(1, t);                      // xt: (B, E)

@@ -212,6 +212,12 @@ std::vector<OpCase> make_cases() {
   reduction(OpId::mean, "mean", kFlt, [](Tensor a, int m) { return m == 0 ? mean(a) : mean(a, {m == 3 ? 1 : m % 2}, m == 2); });
   reduction(OpId::amax, "amax", kAll, [](Tensor a, int m) { return m == 0 ? amax(a) : amax(a, {m == 3 ? 1 : m % 2}, m == 2); });
   reduction(OpId::amin, "amin", kAll, [](Tensor a, int m) { return m == 0 ? amin(a) : amin(a, {m == 3 ? 1 : m % 2}, m == 2); });
+  // Identities at each integer width: every element below zero (amax) or far above the samples
+  // (amin); a sentinel of the wrong width (INT64_MIN as int8 is 0) shows here.
+  add_case({OpId::amax, OpId::amin}, "amax_amin_identities", kNum, [](ScalarType dt, const Place &on) {
+    Tensor low = on(full({3, 40}, dt == kByte ? 7 : -5, dtype(dt))), high = on(full({3, 40}, 100, dtype(dt)));
+    return std::vector<Tensor>{amax(low), amax(low, {1}), amax(low.t(), {0}, true), amin(high), amin(high, {0})};
+  });
   reduction(OpId::any, "any", kAll, [](Tensor a, int m) { return m == 0 ? any(a) : any(a > 0, m == 3 ? 1 : m % 2, m == 2); });
   reduction(OpId::all, "all", kAll, [](Tensor a, int m) { return m == 0 ? all(a) : all(a >= 0, m == 3 ? 1 : m % 2, m == 2); });
   add_case({OpId::max_dim, OpId::min_dim}, "max_min_dim", kAll, [](ScalarType dt, const Place &on) {

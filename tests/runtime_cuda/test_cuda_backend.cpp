@@ -74,4 +74,17 @@ TEST(CudaAllocator, CachesFreedMemory) {
   empty_cache(kCUDA);
 }
 
+TEST(CudaBackend, CpuIndicesIndexACudaTensor) {
+  GFY_REQUIRE_CUDA();
+  // LibTorch: long indices on the CPU index a tensor on the device (they are copied there).
+  const Tensor host = arange(12, dtype(kFloat)).view({4, 3});
+  const Tensor rows = tensor(std::vector<int64_t>{2, 0, 3}), cols = tensor(std::vector<int64_t>{1, 1, 0});
+  const Tensor x = host.to(kCUDA);
+  expect_same(host.index({rows}), x.index({rows}), 0, "index with CPU rows");
+  expect_same(host.index({rows, cols}), x.index({rows, cols.to(kCUDA)}), 0, "CPU rows, CUDA columns");
+  Tensor y = zeros({4, 3}, TensorOptions().device(kCUDA));
+  y.index_put_({rows}, ones({3, 3}, TensorOptions().device(kCUDA)));
+  expect_same(zeros({4, 3}).index_put_({rows}, ones({3, 3})), y, 0, "index_put_ with CPU rows");
+}
+
 } // namespace

@@ -57,9 +57,7 @@ TEST(CudaGraph, HostReadUnderStreamCaptureIsRefused) {
   expect_same(full({4}, 2.0f), x + 1, 0, "after abort");
 }
 
-/// Runs `body` under gfy::capture on `device`; returns the CaptureError it raised. The mask is
-/// made before the capture: scalar operands of CUDA ops inside gfy::capture need a core change
-/// (see docs/runtime-cuda.md, hooks).
+/// Runs `body` under gfy::capture on `device`; returns the CaptureError it raised.
 std::optional<CaptureError> refusal(Device device, const std::function<void(const Tensor &, const Tensor &)> &body) {
   Tensor x = tensor(std::vector<float>{1, -2, 3, 0}).to(device);
   Tensor mask = tensor(std::vector<bool>{true, false, true, false}).to(device);
@@ -92,16 +90,144 @@ TEST(CudaGraph, CaptureErrorsAreTheCpuOnes) {
   }
 }
 
-TEST(CudaGraph, CoreTapeReplaysCudaKernels) {
+TEST(CudaGraph, GfyCaptureReplaysCudaKernels) {
   GFY_REQUIRE_CUDA();
-  // gfy::capture's op tape re-enters the CUDA backend on replay (tensor-tensor ops only: the core
-  // still refuses cross-device scalar copies while capturing).
   Tensor x = randn({5, 7}).to(kCUDA), y = randn({5, 7}).to(kCUDA), out;
   Graph g = gfy::capture([&] { out = maximum(x * y, x - y).sum(1); });
   Tensor nx = randn({5, 7});
   x.copy_(nx.to(kCUDA));
   g.replay();
   expect_same(maximum(nx * y.cpu(), nx - y.cpu()).sum(1), out, 1e-5, "tape replay");
+}
+
+// --- gfy::capture on CUDA tensors: one CUDA graph -------------------------------------------------
+
+TEST(GfyCapture, IsStreamCaptureIntoACudaGraph) {
+  GFY_REQUIRE_CUDA();
+  manual_seed(21);
+  Tensor x = randn({8, 16}).to(kCUDA), w = randn({32, 16}).to(kCUDA), b = randn({32}).to(kCUDA), out;
+  bool stream_capturing = false;
+  // Scalar operands (* 2, + 1) are constants of the graph.
+  Graph g = gfy::capture([&] {
+    out = small_model(x, w, b) * 2 + 1;
+    stream_capturing = gfy::cuda::is_stream_capturing();
+  });
+  EXPECT_TRUE(stream_capturing) << "CUDA ops under gfy::capture must be recorded by stream capture";
+  EXPECT_FALSE(gfy::cuda::is_stream_capturing());
+  EXPECT_GT(g.num_nodes(), 3u);
+  expect_same(small_model(x.cpu(), w.cpu(), b.cpu()) * 2 + 1, out, 1e-5, "capture-time result");
+  const void *addr = out.unsafeGetTensorImpl()->data();
+  for (int k = 0; k < 3; ++k) {
+    const Tensor next = randn({8, 16});
+    x.copy_(next.to(kCUDA));
+    const AllocatorStats before = allocator_stats(kCUDA);
+    g.replay();
+    EXPECT_EQ(allocator_stats(kCUDA).allocations, before.allocations) << "replay must not allocate";
+    EXPECT_EQ(out.unsafeGetTensorImpl()->data(), addr);
+    expect_same(small_model(next, w.cpu(), b.cpu()) * 2 + 1, out, 1e-5, "replay " + std::to_string(k));
+  }
+}
+
+TEST(GfyCapture, TraceFreezesAHostReadOfACudaTensor) {
+  GFY_REQUIRE_CUDA();
+  // trace() keeps CUDA ops on its tape; a host read is a constant with a TracerWarning, as on the CPU.
+  Tensor x = tensor(std::vector<float>{1, 2, 3}).to(kCUDA), out;
+  Graph g = gfy::trace([&] { out = x * x.sum().item<float>(); });
+  EXPECT_EQ(g.warnings().size(), 1u);
+  x.copy_(tensor(std::vector<float>{1, 1, 1}).to(kCUDA));
+  g.replay();
+  expect_same(full({3}, 6.0f), out, 0, "the frozen sum (6) times the new x");
+}
+
+TEST(GfyCapture, CondOnACudaPredicateRunsOnlyTheTakenBranch) {
+  GFY_REQUIRE_CUDA();
+  if (!gfy::cuda::has_conditional_nodes()) GTEST_SKIP() << "CUDA runtime or driver older than 12.4";
+  Tensor x = tensor(std::vector<float>{1, 2, 3}).to(kCUDA), out;
+  // A side effect in each branch: a replay that ran both would bump both counters.
+  Tensor then_runs = zeros({1}, kCuda), else_runs = zeros({1}, kCuda);
+  Graph g = gfy::capture([&] {
+    out = gfy::cond(
+        x.sum() > 0,
+        [&] {
+          then_runs.add_(1);
+          return x * 2;
+        },
+        [&] {
+          else_runs.add_(1);
+          return x + 2;
+        });
+  });
+  const std::vector<std::vector<float>> inputs = {{1, 2, 3}, {-4, 1, 0}, {5, -1, -1}, {-1, -1, -1}};
+  for (const std::vector<float> &v : inputs) {
+    const Tensor host = tensor(v);
+    x.copy_(host.to(kCUDA));
+    g.replay();
+    expect_same(host.sum().item<float>() > 0 ? host * 2 : host + 2, out, 0, "cond node vs eager");
+    expect_same(where(host.sum() > 0, host * 2, host + 2), out, 0, "cond node vs where");
+  }
+  // Capture launched the graph once (x = {1, 2, 3}: then), then 2 replays took each branch.
+  EXPECT_EQ(then_runs.cpu().item<float>(), 3.0f);
+  EXPECT_EQ(else_runs.cpu().item<float>(), 2.0f);
+}
+
+TEST(GfyCapture, WhileLoopOnCudaStateIsAWhileNode) {
+  GFY_REQUIRE_CUDA();
+  if (!gfy::cuda::has_conditional_nodes()) GTEST_SKIP() << "CUDA runtime or driver older than 12.4";
+  Tensor x = tensor(std::vector<float>{1, 2}).to(kCUDA), steps = zeros({1}, kCuda);
+  std::vector<Tensor> result;
+  Graph g = gfy::capture([&] {
+    result = gfy::while_loop([](const std::vector<Tensor> &s) { return s[0].sum() < 100; },
+                             [](const std::vector<Tensor> &s) { return std::vector<Tensor>{s[0] * 2, s[1] + 1}; },
+                             {x, steps});
+  });
+  for (const std::vector<float> &v : {std::vector<float>{1, 2}, std::vector<float>{60, 50}, std::vector<float>{0.5f, 0.25f}}) {
+    Tensor host = tensor(v);
+    x.copy_(host.to(kCUDA));
+    g.replay();
+    float n = 0;
+    while (host.sum().item<float>() < 100) { // the eager loop
+      host = host * 2;
+      ++n;
+    }
+    expect_same(host, result[0], 0, "while node vs eager");
+    EXPECT_EQ(result[1].cpu().item<float>(), n) << "iterations";
+  }
+}
+
+TEST(GfyCapture, EagerControlFlowReadsACudaPredicate) {
+  GFY_REQUIRE_CUDA();
+  const Tensor x = tensor(std::vector<float>{1, -5}).to(kCUDA);
+  expect_same(tensor(std::vector<float>{-1, 5}), gfy::cond(x.sum() > 0, [&] { return x; }, [&] { return -x; }), 0,
+              "eager cond");
+  const auto out = gfy::while_loop([](const std::vector<Tensor> &s) { return s[0].sum() < 10; },
+                                   [](const std::vector<Tensor> &s) { return std::vector<Tensor>{s[0] + 3}; },
+                                   {ones({1}, kCuda)});
+  expect_same(full({1}, 10.0f), out[0], 0, "eager while_loop");
+}
+
+TEST(GfyCapture, RefusesWorkAConditionalNodeCannotHold) {
+  GFY_REQUIRE_CUDA();
+  if (!gfy::cuda::has_conditional_nodes()) GTEST_SKIP() << "CUDA runtime or driver older than 12.4";
+  const Tensor x = ones({2}, kCuda), h = ones({2});
+  auto message = [](const std::function<void()> &fn) {
+    try {
+      gfy::capture(fn);
+    } catch (const Error &e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // CPU work in a branch of a cond on a CUDA predicate.
+  EXPECT_NE(message([&] { (void)gfy::cond(x.sum() > 0, [&] { return x; }, [&] { return x + (h * 2).sum().to(kCUDA); }); })
+                .find("cannot run CPU ops"),
+            std::string::npos);
+  // CUDA work in a cond on a CPU predicate.
+  EXPECT_NE(message([&] { (void)gfy::cond(h.sum() > 0, [&] { return x * 2; }, [&] { return x; }); })
+                .find("compute the predicate on the device"),
+            std::string::npos);
+  // The backend is usable, and not capturing, after each refusal.
+  EXPECT_FALSE(gfy::cuda::is_stream_capturing());
+  expect_same(full({2}, 2.0f), x + 1, 0, "after the refusals");
 }
 
 // --- conditional nodes ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 #include "OpsCommon.h"
 
 #include "../autograd/AutogradMeta.h"
+#include "../graph/DeviceGraph.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -124,6 +125,7 @@ void run(OpCall &&call, ScalarType dtype) {
   // the outputs their grad_fn. Backward formulas are runtime ops too, so they come back here.
   std::optional<autograd::detail::KernelRecord> grad_record;
   if (autograd::detail::may_record(call)) grad_record.emplace(call);
+  if (is_capturing()) prepare_captured_op(first.device()); // CUDA ops go to a CUDA graph (DeviceGraph.h)
   be.compute(call);
   for (const Tensor &o : call.out) ++o.unsafeGetTensorImpl()->storage->version;
   if (grad_record) grad_record->finish(call);

@@ -78,7 +78,14 @@ Tensor scalar_to_tensor(const Scalar &s, ScalarType dtype, Device device) {
   case kHalf: *reinterpret_cast<Half *>(p) = s.toHalf(); break;
   case kBFloat16: *reinterpret_cast<BFloat16 *>(p) = s.toBFloat16(); break;
   }
-  if (!device.is_cpu()) return out.to(device);
+  if (!device.is_cpu()) {
+    // A constant made here, not a user's host tensor: copied through the backend, which is legal
+    // under capture (the CUDA backend passes up to 256 bytes as a kernel argument, so the value
+    // becomes part of the graph), where copy_ between devices is refused.
+    Tensor on_device = make_tensor({}, dtype, device);
+    backend_for(device.type()).copy_from_host(on_device.unsafeGetTensorImpl()->data(), p, element_size(dtype));
+    return on_device;
+  }
   return out;
 }
 
@@ -315,8 +322,9 @@ Tensor &Tensor::copy_(const Tensor &src, bool) const {
   check_defined(*this, "self");
   check_defined(src, "src");
   if (src.device() != device()) {
-    // Cross-device copy: through the host. Recording this would need a device copy node.
-    GFY_CHECK(!is_capturing(), "copy_ between devices cannot be captured");
+    // Cross-device copy: through the host. Recording this would need a device copy node; a trace
+    // keeps the values it copied (a constant, with the host read's TracerWarning).
+    GFY_CHECK(!is_capturing() || is_tracing(), "copy_ between devices cannot be captured");
     Tensor s = src.contiguous();
     Tensor staged = make_tensor(s.sizes(), s.scalar_type(), device());
     const size_t bytes = size_t(s.nbytes());

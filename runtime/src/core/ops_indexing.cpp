@@ -147,6 +147,13 @@ Sliced apply_slicing(const Tensor &self, const std::vector<indexing::TensorIndex
         detail::warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.");
         t = t.to(kBool);
       }
+      // LibTorch: indices on the CPU index a tensor on any device (they are copied there); indices
+      // on another device are refused.
+      if (t.device() != self.device()) {
+        GFY_CHECK(t.is_cpu(), "indices should be either on cpu or on the same device as the indexed tensor (",
+                  self.device().str(), ")");
+        t = t.to(self.device());
+      }
       const ScalarType tt = t.scalar_type();
       if (tt == kBool) {
         r.has_bool_mask = true;

@@ -71,8 +71,10 @@ struct CudnnLstm::Impl {
     T = t;
     B = b;
     const std::vector<int> lengths(static_cast<size_t>(b), static_cast<int>(t));
-    const cudnnRNNDataLayout_t layout =
-        opt.batch_first ? CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED : CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED;
+    // Always sequence-major packed (batch-first input is transposed, as LibTorch does): cuDNN's
+    // unpacked layouts need padded I/O (CUDNN_RNN_PADDED_IO_ENABLED), which the H200's first run
+    // answered with CUDNN_STATUS_BAD_PARAM when it was missing.
+    const cudnnRNNDataLayout_t layout = CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED;
     CUDNN_CHECK(cudnnSetRNNDataDescriptor(xdesc, data_type(), layout, int(t), int(b), int(input), lengths.data(), nullptr));
     CUDNN_CHECK(cudnnSetRNNDataDescriptor(ydesc, data_type(), layout, int(t), int(b), int(hidden), lengths.data(), nullptr));
     const int dims[3] = {int(layers), int(b), int(hidden)};
@@ -102,8 +104,9 @@ CudnnLstm::CudnnLstm(int64_t input_size, int64_t hidden_size, int64_t num_layers
   // No dropout at inference: a zero-probability descriptor needs no state buffer.
   CUDNN_CHECK(cudnnSetDropoutDescriptor(m.dropout, m.handle, 0.0f, nullptr, 0, 0));
   CUDNN_CHECK(cudnnCreateRNNDescriptor(&m.rnn));
+  // Float: FMA keeps exact fp32 (no TF32) unless allowed. Double has only the default math.
   const cudnnMathType_t math =
-      dtype == kFloat && options.allow_tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH; // FMA: exact fp32, no TF32
+      dtype == kDouble || options.allow_tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH;
   CUDNN_CHECK(cudnnSetRNNDescriptor_v8(m.rnn, CUDNN_RNN_ALGO_STANDARD, CUDNN_LSTM, CUDNN_RNN_DOUBLE_BIAS,
                                        CUDNN_UNIDIRECTIONAL, CUDNN_LINEAR_INPUT, m.data_type(), m.data_type(), math,
                                        int32_t(input_size), int32_t(hidden_size), int32_t(hidden_size),
@@ -163,11 +166,11 @@ std::tuple<Tensor, Tensor, Tensor> CudnnLstm::forward(const Tensor &x, const Ten
             "CudnnLstm::forward: x must be a 3-d ", to_string(m.dtype), " CUDA tensor");
   GFY_CHECK(x.size(2) == m.input, "CudnnLstm::forward: x has ", x.size(2), " features, expected ", m.input);
   const int64_t T = m.opt.batch_first ? x.size(1) : x.size(0), B = m.opt.batch_first ? x.size(0) : x.size(1);
-  const Tensor xc = x.contiguous();
+  const Tensor xc = m.opt.batch_first ? x.transpose(0, 1).contiguous() : x.contiguous(); // (T, B, in)
   m.prepare(T, B);
   CUDNN_CHECK(cudnnSetStream(m.handle, detail::current_stream()));
   const TensorOptions o = TensorOptions().dtype(m.dtype).device(kCUDA);
-  Tensor y = gfy::empty(m.opt.batch_first ? std::vector<int64_t>{B, T, m.hidden} : std::vector<int64_t>{T, B, m.hidden}, o);
+  Tensor y = gfy::empty({T, B, m.hidden}, o);
   Tensor hn = gfy::empty({m.layers, B, m.hidden}, o), cn = gfy::empty({m.layers, B, m.hidden}, o);
   auto state = [&](const Tensor &s, const char *name) -> Tensor {
     if (!s.defined()) return Tensor();
@@ -183,7 +186,7 @@ std::tuple<Tensor, Tensor, Tensor> CudnnLstm::forward(const Tensor &x, const Ten
                               static_cast<const int32_t *>(ptr(m.seq_lengths)), m.xdesc, ptr(xc), m.ydesc, ptr(y),
                               m.hdesc, ptr(hx), ptr(hn), m.hdesc, ptr(cx), ptr(cn), m.weight_bytes, ptr(m.weight_space),
                               size_t(m.workspace.numel()), ptr(m.workspace), 0, nullptr));
-  return {y, hn, cn};
+  return {m.opt.batch_first ? y.transpose(0, 1) : y, hn, cn};
 }
 
 #else // no cuDNN in this build

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace gfy::cuda::detail {
@@ -133,15 +134,13 @@ template <class T> __host__ __device__ constexpr T lowest_value() {
   if constexpr (std::is_same_v<T, bool>) return false;
   else if constexpr (std::is_same_v<T, float>) return -__builtin_huge_valf();
   else if constexpr (std::is_same_v<T, double>) return -__builtin_huge_val();
-  else if constexpr (std::is_same_v<T, int32_t>) return INT32_MIN;
-  else return INT64_MIN;
+  else return std::numeric_limits<T>::lowest(); // each integer type's own: INT64_MIN truncated to int8 is 0
 }
 template <class T> __host__ __device__ constexpr T highest_value() {
   if constexpr (std::is_same_v<T, bool>) return true;
   else if constexpr (std::is_same_v<T, float>) return __builtin_huge_valf();
   else if constexpr (std::is_same_v<T, double>) return __builtin_huge_val();
-  else if constexpr (std::is_same_v<T, int32_t>) return INT32_MAX;
-  else return INT64_MAX;
+  else return std::numeric_limits<T>::max(); // INT64_MAX truncated to int8 or int16 is -1
 }
 
 /// (outer, n, inner) view of a contiguous tensor around `dim`, as the CPU reference's Lanes.

@@ -16,11 +16,16 @@
 
 namespace gfy::detail {
 
+class DeviceGraph;
+
 struct Tape {
   std::vector<std::function<void()>> nodes;
   std::vector<std::shared_ptr<OpCall>> calls; ///< per node: its kernel launch, or null
   std::vector<std::string> warnings;
   std::shared_ptr<Storage> pool; ///< graph-private memory of the intermediates
+  /// The CUDA ops of a capture, recorded by stream capture instead of as nodes (DeviceGraph.h);
+  /// null until the first CUDA op. Only the user-level tape has one.
+  std::shared_ptr<DeviceGraph> device;
   void run() const {
     for (const auto &n : nodes) n();
   }

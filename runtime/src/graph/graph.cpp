@@ -7,6 +7,7 @@
 #include <graphify/core/Functions.h>
 #include <graphify/graph/Graph.h>
 
+#include "DeviceGraph.h"
 #include "Tape.h"
 
 #include <algorithm>
@@ -23,13 +24,14 @@ enum class Mode { Capture, Trace };
 struct Frame {
   Tape *tape;
   Mode mode;
+  bool device_body = false; ///< the body of a CUDA conditional node (cond/while_loop on the device)
 };
 thread_local std::vector<Frame> g_frames;
 thread_local Tape *g_root = nullptr; ///< the user-level graph (warnings go there)
 
 /// Pushes a frame for the duration of a scope, popping it even when the user's code throws.
 struct FrameGuard {
-  FrameGuard(Tape *t, Mode m) { g_frames.push_back({t, m}); }
+  FrameGuard(Tape *t, Mode m, bool device_body = false) { g_frames.push_back({t, m, device_body}); }
   ~FrameGuard() { g_frames.pop_back(); }
   FrameGuard(const FrameGuard &) = delete;
   FrameGuard &operator=(const FrameGuard &) = delete;
@@ -45,8 +47,14 @@ Graph run_capture(const std::function<void()> &fn, Mode mode, const CaptureOptio
   } reset;
   {
     FrameGuard guard(tape.get(), mode);
-    fn();
+    try {
+      fn();
+    } catch (...) {
+      if (tape->device) tape->device->abort(); // the stream must not stay in capture mode
+      throw;
+    }
   }
+  if (tape->device) tape->device->end();
   if (options.optimize) {
     fuse_linear_combinations(*tape);
     fuse_conv_epilogues(*tape);
@@ -62,9 +70,14 @@ Graph run_capture(const std::function<void()> &fn, Mode mode, const CaptureOptio
 bool read_predicate(const Tensor &pred) {
   GFY_CHECK(pred.defined(), "cond/while_loop: predicate is an undefined tensor");
   GFY_CHECK(pred.numel() == 1, "cond/while_loop: predicate must have exactly one element, got ", pred.numel());
-  GFY_CHECK(pred.is_cpu(), "cond/while_loop: predicates on ", pred.device().str(),
-            " need the CUDA backend's conditional nodes, which this build does not have");
-  return read_scalar(*pred.unsafeGetTensorImpl(), 0).toBool();
+  if (pred.is_cpu()) return read_scalar(*pred.unsafeGetTensorImpl(), 0).toBool();
+  // A device predicate outside stream capture (eager, or a trace's tape): one host copy of its
+  // element, through the backend so that no op is recorded. One element: data() is its address.
+  Tensor host = make_tensor({}, pred.scalar_type(), Device(kCPU));
+  backend_for(pred.device().type())
+      .copy_to_host(host.unsafeGetTensorImpl()->data(), pred.unsafeGetTensorImpl()->data(),
+                    element_size(pred.scalar_type()));
+  return read_scalar(*host.unsafeGetTensorImpl(), 0).toBool();
 }
 
 /// A prepared copy kernel launch (no recording): used inside control-flow nodes.
@@ -92,10 +105,44 @@ void check_same_signature(const std::vector<Tensor> &a, const std::vector<Tensor
               " ", to_string(b[i].scalar_type()), " in ", bn, "; a graph needs both to agree");
   }
 }
+
+/// cond on a CUDA predicate under capture: an IF node pair of the CUDA graph. Each branch is
+/// recorded into its own body graph, not run; the outputs are allocated by the then-body (from the
+/// graph's private pool) and written by a copy in each body, so only the taken branch runs.
+std::vector<Tensor> cond_on_device(const Tensor &pred, const std::function<std::vector<Tensor>()> &then_fn,
+                                   const std::function<std::vector<Tensor>()> &else_fn);
+/// while_loop on CUDA state under capture: a WHILE node; the state lives in buffers the body
+/// updates in place (copy_), which are the loop's outputs.
+std::vector<Tensor> while_on_device(const std::function<Tensor(const std::vector<Tensor> &)> &cond_fn,
+                                    const std::function<std::vector<Tensor>(const std::vector<Tensor> &)> &body_fn,
+                                    const std::vector<Tensor> &state);
 } // namespace
+
+void prepare_captured_op(Device device) {
+  if (g_frames.empty() || g_frames.front().mode != Mode::Capture || g_root == nullptr) return;
+  bool in_device_body = false, in_host_body = false;
+  for (size_t i = 1; i < g_frames.size(); ++i) (g_frames[i].device_body ? in_device_body : in_host_body) = true;
+  if (device.is_cpu()) {
+    GFY_CHECK(!in_device_body, "a cond/while_loop on CUDA tensors cannot run CPU ops inside a captured graph (a CUDA "
+                               "conditional node holds device work only); keep its branches and state on the device");
+    return;
+  }
+  GFY_CHECK(!in_host_body, "a cond/while_loop on a CPU predicate cannot hold ", device.str(),
+            " ops inside a captured graph (the device work would run on both branches); compute the predicate on "
+            "the device");
+  if (!g_root->device) g_root->device = std::make_shared<DeviceGraph>();
+  g_root->device->begin_if_needed();
+}
 
 void record(std::function<void()> node, std::shared_ptr<OpCall> call) {
   if (g_frames.empty()) return;
+  if (call && g_root && g_root->device && g_root->device->capturing()) {
+    const Tensor &first = call->out.empty() ? call->in.front() : call->out.front();
+    if (!first.is_cpu()) {
+      g_root->device->keep(std::move(call)); // recorded by stream capture; its buffers live with the graph
+      return;
+    }
+  }
   Tape *t = g_frames.back().tape;
   t->nodes.push_back(std::move(node));
   t->calls.push_back(std::move(call));
@@ -145,8 +192,11 @@ void Graph::replay() const {
   GFY_CHECK(tape_ != nullptr, "replay() on an empty Graph");
   GFY_CHECK(g_frames.empty(), "replay() cannot run while a graph is being captured");
   tape_->run();
+  if (tape_->device) tape_->device->replay();
 }
-size_t Graph::num_nodes() const { return tape_ ? tape_->nodes.size() : 0; }
+size_t Graph::num_nodes() const {
+  return tape_ ? tape_->nodes.size() + (tape_->device ? tape_->device->num_nodes() : 0) : 0;
+}
 size_t Graph::pool_bytes() const { return tape_ && tape_->pool ? tape_->pool->nbytes : 0; }
 const std::vector<std::string> &Graph::warnings() const {
   static const std::vector<std::string> none;
@@ -167,6 +217,7 @@ std::vector<Tensor> cond(const Tensor &pred, const std::function<std::vector<Ten
   if (g_frames.empty()) return read_predicate(pred) ? then_fn() : else_fn();
   GFY_CHECK(pred.defined() && pred.numel() == 1, "cond: predicate must have exactly one element");
   const Mode mode = g_frames.back().mode;
+  if (mode == Mode::Capture && !pred.is_cpu()) return cond_on_device(pred, then_fn, else_fn);
   auto then_tape = std::make_shared<Tape>(), else_tape = std::make_shared<Tape>();
   std::vector<Tensor> then_out, else_out;
   {
@@ -214,6 +265,9 @@ std::vector<Tensor> while_loop(const std::function<Tensor(const std::vector<Tens
     return state;
   }
   const Mode mode = g_frames.back().mode;
+  if (mode == Mode::Capture &&
+      std::any_of(state.begin(), state.end(), [](const Tensor &s) { return s.defined() && !s.is_cpu(); }))
+    return while_on_device(cond_fn, body_fn, state);
   // Loop-carried buffers: the graph's outputs. Initialised from `state` on every run of the node.
   std::vector<Tensor> carried;
   std::vector<CopyCall> init, back;
@@ -250,5 +304,68 @@ std::vector<Tensor> while_loop(const std::function<Tensor(const std::vector<Tens
   record(node);
   return carried;
 }
+
+namespace detail {
+namespace {
+
+void require_device_conditionals(const char *what) {
+  GFY_CHECK(device_conditionals_available(), what,
+            " on CUDA tensors under capture needs CUDA conditional graph nodes (CUDA runtime and driver 12.4 or newer)");
+}
+
+std::vector<Tensor> cond_on_device(const Tensor &pred, const std::function<std::vector<Tensor>()> &then_fn,
+                                   const std::function<std::vector<Tensor>()> &else_fn) {
+  require_device_conditionals("cond");
+  prepare_captured_op(pred.device()); // begins the CUDA capture if the predicate is its first CUDA work
+  Tape *tape = g_frames.back().tape;
+  std::vector<Tensor> outs;
+  device_if(
+      pred,
+      [&] {
+        FrameGuard g(tape, Mode::Capture, /*device_body=*/true);
+        for (const Tensor &v : then_fn()) {
+          GFY_CHECK(v.defined(), "cond: an output of then_fn is undefined");
+          outs.push_back(make_tensor(v.sizes(), v.scalar_type(), v.device()));
+          outs.back().copy_(v);
+        }
+      },
+      [&] {
+        FrameGuard g(tape, Mode::Capture, /*device_body=*/true);
+        const std::vector<Tensor> e = else_fn();
+        check_same_signature(outs, e, "cond", "then_fn", "else_fn");
+        for (size_t i = 0; i < outs.size(); ++i) outs[i].copy_(e[i]);
+      });
+  return outs;
+}
+
+std::vector<Tensor> while_on_device(const std::function<Tensor(const std::vector<Tensor> &)> &cond_fn,
+                                    const std::function<std::vector<Tensor>(const std::vector<Tensor> &)> &body_fn,
+                                    const std::vector<Tensor> &state) {
+  require_device_conditionals("while_loop");
+  Tape *tape = g_frames.back().tape;
+  std::vector<Tensor> carried;
+  for (const Tensor &s : state) {
+    GFY_CHECK(s.defined(), "while_loop: state contains an undefined tensor");
+    carried.push_back(make_tensor(s.sizes(), s.scalar_type(), s.device()));
+    carried.back().copy_(s); // recorded in the enclosing graph: every replay starts from `state`
+  }
+  device_while(
+      [&] {
+        FrameGuard g(tape, Mode::Capture, /*device_body=*/true);
+        Tensor p = cond_fn(carried);
+        GFY_CHECK(p.defined() && p.numel() == 1, "while_loop: cond_fn must return a one-element tensor");
+        return p;
+      },
+      [&] {
+        FrameGuard g(tape, Mode::Capture, /*device_body=*/true);
+        const std::vector<Tensor> next = body_fn(carried);
+        check_same_signature(state, next, "while_loop", "the state", "body_fn");
+        for (size_t i = 0; i < carried.size(); ++i) carried[i].copy_(next[i]);
+      });
+  return carried;
+}
+
+} // namespace
+} // namespace detail
 
 } // namespace gfy

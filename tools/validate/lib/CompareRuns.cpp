@@ -154,6 +154,9 @@ void compareEager(const Planned &P, const ValidateOptions &Opts, const std::vect
   const HarnessRun &RewEager = P.Runs[Rewritten][Eager];
   if (std::string F = OrigEager.failure("the original's eager run"); !F.empty())
     E.Problems.push_back(F);
+  if (!P.OriginalOnHost.empty())
+    E.Notes.push_back("the original cannot run on cuda (" + P.OriginalOnHost +
+                      "); the rewritten entry's outputs are compared with the original's on the CPU");
   if (P.FileRewritten && RewEager.Ran)
     if (std::string F = RewEager.failure("the rewritten eager run"); !F.empty())
       E.Problems.push_back(F);

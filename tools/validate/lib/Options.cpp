@@ -119,6 +119,13 @@ const std::vector<ValidateFlag> &flagTable() {
        [](ValidateCommandLine &C, llvm::StringRef V) { C.Run.CacheDir = V.str(); return ok(); }},
       {"rules-dir", "dir", "rule packs for the analyzer (default: the shipped ones)",
        [](ValidateCommandLine &C, llvm::StringRef V) { C.Run.RulesDir = V.str(); return ok(); }},
+      {"harness-bundle", "dir", "build the harnesses, then write them, their inputs, the shared runtime and a script "
+                                "that runs them (DIR/run RESULTS) into the new folder DIR instead of running them: "
+                                "for a machine without LLVM, such as a GPU machine",
+       [](ValidateCommandLine &C, llvm::StringRef V) { C.Run.HarnessBundle = V.str(); return ok(); }},
+      {"harness-results", "dir", "compare the runs that a --harness-bundle's script left in DIR instead of running "
+                                 "the harnesses here (the same files and options as the bundle's command)",
+       [](ValidateCommandLine &C, llvm::StringRef V) { C.Run.HarnessResults = V.str(); return ok(); }},
       {"keep-temps", nullptr, "keep the generated sources, inputs and results",
        [](ValidateCommandLine &C, llvm::StringRef) { C.Run.KeepTemps = true; return ok(); }},
       {"quiet", nullptr, "no progress lines on stderr",
@@ -144,6 +151,8 @@ llvm::Expected<ValidateCommandLine> parseValidateCommandLine(llvm::ArrayRef<cons
     return std::move(E);
   if (!C.Help && C.Run.Files.empty())
     return usage("no model file given");
+  if (!C.Run.HarnessBundle.empty() && !C.Run.HarnessResults.empty())
+    return usage("--harness-bundle writes the harnesses and --harness-results reads their runs: give one");
   return C;
 }
 
@@ -175,6 +184,12 @@ int runValidateTool(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, l
   if (!Summary) {
     Err << "graphify-validate: " << llvm::toString(Summary.takeError()) << "\n";
     return 2;
+  }
+  if (!Summary->Bundled.empty()) {
+    Out << "graphify-validate: harnesses written to " << Summary->Bundled << "; run '" << Summary->Bundled
+        << "/run RESULTS' where they should run, then this command with --harness-results=RESULTS in place of "
+           "--harness-bundle\n";
+    return 0;
   }
   if (CL->Json)
     writeJsonReport(Out, *Summary);

@@ -42,7 +42,7 @@ std::string readFile(const std::string &Path) {
 const char *versionName(Version V) { return V == Original ? "original" : "rewritten"; }
 
 const char *modeName(Mode M) {
-  return M == Eager ? "eager" : M == Capture ? "capture" : M == Trace ? "trace" : "grad";
+  return M == Eager ? "eager" : M == Capture ? "capture" : M == Trace ? "trace" : M == Grad ? "grad" : "eager-on-cpu";
 }
 
 namespace {

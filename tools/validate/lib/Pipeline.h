@@ -35,7 +35,9 @@ std::string readFile(const std::string &Path);
 enum Version { Original = 0, Rewritten = 1 };
 const char *versionName(Version V);
 
-enum Mode { Eager = 0, Capture = 1, Trace = 2, Grad = 3 };
+/// HostEager: with --device=cuda, the original's eager run on the CPU, its reference when it cannot
+/// run on the device (a host kernel reading data_ptr(), say).
+enum Mode { Eager = 0, Capture = 1, Trace = 2, Grad = 3, HostEager = 4 };
 const char *modeName(Mode M);
 
 /// One harness process and what it left behind.
@@ -62,7 +64,9 @@ struct Planned {
   std::string HarnessPath[2];
   BuildOutcome Build[2];
   bool CheckGradients = false;
-  HarnessRun Runs[2][4]; // [version][eager, capture, trace, grad]
+  HarnessRun Runs[2][5]; // [version][eager, capture, trace, grad, eager on the CPU]
+  /// --device=cuda: why the original's eager run on the device was replaced by its CPU run.
+  std::string OriginalOnHost;
 };
 
 /// What every phase shares: the toolchain harnesses are built with and how they are parsed.
@@ -72,6 +76,7 @@ struct Setup {
   std::string RulesDir;
   unsigned Jobs = 1;
   bool Gfy = true; ///< the bundled runtime (capture and trace runs), not LibTorch
+  bool Cuda = false; ///< --device=cuda
 };
 
 // Plan (PlanEntries.cpp).
@@ -93,8 +98,36 @@ llvm::Error writeHarnesses(std::vector<Planned> &Plan, const std::vector<std::st
 // Build and run (RunHarnesses.cpp).
 llvm::Error buildHarnesses(std::vector<Planned> &Plan, const Setup &S, const std::string &CacheDir,
                            const ValidateOptions &Opts, llvm::raw_ostream &Log);
+
+/// One harness process to run: an entry's version in one mode.
+struct RunJob {
+  size_t Entry;
+  Version V;
+  Mode M;
+};
+/// Every harness process of the plan, in one fixed order (a bundle's runs are numbered by it).
+std::vector<RunJob> listRuns(const std::vector<Planned> &Plan, const Setup &S);
+/// The harness's command-line mode and device for a job.
+std::string harnessMode(const RunJob &J, const ValidateOptions &Opts);
+std::string harnessDevice(const RunJob &J, const ValidateOptions &Opts);
+/// Reads the results file a run left into its HarnessRun.
+void readRunResults(HarnessRun &R, const Planned &P, const std::string &ResultsPath);
+/// After every run: an error if a harness found no CUDA device; the original's CPU run stands in
+/// for its device run when only the CPU one ran; an unchanged rewrite shares the original's runs.
+llvm::Error finishRuns(std::vector<Planned> &Plan, unsigned Trials);
 llvm::Error runHarnesses(std::vector<Planned> &Plan, const Setup &S, const ValidateOptions &Opts,
                          llvm::raw_ostream &Log);
+
+// Run elsewhere (HarnessBundle.cpp): the harnesses, their inputs and a script that runs them,
+// for a machine without LLVM (a GPU machine); then the results that script left, read back.
+/// Links the harnesses against the shared runtime library, found next to `$ORIGIN` at run time.
+llvm::Error useSharedRuntime(Toolchain &TC);
+/// Copies the built harnesses, their inputs, the runtime library and DIR/run into `Dir`.
+llvm::Error writeHarnessBundle(const std::vector<Planned> &Plan, const Setup &S, const ValidateOptions &Opts,
+                               const std::string &Dir, llvm::raw_ostream &Log);
+/// Fills every planned run from the folder DIR/run wrote.
+llvm::Error readHarnessResults(std::vector<Planned> &Plan, const Setup &S, const ValidateOptions &Opts,
+                               const std::string &Dir);
 
 // Compare (CompareRuns.cpp).
 /// The report of one entry from its runs; `Variants` names the input variant of each trial.

@@ -61,13 +61,7 @@ llvm::Error buildHarnesses(std::vector<Planned> &Plan, const Setup &S, const std
   return llvm::Error::success();
 }
 
-llvm::Error runHarnesses(std::vector<Planned> &Plan, const Setup &S, const ValidateOptions &Opts,
-                         llvm::raw_ostream &Log) {
-  struct RunJob {
-    size_t Entry;
-    Version V;
-    Mode M;
-  };
+std::vector<RunJob> listRuns(const std::vector<Planned> &Plan, const Setup &S) {
   std::vector<RunJob> Runs;
   for (size_t I = 0; I < Plan.size(); ++I)
     for (Version V : {Original, Rewritten}) {
@@ -81,7 +75,84 @@ llvm::Error runHarnesses(std::vector<Planned> &Plan, const Setup &S, const Valid
         if (V == Original)
           Runs.push_back({I, V, Trace});
       }
+      if (S.Cuda && V == Original)
+        Runs.push_back({I, V, HostEager});
     }
+  return Runs;
+}
+
+std::string harnessMode(const RunJob &J, const ValidateOptions &Opts) {
+  if (J.M == HostEager)
+    return "eager";
+  return J.M == Grad && Opts.Gradients != GradientCheck::Always ? "grad-if-params" : modeName(J.M);
+}
+
+std::string harnessDevice(const RunJob &J, const ValidateOptions &Opts) {
+  return Opts.Cuda && J.M != HostEager ? "cuda" : "cpu";
+}
+
+namespace {
+
+/// Trials whose entry raised (or that are missing) in an eager run.
+unsigned failedTrials(const HarnessRun &R, unsigned Trials) {
+  unsigned Failed = 0;
+  for (unsigned T = 0; T < Trials; ++T) {
+    auto It = llvm::find_if(R.Results.Eager, [&](const TrialOutputs &O) { return O.Trial == T; });
+    Failed += It == R.Results.Eager.end() || !It->Ok;
+  }
+  return Failed;
+}
+
+/// With --device=cuda, code written for the host (a kernel over data_ptr(), CPU tensors mixed in)
+/// cannot run on the device while its rewrite can: the original's outputs then come from its CPU
+/// run, and the report says so.
+void useHostReference(Planned &P, unsigned Trials) {
+  HarnessRun &Device = P.Runs[Original][Eager], &Host = P.Runs[Original][HostEager];
+  if (!Host.Ran || !Host.failure("").empty())
+    return;
+  const std::string Failure = Device.failure("its eager run");
+  const unsigned DeviceFailed = failedTrials(Device, Trials), HostFailed = failedTrials(Host, Trials);
+  if (Failure.empty() && DeviceFailed <= HostFailed)
+    return;
+  std::string Why = Failure.empty() ? "" : "its eager run " + Device.Process.describe();
+  if (Why.empty() && !Device.ParseError.empty())
+    Why = "its results are unreadable";
+  if (Why.empty()) {
+    auto It = llvm::find_if(Device.Results.Eager, [](const TrialOutputs &O) { return !O.Ok; });
+    Why = It != Device.Results.Eager.end() ? "it raised: " + It->Error : "trials are missing";
+  }
+  P.OriginalOnHost = Why;
+  Device = Host;
+}
+
+} // namespace
+
+void readRunResults(HarnessRun &R, const Planned &P, const std::string &ResultsPath) {
+  auto Parsed = readResultsFile(ResultsPath);
+  if (Parsed) {
+    R.Results = std::move(*Parsed);
+    nameGradientTargets(R.Results.Gradients, P.Inputs);
+  } else
+    R.ParseError = llvm::toString(Parsed.takeError());
+}
+
+llvm::Error finishRuns(std::vector<Planned> &Plan, unsigned Trials) {
+  for (Planned &P : Plan) {
+    for (Version V : {Original, Rewritten})
+      for (auto &Run : P.Runs[V])
+        if (!Run.Results.NoDevice.empty())
+          return error("no CUDA device available (" + Run.Results.NoDevice + ")");
+    useHostReference(P, Trials);
+    if (!P.FileRewritten)
+      for (Mode M : {Eager, Capture, Grad})
+        P.Runs[Rewritten][M] = P.Runs[Original][M];
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error runHarnesses(std::vector<Planned> &Plan, const Setup &S, const ValidateOptions &Opts,
+                         llvm::raw_ostream &Log) {
+  const std::vector<RunJob> Runs = listRuns(Plan, S);
   Log << "graphify-validate: running " << Plan.size() << (Plan.size() == 1 ? " entry" : " entries") << " ("
       << Runs.size() << " processes, " << Opts.Trials << " trials)\n";
   Log.flush();
@@ -91,29 +162,12 @@ llvm::Error runHarnesses(std::vector<Planned> &Plan, const Setup &S, const Valid
     std::string Results = P.HarnessPath[J.V] + "." + modeName(J.M) + ".results";
     HarnessRun &R = P.Runs[J.V][J.M];
     R.Ran = true;
-    std::string HarnessMode = modeName(J.M);
-    if (J.M == Grad && Opts.Gradients != GradientCheck::Always)
-      HarnessMode = "grad-if-params";
-    R.Process = runIsolated({P.Build[J.V].Executable, HarnessMode, P.InputsPath, Results,
-                             Opts.Cuda ? "cuda" : "cpu", std::to_string(Opts.Seed)},
+    R.Process = runIsolated({P.Build[J.V].Executable, harnessMode(J, Opts), P.InputsPath, Results,
+                             harnessDevice(J, Opts), std::to_string(Opts.Seed)},
                             Opts.TimeoutSeconds);
-    auto Parsed = readResultsFile(Results);
-    if (Parsed) {
-      R.Results = std::move(*Parsed);
-      nameGradientTargets(R.Results.Gradients, P.Inputs);
-    } else
-      R.ParseError = llvm::toString(Parsed.takeError());
+    readRunResults(R, P, Results);
   });
-  for (Planned &P : Plan) {
-    for (Version V : {Original, Rewritten})
-      for (auto &Run : P.Runs[V])
-        if (!Run.Results.NoDevice.empty())
-          return error("no CUDA device available (" + Run.Results.NoDevice + ")");
-    if (!P.FileRewritten)
-      for (Mode M : {Eager, Capture, Grad})
-        P.Runs[Rewritten][M] = P.Runs[Original][M];
-  }
-  return llvm::Error::success();
+  return finishRuns(Plan, Opts.Trials);
 }
 
 } // namespace graphify::validate::pipeline

@@ -34,6 +34,7 @@ llvm::Expected<Setup> prepare(const ValidateOptions &Opts) {
     return error("--trials must be at least 1");
   Setup S;
   S.Gfy = Opts.Runtime == RuntimeKind::Gfy;
+  S.Cuda = Opts.Cuda;
   S.Jobs = Opts.Jobs ? Opts.Jobs : std::max(1u, std::thread::hardware_concurrency());
   auto TC = findToolchain(Opts.Runtime, Opts.Argv0);
   if (!TC)
@@ -43,6 +44,10 @@ llvm::Expected<Setup> prepare(const ValidateOptions &Opts) {
     return error("no CUDA device available (the graphify runtime in " + S.TC.Origin +
                  " was built without its CUDA backend; it is built when graphify is configured where nvcc is found and "
                  "GRAPHIFY_CUDA is not OFF)");
+  // Harnesses that run elsewhere load the runtime from their own folder.
+  if (!Opts.HarnessBundle.empty() || !Opts.HarnessResults.empty())
+    if (llvm::Error E = useSharedRuntime(S.TC))
+      return std::move(E);
   S.RulesDir = Opts.RulesDir.empty() ? defaultRulesDirectory(Opts.Argv0) : Opts.RulesDir;
   for (const std::string &F : S.TC.CompileFlags)
     if (llvm::StringRef(F).starts_with("-D") || llvm::StringRef(F).starts_with("-std="))
@@ -95,7 +100,15 @@ llvm::Expected<RunSummary> runValidation(const ValidateOptions &Opts, llvm::raw_
     return std::move(E);
   if (llvm::Error E = buildHarnesses(*Plan, *S, CacheDir, Opts, Log))
     return std::move(E);
-  if (llvm::Error E = runHarnesses(*Plan, *S, Opts, Log))
+  if (!Opts.HarnessBundle.empty()) {
+    if (llvm::Error E = writeHarnessBundle(*Plan, *S, Opts, Opts.HarnessBundle, Log))
+      return std::move(E);
+    RunSummary Bundled;
+    Bundled.Bundled = Opts.HarnessBundle;
+    return Bundled;
+  }
+  if (llvm::Error E = Opts.HarnessResults.empty() ? runHarnesses(*Plan, *S, Opts, Log)
+                                                  : readHarnessResults(*Plan, *S, Opts, Opts.HarnessResults))
     return std::move(E);
 
   RunSummary Summary;

@@ -109,6 +109,8 @@ struct RunSummary {
   unsigned Trials = 0;
   uint64_t Seed = 0;
   std::vector<EntryReport> Entries;
+  /// --harness-bundle: the folder the harnesses were written to (nothing ran, nothing to report).
+  std::string Bundled;
 
   bool passed() const;
 };

@@ -59,6 +59,8 @@ struct ValidateOptions {
   unsigned Jobs = 0;                       ///< -j; 0: the number of cores
   std::string CacheDir;                    ///< empty: defaultCacheDir()
   std::string RulesDir;                    ///< empty: the shipped rule packs
+  std::string HarnessBundle;               ///< --harness-bundle: write the harnesses there, run nothing
+  std::string HarnessResults;              ///< --harness-results: read the runs a bundle's script left there
   const char *Argv0 = "graphify-validate"; ///< to find an install prefix
 };
 
