@@ -23,6 +23,8 @@
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/SmallVector.h>
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -229,6 +231,16 @@ private:
   TaintValue dataLength(const ApiCall &C, const clang::Expr *At, bool Record);
 
   const TracedOrigin *fieldShape(const clang::FieldDecl *F);
+
+  /// The key under which the shape of `ME`'s field is tracked along the flow, in
+  /// TaintState::DynamicShapes, when ME's object is a local struct of this function that nothing
+  /// but member accesses and a return reach (`Out out; out.boxes = cat(..); f(out.boxes);
+  /// out.boxes = out.boxes.index_select(0, keep);`); null otherwise, and the field's shape is the
+  /// TU-wide one (BodyInterpreterLocalFields.cpp).
+  const void *localFieldKey(const clang::MemberExpr *ME);
+  bool tracksFieldsLocally(const clang::VarDecl *VD);
+  llvm::DenseMap<const clang::VarDecl *, bool> FieldsTrackedLocally;
+  std::map<std::pair<const void *, const void *>, std::unique_ptr<char>> LocalFieldKeys;
 
   /// The value `Target` (a local or a field) now holds has the shape of `Value`. Locals are
   /// overwritten (`Strong`) or joined (an element stored into a container); fields are joined

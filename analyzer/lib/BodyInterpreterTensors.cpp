@@ -112,6 +112,8 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
     return {};
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (const void *Key = localFieldKey(ME))
+      return S.DynamicShapes.lookup(Key);
     if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && Api.holdsTensors(F->getType()))
       return {fieldShape(F), 0, nullptr};
     return {};
@@ -413,8 +415,17 @@ void BodyInterpreter::setShape(const Expr *Target, const Expr *Value, const Stmt
     return;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(Target)) {
-    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && V.tainted() && !A.FieldShapes.count(F))
-      A.FieldShapes[F] = step(V, ME->getMemberLoc(), At, "stored in field '" + nameOf(F) + "' here").origin();
+    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (F && V.tainted())
+      V = step(V, ME->getMemberLoc(), At, "stored in field '" + nameOf(F) + "' here");
+    if (const void *Key = localFieldKey(ME)) { // a local struct's field: overwritten here
+      if (V.empty())
+        S.DynamicShapes.erase(Key);
+      else
+        S.DynamicShapes[Key] = V;
+    }
+    if (F && V.tainted() && !A.FieldShapes.count(F))
+      A.FieldShapes[F] = V.origin();
     return;
   }
   const VarDecl *VD = nullptr;
