@@ -80,6 +80,7 @@ FunctionSummary BodyInterpreter::summarize() const {
   Sum.ReturnsMask = SawReturn && AllReturnsMask;
   Sum.ReturnsHost = SawReturn && AllReturnsHost;
   Sum.SawReturn = SawReturn;
+  Sum.WritesFields = FieldsWritten;
   for (const ParmVarDecl *P : FD->parameters()) {
     QualType T = P->getType();
     bool Out = mayWriteThrough(T);
@@ -260,6 +261,8 @@ void BodyInterpreter::writeField(const VarDecl *Base, const FieldDecl *F, TaintV
                                  const Stmt *At, bool Strong, bool Whole, const char *Verb) {
   if (Api.isTensor(F->getType()))
     return;
+  if (F->getType()->isArithmeticType() || F->getType()->isEnumeralType())
+    noteFieldWritten(F);
   V = step(V, Loc, At, std::string(Verb) + " '" + nameOf(F) + "' here");
   if (V.tainted() && !A.FieldTaint.count(F))
     A.FieldTaint[F] = V.origin();
@@ -306,6 +309,29 @@ void BodyInterpreter::assign(const Expr *LHS, TaintValue V, const Stmt *At) {
     storeElement(Root, V, LHS->getBeginLoc(), At);
   else if (const FieldDecl *F = rootThisField(LHS))
     writeField(nullptr, F, V, LHS->getBeginLoc(), At, /*Strong=*/false, /*Whole=*/false);
+}
+
+void BodyInterpreter::noteFieldWritten(const FieldDecl *F) {
+  if (!llvm::is_contained(FieldsWritten, F))
+    FieldsWritten.push_back(F);
+}
+
+void BodyInterpreter::fieldsWrittenUnderControl(const ApiCall &C, const FunctionSummary &Sum) {
+  for (const FieldDecl *F : Sum.WritesFields)
+    noteFieldWritten(F);
+  TaintValue Under = Sum.WritesFields.empty() ? TaintValue{} : reached();
+  if (Under.empty())
+    return;
+  const TaintValue V = step(throughControl(Under, /*KeepSize=*/false), C.NameLoc, C.Call,
+                            calleeName(C.Callee) + " is called here when a condition that follows tensor data holds");
+  // A method of a local object writes that object's fields; anything else, fields TU-wide.
+  const VarDecl *Object = nullptr;
+  if (isInstanceCall(C.Call, C.Callee) && !C.Args.empty())
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(C.Args[0]->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD) && !VD->getType()->isReferenceType())
+        Object = VD;
+  for (const FieldDecl *F : Sum.WritesFields)
+    writeField(Object, F, V, C.NameLoc, C.Call, /*Strong=*/false, /*Whole=*/false, "which sets");
 }
 
 } // namespace graphify::taint

@@ -232,6 +232,13 @@ private:
 
   const TracedOrigin *fieldShape(const clang::FieldDecl *F);
 
+  /// Host scalar fields this body writes, itself or through its calls (FunctionSummary::WritesFields).
+  llvm::SmallVector<const clang::FieldDecl *, 4> FieldsWritten;
+  void noteFieldWritten(const clang::FieldDecl *F);
+  /// A call of a body that writes fields, made when a condition that follows tensor data holds:
+  /// those fields now follow it (an implicit flow through the call).
+  void fieldsWrittenUnderControl(const ApiCall &C, const FunctionSummary &Sum);
+
   /// The key under which the shape of `ME`'s field is tracked along the flow, in
   /// TaintState::DynamicShapes, when ME's object is a local struct of this function that nothing
   /// but member accesses and a return reach (`Out out; out.boxes = cat(..); f(out.boxes);

@@ -200,6 +200,7 @@ TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary
                                          unsigned First) {
   const FunctionDecl *Callee = C.Callee;
   std::string Name = calleeName(Callee);
+  fieldsWrittenUnderControl(C, Sum);
   // Context for reporting inside the callee: the taint each parameter receives here. Only
   // calls made by graph code count: a helper shared with a training loop is not blamed for
   // what the loop passes it.

@@ -113,9 +113,13 @@ TaintValue BodyInterpreter::evalMemberElements(const MemberExpr *ME) {
     if (const auto *VD = dyn_cast<VarDecl>(BD->getDecl()); VD && isLocal(VD)) {
       if (std::optional<TaintValue> Shape = hostArrayField(ME))
         return *Shape;
+      // A reference or pointer names an object that outlives this function: what any code wrote
+      // into the field (the TU-wide fact) may be there too.
+      const TaintValue Elsewhere =
+          VD->getType()->isReferenceType() || VD->getType()->isPointerType() ? fieldTaint(F) : TaintValue{};
       if (auto It = S.Values.find({VD, F}); It != S.Values.end())
-        return It->second;
-      return BaseV;
+        return join(It->second, Elsewhere);
+      return join(BaseV, Elsewhere);
     }
   if (const VarDecl *Root = rootVariable(Base); Root && isLocal(Root))
     return join(join(BaseV, S.get({Root, F})), fieldTaint(F));

@@ -85,14 +85,25 @@ TaintValue BodyInterpreter::writtenUnderControl(const Expr *Target, const Stmt *
   Target = Target->IgnoreParenImpCasts();
   // `++b.width` on a field of a local struct of host values: that field, field-sensitively.
   const FieldDecl *Field = nullptr;
+  SourceLocation FieldLoc;
   if (const auto *ME = dyn_cast<MemberExpr>(Target)) {
     Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!Field || !(Field->getType()->isArithmeticType() || Field->getType()->isEnumeralType()))
       return {};
+    FieldLoc = ME->getMemberLoc();
     Target = ME->getBase()->IgnoreParenImpCasts();
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(Target);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  // A field of `this` (or of an object behind a pointer or reference): the object outlives the
+  // call, so every condition this body is under decides whether it is written.
+  if (Field && (!VD || !isLocal(VD) || VD->getType()->isReferenceType())) {
+    TaintValue Under = reached();
+    if (Under.empty())
+      return {};
+    return step(throughControl(Under, /*KeepSize=*/false), FieldLoc, At,
+                std::string(Verb) + " here when a condition that follows tensor data holds");
+  }
   if (!(Field ? isHostRecord(VD) : isHostScalar(VD)) || !isLocal(VD) || stepsALoop(VD))
     return {};
   if (!WrittenInLoop.empty())

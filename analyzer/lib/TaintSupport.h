@@ -46,11 +46,16 @@ struct FunctionSummary {
   /// call (`padded = pad(original, ...)`, or left as it came); null when it may be on a device.
   /// Kept within the TU: the calls are this TU's nodes.
   llvm::SmallVector<const clang::Expr *, 4> OutHost;
+  /// The host scalar fields (of any object) the body writes, itself or through the calls it
+  /// makes: a call under a condition that follows tensor data leaves them following the data
+  /// (`if (score > t) track.hit();` with `hit() { misses = 0; }`). Kept within the TU.
+  llvm::SmallVector<const clang::FieldDecl *, 4> WritesFields;
 
   unsigned weight() const {
     unsigned W = Return.tainted() + llvm::popcount(Return.Params) + ReturnsMask + ReturnsHost + ReturnShape.tainted() +
                  llvm::popcount(ReturnShape.Params) + ReturnSize.tainted() + llvm::popcount(ReturnSize.Params);
     W += llvm::count_if(OutHost, [](const clang::Expr *O) { return O != nullptr; });
+    W += WritesFields.size();
     for (const TaintValue &V : Out)
       W += V.tainted() + llvm::popcount(V.Params);
     for (const TaintValue &V : OutSize)
@@ -75,6 +80,9 @@ struct FunctionSummary {
     };
     JoinAll(Out, Sum.Out);
     JoinAll(OutSize, Sum.OutSize);
+    for (const clang::FieldDecl *F : Sum.WritesFields)
+      if (!llvm::is_contained(WritesFields, F))
+        WritesFields.push_back(F);
     // Host residency is a must-fact: the latest round's answer, but one found is not forgotten,
     // so that the weight still only grows.
     if (OutHost.size() < Sum.OutHost.size())

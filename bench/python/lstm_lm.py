@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Seed-001 stacked LSTM LM in PyTorch on the GPU: the peer the graphify CUDA runtime is measured against.
 
-    python3 bench/python/lstm_lm.py [--batches 50] [--warmup 10] [--json PATH] [--tf32]
+    python3 bench/python/lstm_lm.py [--batches 50] [--warmup 10] [--json PATH] [--tf32] [--variants LIST]
 
 The model is bench/lstm_lm/lstm_lm.cpp's, op for op: vocab 10001, embedding 128, 3 LSTM layers of
 hidden 256, projection to the vocabulary and log_softmax; sequence 50, batch 128; forward only.
@@ -12,7 +12,15 @@ every batch ending in a host read of one output element (which synchronises the 
   1. fine-grained eager: the LSTM cell from matmul/sigmoid/tanh, as in the seed;
   2. the same forward captured once with torch.cuda.graph and replayed;
   3. nn.LSTM (cuDNN) with the same weights;
-  4. nn.LSTM (cuDNN) captured with torch.cuda.graph and replayed.
+  4. nn.LSTM (cuDNN) captured with torch.cuda.graph and replayed;
+  5. (--variants compile) the fine-grained forward under torch.compile(mode="reduce-overhead");
+  6. (--variants train-eager,train-graph) the entire training step (forward, nll_loss, backward,
+     SGD with momentum 0.9, lr 0.1, as bench/lstm_lm --mode train): eager, and captured whole with
+     torch.cuda.graph after three warm-up steps on a side stream (PyTorch's documented pattern).
+
+--variants takes a comma-separated list of eager, graph, cudnn, cudnn-graph, compile,
+train-eager, train-graph (default: the first four). A variant that fails is left out of the
+table with its error on stderr; the others still run.
 
 Prints the seed's table (wall time per batch, elapsed time, sequences per second) and the ratios
 measured in this run; --json writes the numbers. Exits with status 2 and a one-line reason when
@@ -35,6 +43,11 @@ def formula(shape, scale, salt, torch):
     k = (i * 7919 + salt * 104729) % 10007
     v = (k.to(torch.float64) / 10006.0 * 2.0 - 1.0) * scale
     return v.to(torch.float32).reshape(shape)
+
+
+def batch_targets(b, torch):
+    """Targets of batch b: (batch * seq,), as the C++ benchmark's batch_targets."""
+    return batch_ids(b + 1000, torch).reshape(-1)
 
 
 def batch_ids(b, torch):
@@ -134,13 +147,42 @@ def graphed(model, static_ids, torch):
     return g, out
 
 
+class Trainer:
+    """The fine-grained model's parameters trained with SGD (momentum 0.9), as the C++ benchmark."""
+
+    def __init__(self, torch, device, lr=0.1):
+        self.torch = torch
+        self.model = FineGrainedLm(torch, device)
+        m = self.model
+        self.params = [m.embedding, *m.w_i, *m.w_h, *m.b, m.w_out, m.b_out]
+        for p in self.params:
+            p.requires_grad_(True)
+        self.opt = torch.optim.SGD(self.params, lr=lr, momentum=0.9)
+
+    def step(self, ids, targets, set_to_none=False):
+        self.opt.zero_grad(set_to_none=set_to_none)
+        loss = self.torch.nn.functional.nll_loss(self.model.forward(ids), targets)
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+VARIANTS = ["eager", "graph", "cudnn", "cudnn-graph", "compile", "train-eager", "train-graph"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--batches", type=int, default=50)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--json", help="write the results to this file")
     ap.add_argument("--tf32", action="store_true", help="allow TF32 in matmul and cuDNN (PyTorch allows it in cuDNN by default)")
+    ap.add_argument("--variants", default="eager,graph,cudnn,cudnn-graph",
+                    help="comma-separated: " + ", ".join(VARIANTS))
     args = ap.parse_args()
+    chosen = [v for v in args.variants.split(",") if v]
+    unknown = [v for v in chosen if v not in VARIANTS]
+    if unknown:
+        ap.error(f"unknown variant(s) {', '.join(unknown)}; choose from {', '.join(VARIANTS)}")
 
     try:
         import torch
@@ -157,7 +199,9 @@ def main():
     torch.set_grad_enabled(False)
 
     host_ids = [batch_ids(b, torch).pin_memory() for b in range(args.warmup + args.batches)]
+    host_targets = [batch_targets(b, torch).pin_memory() for b in range(args.warmup + args.batches)]
     static_ids = torch.empty(BATCH, SEQ, dtype=torch.int64, device=device)
+    static_targets = torch.empty(BATCH * SEQ, dtype=torch.int64, device=device)
 
     fine = FineGrainedLm(torch, device)
     cudnn = CudnnLm(torch, device)
@@ -178,10 +222,64 @@ def main():
             return probe(out)
         return step
 
-    results.append(time_variant("PyTorch fine-grained eager (forward-only)", eager_step(fine), args, torch))
-    results.append(time_variant("PyTorch CUDA-graph replay (forward-only)", graph_step(fine), args, torch))
-    results.append(time_variant("PyTorch nn.LSTM cuDNN (forward-only)", eager_step(cudnn), args, torch))
-    results.append(time_variant("PyTorch nn.LSTM cuDNN + graph (forward-only)", graph_step(cudnn), args, torch))
+    def compiled_step():
+        forward = torch.compile(fine.forward, mode="reduce-overhead")
+
+        def step(b):
+            static_ids.copy_(host_ids[b], non_blocking=True)
+            return probe(forward(static_ids))
+        return step
+
+    def train_eager_step():
+        t = Trainer(torch, device)
+
+        def step(b):
+            static_ids.copy_(host_ids[b], non_blocking=True)
+            static_targets.copy_(host_targets[b], non_blocking=True)
+            with torch.enable_grad():
+                return float(t.step(static_ids, static_targets).item())
+        return step
+
+    def train_graph_step():
+        t = Trainer(torch, device)
+        static_ids.copy_(host_ids[0])
+        static_targets.copy_(host_targets[0])
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.enable_grad(), torch.cuda.stream(side):
+            for _ in range(3):
+                t.step(static_ids, static_targets, set_to_none=True)
+        torch.cuda.current_stream().wait_stream(side)
+        g = torch.cuda.CUDAGraph()
+        t.opt.zero_grad(set_to_none=True)
+        with torch.enable_grad(), torch.cuda.graph(g):
+            loss = t.model.forward(static_ids)
+            loss = torch.nn.functional.nll_loss(loss, static_targets)
+            loss.backward()
+            t.opt.step()
+
+        def step(b):
+            static_ids.copy_(host_ids[b], non_blocking=True)
+            static_targets.copy_(host_targets[b], non_blocking=True)
+            g.replay()
+            return float(loss.item())
+        return step
+
+    table = {
+        "eager": ("PyTorch fine-grained eager (forward-only)", lambda: eager_step(fine)),
+        "graph": ("PyTorch CUDA-graph replay (forward-only)", lambda: graph_step(fine)),
+        "cudnn": ("PyTorch nn.LSTM cuDNN (forward-only)", lambda: eager_step(cudnn)),
+        "cudnn-graph": ("PyTorch nn.LSTM cuDNN + graph (forward-only)", lambda: graph_step(cudnn)),
+        "compile": ("PyTorch torch.compile reduce-overhead (forward-only)", compiled_step),
+        "train-eager": ("PyTorch eager (entire-training)", train_eager_step),
+        "train-graph": ("PyTorch CUDA-graph replay (entire-training)", train_graph_step),
+    }
+    for v in chosen:
+        name, make = table[v]
+        try:
+            results.append(time_variant(name, make(), args, torch))
+        except Exception as e:  # a variant that cannot run is reported, the others still are
+            print(f"lstm_lm.py: variant '{v}' left out: {type(e).__name__}: {e}", file=sys.stderr)
 
     gpu = torch.cuda.get_device_name(0)
     print(f"# seed-001 stacked LSTM LM, PyTorch {torch.__version__}, {gpu}, CUDA {torch.version.cuda}, "
@@ -192,9 +290,18 @@ def main():
     print(f"|:{'-' * 45}|:{'-' * 14}|:{'-' * 17}|:{'-' * 20}|")
     for r in results:
         print(f"| {r['name']:<44} | {r['wall_s']:<13.4f} | {r['elapsed_s']:<16.4f} | {r['seq_per_s']:<19.4f} |")
-    eager, replay, cud, cud_graph = (r["wall_s"] for r in results)
-    print(f"\nCUDA-graph replay / eager wall time: {replay / eager:.3f} ({eager / replay:.2f}x speed-up)")
-    print(f"cuDNN / eager wall time: {cud / eager:.3f} ({eager / cud:.2f}x speed-up); cuDNN + graph / cuDNN: {cud_graph / cud:.3f}")
+    wall = {r["name"]: r["wall_s"] for r in results}
+
+    def ratio(label, num, den):
+        if table[num][0] in wall and table[den][0] in wall:
+            a, b = wall[table[num][0]], wall[table[den][0]]
+            print(f"{label}: {a / b:.3f} ({b / a:.2f}x speed-up)")
+    print()
+    ratio("CUDA-graph replay / eager wall time", "graph", "eager")
+    ratio("cuDNN / eager wall time", "cudnn", "eager")
+    ratio("cuDNN + graph / cuDNN wall time", "cudnn-graph", "cudnn")
+    ratio("torch.compile / eager wall time", "compile", "eager")
+    ratio("captured training / eager training wall time", "train-graph", "train-eager")
     for r in results:
         print(f"checksum {r['name']}: {r['checksum']:.9g}")
 

@@ -9,6 +9,7 @@
 // allocated outside the graph and kept until the pool dies, so addresses baked into the graph
 // stay valid for every replay; frees of older memory during capture are deferred to the pool.
 #include "CudaBackend.h"
+#include "../graph/DeviceGraph.h"
 
 #include <graphify/core/Functions.h>
 #include <graphify/cuda/Cuda.h>
@@ -390,6 +391,7 @@ struct Registrar {
       auto b = std::make_unique<CudaBackend>();
       g_backend = b.get();
       register_backend(kCUDA, std::move(b));
+      gfy::detail::set_device_capture_hooks(&device_capture_hooks()); // gfy::capture's CUDA graphs
     } catch (const std::exception &) {
       // A device that cannot be initialised (driver mismatch, MIG without access, ...) means no
       // CUDA backend; backend_for(kCUDA) then explains that no backend is registered.

@@ -16,7 +16,16 @@
 
 #include <memory>
 
+namespace gfy::detail {
+struct DeviceCaptureHooks;
+}
+
 namespace gfy::cuda::detail {
+
+/// gfy::capture's access to this backend's stream capture and conditional nodes (CudaCapture.cpp),
+/// handed to the core when the backend registers.
+const gfy::detail::DeviceCaptureHooks &device_capture_hooks();
+
 
 /// Written by kernels that find bad data (an index out of range) into mapped pinned memory; the
 /// host turns it into a gfy::Error at the next synchronisation point (kernels cannot throw).

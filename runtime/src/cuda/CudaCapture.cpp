@@ -6,6 +6,7 @@
 // backend's launches are redirected to that stream. Because the backend never allocates through
 // graph memory nodes, bodies satisfy the conditional-graph rule (kernels, memcpy, memset only).
 #include "CudaBackend.h"
+#include "../graph/DeviceGraph.h"
 
 #include <graphify/cuda/Cuda.h>
 
@@ -242,4 +243,30 @@ void capture_if(const Tensor &pred, const std::function<void()> &, const std::fu
 void capture_while(const std::function<Tensor()> &, const std::function<void()> &) { require_conditional_nodes(); }
 #endif
 
+namespace detail {
+
+/// The functions gfy::capture's DeviceGraph calls (runtime/src/graph/DeviceGraph.h): the core
+/// reaches this backend only through them, so it links without CUDA.
+const gfy::detail::DeviceCaptureHooks &device_capture_hooks() {
+  static const gfy::detail::DeviceCaptureHooks hooks = {
+      /*begin=*/[]() -> std::shared_ptr<void> {
+        auto s = std::make_shared<CaptureSession>();
+        s->begin();
+        return s;
+      },
+      /*end=*/[](void *s) { static_cast<CaptureSession *>(s)->end(/*launch_once=*/true); },
+      /*abort=*/[](void *s) noexcept { static_cast<CaptureSession *>(s)->abort(); },
+      /*replay=*/[](void *s) { static_cast<CaptureSession *>(s)->replay(); },
+      /*num_nodes=*/[](void *s) { return static_cast<CaptureSession *>(s)->num_nodes(); },
+      /*capturing=*/[] { return is_stream_capturing(); },
+      /*conditionals=*/[] { return has_conditional_nodes(); },
+      /*capture_if=*/[](const Tensor &p, const std::function<void()> &t, const std::function<void()> &e) {
+        capture_if(p, t, e);
+      },
+      /*capture_while=*/[](const std::function<Tensor()> &c, const std::function<void()> &b) { capture_while(c, b); },
+  };
+  return hooks;
+}
+
+} // namespace detail
 } // namespace gfy::cuda

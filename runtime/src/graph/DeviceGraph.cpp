@@ -1,82 +1,69 @@
-// See DeviceGraph.h. The only file of the core that calls the CUDA backend's capture API; with no
-// backend built it keeps the interface and is never active (no CUDA tensor can exist then).
+// See DeviceGraph.h. The capture functions come from the CUDA backend through a table it sets
+// when it registers; the core never names a CUDA symbol.
 #include "DeviceGraph.h"
 
 #include <graphify/core/Functions.h>
 
-#ifdef GRAPHIFY_HAVE_CUDA_BACKEND
-#include <graphify/cuda/Cuda.h>
-#endif
-
-#include <optional>
+#include <atomic>
 
 namespace gfy::detail {
 
-#ifdef GRAPHIFY_HAVE_CUDA_BACKEND
+namespace {
+std::atomic<const DeviceCaptureHooks *> g_hooks{nullptr};
 
-struct DeviceGraph::Session {
-  std::optional<cuda::CaptureSession> own; ///< ours, when we began the capture
-};
+const DeviceCaptureHooks &hooks() {
+  const DeviceCaptureHooks *h = g_hooks.load(std::memory_order_acquire);
+  GFY_CHECK(h != nullptr, "internal error: a CUDA op under capture, but the CUDA backend lent no capture functions");
+  return *h;
+}
+} // namespace
 
-DeviceGraph::DeviceGraph() : session_(std::make_unique<Session>()) {}
+void set_device_capture_hooks(const DeviceCaptureHooks *h) { g_hooks.store(h, std::memory_order_release); }
+
 DeviceGraph::~DeviceGraph() { abort(); }
 
 void DeviceGraph::begin_if_needed() {
-  if (cuda::is_stream_capturing()) return; // ours, or the user's own CaptureSession around capture()
-  GFY_CHECK(!session_->own, "internal error: a graph's CUDA capture cannot be begun twice");
-  session_->own.emplace();
-  session_->own->begin();
+  if (hooks().capturing()) return; // ours, or the user's own CaptureSession around capture()
+  GFY_CHECK(!session_, "internal error: a graph's CUDA capture cannot be begun twice");
+  session_ = hooks().begin();
 }
 
-bool DeviceGraph::capturing() const { return cuda::is_available() && cuda::is_stream_capturing(); }
+bool DeviceGraph::capturing() const {
+  const DeviceCaptureHooks *h = g_hooks.load(std::memory_order_acquire);
+  return h && h->capturing();
+}
 
 void DeviceGraph::end() {
-  if (session_->own && session_->own->capturing()) session_->own->end(/*launch_once=*/true);
+  if (session_ && !ended_) {
+    ended_ = true;
+    hooks().end(session_.get());
+  }
 }
 
 void DeviceGraph::abort() noexcept {
-  if (session_->own) session_->own->abort();
+  if (session_ && !ended_) {
+    ended_ = true;
+    if (const DeviceCaptureHooks *h = g_hooks.load(std::memory_order_acquire)) h->abort(session_.get());
+  }
 }
 
 void DeviceGraph::replay() const {
-  if (session_->own && session_->own->instantiated()) session_->own->replay();
+  if (session_ && ended_) hooks().replay(session_.get());
 }
 
-size_t DeviceGraph::num_nodes() const {
-  return session_->own && session_->own->instantiated() ? session_->own->num_nodes() : 0;
-}
+size_t DeviceGraph::num_nodes() const { return session_ && ended_ ? hooks().num_nodes(session_.get()) : 0; }
 
-bool device_conditionals_available() { return cuda::is_available() && cuda::has_conditional_nodes(); }
+bool device_conditionals_available() {
+  const DeviceCaptureHooks *h = g_hooks.load(std::memory_order_acquire);
+  return h && h->conditionals();
+}
 
 void device_if(const Tensor &pred, const std::function<void()> &then_body, const std::function<void()> &else_body) {
-  cuda::capture_if(pred, then_body, else_body);
+  hooks().capture_if(pred, then_body, else_body);
 }
 
 void device_while(const std::function<Tensor()> &cond_fn, const std::function<void()> &body) {
-  cuda::capture_while(cond_fn, body);
+  hooks().capture_while(cond_fn, body);
 }
-
-#else // no CUDA backend in this build
-
-struct DeviceGraph::Session {};
-DeviceGraph::DeviceGraph() = default;
-DeviceGraph::~DeviceGraph() = default;
-void DeviceGraph::begin_if_needed() {
-  throw Error("internal error: a CUDA op under capture in a runtime built without its CUDA backend");
-}
-bool DeviceGraph::capturing() const { return false; }
-void DeviceGraph::end() {}
-void DeviceGraph::abort() noexcept {}
-void DeviceGraph::replay() const {}
-size_t DeviceGraph::num_nodes() const { return 0; }
-bool device_conditionals_available() { return false; }
-void device_if(const Tensor &, const std::function<void()> &, const std::function<void()> &) {
-  throw Error("cond on a CUDA predicate: this runtime was built without its CUDA backend");
-}
-void device_while(const std::function<Tensor()> &, const std::function<void()> &) {
-  throw Error("while_loop on CUDA tensors: this runtime was built without its CUDA backend");
-}
-
-#endif
 
 } // namespace gfy::detail

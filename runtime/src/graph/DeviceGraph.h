@@ -7,18 +7,39 @@
 // two halves are independent and their order at replay does not matter.
 //
 // Control flow on a CUDA predicate (cond, while_loop) becomes conditional nodes of that graph
-// (graph.cpp); only the taken branch runs at replay. Builds without the CUDA backend compile the
-// same interface, never active.
+// (graph.cpp); only the taken branch runs at replay.
+//
+// The core does not link against the CUDA backend (a static runtime pulls the backend in only
+// through cuda.cmake's anchor, and a program that never names it needs no libcudart): the backend
+// hands its capture functions over at start-up (set_device_capture_hooks, beside
+// register_backend). Without them nothing here is ever active, as in a build without CUDA.
 #include <graphify/core/Backend.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
 namespace gfy::detail {
 
+/// What the CUDA backend lends the core for capture (runtime/src/cuda/CudaCapture.cpp).
+struct DeviceCaptureHooks {
+  std::shared_ptr<void> (*begin)();       ///< a CaptureSession begun on this thread
+  void (*end)(void *session);              ///< ends, instantiates, launches once
+  void (*abort)(void *session) noexcept;
+  void (*replay)(void *session);
+  size_t (*num_nodes)(void *session);
+  bool (*capturing)();                     ///< this thread's CUDA work is being stream-captured
+  bool (*conditionals)();                  ///< IF/WHILE nodes are available
+  void (*capture_if)(const Tensor &pred, const std::function<void()> &then_body,
+                     const std::function<void()> &else_body);
+  void (*capture_while)(const std::function<Tensor()> &cond_fn, const std::function<void()> &body);
+};
+/// Called by the CUDA backend when it registers (a device is present).
+void set_device_capture_hooks(const DeviceCaptureHooks *hooks);
+
 class DeviceGraph {
 public:
-  DeviceGraph();
+  DeviceGraph() = default;
   ~DeviceGraph();
   DeviceGraph(const DeviceGraph &) = delete;
   DeviceGraph &operator=(const DeviceGraph &) = delete;
@@ -39,10 +60,9 @@ public:
   void replay() const;
   size_t num_nodes() const;
 
-  struct Session;
-
 private:
-  std::unique_ptr<Session> session_;
+  std::shared_ptr<void> session_; ///< ours, when we began the capture
+  bool ended_ = false;
   std::vector<std::shared_ptr<OpCall>> calls_;
 };
 
