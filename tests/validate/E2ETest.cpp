@@ -2,6 +2,7 @@
 // test runs the binary as a user would (through the same process runner the tool uses for
 // harnesses) and reads its JSON report or its stderr.
 #include "../support/TestScratch.h"
+#include "E2ESupport.h"
 #include "graphify/validate/Runner.h"
 
 #include <llvm/ADT/STLExtras.h>
@@ -30,10 +31,7 @@ const std::string EntryModels = GRAPHIFY_VALIDATE_TEST_ENTRY_MODELS;
 const std::string RefusedModels = GRAPHIFY_VALIDATE_TEST_REFUSED_MODELS;
 
 RunResult validate(std::vector<std::string> Args, unsigned Timeout = 1500) {
-  // The cache option first: what follows a `--` among the arguments is the compiler's.
-  Args.insert(Args.begin(), "--cache-dir=" GRAPHIFY_VALIDATE_TEST_CACHE);
-  Args.insert(Args.begin(), GRAPHIFY_VALIDATE_EXE);
-  return runIsolated(Args, Timeout);
+  return graphify::validate::e2e::runValidate(std::move(Args), Timeout);
 }
 
 std::string writeModel(const std::string &Name, const std::string &Text) {

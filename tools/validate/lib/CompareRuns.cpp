@@ -14,6 +14,13 @@
 
 namespace graphify::validate::pipeline {
 
+const TrialOutputs *findTrial(const std::vector<TrialOutputs> &Ts, unsigned Trial) {
+  for (const TrialOutputs &T : Ts)
+    if (T.Trial == Trial)
+      return &T;
+  return nullptr;
+}
+
 namespace {
 
 
@@ -36,13 +43,6 @@ const TrialGradients *findGradientTrial(const std::vector<TrialGradients> &Ts, u
 std::string opName(llvm::StringRef Op) {
   Op.consume_back("()");
   return Op.str();
-}
-
-const TrialOutputs *findTrial(const std::vector<TrialOutputs> &Ts, unsigned Trial) {
-  for (const TrialOutputs &T : Ts)
-    if (T.Trial == Trial)
-      return &T;
-  return nullptr;
 }
 
 CaptureVerdict captureVerdict(const HarnessRun &Run, const std::string &RewrittenPath, const std::string &DisplayFile,

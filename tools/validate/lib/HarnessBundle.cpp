@@ -107,6 +107,10 @@ std::string runScript(const std::vector<Planned> &Plan, const std::vector<RunJob
   return S;
 }
 
+/// The bundle's files into the fresh folder `Dir`.
+llvm::Error writeBundleFiles(const std::vector<Planned> &Plan, const Setup &S, const ValidateOptions &Opts,
+                             const std::string &Dir);
+
 } // namespace
 
 llvm::Error useSharedRuntime(Toolchain &TC) {
@@ -131,6 +135,20 @@ llvm::Error writeHarnessBundle(const std::vector<Planned> &Plan, const Setup &S,
     return error("--harness-bundle: " + Dir + " exists; give a new folder");
   if (auto EC = fs::create_directories(Dir))
     return error("cannot create " + Dir + ": " + EC.message());
+  // A bundle is written whole or not at all: a half-copied one would run and mislead.
+  if (llvm::Error E = writeBundleFiles(Plan, S, Opts, Dir)) {
+    fs::remove_directories(Dir);
+    return E;
+  }
+  Log << "graphify-validate: " << listRuns(Plan, S).size() << " harness runs of " << Plan.size()
+      << (Plan.size() == 1 ? " entry" : " entries") << " written to " << Dir << "\n";
+  return llvm::Error::success();
+}
+
+namespace {
+
+llvm::Error writeBundleFiles(const std::vector<Planned> &Plan, const Setup &S, const ValidateOptions &Opts,
+                             const std::string &Dir) {
   const std::vector<RunJob> Runs = listRuns(Plan, S);
   std::map<std::pair<size_t, int>, std::string> Exes;
   for (const RunJob &J : Runs) {
@@ -150,10 +168,10 @@ llvm::Error writeHarnessBundle(const std::vector<Planned> &Plan, const Setup &S,
       !writeFile(Dir + "/run", runScript(Plan, Runs, Exes, Opts)))
     return error("cannot write the run script into " + Dir);
   fs::setPermissions(Dir + "/run", fs::perms(0755));
-  Log << "graphify-validate: " << Runs.size() << " harness runs of " << Plan.size()
-      << (Plan.size() == 1 ? " entry" : " entries") << " written to " << Dir << "\n";
   return llvm::Error::success();
 }
+
+} // namespace
 
 llvm::Error readHarnessResults(std::vector<Planned> &Plan, const Setup &S, const ValidateOptions &Opts,
                                const std::string &Dir) {

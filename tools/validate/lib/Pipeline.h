@@ -110,6 +110,8 @@ std::vector<RunJob> listRuns(const std::vector<Planned> &Plan, const Setup &S);
 /// The harness's command-line mode and device for a job.
 std::string harnessMode(const RunJob &J, const ValidateOptions &Opts);
 std::string harnessDevice(const RunJob &J, const ValidateOptions &Opts);
+/// Trial `Trial`'s outputs in a run, or null when the run left none.
+const TrialOutputs *findTrial(const std::vector<TrialOutputs> &Ts, unsigned Trial);
 /// Reads the results file a run left into its HarnessRun.
 void readRunResults(HarnessRun &R, const Planned &P, const std::string &ResultsPath);
 /// After every run: an error if a harness found no CUDA device; the original's CPU run stands in

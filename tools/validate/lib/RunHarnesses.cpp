@@ -97,8 +97,8 @@ namespace {
 unsigned failedTrials(const HarnessRun &R, unsigned Trials) {
   unsigned Failed = 0;
   for (unsigned T = 0; T < Trials; ++T) {
-    auto It = llvm::find_if(R.Results.Eager, [&](const TrialOutputs &O) { return O.Trial == T; });
-    Failed += It == R.Results.Eager.end() || !It->Ok;
+    const TrialOutputs *O = findTrial(R.Results.Eager, T);
+    Failed += !O || !O->Ok;
   }
   return Failed;
 }
