@@ -27,6 +27,7 @@ struct Config {
   int batches = 20;
   int threads = 0;  // 0: the library default
   std::string json;
+  bool pass_rows = false;  // gfy build: also the unoptimized replay and one replay per pass left out
 };
 
 /// Host-filled tensor (a scrambled sawtooth in [-scale, scale]): both builds compute on
@@ -127,8 +128,9 @@ int main(int argc, char** argv) {
     else if (arg("--size")) cfg.size = std::atoll(argv[++i]);
     else if (arg("--json")) cfg.json = argv[++i];
     else if (std::strcmp(argv[i], "--small") == 0) cfg.batch = 2, cfg.size = 16;
+    else if (std::strcmp(argv[i], "--pass-rows") == 0) cfg.pass_rows = true;
     else {
-      std::fprintf(stderr, "usage: %s [--batches N] [--warmup N] [--threads N] [--batch N] [--size N] [--small] [--json FILE]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--batches N] [--warmup N] [--threads N] [--batch N] [--size N] [--small] [--pass-rows] [--json FILE]\n", argv[0]);
       return 2;
     }
   }
@@ -144,9 +146,25 @@ int main(int argc, char** argv) {
   std::vector<Variant> variants;
 #ifdef GRAPHIFY_TORCH_COMPAT
   variants.push_back({"graphify eager"});
-  variants.push_back({"graphify graph replay"});
-  torch::Tensor in = inputs[0].clone(), out;
-  gfy::Graph graph = gfy::capture([&] { out = net->forward(in); });
+  // The optimized replay, then (--pass-rows) the unoptimized one and one per pass left out: what
+  // each post-capture pass contributes, timed in the same loop.
+  struct Replay {
+    torch::Tensor in, out;
+    gfy::Graph graph;
+  };
+  std::vector<std::pair<std::string, gfy::CaptureOptions>> rows = {{"graphify graph replay", {}}};
+  if (cfg.pass_rows) {
+    rows.push_back({"graphify replay, no opt.", {.optimize = false}});
+    for (const std::string& pass : gfy::optimization_passes())
+      rows.push_back({"graphify replay w/o " + pass, {.skip_passes = {pass}}});
+  }
+  std::vector<Replay> replays(rows.size());
+  for (size_t k = 0; k < rows.size(); ++k) {
+    variants.push_back({rows[k].first});
+    Replay& r = replays[k];
+    r.in = inputs[0].clone();
+    r.graph = gfy::capture([&] { r.out = net->forward(r.in); }, rows[k].second);
+  }
 #else
   variants.push_back({"LibTorch eager"});
 #endif
@@ -158,12 +176,15 @@ int main(int argc, char** argv) {
     double t1 = now();
     if (b >= 0) variants[0].elapsed += t1 - t0, variants[0].checksum += sum;
 #ifdef GRAPHIFY_TORCH_COMPAT
-    t0 = now();
-    in.copy_(x);
-    graph.replay();
-    const double rsum = out.sum().item<double>();
-    t1 = now();
-    if (b >= 0) variants[1].elapsed += t1 - t0, variants[1].checksum += rsum;
+    for (size_t k = 0; k < replays.size(); ++k) {
+      Replay& r = replays[k];
+      t0 = now();
+      r.in.copy_(x);
+      r.graph.replay();
+      const double rsum = r.out.sum().item<double>();
+      t1 = now();
+      if (b >= 0) variants[k + 1].elapsed += t1 - t0, variants[k + 1].checksum += rsum;
+    }
 #endif
   }
   std::printf("ResNet-style CNN forward, batch %lld, 3x%lldx%lld, %d timed batches, %d threads\n",
@@ -178,7 +199,7 @@ int main(int argc, char** argv) {
     std::printf("| %-24s | %-13.5f | %-16.4f | %-15.1f |\n", v.name.c_str(), wall, v.elapsed,
                 static_cast<double>(cfg.batch) / wall);
   }
-  if (variants.size() == 2)
+  if (variants.size() >= 2)
     std::printf("replay / eager (wall time): %.3f\n", variants[1].elapsed / variants[0].elapsed);
   if (!cfg.json.empty()) {
     FILE* f = std::fopen(cfg.json.c_str(), "w");

@@ -27,6 +27,7 @@
 #include <graphify/cuda/Cuda.h>
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -53,6 +54,7 @@ struct Config {
   std::string device = "cpu";
   std::string json;  // write results here when set
   bool skip_eager = false;
+  bool pass_rows = false;  // gfy build: one replay row per post-capture pass, with that pass left out
   std::string mode = "forward";  // forward | train
   double lr = 0.1;               // training: SGD learning rate (momentum 0.9)
 };
@@ -242,6 +244,51 @@ std::vector<Result> time_interleaved(const std::vector<Variant>& variants, const
   return results;
 }
 
+#ifdef GRAPHIFY_TORCH_COMPAT
+/// The captured variants of the gfy build: the optimized replay, the unoptimized one (exactly the
+/// recorded kernels: what the tape alone saves), and with --pass-rows one row per pass left out
+/// (what each pass contributes, measured in the same run).
+std::vector<std::pair<std::string, gfy::CaptureOptions>> replay_rows(const Config& cfg) {
+  std::vector<std::pair<std::string, gfy::CaptureOptions>> rows = {{"graph replay", {}},
+                                                                   {"replay, no opt.", {.optimize = false}}};
+  if (cfg.pass_rows)
+    for (const std::string& pass : gfy::optimization_passes())
+      rows.push_back({"replay w/o " + pass, {.skip_passes = {pass}}});
+  return rows;
+}
+#endif
+
+/// The matrix products' floating-point operations of one batch (the elementwise work is a few
+/// percent of it): per layer x·W_i and h·W_h at every step, then the vocabulary projection. The
+/// training step's backward runs each product twice more (the input's and the weight's gradient).
+double gemm_flops(const Config& cfg) {
+  const double rows = static_cast<double>(cfg.batch * cfg.seq);
+  double f = 0;
+  for (int64_t l = 0; l < cfg.layers; ++l) {
+    const int64_t in = l == 0 ? cfg.embed : cfg.hidden;
+    f += 2.0 * rows * static_cast<double>((in + cfg.hidden) * 4 * cfg.hidden);
+  }
+  f += 2.0 * rows * static_cast<double>(cfg.hidden * cfg.vocab);
+  return cfg.mode == "train" ? 3.0 * f : f;
+}
+
+/// What this library's matrix product reaches on this machine: the best of five 1536³ float
+/// products, in GFLOP/s — the ceiling the benchmark's fraction of peak is measured against.
+double sgemm_gflops(torch::Device device) {
+  const int64_t n = 1536;
+  auto a = torch::ones({n, n}, torch::dtype(torch::kFloat).device(device));
+  auto b = torch::ones({n, n}, torch::dtype(torch::kFloat).device(device));
+  double best = 0;
+  for (int rep = 0; rep < 6; ++rep) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto c = torch::mm(a, b);
+    c.index({0, 0}).item<double>();  // waits for the device
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (rep > 0) best = std::max(best, 2.0 * n * n * n / s / 1e9);
+  }
+  return best;
+}
+
 using BatchFn = std::function<torch::Tensor(int)>;
 
 /// Forward-only variants: eager and, in the gfy build, captured graphs with and without the
@@ -262,12 +309,12 @@ std::vector<Result> time_forward(const Config& cfg, torch::Device device, const 
     gfy::Graph graph;
   };
   std::vector<std::unique_ptr<Captured>> graphs;
-  for (const bool optimize : {true, false}) {
+  for (const auto& [row, options] : replay_rows(cfg)) {
     auto g = std::make_unique<Captured>();
     g->ids = batch(0).clone();
     Captured* c = g.get();
-    c->graph = gfy::capture([&] { c->out = model.forward(c->ids); }, gfy::CaptureOptions{.optimize = optimize});
-    variants.push_back({prefix + (optimize ? " graph replay (forward-only)" : " replay, no opt. (forward-only)"),
+    c->graph = gfy::capture([&] { c->out = model.forward(c->ids); }, options);
+    variants.push_back({prefix + " " + row + " (forward-only)",
                         [&batch, c](int i) {
                           c->ids.copy_(batch(i));
                           c->graph.replay();
@@ -324,6 +371,7 @@ std::vector<Result> time_forward(const Config& cfg, torch::Device device, const 
   return time_interleaved(variants, cfg);
 }
 
+
 /// One training step: gradients zeroed, forward, loss, backward, SGD update.
 torch::Tensor train_step(LstmLm& model, torch::optim::SGD& opt, const torch::Tensor& ids, const torch::Tensor& targets) {
   opt.zero_grad();
@@ -364,15 +412,16 @@ std::vector<Result> time_training(const Config& cfg, torch::Device device, const
     gfy::Graph graph;
     Captured(const Config& cfg, torch::Device device) : trainer(cfg, device) {}
   };
+  for (const auto& [row, options] : replay_rows(cfg)) {
   auto cap = std::make_shared<Captured>(cfg, device);
-  variants.push_back({prefix + " graph replay (entire-training)", [&, cap](int i) {
+  variants.push_back({prefix + " " + row + " (entire-training)", [&, cap, options](int i) {
                         Captured& c = *cap;
                         if (i == 0) return train_step(c.trainer.model, c.trainer.opt, batch(i), target(i)).item<double>();
                         if (!c.graph.defined()) {
                           c.ids = batch(i).clone();
                           c.targets = target(i).clone();
                           c.graph = gfy::capture(
-                              [&] { c.loss = train_step(c.trainer.model, c.trainer.opt, c.ids, c.targets); });
+                              [&] { c.loss = train_step(c.trainer.model, c.trainer.opt, c.ids, c.targets); }, options);
                           return c.loss.item<double>();
                         }
                         c.ids.copy_(batch(i));
@@ -380,6 +429,7 @@ std::vector<Result> time_training(const Config& cfg, torch::Device device, const
                         c.graph.replay();
                         return c.loss.item<double>();
                       }});
+  }
 #endif
   return time_interleaved(variants, cfg);
 }
@@ -387,11 +437,12 @@ std::vector<Result> time_training(const Config& cfg, torch::Device device, const
 void usage(const char* argv0) {
   std::printf(
       "usage: %s [--batches N] [--warmup N] [--threads N] [--device cpu|cuda] [--json FILE]\n"
-      "          [--skip-eager] [--small] [--mode forward|train] [--lr X]\n"
+      "          [--skip-eager] [--small] [--mode forward|train] [--lr X] [--pass-rows]\n"
       "  --batches N   timed batches (default 50), after --warmup N untimed ones (default 10)\n"
       "  --threads N   intra-op threads for both libraries (LibTorch: set_num_threads; gfy: OpenBLAS)\n"
       "  --small       a tiny configuration, for smoke tests\n"
-      "  --mode        forward (default): inference; train: forward + nll_loss + backward + SGD step\n",
+      "  --mode        forward (default): inference; train: forward + nll_loss + backward + SGD step\n"
+      "  --pass-rows   graphify: also one replay row per post-capture pass, with that pass left out\n",
       argv0);
 }
 
@@ -414,6 +465,7 @@ int main(int argc, char** argv) {
     else if (a == "--device") cfg.device = next();
     else if (a == "--json") cfg.json = next();
     else if (a == "--skip-eager") cfg.skip_eager = true;
+    else if (a == "--pass-rows") cfg.pass_rows = true;
     else if (a == "--mode") cfg.mode = next();
     else if (a == "--lr") cfg.lr = std::stod(next());
     else if (a == "--small") {
@@ -496,6 +548,8 @@ int main(int argc, char** argv) {
     std::fprintf(f, "{\n  \"library\": \"%s\",\n  \"mode\": \"%s\",\n  \"device\": \"%s\",\n  \"threads\": %d,\n", library,
                  cfg.mode.c_str(), cfg.device.c_str(), threads);
     std::fprintf(f, "  \"cpu_isa\": \"%s\",\n", cpu_isa.c_str());
+    std::fprintf(f, "  \"gemm_flops_per_batch\": %.6g,\n  \"sgemm_gflops\": %.3f,\n", gemm_flops(cfg),
+                 sgemm_gflops(device));
     std::fprintf(f, "  \"config\": {\"vocab\": %lld, \"embedding\": %lld, \"layers\": %lld, \"hidden\": %lld, \"seq\": %lld, \"batch\": %lld, \"warmup\": %d, \"batches\": %d},\n",
                  static_cast<long long>(cfg.vocab), static_cast<long long>(cfg.embed), static_cast<long long>(cfg.layers),
                  static_cast<long long>(cfg.hidden), static_cast<long long>(cfg.seq), static_cast<long long>(cfg.batch),

@@ -50,13 +50,16 @@ void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T *A
 
 void mm_kernel(OpCall &c) {
   const TensorImpl &a = I(c.in[0]), &b = I(c.in[1]), &out = I(c.out[0]);
-  // a: ([B,] M, K)  b: ([B,] K, N)  out: ([B,] M, N) contiguous  in[2]: bias broadcast to out
+  // a: ([B,] M, K)  b: ([B,] K, N)  in[2]: bias broadcast to out
+  // out: ([B,] M, N) contiguous, or 2-d with unit column stride and a row stride >= N (the graph's
+  // batched products keep each step's rows inside one larger buffer: BLAS's ldc)
   const bool batched = a.sizes.size() == 3;
   const int64_t batch = batched ? a.sizes[0] : 1;
   const size_t r = batched ? 1 : 0;
   const int64_t M = a.sizes[r], K = a.sizes[r + 1], N = b.sizes[r + 1];
   const Mat la = layout(a), lb = layout(b);
   const bool has_bias = c.in.size() > 2 && c.beta != 0.0;
+  const int64_t ldc = batched || M <= 1 ? N : out.strides[0];
   dispatch_num(out.dtype, [&]<class T>() {
     T *C = reinterpret_cast<T *>(out.data());
     const TensorImpl *bias_impl = has_bias ? &I(c.in[2]) : nullptr;
@@ -76,7 +79,8 @@ void mm_kernel(OpCall &c) {
     if (M == 0 || N == 0) return;
     if (K == 0) {
       if (!has_bias)
-        for (int64_t i = 0; i < out.numel; ++i) C[i] = T(0);
+        for (int64_t i = 0; i < batch * M; ++i)
+          for (int64_t j = 0; j < N; ++j) C[i * ldc + j] = T(0);
       return;
     }
     const T *A = reinterpret_cast<const T *>(a.data());
@@ -85,7 +89,7 @@ void mm_kernel(OpCall &c) {
       const T *Ab = A + (batched ? bi * a.strides[0] : 0);
       const T *Bb = B + (batched ? bi * b.strides[0] : 0);
       gemm<T>(la.trans, lb.trans, M, N, K, static_cast<T>(c.alpha), Ab, la.ld, Bb, lb.ld, has_bias ? T(1) : T(0),
-              C + bi * M * N, N);
+              C + bi * M * N, ldc);
     }
   });
 }

@@ -75,6 +75,12 @@ bool same_view(const Tensor &a, const Tensor &b);
 /// nodes it removed.
 int64_t fuse_linear_combinations(Tape &tape);
 
+/// Post-capture pass: 2-d products that read the same weight (and bias) and whose left operands
+/// are rows of one matrix nobody writes meanwhile (`x_t·W` for every step t) become one GEMM at the
+/// first product's position; each product becomes a copy of its rows. Returns how many products
+/// it batched.
+int64_t batch_shared_weight_products(Tape &tape);
+
 /// Post-capture pass: a CPU conv2d followed by an eval-mode batch_norm (and a relu) whose
 /// intermediates nobody else reads becomes one convolution that applies the batch norm's affine
 /// map and the relu as it stores each value. Returns how many nodes it removed.

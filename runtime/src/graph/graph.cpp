@@ -37,9 +37,33 @@ struct FrameGuard {
   FrameGuard &operator=(const FrameGuard &) = delete;
 };
 
+/// The post-capture passes in the order they run. The order matters: the products the linear
+/// combinations leave (`x_t·W + b` per step) are what the batching sees; the fused sums are the
+/// intermediates compute_in_outputs moves; fused elementwise nodes are opaque to the passes before.
+struct Pass {
+  const char *name;
+  int64_t (*run)(Tape &);
+};
+constexpr Pass kPasses[] = {
+    {"linear-combinations", fuse_linear_combinations}, {"batched-products", batch_shared_weight_products},
+    {"conv-epilogues", fuse_conv_epilogues},           {"compute-in-outputs", compute_in_outputs},
+    {"elementwise", fuse_elementwise},
+};
+
+void check_pass_names(const CaptureOptions &options) {
+  for (const std::string &name : options.skip_passes) {
+    const bool known = std::any_of(std::begin(kPasses), std::end(kPasses), [&](const Pass &p) { return name == p.name; });
+    if (known) continue;
+    std::string names;
+    for (const Pass &p : kPasses) names += std::string(names.empty() ? "" : ", ") + p.name;
+    GFY_CHECK(false, "CaptureOptions::skip_passes: unknown pass '", name, "' (the passes are: ", names, ")");
+  }
+}
+
 Graph run_capture(const std::function<void()> &fn, Mode mode, const CaptureOptions &options) {
   GFY_CHECK(g_frames.empty(), mode == Mode::Capture ? "capture()" : "trace()",
             " cannot be nested inside another capture or trace");
+  check_pass_names(options);
   auto tape = std::make_shared<Tape>();
   g_root = tape.get();
   struct RootReset {
@@ -55,12 +79,10 @@ Graph run_capture(const std::function<void()> &fn, Mode mode, const CaptureOptio
     }
   }
   if (tape->device) tape->device->end();
-  if (options.optimize) {
-    fuse_linear_combinations(*tape);
-    fuse_conv_epilogues(*tape);
-    compute_in_outputs(*tape); // after fusion: the fused sums are the intermediates it moves
-    fuse_elementwise(*tape);   // last: its nodes are opaque to the passes above
-  }
+  if (options.optimize)
+    for (const Pass &p : kPasses)
+      if (std::find(options.skip_passes.begin(), options.skip_passes.end(), p.name) == options.skip_passes.end())
+        p.run(*tape);
   plan_memory(*tape);
   return Graph(tape);
 }
@@ -208,6 +230,14 @@ Graph capture(const std::function<void()> &fn, const CaptureOptions &options) {
 }
 Graph trace(const std::function<void()> &fn, const CaptureOptions &options) {
   return run_capture(fn, Mode::Trace, options);
+}
+const std::vector<std::string> &optimization_passes() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const Pass &p : kPasses) v.push_back(p.name);
+    return v;
+  }();
+  return names;
 }
 bool is_capturing() { return !g_frames.empty(); }
 bool is_tracing() { return !g_frames.empty() && g_frames.back().mode == Mode::Trace; }

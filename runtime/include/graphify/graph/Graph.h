@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Graph capture and replay on the CPU.
+/// Graph capture and replay (CPU tapes; CUDA ops are recorded by stream capture, docs/runtime.md).
 ///
 /// While `capture(fn)` runs `fn`, every op still executes eagerly (so `fn` sees real values and
 /// real shapes) and additionally appends its kernel launch to a tape. Tensors made during capture
@@ -56,11 +56,18 @@ private:
 struct CaptureOptions {
   /// Rewrite the tape where capture knows more than eager execution (docs/runtime.md, "Graph
   /// optimizations"): sums of matrix products whose partial results nobody else reads
-  /// (`x·W + h·U + b`) become GEMMs accumulating into one buffer, and an intermediate that dies
-  /// at the op writing a graph output is computed in that output. Results can differ from eager
-  /// in the last bit (addition order). Off: replay runs exactly the recorded kernels.
+  /// (`x·W + h·U + b`) become GEMMs accumulating into one buffer, products sharing a weight whose
+  /// inputs are known up front (`x_t·W` for every t) become one GEMM, elementwise chains and
+  /// convolution epilogues are fused, and an intermediate that dies at the op writing a graph
+  /// output is computed in that output. Results can differ from eager in the last bit (addition
+  /// order). Off: replay runs exactly the recorded kernels.
   bool optimize = true;
+  /// Passes to leave out when `optimize` is on, by the names optimization_passes() lists (to
+  /// measure what each contributes, or to rule one out). An unknown name throws gfy::Error.
+  std::vector<std::string> skip_passes = {};
 };
+/// The post-capture passes, in the order they run (docs/runtime.md, "Graph optimizations").
+const std::vector<std::string> &optimization_passes();
 /// Runs `fn` once eagerly while recording every op; host reads throw CaptureError.
 Graph capture(const std::function<void()> &fn, const CaptureOptions &options = {});
 /// torch.jit.trace semantics: like capture, but a host read (item(), is_nonzero(), equal(), ...)
