@@ -78,6 +78,28 @@ const CallExpr *RelaxedThreadMode::exchangeIn(const Stmt *S, bool &Several) cons
   return Found;
 }
 
+std::optional<bool> RelaxedThreadMode::guardIn(const Stmt *S) const {
+  const auto *DS = dyn_cast_or_null<DeclStmt>(S);
+  if (!DS)
+    return std::nullopt;
+  for (const Decl *D : DS->decls()) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    const Expr *Init = V && V->getInit() ? V->getInit()->IgnoreImplicit() : nullptr;
+    if (const auto *Cast = dyn_cast_or_null<CXXFunctionalCastExpr>(Init)) // auto g = Guard(mode);
+      Init = Cast->getSubExpr()->IgnoreImplicit();
+    const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Init);
+    auto C = Construct ? Api.resolve(Construct) : std::nullopt;
+    const ApiEntry *E = C ? C->entryWithTag("capture_mode_guard") : nullptr;
+    if (!E || !E->ModeArg)
+      continue;
+    const Expr *Mode = C->arg(*E->ModeArg);
+    return Mode && llvm::any_of(E->RelaxedModes, [&](const std::string &Name) {
+             return ApiResolver::mentionsConstant(Mode, Name, /*StringPrefix=*/"");
+           });
+  }
+  return std::nullopt;
+}
+
 bool RelaxedThreadMode::switchesToRelaxed(const CallExpr &Call, const Stmt *Body) const {
   auto C = Api.resolve(&Call);
   const ApiEntry *E = C ? C->entryWithTag("capture_mode_exchange") : nullptr;
@@ -111,15 +133,18 @@ bool RelaxedThreadMode::covers(const Stmt &S, ASTContext &Ast) const {
       return false;
     const Stmt *Came = Child.get<Stmt>();
     if (const auto *Block = dyn_cast<CompoundStmt>(Parent)) {
-      // The nearest statement before `Came` in this block that holds an exchange call decides.
+      // The nearest statement before `Came` in this block that holds an exchange call or
+      // declares a mode guard decides.
       const Stmt *Decider = nullptr;
       for (const Stmt *Prior : Block->body()) {
         if (Prior == Came)
           break;
         bool Several = false;
-        if (exchangeIn(Prior, Several))
+        if (exchangeIn(Prior, Several) || guardIn(Prior))
           Decider = Prior;
       }
+      if (std::optional<bool> Guard = guardIn(Decider))
+        return *Guard;
       if (Decider) {
         bool Several = false;
         const CallExpr *Call = exchangeIn(Decider, Several);

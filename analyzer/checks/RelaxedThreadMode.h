@@ -9,6 +9,9 @@
 /// initialiser names a relaxed mode, made an even number of times before on that local (the odd
 /// ones swap the previous mode back). An exchange nested in a branch before the statement, or a
 /// mode variable assigned or given by address to anything but an exchange call, decides nothing: the statement stays in the global mode.
+/// A guard object declared before it (`capture_mode_guard`: LibTorch's
+/// `c10::cuda::CUDAStreamCaptureModeGuard g{cudaStreamCaptureModeRelaxed};`) decides the same way,
+/// for the rest of its scope.
 ///
 /// \code
 ///   RelaxedThreadMode Relaxed(Ctx.api());
@@ -19,6 +22,8 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Stmt.h>
+
+#include <optional>
 
 namespace graphify {
 
@@ -34,6 +39,8 @@ private:
 
   /// The exchange call in `S` (written there, not in a lambda), and whether `S` holds more than one.
   const clang::CallExpr *exchangeIn(const clang::Stmt *S, bool &Several) const;
+  /// When `S` declares a capture-mode guard (`capture_mode_guard`): whether its mode is relaxed.
+  std::optional<bool> guardIn(const clang::Stmt *S) const;
   /// Whether the exchange call `Call` (in the function whose body is `Body`) leaves the thread in
   /// relaxed mode.
   bool switchesToRelaxed(const clang::CallExpr &Call, const clang::Stmt *Body) const;

@@ -97,3 +97,58 @@ void captureKeepingStatus(cudaStream_t s, cudaGraph_t *g, void **p) {
   allocateKeepingStatus(p, 64);
   cudaStreamEndCapture(s, g);
 }
+
+// LibTorch's RAII form: c10::cuda::CUDAStreamCaptureModeGuard exchanges the mode in its
+// constructor and back in its destructor, so the mode it names holds to the end of its scope.
+namespace c10::cuda {
+struct CUDAStreamCaptureModeGuard {
+  explicit CUDAStreamCaptureModeGuard(cudaStreamCaptureMode desired) : strictness_(desired) {
+    cudaThreadExchangeStreamCaptureMode(&strictness_);
+  }
+  ~CUDAStreamCaptureModeGuard() { cudaThreadExchangeStreamCaptureMode(&strictness_); }
+
+private:
+  cudaStreamCaptureMode strictness_;
+};
+} // namespace c10::cuda
+
+void *allocateUnderGuard(unsigned long n) {
+  void *p = nullptr;
+  {
+    c10::cuda::CUDAStreamCaptureModeGuard guard{cudaStreamCaptureModeRelaxed};
+    cudaMalloc(&p, n); // relaxed until the guard's end of scope
+    cudaDeviceSynchronize();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaDeviceSynchronize' waits for the whole device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+  cudaMalloc(&p, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  return p;
+}
+
+void *allocateUnderGlobalGuard(unsigned long n) {
+  void *p = nullptr;
+  auto guard = c10::cuda::CUDAStreamCaptureModeGuard(cudaStreamCaptureModeGlobal);
+  cudaMalloc(&p, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  return p;
+}
+
+void *allocateAfterGuardThenExchange(unsigned long n) {
+  void *p = nullptr;
+  c10::cuda::CUDAStreamCaptureModeGuard guard(cudaStreamCaptureModeRelaxed);
+  cudaMalloc(&p, n);
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
+  cudaThreadExchangeStreamCaptureMode(&mode); // the nearest switch decides: global again
+  cudaMalloc(&p, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  return p;
+}
+
+void captureUnderGuards(cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  launchStep(s, allocateUnderGuard(64));
+  launchStep(s, allocateUnderGlobalGuard(64));
+  launchStep(s, allocateAfterGuardThenExchange(64));
+  cudaStreamEndCapture(s, g);
+}
