@@ -93,9 +93,12 @@ private:
                   const AnalysisContext::RegionSite *Here) {
     // A lambda is region code when written in a region, or when it is a region itself
     // (a callable handed to a capture entry from ordinary code).
+    // A lambda that is a region reached only in relaxed mode (a thread a thread-local window
+    // starts) keeps its own site even where it is written in a window.
     AnalysisContext::RegionSite Own{Regions.isRelaxed(LE.getCallOperator())};
+    const bool OwnRegion = Regions.contains(LE.getCallOperator());
     const AnalysisContext::RegionSite *Inner =
-        Known ? Known : (Regions.contains(LE.getCallOperator()) ? &Own : nullptr);
+        OwnRegion && Own.RelaxedCapture ? &Own : Known ? Known : (OwnRegion ? &Own : nullptr);
     if (Here)
       Visit(LE, *Here);
     for (const Expr *Init : LE.capture_inits())

@@ -42,6 +42,7 @@ struct CaptureCall {
   SourceLocation Start, Stop;
   std::string Stream; ///< as written at the call (for pairing begin and end)
   bool Relaxed = false;
+  bool ThreadLocal = false;
   int KeyParam = -1;    ///< the stream as the enclosing function's caller names it (see CaptureEffect)
   std::string KeyField;
   const FunctionDecl *Callee = nullptr; ///< the project function whose call this is, if any
@@ -76,13 +77,14 @@ void streamKey(const Expr *E, int &Param, std::string &Field) {
     Field = ME->getMemberDecl()->getNameAsString();
 }
 
-bool selectsRelaxedMode(const ApiCall &C, const ApiEntry &E) {
+/// Whether the begin call's mode argument names one of `Modes` (a defaulted one is global).
+bool selectsMode(const ApiCall &C, const ApiEntry &E, const std::vector<std::string> &Modes) {
   if (!E.ModeArg)
     return false;
   const Expr *Mode = C.arg(*E.ModeArg);
   if (!Mode)
     return false; // defaulted: the global mode
-  return llvm::any_of(E.RelaxedModes, [&](const std::string &Name) {
+  return llvm::any_of(Modes, [&](const std::string &Name) {
     return ApiResolver::mentionsConstant(Mode, Name, /*StringPrefix=*/"");
   });
 }
@@ -114,7 +116,8 @@ public:
       }
       Site.What = Begin ? CaptureSite::Kind::Begin : CaptureSite::Kind::End;
       Site.Stream = E->StreamArg ? C->arg(*E->StreamArg) : nullptr;
-      Site.Relaxed = Begin && selectsRelaxedMode(*C, *Begin);
+      Site.Relaxed = Begin && selectsMode(*C, *Begin, Begin->RelaxedModes);
+      Site.ThreadLocal = Begin && selectsMode(*C, *Begin, Begin->ThreadLocalModes);
       Sites.push_back(Site);
       return true;
     }
@@ -237,6 +240,7 @@ std::vector<CaptureCall> captureCalls(const std::vector<CaptureSite> &Sites, con
       Call.Begin = S.What == CaptureSite::Kind::Begin;
       Call.Stream = spelling(S.Stream, Ctx);
       Call.Relaxed = S.Relaxed;
+      Call.ThreadLocal = S.ThreadLocal;
       streamKey(S.Stream, Call.KeyParam, Call.KeyField);
       Calls.push_back(std::move(Call));
       continue;
@@ -561,6 +565,7 @@ std::vector<CaptureWindow> findCaptureWindows(const FunctionDecl &FD, const ApiR
     W.Begin = Calls[I].Start;
     W.Open = Calls[I].Stop;
     W.Relaxed = Calls[I].Relaxed;
+    W.ThreadLocal = Calls[I].ThreadLocal;
     if (Close[I] >= 0) {
       W.Close = Calls[Close[I]].Start;
       W.ClosedBy = Calls[Close[I]].Callee;

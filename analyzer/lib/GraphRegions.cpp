@@ -127,6 +127,16 @@ public:
   std::vector<const Decl *> Seeds;
   /// Lambdas written in the body: they are part of it when it is a region.
   std::vector<const Decl *> Nested;
+  /// Window collectors: the callables that a call written in the window starts on another thread
+  /// (`runs_on_new_thread`: `std::thread t([&] { ... });`). They are not the window's own code,
+  /// so their bodies are left to their own collectors; the window decides how they are checked.
+  std::vector<const Decl *> OtherThread;
+
+  bool TraverseLambdaExpr(LambdaExpr *LE) {
+    if (ThreadEntries.contains(LE))
+      return true;
+    return RecursiveASTVisitor::TraverseLambdaExpr(LE);
+  }
 
   bool VisitCallExpr(CallExpr *CE) {
     if (!inWindow(CE))
@@ -144,6 +154,8 @@ public:
           Virtuals.push_back(MCE->getMethodDecl());
       }
     }
+    if (C && Window && C->hasTag("runs_on_new_thread"))
+      noteThreadEntry(*C);
     bool IsIndirect = false;
     const ValueDecl *Holder = CallTargets::holderOf(*CE, IsIndirect);
     if (IsIndirect)
@@ -165,15 +177,21 @@ public:
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
-    if (CE->getConstructor() && inWindow(CE))
-      Callees.push_back(CE->getConstructor());
+    if (!CE->getConstructor() || !inWindow(CE))
+      return true;
+    if (Window)
+      if (auto C = Api.resolve(CE); C && C->hasTag("runs_on_new_thread")) {
+        noteThreadEntry(*C); // the library's constructor is not followed: the thread's code is
+        return true;
+      }
+    Callees.push_back(CE->getConstructor());
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (auto It = Stored.find(DRE->getDecl()); It != Stored.end() && inWindow(DRE))
       Nested.push_back(It->second->getCallOperator()); // `report()`, `std::for_each(b, e, report)`
     if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
-        FD && inWindow(DRE) && !Described.count(FD->getCanonicalDecl()))
+        FD && inWindow(DRE) && !Described.count(FD->getCanonicalDecl()) && !ThreadEntries.contains(DRE))
       Callees.push_back(FD);
     return true;
   }
@@ -207,6 +225,26 @@ private:
   llvm::DenseMap<const Decl *, const LambdaExpr *> Stored;
   const CaptureWindow *Window = nullptr;
   const SourceManager *SM = nullptr;
+  /// The callables written as the argument of a thread-starting call in the window (a lambda, a
+  /// function's name): visited after the call, they are not the window's own code.
+  llvm::DenseSet<const Expr *> ThreadEntries;
+
+  /// The first callable argument of a `runs_on_new_thread` call (std::async's policy comes first).
+  void noteThreadEntry(const ApiCall &C) {
+    const ApiEntry *E = C.entryWithTag("runs_on_new_thread");
+    for (unsigned Pos : E->CallableArgs) {
+      const Expr *Arg = C.arg(Pos);
+      const Decl *Body = Arg ? CallTargets::callableBody(Arg, &Api) : nullptr;
+      if (!Body)
+        continue;
+      OtherThread.push_back(Body);
+      const Expr *Written = skipValueWrappers(Arg)->IgnoreParenImpCasts();
+      if (const auto *Address = dyn_cast<UnaryOperator>(Written); Address && Address->getOpcode() == UO_AddrOf)
+        Written = Address->getSubExpr()->IgnoreParenImpCasts(); // &stage
+      ThreadEntries.insert(Written);
+      return;
+    }
+  }
 
   bool inWindow(const Stmt *S) const { return !Window || Window->contains(S->getBeginLoc(), *SM); }
 
@@ -388,6 +426,7 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
   auto Follow = [&](const EdgeCollector &C, std::vector<const Decl *> &Pending, bool Relaxed) {
     Pending.insert(Pending.end(), C.Callees.begin(), C.Callees.end());
     Pending.insert(Pending.end(), C.Nested.begin(), C.Nested.end());
+    Pending.insert(Pending.end(), C.OtherThread.begin(), C.OtherThread.end());
     for (const CXXMethodDecl *V : C.Virtuals)
       for (const CXXMethodDecl *O : Targets.overriders(V))
         Pending.push_back(O);
@@ -488,6 +527,11 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
       EdgeCollector InWindow(Api, W, SM);
       InWindow.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
       std::vector<const Decl *> &Into = W.Relaxed ? RelaxedWork : Work;
+      // Threads the window starts: in thread-local mode only the capturing thread is restricted.
+      if (W.ThreadLocal) {
+        RelaxedWork.insert(RelaxedWork.end(), InWindow.OtherThread.begin(), InWindow.OtherThread.end());
+        InWindow.OtherThread.clear();
+      }
       Follow(InWindow, Into, W.Relaxed);
       Into.insert(Into.end(), InWindow.Seeds.begin(), InWindow.Seeds.end());
       // The function whose call closes the window runs with the capture open up to its end call.

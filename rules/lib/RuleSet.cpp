@@ -281,6 +281,11 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return Relaxed.takeError();
     if (*Relaxed)
       E.RelaxedModes = **Relaxed;
+    auto ThreadLocal = M.takeStringList("thread_local_modes");
+    if (!ThreadLocal)
+      return ThreadLocal.takeError();
+    if (*ThreadLocal)
+      E.ThreadLocalModes = **ThreadLocal;
     auto Idle = M.takeStringList("idle_statuses");
     if (!Idle)
       return Idle.takeError();
@@ -341,7 +346,7 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
                        "'position_args'");
     if (E.hasTag("along_dims") && E.DimArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged along_dims but has no 'dim_args'");
-    for (llvm::StringRef Tag : {"capture_entry", "runs_callables", "wraps_callable"})
+    for (llvm::StringRef Tag : {"capture_entry", "runs_callables", "wraps_callable", "runs_on_new_thread"})
       if (E.hasTag(Tag) && E.CallableArgs.empty())
         return yamlError(File, Item, "entry '" + E.Name + "' is tagged " + Tag.str() + " but has no 'callable_args'");
     for (llvm::StringRef Tag : {"capture_begin", "capture_end", "stream_ordered"})
@@ -359,6 +364,8 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return yamlError(File, Item, "entry '" + E.Name + "' has 'kind_arg' but no 'pointer_args'");
     if (!E.RelaxedModes.empty() && !E.ModeArg)
       return yamlError(File, Item, "entry '" + E.Name + "' has 'relaxed_modes' but no 'mode_arg'");
+    if (!E.ThreadLocalModes.empty() && !E.ModeArg)
+      return yamlError(File, Item, "entry '" + E.Name + "' has 'thread_local_modes' but no 'mode_arg'");
     if (E.hasTag("capture_mode_exchange") && E.RelaxedModes.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged capture_mode_exchange but has no 'relaxed_modes'");
     if (E.isMember() && !llvm::StringRef(E.Name).contains("::"))

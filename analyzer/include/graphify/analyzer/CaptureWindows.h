@@ -58,6 +58,8 @@ struct CaptureWindow {
   std::shared_ptr<const llvm::DenseSet<unsigned>> Excluded;
   /// Whether the begin call selected relaxed capture mode (its `relaxed_modes`).
   bool Relaxed = false;
+  /// Whether it selected thread-local mode (its `thread_local_modes`): other threads are free.
+  bool ThreadLocal = false;
   /// The project function whose call closes the window (a wrapper's `CaptureEnd()`), or null when
   /// a capture API closes it or nothing does: that function is entered with the capture open.
   const clang::FunctionDecl *ClosedBy = nullptr;
@@ -80,6 +82,7 @@ struct CaptureSite {
   enum class Kind { Begin, End, Callee } What = Kind::Callee;
   const clang::Expr *Stream = nullptr; ///< Begin, End: the stream argument
   bool Relaxed = false;                ///< Begin: selects relaxed mode
+  bool ThreadLocal = false;            ///< Begin: selects thread-local mode
   const clang::FunctionDecl *Callee = nullptr; ///< Callee: the called function
   bool Virtual = false; ///< Callee: a virtual call that may run any overrider
   /// Callee: a library holder's call or destruction that runs the constructor or destroyer of

@@ -61,6 +61,9 @@ struct ApiEntry {
   /// Enumerators of the mode argument that select relaxed capture (capture_relaxed_ok calls
   /// are then allowed in the window).
   std::vector<std::string> RelaxedModes;
+  /// Enumerators of the mode argument that select thread-local capture: only the capturing
+  /// thread is restricted, so code the window hands to another thread runs as in relaxed mode.
+  std::vector<std::string> ThreadLocalModes;
   /// Enumerators of a capture_status_query's result that mean no capture is running
   /// (`cudaStreamCaptureStatusNone`): code that runs only when the status equals one of them is
   /// not captured.
