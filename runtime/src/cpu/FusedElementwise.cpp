@@ -102,14 +102,26 @@ bool dense(const TensorImpl &t, const std::vector<int64_t> &shape) {
 template <class T> void run_flat(const FusedElementwise &p, int64_t numel, int64_t c0, int64_t c1) {
   thread_local std::vector<T> slots;
   if (slots.size() < size_t(p.num_slots) * size_t(kFusedChunk)) slots.resize(size_t(p.num_slots) * size_t(kFusedChunk));
-  auto slot = [&](int k) { return slots.data() + size_t(k) * size_t(kFusedChunk); };
+  // A loaded slot that no step overwrites is read where its tensor holds it: copying every
+  // operand into a slot and back cost as much as the arithmetic of a short run (a residual
+  // block's relu(y + x) ran twice as slowly fused as its two kernels).
+  thread_local std::vector<const T *> in_place;
+  in_place.assign(size_t(p.num_slots), nullptr);
+  for (const auto &[k, t] : p.loads)
+    if (std::none_of(p.steps.begin(), p.steps.end(), [&](const FusedElementwise::Step &s) { return s.out == k; }))
+      in_place[size_t(k)] = reinterpret_cast<const T *>(I(t).data());
+  std::vector<T *> ptr(size_t(p.num_slots));
   for (int64_t c = c0; c < c1; ++c) {
     const int64_t i0 = c * kFusedChunk, n = std::min(kFusedChunk, numel - i0);
+    for (int k = 0; k < p.num_slots; ++k)
+      ptr[size_t(k)] = in_place[size_t(k)] ? const_cast<T *>(in_place[size_t(k)] + i0)
+                                           : slots.data() + size_t(k) * size_t(kFusedChunk);
     for (const auto &[k, t] : p.loads)
-      std::memcpy(slot(k), reinterpret_cast<const T *>(I(t).data()) + i0, size_t(n) * sizeof(T));
-    for (const auto &s : p.steps) apply<T>(s, slot(s.out), slot(s.in0), slot(std::max(s.in1, 0)), n);
+      if (!in_place[size_t(k)])
+        std::memcpy(ptr[size_t(k)], reinterpret_cast<const T *>(I(t).data()) + i0, size_t(n) * sizeof(T));
+    for (const auto &s : p.steps) apply<T>(s, ptr[size_t(s.out)], ptr[size_t(s.in0)], ptr[size_t(std::max(s.in1, 0))], n);
     for (const auto &[k, t] : p.stores)
-      std::memcpy(reinterpret_cast<T *>(I(t).data()) + i0, slot(k), size_t(n) * sizeof(T));
+      std::memmove(reinterpret_cast<T *>(I(t).data()) + i0, ptr[size_t(k)], size_t(n) * sizeof(T));
   }
 }
 
