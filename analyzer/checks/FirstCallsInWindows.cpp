@@ -282,28 +282,50 @@ struct Reached {
   const CallExpr *Call;
   const ApiEntry *Entry;
   std::optional<LazyInit> Lazy;
-  /// The named object (a local or a parameter) of the window's own call that reaches it
-  /// (`draft.step()`), or null: a warm-up on another named object does not count.
-  const Decl *Root = nullptr;
+  /// The named object (a local or a parameter, and the fields on the way) of the window's own
+  /// call that reaches it (`draft.step()`, `at.proj.run()`), or empty: a warm-up on another named
+  /// object does not count (namedObject, mayWarm).
+  std::string Root;
   std::string key() const { return Lazy ? Lazy->key() : keyOf(*Entry, Call); }
 };
 
-/// The local or parameter a call in a window runs a method on (`draft.step()`, `stem->forward(x)`
-/// through its holder), or null.
-const Decl *namedObject(const CallExpr *CE) {
+/// The object a call in a window runs a method on, when a local or parameter names it: the
+/// variable (`draft.step()`, `stem->forward(x)` through its holder) and the fields on the way
+/// (`at.qkv.run()` and `at.proj.run()` are two objects), as an identity; empty otherwise.
+std::string namedObject(const CallExpr *CE) {
   const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
-  const Expr *O = MCE ? MCE->getImplicitObjectArgument() : nullptr;
-  const auto *DRE = O ? dyn_cast<DeclRefExpr>(CallTargets::throughAccess(O)) : nullptr;
+  const Expr *O = MCE ? CallTargets::throughAccess(MCE->getImplicitObjectArgument()) : nullptr;
+  std::string Fields;
+  while (const auto *ME = dyn_cast_or_null<MemberExpr>(O)) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD)
+      return "";
+    Fields = "." + FD->getNameAsString() + Fields;
+    O = CallTargets::throughAccess(ME->getBase());
+  }
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(O);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  return VD && VD->hasLocalStorage() ? VD->getCanonicalDecl() : nullptr;
+  if (!VD || !VD->hasLocalStorage())
+    return "";
+  return std::to_string(reinterpret_cast<uintptr_t>(VD->getCanonicalDecl())) + Fields;
+}
+
+/// Whether a warm-up on the named object `Warm` may have warmed the window's object `Root`: the
+/// same object, or one holding the other (`at.warmup()` may run `at.qkv`'s first calls, and
+/// warm-ups of `at.qkv` are part of warming `at`).
+bool mayWarm(llvm::StringRef Warm, llvm::StringRef Root) {
+  auto Within = [](llvm::StringRef Part, llvm::StringRef Whole) {
+    return Part.size() > Whole.size() && Part.starts_with(Whole) && Part[Whole.size()] == '.';
+  };
+  return Warm.empty() || Root.empty() || Warm == Root || Within(Warm, Root) || Within(Root, Warm);
 }
 
 /// The tagged calls a window reaches: written in it, or in the bodies it calls, transitively,
 /// each with the named object of the window's call it is reached through.
 std::vector<Reached> reachedFrom(const CaptureWindow &W, Reach &R, const SourceManager &SM) {
   std::vector<Reached> Out;
-  std::set<std::pair<const Decl *, const Decl *>> Seen; // (body, root)
-  std::vector<std::pair<const CallExpr *, const Decl *>> Work;
+  std::set<std::pair<const Decl *, std::string>> Seen; // (body, root)
+  std::vector<std::pair<const CallExpr *, std::string>> Work;
   for (const CallExpr *CE : callsIn(W.Function->getBody()))
     if (W.contains(CE->getBeginLoc(), SM))
       Work.push_back({CE, namedObject(CE)});
@@ -396,7 +418,7 @@ std::vector<SourceLocation> constructionsOf(const Stmt *Body, const CXXRecordDec
 
 bool warmedUp(const FunctionDecl &FD, llvm::StringRef Key, SourceLocation Before, Reach &R,
               const AnalysisContext &Ctx, const Decl *Object = nullptr, unsigned Depth = 2,
-              const CXXRecordDecl *MadeFirst = nullptr, const Decl *Root = nullptr) {
+              const CXXRecordDecl *MadeFirst = nullptr, llvm::StringRef Root = "") {
   const SourceManager &SM = Ctx.ast().getSourceManager();
   llvm::ArrayRef<CaptureWindow> Windows = Ctx.regions().windowsOf(&FD);
   // A lazy initialisation in a class's method is warmed up only by a run after an object of the
@@ -414,7 +436,7 @@ bool warmedUp(const FunctionDecl &FD, llvm::StringRef Key, SourceLocation Before
       continue;
     // A warm-up on another named object warms that object (`main.step()` before the capture of
     // `draft.step()`); one on `this` or an unnamed object may warm any.
-    if (const Decl *Warm = Root ? namedObject(CE) : nullptr; Warm && Warm != Root)
+    if (!mayWarm(Root.empty() ? "" : namedObject(CE), Root))
       continue;
     CallRuns Runs = R.runs(CE);
     if (warms(firstCallKeys(Runs, CE), Key))

@@ -361,3 +361,67 @@ void captureTuning(cudnnHandle_t h, cudaStream_t s, cudaGraph_t *g, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cufftPlan1d' makes a cuFFT plan, which allocates its work area; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
   cudaStreamEndCapture(s, g);
 }
+
+// Per-object lazy state reached through fields: `blk.up` and `blk.down` are two objects of one
+// class, each creating its handle on its own first call, so warming `blk.up` does not warm
+// `blk.down`. A warm-up on the object holding both (`blk.warm()`) warms each of them.
+class LazyProjection {
+public:
+  void run(const float *x, float *y, int n) {
+    const float one = 1.f;
+    cublasSgemm(handle(), 0, 0, n, n, n, &one, x, n, x, n, &one, y, n);
+  }
+
+private:
+  cublasHandle_t handle() {
+    if (!h_)
+      cublasCreate(&h_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cublasCreate' creates a cuBLAS handle, which allocates device memory; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    return h_;
+  }
+  cublasHandle_t h_ = nullptr;
+};
+
+struct TwoProjections {
+  LazyProjection up, down;
+};
+
+void captureSecondProjectionCold(TwoProjections &blk, cudaStream_t s, cudaGraph_t *g, const float *x, float *y) {
+  blk.up.run(x, y, 64); // warms blk.up only
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  blk.up.run(x, y, 64);
+  blk.down.run(x, y, 64);
+  cudaStreamEndCapture(s, g);
+}
+
+class WarmedProjection {
+public:
+  void run(const float *x, float *y, int n) {
+    const float one = 1.f;
+    cublasSgemm(handle(), 0, 0, n, n, n, &one, x, n, x, n, &one, y, n);
+  }
+
+private:
+  cublasHandle_t handle() {
+    if (!h_)
+      cublasCreate(&h_); // each object warmed by its holder's warm-up
+    return h_;
+  }
+  cublasHandle_t h_ = nullptr;
+};
+
+struct WarmedPair {
+  WarmedProjection up, down;
+  void warm(const float *x, float *y) {
+    up.run(x, y, 64);
+    down.run(x, y, 64);
+  }
+};
+
+void capturePairWarmedByItsHolder(WarmedPair &blk, cudaStream_t s, cudaGraph_t *g, const float *x, float *y) {
+  blk.warm(x, y);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  blk.up.run(x, y, 64);
+  blk.down.run(x, y, 64);
+  cudaStreamEndCapture(s, g);
+}
