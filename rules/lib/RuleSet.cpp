@@ -366,6 +366,8 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return yamlError(File, Item, "entry '" + E.Name + "' has 'relaxed_modes' but no 'mode_arg'");
     if (!E.ThreadLocalModes.empty() && !E.ModeArg)
       return yamlError(File, Item, "entry '" + E.Name + "' has 'thread_local_modes' but no 'mode_arg'");
+    if (E.hasTag("capture_mode_guard") && !E.ModeArg)
+      return yamlError(File, Item, "entry '" + E.Name + "' is tagged capture_mode_guard but has no 'mode_arg'");
     if (E.hasTag("capture_mode_exchange") && E.RelaxedModes.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged capture_mode_exchange but has no 'relaxed_modes'");
     if (E.isMember() && !llvm::StringRef(E.Name).contains("::"))

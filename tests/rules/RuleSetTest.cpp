@@ -30,6 +30,8 @@ const char *kTags = "tags:\n"
                     "  - {name: capture_status_query, doc: tells whether a capture runs}\n"
                     "  - {name: capture_mode_exchange, doc: swaps the thread's capture mode}\n"
                     "  - {name: runs_callables, doc: runs the callables it is given}\n"
+                    "  - {name: capture_mode_guard, doc: sets the thread's capture mode for its scope}\n"
+                    "  - {name: runs_on_new_thread, doc: runs a callable on a new thread}\n"
                     "  - {name: host_array_shape, doc: shapes the host arrays it writes}\n";
 
 std::string loadError(const std::string &Pack) {
@@ -152,6 +154,14 @@ TEST(RuleSetErrors, CaptureWindowEntriesNeedTheirPositions) {
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: swapMode, kind: function, tags: [capture_mode_exchange], "
                       "mode_arg: 0}\n"),
             "pack.yaml:3:5: error: entry 'swapMode' is tagged capture_mode_exchange but has no 'relaxed_modes'");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: b, kind: function, tags: [capture_begin], stream_arg: 0,\n"
+                      "     thread_local_modes: [ThreadLocal]}\n"),
+            "pack.yaml:3:5: error: entry 'b' has 'thread_local_modes' but no 'mode_arg'");
+  // A mode guard whose mode argument is unknown could never be read.
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: ModeGuard, kind: constructor, tags: [capture_mode_guard]}\n"),
+            "pack.yaml:3:5: error: entry 'ModeGuard' is tagged capture_mode_guard but has no 'mode_arg'");
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: spawn, kind: function, tags: [runs_on_new_thread]}\n"),
+            "pack.yaml:3:5: error: entry 'spawn' is tagged runs_on_new_thread but has no 'callable_args'");
   // A callable runner that names no callable would run nothing in the window.
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: visit, kind: function, tags: [runs_callables]}\n"),
             "pack.yaml:3:5: error: entry 'visit' is tagged runs_callables but has no 'callable_args'");

@@ -110,7 +110,8 @@ template <class T> void run_flat(const FusedElementwise &p, int64_t numel, int64
   for (const auto &[k, t] : p.loads)
     if (std::none_of(p.steps.begin(), p.steps.end(), [&](const FusedElementwise::Step &s) { return s.out == k; }))
       in_place[size_t(k)] = reinterpret_cast<const T *>(I(t).data());
-  std::vector<T *> ptr(size_t(p.num_slots));
+  thread_local std::vector<T *> ptr; // kept: replay allocates nothing
+  ptr.resize(size_t(p.num_slots));
   for (int64_t c = c0; c < c1; ++c) {
     const int64_t i0 = c * kFusedChunk, n = std::min(kFusedChunk, numel - i0);
     for (int k = 0; k < p.num_slots; ++k)
