@@ -18,6 +18,8 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
+#include <string>
 
 namespace gfy::autograd::detail {
 
@@ -355,7 +357,6 @@ V prod_backward(const GradCtx &c) {
 }
 
 /// A unary op whose derivative is f'(x) (or f'(result)) times the gradient.
-#define UNARY(expr) [](const GradCtx &c) -> V { const Tensor &g = c.g(0); (void)g; return {expr}; }
 
 using KD = KernelDerivative;
 struct Entry {
@@ -393,9 +394,6 @@ V cumprod_backward(const GradCtx &c) {
   return {before * s};
 }
 
-constexpr double kLn2 = std::numbers::ln2, kLn10 = std::numbers::ln10;
-const double kTwoOverSqrtPi = 2.0 / std::sqrt(std::numbers::pi);
-
 // clang-format off
 const Entry kEntries[] = {
   // creation and copies: written over a tensor in place, they cut its history (zeros flow back)
@@ -418,44 +416,22 @@ const Entry kEntries[] = {
   {OpId::pow,       entry(IN(0) | IN(1) | OUT(0), pow_backward)},
   {OpId::maximum,   entry(IN(0) | IN(1), [](const GradCtx &c) { return extremum_backward(c, true); })},
   {OpId::minimum,   entry(IN(0) | IN(1), [](const GradCtx &c) { return extremum_backward(c, false); })},
-  {OpId::atan2,     entry(IN(0) | IN(1), [](const GradCtx &c) -> V {
-                      Tensor d = c.in(0) * c.in(0) + c.in(1) * c.in(1);
-                      return {c.g(0) * c.in(1) / d, c.g(0) * -c.in(0) / d}; })},
-  {OpId::hypot,     entry(IN(0) | IN(1) | OUT(0), [](const GradCtx &c) -> V {
-                      return {c.g(0) * c.in(0) / c.out(0), c.g(0) * c.in(1) / c.out(0)}; })},
   {OpId::fmod,      entry(IN(0) | IN(1), [](const GradCtx &c) -> V {
                       return {c.g(0), c.needs(1) ? -c.g(0) * trunc(c.in(0) / c.in(1)) : Tensor()}; })},
   {OpId::remainder, entry(IN(0) | IN(1), [](const GradCtx &c) -> V {
                       return {c.g(0), c.needs(1) ? -c.g(0) * floor(c.in(0) / c.in(1)) : Tensor()}; })},
-  // unary elementwise: f'(x) or f'(result)
-  {OpId::neg,       entry(0,      UNARY(-g))},
-  {OpId::abs,       entry(IN(0),  UNARY(g * sign(c.in(0))))},
-  {OpId::exp,       entry(OUT(0), UNARY(g * c.out(0)))},
-  {OpId::log,       entry(IN(0),  UNARY(g / c.in(0)))},
-  {OpId::sqrt,      entry(OUT(0), UNARY(g / (c.out(0) * 2)))},
-  {OpId::rsqrt,     entry(OUT(0), UNARY(g * c.out(0) * c.out(0) * c.out(0) * -0.5))},
-  {OpId::relu,      entry(OUT(0), UNARY(where(c.out(0) > 0, g, 0.0)))},
-  {OpId::gelu,      entry(IN(0),  UNARY(g * gelu_derivative(c.in(0), c.call.flag)))},
-  {OpId::sigmoid,   entry(OUT(0), UNARY(g * (1 - c.out(0)) * c.out(0)))},
-  {OpId::tanh,      entry(OUT(0), UNARY(g * (1 - c.out(0) * c.out(0))))},
-  {OpId::sin,       entry(IN(0),  UNARY(g * gfy::cos(c.in(0))))},
-  {OpId::cos,       entry(IN(0),  UNARY(g * -gfy::sin(c.in(0))))},
-  {OpId::tan,       entry(OUT(0), UNARY(g * (c.out(0) * c.out(0) + 1)))},
-  {OpId::asin,      entry(IN(0),  UNARY(g * gfy::rsqrt(1 - c.in(0) * c.in(0))))},
-  {OpId::acos,      entry(IN(0),  UNARY(g * -gfy::rsqrt(1 - c.in(0) * c.in(0))))},
-  {OpId::atan,      entry(IN(0),  UNARY(g / (c.in(0) * c.in(0) + 1)))},
-  {OpId::sinh,      entry(IN(0),  UNARY(g * gfy::cosh(c.in(0))))},
-  {OpId::cosh,      entry(IN(0),  UNARY(g * gfy::sinh(c.in(0))))},
-  {OpId::asinh,     entry(IN(0),  UNARY(g * gfy::rsqrt(c.in(0) * c.in(0) + 1)))},
-  {OpId::acosh,     entry(IN(0),  UNARY(g * gfy::rsqrt(c.in(0) * c.in(0) - 1)))},
-  {OpId::atanh,     entry(IN(0),  UNARY(g / (1 - c.in(0) * c.in(0))))},
-  {OpId::erf,       entry(IN(0),  UNARY(g * gfy::exp(-c.in(0) * c.in(0)) * kTwoOverSqrtPi))},
-  {OpId::erfc,      entry(IN(0),  UNARY(g * gfy::exp(-c.in(0) * c.in(0)) * -kTwoOverSqrtPi))},
-  {OpId::log1p,     entry(IN(0),  UNARY(g / (c.in(0) + 1)))},
-  {OpId::expm1,     entry(OUT(0), UNARY(g * (c.out(0) + 1)))},
-  {OpId::log2,      entry(IN(0),  UNARY(g / (c.in(0) * kLn2)))},
-  {OpId::log10,     entry(IN(0),  UNARY(g / (c.in(0) * kLn10)))},
-  {OpId::exp2,      entry(OUT(0), UNARY(g * c.out(0) * kLn2))},
+  // elementwise ops whose derivative is one expression per input: ops.def's GFY_DERIVATIVE rows
+#define GFY_OP(name, kind, dtypes, traits)
+#define GFY_DERIVATIVE(name, saves, ...)                                                           \
+  {OpId::name, entry(saves, [](const GradCtx &c) -> V {                                           \
+     const Tensor &g = c.g(0);                                                                     \
+     (void)g;                                                                                      \
+     return {__VA_ARGS__};                                                                         \
+   })},
+#include <graphify/ops.def>
+#undef GFY_DERIVATIVE
+#undef GFY_OP
+  {OpId::gelu,      entry(IN(0), [](const GradCtx &c) -> V { return {c.g(0) * gelu_derivative(c.in(0), c.call.flag)}; })},
   {OpId::clamp,     entry(IN(0), [](const GradCtx &c) -> V {
                       // min = alpha when flag, max = beta when flag2; NaN inputs get no gradient
                       Tensor in_range = c.call.flag ? c.in(0) >= c.call.alpha : c.in(0) == c.in(0);
@@ -511,7 +487,6 @@ const Entry kEntries[] = {
   {OpId::adaptive_max_pool2d, entry(OUT(1), max_pool2d_backward)},
 };
 // clang-format on
-#undef UNARY
 
 KD index_put_derivative() {
   KD d = entry(ALL_IN_FROM_1, [](const GradCtx &c) -> V {
@@ -536,8 +511,13 @@ KD index_put_derivative() {
 
 std::array<KD, kNumOps> make_table() {
   std::array<KD, kNumOps> t{};
-  for (const Entry &e : kEntries) t[size_t(e.op)] = e.d;
-  t[size_t(OpId::index_put)] = index_put_derivative();
+  auto add = [&t](OpId op, const KD &d) {
+    // Two formulas for one op (a GFY_DERIVATIVE row and a table entry) would leave one unused.
+    if (t[size_t(op)].defined) throw std::logic_error("two derivatives for '" + std::string(op_name(op)) + "'");
+    t[size_t(op)] = d;
+  };
+  for (const Entry &e : kEntries) add(e.op, e.d);
+  add(OpId::index_put, index_put_derivative());
   return t;
 }
 

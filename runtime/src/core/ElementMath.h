@@ -1,9 +1,9 @@
 // The per-element functions of ops.def's map rows (GFY_MAP_OP): one function object per op,
 // callable on the host and on the device, so the CPU kernel, the CUDA kernel and anything else
 // that computes the op element by element compute the same thing. Everything else about a map op
-// is generated from its ops.def row (see the comment there); adding one is its row, its function
-// here, a derivative formula (src/autograd/Derivatives.cpp) and a differential case against
-// LibTorch.
+// is generated from its ops.def row (see the comment there); adding one is its row and its
+// derivative row in ops.def, its function here, a differential case against LibTorch and its
+// name in docs/compat.md.
 //
 // `T` is the compute dtype (for the floating functions float or double: the front-end has
 // promoted the inputs); what `operator()` returns is the output's type (bool for predicates). `sample_lo`

@@ -384,35 +384,6 @@ Tensor outer(const Tensor &a, const Tensor &b) {
 
 // --- Tensor methods ---------------------------------------------------------------------------------
 
-Tensor Tensor::var(bool unbiased) const { return gfy::var(*this, unbiased); }
-Tensor Tensor::var(IntArrayRef dim, bool unbiased, bool keepdim) const { return gfy::var(*this, dim, unbiased, keepdim); }
-Tensor Tensor::std(bool unbiased) const { return gfy::std(*this, unbiased); }
-Tensor Tensor::std(IntArrayRef dim, bool unbiased, bool keepdim) const { return gfy::std(*this, dim, unbiased, keepdim); }
-Tensor Tensor::norm(const Scalar &p) const { return gfy::norm(*this, p); }
-Tensor Tensor::norm(std::optional<Scalar> p, IntArrayRef dim, bool keepdim) const {
-  return gfy::norm(*this, p, dim, keepdim);
-}
-Tensor Tensor::logsumexp(IntArrayRef dim, bool keepdim) const { return gfy::logsumexp(*this, dim, keepdim); }
-Tensor Tensor::repeat(IntArrayRef repeats) const { return gfy::repeat(*this, repeats); }
-Tensor Tensor::flip(IntArrayRef dims) const { return gfy::flip(*this, dims); }
-Tensor Tensor::fliplr() const { return gfy::fliplr(*this); }
-Tensor Tensor::flipud() const { return gfy::flipud(*this); }
-Tensor Tensor::roll(IntArrayRef shifts, IntArrayRef dims) const { return gfy::roll(*this, shifts, dims); }
-Tensor Tensor::tril(int64_t diagonal) const { return gfy::tril(*this, diagonal); }
-Tensor Tensor::diag(int64_t diagonal) const { return gfy::diag(*this, diagonal); }
-Tensor Tensor::triu(int64_t diagonal) const { return gfy::triu(*this, diagonal); }
-Tensor Tensor::reciprocal() const { return gfy::reciprocal(*this); }
-Tensor Tensor::sign() const { return gfy::sign(*this); }
-Tensor Tensor::trunc() const { return gfy::trunc(*this); }
-Tensor Tensor::floor() const { return gfy::floor(*this); }
-Tensor Tensor::ceil() const { return gfy::ceil(*this); }
-Tensor Tensor::round() const { return gfy::round(*this); }
-Tensor Tensor::isinf() const { return gfy::isinf(*this); }
-Tensor Tensor::isfinite() const { return gfy::isfinite(*this); }
-Tensor Tensor::logical_xor(const Tensor &other) const { return gfy::logical_xor(*this, other); }
-Tensor Tensor::dot(const Tensor &other) const { return gfy::dot(*this, other); }
-Tensor Tensor::mv(const Tensor &vec) const { return gfy::mv(*this, vec); }
-Tensor Tensor::outer(const Tensor &other) const { return gfy::outer(*this, other); }
 Tensor Tensor::new_empty(IntArrayRef size, const TensorOptions &options) const {
   return gfy::empty(size, merged_options(*this, options));
 }
@@ -443,7 +414,6 @@ Tensor kron(const Tensor &a, const Tensor &b) {
   }
   return a.reshape(aview).mul(b.reshape(bview)).reshape(out);
 }
-Tensor Tensor::kron(const Tensor &other) const { return gfy::kron(*this, other); }
 
 // The cross product of 3-vectors along `dim`, as LibTorch's linalg_cross: both operands broadcast,
 // (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0) from rotations of the three components.
@@ -467,7 +437,6 @@ Tensor cross(const Tensor &a, const Tensor &b, std::optional<int64_t> dim) {
   GFY_CHECK(dim.has_value(), "no dimension of size 3 in input");
   return linalg_cross(a, b, *dim);
 }
-Tensor Tensor::cross(const Tensor &other, std::optional<int64_t> dim) const { return gfy::cross(*this, other, dim); }
 
 Tensor nan_to_num(const Tensor &a, std::optional<double> nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
@@ -478,9 +447,6 @@ Tensor nan_to_num(const Tensor &a, std::optional<double> nan, std::optional<doub
   Tensor r = where(isnan(a), detail::scalar_to_tensor(nan.value_or(0.0), a.scalar_type(), a.device()), a);
   r = where(r.eq(INFINITY), detail::scalar_to_tensor(posinf.value_or(big), a.scalar_type(), a.device()), r);
   return where(r.eq(-INFINITY), detail::scalar_to_tensor(neginf.value_or(-big), a.scalar_type(), a.device()), r);
-}
-Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posinf, std::optional<double> neginf) const {
-  return gfy::nan_to_num(*this, nan, posinf, neginf);
 }
 
 // A stable argsort of uniform draws: a uniformly random permutation from the seeded generator.

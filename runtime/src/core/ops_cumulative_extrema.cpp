@@ -52,7 +52,5 @@ std::tuple<Tensor, Tensor> cumulative_extremum(const Tensor &a, int64_t dim, boo
 
 std::tuple<Tensor, Tensor> cummax(const Tensor &a, int64_t dim) { return cumulative_extremum(a, dim, true); }
 std::tuple<Tensor, Tensor> cummin(const Tensor &a, int64_t dim) { return cumulative_extremum(a, dim, false); }
-std::tuple<Tensor, Tensor> Tensor::cummax(int64_t dim) const { return gfy::cummax(*this, dim); }
-std::tuple<Tensor, Tensor> Tensor::cummin(int64_t dim) const { return gfy::cummin(*this, dim); }
 
 } // namespace gfy

@@ -935,47 +935,6 @@ Tensor masked_fill(const Tensor &a, const Tensor &mask, const Tensor &value) {
 
 // --- Tensor methods and in-place forms ------------------------------------------------------------
 
-Tensor Tensor::add(const Tensor &o, const Scalar &al) const { return gfy::add(*this, o, al); }
-Tensor Tensor::add(const Scalar &o, const Scalar &al) const { return gfy::add(*this, o, al); }
-Tensor Tensor::sub(const Tensor &o, const Scalar &al) const { return gfy::sub(*this, o, al); }
-Tensor Tensor::sub(const Scalar &o, const Scalar &al) const { return gfy::sub(*this, o, al); }
-Tensor Tensor::mul(const Tensor &o) const { return gfy::mul(*this, o); }
-Tensor Tensor::mul(const Scalar &o) const { return gfy::mul(*this, o); }
-Tensor Tensor::div(const Tensor &o) const { return gfy::div(*this, o); }
-Tensor Tensor::div(const Scalar &o) const { return gfy::div(*this, o); }
-Tensor Tensor::pow(const Tensor &o) const { return gfy::pow(*this, o); }
-Tensor Tensor::pow(const Scalar &o) const { return gfy::pow(*this, o); }
-Tensor Tensor::neg() const { return gfy::neg(*this); }
-Tensor Tensor::abs() const { return gfy::abs(*this); }
-Tensor Tensor::exp() const { return gfy::exp(*this); }
-Tensor Tensor::log() const { return gfy::log(*this); }
-Tensor Tensor::sqrt() const { return gfy::sqrt(*this); }
-Tensor Tensor::rsqrt() const { return gfy::rsqrt(*this); }
-Tensor Tensor::relu() const { return gfy::relu(*this); }
-Tensor Tensor::sigmoid() const { return gfy::sigmoid(*this); }
-Tensor Tensor::tanh() const { return gfy::tanh(*this); }
-Tensor Tensor::clamp(std::optional<Scalar> lo, std::optional<Scalar> hi) const { return gfy::clamp(*this, lo, hi); }
-Tensor Tensor::clamp_min(const Scalar &lo) const { return gfy::clamp_min(*this, lo); }
-Tensor Tensor::clamp_max(const Scalar &hi) const { return gfy::clamp_max(*this, hi); }
-Tensor Tensor::masked_fill(const Tensor &m, const Scalar &v) const { return gfy::masked_fill(*this, m, v); }
-Tensor Tensor::masked_fill(const Tensor &m, const Tensor &v) const { return gfy::masked_fill(*this, m, v); }
-Tensor Tensor::logical_not() const { return gfy::logical_not(*this); }
-Tensor Tensor::logical_and(const Tensor &o) const { return gfy::logical_and(*this, o); }
-Tensor Tensor::logical_or(const Tensor &o) const { return gfy::logical_or(*this, o); }
-Tensor Tensor::bitwise_not() const { return gfy::bitwise_not(*this); }
-Tensor Tensor::maximum(const Tensor &o) const { return gfy::maximum(*this, o); }
-Tensor Tensor::where(const Tensor &cond, const Tensor &o) const { return gfy::where(cond, *this, o); }
-Tensor Tensor::where(const Tensor &cond, const Scalar &o) const { return gfy::where(cond, *this, o); }
-Tensor Tensor::minimum(const Tensor &o) const { return gfy::minimum(*this, o); }
-Tensor Tensor::fmod(const Tensor &o) const { return gfy::fmod(*this, o); }
-Tensor Tensor::fmod(const Scalar &o) const { return gfy::fmod(*this, o); }
-Tensor Tensor::remainder(const Tensor &o) const { return gfy::remainder(*this, o); }
-Tensor Tensor::remainder(const Scalar &o) const { return gfy::remainder(*this, o); }
-Tensor Tensor::floor_divide(const Tensor &o) const { return gfy::floor_divide(*this, o); }
-Tensor Tensor::floor_divide(const Scalar &o) const { return gfy::floor_divide(*this, o); }
-Tensor Tensor::lerp(const Tensor &end, const Scalar &w) const { return gfy::lerp(*this, end, w); }
-Tensor Tensor::lerp(const Tensor &end, const Tensor &w) const { return gfy::lerp(*this, end, w); }
-Tensor Tensor::cumprod(int64_t dim, std::optional<ScalarType> d) const { return gfy::cumprod(*this, dim, d); }
 namespace {
 /// The in-place comparisons: self takes the comparison's result, 0 or 1 in self's dtype. Other
 /// broadcasts to self, never self to other (LibTorch's in-place rule, and its message).

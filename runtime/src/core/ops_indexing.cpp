@@ -619,13 +619,4 @@ std::tuple<Tensor, Tensor> _unique(const Tensor &a, bool sorted, bool return_inv
   return {output, inverse};
 }
 
-// --- Tensor methods ------------------------------------------------------------------------------
-
-Tensor Tensor::index_select(int64_t dim, const Tensor &i) const { return gfy::index_select(*this, dim, i); }
-Tensor Tensor::gather(int64_t dim, const Tensor &i) const { return gfy::gather(*this, dim, i); }
-Tensor Tensor::scatter(int64_t dim, const Tensor &i, const Tensor &s) const { return gfy::scatter(*this, dim, i, s); }
-Tensor Tensor::scatter(int64_t dim, const Tensor &i, const Scalar &v) const { return gfy::scatter(*this, dim, i, v); }
-Tensor Tensor::masked_select(const Tensor &m, SL loc) const { return gfy::masked_select(*this, m, loc); }
-Tensor Tensor::nonzero(SL loc) const { return gfy::nonzero(*this, loc); }
-
 } // namespace gfy

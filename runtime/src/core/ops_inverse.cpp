@@ -79,6 +79,5 @@ Tensor linalg_inv(const Tensor &a, SL loc) {
   return out.to(TensorOptions(a.scalar_type()).device(a.device()));
 }
 Tensor inverse(const Tensor &a, SL loc) { return linalg_inv(a, loc); }
-Tensor Tensor::inverse(SL loc) const { return linalg_inv(*this, loc); }
 
 } // namespace gfy

@@ -164,13 +164,4 @@ Tensor baddbmm(const Tensor &self, const Tensor &b1, const Tensor &b2, const Sca
   return out;
 }
 
-// --- Tensor methods ------------------------------------------------------------------------------
-
-Tensor Tensor::matmul(const Tensor &o) const { return gfy::matmul(*this, o); }
-Tensor Tensor::mm(const Tensor &o) const { return gfy::mm(*this, o); }
-Tensor Tensor::bmm(const Tensor &o) const { return gfy::bmm(*this, o); }
-Tensor Tensor::baddbmm(const Tensor &b1, const Tensor &b2, const Scalar &beta, const Scalar &alpha) const {
-  return gfy::baddbmm(*this, b1, b2, beta, alpha);
-}
-
 } // namespace gfy

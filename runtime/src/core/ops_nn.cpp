@@ -128,9 +128,4 @@ Tensor feature_dropout(const Tensor &input, double p, bool train) {
   return input * keep / (1 - p);
 }
 
-// --- Tensor methods ------------------------------------------------------------------------------
-
-Tensor Tensor::softmax(int64_t dim, std::optional<ScalarType> d) const { return gfy::softmax(*this, dim, d); }
-Tensor Tensor::log_softmax(int64_t dim, std::optional<ScalarType> d) const { return gfy::log_softmax(*this, dim, d); }
-
 } // namespace gfy

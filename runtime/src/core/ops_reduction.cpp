@@ -228,20 +228,6 @@ bool allclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool e
   return read_scalar(*(r.is_cpu() ? r : r.to(Device(kCPU), r.scalar_type(), false, false, loc)).unsafeGetTensorImpl(), 0).toBool();
 }
 
-// --- Tensor methods ------------------------------------------------------------------------------
-
-Tensor Tensor::sum(std::optional<ScalarType> d) const { return gfy::sum(*this, d); }
-Tensor Tensor::sum(IntArrayRef dim, bool k, std::optional<ScalarType> d) const { return gfy::sum(*this, dim, k, d); }
-Tensor Tensor::mean(std::optional<ScalarType> d) const { return gfy::mean(*this, d); }
-Tensor Tensor::mean(IntArrayRef dim, bool k, std::optional<ScalarType> d) const { return gfy::mean(*this, dim, k, d); }
-Tensor Tensor::prod(std::optional<ScalarType> d) const { return gfy::prod(*this, d); }
-Tensor Tensor::prod(int64_t dim, bool k, std::optional<ScalarType> d) const { return gfy::prod(*this, dim, k, d); }
-Tensor Tensor::max() const { return gfy::max(*this); }
-std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool k) const { return gfy::max(*this, dim, k); }
-Tensor Tensor::min() const { return gfy::min(*this); }
-std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool k) const { return gfy::min(*this, dim, k); }
-Tensor Tensor::amax(IntArrayRef dim, bool k) const { return gfy::amax(*this, dim, k); }
-Tensor Tensor::amin(IntArrayRef dim, bool k) const { return gfy::amin(*this, dim, k); }
 // As LibTorch's CPU count_nonzero: a sum of the comparison with zero.
 Tensor count_nonzero(const Tensor &a, IntArrayRef dim) {
   check_defined(a, "self");
@@ -250,19 +236,6 @@ Tensor count_nonzero(const Tensor &a, IntArrayRef dim) {
 Tensor count_nonzero(const Tensor &a, std::optional<int64_t> dim) {
   check_defined(a, "self");
   return dim ? a.ne(0).sum(IntArrayRef{*dim}) : a.ne(0).sum();
-}
-Tensor Tensor::count_nonzero(IntArrayRef dim) const { return gfy::count_nonzero(*this, dim); }
-Tensor Tensor::count_nonzero(std::optional<int64_t> dim) const { return gfy::count_nonzero(*this, dim); }
-Tensor Tensor::argmax(std::optional<int64_t> dim, bool k) const { return gfy::argmax(*this, dim, k); }
-Tensor Tensor::argmin(std::optional<int64_t> dim, bool k) const { return gfy::argmin(*this, dim, k); }
-Tensor Tensor::any() const { return gfy::any(*this); }
-Tensor Tensor::any(int64_t dim, bool k) const { return gfy::any(*this, dim, k); }
-Tensor Tensor::all() const { return gfy::all(*this); }
-Tensor Tensor::all(int64_t dim, bool k) const { return gfy::all(*this, dim, k); }
-Tensor Tensor::cumsum(int64_t dim, std::optional<ScalarType> d) const { return gfy::cumsum(*this, dim, d); }
-bool Tensor::equal(const Tensor &o, SL loc) const { return gfy::equal(*this, o, loc); }
-bool Tensor::allclose(const Tensor &o, double rtol, double atol, bool en, SL loc) const {
-  return gfy::allclose(*this, o, rtol, atol, en, loc);
 }
 
 } // namespace gfy

@@ -65,9 +65,6 @@ Tensor multinomial(const Tensor &self, int64_t num_samples, bool replacement) {
   }
   return one_row ? result.squeeze(0) : result;
 }
-Tensor Tensor::multinomial(int64_t num_samples, bool replacement) const {
-  return gfy::multinomial(*this, num_samples, replacement);
-}
 
 Tensor &Tensor::bernoulli_(double p) const {
   check_defined(*this, "self");
@@ -87,8 +84,6 @@ Tensor bernoulli(const Tensor &p) {
   return empty_like(p).bernoulli_(p);
 }
 Tensor bernoulli(const Tensor &self, double p) { return empty_like(self).bernoulli_(p); }
-Tensor Tensor::bernoulli() const { return gfy::bernoulli(*this); }
-Tensor Tensor::bernoulli(double p) const { return gfy::bernoulli(*this, p); }
 
 // torch::normal's four forms: a normal draw scaled by std and shifted by mean, broadcast as
 // LibTorch (the tensor forms take the shape of their tensor arguments).

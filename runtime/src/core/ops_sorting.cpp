@@ -118,21 +118,4 @@ Tensor median(const Tensor &a) {
   return vd + where(tied, a - vd, zeros_like(a)).sum() / tied.sum();
 }
 
-// --- Tensor methods ------------------------------------------------------------------------------
-
-std::tuple<Tensor, Tensor> Tensor::sort(int64_t dim, bool desc) const { return gfy::sort(*this, dim, desc); }
-std::tuple<Tensor, Tensor> Tensor::sort(std::optional<bool> stable, int64_t dim, bool desc) const {
-  return gfy::sort(*this, stable, dim, desc);
-}
-Tensor Tensor::argsort(int64_t dim, bool desc) const { return gfy::argsort(*this, dim, desc); }
-Tensor Tensor::argsort(bool stable, int64_t dim, bool desc) const { return gfy::argsort(*this, stable, dim, desc); }
-std::tuple<Tensor, Tensor> Tensor::topk(int64_t k, int64_t dim, bool largest, bool sorted) const {
-  return gfy::topk(*this, k, dim, largest, sorted);
-}
-std::tuple<Tensor, Tensor> Tensor::kthvalue(int64_t k, int64_t dim, bool keepdim) const {
-  return gfy::kthvalue(*this, k, dim, keepdim);
-}
-Tensor Tensor::median() const { return gfy::median(*this); }
-std::tuple<Tensor, Tensor> Tensor::median(int64_t dim, bool keepdim) const { return gfy::median(*this, dim, keepdim); }
-
 } // namespace gfy

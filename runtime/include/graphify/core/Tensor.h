@@ -184,9 +184,6 @@ public:
   }
   /// A temporary's accessor would dangle (LibTorch deletes it too).
   template <class T, size_t N> TensorAccessor<T, N> accessor() && = delete;
-  bool equal(const Tensor &other, SL loc = SL::current()) const;
-  bool allclose(const Tensor &other, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false,
-                SL loc = SL::current()) const;
   Tensor cpu(SL loc = SL::current()) const;
   Tensor cuda() const;
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false,
@@ -253,10 +250,6 @@ public:
                      bool accumulate = false, SL loc = SL::current());
   Tensor &index_put_(const std::vector<indexing::TensorIndex> &indices, const Scalar &value,
                      SL loc = SL::current());
-  Tensor index_select(int64_t dim, const Tensor &index) const;
-  Tensor gather(int64_t dim, const Tensor &index) const;
-  Tensor scatter(int64_t dim, const Tensor &index, const Tensor &src) const;
-  Tensor scatter(int64_t dim, const Tensor &index, const Scalar &value) const;
   Tensor &scatter_(int64_t dim, const Tensor &index, const Tensor &src) const;
   Tensor &scatter_(int64_t dim, const Tensor &index, const Scalar &value) const;
   Tensor scatter_add(int64_t dim, const Tensor &index, const Tensor &src) const;
@@ -271,23 +264,11 @@ public:
   Tensor not_equal(const Tensor &o) const { return ne(o); }
   Tensor not_equal(const Scalar &o) const { return ne(o); }
   Tensor argwhere(SL loc = SL::current()) const { return nonzero(loc); }
-  /// The Kronecker product (LibTorch's kron: the shorter shape padded with leading ones).
-  Tensor kron(const Tensor &other) const;
-  /// The cross product with `other` along `dim` (default: the first dim of size 3).
-  Tensor cross(const Tensor &other, std::optional<int64_t> dim = std::nullopt) const;
-  /// The inverse of a (batch of) square matrices.
-  Tensor inverse(SL loc = SL::current()) const;
-  /// NaN, +inf and -inf replaced by `nan`, `posinf` (the dtype's largest value by default) and
-  /// `neginf` (its lowest).
-  Tensor nan_to_num(std::optional<double> nan = 0.0, std::optional<double> posinf = std::nullopt,
-                    std::optional<double> neginf = std::nullopt) const;
   /// self[..., index[i], ...] = value along `dim` (a Scalar or a 0-d tensor, converted to self's dtype).
   Tensor &index_fill_(int64_t dim, const Tensor &index, const Scalar &value) const;
   Tensor &index_fill_(int64_t dim, const Tensor &index, const Tensor &value) const;
   Tensor index_fill(int64_t dim, const Tensor &index, const Scalar &value) const;
   Tensor index_fill(int64_t dim, const Tensor &index, const Tensor &value) const;
-  Tensor masked_select(const Tensor &mask, SL loc = SL::current()) const;
-  Tensor nonzero(SL loc = SL::current()) const;
 
   // --- in-place ---
   Tensor &copy_(const Tensor &src, bool non_blocking = false) const;
@@ -341,11 +322,6 @@ public:
   /// Fills with 0 or 1, 1 with probability p (a number in [0, 1], or a tensor broadcast to self).
   Tensor &bernoulli_(double p = 0.5) const;
   Tensor &bernoulli_(const Tensor &p) const;
-  /// A tensor of self's shape and dtype: 1 with the probability self holds, or p.
-  Tensor bernoulli() const;
-  Tensor bernoulli(double p) const;
-  /// `num_samples` category indices per row of a 1-d or 2-d tensor of (unnormalised) probabilities.
-  Tensor multinomial(int64_t num_samples, bool replacement = false) const;
   Tensor &operator+=(const Tensor &o) { return add_(o); }
   Tensor &operator+=(const Scalar &o) { return add_(o); }
   Tensor &operator-=(const Tensor &o) { return sub_(o); }
@@ -359,25 +335,6 @@ public:
   Tensor &operator^=(const Tensor &o) { return bitwise_xor_(o); }
 
   // --- math (same semantics as the free functions in Functions.h) ---
-  Tensor add(const Tensor &other, const Scalar &alpha = 1) const;
-  Tensor add(const Scalar &other, const Scalar &alpha = 1) const;
-  Tensor sub(const Tensor &other, const Scalar &alpha = 1) const;
-  Tensor sub(const Scalar &other, const Scalar &alpha = 1) const;
-  Tensor mul(const Tensor &other) const;
-  Tensor mul(const Scalar &other) const;
-  Tensor div(const Tensor &other) const;
-  Tensor div(const Scalar &other) const;
-  Tensor pow(const Tensor &exponent) const;
-  Tensor pow(const Scalar &exponent) const;
-  Tensor neg() const;
-  Tensor abs() const;
-  Tensor exp() const;
-  Tensor log() const;
-  Tensor sqrt() const;
-  Tensor rsqrt() const;
-  Tensor relu() const;
-  Tensor sigmoid() const;
-  Tensor tanh() const;
   Tensor square() const { return mul(*this); }
   // The maps of ops.def (GFY_MAP_OP rows): sin(), atan2(other), ... (gfy::sin, gfy::atan2).
 #define GFY_OP(name, kind, dtypes, traits)
@@ -389,28 +346,11 @@ public:
 #undef GFY_TENSOR_MAP_unary
 #undef GFY_MAP_OP
 #undef GFY_OP
-  Tensor fmod(const Tensor &other) const;
-  Tensor fmod(const Scalar &other) const;
-  Tensor remainder(const Tensor &other) const;
-  Tensor remainder(const Scalar &other) const;
-  Tensor floor_divide(const Tensor &other) const;
-  Tensor floor_divide(const Scalar &other) const;
-  Tensor lerp(const Tensor &end, const Scalar &weight) const;
-  Tensor lerp(const Tensor &end, const Tensor &weight) const;
-  Tensor clamp(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt) const;
-  Tensor clamp_min(const Scalar &min) const;
-  Tensor clamp_max(const Scalar &max) const;
-  Tensor masked_fill(const Tensor &mask, const Scalar &value) const;
-  Tensor masked_fill(const Tensor &mask, const Tensor &value) const;
-  Tensor logical_not() const;
-  Tensor logical_and(const Tensor &other) const;
-  Tensor logical_or(const Tensor &other) const;
   /// In place, the result converted to this tensor's dtype (1 or 0), as LibTorch's.
   Tensor &logical_not_() const;
   Tensor &logical_and_(const Tensor &other) const;
   Tensor &logical_or_(const Tensor &other) const;
   Tensor &logical_xor_(const Tensor &other) const;
-  Tensor bitwise_not() const;
   Tensor bitwise_and(const Tensor &other) const;
   Tensor bitwise_and(const Scalar &other) const;
   Tensor bitwise_or(const Tensor &other) const;
@@ -450,87 +390,21 @@ public:
   Tensor &gt_(const Scalar &o) const;
   Tensor &ge_(const Tensor &o) const;
   Tensor &ge_(const Scalar &o) const;
-  Tensor maximum(const Tensor &o) const;
-  /// `x.where(cond, other)` == `gfy::where(cond, x, other)`.
-  Tensor where(const Tensor &condition, const Tensor &other) const;
-  Tensor where(const Tensor &condition, const Scalar &other) const;
-  Tensor minimum(const Tensor &o) const;
 
   // --- reductions ---
-  Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor sum(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor mean(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor prod(std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor prod(int64_t dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor max() const;
-  std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
   /// `x.max(other)`: LibTorch's elementwise overload, `maximum`.
   Tensor max(const Tensor &other) const { return maximum(other); }
-  Tensor min() const;
-  std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
   /// `x.min(other)`: LibTorch's elementwise overload, `minimum`.
   Tensor min(const Tensor &other) const { return minimum(other); }
-  Tensor amax(IntArrayRef dim = {}, bool keepdim = false) const;
-  Tensor amin(IntArrayRef dim = {}, bool keepdim = false) const;
-  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
-  Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
-  /// How many elements are nonzero (Long), over every dim or the ones given.
-  Tensor count_nonzero(IntArrayRef dim) const;
-  Tensor count_nonzero(std::optional<int64_t> dim = std::nullopt) const;
-  Tensor any() const;
-  Tensor any(int64_t dim, bool keepdim = false) const;
-  Tensor all() const;
-  Tensor all(int64_t dim, bool keepdim = false) const;
-  Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor cumprod(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
-  std::tuple<Tensor, Tensor> cummax(int64_t dim) const;
-  std::tuple<Tensor, Tensor> cummin(int64_t dim) const;
-  Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
-  std::tuple<Tensor, Tensor> sort(int64_t dim = -1, bool descending = false) const;
-  std::tuple<Tensor, Tensor> sort(std::optional<bool> stable, int64_t dim = -1, bool descending = false) const;
-  Tensor argsort(int64_t dim = -1, bool descending = false) const;
-  Tensor argsort(bool stable, int64_t dim = -1, bool descending = false) const;
-  std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true) const;
-  std::tuple<Tensor, Tensor> kthvalue(int64_t k, int64_t dim = -1, bool keepdim = false) const;
-  /// The lower median (of an even count, the smaller of the two middle values); NaN when the
-  /// input holds one, with the index of the first NaN along `dim`.
-  Tensor median() const;
-  std::tuple<Tensor, Tensor> median(int64_t dim, bool keepdim = false) const;
 
   // --- composites (see the free functions of the same names in Functions.h) ---
-  Tensor var(bool unbiased = true) const;
   /// `x.var(0)` reduces dim 0, as LibTorch's C++-only overload (without it, 0 would convert to
   /// `unbiased`).
   Tensor var(int dim) const { return var(IntArrayRef{int64_t(dim)}); }
   Tensor std(int dim) const { return std(IntArrayRef{int64_t(dim)}); }
-  Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
-  Tensor std(bool unbiased = true) const;
-  Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
-  Tensor norm(const Scalar &p = 2) const;
-  Tensor norm(std::optional<Scalar> p, IntArrayRef dim, bool keepdim = false) const;
-  Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
-  Tensor repeat(IntArrayRef repeats) const;
-  Tensor flip(IntArrayRef dims) const;
   /// The windows of `size` elements every `step` along `dimension`, as a new last dim: shape
   /// (..., (n - size) / step + 1, ..., size). A copy here, a view in LibTorch (docs/compat.md).
   Tensor unfold(int64_t dimension, int64_t size, int64_t step) const;
-  Tensor fliplr() const;
-  Tensor flipud() const;
-  Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;
-  Tensor tril(int64_t diagonal = 0) const;
-  Tensor diag(int64_t diagonal = 0) const;
-  Tensor triu(int64_t diagonal = 0) const;
-  Tensor reciprocal() const;
-  Tensor sign() const;
-  Tensor trunc() const;
-  Tensor floor() const;
-  Tensor ceil() const;
-  Tensor round() const;
-  Tensor isinf() const;
-  Tensor isfinite() const;
-  Tensor logical_xor(const Tensor &other) const;
   Tensor clip(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt) const {
     return clamp(min, max);
   }
@@ -542,13 +416,9 @@ public:
   Tensor new_full(IntArrayRef size, const Scalar &fill_value, const TensorOptions &options = {}) const;
 
   // --- linear algebra ---
-  Tensor dot(const Tensor &other) const;
-  Tensor mv(const Tensor &vec) const;
-  Tensor outer(const Tensor &other) const;
-  Tensor matmul(const Tensor &other) const;
-  Tensor mm(const Tensor &other) const;
-  Tensor bmm(const Tensor &other) const;
-  Tensor baddbmm(const Tensor &batch1, const Tensor &batch2, const Scalar &beta = 1, const Scalar &alpha = 1) const;
+
+  // --- methods that only forward to a function (generated from core/tensor_methods.txt) ---
+#include <graphify/core/TensorMethods.inc>
 
 private:
   // In-place methods are const, as LibTorch's: a Tensor is a handle, and writing through it
