@@ -1735,6 +1735,13 @@ DIFF_CASE(elementwise_signbit_isposinf_isneginf) {
           torch::signbit(i),  i.isposinf(),        torch::signbit(u),  torch::isneginf(u), torch::signbit(b),
           b.isposinf(),       t.signbit(),         (t / 0).isposinf(), torch::isneginf(t.log())};
 }
+DIFF_CASE(elementwise_sinc) {
+  auto x = ramp({9}, torch::kFloat, 0.25);  // quarter steps: 1 at 0, about 0 at the integers
+  auto d = ramp({5}, torch::kDouble, 0.3).requires_grad_();
+  torch::sinc(d).sum().backward();
+  return {torch::sinc(x), x.sinc(), torch::sinc(specials()), torch::sinc(ramp({5}, torch::kLong)),
+          torch::sinc(ramp({3, 4}).t()), torch::sinc(x * 40), d.grad()};
+}
 DIFF_CASE(linalg_dot_mv_outer) {
   auto a = ramp({3});
   auto b = ramp({3}, torch::kFloat, 0.5, 2);

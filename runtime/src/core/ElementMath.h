@@ -62,6 +62,15 @@ GFY_LIBM_UNARY(log10, 0.5, 3)
 GFY_LIBM_UNARY(exp2, -2, 2)
 #undef GFY_LIBM_UNARY
 
+/// sin(pi x) / (pi x), and 1 at 0; the product rounded to T first, as LibTorch computes it.
+struct sinc : AnyReal {
+  template <class T> GFY_ELEMENT_FN T operator()(T x) const {
+    if (x == T(0)) return T(1);
+    const T product = T(3.14159265358979323846) * x;
+    return GFY_LIBM(sin)(product) / product;
+  }
+};
+
 /// atan2(y, x): the angle of (x, y).
 struct atan2 : AnyReal {
   template <class T> GFY_ELEMENT_FN T operator()(T y, T x) const { return GFY_LIBM(atan2)(y, x); }
