@@ -1,11 +1,13 @@
 // CUDA runtime, driver and framework calls that stream capture forbids. Which calls they are is
 // entirely the packs' (rules/cuda.yaml): `capture_unsafe` calls (in a relaxed-mode capture window
 // those also tagged `capture_relaxed_ok` are allowed), and `stream_ordered` calls, kernel
-// launches included, whose stream argument selects the legacy default stream.
+// launches included, whose stream argument selects the legacy default stream, and tensor ops a
+// stream guard sends there (LegacyStreamGuards).
 #include "CaptureUnsafeApiCheck.h"
 
 #include "FirstCallsInWindows.h"
 #include "LazyInit.h"
+#include "LegacyStreamGuards.h"
 #include "lib/IdleGuards.h"
 #include "RelaxedThreadMode.h"
 
@@ -27,7 +29,8 @@ const CheckInfo &CaptureUnsafeApiCheck::checkInfo() {
       "or legacy-stream copies (cudaMemcpy, cudaMemset) and queries of captured work "
       "(cudaEventQuery), and work enqueued on the legacy default stream: kernel launches "
       "<<<...>>> and calls tagged stream_ordered (cudaMemcpyAsync, cudaLaunchKernel, "
-      "cudaEventRecord) without a stream, with stream 0 or with cudaStreamLegacy. Inside stream "
+      "cudaEventRecord) without a stream, with stream 0 or with cudaStreamLegacy, and tensor ops "
+      "after a stream guard that makes the default (legacy) stream current. Inside stream "
       "capture they fail with cudaErrorStreamCaptureUnsupported, invalidate the capture or run "
       "outside it; the legacy stream synchronises with the stream being captured, which is "
       "illegal whatever the capture mode. In a relaxed-mode capture window, calls tagged "
@@ -86,6 +89,7 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
   llvm::DenseSet<const Stmt *> LaunchConfigs;
   IdleGuards Guards(Ctx.api());
   RelaxedThreadMode ThreadMode(Ctx.api());
+  LegacyStreamGuards Legacy(Ctx.api());
   struct LazySite {
     const Stmt *Call;
     SourceLocation Loc;
@@ -118,6 +122,15 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
                        " on " + LegacyStreamWhy + "; pass the capturing stream",
                    &S);
     }
+    // A tensor op of the packs runs on the current stream, which a guard may have made the legacy one.
+    if (!Call->Entries.empty() && Ctx.api().isTensor(cast<Expr>(S).getType()))
+      if (const DeclStmt *Guard = Legacy.guardOf(S, Ctx.ast()))
+        Ctx.report(info(), Call->NameLoc,
+                   "'" + writtenName(*Call, Ctx.ast()) + "' runs on " + LegacyStreamWhy +
+                       " (the stream guard at line " +
+                       std::to_string(Ctx.ast().getSourceManager().getExpansionLineNumber(Guard->getBeginLoc())) +
+                       " makes it current); keep the capturing stream current",
+                   &S);
     const ApiEntry *E = Call->entryWithTag("capture_unsafe");
     // Relaxed capture mode (the capture's, or the thread's own after an exchange call) permits
     // what the packs tag capture_relaxed_ok (allocation); code that runs only when a status query

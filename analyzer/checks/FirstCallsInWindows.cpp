@@ -289,12 +289,36 @@ struct Reached {
   std::string key() const { return Lazy ? Lazy->key() : keyOf(*Entry, Call); }
 };
 
-/// The object a call in a window runs a method on, when a local or parameter names it: the
-/// variable (`draft.step()`, `stem->forward(x)` through its holder) and the fields on the way
-/// (`at.qkv.run()` and `at.proj.run()` are two objects), as an identity; empty otherwise.
-std::string namedObject(const CallExpr *CE) {
-  const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
-  const Expr *O = MCE ? CallTargets::throughAccess(MCE->getImplicitObjectArgument()) : nullptr;
+/// The range a range-based for's variable walks (`stages` of `for (auto &st : stages)`), read
+/// through the hidden range and iterator variables Clang declares for it; null otherwise.
+const Expr *loopRange(const VarDecl *VD) {
+  if (!VD->isCXXForRangeDecl() || !VD->getInit())
+    return nullptr;
+  const Expr *E = VD->getInit()->IgnoreImplicit();
+  if (const auto *Deref = dyn_cast<CXXOperatorCallExpr>(E); Deref && Deref->getOperator() == OO_Star)
+    E = Deref->getArg(0)->IgnoreImplicit();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
+    E = UO->getSubExpr()->IgnoreImplicit();
+  const auto *Begin = dyn_cast<DeclRefExpr>(E);
+  const auto *BeginVar = Begin ? dyn_cast<VarDecl>(Begin->getDecl()) : nullptr;
+  if (!BeginVar || !BeginVar->isImplicit() || !BeginVar->getInit())
+    return nullptr;
+  const Expr *Init = BeginVar->getInit()->IgnoreImplicit();
+  const Expr *Range = nullptr;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Init)) // __range.begin()
+    Range = Member->getImplicitObjectArgument();
+  else if (const auto *Call = dyn_cast<CallExpr>(Init); Call && Call->getNumArgs() == 1) // begin(__range)
+    Range = Call->getArg(0);
+  const auto *RangeRef = Range ? dyn_cast<DeclRefExpr>(Range->IgnoreImplicit()) : nullptr;
+  const auto *RangeVar = RangeRef ? dyn_cast<VarDecl>(RangeRef->getDecl()) : nullptr;
+  return RangeVar && RangeVar->isImplicit() && RangeVar->getInit() ? RangeVar->getInit() : nullptr;
+}
+
+/// The identity of the object `O` names: a local or parameter and the fields on the way, or
+/// every element of such a container (`st` of `for (auto &st : stages)` is `stages[]`: a loop
+/// over the same container before the window ran each element); empty otherwise.
+std::string objectName(const Expr *O) {
+  O = O ? CallTargets::throughAccess(O) : nullptr;
   std::string Fields;
   while (const auto *ME = dyn_cast_or_null<MemberExpr>(O)) {
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
@@ -307,7 +331,19 @@ std::string namedObject(const CallExpr *CE) {
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || !VD->hasLocalStorage())
     return "";
+  if (const Expr *Range = loopRange(VD)) {
+    std::string Container = objectName(Range);
+    return Container.empty() ? "" : Container + "[]" + Fields;
+  }
   return std::to_string(reinterpret_cast<uintptr_t>(VD->getCanonicalDecl())) + Fields;
+}
+
+/// The object a call in a window runs a method on, when a local or parameter names it: the
+/// variable (`draft.step()`, `stem->forward(x)` through its holder) and the fields on the way
+/// (`at.qkv.run()` and `at.proj.run()` are two objects), as an identity; empty otherwise.
+std::string namedObject(const CallExpr *CE) {
+  const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
+  return MCE ? objectName(MCE->getImplicitObjectArgument()) : "";
 }
 
 /// Whether a warm-up on the named object `Warm` may have warmed the window's object `Root`: the

@@ -117,9 +117,10 @@ bool holdsMany(QualType T) {
 
 
 /// The holder an accessor returns a reference to (`Registry &hooks() { static Registry h;
-/// return h; }`, `Fns &fns() { return fns_; }`), when every return names the same one.
+/// return h; }`, `Fns &fns() { return fns_; }`), or a copy of (`Registry make() { Registry r;
+/// r["a"] = f; return r; }`: the copy holds r's callables), when every return names the same one.
 const ValueDecl *returnedHolder(const FunctionDecl *FD, unsigned Depth) {
-  if (!FD || !FD->getReturnType()->isReferenceType())
+  if (!FD)
     return nullptr;
   if (const FunctionDecl *Def = FD->getDefinition())
     FD = Def;
@@ -151,6 +152,10 @@ const ValueDecl *namedHolder(const Expr *E, unsigned Depth) {
   if (!E || Depth > 8)
     return nullptr;
   E = E->IgnoreParenImpCasts();
+  // A copy or a move of a holder holds what it holds (`return r;` of a local container).
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+      Copy && Copy->getNumArgs() == 1 && Copy->getConstructor()->isCopyOrMoveConstructor())
+    return namedHolder(Copy->getArg(0), Depth + 1);
   if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
     E = UO->getSubExpr()->IgnoreParenImpCasts();
   // `(this->*step)(s)`, `(obj.*table[i])(s)`: the pointer to member names the holder.

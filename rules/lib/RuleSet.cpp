@@ -349,7 +349,7 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
     for (llvm::StringRef Tag : {"capture_entry", "runs_callables", "wraps_callable", "runs_on_new_thread"})
       if (E.hasTag(Tag) && E.CallableArgs.empty())
         return yamlError(File, Item, "entry '" + E.Name + "' is tagged " + Tag.str() + " but has no 'callable_args'");
-    for (llvm::StringRef Tag : {"capture_begin", "capture_end", "stream_ordered"})
+    for (llvm::StringRef Tag : {"capture_begin", "capture_end", "stream_ordered", "current_stream_guard"})
       if (E.hasTag(Tag) && !E.StreamArg)
         return yamlError(File, Item, "entry '" + E.Name + "' is tagged " + Tag.str() + " but has no 'stream_arg'");
     if (!E.LegacyStreams.empty() && !E.hasTag("stream_ordered"))

@@ -32,6 +32,7 @@ const char *kTags = "tags:\n"
                     "  - {name: runs_callables, doc: runs the callables it is given}\n"
                     "  - {name: capture_mode_guard, doc: sets the thread's capture mode for its scope}\n"
                     "  - {name: runs_on_new_thread, doc: runs a callable on a new thread}\n"
+                    "  - {name: current_stream_guard, doc: makes a stream current for its scope}\n"
                     "  - {name: host_array_shape, doc: shapes the host arrays it writes}\n";
 
 std::string loadError(const std::string &Pack) {
@@ -160,6 +161,9 @@ TEST(RuleSetErrors, CaptureWindowEntriesNeedTheirPositions) {
   // A mode guard whose mode argument is unknown could never be read.
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: ModeGuard, kind: constructor, tags: [capture_mode_guard]}\n"),
             "pack.yaml:3:5: error: entry 'ModeGuard' is tagged capture_mode_guard but has no 'mode_arg'");
+  // A stream guard whose stream argument is unknown could never be read.
+  EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: StreamGuard, kind: constructor, tags: [current_stream_guard]}\n"),
+            "pack.yaml:3:5: error: entry 'StreamGuard' is tagged current_stream_guard but has no 'stream_arg'");
   EXPECT_EQ(loadError("pack: p\nentries:\n  - {name: spawn, kind: function, tags: [runs_on_new_thread]}\n"),
             "pack.yaml:3:5: error: entry 'spawn' is tagged runs_on_new_thread but has no 'callable_args'");
   // A callable runner that names no callable would run nothing in the window.

@@ -364,3 +364,28 @@ void runBoundTasks(ScratchPool &pool, cudaStream_t s, cudaGraph_t *g) {
   drain();
   reset(pool);
 }
+
+// A registry returned by value from the function that fills it, then given to a head's
+// constructor: the copy holds every callable the local was given.
+using Finisher = std::function<void(cudaStream_t)>;
+static std::map<std::string, Finisher> makeFinishers() {
+  std::map<std::string, Finisher> r;
+  r["none"] = [](cudaStream_t) {};
+  r["wait"] = [](cudaStream_t s) { cudaStreamSynchronize(s); };
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  return r;
+}
+
+struct FinishingHead {
+  Finisher finish;
+  explicit FinishingHead(Finisher f) : finish(std::move(f)) {}
+  void operator()(cudaStream_t s) { finish(s); }
+};
+
+void captureHead(cudaStream_t s, cudaGraph_t *g) {
+  auto finishers = makeFinishers();
+  FinishingHead head(finishers.at("wait"));
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  head(s);
+  cudaStreamEndCapture(s, g);
+}
