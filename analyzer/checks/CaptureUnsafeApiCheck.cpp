@@ -87,7 +87,7 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
   // The configuration calls of the launches reported as launches (a <<<>>> launch is visited
   // before its configuration call, which is one of its children).
   llvm::DenseSet<const Stmt *> LaunchConfigs;
-  IdleGuards Guards(Ctx.api());
+  IdleGuards Guards(Ctx.api(), &Ctx.regions().importedIdleHelpers());
   RelaxedThreadMode ThreadMode(Ctx.api());
   LegacyStreamGuards Legacy(Ctx.api());
   struct LazySite {

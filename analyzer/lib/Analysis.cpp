@@ -171,7 +171,7 @@ public:
     // clang-tidy module, the rewriter) neither filter by check nor sort again.
     // Under the cuda-graph profile, code that runs only when a capture status query says no
     // capture is running is never captured, whichever check found it there.
-    IdleGuards Guards(Context.api());
+    IdleGuards Guards(Context.api(), &Regions.importedIdleHelpers());
     const bool Capturing = Config.ProfileKind == Profile::CudaGraph;
     std::vector<size_t> Order;
     for (size_t I = 0; I < Result.Findings.size(); ++I)
@@ -268,6 +268,11 @@ private:
       if (std::string Usr = usrOf(Base); !Usr.empty())
         Out.VirtualCaptures[Usr] = Effect;
     Out.Callables = Regions.callableFacts();
+    IdleGuards Guards(Facts->api());
+    for (const FunctionDecl *FD : Functions)
+      if (std::optional<bool> Idle = Guards.helperMeansIdle(FD))
+        if (std::string Usr = usrOf(FD); !Usr.empty())
+          Out.IdleHelpers[Usr] = *Idle;
     // Wherever the callee is declared (a header beside the sources, or in the project's
     // include/ directory, which is not under the directory of the linted files): the unit that
     // defines it knows it by its USR. The tensor library and system headers define none.

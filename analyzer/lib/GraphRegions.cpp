@@ -9,6 +9,7 @@
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Support/GlobPattern.h>
 
 namespace graphify {
@@ -592,7 +593,32 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
   Close(RelaxedWork, /*Relaxed=*/true);
   if (!Program)
     noteUnpairedCaptures(Functions, Regions);
+  else
+    importIdleHelpers(Functions, Regions);
   return Regions;
+}
+
+void GraphRegionFinder::importIdleHelpers(llvm::ArrayRef<const FunctionDecl *> Functions, GraphRegions &Regions) const {
+  struct Calls : RecursiveASTVisitor<Calls> {
+    llvm::SmallPtrSet<const FunctionDecl *, 8> Callees;
+    bool VisitCallExpr(CallExpr *CE) {
+      if (const FunctionDecl *FD = CE->getDirectCallee(); FD && FD->getReturnType()->isBooleanType() && !FD->hasBody())
+        Callees.insert(FD->getCanonicalDecl());
+      return true;
+    }
+  } Visitor;
+  for (const FunctionDecl *FD : Functions)
+    Visitor.TraverseStmt(FD->getBody());
+  for (const FunctionDecl *FD : Visitor.Callees) {
+    const SourceManager &SM = FD->getASTContext().getSourceManager();
+    std::string Usr = usrOf(FD);
+    if (Usr.empty() || SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())) || Api.isLibraryDecl(FD))
+      continue;
+    if (Lookups)
+      Lookups->insert("I:" + Usr);
+    if (std::optional<bool> Idle = Program->idleHelper(Usr))
+      Regions.importIdleHelper(FD, *Idle);
+  }
 }
 
 } // namespace graphify

@@ -14,7 +14,8 @@ namespace graphify {
 
 using namespace clang;
 
-IdleGuards::IdleGuards(const ApiResolver &Api) : Api(Api) {
+IdleGuards::IdleGuards(const ApiResolver &Api, const llvm::DenseMap<const FunctionDecl *, bool> *Imported)
+    : Api(Api), Imported(Imported) {
   for (const ApiEntry &E : Api.rules().entries())
     if (E.hasTag("capture_status_query"))
       for (const std::string &S : E.IdleStatuses)
@@ -40,6 +41,9 @@ bool IdleGuards::isBusyStatus(const Expr *E) const {
 
 std::optional<bool> IdleGuards::helperMeansIdle(const FunctionDecl *FD) const {
   const FunctionDecl *Def = nullptr;
+  if (FD && Imported && !FD->hasBody())
+    if (auto It = Imported->find(FD->getCanonicalDecl()); It != Imported->end())
+      return It->second;
   if (!FD || !FD->getReturnType()->isBooleanType() || !FD->hasBody(Def) || Api.isLibraryDecl(Def) ||
       Def->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation()))
     return std::nullopt;

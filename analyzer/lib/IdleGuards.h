@@ -11,7 +11,9 @@
 /// if (st == None) cudaStreamSynchronize(main_);`). A comparison with another enumerator of the
 /// same status type (`st == cudaStreamCaptureStatusActive`) means capturing when it holds, and a
 /// call of the project's bool function whose one return compares a fresh status
-/// (`bool capturing(s) { ...; return st != None; }`) means what that comparison means.
+/// (`bool capturing(s) { ...; return st != None; }`) means what that comparison means; in
+/// whole-program mode the helper may be defined in another unit (ProgramFacts' `IdleHelpers`,
+/// handed over by GraphRegions::importedIdleHelpers).
 ///
 /// \code
 ///   IdleGuards Guards(Ctx.api());
@@ -31,10 +33,17 @@ namespace graphify {
 
 class IdleGuards {
 public:
-  explicit IdleGuards(const ApiResolver &Api);
+  /// `Imported`: what the helpers defined in other units mean, by canonical declaration.
+  explicit IdleGuards(const ApiResolver &Api,
+                      const llvm::DenseMap<const clang::FunctionDecl *, bool> *Imported = nullptr);
 
   /// Whether `S` runs only when a capture status query said no capture is running.
   bool runsOnlyWhenIdle(const clang::Stmt &S, clang::ASTContext &Ast) const;
+
+  /// What the truth of a call of `FD` says, when `FD` is a bool function of the project whose
+  /// only return compares a status it queried (memoized; recursion answers nothing): true when
+  /// it returns true while no capture runs. Without a body here, what `Imported` says.
+  std::optional<bool> helperMeansIdle(const clang::FunctionDecl *FD) const;
 
 private:
   const ApiResolver &Api;
@@ -48,9 +57,7 @@ private:
   /// Whether `E` names an enumerator of a status type that has idle enumerators, but not one of
   /// them (`cudaStreamCaptureStatusActive`).
   bool isBusyStatus(const clang::Expr *E) const;
-  /// What the truth of a call of `FD` says, when `FD` is a bool function of the project whose
-  /// only return compares a status it queried (memoized; recursion answers nothing).
-  std::optional<bool> helperMeansIdle(const clang::FunctionDecl *FD) const;
+  const llvm::DenseMap<const clang::FunctionDecl *, bool> *Imported;
   mutable llvm::DenseMap<const clang::FunctionDecl *, std::optional<bool>> Helpers;
   /// Whether the status `E` compares was read after the last capture begin before the
   /// comparison: a call, or a local variable a query wrote with no begin call since (a field or

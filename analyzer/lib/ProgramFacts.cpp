@@ -114,6 +114,9 @@ void ProgramFacts::merge(const FactTable &U) {
   // Holders only grow: who calls them, what they are given.
   for (const auto &[Key, H] : U.Callables)
     Callables[Key].join(H);
+  // A helper's body is the same wherever it is defined: the first answer stands.
+  for (const auto &[Usr, Idle] : U.IdleHelpers)
+    IdleHelpers.emplace(Usr, Idle);
 }
 
 void ProgramFacts::beginRound() {
@@ -162,6 +165,8 @@ bool ProgramFacts::sameOn(const ProgramFacts &Other, const std::set<std::string>
     } else if (Kind == "K:") {
       const HeldCallables *A = callables(Usr), *B = Other.callables(Usr);
       Same = A && B ? *A == *B : A == B;
+    } else if (Kind == "I:") {
+      Same = idleHelper(Usr) == Other.idleHelper(Usr);
     }
     if (!Same)
       return false;
@@ -181,6 +186,7 @@ ProgramFacts ProgramFacts::snapshot() const {
   Copy.Captures = Captures;
   Copy.VirtualCaptures = VirtualCaptures;
   Copy.Callables = Callables;
+  Copy.IdleHelpers = IdleHelpers;
   return Copy;
 }
 
@@ -231,6 +237,9 @@ ProgramFacts ProgramFacts::slice(const std::set<std::string> &Lookups) const {
     } else if (Kind == "K:") {
       if (auto It = Callables.find(Key); It != Callables.end())
         Out.Callables[Key] = It->second;
+    } else if (Kind == "I:") {
+      if (auto It = IdleHelpers.find(Key); It != IdleHelpers.end())
+        Out.IdleHelpers[Key] = It->second;
     }
   }
   return Out;
@@ -254,6 +263,11 @@ const CaptureEffect *ProgramFacts::virtualCapture(const std::string &Usr) const 
 const HeldCallables *ProgramFacts::callables(const std::string &Key) const {
   auto It = Callables.find(Key);
   return It == Callables.end() ? nullptr : &It->second;
+}
+
+std::optional<bool> ProgramFacts::idleHelper(const std::string &Usr) const {
+  auto It = IdleHelpers.find(Usr);
+  return It == IdleHelpers.end() ? std::nullopt : std::optional<bool>(It->second);
 }
 
 std::string usrOf(const clang::Decl *D) {

@@ -14,7 +14,8 @@
 //                            | parameter count (a summary with no taint)},
 //         "param_entries": {usr: [O|null]}, "fields" | "field_shapes" | "field_sizes" |
 //         "globals": {usr: O|null}, "regions": {usr: "relaxed"|"strict"},
-//         "captures" | "virtual_captures": {usr: E}, "callables": {key: H} }
+//         "captures" | "virtual_captures": {usr: E}, "callables": {key: H},
+//         "idle_helpers": {usr: bool} }
 //   V = {"origin": O|null, "params": int, "any_dim": bool} | params (an int: no origin, not any_dim)
 //   O = {"what", "read": P, "steps": [{"where": P, "message"}], "size_of_selection",
 //        "from_selection", "through_control"}          P = {"file", "line", "column", "offset"}
@@ -37,7 +38,7 @@ namespace json = llvm::json;
 
 namespace {
 
-constexpr int64_t kFormatVersion = 2; // 2: region_globs, static_bounds
+constexpr int64_t kFormatVersion = 3; // 2: region_globs, static_bounds; 3: idle_helpers
 constexpr llvm::StringLiteral kUnitFormat = "graphify-unit-summary";
 constexpr llvm::StringLiteral kProgramFormat = "graphify-program-summary";
 
@@ -152,6 +153,7 @@ json::Value tableJson(const FactTable &T) {
       {"captures", mapJson(T.Captures, effectJson)},
       {"virtual_captures", mapJson(T.VirtualCaptures, effectJson)},
       {"callables", mapJson(T.Callables, callablesJson)},
+      {"idle_helpers", mapJson(T.IdleHelpers, [](bool Idle) { return json::Value(Idle); })},
   };
 }
 
@@ -342,6 +344,13 @@ bool readTable(const json::Value &V, FactTable &T, json::Path P) {
          readMap(*O, "virtual_captures", P, Effects(T.VirtualCaptures)) &&
          readMap(*O, "callables", P, [&](const json::Value &E, json::Path EP, std::string K) {
            return readCallables(E, T.Callables[K], EP);
+         }) &&
+         readMap(*O, "idle_helpers", P, [&](const json::Value &E, json::Path EP, std::string K) {
+           std::optional<bool> Idle = E.getAsBoolean();
+           if (!Idle)
+             return EP.report("expected boolean"), false;
+           T.IdleHelpers[K] = *Idle;
+           return true;
          });
 }
 

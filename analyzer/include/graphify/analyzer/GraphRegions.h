@@ -88,8 +88,14 @@ public:
   const std::map<std::string, HeldCallables> &callableFacts() const { return Callables; }
   HeldCallables &callableFact(const std::string &Key) { return Callables[Key]; }
 
+  /// Whole-program mode: the capture-status helpers this unit calls and another unit defines,
+  /// by canonical declaration, with what their truth means (IdleGuards).
+  const llvm::DenseMap<const clang::FunctionDecl *, bool> &importedIdleHelpers() const { return IdleHelpers; }
+  void importIdleHelper(const clang::FunctionDecl *FD, bool Idle) { IdleHelpers[FD->getCanonicalDecl()] = Idle; }
+
 private:
   std::map<std::string, HeldCallables> Callables;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> IdleHelpers;
   std::vector<UncheckedNote> Unseen;
   CaptureEffects Effects;
   llvm::DenseSet<const clang::Decl *> Bodies;
@@ -144,6 +150,9 @@ private:
   std::set<std::string> *Lookups = nullptr;
 
   RegionKind importedRegion(const clang::FunctionDecl *FD) const;
+  /// Whole-program mode: what the bool functions `Functions` call without a body here mean as
+  /// capture-status helpers, looked up in the program.
+  void importIdleHelpers(llvm::ArrayRef<const clang::FunctionDecl *> Functions, GraphRegions &Regions) const;
 
   bool isSeed(const clang::FunctionDecl *FD) const;
   /// Notes the captures a translation unit leaves unpaired: a function that returns with one open,

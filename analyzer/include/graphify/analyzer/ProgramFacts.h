@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -111,6 +112,10 @@ public:
   std::map<std::string, CaptureEffect> VirtualCaptures;
   /// Callable holders, by holderKey.
   std::map<std::string, HeldCallables> Callables;
+  /// The project's capture-status helpers, by USR: bool functions whose one return compares a
+  /// capture status they queried (IdleGuards::helperMeansIdle), true when they return true while
+  /// no capture is running. A call of one in another unit guards like a status test there.
+  std::map<std::string, bool> IdleHelpers;
 
   /// Stores a copy of `O` and returns its stable address (null stays null).
   const PortableOrigin *keep(const PortableOrigin *O);
@@ -126,9 +131,9 @@ private:
 };
 
 /// What one translation unit exports after a round, and which program facts it looked up
-/// (keys "S:usr", "P:usr", "F:usr", "H:usr", "N:usr", "G:usr", "R:usr", "C:usr", "V:usr", "K:key"
-/// for summaries, parameter entries, fields, field shapes, field sizes, globals, regions, capture
-/// effects, the capture effects of overriders and callable holders): a later round needs re-running only when one of those changed.
+/// (keys "S:usr", "P:usr", "F:usr", "H:usr", "N:usr", "G:usr", "R:usr", "C:usr", "V:usr", "K:key",
+/// "I:usr" for summaries, parameter entries, fields, field shapes, field sizes, globals, regions,
+/// capture effects, the capture effects of overriders, callable holders and capture-status helpers): a later round needs re-running only when one of those changed.
 struct UnitFacts : FactTable {
   std::set<std::string> Lookups;
 };
@@ -156,6 +161,8 @@ public:
   const CaptureEffect *virtualCapture(const std::string &Usr) const;
   /// What the program knows of the callable holder, or null when nothing.
   const HeldCallables *callables(const std::string &Key) const;
+  /// What the capture-status helper `Usr` returns while no capture runs, if it is one.
+  std::optional<bool> idleHelper(const std::string &Usr) const;
 
 private:
   std::set<std::string> MaskSeen; ///< summaries merged in this round
