@@ -24,7 +24,9 @@ const CXXConstructExpr *constructionOf(const VarDecl *V) {
 }
 
 /// Whether the function `Body` belongs to assigns `V` after its declaration (`s = other;`) or
-/// takes a non-const reference or address of it, either of which may change the stream it holds.
+/// takes its address, either of which may change the stream it holds. A non-const reference
+/// bound to it (`reset(s)` taking `CUDAStream &`) is not seen: such a stream is still taken as
+/// the legacy one.
 bool mayChange(const VarDecl *V, const Stmt *Body, ASTContext &Ast) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
