@@ -304,6 +304,11 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   for (unsigned I = 0; I < Callee->getNumParams() && First + I < C->Args.size(); ++I) {
     QualType T = Callee->getParamDecl(I)->getType();
     const Expr *Arg = C->Args[First + I];
+    // A wrapper's converting constructor (cv::InputOutputArray from a cv::Mat&) only holds the
+    // array for the call it is passed to, which writes it (wrappedForWriting): writing it here
+    // too would join its pixels into its shape.
+    if (isa<CXXConstructorDecl>(Callee) && Callee->getNumParams() == 1 && Api.isHostArray(Arg->getType()))
+      continue;
     std::string Note = "written by '" + Callee->getNameAsString() + "' here";
     bool ByReference = T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
                        !Api.isTensor(T) && !isForwardingReference(*Callee, I);

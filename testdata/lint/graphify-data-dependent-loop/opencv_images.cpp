@@ -100,3 +100,24 @@ int64_t points(torch::Tensor scores) {
     n += r;
   return n;
 }
+
+// Drawing at positions read from a tensor writes pixels, not the canvas's shape: its rows and its
+// type stay what the code gave it (a keypoint demo drawing joints, then walking the canvas).
+int64_t draw_keypoints(torch::Tensor kpts) {
+  cv::Mat canvas(480, 640, CV_8UC3);
+  for (int64_t i = 0; i < 17; ++i) {
+    int x = kpts[i][0].item<int>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    int y = kpts[i][1].item<int>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    cv::circle(canvas, cv::Point(x, y), 3, cv::Scalar(0, 255, 0), -1);
+    cv::rectangle(canvas, cv::Rect(x - 2, y - 2, 4, 4), cv::Scalar(255, 0, 0));
+    cv::line(canvas, cv::Point(0, 0), cv::Point(x, y), cv::Scalar(0, 0, 255));
+  }
+  int64_t n = 0;
+  for (int r = 0; r < canvas.rows; ++r)
+    n += r;
+  if (canvas.type() == CV_8UC3)
+    ++n;
+  return n;
+}

@@ -46,8 +46,23 @@ class _OutputArray : public _InputArray {
 public:
   _OutputArray(Mat &m);
 };
+class _InputOutputArray : public _OutputArray {
+public:
+  _InputOutputArray(Mat &m);
+};
 typedef const _InputArray &InputArray;
 typedef const _OutputArray &OutputArray;
+typedef const _InputOutputArray &InputOutputArray;
+
+template <typename T> struct Point_ {
+  Point_(T x, T y) : x(x), y(y) {}
+  T x = 0, y = 0;
+};
+using Point = Point_<int>;
+
+struct Scalar {
+  Scalar(double v0, double v1 = 0, double v2 = 0, double v3 = 0);
+};
 
 class Mat {
 public:
@@ -70,6 +85,7 @@ public:
   size_t total() const;
   bool empty() const;
   int channels() const;
+  int type() const;
   template <typename T> T &at(int i0, int i1);
   template <typename T> T *ptr(int i0 = 0);
   Mat &operator*=(double s);

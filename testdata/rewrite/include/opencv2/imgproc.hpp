@@ -12,4 +12,8 @@ void cvtColor(InputArray src, OutputArray dst, int code, int dstCn = 0);
 void GaussianBlur(InputArray src, OutputArray dst, Size ksize, double sigmaX, double sigmaY = 0);
 double threshold(InputArray src, OutputArray dst, double thresh, double maxval, int type);
 void findNonZero(InputArray src, OutputArray idx);
+void circle(InputOutputArray img, Point center, int radius, const Scalar &color,
+            int thickness = 1);
+void rectangle(InputOutputArray img, Rect rec, const Scalar &color, int thickness = 1);
+void line(InputOutputArray img, Point pt1, Point pt2, const Scalar &color, int thickness = 1);
 } // namespace cv
