@@ -61,7 +61,94 @@ unsigned exchangesBefore(const Stmt *S, const VarDecl *V, const CallExpr *Before
   return N;
 }
 
+/// The field of `*this` that `Arg` points to (`&mode_`), if any.
+const FieldDecl *thisFieldPointee(const Expr *Arg) {
+  const auto *UO = Arg ? dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts()) : nullptr;
+  if (!UO || UO->getOpcode() != UO_AddrOf)
+    return nullptr;
+  const auto *ME = dyn_cast<MemberExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+}
+
+/// How many times `S` names field `F` of `*this`.
+unsigned mentionsOf(const Stmt *S, const FieldDecl *F) {
+  if (!S)
+    return 0;
+  unsigned N = 0;
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->getMemberDecl() == F)
+    ++N;
+  for (const Stmt *C : S->children())
+    N += mentionsOf(C, F);
+  return N;
+}
+
+/// The calls in `S` that run whenever `S` runs to its end: not in a branch, a loop or a lambda
+/// (a checking macro's `do { ... } while (0)` runs once).
+void unconditionalCalls(const Stmt *S, ASTContext &Ast, llvm::SmallVectorImpl<const CallExpr *> &Out) {
+  if (!S || isa<LambdaExpr, IfStmt, ForStmt, WhileStmt, CXXForRangeStmt, SwitchStmt, ConditionalOperator,
+                BinaryConditionalOperator, CXXTryStmt>(S))
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp()) {
+    unconditionalCalls(BO->getLHS(), Ast, Out); // the right side may not run
+    return;
+  }
+  if (const auto *Do = dyn_cast<DoStmt>(S)) {
+    const Expr *Cond = Do->getCond();
+    if (!Cond || !Cond->isIntegerConstantExpr(Ast) || Cond->EvaluateKnownConstInt(Ast) != 0)
+      return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    Out.push_back(CE);
+  for (const Stmt *C : S->children())
+    unconditionalCalls(C, Ast, Out);
+}
+
 } // namespace
+
+std::optional<bool> RelaxedThreadMode::projectGuardMode(const CXXConstructExpr &Construct) const {
+  const CXXConstructorDecl *Ctor = Construct.getConstructor();
+  const FunctionDecl *Def = nullptr;
+  if (!Ctor || !Ctor->hasBody(Def))
+    return std::nullopt;
+  const auto *CtorDef = dyn_cast<CXXConstructorDecl>(Def);
+  if (!CtorDef)
+    return std::nullopt;
+  ASTContext &Ast = CtorDef->getASTContext();
+  llvm::SmallVector<const CallExpr *, 8> Calls;
+  unconditionalCalls(CtorDef->getBody(), Ast, Calls);
+  const CallExpr *Exchange = nullptr;
+  const ApiEntry *Entry = nullptr;
+  std::optional<ApiCall> Resolved;
+  for (const CallExpr *CE : Calls)
+    if (auto C = Api.resolve(CE); C && C->hasTag("capture_mode_exchange")) {
+      if (Exchange)
+        return false; // two switches in one constructor: no single mode to name
+      Exchange = CE;
+      Resolved = C;
+      Entry = C->entryWithTag("capture_mode_exchange");
+    }
+  if (!Exchange || !Entry || !Entry->ModeArg)
+    return std::nullopt; // not a mode guard: its constructor switches nothing for sure
+  const FieldDecl *Field = thisFieldPointee(Resolved->arg(*Entry->ModeArg));
+  // The field must reach the exchange untouched: written by its initialiser only.
+  if (!Field || mentionsOf(CtorDef->getBody(), Field) != 1)
+    return false;
+  const Expr *Mode = Field->getInClassInitializer();
+  for (const CXXCtorInitializer *Init : CtorDef->inits())
+    if (Init->getMember() == Field)
+      Mode = Init->getInit();
+  if (Mode) // `mode_(desired)`: the argument the guard was constructed with
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Mode->IgnoreImplicit()))
+      if (const auto *Param = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+        Mode = Param->getFunctionScopeIndex() < Construct.getNumArgs()
+                   ? Construct.getArg(Param->getFunctionScopeIndex())
+                   : nullptr;
+  return Mode && llvm::any_of(Entry->RelaxedModes, [&](const std::string &Name) {
+           return ApiResolver::mentionsConstant(Mode, Name, /*StringPrefix=*/"");
+         });
+}
 
 const CallExpr *RelaxedThreadMode::exchangeIn(const Stmt *S, bool &Several) const {
   if (!S || isa<LambdaExpr>(S))
@@ -90,6 +177,9 @@ std::optional<bool> RelaxedThreadMode::guardIn(const Stmt *S) const {
     const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Init);
     auto C = Construct ? Api.resolve(Construct) : std::nullopt;
     const ApiEntry *E = C ? C->entryWithTag("capture_mode_guard") : nullptr;
+    if (!E && Construct)
+      if (std::optional<bool> Project = projectGuardMode(*Construct))
+        return Project; // the project's own guard class, read from its constructor
     if (!E || !E->ModeArg)
       continue;
     const Expr *Mode = C->arg(*E->ModeArg);

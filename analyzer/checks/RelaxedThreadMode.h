@@ -11,7 +11,10 @@
 /// mode variable assigned or given by address to anything but an exchange call, decides nothing: the statement stays in the global mode.
 /// A guard object declared before it (`capture_mode_guard`: LibTorch's
 /// `c10::cuda::CUDAStreamCaptureModeGuard g{cudaStreamCaptureModeRelaxed};`) decides the same way,
-/// for the rest of its scope.
+/// for the rest of its scope, and so does an object of the project's own guard class, whose
+/// constructor (defined in the translation unit) always makes one exchange call on a field
+/// initialised with a relaxed mode, in the class or from its constructor's argument (mscclpp's
+/// `AvoidCudaGraphCaptureGuard`).
 ///
 /// \code
 ///   RelaxedThreadMode Relaxed(Ctx.api());
@@ -41,6 +44,10 @@ private:
   const clang::CallExpr *exchangeIn(const clang::Stmt *S, bool &Several) const;
   /// When `S` declares a capture-mode guard (`capture_mode_guard`): whether its mode is relaxed.
   std::optional<bool> guardIn(const clang::Stmt *S) const;
+  /// When `Construct` builds an object of the project whose constructor switches the thread's
+  /// mode (one exchange call on a field, always made): whether the mode it installs is relaxed,
+  /// from the field's initialiser or the constructor argument that initialises it.
+  std::optional<bool> projectGuardMode(const clang::CXXConstructExpr &Construct) const;
   /// Whether the exchange call `Call` (in the function whose body is `Body`) leaves the thread in
   /// relaxed mode.
   bool switchesToRelaxed(const clang::CallExpr &Call, const clang::Stmt *Body) const;

@@ -152,3 +152,72 @@ void captureUnderGuards(cudaStream_t s, cudaGraph_t *g) {
   launchStep(s, allocateAfterGuardThenExchange(64));
   cudaStreamEndCapture(s, g);
 }
+
+// A project's own guard class (mscclpp's style): its constructor always swaps in the mode held by
+// a field, initialised in the class or from the constructor's argument, and its destructor swaps
+// it back. Declared before an allocation, it makes the rest of its scope relaxed as LibTorch's does;
+// one whose constructor switches only sometimes, or to global mode, proves nothing.
+#define CUDA_THROW(call)                                                                           \
+  do {                                                                                             \
+    cudaError_t err_ = (call);                                                                     \
+    if (err_ != 0)                                                                                 \
+      throw err_;                                                                                  \
+  } while (0)
+struct AvoidGraphCaptureGuard {
+  AvoidGraphCaptureGuard() : mode_(cudaStreamCaptureModeRelaxed) {
+    CUDA_THROW(cudaThreadExchangeStreamCaptureMode(&mode_));
+  }
+  ~AvoidGraphCaptureGuard() { (void)cudaThreadExchangeStreamCaptureMode(&mode_); }
+  cudaStreamCaptureMode mode_;
+};
+class ModeSwitch {
+public:
+  explicit ModeSwitch(cudaStreamCaptureMode wanted) : mode_(wanted) { cudaThreadExchangeStreamCaptureMode(&mode_); }
+  ~ModeSwitch() { cudaThreadExchangeStreamCaptureMode(&mode_); }
+
+private:
+  cudaStreamCaptureMode mode_;
+};
+struct MaybeRelaxed {
+  explicit MaybeRelaxed(bool on) {
+    if (on)
+      cudaThreadExchangeStreamCaptureMode(&mode_);
+  }
+  cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
+};
+
+void *allocateUnderProjectGuard(unsigned long n) {
+  void *p = nullptr;
+  AvoidGraphCaptureGuard relaxed;
+  CUDA_THROW(cudaMalloc(&p, n)); // relaxed until the guard's end of scope
+  return p;
+}
+
+void *allocateUnderModeSwitch(unsigned long n, bool strict) {
+  void *p = nullptr;
+  if (strict) {
+    ModeSwitch global(cudaStreamCaptureModeGlobal);
+    cudaMalloc(&p, n);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    return p;
+  }
+  ModeSwitch relaxed(cudaStreamCaptureModeRelaxed);
+  cudaMalloc(&p, n);
+  return p;
+}
+
+void *allocateUnderMaybeRelaxed(unsigned long n, bool on) {
+  void *p = nullptr;
+  MaybeRelaxed guard(on);
+  cudaMalloc(&p, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  return p;
+}
+
+void captureUnderProjectGuards(cudaStream_t s, cudaGraph_t *g, bool strict) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  launchStep(s, allocateUnderProjectGuard(64));
+  launchStep(s, allocateUnderModeSwitch(64, strict));
+  launchStep(s, allocateUnderMaybeRelaxed(64, true));
+  cudaStreamEndCapture(s, g);
+}
