@@ -150,6 +150,12 @@ std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body, co
   }
   if (const auto *Call = dyn_cast<CallExpr>(Cond); Call && !isa<CXXOperatorCallExpr>(Call))
     return helperMeansIdle(Call->getDirectCallee());
+  if (const ValueDecl *Flag = CaptureFlags::flagNamed(Cond)) { // the application's own "in graph" flag
+    if (!Flags)
+      Flags = std::make_unique<CaptureFlags>(Api, Flag->getASTContext());
+    if (Flags->isFlag(Flag))
+      return false;
+  }
   const Expr *L = nullptr, *R = nullptr;
   BinaryOperatorKind Op;
   if (const auto *BO = dyn_cast<BinaryOperator>(Cond)) {

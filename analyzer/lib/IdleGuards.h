@@ -13,13 +13,16 @@
 /// call of the project's bool function whose one return compares a fresh status
 /// (`bool capturing(s) { ...; return st != None; }`) means what that comparison means; in
 /// whole-program mode the helper may be defined in another unit (ProgramFacts' `IdleHelpers`,
-/// handed over by GraphRegions::importedIdleHelpers).
+/// handed over by GraphRegions::importedIdleHelpers). The application's own flag set where its
+/// capture begins and cleared where it ends (CaptureFlags: `if (!capturing_)`) means capturing
+/// when it holds.
 ///
 /// \code
 ///   IdleGuards Guards(Ctx.api());
 ///   if (Guards.runsOnlyWhenIdle(*Call, Ctx.ast())) return;  // not captured
 /// \endcode
 
+#include "CaptureFlags.h"
 #include "graphify/analyzer/ApiResolver.h"
 
 #include <clang/AST/ASTContext.h>
@@ -27,6 +30,7 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringSet.h>
 
+#include <memory>
 #include <optional>
 
 namespace graphify {
@@ -59,6 +63,8 @@ private:
   bool isBusyStatus(const clang::Expr *E) const;
   const llvm::DenseMap<const clang::FunctionDecl *, bool> *Imported;
   mutable llvm::DenseMap<const clang::FunctionDecl *, std::optional<bool>> Helpers;
+  /// The unit's own capture flags, found on the first condition that tests a candidate.
+  mutable std::unique_ptr<CaptureFlags> Flags;
   /// Whether the status `E` compares was read after the last capture begin before the
   /// comparison: a call, or a local variable a query wrote with no begin call since (a field or
   /// a global may have been read anywhere, any time). `Queried` is set to the stream argument of

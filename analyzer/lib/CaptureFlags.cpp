@@ -1,0 +1,156 @@
+// The application's own capture flags. Invariant: a flag is recognised only when every write of
+// it in the unit is one of the three kinds that keep it equal to "a capture this code began is
+// running"; one other write anywhere disqualifies it.
+#include "CaptureFlags.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <functional>
+#include <optional>
+
+namespace graphify {
+
+using namespace clang;
+
+/// The declaration a flag candidate expression names: a bool field, or a bool variable with
+/// static or thread storage.
+const ValueDecl *CaptureFlags::flagNamed(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  const ValueDecl *D = nullptr;
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    D = DRE->getDecl();
+  else if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
+    D = ME->getMemberDecl();
+  if (!D || !D->getType()->isBooleanType())
+    return nullptr;
+  if (const auto *V = dyn_cast<VarDecl>(D); V && V->hasLocalStorage())
+    return nullptr;
+  return isa<FieldDecl, VarDecl>(D) ? cast<ValueDecl>(D->getCanonicalDecl()) : nullptr;
+}
+
+namespace {
+
+/// `true`, `false`, `1` or `0`, when `E` is such a literal.
+std::optional<bool> literalTruth(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (const auto *B = dyn_cast_or_null<CXXBoolLiteralExpr>(E))
+    return B->getValue();
+  if (const auto *I = dyn_cast_or_null<IntegerLiteral>(E); I && I->getValue().ule(1))
+    return I->getValue() == 1;
+  return std::nullopt;
+}
+
+} // namespace
+
+/// Walks the unit's function bodies and initialisers, noting every write of a flag candidate.
+class CaptureFlagCollector : public RecursiveASTVisitor<CaptureFlagCollector> {
+public:
+  CaptureFlagCollector(const ApiResolver &Api, CaptureFlags &Flags) : Api(Api), Flags(Flags) {}
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || isLambdaCall(FD))
+      return true;
+    const bool Begins = calls(FD, "capture_begin"), Ends = calls(FD, "capture_end");
+    const bool Ctor = isa<CXXConstructorDecl>(FD);
+    if (const auto *C = dyn_cast<CXXConstructorDecl>(FD))
+      for (const CXXCtorInitializer *Init : C->inits())
+        if (const FieldDecl *F = Init->getMember(); F && F->getType()->isBooleanType())
+          Flags.note(cast<ValueDecl>(F->getCanonicalDecl()), literalTruth(Init->getInit()) == false
+                                                                  ? CaptureFlags::Write::ClearedOnEnd
+                                                                  : CaptureFlags::Write::Other);
+    writesIn(FD->getBody(), Begins, Ends || Ctor);
+    return true;
+  }
+
+  bool VisitFieldDecl(FieldDecl *F) {
+    if (const Expr *Init = F->getInClassInitializer(); Init && F->getType()->isBooleanType() &&
+                                                       literalTruth(Init) != false)
+      Flags.note(cast<ValueDecl>(F->getCanonicalDecl()), CaptureFlags::Write::Other);
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *V) {
+    if (!V->hasLocalStorage() && V->getType()->isBooleanType() && V->getInit() && literalTruth(V->getInit()) != false)
+      Flags.note(cast<ValueDecl>(V->getCanonicalDecl()), CaptureFlags::Write::Other);
+    return true;
+  }
+
+private:
+  const ApiResolver &Api;
+  CaptureFlags &Flags;
+  llvm::DenseMap<std::pair<const FunctionDecl *, const char *>, bool> Calls;
+
+  static bool isLambdaCall(const FunctionDecl *FD) {
+    const auto *M = dyn_cast<CXXMethodDecl>(FD);
+    return M && M->getParent()->isLambda();
+  }
+
+  /// Whether `FD`'s body makes a call tagged `Tag`, itself or one call deep in the unit.
+  bool calls(const FunctionDecl *FD, const char *Tag, unsigned Depth = 0) {
+    const FunctionDecl *Def = nullptr;
+    if (!FD || !FD->hasBody(Def) || Depth > 1)
+      return false;
+    auto [It, New] = Calls.try_emplace({Def, Tag}, false);
+    if (!New)
+      return It->second;
+    bool Found = false;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S || Found)
+        return;
+      if (const auto *E = dyn_cast<Expr>(S); E && isa<CallExpr, CXXConstructExpr>(E)) {
+        if (auto C = Api.resolve(E); C && C->hasTag(Tag))
+          Found = true;
+        else if (const auto *CE = dyn_cast<CallExpr>(E); CE && !Api.isLibraryDecl(CE->getDirectCallee()))
+          Found = calls(CE->getDirectCallee(), Tag, Depth + 1);
+      }
+      for (const Stmt *Child : S->children())
+        Walk(Child);
+    };
+    Walk(Def->getBody());
+    Calls[{Def, Tag}] = Found;
+    return Found;
+  }
+
+  void writesIn(const Stmt *S, bool Begins, bool EndsOrCtor) {
+    if (!S)
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      if (const ValueDecl *D = CaptureFlags::flagNamed(BO->getLHS())) {
+        std::optional<bool> Value = BO->getOpcode() == BO_Assign ? literalTruth(BO->getRHS()) : std::nullopt;
+        Flags.note(D, Value == true && Begins          ? CaptureFlags::Write::SetOnBegin
+                      : Value == false && EndsOrCtor ? CaptureFlags::Write::ClearedOnEnd
+                                                     : CaptureFlags::Write::Other);
+      }
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
+      if (const ValueDecl *D = CaptureFlags::flagNamed(UO->getSubExpr()))
+        Flags.note(D, CaptureFlags::Write::Other);
+    if (const auto *CE = dyn_cast<CallExpr>(S)) // bound to a non-const reference: written there
+      if (const FunctionDecl *Callee = CE->getDirectCallee())
+        for (unsigned I = 0; I < CE->getNumArgs() && I < Callee->getNumParams(); ++I) {
+          QualType T = Callee->getParamDecl(I)->getType();
+          if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+            if (const ValueDecl *D = CaptureFlags::flagNamed(CE->getArg(I)))
+              Flags.note(D, CaptureFlags::Write::Other);
+        }
+    for (const Stmt *Child : S->children())
+      writesIn(Child, Begins, EndsOrCtor);
+  }
+};
+
+CaptureFlags::CaptureFlags(const ApiResolver &Api, ASTContext &Ast) {
+  CaptureFlagCollector Collector(Api, *this);
+  Collector.TraverseDecl(Ast.getTranslationUnitDecl());
+}
+
+void CaptureFlags::note(const ValueDecl *D, Write W) {
+  Record &R = Records[D];
+  R.Fits = R.Fits && W != Write::Other;
+  R.SetSomewhere = R.SetSomewhere || W == Write::SetOnBegin;
+}
+
+bool CaptureFlags::isFlag(const ValueDecl *D) const {
+  auto It = D ? Records.find(cast<ValueDecl>(D->getCanonicalDecl())) : Records.end();
+  return It != Records.end() && It->second.Fits && It->second.SetSomewhere;
+}
+
+} // namespace graphify
