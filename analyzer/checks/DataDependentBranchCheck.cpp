@@ -17,7 +17,9 @@ const CheckInfo &DataDependentBranchCheck::checkInfo() {
       "branch on a value read from a tensor",
       "Finds if, else-if, switch and conditional-operator conditions, and the left operands of "
       "&& and ||, that depend on a tensor value copied to the host (item(), is_nonzero(), "
-      "equal(), allclose(), data_ptr() reads, and anything computed from them). A trace records "
+      "equal(), allclose(), data_ptr() reads, and anything computed from them), and catch "
+      "handlers of accesses that raise on a value-dependent size (try { sel.index({0}); } "
+      "catch (...)). A trace records "
       "only the side taken while tracing and silently replays it for every input; a CUDA graph "
       "cannot branch on the host at all.",
       "Compute both sides and select with torch::where(cond, a, b), keeping the condition a "
@@ -65,6 +67,13 @@ void DataDependentBranchCheck::run(AnalysisContext &Ctx) {
       Condition(CO->getCond(), CO);
     } else if (const auto *Sw = dyn_cast<SwitchStmt>(&S)) {
       Condition(Sw->getCond(), Sw);
+    } else if (const auto *Catch = dyn_cast<CXXCatchStmt>(&S)) {
+      // `try { first = sel.index({0}); } catch (...) { ... }`: a test of the selection's size.
+      if (const TracedOrigin *O = Facts.handlerTaintOf(Catch))
+        Ctx.report(info(), Catch->getCatchLoc(),
+                   "whether this handler runs depends on " + dependenceOf(O) +
+                       "; a traced or captured graph records only one side",
+                   Catch, O, SourceRange(Catch->getCatchLoc(), Catch->getCatchLoc()));
     } else if (const auto *W = dyn_cast<WhileStmt>(&S)) {
       cover(W->getCond(), Covered); // the loop check owns loop conditions
     } else if (const auto *D = dyn_cast<DoStmt>(&S)) {

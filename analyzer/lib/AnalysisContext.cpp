@@ -175,20 +175,14 @@ const Expr *AnalysisContext::taintedLeaf(const Expr *Arg, ArgumentSlot Slot, uns
     return nullptr;
   bool Positions = Slot == ArgumentSlot::Position;
   const Expr *Inner = skipValueWrappers(Arg);
-  llvm::SmallVector<const Expr *, 4> Parts;
-  if (const auto *IL = dyn_cast<InitListExpr>(Inner)) {
-    Parts.append(IL->inits().begin(), IL->inits().end());
-  } else if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(Inner)) {
-    Parts.push_back(SIL->getSubExpr());
-  } else if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner)) {
-    if (Positions)
-      if (auto Call = api().resolve(CE); Call && !Call->Entries.empty())
-        return nullptr;
-    Parts.append(CE->arg_begin(), CE->arg_end());
-  } else {
+  const CXXConstructExpr *Constructed = nullptr;
+  auto Parts = argumentParts(Inner, Constructed);
+  if (!Parts)
     return !Positions || Inner->getType()->isIntegerType() ? Arg : nullptr;
-  }
-  for (const Expr *P : Parts)
+  if (Positions && Constructed) // a pack's construct (`Slice(0, 5)`) is no position
+    if (auto Call = api().resolve(Constructed); Call && !Call->Entries.empty())
+      return nullptr;
+  for (const Expr *P : *Parts)
     if (const Expr *Leaf = taintedLeaf(P, Slot, Depth + 1))
       return Leaf;
   return Positions ? nullptr : Arg;

@@ -50,6 +50,22 @@ const Expr *skipValueWrappers(const Expr *E) {
   return E;
 }
 
+std::optional<llvm::SmallVector<const Expr *, 4>> argumentParts(const Expr *Inner, const CXXConstructExpr *&Constructed) {
+  Constructed = nullptr;
+  llvm::SmallVector<const Expr *, 4> Parts;
+  if (const auto *IL = dyn_cast<InitListExpr>(Inner)) {
+    Parts.append(IL->inits().begin(), IL->inits().end());
+  } else if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(Inner)) {
+    Parts.push_back(SIL->getSubExpr());
+  } else if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner)) {
+    Constructed = CE;
+    Parts.append(CE->arg_begin(), CE->arg_end());
+  } else {
+    return std::nullopt;
+  }
+  return Parts;
+}
+
 // Entries named after operators describe tensor operators; a namespace-level overload for some
 // other type (c10's `operator<<(ostream&, Scalar)`) must not inherit their tags.
 static bool operatorNeedsTensor(llvm::StringRef Name) { return Name.starts_with("operator"); }

@@ -97,6 +97,9 @@ private:
   /// Per enclosing loop: its condition and increment. The variables they read step the loop
   /// (`i` of `for (i = 0; i < 8; ++i)`); the loop's own finding covers them.
   std::vector<llvm::SmallVector<const clang::Stmt *, 2>> LoopHeads;
+  /// Per enclosing try block, innermost last: when its accesses raise (the value-dependent
+  /// shapes, lengths and positions they depend on). Its handlers run under that condition.
+  std::vector<TaintValue> RaiseConditions;
   bool SawReturn = false;
   bool AllReturnsMask = true;
   bool AllReturnsHost = true;
@@ -414,6 +417,17 @@ private:
   /// The elements and the length of the host container `E` evaluates to, when they are known
   /// apart: a local container, or one returned by a function of the code.
   std::optional<std::pair<TaintValue, TaintValue>> containerParts(const clang::Expr *E);
+
+  // --- raising accesses in try blocks (BodyInterpreterRaises.cpp) ---------------------------
+
+  /// A try statement: its handlers run when an access in the block raised, a branch on what
+  /// that depends on (recorded for the handlers, and their writes follow it).
+  void tryStatement(const clang::CXXTryStmt &Try);
+  /// Joins into the innermost try block's raise condition what call `C` (`E`, its arguments'
+  /// values `ArgV`) raises on: an element position out of a tensor whose shape follows the data
+  /// (`sel.index({0})`, `select`, `narrow`), an element of a host container whose length does
+  /// (`raises_out_of_range`: `v.at(0)`), a position read from a tensor.
+  void noteRaise(const ApiCall &C, const clang::Expr *E, llvm::ArrayRef<TaintValue> ArgV);
 
   // --- host arrays (BodyInterpreterHostArrays.cpp) -------------------------------------------
 

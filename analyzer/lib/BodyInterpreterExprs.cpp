@@ -231,6 +231,7 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
     ArgV.push_back(eval(Arg));
   notePassedForRebinding(*C, First);
   dataLength(*C, E, /*Record=*/true);
+  noteRaise(*C, E, ArgV);
 
   bool ResultTensor = Api.isTensor(E->getType());
   bool TensorObject = Instance && !C->Args.empty() && Api.isTensor(C->Args[0]->getType());

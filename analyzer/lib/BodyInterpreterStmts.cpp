@@ -395,16 +395,7 @@ void BodyInterpreter::stmt(const Stmt *St) {
     return;
   }
   if (const auto *Try = dyn_cast<CXXTryStmt>(St)) {
-    TaintState Before = S;
-    stmt(Try->getTryBlock());
-    TaintState After = S;
-    for (unsigned I = 0; I < Try->getNumHandlers(); ++I) {
-      S = joinStates(Before, After);
-      S.Unreachable = false;
-      stmt(Try->getHandler(I)->getHandlerBlock());
-      After = joinStates(After, S);
-    }
-    S = After;
+    tryStatement(*Try);
     return;
   }
   if (const auto *L = dyn_cast<LabelStmt>(St)) {

@@ -77,6 +77,7 @@ void TaintFacts::clearExpressionFacts() {
   Lengths.clear();
   Used.clear();
   HostResident.clear();
+  Handlers.clear();
 }
 
 } // namespace graphify

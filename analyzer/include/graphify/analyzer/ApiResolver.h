@@ -136,6 +136,13 @@ private:
 /// class-typed values (copy/move constructors, conversion-free functional casts), and `std::move`.
 const clang::Expr *skipValueWrappers(const clang::Expr *E);
 
+/// The parts of an argument written as a list (`{0, Slice()}`, the `std::initializer_list` an
+/// `ArrayRef` is made from) or constructed from parts (a `TensorIndex` made from an integer,
+/// `Slice(0, 5)`), with `Constructed` set for the latter; nothing when `Inner` (wrappers
+/// skipped) is a leaf.
+std::optional<llvm::SmallVector<const clang::Expr *, 4>> argumentParts(const clang::Expr *Inner,
+                                                                       const clang::CXXConstructExpr *&Constructed);
+
 /// Whether `T` is a host container: a class with a `value_type` member (the standard Container
 /// and optional interface: vector, string, map, deque, optional, span). The taint analysis keeps
 /// its length apart from its elements; the recipes call a value stored into one "collected on the

@@ -14,6 +14,7 @@
 #include "graphify/analyzer/ApiResolver.h"
 #include "graphify/analyzer/ProgramFacts.h"
 
+#include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceLocation.h>
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
@@ -58,6 +59,12 @@ public:
   /// that number is a tensor's size (a `length_args` argument: `torch::tensor(keep)`), or null.
   const TracedOrigin *lengthTaintOf(const clang::Expr *E) const;
 
+  /// Why whether the handler `Catch` runs may depend on tensor values (an access in its try block
+  /// that raises for a value-dependent shape, length or position), or null.
+  const TracedOrigin *handlerTaintOf(const clang::CXXCatchStmt *Catch) const {
+    return Handlers.lookup(Catch);
+  }
+
   /// The call that put the tensor read by `E` (a local or a field) in pageable host memory,
   /// as the analysis knows it at that point, or null.
   const clang::Expr *hostResidentOrigin(const clang::Expr *E) const;
@@ -73,6 +80,10 @@ public:
   void recordMask(const clang::Expr *E) { Masks.insert(E); }
   void recordLength(const clang::Expr *E, const TracedOrigin *O);
   void recordUse(const clang::Expr *SourceCall) { Used.insert(SourceCall); }
+  void recordHandler(const clang::CXXCatchStmt *Catch, const TracedOrigin *O) {
+    if (O)
+      Handlers.try_emplace(Catch, O);
+  }
   /// What the read `E` holds (null: not known to be in host memory); the last evaluation of a
   /// loop body, the one at its fixed point, wins.
   void recordHostResident(const clang::Expr *E, const clang::Expr *Origin);
@@ -86,6 +97,7 @@ private:
   llvm::DenseSet<const clang::Expr *> Masks;
   llvm::DenseMap<const clang::Expr *, const TracedOrigin *> Lengths;
   llvm::DenseSet<const clang::Expr *> Used;
+  llvm::DenseMap<const clang::CXXCatchStmt *, const TracedOrigin *> Handlers;
   llvm::DenseMap<const clang::Expr *, const clang::Expr *> HostResident;
   std::vector<StaticBound> Bounds;
 };
