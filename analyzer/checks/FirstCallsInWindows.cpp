@@ -6,6 +6,7 @@
 
 #include "LazyInit.h"
 #include "lib/CallTargets.h"
+#include "lib/ObjectClasses.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <llvm/ADT/DenseMap.h>
@@ -154,7 +155,8 @@ struct CallRuns {
 /// and which calls enter each body (for warm-ups written in a caller).
 class Reach {
 public:
-  Reach(const AnalysisContext &Ctx) : Ctx(Ctx), Targets(Ctx.functions(), Ctx.api()) {
+  Reach(const AnalysisContext &Ctx)
+      : Ctx(Ctx), Targets(Ctx.functions(), Ctx.api()), Classes(Ctx.functions(), Ctx.regions().wholeProgram()) {
     for (const FunctionDecl *FD : Ctx.functions())
       Bodies[canon(FD)] = FD;
   }
@@ -204,7 +206,7 @@ public:
     if (const FunctionDecl *B = body(CE->getDirectCallee()))
       Out.Bodies.push_back(B);
     if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE); MCE && CallTargets::dispatchesVirtually(*MCE))
-      for (const CXXMethodDecl *O : Targets.overriders(MCE->getMethodDecl()))
+      for (const CXXMethodDecl *O : Classes.mayRun(*MCE, Targets.overriders(MCE->getMethodDecl())))
         if (const FunctionDecl *B = body(O))
           Out.Bodies.push_back(B);
     bool Indirect = false;
@@ -269,6 +271,7 @@ public:
 private:
   const AnalysisContext &Ctx;
   CallTargets Targets;
+  ObjectClasses Classes;
   llvm::DenseMap<const Decl *, const FunctionDecl *> Bodies;
   llvm::DenseMap<const Decl *, llvm::StringSet<>> Memo;
   llvm::DenseMap<const CallExpr *, CallRuns> Runs;

@@ -5,6 +5,7 @@
 #include "graphify/analyzer/GraphRegions.h"
 
 #include "CallTargets.h"
+#include "ObjectClasses.h"
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclCXX.h>
@@ -110,8 +111,9 @@ public:
   bool shouldVisitImplicitCode() const { return true; }
 
   std::vector<const Decl *> Callees;
-  /// Virtual methods called with dynamic dispatch (their overriders are callees too).
-  std::vector<const CXXMethodDecl *> Virtuals;
+  /// Calls of virtual methods with dynamic dispatch (the overriders that may run on their
+  /// object are callees too).
+  std::vector<const CXXMemberCallExpr *> Virtuals;
   /// Indirect calls: through a std::function, a function pointer (the holder, when named).
   struct IndirectCall {
     const CallExpr *Call;
@@ -152,7 +154,7 @@ public:
       } else {
         Callees.push_back(FD);
         if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE); MCE && CallTargets::dispatchesVirtually(*MCE))
-          Virtuals.push_back(MCE->getMethodDecl());
+          Virtuals.push_back(MCE);
       }
     }
     if (C && Window && C->hasTag("runs_on_new_thread"))
@@ -380,6 +382,8 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
               : CaptureEffects::Import()));
   const CaptureEffects &Effects = Regions.captureEffects();
   CallTargets Targets(Functions, Api);
+  Regions.setWholeProgram(Program != nullptr);
+  ObjectClasses Classes(Functions, Program != nullptr);
 
   // Bodies we can see: the analyzed functions and every lambda written in them. Seeds reached
   // only from relaxed capture windows are walked last, so that what strict seeds reach stays
@@ -428,8 +432,8 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
     Pending.insert(Pending.end(), C.Callees.begin(), C.Callees.end());
     Pending.insert(Pending.end(), C.Nested.begin(), C.Nested.end());
     Pending.insert(Pending.end(), C.OtherThread.begin(), C.OtherThread.end());
-    for (const CXXMethodDecl *V : C.Virtuals)
-      for (const CXXMethodDecl *O : Targets.overriders(V))
+    for (const CXXMemberCallExpr *V : C.Virtuals)
+      for (const CXXMethodDecl *O : Classes.mayRun(*V, Targets.overriders(V->getMethodDecl())))
         Pending.push_back(O);
     for (const EdgeCollector::IndirectCall &I : C.Indirect) {
       if (I.Device)

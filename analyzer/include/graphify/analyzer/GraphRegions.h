@@ -93,7 +93,13 @@ public:
   const llvm::DenseMap<const clang::FunctionDecl *, bool> &importedIdleHelpers() const { return IdleHelpers; }
   void importIdleHelper(const clang::FunctionDecl *FD, bool Idle) { IdleHelpers[FD->getCanonicalDecl()] = Idle; }
 
+  /// Whether the regions were found in whole-program mode (other units may call this one's
+  /// functions: a parameter's call sites here are not all of them).
+  bool wholeProgram() const { return WholeProgram; }
+  void setWholeProgram(bool On) { WholeProgram = On; }
+
 private:
+  bool WholeProgram = false;
   std::map<std::string, HeldCallables> Callables;
   llvm::DenseMap<const clang::FunctionDecl *, bool> IdleHelpers;
   std::vector<UncheckedNote> Unseen;
