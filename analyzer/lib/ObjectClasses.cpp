@@ -66,6 +66,16 @@ private:
   llvm::DenseSet<const DeclRefExpr *> Callees;
 };
 
+/// Whether every declaration of `F` (and, for a method, its class's definition) is in the main
+/// file: no other file can name it.
+bool declaredOnlyInMainFile(const FunctionDecl &F) {
+  const SourceManager &SM = F.getASTContext().getSourceManager();
+  auto InMain = [&](SourceLocation L) { return SM.isInMainFile(SM.getExpansionLoc(L)); };
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(&F); MD && !InMain(MD->getParent()->getLocation()))
+    return false;
+  return llvm::all_of(F.redecls(), [&](const FunctionDecl *D) { return InMain(D->getLocation()); });
+}
+
 } // namespace
 
 void ObjectClasses::index() const {
@@ -88,6 +98,8 @@ std::optional<Classes> ObjectClasses::ofParameter(const ParmVarDecl &P, unsigned
     return std::nullopt; // called through its base's method too
   if (WholeProgram && F->isExternallyVisible())
     return std::nullopt; // other units may call it with other objects
+  if (F->isExternallyVisible() && !declaredOnlyInMainFile(*F))
+    return std::nullopt; // declared in a header: the files including it may call it too
   index();
   const FunctionDecl *Key = F->getCanonicalDecl();
   auto It = Calls.find(Key);

@@ -8,8 +8,8 @@
 /// only the overriders those classes may have, not every overrider in the program
 /// (`captureNet(Net &net)` called with a `Gpt` runs `Gpt::forward`, not `Debug::forward`).
 /// Anything else is unknown: `this`, fields, globals, a function whose address is taken, a
-/// virtual function, one without a call in the unit, or one other units may call (whole-program
-/// mode, external linkage).
+/// virtual function, one without a call in the unit, or one other files may call (declared in a
+/// header, or in whole-program mode any with external linkage).
 ///
 /// \code
 ///   ObjectClasses Classes(Functions, /*WholeProgram=*/Program != nullptr);
