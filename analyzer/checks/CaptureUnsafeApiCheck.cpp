@@ -88,6 +88,14 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
   // before its configuration call, which is one of its children).
   llvm::DenseSet<const Stmt *> LaunchConfigs;
   IdleGuards Guards(Ctx.api(), &Ctx.regions().importedIdleHelpers());
+  // The calls that may run in a capture: what a bool parameter is passed there decides its tests.
+  llvm::DenseSet<const Stmt *> CapturedCalls;
+  Ctx.forEachRegionStmt([&](const Stmt &S) {
+    if (isa<CallExpr>(S))
+      CapturedCalls.insert(&S);
+  });
+  Guards.followParameters(Ctx.ast(), Ctx.regions().wholeProgram(),
+                          [&](const CallExpr &CE) { return CapturedCalls.contains(&CE); });
   RelaxedThreadMode ThreadMode(Ctx.api());
   LegacyStreamGuards Legacy(Ctx.api());
   struct LazySite {

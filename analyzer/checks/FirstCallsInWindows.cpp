@@ -156,7 +156,7 @@ struct CallRuns {
 class Reach {
 public:
   Reach(const AnalysisContext &Ctx)
-      : Ctx(Ctx), Targets(Ctx.functions(), Ctx.api()), Classes(Ctx.functions(), Ctx.regions().wholeProgram()) {
+      : Ctx(Ctx), Targets(Ctx.functions(), Ctx.api()), Classes(Ctx.ast(), Ctx.regions().wholeProgram()) {
     for (const FunctionDecl *FD : Ctx.functions())
       Bodies[canon(FD)] = FD;
   }

@@ -112,13 +112,55 @@ std::vector<const DeclRefExpr *> referencesTo(const VarDecl *V, const Stmt *Body
   return Out;
 }
 
+/// The types the packs' stream arguments have in a unit (`cudaStream_t`, `CUstream`): the
+/// parameter at `stream_arg` of each global function the packs describe with one (the runtime's
+/// and the driver's C APIs are declared at global scope), found once, when first asked.
+class StreamTypes {
+public:
+  StreamTypes(ASTContext &Ast, const ApiResolver &Api) : Ast(Ast), Api(Api) {}
+  bool contains(QualType T) const {
+    if (!Found) {
+      Found = true;
+      collect(Ast.getTranslationUnitDecl());
+    }
+    return Types.contains(T.getCanonicalType().getTypePtr());
+  }
+
+private:
+  ASTContext &Ast;
+  const ApiResolver &Api;
+  mutable bool Found = false;
+  mutable llvm::DenseSet<const Type *> Types;
+
+  void collect(const DeclContext *DC) const {
+    for (const Decl *D : DC->decls()) {
+      if (const auto *LS = dyn_cast<LinkageSpecDecl>(D)) { // extern "C" { ... }
+        collect(LS);
+        continue;
+      }
+      const auto *FD = dyn_cast<FunctionDecl>(D);
+      if (!FD || !FD->getIdentifier())
+        continue;
+      for (const ApiEntry *E : Api.rules().lookupFunction(FD->getName(), FD->getNumParams()))
+        if (E->StreamArg && *E->StreamArg < FD->getNumParams())
+          Types.insert(FD->getParamDecl(*E->StreamArg)->getType().getCanonicalType().getTypePtr());
+    }
+  }
+};
+
 /// Whether the argument `Arg` of `Call` is a device pointer of it: an argument of a kernel
 /// launch, or one of the call's pointer_args (for a copy, under a direction that keeps both
-/// pointers in device memory, or the destination of a copy to the device).
-bool isDevicePointerArgument(const Expr *Arg, const CallExpr &Call, const ApiResolver &Api) {
+/// pointers in device memory, or the destination of a copy to the device), or an argument of a
+/// function the packs do not describe that is given a stream (`launchAllReduce(t.data_ptr(),
+/// n, stream)`: a launcher, which enqueues device work on the memory; a host function could not
+/// dereference a device address).
+bool isDevicePointerArgument(const Expr *Arg, const CallExpr &Call, const ApiResolver &Api, const StreamTypes &Streams) {
   if (isa<CUDAKernelCallExpr>(Call))
     return true;
   auto Resolved = Api.resolve(&Call);
+  if ((!Resolved || Resolved->Entries.empty()) && Call.getDirectCallee() &&
+      llvm::any_of(Call.arguments(), [&](const Expr *A) { return A != Arg && Streams.contains(A->getType()); }))
+    return true;
   if (!Resolved)
     return false;
   for (const ApiEntry *E : Resolved->Entries)
@@ -144,7 +186,8 @@ bool isDevicePointerArgument(const Expr *Arg, const CallExpr &Call, const ApiRes
 /// and offsets, or through local pointers whose every use does — or nowhere (a local never used,
 /// a value discarded by a cast to void): the tensor's memory is then read and written on the
 /// device, nothing of it on the host.
-bool reachesDeviceOnly(const Expr &E, ASTContext &Ast, const ApiResolver &Api, unsigned Depth = 0) {
+bool reachesDeviceOnly(const Expr &E, ASTContext &Ast, const ApiResolver &Api, const StreamTypes &Streams,
+                       unsigned Depth = 0) {
   if (Depth > 4)
     return false;
   const Expr *Node = &E;
@@ -158,7 +201,7 @@ bool reachesDeviceOnly(const Expr &E, ASTContext &Ast, const ApiResolver &Api, u
         return false;
       // A pointer kept but never used (or only discarded: `(void)raw;`) reads nothing either.
       const std::vector<const DeclRefExpr *> Uses = referencesTo(Init, Body);
-      return llvm::all_of(Uses, [&](const DeclRefExpr *Use) { return reachesDeviceOnly(*Use, Ast, Api, Depth + 1); });
+      return llvm::all_of(Uses, [&](const DeclRefExpr *Use) { return reachesDeviceOnly(*Use, Ast, Api, Streams, Depth + 1); });
     }
     const auto *Up = Parents[0].get<Expr>();
     if (!Up)
@@ -167,7 +210,7 @@ bool reachesDeviceOnly(const Expr &E, ASTContext &Ast, const ApiResolver &Api, u
       return true; // discarded: nothing dereferences it
 
     if (const auto *Call = dyn_cast<CallExpr>(Up))
-      return llvm::is_contained(Call->arguments(), Node) && isDevicePointerArgument(Node, *Call, Api);
+      return llvm::is_contained(Call->arguments(), Node) && isDevicePointerArgument(Node, *Call, Api, Streams);
     // `p + offset`, `(CUdeviceptr)p`: the same memory.
     const auto *BO = dyn_cast<BinaryOperator>(Up);
     if (!(isa<CastExpr>(Up) || isa<ParenExpr>(Up) ||
@@ -247,6 +290,7 @@ static bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx,
 void HostSyncCheck::run(AnalysisContext &Ctx) {
   const TaintFacts &Facts = Ctx.facts();
   bool Trace = Ctx.profile() == Profile::Trace;
+  const StreamTypes Streams(Ctx.ast(), Ctx.api());
   Ctx.forEachRegionApiCall([&](const ApiCall &Call) {
     if (Call.Entries.empty())
       return;
@@ -280,7 +324,7 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
     // A device address handed to device code (`cudaMemcpyAsync(dst, t.data_ptr<float>(), n,
     // cudaMemcpyDeviceToDevice, s)`, a kernel's argument): nothing is read on the host.
     if (!Trace && Call.hasTag("host_sync") && Call.Call->getType()->isPointerType() &&
-        reachesDeviceOnly(*Call.Call, Ctx.ast(), Ctx.api()))
+        reachesDeviceOnly(*Call.Call, Ctx.ast(), Ctx.api(), Streams))
       return;
     std::string What;
     if (const ApiEntry *E = Call.entryWithTag("host_sync")) {

@@ -173,6 +173,15 @@ public:
     // capture is running is never captured, whichever check found it there.
     IdleGuards Guards(Context.api(), &Regions.importedIdleHelpers());
     const bool Capturing = Config.ProfileKind == Profile::CudaGraph;
+    llvm::DenseSet<const Stmt *> CapturedCalls;
+    if (Capturing) {
+      Context.forEachRegionStmt([&](const Stmt &S) {
+        if (isa<CallExpr>(S))
+          CapturedCalls.insert(&S);
+      });
+      Guards.followParameters(Ctx, Regions.wholeProgram(),
+                              [&](const CallExpr &CE) { return CapturedCalls.contains(&CE); });
+    }
     std::vector<size_t> Order;
     for (size_t I = 0; I < Result.Findings.size(); ++I)
       if (reported(Result.Findings[I].CheckId) &&

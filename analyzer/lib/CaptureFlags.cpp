@@ -4,6 +4,7 @@
 #include "CaptureFlags.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
 
 #include <functional>
 #include <optional>
@@ -14,8 +15,27 @@ using namespace clang;
 
 /// The declaration a flag candidate expression names: a bool field, or a bool variable with
 /// static or thread storage.
+/// The flag an accessor returns by reference (`bool &capturing() { static bool f = false; return
+/// f; }`): a function returning `bool &` whose one statement returns a flag candidate.
+static const ValueDecl *accessedFlag(const CallExpr *CE) {
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->getReturnType()->isLValueReferenceType() || !FD->hasBody(Def))
+    return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  const ReturnStmt *Ret = nullptr;
+  for (const Stmt *S : Body ? Body->body() : llvm::ArrayRef<Stmt *>{})
+    if (const auto *R = dyn_cast<ReturnStmt>(S); R && !Ret)
+      Ret = R;
+    else if (!isa<DeclStmt>(S))
+      return nullptr; // more than the flag's declaration and its return
+  return Ret ? CaptureFlags::flagNamed(Ret->getRetValue()) : nullptr;
+}
+
 const ValueDecl *CaptureFlags::flagNamed(const Expr *E) {
   E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (const auto *CE = dyn_cast_or_null<CallExpr>(E); CE && !isa<CXXOperatorCallExpr>(CE))
+    return accessedFlag(CE); // `capturing() = true`, `if (!capturing())`
   const ValueDecl *D = nullptr;
   if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
     D = DRE->getDecl();
@@ -46,6 +66,13 @@ std::optional<bool> literalTruth(const Expr *E) {
 class CaptureFlagCollector : public RecursiveASTVisitor<CaptureFlagCollector> {
 public:
   CaptureFlagCollector(const ApiResolver &Api, CaptureFlags &Flags) : Api(Api), Flags(Flags) {}
+
+  bool TraverseDecl(Decl *D) {
+    // The libraries' headers set no flag of the application's.
+    if (D && !isa<TranslationUnitDecl>(D) && D->getASTContext().getSourceManager().isInSystemHeader(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (!FD->doesThisDeclarationHaveABody() || isLambdaCall(FD))
@@ -100,7 +127,7 @@ private:
       if (const auto *E = dyn_cast<Expr>(S); E && isa<CallExpr, CXXConstructExpr>(E)) {
         if (auto C = Api.resolve(E); C && C->hasTag(Tag))
           Found = true;
-        else if (const auto *CE = dyn_cast<CallExpr>(E); CE && !Api.isLibraryDecl(CE->getDirectCallee()))
+        else if (const auto *CE = dyn_cast<CallExpr>(E); CE && CE->getDirectCallee() && !Api.isLibraryDecl(CE->getDirectCallee()))
           Found = calls(CE->getDirectCallee(), Tag, Depth + 1);
       }
       for (const Stmt *Child : S->children())

@@ -6,7 +6,9 @@
 /// constructors, with a `false` (or no) initialiser, and never writes in another way (a value not a
 /// literal, a compound assignment, its address taken). While a capture such code began runs, the
 /// flag holds; where it is false none of them does, so `if (!capturing_) sync();` decides like a
-/// capture status query. "Begins a capture" is a capture_begin call in the function's body or in
+/// capture status query. A flag may be a function's static local handed out by reference
+/// (`bool &capturing() { static bool f = false; return f; }`, set with `capturing() = true`).
+/// "Begins a capture" is a capture_begin call in the function's body or in
 /// the body of a function of the unit it calls; likewise for ends.
 ///
 /// \code
@@ -28,7 +30,8 @@ public:
   /// Whether `D` is such a flag.
   bool isFlag(const clang::ValueDecl *D) const;
 
-  /// The flag candidate `E` names (a bool field, or a bool variable that is not a local), or null.
+  /// The flag candidate `E` names (a bool field, a bool variable that is not a local, or the one
+  /// an accessor returns by reference), or null.
   static const clang::ValueDecl *flagNamed(const clang::Expr *E);
 
   /// What a write of `D` does: set true by code that begins, false by code that ends or a

@@ -380,6 +380,10 @@ bool handlerAfterGuard(const CXXTryStmt *Try, const Stmt *Thrower, const llvm::D
 
 } // namespace
 
+bool sameFlagName(const Expr *A, const Expr *B) { return A && B && sameFlag(A, B); }
+
+bool writesFlagIn(const Stmt *S, const Expr *Flag) { return writes(S, Flag); }
+
 /// The `if` whose condition is `Call`'s result, possibly negated (`if (!begin())`), and the
 /// index of its branch taken when the call returns true (0: then, 1: else).
 std::optional<std::pair<const IfStmt *, unsigned>> branchOnResult(const Stmt *Call, const Stmt *Body) {

@@ -35,6 +35,14 @@ struct FlowEnds {
   std::vector<const clang::VarDecl *> Destroyed;
 };
 
+/// Whether two flag names (a variable, a field of `this`, or a field of such a name:
+/// `use_graph`, `opts_.graphs`) name the same flag.
+bool sameFlagName(const clang::Expr *A, const clang::Expr *B);
+
+/// Whether `S` writes the flag `Flag` (an assignment, compound assignment, increment or its
+/// address taken, or a write of an object that holds it): then two tests of it may disagree.
+bool writesFlagIn(const clang::Stmt *S, const clang::Expr *Flag);
+
 /// Narrows `W` to what `FD` reaches from `Begin` (its entry when null) without passing one of
 /// `Ends`. Leaves `W` as it is when the CFG cannot be built or does not hold `Begin`. `OnTrue`:
 /// `Begin` opens the capture only when it returns true, so when it is an `if`'s condition

@@ -383,7 +383,7 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
   const CaptureEffects &Effects = Regions.captureEffects();
   CallTargets Targets(Functions, Api);
   Regions.setWholeProgram(Program != nullptr);
-  ObjectClasses Classes(Functions, Program != nullptr);
+  ObjectClasses Classes(Functions.front()->getASTContext(), Program != nullptr);
 
   // Bodies we can see: the analyzed functions and every lambda written in them. Seeds reached
   // only from relaxed capture windows are walked last, so that what strict seeds reach stays
@@ -606,7 +606,11 @@ void GraphRegionFinder::importIdleHelpers(llvm::ArrayRef<const FunctionDecl *> F
   struct Calls : RecursiveASTVisitor<Calls> {
     llvm::SmallPtrSet<const FunctionDecl *, 8> Callees;
     bool VisitCallExpr(CallExpr *CE) {
-      if (const FunctionDecl *FD = CE->getDirectCallee(); FD && FD->getReturnType()->isBooleanType() && !FD->hasBody())
+      // Bodyless helpers, and accessors of a flag other units may set (`bool &capturing()`).
+      if (const FunctionDecl *FD = CE->getDirectCallee();
+          FD && (FD->getReturnType()->isBooleanType() ? !FD->hasBody()
+                                                      : FD->getReturnType()->isLValueReferenceType() &&
+                                                            FD->getReturnType().getNonReferenceType()->isBooleanType()))
         Callees.insert(FD->getCanonicalDecl());
       return true;
     }

@@ -2,6 +2,7 @@
 // one of the packs' idle statuses decides it; any other condition leaves it captured.
 #include "IdleGuards.h"
 
+#include "CaptureFlow.h"
 #include "StatementParents.h"
 
 #include <clang/AST/ExprCXX.h>
@@ -40,11 +41,17 @@ bool IdleGuards::isBusyStatus(const Expr *E) const {
 }
 
 std::optional<bool> IdleGuards::helperMeansIdle(const FunctionDecl *FD) const {
-  const FunctionDecl *Def = nullptr;
-  if (FD && Imported && !FD->hasBody())
+  std::optional<bool> Here = localHelperMeansIdle(FD);
+  // What the unit that writes a flag found (an accessor defined in a header, set elsewhere).
+  if (!Here && FD && Imported)
     if (auto It = Imported->find(FD->getCanonicalDecl()); It != Imported->end())
       return It->second;
-  if (!FD || !FD->getReturnType()->isBooleanType() || !FD->hasBody(Def) || Api.isLibraryDecl(Def) ||
+  return Here;
+}
+
+std::optional<bool> IdleGuards::localHelperMeansIdle(const FunctionDecl *FD) const {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->getReturnType().getNonReferenceType()->isBooleanType() || !FD->hasBody(Def) || Api.isLibraryDecl(Def) ||
       Def->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation()))
     return std::nullopt;
   auto [It, New] = Helpers.try_emplace(Def->getCanonicalDecl(), std::nullopt);
@@ -150,6 +157,10 @@ std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body, co
   }
   if (const auto *Call = dyn_cast<CallExpr>(Cond); Call && !isa<CXXOperatorCallExpr>(Call))
     return helperMeansIdle(Call->getDirectCallee());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Cond))
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+      if (std::optional<bool> Captured = capturedValue(*P, DRE, Body))
+        return !*Captured; // `step(use_graph)`: true in every capture; `memcpy(..., false)`: false
   if (const ValueDecl *Flag = CaptureFlags::flagNamed(Cond)) { // the application's own "in graph" flag
     if (!Flags)
       Flags = std::make_unique<CaptureFlags>(Api, Flag->getASTContext());
@@ -186,6 +197,68 @@ std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body, co
   if (Busy && isFresh(Busy, Body, Queried) && sameStream(Queried, Stream))
     return Op == BO_NE;
   return std::nullopt;
+}
+
+void IdleGuards::followParameters(ASTContext &Ast, bool Whole, std::function<bool(const CallExpr &)> Captured) {
+  Sites = std::make_unique<CallSites>(Ast);
+  WholeProgram = Whole;
+  MayBeCaptured = std::move(Captured);
+}
+
+bool IdleGuards::guardedBegin(const Expr *Flag, const Stmt *Body) const {
+  if (!Flag || !Body || !isa<DeclRefExpr, MemberExpr>(Flag->IgnoreParenImpCasts()) || writesFlagIn(Body, Flag))
+    return false;
+  std::vector<const CallExpr *> Calls;
+  std::function<bool(const Stmt *)> Find = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(S); If && If->getCond() && !If->getConditionVariable() &&
+                                              sameFlagName(If->getCond()->IgnoreParenImpCasts(), Flag)) {
+      Calls.clear();
+      callsIn(If->getThen(), Calls);
+      if (llvm::any_of(Calls, [&](const CallExpr *CE) {
+            auto C = Api.resolve(CE);
+            return C && C->hasTag("capture_begin");
+          }))
+        return true;
+    }
+    return llvm::any_of(S->children(), Find);
+  };
+  return Find(Body);
+}
+
+std::optional<bool> IdleGuards::capturedValue(const ParmVarDecl &P, const Expr *Read, const Stmt *Body) const {
+  const auto *F = dyn_cast_or_null<FunctionDecl>(P.getDeclContext());
+  if (!Sites || !F || !P.getType()->isBooleanType() || CarryDepth > 3 || writesFlagIn(Body, Read))
+    return std::nullopt;
+  auto Calls = Sites->allCallsOf(*F, WholeProgram);
+  if (!Calls || Calls->empty())
+    return std::nullopt;
+  ++CarryDepth;
+  std::optional<bool> Value;
+  bool Known = true;
+  for (const CallExpr *CE : *Calls) {
+    if (MayBeCaptured && !MayBeCaptured(*CE))
+      continue; // never runs in a capture: whatever it passes
+    const Expr *Arg = CallSites::argumentFor(*CE, *F, P.getFunctionScopeIndex());
+    std::optional<bool> Passed;
+    if (const auto *B = Arg ? dyn_cast<CXXBoolLiteralExpr>(Arg->IgnoreParenImpCasts()) : nullptr) {
+      Passed = B->getValue();
+    } else if (Arg) {
+      const Stmt *CallerBody = enclosingBody(*CE, P.getASTContext());
+      if (std::optional<bool> Idle = meansIdle(Arg, CallerBody, nullptr))
+        Passed = !*Idle; // true means idle: false while capturing, and the other way round
+      else if (guardedBegin(Arg, CallerBody))
+        Passed = true;
+    }
+    if (!Passed || (Value && *Value != *Passed)) {
+      Known = false;
+      break;
+    }
+    Value = Passed;
+  }
+  --CarryDepth;
+  return Known ? Value : std::nullopt;
 }
 
 /// Whether `S` leaves the enclosing body: a return, a throw, a break or continue, or a block

@@ -15,13 +15,15 @@
 /// whole-program mode the helper may be defined in another unit (ProgramFacts' `IdleHelpers`,
 /// handed over by GraphRegions::importedIdleHelpers). The application's own flag set where its
 /// capture begins and cleared where it ends (CaptureFlags: `if (!capturing_)`) means capturing
-/// when it holds.
+/// when it holds, and so does a bool parameter every captured call passes as true
+/// (followParameters: `step(use_graph)` after `if (use_graph) begin();`).
 ///
 /// \code
 ///   IdleGuards Guards(Ctx.api());
 ///   if (Guards.runsOnlyWhenIdle(*Call, Ctx.ast())) return;  // not captured
 /// \endcode
 
+#include "CallSites.h"
 #include "CaptureFlags.h"
 #include "graphify/analyzer/ApiResolver.h"
 
@@ -30,6 +32,7 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringSet.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -44,9 +47,19 @@ public:
   /// Whether `S` runs only when a capture status query said no capture is running.
   bool runsOnlyWhenIdle(const clang::Stmt &S, clang::ASTContext &Ast) const;
 
+  /// Follows bool parameters into callers: a parameter that every call which may be captured
+  /// (`MayBeCaptured`) passes as true while a capture runs — `true`, the flag that guarded the
+  /// caller's begin call (`if (use_graph) begin(); step(use_graph);`), a status test or flag
+  /// that means capturing, or a parameter of the caller of the same kind — means capturing when it
+  /// holds; one they all pass as false there (`memcpy(..., /*sync=*/false)`) means idle when it
+  /// holds. Only in functions whose every call the unit shows (CallSites).
+  void followParameters(clang::ASTContext &Ast, bool WholeProgram,
+                        std::function<bool(const clang::CallExpr &)> MayBeCaptured);
+
   /// What the truth of a call of `FD` says, when `FD` is a bool function of the project whose
   /// only return compares a status it queried (memoized; recursion answers nothing): true when
-  /// it returns true while no capture runs. Without a body here, what `Imported` says.
+  /// it returns true while no capture runs (also `bool &` accessors of a capture flag). When this
+  /// unit cannot tell (no body here, or a flag set only in other units), what `Imported` says.
   std::optional<bool> helperMeansIdle(const clang::FunctionDecl *FD) const;
 
 private:
@@ -62,9 +75,22 @@ private:
   /// them (`cudaStreamCaptureStatusActive`).
   bool isBusyStatus(const clang::Expr *E) const;
   const llvm::DenseMap<const clang::FunctionDecl *, bool> *Imported;
+  /// helperMeansIdle from this unit's own body of `FD` only.
+  std::optional<bool> localHelperMeansIdle(const clang::FunctionDecl *FD) const;
   mutable llvm::DenseMap<const clang::FunctionDecl *, std::optional<bool>> Helpers;
   /// The unit's own capture flags, found on the first condition that tests a candidate.
   mutable std::unique_ptr<CaptureFlags> Flags;
+  /// Set by followParameters.
+  std::unique_ptr<CallSites> Sites;
+  bool WholeProgram = false;
+  std::function<bool(const clang::CallExpr &)> MayBeCaptured;
+  mutable unsigned CarryDepth = 0;
+  /// The value the bool parameter `P` (read by `Read` in the body `Body`) has whenever its
+  /// function runs in a capture, when every call that may be captured says the same
+  /// (followParameters).
+  std::optional<bool> capturedValue(const clang::ParmVarDecl &P, const clang::Expr *Read, const clang::Stmt *Body) const;
+  /// Whether `Flag` (a name) guarded a capture begin call in `Body` and `Body` never writes it.
+  bool guardedBegin(const clang::Expr *Flag, const clang::Stmt *Body) const;
   /// Whether the status `E` compares was read after the last capture begin before the
   /// comparison: a call, or a local variable a query wrote with no begin call since (a field or
   /// a global may have been read anywhere, any time). `Queried` is set to the stream argument of

@@ -6,9 +6,6 @@
 #include "CallTargets.h"
 #include "graphify/analyzer/ApiResolver.h"
 
-#include <clang/AST/ParentMapContext.h>
-#include <clang/AST/RecursiveASTVisitor.h>
-#include <clang/Basic/SourceManager.h>
 
 namespace graphify {
 
@@ -32,87 +29,16 @@ const CXXRecordDecl *classBehind(QualType T) {
   return RD && RD->hasDefinition() ? RD->getDefinition() : nullptr;
 }
 
-/// Collects the calls of each function and the functions referred to other than by a call.
-class CallIndex : public RecursiveASTVisitor<CallIndex> {
-public:
-  CallIndex(llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> &Calls,
-            llvm::DenseMap<const FunctionDecl *, bool> &Escaped)
-      : Calls(Calls), Escaped(Escaped) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool TraverseDecl(Decl *D) {
-    // The libraries' headers call none of the project's functions.
-    if (D && !isa<TranslationUnitDecl>(D) && D->getASTContext().getSourceManager().isInSystemHeader(D->getLocation()))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
-  }
-
-  bool VisitCallExpr(CallExpr *CE) {
-    if (const FunctionDecl *FD = CE->getDirectCallee()) {
-      Calls[FD->getCanonicalDecl()].push_back(CE);
-      if (const auto *Callee = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
-        Callees.insert(Callee);
-    }
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()); FD && !Callees.contains(DRE))
-      Escaped[FD->getCanonicalDecl()] = true; // `&captureNet`, `std::function f = captureNet`
-    return true;
-  }
-
-private:
-  llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> &Calls;
-  llvm::DenseMap<const FunctionDecl *, bool> &Escaped;
-  llvm::DenseSet<const DeclRefExpr *> Callees;
-};
-
-/// Whether every declaration of `F` (and, for a method, its class's definition) is in the main
-/// file: no other file can name it.
-bool declaredOnlyInMainFile(const FunctionDecl &F) {
-  const SourceManager &SM = F.getASTContext().getSourceManager();
-  auto InMain = [&](SourceLocation L) { return SM.isInMainFile(SM.getExpansionLoc(L)); };
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(&F); MD && !InMain(MD->getParent()->getLocation()))
-    return false;
-  return llvm::all_of(F.redecls(), [&](const FunctionDecl *D) { return InMain(D->getLocation()); });
-}
-
 } // namespace
-
-void ObjectClasses::index() const {
-  if (Indexed)
-    return;
-  Indexed = true;
-  if (Functions.empty())
-    return;
-  CallIndex Index(Calls, Escaped);
-  // The whole unit, global initialisers included (a dispatch table takes addresses). A call is
-  // visited before the callee's reference in it, a child of the call.
-  Index.TraverseDecl(Functions.front()->getASTContext().getTranslationUnitDecl());
-}
 
 std::optional<Classes> ObjectClasses::ofParameter(const ParmVarDecl &P, unsigned Depth) const {
   const auto *F = dyn_cast_or_null<FunctionDecl>(P.getDeclContext());
-  if (!F)
-    return std::nullopt;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(F); MD && MD->isVirtual())
-    return std::nullopt; // called through its base's method too
-  if (WholeProgram && F->isExternallyVisible())
-    return std::nullopt; // other units may call it with other objects
-  if (F->isExternallyVisible() && !declaredOnlyInMainFile(*F))
-    return std::nullopt; // declared in a header: the files including it may call it too
-  index();
-  const FunctionDecl *Key = F->getCanonicalDecl();
-  auto It = Calls.find(Key);
-  if (Escaped.lookup(Key) || It == Calls.end())
+  auto Calls = F ? Sites.allCallsOf(*F, WholeProgram) : std::nullopt;
+  if (!Calls)
     return std::nullopt;
   Classes Out;
-  const unsigned Index = P.getFunctionScopeIndex();
-  for (const CallExpr *CE : It->second) {
-    // An operator's call lists its object first; a member call does not.
-    unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(F) ? 1 : 0;
-    if (Index + Shift >= CE->getNumArgs())
-      return std::nullopt; // a default argument
-    auto Passed = of(CE->getArg(Index + Shift), Depth + 1);
+  for (const CallExpr *CE : *Calls) {
+    auto Passed = of(CallSites::argumentFor(*CE, *F, P.getFunctionScopeIndex()), Depth + 1);
     if (!Passed)
       return std::nullopt;
     Out.append(Passed->begin(), Passed->end());

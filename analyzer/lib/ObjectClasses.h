@@ -12,9 +12,11 @@
 /// header, or in whole-program mode any with external linkage).
 ///
 /// \code
-///   ObjectClasses Classes(Functions, /*WholeProgram=*/Program != nullptr);
+///   ObjectClasses Classes(Ast, /*WholeProgram=*/Program != nullptr);
 ///   for (const CXXMethodDecl *O : Classes.mayRun(MCE, Targets.overriders(MCE->getMethodDecl())))
 /// \endcode
+
+#include "CallSites.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
@@ -29,8 +31,7 @@ namespace graphify {
 
 class ObjectClasses {
 public:
-  ObjectClasses(llvm::ArrayRef<const clang::FunctionDecl *> Functions, bool WholeProgram)
-      : Functions(Functions), WholeProgram(WholeProgram) {}
+  ObjectClasses(clang::ASTContext &Ast, bool WholeProgram) : WholeProgram(WholeProgram), Sites(Ast) {}
 
   /// Of `Overriders` (of the method `Call` names), those that may run on its object: each
   /// overrider defined in one of the object's possible classes or below, and the final
@@ -44,15 +45,9 @@ public:
                                                                        unsigned Depth = 0) const;
 
 private:
-  llvm::ArrayRef<const clang::FunctionDecl *> Functions;
   bool WholeProgram;
-  /// Per function (canonical): the calls of it in the unit; functions referred to otherwise
-  /// (their address taken, passed as a callable) are in Escaped.
-  mutable llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> Calls;
-  mutable llvm::DenseMap<const clang::FunctionDecl *, bool> Escaped;
-  mutable bool Indexed = false;
+  CallSites Sites;
 
-  void index() const;
   std::optional<llvm::SmallVector<const clang::CXXRecordDecl *, 2>> ofParameter(const clang::ParmVarDecl &P,
                                                                                 unsigned Depth) const;
 };

@@ -115,3 +115,27 @@ void captureWithOption(cudaStream_t s, cudaGraph_t *g, Options &o, bool wanted) 
   syncUnlessOption(o);
   cudaStreamEndCapture(s, g);
 }
+
+// The flag handed out by reference from a function's static local (TurboMind's style).
+inline bool &isCapturing() {
+  static thread_local bool flag = false;
+  return flag;
+}
+void dumpUnlessCapturing(cudaStream_t s) {
+  if (!isCapturing())
+    cudaStreamSynchronize(s);
+}
+void captureDecode(cudaStream_t s, cudaGraph_t *g) {
+  isCapturing() = true;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  dumpUnlessCapturing(s);
+  cudaStreamEndCapture(s, g);
+  isCapturing() = false;
+}
+
+// A call through a function pointer in the file: the search for flags reads every body.
+void (*onStep)(cudaStream_t) = nullptr;
+void stepHook(cudaStream_t s) {
+  if (onStep)
+    onStep(s);
+}
