@@ -27,6 +27,8 @@ void BodyInterpreter::seedParameters() {
     if (Api.isTensor(P->getType())) {
       S.DynamicShapes[P] = V;
       S.HostTensors[P] = A.paramPlaceholder(P);
+      if (A.alwaysGivenMask(FD, I))
+        S.Masks.insert(P);
       continue;
     }
     S.Values[{P, nullptr}] = V;

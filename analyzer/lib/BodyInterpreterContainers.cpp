@@ -207,8 +207,11 @@ TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary
   // A tensor argument stands for its shape (the callee's bit for a tensor parameter).
   llvm::SmallVector<TaintValue, 4> Value(ArgV.begin(), ArgV.end());
   for (unsigned I = First; I < Value.size(); ++I)
-    if (I - First < Callee->getNumParams() && Api.isTensor(Callee->getParamDecl(I - First)->getType()))
+    if (I - First < Callee->getNumParams() && Api.isTensor(Callee->getParamDecl(I - First)->getType())) {
       Value[I] = dynamicShape(C.Args[I]);
+      if (isMask(C.Args[I])) // a mask at every call makes the parameter one (alwaysGivenMask)
+        A.noteMaskArgument(Callee, I - First, C.Call);
+    }
   for (unsigned I = First; InRegion && I < Value.size(); ++I)
     if (Value[I].tainted()) {
       unsigned Param = I - First;

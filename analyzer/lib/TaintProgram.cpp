@@ -40,7 +40,24 @@ unsigned TaintAnalysis::Impl::weight() const {
   for (const auto *Entries : {&ParamEntry, &ParamSizeEntry})
     for (const auto &KV : *Entries)
       W += llvm::count_if(KV.second, [](const TracedOrigin *O) { return O != nullptr; });
+  for (const auto &KV : MaskArguments)
+    W += KV.second.size();
   return W;
+}
+
+void TaintAnalysis::Impl::noteMaskArgument(const FunctionDecl *Callee, unsigned Index, const Expr *Call) {
+  MaskArguments[{key(Callee), Index}].insert(Call);
+}
+
+bool TaintAnalysis::Impl::alwaysGivenMask(const FunctionDecl *FD, unsigned Index) {
+  auto It = MaskArguments.find({key(FD), Index});
+  if (It == MaskArguments.end())
+    return false;
+  if (!Sites)
+    Sites = std::make_unique<CallSites>(Ctx);
+  auto Calls = Sites->allCallsOf(*FD, /*WholeProgram=*/Program != nullptr);
+  return Calls && !Calls->empty() &&
+         llvm::all_of(*Calls, [&](const CallExpr *CE) { return It->second.contains(CE); });
 }
 
 void TaintAnalysis::Impl::noteParamEntry(const FunctionDecl *Callee, unsigned Index, const TracedOrigin *O, bool Size) {

@@ -5,6 +5,7 @@
 /// imports them from other translation units' facts (ProgramFacts) and exports this one's.
 /// Private to the taint analysis (TaintAnalysis::Impl); BodyInterpreter reads and grows it.
 
+#include "CallSites.h"
 #include "TaintSupport.h"
 
 #include "graphify/analyzer/ProgramFacts.h"
@@ -12,8 +13,10 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SmallPtrSet.h>
 
 #include <functional>
+#include <memory>
 #include <map>
 #include <optional>
 #include <set>
@@ -72,6 +75,16 @@ class TaintAnalysis::Impl {public:
   unsigned weight() const;
 
   void noteParamEntry(const clang::FunctionDecl *Callee, unsigned Index, const TracedOrigin *O, bool Size = false);
+
+  /// Per function and tensor parameter: the calls that passed it a boolean mask, in any round
+  /// (mask-ness of an argument only grows from round to round).
+  llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>, llvm::SmallPtrSet<const clang::Expr *, 4>>
+      MaskArguments;
+  std::unique_ptr<CallSites> Sites;
+  void noteMaskArgument(const clang::FunctionDecl *Callee, unsigned Index, const clang::Expr *Call);
+  /// Whether every call `FD` can have (CallSites) passed a boolean mask as parameter `Index`
+  /// (`sample(logits, scores > t)` everywhere: the parameter is a mask in its body).
+  bool alwaysGivenMask(const clang::FunctionDecl *FD, unsigned Index);
 
   /// What parameter `Index` receives at some call site: its value, or (`Size`) a host
   /// container's length. Another TU's entries say only the value, which stands for both there.

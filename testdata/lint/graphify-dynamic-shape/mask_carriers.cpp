@@ -32,3 +32,24 @@ struct Carriers : torch::nn::Module {
     return r.sum() + s.sum() + l.sum() + a.sum() + b.sum() + c.sum() + d.sum() + e.sum() + f.sum() + g.sum() + h.sum();
   }
 };
+
+// A factory told the Bool dtype makes a mask. A tensor parameter that every call of its function
+// in the file passes a mask is one:
+// indexing with it selects. Given a mask at one call and a position at another, it is not known.
+static torch::Tensor allowedLogits(const torch::Tensor &logits, const torch::Tensor &vocab_mask) {
+  return logits.index({vocab_mask});
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+}
+static torch::Tensor pick(const torch::Tensor &x, const torch::Tensor &which) { return x.index({which}); }
+
+struct Sampler : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor logits, torch::Tensor scores) {
+    auto a = allowedLogits(logits, scores > 0.5);
+    auto b = pick(logits, scores > 0.5);
+    auto c = pick(logits, scores.argmax());
+    auto allowed = torch::ones({logits.size(0)}, torch::kBool);
+    auto d = logits.index({allowed});
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+    return a.sum() + b.sum() + c.sum() + d.sum();
+  }
+};
