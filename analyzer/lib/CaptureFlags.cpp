@@ -77,7 +77,6 @@ public:
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (!FD->doesThisDeclarationHaveABody() || isLambdaCall(FD))
       return true;
-    const bool Begins = calls(FD, "capture_begin"), Ends = calls(FD, "capture_end");
     const bool Ctor = isa<CXXConstructorDecl>(FD);
     if (const auto *C = dyn_cast<CXXConstructorDecl>(FD))
       for (const CXXCtorInitializer *Init : C->inits())
@@ -85,7 +84,7 @@ public:
           Flags.note(cast<ValueDecl>(F->getCanonicalDecl()), literalTruth(Init->getInit()) == false
                                                                   ? CaptureFlags::Write::ClearedOnEnd
                                                                   : CaptureFlags::Write::Other);
-    writesIn(FD->getBody(), Begins, Ends || Ctor);
+    writesIn(FD->getBody(), *FD, Ctor);
     return true;
   }
 
@@ -138,15 +137,19 @@ private:
     return Found;
   }
 
-  void writesIn(const Stmt *S, bool Begins, bool EndsOrCtor) {
+  /// Notes the writes of flag candidates in `S`, a part of `FD`'s body. Whether `FD` begins or
+  /// ends a capture is asked only at such a write (most bodies write none).
+  void writesIn(const Stmt *S, const FunctionDecl &FD, bool Ctor) {
     if (!S)
       return;
     if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
       if (const ValueDecl *D = CaptureFlags::flagNamed(BO->getLHS())) {
         std::optional<bool> Value = BO->getOpcode() == BO_Assign ? literalTruth(BO->getRHS()) : std::nullopt;
-        Flags.note(D, Value == true && Begins          ? CaptureFlags::Write::SetOnBegin
-                      : Value == false && EndsOrCtor ? CaptureFlags::Write::ClearedOnEnd
-                                                     : CaptureFlags::Write::Other);
+        const bool Set = Value == true && calls(&FD, "capture_begin");
+        const bool Cleared = Value == false && (Ctor || calls(&FD, "capture_end"));
+        Flags.note(D, Set       ? CaptureFlags::Write::SetOnBegin
+                      : Cleared ? CaptureFlags::Write::ClearedOnEnd
+                                : CaptureFlags::Write::Other);
       }
     if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
       if (const ValueDecl *D = CaptureFlags::flagNamed(UO->getSubExpr()))
@@ -160,7 +163,7 @@ private:
               Flags.note(D, CaptureFlags::Write::Other);
         }
     for (const Stmt *Child : S->children())
-      writesIn(Child, Begins, EndsOrCtor);
+      writesIn(Child, FD, Ctor);
   }
 };
 

@@ -6,7 +6,6 @@
 #include "CallTargets.h"
 #include "graphify/analyzer/ApiResolver.h"
 
-
 namespace graphify {
 
 using namespace clang;
