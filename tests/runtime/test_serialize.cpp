@@ -10,11 +10,17 @@
 #include <sstream>
 #include <string>
 
+#include <unistd.h>
+
 namespace {
 
 using namespace gfy;
 
-std::string temp_path(const char *name) { return ::testing::TempDir() + "gfy_serialize_" + name; }
+// The suite runs several times at once (runtime.isa.* and the tests discovered one by one under
+// ctest -j), so each process writes its own files: a shared name let one run read another's.
+std::string temp_path(const char *name) {
+  return ::testing::TempDir() + "gfy_serialize_" + std::to_string(::getpid()) + "_" + name;
+}
 
 struct TinyNetImpl : nn::Module {
   TinyNetImpl()
