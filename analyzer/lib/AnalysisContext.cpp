@@ -4,6 +4,8 @@
 // with its caret on a file location a user can open.
 #include "graphify/analyzer/AnalysisContext.h"
 
+#include "DeadCode.h"
+
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/Basic/SourceManager.h>
@@ -62,6 +64,11 @@ public:
       Visit(*S, *Here);
     // A region body's site holds for everything under it; a window's only for what begins inside
     // it: an end call inside a branch closes the window there, not at the end of the branch.
+    // Code after a block's `return` never runs (DeadCode.h).
+    if (const auto *Block = dyn_cast<CompoundStmt>(S)) {
+      forEachLiveChild(*Block, [&](const Stmt &Child) { walk(&Child, Site); });
+      return;
+    }
     for (const Stmt *Child : S->children())
       walk(Child, Site);
   }

@@ -5,6 +5,7 @@
 #include "graphify/analyzer/GraphRegions.h"
 
 #include "CallTargets.h"
+#include "DeadCode.h"
 #include "ObjectClasses.h"
 
 #include <clang/AST/Attr.h>
@@ -134,6 +135,15 @@ public:
   /// (`runs_on_new_thread`: `std::thread t([&] { ... });`). They are not the window's own code,
   /// so their bodies are left to their own collectors; the window decides how they are checked.
   std::vector<const Decl *> OtherThread;
+
+  /// Calls written only after a block's `return` run nothing (DeadCode.h).
+  bool TraverseCompoundStmt(CompoundStmt *Block, DataRecursionQueue * = nullptr) {
+    if (!WalkUpFromCompoundStmt(Block))
+      return false;
+    bool Going = true;
+    forEachLiveChild(*Block, [&](const Stmt &Child) { Going = Going && TraverseStmt(const_cast<Stmt *>(&Child)); });
+    return Going;
+  }
 
   bool TraverseLambdaExpr(LambdaExpr *LE) {
     if (ThreadEntries.contains(LE))
