@@ -83,6 +83,8 @@ FunctionSummary BodyInterpreter::summarize() const {
   Sum.ReturnsHost = SawReturn && AllReturnsHost;
   Sum.SawReturn = SawReturn;
   Sum.WritesFields = FieldsWritten;
+  Sum.RebindsTensorFields = TensorFieldsRebound;
+  Sum.RebindsAnyTensorField = MayRebindAnyTensorField;
   for (const ParmVarDecl *P : FD->parameters()) {
     QualType T = P->getType();
     bool Out = mayWriteThrough(T);

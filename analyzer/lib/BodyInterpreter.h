@@ -252,6 +252,20 @@ private:
   llvm::DenseMap<const clang::VarDecl *, bool> FieldsTrackedLocally;
   std::map<std::pair<const void *, const void *>, std::unique_ptr<char>> LocalFieldKeys;
 
+  /// Tensor fields this body rebinds, itself or through its calls, and whether it may rebind any
+  /// (FunctionSummary::RebindsTensorFields).
+  llvm::SmallVector<const clang::FieldDecl *, 4> TensorFieldsRebound;
+  bool MayRebindAnyTensorField = false;
+  void noteTensorFieldRebound(const clang::FieldDecl *F);
+  /// The shape `ME` holds when it is a tensor field of *this this body rebound on every path
+  /// (TaintState::ThisFieldShapes); none otherwise.
+  std::optional<TaintValue> reboundThisFieldShape(const clang::MemberExpr *ME) const;
+  /// `ME = value` rebinds a tensor field: of *this, tracked along the flow from here.
+  void rebindThisFieldShape(const clang::MemberExpr *ME, TaintValue V);
+  /// A call that may rebind fields: the rebound fields it may touch hold the TU-wide shape again.
+  /// `Resolved` is false for a call graphify cannot resolve (through a pointer, dependent).
+  void forgetFieldShapesCallMayRebind(const ApiCall *C);
+
   /// The value `Target` (a local or a field) now holds has the shape of `Value`. Locals are
   /// overwritten (`Strong`) or joined (an element stored into a container); fields are joined
   /// TU-wide.

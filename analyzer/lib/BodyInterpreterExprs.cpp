@@ -220,8 +220,12 @@ bool BodyInterpreter::isInstanceCall(const Expr *E, const FunctionDecl *Callee) 
 
 TaintValue BodyInterpreter::evalCall(const Expr *E) {
   auto C = Api.resolve(E);
-  if (!C)
-    return evalChildren(E); // calls through pointers, dependent calls
+  if (!C) {
+    TaintValue V = evalChildren(E); // calls through pointers, dependent calls
+    if (isa<CallExpr>(E))
+      forgetFieldShapesCallMayRebind(nullptr);
+    return V;
+  }
   const FunctionDecl *Callee = C->Callee;
   bool Instance = isInstanceCall(E, Callee);
   unsigned First = Instance ? 1 : 0;
@@ -230,6 +234,7 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   for (const Expr *Arg : C->Args)
     ArgV.push_back(eval(Arg));
   notePassedForRebinding(*C, First);
+  forgetFieldShapesCallMayRebind(&*C);
   dataLength(*C, E, /*Record=*/true);
   noteRaise(*C, E, ArgV);
 

@@ -99,4 +99,66 @@ const void *BodyInterpreter::localFieldKey(const MemberExpr *ME) {
   return Key.get();
 }
 
+// Tensor fields of *this rebound in the body: `op = outputs[i]; bs = op.size(0);` reads the size of
+// what was just stored, not of whatever any function ever stores into `op` (a later `op =
+// nms(op, ...)` in the same method). Tracked from the store to the next call that may rebind the
+// field — one whose summary says it does, or one graphify has no summary for.
+
+void BodyInterpreter::noteTensorFieldRebound(const FieldDecl *F) {
+  if (!llvm::is_contained(TensorFieldsRebound, F))
+    TensorFieldsRebound.push_back(F);
+}
+
+std::optional<TaintValue> BodyInterpreter::reboundThisFieldShape(const MemberExpr *ME) const {
+  if (!isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return std::nullopt;
+  auto It = S.ThisFieldShapes.find(ME->getMemberDecl());
+  if (It == S.ThisFieldShapes.end())
+    return std::nullopt;
+  return It->second;
+}
+
+void BodyInterpreter::rebindThisFieldShape(const MemberExpr *ME, TaintValue V) {
+  const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!F)
+    return;
+  noteTensorFieldRebound(F);
+  // Only a tensor is replaced whole by an assignment; a container of tensors also grows.
+  if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && Api.isTensor(F->getType()))
+    S.ThisFieldShapes[F] = V;
+  else
+    S.ThisFieldShapes.erase(F);
+}
+
+void BodyInterpreter::forgetFieldShapesCallMayRebind(const ApiCall *C) {
+  const FunctionDecl *Callee = C ? C->Callee : nullptr;
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  const FunctionSummary *Sum = nullptr;
+  if (Callee)
+    if (auto It = A.Summaries.find(key(Callee)); It != A.Summaries.end())
+      Sum = &It->second;
+  if (Sum && !Sum->RebindsAnyTensorField && !(MD && MD->isVirtual())) {
+    for (const FieldDecl *F : Sum->RebindsTensorFields) {
+      noteTensorFieldRebound(F);
+      S.ThisFieldShapes.erase(F);
+    }
+    return;
+  }
+  // No body to read: the packs' ops, the standard library and what the compiler wrote rebind
+  // none of the project's fields, and other code reaches this object's only when handed it.
+  if (C && (!C->Entries.empty() || !Callee || Api.isLibraryDecl(Callee) || Callee->isImplicit() ||
+            Callee->isDefaulted() || Ctx().getSourceManager().isInSystemHeader(Callee->getLocation())))
+    return;
+  auto IsThis = [](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Deref = dyn_cast<UnaryOperator>(E); Deref && Deref->getOpcode() == UO_Deref)
+      E = Deref->getSubExpr()->IgnoreParenImpCasts();
+    return isa<CXXThisExpr>(E);
+  };
+  if (C && !(MD && MD->getParent()->isLambda()) && llvm::none_of(C->Args, IsThis))
+    return;
+  MayRebindAnyTensorField = true;
+  S.ThisFieldShapes.clear();
+}
+
 } // namespace graphify::taint

@@ -119,6 +119,8 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (const void *Key = localFieldKey(ME))
       return S.DynamicShapes.lookup(Key);
+    if (std::optional<TaintValue> Here = reboundThisFieldShape(ME))
+      return *Here;
     if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && Api.holdsTensors(F->getType()))
       return {fieldShape(F), 0, nullptr};
     return {};
@@ -431,6 +433,7 @@ void BodyInterpreter::setShape(const Expr *Target, const Expr *Value, const Stmt
     }
     if (F && V.tainted() && !A.FieldShapes.count(F))
       A.FieldShapes[F] = V.origin();
+    rebindThisFieldShape(ME, V);
     return;
   }
   const VarDecl *VD = nullptr;
@@ -604,6 +607,8 @@ void BodyInterpreter::notePassedForRebinding(const ApiCall &C, unsigned First) {
       if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
         A.FieldOtherWrites.insert(F);
         S.HostTensors.erase(F);
+        S.ThisFieldShapes.erase(F);
+        noteTensorFieldRebound(F);
       }
     const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;

@@ -47,6 +47,9 @@ TaintState joinStates(const TaintState &A, const TaintState &B) {
       R.Emptied[Local] = {At.LoopExits, At.FunctionExits, std::min(At.Depth, It->second.Depth)};
   R.LoopExits = join(A.LoopExits, B.LoopExits);
   R.FunctionExits = join(A.FunctionExits, B.FunctionExits);
+  for (const auto &[Field, Shape] : A.ThisFieldShapes)
+    if (auto It = B.ThisFieldShapes.find(Field); It != B.ThisFieldShapes.end())
+      R.ThisFieldShapes[Field] = join(Shape, It->second);
   R.DynamicShapes = A.DynamicShapes;
   for (const auto &[Key, Shape] : B.DynamicShapes)
     R.DynamicShapes[Key] = join(R.DynamicShapes.lookup(Key), Shape);
@@ -89,8 +92,11 @@ bool sameFacts(const TaintState &A, const TaintState &B) {
                                          !At.FunctionExits.sameKind(It->second.FunctionExits) ||
                                          At.Depth != It->second.Depth)
       return false;
-  if (A.HostTensors.size() != B.HostTensors.size())
+  if (A.HostTensors.size() != B.HostTensors.size() || A.ThisFieldShapes.size() != B.ThisFieldShapes.size())
     return false;
+  for (const auto &[Field, Shape] : A.ThisFieldShapes)
+    if (auto It = B.ThisFieldShapes.find(Field); It == B.ThisFieldShapes.end() || !Shape.sameKind(It->second))
+      return false;
   for (const auto &KV : A.HostTensors)
     if (!B.HostTensors.contains(KV.first))
       return false;

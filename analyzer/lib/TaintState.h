@@ -87,6 +87,11 @@ struct TaintState {
   /// are values read from tensor data. The value's Origin is the selection (or a shape passed in
   /// at a call site: Context); Params bit i: the shape of tensor parameter i (for summaries).
   llvm::DenseMap<const void *, TaintValue> DynamicShapes;
+  /// Tensor fields of *this that this body rebound on every path to here, since the last call that
+  /// may rebind them (FunctionSummary::RebindsTensorFields), with the shape of what they hold:
+  /// that one, not the TU-wide one (`op = outputs[i]; n = op.size(0);` reads the output's size,
+  /// whatever a later `op = nms(...)` stores). A must-fact: intersection at joins.
+  llvm::DenseMap<const void *, TaintValue> ThisFieldShapes;
   /// Conditions that decided, earlier on this path, whether it goes on: a branch on tensor data
   /// that left the enclosing loop body (`if (s < t) continue;`) or the function (`return`).
   /// Everything after it runs a data-dependent number of times; the loop's part is dropped where

@@ -50,12 +50,18 @@ struct FunctionSummary {
   /// makes: a call under a condition that follows tensor data leaves them following the data
   /// (`if (score > t) track.hit();` with `hit() { misses = 0; }`). Kept within the TU.
   llvm::SmallVector<const clang::FieldDecl *, 4> WritesFields;
+  /// The tensor fields (of any object) the body rebinds, itself or through its calls, and whether
+  /// it may rebind any (it makes a call graphify has no summary for: virtual, through a lambda,
+  /// defined elsewhere). A caller's TaintState::ThisFieldShapes forgets them at the call. Kept
+  /// within the TU.
+  llvm::SmallVector<const clang::FieldDecl *, 4> RebindsTensorFields;
+  bool RebindsAnyTensorField = false;
 
   unsigned weight() const {
     unsigned W = Return.tainted() + llvm::popcount(Return.Params) + ReturnsMask + ReturnsHost + ReturnShape.tainted() +
                  llvm::popcount(ReturnShape.Params) + ReturnSize.tainted() + llvm::popcount(ReturnSize.Params);
     W += llvm::count_if(OutHost, [](const clang::Expr *O) { return O != nullptr; });
-    W += WritesFields.size();
+    W += WritesFields.size() + RebindsTensorFields.size() + RebindsAnyTensorField;
     for (const TaintValue &V : Out)
       W += V.tainted() + llvm::popcount(V.Params);
     for (const TaintValue &V : OutSize)
@@ -83,6 +89,10 @@ struct FunctionSummary {
     for (const clang::FieldDecl *F : Sum.WritesFields)
       if (!llvm::is_contained(WritesFields, F))
         WritesFields.push_back(F);
+    for (const clang::FieldDecl *F : Sum.RebindsTensorFields)
+      if (!llvm::is_contained(RebindsTensorFields, F))
+        RebindsTensorFields.push_back(F);
+    RebindsAnyTensorField = RebindsAnyTensorField || Sum.RebindsAnyTensorField;
     // Host residency is a must-fact: the latest round's answer, but one found is not forgotten,
     // so that the weight still only grows.
     if (OutHost.size() < Sum.OutHost.size())
