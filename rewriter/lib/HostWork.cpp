@@ -211,4 +211,59 @@ bool initRunsNoUserCode(const Expr *Init, const ApiModel &Api, ASTContext &Ctx) 
   });
 }
 
+/// A definition of `Callee` whose body works on host values only and which takes no tensor.
+static bool runsOnHostOnly(const FunctionDecl &Callee, const ApiModel &Api) {
+  const FunctionDecl *Def = Callee.getDefinition();
+  return Def && Def->getBody() && worksOnHostOnly(Def->getBody(), Api) &&
+         llvm::none_of(Def->parameters(), [&](const ParmVarDecl *P) { return Api.isTensor(P->getType()); });
+}
+
+/// `Arg` is among the arguments of `Call`.
+static bool passes(const CallExpr &Call, const Expr *Arg) {
+  return llvm::any_of(Call.arguments(),
+                      [&](const Expr *A) { return A->IgnoreParenCasts() == Arg->IgnoreParenCasts(); });
+}
+
+/// A function of the project: not of the tensor API or the standard library, none the packs
+/// describe.
+static bool isProjectCallee(const CallExpr &Call, const FunctionDecl *Callee, const ApiModel &Api) {
+  return Callee && !Api.isLibraryDecl(Callee) && !Callee->isInStdNamespace() && Api.entriesFor(&Call).empty();
+}
+
+bool handsMemoryToHostCode(const CallExpr &Call, const Expr *Arg, const ApiModel &Api) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!isProjectCallee(Call, Callee, Api) || !Arg->getType()->isPointerType() || !passes(Call, Arg))
+    return false;
+  // A method is host code when its object holds no tensor or its body shows it: a decoder method
+  // of a model class (`GreedySearch(scores.data_ptr<float>(), len)`) that reads the scores only.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && !MD->isStatic()) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call);
+    return MC && !isHostContainerType(MC->getObjectType()) &&
+           (holdsNoTensor(MC->getObjectType(), Api) || runsOnHostOnly(*Callee, Api));
+  }
+  return true;
+}
+
+bool handsValueToHostCode(const CallExpr &Call, const Expr *Arg, const ApiModel &Api) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!isProjectCallee(Call, Callee, Api) || !passes(Call, Arg))
+    return false;
+  // A helper that returns a number computes one, which the walk follows instead (to the branch or
+  // the size it decides); one that builds a string or a list from it is host work.
+  QualType Result = Callee->getReturnType();
+  if (!Result->isVoidType() && (Result->isScalarType() || Api.isTensor(Result)))
+    return false;
+  if (runsOnHostOnly(*Callee, Api))
+    return true;
+  if (!Result->isVoidType())
+    return false;
+  // A method of an object that holds no tensor (`logger->debug(fmt, i, s)`) is host code as well.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && !MD->isStatic()) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call);
+    if (!MC || isHostContainerType(MC->getObjectType()) || !holdsNoTensor(MC->getObjectType(), Api))
+      return false;
+  }
+  return llvm::none_of(Callee->parameters(), [&](const ParmVarDecl *P) { return Api.isTensor(P->getType()); });
+}
+
 } // namespace graphify::rewriter

@@ -58,4 +58,16 @@ std::string hostListUpdateAdvice(const std::string &Update);
 /// The advice for code in such a function, named by hostOnlyFunction.
 std::string hostFunctionAdvice(const std::string &Function);
 
+/// `Arg`, a pointer to a tensor's memory (`scores.data_ptr<float>()`), is handed to host code of
+/// the project: a free function (not of the tensor API or the standard library, none the packs
+/// describe), or a method whose object holds no tensor or whose body works on host values only.
+bool handsMemoryToHostCode(const clang::CallExpr &Call, const clang::Expr *Arg, const ApiModel &Api);
+
+/// `host_affine(x, y, m, out)`, `cv::cvtColor(img, img, code)`, `decode(ids, len)` returning a
+/// string: the value `Arg` is handed to a function of the project that takes no tensor and either
+/// works on host values only (its body shows it) or returns nothing and, for a method, has an
+/// object that holds no tensor — host code. A helper returning a number computes one, which the
+/// recipe's walk follows instead.
+bool handsValueToHostCode(const clang::CallExpr &Call, const clang::Expr *Arg, const ApiModel &Api);
+
 } // namespace graphify::rewriter

@@ -50,38 +50,6 @@ bool copiesMemoryOut(const CallExpr &Call, const Expr *Arg, const ApiModel &Api)
   return false;
 }
 
-/// `Arg`, a pointer, is handed to a free function of the project (not of the tensor API or the
-/// standard library, none the packs describe): host code that reads the tensor's memory.
-bool handsMemoryToHostCode(const CallExpr &Call, const Expr *Arg, const ApiModel &Api) {
-  const FunctionDecl *Callee = Call.getDirectCallee();
-  if (!Callee || isa<CXXMethodDecl>(Callee) || Api.isLibraryDecl(Callee) || Callee->isInStdNamespace() ||
-      !Arg->getType()->isPointerType() || !Api.entriesFor(&Call).empty())
-    return false;
-  return llvm::any_of(Call.arguments(),
-                      [&](const Expr *A) { return A->IgnoreParenCasts() == Arg->IgnoreParenCasts(); });
-}
-
-/// `host_affine(x, y, m, out)`, `cv::cvtColor(img, img, code)`: the value `Arg` is handed to a
-/// function (none the packs describe, not of the tensor API or the standard library) that takes
-/// no tensor and returns nothing — host code called for its effect. A helper that returns a value computes
-/// one, which the walk follows instead.
-bool handsValueToHostCode(const CallExpr &Call, const Expr *Arg, const ApiModel &Api) {
-  const FunctionDecl *Callee = Call.getDirectCallee();
-  if (!Callee || !Callee->getReturnType()->isVoidType() || Api.isLibraryDecl(Callee) || Callee->isInStdNamespace() ||
-      !Api.entriesFor(&Call).empty())
-    return false;
-  // A method of an object that holds no tensor (`logger->debug(fmt, i, s)`) is host code as well.
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && !MD->isStatic()) {
-    const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call);
-    if (!MC || isHostContainerType(MC->getObjectType()) || !holdsNoTensor(MC->getObjectType(), Api))
-      return false;
-  }
-  if (llvm::any_of(Callee->parameters(), [&](const ParmVarDecl *P) { return Api.isTensor(P->getType()); }))
-    return false;
-  return llvm::any_of(Call.arguments(),
-                      [&](const Expr *A) { return A->IgnoreParenCasts() == Arg->IgnoreParenCasts(); });
-}
-
 /// Whether the transfer `E` copies to the host: a host read (cpu()) or a destination naming the
 /// CPU; otherwise it copies host memory to the device (the host-sync check reports those only
 /// for tensors built in pageable host memory).
@@ -673,7 +641,8 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
            "which no graph runs: move the read and that call out of the graph region, after the replay (the region "
            "returns the tensor)";
   case Consumer::HostFunction:
-    return "the value is handed to host code (a function that takes no tensor, called for its effect), which "
+    return "the value is handed to host code (a function that takes no tensor, called for its effect or working on host "
+           "values only), which "
            "no graph runs: move the read and that call out of the graph region, after the replay (the region "
            "returns the tensor the value is read from)";
   case Consumer::HostObject:

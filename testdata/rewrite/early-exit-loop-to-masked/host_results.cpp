@@ -217,3 +217,38 @@ void draw_edges(const torch::Tensor &pts, Canvas &canvas) {
     draw_segment(canvas, a, b);
   }
 }
+
+// A decoder method of a model class (which holds tensors) handed the scores' memory and a length
+// read from a tensor: its body works on host values only, so both reads are handed to host code,
+// at every call (a second call site gets the same advice, not the generic one). A method whose
+// body computes with the model's tensors is not host code.
+class Recognizer {
+public:
+  std::string greedy_search(const float *scores, int len, int64_t vocab) {
+    std::string text;
+    for (int t = 0; t < len; ++t) { // EXPECT-NO-FIX: the loop's body works on host values only
+      int best = 0;
+      for (int64_t v = 1; v < vocab; ++v)
+        if (scores[t * vocab + v] > scores[t * vocab + best]) // EXPECT-NO-FIX: the code is in 'Recognizer::greedy_search', which works on host values only
+          best = static_cast<int>(v);
+      text += static_cast<char>('a' + best);
+    }
+    return text;
+  }
+  std::string embed_first(int token) { return std::to_string(table_[token].sum().item<float>()); }
+
+  std::string decode(const torch::Tensor &am_scores, const torch::Tensor &lens, bool again) {
+    auto s = am_scores.contiguous();
+    std::string out;
+    if (again)
+      out = greedy_search(s.data_ptr<float>(), lens[0].item<int>(), s.size(1)); // EXPECT-RECIPE: is used by host code \(the loop at line
+    else
+      out = greedy_search(s.data_ptr<float>(), lens[0].item<int>(), s.size(1)); // EXPECT-RECIPE: the value is handed to host code \(a function that takes no tensor, called for its effect or working on host values only
+    out += greedy_search(s.data_ptr<float>() + vocab_, 1, s.size(1)); // EXPECT-RECIPE: the tensor's memory is handed to host code
+    return out + embed_first(lens[1].item<int>()); // EXPECT-RECIPE: becomes a position
+  }
+
+private:
+  torch::Tensor table_;
+  int64_t vocab_ = 8;
+};
