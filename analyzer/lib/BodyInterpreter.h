@@ -431,6 +431,11 @@ private:
   /// The elements and the length of the host container `E` evaluates to, when they are known
   /// apart: a local container, or one returned by a function of the code.
   std::optional<std::pair<TaintValue, TaintValue>> containerParts(const clang::Expr *E);
+  /// `this->field = From` for a host container or array field whose parts containerParts knows
+  /// (a helper's returned image): its elements are written as any write of the field, its length
+  /// or shape apart (FieldSizes), so that an image built on a tensor's memory at a configured size
+  /// keeps a clean shape. False when it does not apply.
+  bool setContainerField(const clang::Expr *Target, const clang::Expr *From, const clang::Stmt *At);
 
   // --- raising accesses in try blocks (BodyInterpreterRaises.cpp) ---------------------------
 

@@ -220,12 +220,13 @@ TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary
                               : std::to_string(Param);
       std::string Note = "passed to " + Name + " as '" + PName + "' here";
       auto Entry = [&](TaintValue V) { return step(V, C.Args[I]->getBeginLoc(), C.Call, Note).origin(); };
-      // A container passed whole, also by value (a copy keeps the length apart too).
-      const auto *Whole = dyn_cast<DeclRefExpr>(skipValueWrappers(C.Args[I]));
-      const auto *Container = Whole ? dyn_cast<VarDecl>(Whole->getDecl()) : nullptr;
-      if (Container && isLocal(Container) && Api.isHostContainer(Container->getType())) {
-        A.noteParamEntry(Callee, Param, Entry(S.get({Container, nullptr})));
-        A.noteParamEntry(Callee, Param, Entry(S.get(sizeKey(Container))), /*Size=*/true);
+      // A container passed whole (a local, a field of the object), also by value (a copy keeps
+      // the length apart too); not a helper's result, which is a value of this call alone.
+      const Expr *Whole = skipValueWrappers(C.Args[I]);
+      auto Parts = isa<DeclRefExpr>(Whole) || isa<MemberExpr>(Whole) ? containerParts(Whole) : std::nullopt;
+      if (Parts) {
+        A.noteParamEntry(Callee, Param, Entry(Parts->first));
+        A.noteParamEntry(Callee, Param, Entry(Parts->second), /*Size=*/true);
       } else {
         const TracedOrigin *Both = Entry(Value[I]);
         A.noteParamEntry(Callee, Param, Both);
@@ -284,11 +285,34 @@ std::optional<std::pair<TaintValue, TaintValue>> BodyInterpreter::containerParts
       return std::make_pair(S.get({VD, nullptr}), S.get(sizeKey(VD)));
   if (auto It = ReturnedContainers.find(E); E && It != ReturnedContainers.end())
     return It->second;
+  // A container field of the object: its elements as read here, its length TU-wide.
+  if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+        F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && Api.isHostContainer(F->getType()))
+      return std::make_pair(evalMemberElements(ME), fieldSize(F));
   return std::nullopt;
 }
 
+bool BodyInterpreter::setContainerField(const Expr *Target, const Expr *From, const Stmt *At) {
+  const auto *ME = dyn_cast<MemberExpr>(Target->IgnoreParenImpCasts());
+  const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (!F || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) || !Api.isHostContainer(F->getType()))
+    return false;
+  auto Parts = containerParts(From);
+  if (!Parts)
+    return false;
+  // The elements as any write of the field; the length (an image's shape) apart, TU-wide.
+  writeField(nullptr, F, Parts->first, ME->getMemberLoc(), At, /*Strong=*/true, /*Whole=*/false);
+  if (Parts->second.tainted() && !A.FieldSizes.count(F))
+    A.FieldSizes[F] = step(Parts->second, ME->getMemberLoc(), At, "assigned to '" + nameOf(F) + "' here").origin();
+  return true;
+}
+
 bool BodyInterpreter::setContainer(const VarDecl *VD, const Expr *From, SourceLocation Loc, const Stmt *At) {
-  if (!isLocal(VD) || !Api.isHostContainer(VD->getType()) || VD->getType()->isReferenceType())
+  // A reference parameter names one object of the caller, replaced whole as a local is (the
+  // summary's Out carries it back); a local reference may name an element of anything.
+  if (!isLocal(VD) || !Api.isHostContainer(VD->getType()) ||
+      (VD->getType()->isReferenceType() && !isa<ParmVarDecl>(VD)))
     return false;
   auto Parts = containerParts(From);
   if (!Parts)

@@ -209,6 +209,8 @@ TaintValue BodyInterpreter::evalOverloadedAssignment(const CXXOperatorCallExpr *
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
           VD && setContainer(VD, Op->getArg(1), DRE->getLocation(), Op))
         return V;
+  if (Op->getOperator() == OO_Equal && setContainerField(LHS, Op->getArg(1), Op))
+    return V;
   assign(LHS, V, Op);
   return V;
 }
