@@ -263,7 +263,8 @@ private:
   /// `ME = value` rebinds a tensor field: of *this, tracked along the flow from here.
   void rebindThisFieldShape(const clang::MemberExpr *ME, TaintValue V);
   /// A call that may rebind fields: the rebound fields it may touch hold the TU-wide shape again.
-  /// `Resolved` is false for a call graphify cannot resolve (through a pointer, dependent).
+  /// `C` is null for a call graphify cannot resolve (through a pointer, dependent): it may
+  /// rebind any.
   void forgetFieldShapesCallMayRebind(const ApiCall *C);
 
   /// The value `Target` (a local or a field) now holds has the shape of `Value`. Locals are

@@ -179,10 +179,16 @@ bool worksOnHostOnly(const Stmt *Body, const ApiModel &Api) {
   return DoesSomething;
 }
 
+/// A definition of `Callee` whose body works on host values only and which takes no tensor.
+static bool runsOnHostOnly(const FunctionDecl &Callee, const ApiModel &Api) {
+  const FunctionDecl *Def = Callee.getDefinition();
+  return Def && Def->getBody() && worksOnHostOnly(Def->getBody(), Api) &&
+         llvm::none_of(Def->parameters(), [&](const ParmVarDecl *P) { return Api.isTensor(P->getType()); });
+}
+
 std::string hostOnlyFunction(const Stmt *S, const ApiModel &Api, ASTContext &Ctx) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(S ? enclosingFunction(S, Ctx) : nullptr);
-  if (!FD || !FD->getBody() || !worksOnHostOnly(FD->getBody(), Api) ||
-      llvm::any_of(FD->parameters(), [&](const ParmVarDecl *P) { return Api.isTensor(P->getType()); }))
+  if (!FD || !runsOnHostOnly(*FD, Api))
     return "";
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda())
     return "the lambda at line " +
@@ -209,13 +215,6 @@ bool initRunsNoUserCode(const Expr *Init, const ApiModel &Api, ASTContext &Ctx) 
     return Construct->getNumArgs() > 0 || !Ctor->isDefaultConstructor() ||
            !(Ctor->isImplicit() || Ctor->isDefaulted() || Ctx.getSourceManager().isInSystemHeader(Ctor->getLocation()));
   });
-}
-
-/// A definition of `Callee` whose body works on host values only and which takes no tensor.
-static bool runsOnHostOnly(const FunctionDecl &Callee, const ApiModel &Api) {
-  const FunctionDecl *Def = Callee.getDefinition();
-  return Def && Def->getBody() && worksOnHostOnly(Def->getBody(), Api) &&
-         llvm::none_of(Def->parameters(), [&](const ParmVarDecl *P) { return Api.isTensor(P->getType()); });
 }
 
 /// `Arg` is among the arguments of `Call`.

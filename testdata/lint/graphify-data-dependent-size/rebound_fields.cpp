@@ -1,4 +1,4 @@
-// RUN-ARGS: --checks=-*,graphify-data-dependent-size,graphify-data-dependent-branch --graph-region=Detector::infer --graph-region=Detector::stale --graph-region=Detector::after_call
+// RUN-ARGS: --checks=-*,graphify-data-dependent-size,graphify-data-dependent-branch --graph-region=Detector::infer --graph-region=Detector::stale --graph-region=Detector::after_call --graph-region=Detector::partly
 // A tensor field of the object, rebound in the method that reads its size: the size is the one
 // of what was just stored (a head's output, static), not of whatever the field holds elsewhere
 // (`out = suppress(out)` stores a selection at the end of the same method). The shape is
@@ -57,6 +57,27 @@ public:
     return a;
   }
 
+  // Stored on one path only: after the join the field may hold what it holds elsewhere; and a
+  // function graphify has no body for, handed the object, or handed the field to rebind.
+  torch::Tensor partly(const torch::Tensor &x, bool fresh) {
+    if (fresh)
+      out = x.relu();
+    torch::Tensor a = x.view({out.size(0), -1});
+    // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: size argument of 'view' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+    out = x.relu();
+    torch::Tensor b = x.view({out.size(0), -1}); // just stored: the relu's rows
+    inspect(*this);
+    torch::Tensor c = x.view({out.size(0), -1});
+    // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: size argument of 'view' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+    out = x.relu();
+    reload(out);
+    torch::Tensor d = x.view({out.size(0), -1});
+    // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: size argument of 'view' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+    return a + b + c + d;
+  }
+
 private:
+  static void inspect(Detector &d);
+  static void reload(torch::Tensor &t);
   torch::Tensor out;
 };
