@@ -70,10 +70,23 @@ std::optional<llvm::SmallVector<const Expr *, 4>> argumentParts(const Expr *Inne
 // other type (c10's `operator<<(ostream&, Scalar)`) must not inherit their tags.
 static bool operatorNeedsTensor(llvm::StringRef Name) { return Name.starts_with("operator"); }
 
+// Whether a declaration of FD sits in a file whose path holds one of the fragments.
+static bool declaredIn(const FunctionDecl *FD, llvm::ArrayRef<std::string> Fragments) {
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  for (const FunctionDecl *R : FD->redecls()) {
+    llvm::StringRef File = SM.getFilename(SM.getExpansionLoc(R->getLocation()));
+    if (llvm::any_of(Fragments, [&](const std::string &F) { return File.contains(F); }))
+      return true;
+  }
+  return false;
+}
+
 void ApiResolver::dropUntypedForms(ApiCall &C) const {
   const bool ReturnsPointer = C.Callee && C.Callee->getReturnType()->isPointerType();
   llvm::erase_if(C.Entries, [&](const ApiEntry *E) {
-    return (E->ReturnsPointer && !ReturnsPointer) || llvm::any_of(E->TensorArgs, [&](unsigned P) {
+    return (E->ReturnsPointer && !ReturnsPointer) ||
+           (!E->DeclaredIn.empty() && (!C.Callee || !declaredIn(C.Callee, E->DeclaredIn))) ||
+           llvm::any_of(E->TensorArgs, [&](unsigned P) {
              return P >= C.Args.size() || !isTensor(skipValueWrappers(C.Args[P])->getType());
            });
   });
@@ -162,7 +175,10 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
   // like the CUDA runtime). A user's global `print` or `split` must not inherit the tensor
   // API's tags: drop entries that the tensor namespaces claim.
   if (!C.Entries.empty() && Qualified.find("::") == std::string::npos)
-    llvm::erase_if(C.Entries, [&](const ApiEntry *E) { return claimedByTensorNamespace(*E, C.Args.size()); });
+    llvm::erase_if(C.Entries, [&](const ApiEntry *E) {
+      // An entry tied to its headers (declared_in) matched the library's declaration itself.
+      return E->DeclaredIn.empty() && claimedByTensorNamespace(*E, C.Args.size());
+    });
   if (!C.Entries.empty() && operatorNeedsTensor(C.Name) &&
       llvm::none_of(C.Args, [&](const Expr *A) { return isTensor(A->getType()); }))
     C.Entries.clear();

@@ -217,6 +217,21 @@ private:
   /// is none of these or a dimension is not a constant.
   std::optional<TaintValue> movedShape(const ApiCall &C, unsigned Depth);
 
+  /// The tensor whose memory a host view shows (`t` of `auto a = t.accessor<float, 2>()`, at `a`
+  /// or at the call), or null when `View` is none.
+  const clang::Expr *viewedTensor(const clang::Expr *View, unsigned Depth = 0);
+  /// A size read through a host view (`a.size(0)`, a shape_query member of a non-tensor class):
+  /// the viewed tensor's size, or a view parameter's leading size as the caller's argument has it.
+  TaintValue viewedSize(const ApiCall &C, const clang::Expr *E);
+  /// The leading size of the tensor a host view argument shows, when it follows the data.
+  TaintValue viewedLength(const clang::Expr *Arg);
+
+  /// The shape of a reshape whose sizes are a braced list (`sel.view({-1, 6})`, an entry tagged
+  /// size_argument and same_elements) when no listed size follows tensor data: its inferred
+  /// dimensions (negative constants) follow self's data, the listed ones are fixed. None when
+  /// the call is no such reshape.
+  std::optional<TaintValue> listedShape(const ApiCall &C, unsigned Depth);
+
   /// The shape a call's size arguments (`size_args` of an entry tagged size_argument:
   /// `torch::zeros({n})`, `x.view({n, -1})`, `x.narrow(0, 0, n)`) give its result where a size is
   /// a host value read from tensor data (evaluated already: its taint is in Facts). Only the
@@ -397,6 +412,8 @@ private:
 
   /// How many elements the container `Obj` holds (`ObjV`: its value as a whole).
   TaintValue sizeOf(const clang::Expr *Obj, TaintValue ObjV);
+  /// What a local struct, replaced or filled whole, holds: the length of its container fields.
+  TaintValue wholeLocalObject(const clang::MemberExpr *ME);
 
   /// What the elements of the container `Obj` hold (`ObjV`: its value as a whole).
   TaintValue elementsOf(const clang::Expr *Obj, TaintValue ObjV);

@@ -89,8 +89,19 @@ TaintValue BodyInterpreter::sizeOf(const Expr *Obj, TaintValue ObjV) {
       return isLocal(VD) ? S.get(sizeKey(VD)) : readVar(VD);
   if (const auto *ME = dyn_cast<MemberExpr>(Obj))
     if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
-      return fieldSize(F);
+      return join(wholeLocalObject(ME), fieldSize(F));
   return ObjV;
+}
+
+TaintValue BodyInterpreter::wholeLocalObject(const MemberExpr *ME) {
+  // `dets = suppress(dets.items, t); dets.items.size()`: a local struct replaced whole by a
+  // value that follows tensor data (or handed to a method without a body with such a value)
+  // holds containers of that length; what is stored into one field alone stays that field's.
+  const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (ME->isArrow() || !VD || !isLocal(VD) || VD->getType()->isReferenceType())
+    return {};
+  return S.get({VD, nullptr});
 }
 
 TaintValue BodyInterpreter::elementsOf(const Expr *Obj, TaintValue ObjV) {
@@ -224,6 +235,8 @@ TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary
       // the length apart too); not a helper's result, which is a value of this call alone.
       const Expr *Whole = skipValueWrappers(C.Args[I]);
       auto Parts = isa<DeclRefExpr>(Whole) || isa<MemberExpr>(Whole) ? containerParts(Whole) : std::nullopt;
+      if (!Parts && viewedTensor(C.Args[I])) // a host view: its elements, and its tensor's rows
+        Parts = std::make_pair(Value[I], viewedLength(C.Args[I]));
       if (Parts) {
         A.noteParamEntry(Callee, Param, Entry(Parts->first));
         A.noteParamEntry(Callee, Param, Entry(Parts->second), /*Size=*/true);
@@ -238,6 +251,8 @@ TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary
   auto LengthOf = [&](unsigned K) {
     if (auto Parts = containerParts(C.Args[K]))
       return Parts->second;
+    if (viewedTensor(C.Args[K]))
+      return viewedLength(C.Args[K]);
     return Value[K];
   };
   auto Through = [&](TaintValue V) {

@@ -51,7 +51,12 @@ TaintValue BodyInterpreter::evalImpl(const Expr *E) {
           SizeOfPackExpr, TypeTraitExpr, CXXNoexceptExpr, GNUNullExpr>(E))
     return {};
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+    const ValueDecl *D = DRE->getDecl();
+    // `for (const auto &[cls, members] : by_class)`: a binding holds a part of the decomposed
+    // object, which holds what the whole holds.
+    if (const auto *BD = dyn_cast<BindingDecl>(D); BD && BD->getDecomposedDecl())
+      D = BD->getDecomposedDecl();
+    if (const auto *VD = dyn_cast<VarDecl>(D))
       return readVar(VD);
     return {};
   }
@@ -277,7 +282,7 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   // The sizes of a host view of a tensor's memory (`a.size(0)` of an accessor) are the
   // tensor's metadata, however tainted the view's elements are.
   if (Instance && !TensorObject && C->hasTag("shape_query"))
-    return {};
+    return viewedSize(*C, E);
   noteStoredShapes(*C, E);
   if (Instance && !C->Args.empty() && Api.isHostContainer(C->Args[0]->getType()))
     if (std::optional<TaintValue> V = containerCall(*C, E, ArgV))

@@ -160,6 +160,8 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
   // its size(0) follows the data); host data brings its length.
   if (TaintValue Sized = sizedByData(*C, E); Sized.tainted())
     return Sized;
+  if (std::optional<TaintValue> Listed = listedShape(*C, Depth))
+    return *Listed;
   if (C->hasTag("host_factory"))
     return dataLength(*C, E, /*Record=*/false);
   if (C->hasTag("full_reduction") && C->Args.size() == 1)

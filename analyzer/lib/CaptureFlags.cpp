@@ -53,6 +53,10 @@ namespace {
 /// `true`, `false`, `1` or `0`, when `E` is such a literal.
 std::optional<bool> literalTruth(const Expr *E) {
   E = E ? E->IgnoreParenImpCasts() : nullptr;
+  // A constructor that leaves the field to its default member initialiser (`bool capturing_ =
+  // false;`) initialises it with that.
+  if (const auto *Default = dyn_cast_or_null<CXXDefaultInitExpr>(E))
+    E = Default->getExpr() ? Default->getExpr()->IgnoreParenImpCasts() : nullptr;
   if (const auto *B = dyn_cast_or_null<CXXBoolLiteralExpr>(E))
     return B->getValue();
   if (const auto *I = dyn_cast_or_null<IntegerLiteral>(E); I && I->getValue().ule(1))

@@ -314,6 +314,14 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return DstDeviceKinds.takeError();
     if (*DstDeviceKinds)
       E.DstDeviceKinds = **DstDeviceKinds;
+    auto Declared = M.takeStringList("declared_in");
+    if (!Declared)
+      return Declared.takeError();
+    if (*Declared) {
+      if (llvm::any_of(**Declared, [](const std::string &P) { return P.empty(); }))
+        return yamlError(File, Item, "entry '" + E.Name + "' has an empty path in 'declared_in'");
+      E.DeclaredIn = **Declared;
+    }
     auto Shape = takePositions(M, "shape_args");
     if (!Shape)
       return Shape.takeError();
@@ -389,7 +397,9 @@ void RuleSet::index(unsigned Idx, llvm::ArrayRef<std::string> Namespaces) {
   const ApiEntry &E = Entries[Idx];
   // A bare name is filed as such only when it is already qualified or the pack claims the global
   // namespace; otherwise a user's own global `print` would inherit a tensor op's tags.
-  bool ClaimsGlobal = llvm::is_contained(Namespaces, "");
+  // An entry tied to the headers that declare it (`declared_in`) cannot name a user's own
+  // function, so its bare name is a global function's too (torchvision <= 0.7's `::nms`).
+  bool ClaimsGlobal = llvm::is_contained(Namespaces, "") || !E.DeclaredIn.empty();
   bool Qualified = llvm::StringRef(E.Name).contains("::");
   auto AddQualified = [&](llvm::StringMap<std::vector<unsigned>> &Map) {
     if (Qualified || ClaimsGlobal)

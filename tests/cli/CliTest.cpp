@@ -402,6 +402,26 @@ TEST(Cli, HeaderFilterAndTraceProfile) {
   EXPECT_EQ(Trace.Code, 0) << Trace.Out;
 }
 
+// A header reached as `./sync.hpp` (through -I.) by one unit and by its absolute name (beside
+// the including file) by another is one file: its finding is printed once.
+TEST(Cli, HeaderUnderTwoSpellingsReportedOnce) {
+  REQUIRE_CHECKS();
+  ScratchDir D;
+  D.file("sync.hpp", "void cudaDeviceSynchronize();\ninline void helper() {\n  cudaDeviceSynchronize();\n}\n");
+  D.file("a.cpp", "#include \"sync.hpp\"\nvoid a() { helper(); }\n");
+  D.file("b.cpp", "#include <sync.hpp>\nvoid b() { helper(); }\n");
+  D.file("compile_commands.json",
+         "[{\"directory\": \"" + D.Path + "\", \"file\": \"" + D.Path + "/a.cpp\", \"command\": "
+         "\"c++ -std=c++17 -c " + D.Path + "/a.cpp\"},\n"
+         " {\"directory\": \"" + D.Path + "\", \"file\": \"b.cpp\", \"command\": "
+         "\"c++ -std=c++17 -I. -c b.cpp\"}]");
+  RunResult R = lint({"-p", D.Path, "--scope=all", "--header-filter=.*"}, D.Path);
+  EXPECT_EQ(R.Code, 1) << R.Err;
+  size_t First = R.Out.find("sync.hpp:3:3: warning: ");
+  ASSERT_NE(First, std::string::npos) << R.Out;
+  EXPECT_EQ(R.Out.find("sync.hpp:3:3: warning: ", First + 1), std::string::npos) << R.Out;
+}
+
 TEST(Cli, NolintVariantsSuppress) {
   REQUIRE_CHECKS();
   ScratchDir D;

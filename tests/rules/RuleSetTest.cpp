@@ -84,6 +84,11 @@ TEST(RuleSet, LookupsFollowNamespacesAndArity) {
   EXPECT_EQ(R->flavorOfTensorType("gfy::Tensor")->Spelling, "gfy::");
   EXPECT_EQ(R->spellFunction(*R->flavorOfTensorType("at::Tensor"), "where"), "torch::where");
   EXPECT_NE(R->flavorOfModuleBase("torch::nn::Module"), nullptr);
+  // torchvision <= 0.7's global nms: filed under its bare name, tied to torchvision's headers.
+  auto LegacyNms = R->lookupFunction("nms", 3);
+  ASSERT_EQ(LegacyNms.size(), 1u);
+  EXPECT_TRUE(LegacyNms[0]->hasTag("greedy_suppression"));
+  EXPECT_EQ(LegacyNms[0]->DeclaredIn, std::vector<std::string>{"torchvision/"});
 }
 
 TEST(RuleSet, ExtraPackExtendsShipped) {
@@ -258,6 +263,15 @@ TEST(RuleSetErrors, DuplicateTagInTagList) {
   ASSERT_FALSE(bool(R));
   std::string Msg = llvm::toString(R.takeError());
   EXPECT_NE(Msg.find("tags.yaml:3:5: error: duplicate tag 'a'"), std::string::npos) << Msg;
+}
+
+TEST(RuleSetErrors, EmptyDeclaredInPathIsLocated) {
+  std::string P = writeTemp("mine.yaml", "pack: mine\nnamespaces: [mylib]\n"
+                                         "entries:\n  - {name: nms, kind: function, declared_in: [''], tags: [pure]}\n");
+  auto R = RuleSet::loadFromDirectory(GRAPHIFY_RULES_DIR, {P});
+  ASSERT_FALSE(bool(R));
+  std::string Msg = llvm::toString(R.takeError());
+  EXPECT_NE(Msg.find("mine.yaml:4:5: error: entry 'nms' has an empty path in 'declared_in'"), std::string::npos) << Msg;
 }
 
 TEST(RuleSetErrors, MissingDirectoryIsClear) {

@@ -139,3 +139,34 @@ void stepHook(cudaStream_t s) {
   if (onStep)
     onStep(s);
 }
+
+// A constructor that leaves the flag to its default member initialiser (`= false`) clears it
+// as one that writes `false` does (Blender Cycles' device queue).
+class DeviceQueue {
+public:
+  explicit DeviceQueue(cudaStream_t s) : stream_(s) {}
+  void synchronize() {
+    if (capturing_)
+      return;
+    cudaStreamSynchronize(stream_);
+  }
+  void beginGraph() {
+    cudaStreamBeginCapture(stream_, cudaStreamCaptureModeGlobal);
+    capturing_ = true;
+  }
+  void endGraph() {
+    capturing_ = false;
+    cudaStreamEndCapture(stream_, &graph_);
+  }
+  void enqueueIteration() {
+    beginGraph();
+    launchStep(stream_);
+    synchronize();
+    endGraph();
+  }
+
+private:
+  cudaStream_t stream_;
+  cudaGraph_t graph_ = nullptr;
+  bool capturing_ = false;
+};

@@ -484,8 +484,11 @@ int runLint(llvm::ArrayRef<const char *> Argv, llvm::raw_ostream &Out, llvm::raw
   std::vector<ReportedFinding> All;
   std::vector<size_t> FindingJob; // parallel to All: the translation unit that reported it
   using FindingKey = std::tuple<std::string, unsigned, unsigned, std::string, std::string>;
-  auto keyOf = [](const Finding &F) -> FindingKey {
-    return {F.Where.File, F.Where.Line, F.Where.Column, F.CheckId, F.Message};
+  // One file reached under two spellings (`./executor.h` through `-I.`, the absolute name beside
+  // the including file) is one file: reported paths are the working directory's or absolute.
+  const std::string Cwd = currentDirectory();
+  auto keyOf = [&](const Finding &F) -> FindingKey {
+    return {absoluteIn(F.Where.File, Cwd), F.Where.Line, F.Where.Column, F.CheckId, F.Message};
   };
   std::set<FindingKey> Seen, Hidden;
   SourceCache Sources; // the texts the units parsed, for the renderers

@@ -57,6 +57,10 @@ struct ApiEntry {
   /// Names (macros or constants) that, as a stream_ordered call's stream argument, select the
   /// legacy default stream as an omitted or null argument does (`cudaStreamLegacy`).
   std::vector<std::string> LegacyStreams;
+  /// Path fragments (`torchvision/`): the entry matches a call only when a declaration of the
+  /// callee sits in a file whose path contains one of them; a project's own function of the
+  /// same name, declared in its own files, is not the library's.
+  std::vector<std::string> DeclaredIn;
   std::optional<unsigned> ModeArg;  ///< position of a capture_begin's capture-mode argument
   /// Enumerators of the mode argument that select relaxed capture (capture_relaxed_ok calls
   /// are then allowed in the window).
