@@ -535,6 +535,14 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
            "topk plus each beam's running score), take the order with topk or argsort of that tensor, and go on "
            "with index_select(0, order) of the stacked tensors";
   Consumer Use = Anchor ? consumerOf(Anchor, Ctx, Api) : Consumer::None;
+  // Values collected on the host for a host library's NMS (stored into its inputs, here or by a
+  // helper handed the read): the NMS is what to replace, whatever its kept indices size later.
+  if (Use == Consumer::HostBuffer || Use == Consumer::HostObject || Use == Consumer::HostFunction ||
+      Use == Consumer::HostCall) {
+    const FunctionDecl *Via = nullptr;
+    if (const CallExpr *Nms = hostSuppressionFor(Anchor, Ctx, Api, Via))
+      return hostSuppressionAdvice(Nms, Via, Ctx);
+  }
   // A host read: what its value becomes decides the form (reported where it is used), unless the
   // read copies the whole tensor into a host buffer, whose code moves out with it.
   if (!F.ValueUses.empty() && Use != Consumer::MemoryCopy)
@@ -591,11 +599,6 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   if (Use == Consumer::HostCopy && isa_and_nonnull<Expr>(Anchor) && copyFeedsOnlyTensorWork(cast<Expr>(Anchor), Ctx, Api))
     return "the host copy is used only by tensor ops (and size queries), which run on the device as well: drop "
            "the copy and keep the tensors on the device";
-  if (Use == Consumer::HostBuffer || Use == Consumer::HostObject) {
-    const FunctionDecl *Via = nullptr;
-    if (const CallExpr *Nms = hostSuppressionFor(Anchor, Ctx, Api, Via))
-      return hostSuppressionAdvice(Nms, Via, Ctx);
-  }
   switch (Use) {
   case Consumer::Printed:
     return "the value is printed on the host, which no rewrite can keep on the device: move the print out "

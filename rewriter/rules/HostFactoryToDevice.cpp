@@ -203,11 +203,26 @@ llvm::Expected<std::string> destinationDevice(const HostCopy &C, ASTContext &Ctx
   return Text;
 }
 
+/// Whether a floating-point argument holds an integer: a constant with no fraction (`0.0`,
+/// `1.0`) or an integer converted (`(float)ng`). `arange(0.0, (float)n, 1.0)` computes
+/// `start + i * step` in exact integers on every device (below 2^24 elements, which a grid is).
+bool integerValued(const Expr *A, ASTContext &Ctx) {
+  const Expr *E = A->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CastExpr>(E); Cast && Cast->getCastKind() == CK_IntegralToFloating)
+    return true;
+  if (const auto *Explicit = dyn_cast<ExplicitCastExpr>(E))
+    if (Explicit->getSubExpr()->IgnoreParenImpCasts()->getType()->isIntegerType())
+      return true;
+  llvm::APFloat Value(0.0);
+  return !E->isValueDependent() && E->EvaluateAsFloat(Value, Ctx) && Value.isInteger();
+}
+
 /// The factory's size arguments are integers, so its values are exact on every device.
 std::optional<std::string> sizesNotIntegers(const HostCopy &C, ASTContext &Ctx) {
   for (const ApiEntry *E : C.Factory.Entries)
     for (unsigned Pos : E->SizeArgs)
-      if (const Expr *A = C.Factory.arg(Pos); A && asWritten(A)->getType()->isRealFloatingType())
+      if (const Expr *A = C.Factory.arg(Pos);
+          A && asWritten(A)->getType()->isRealFloatingType() && !integerValued(asWritten(A), Ctx))
         return "'" + C.Factory.Name + "' takes '" + sourceText(asWritten(A), Ctx) +
                "', which is not an integer: its values are accumulated in a different precision on each device";
   return std::nullopt;

@@ -56,3 +56,24 @@ std::vector<int> batched_keep(const torch::Tensor &pred, float conf, float iou) 
   cv::dnn::NMSBoxesBatched(c.boxes, c.scores, c.classes, conf, iou, keep);
   return keep;
 }
+
+// An accessor handed to a helper that fills the NMS's inputs, the kept indices then copied back
+// to size a gather: the read feeds the host NMS first, and the NMS is what to replace (not the
+// size its indices give later).
+static void to_rects(const at::TensorAccessor<float, 2> &b, std::vector<cv::Rect> &rects, std::vector<float> &confs) {
+  for (int64_t i = 0; i < b.size(0); ++i) {
+    rects.emplace_back(int(b[i][0]), int(b[i][1]), int(b[i][2]), int(b[i][3]));
+    confs.push_back(b[i][4]);
+  }
+}
+
+torch::Tensor kept_rows(torch::Tensor pred, float conf, float iou) {
+  auto cpu = pred.cpu();
+  std::vector<cv::Rect> rects;
+  std::vector<float> confs;
+  to_rects(cpu.accessor<float, 2>(), rects, confs); // EXPECT-RECIPE: collected on the host for 'cv::dnn::NMSBoxes' \(line [0-9]+\)
+  std::vector<int> keep;
+  cv::dnn::NMSBoxes(rects, confs, conf, iou, keep);
+  auto idx = torch::tensor(keep).to(pred.device());
+  return pred.index_select(0, idx);
+}
