@@ -48,6 +48,31 @@ const ValueDecl *CaptureFlags::flagNamed(const Expr *E) {
   return isa<FieldDecl, VarDecl>(D) ? cast<ValueDecl>(D->getCanonicalDecl()) : nullptr;
 }
 
+/// A function the project may set a flag through: one bool parameter taken by value, declared
+/// outside the libraries.
+static bool setterShaped(const FunctionDecl *FD, const ApiResolver &Api) {
+  if (!FD || FD->getNumParams() != 1 || !FD->getParamDecl(0)->getType()->isBooleanType() || Api.isLibraryDecl(FD))
+    return false;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  return !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()));
+}
+
+const ValueDecl *CaptureFlags::setFlag(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || FD->getNumParams() != 1 || !FD->getParamDecl(0)->getType()->isBooleanType() || !FD->hasBody(Def))
+    return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *BO = dyn_cast<BinaryOperator>(Body->body_front());
+  if (!BO || BO->getOpcode() != BO_Assign)
+    return nullptr;
+  const auto *From = dyn_cast<DeclRefExpr>(BO->getRHS()->IgnoreParenImpCasts());
+  if (!From || From->getDecl() != Def->getParamDecl(0))
+    return nullptr;
+  return flagNamed(BO->getLHS());
+}
+
 namespace {
 
 /// `true`, `false`, `1` or `0`, when `E` is such a literal.
@@ -78,9 +103,14 @@ public:
     return RecursiveASTVisitor::TraverseDecl(D);
   }
 
+  /// The unit's setters and the flags they set.
+  llvm::DenseMap<const FunctionDecl *, const ValueDecl *> Setters;
+
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (!FD->doesThisDeclarationHaveABody() || isLambdaCall(FD))
       return true;
+    if (const ValueDecl *Flag = CaptureFlags::setFlag(FD))
+      Setters[FD->getCanonicalDecl()] = Flag;
     const bool Ctor = isa<CXXConstructorDecl>(FD);
     if (const auto *C = dyn_cast<CXXConstructorDecl>(FD))
       for (const CXXCtorInitializer *Init : C->inits())
@@ -143,18 +173,32 @@ private:
 
   /// Notes the writes of flag candidates in `S`, a part of `FD`'s body. Whether `FD` begins or
   /// ends a capture is asked only at such a write (most bodies write none).
+  /// What writing the value `Written` (null: not a plain assignment) in `FD` is.
+  CaptureFlags::Write writeOf(const Expr *Written, const FunctionDecl &FD, bool Ctor) {
+    std::optional<bool> Value = Written ? literalTruth(Written) : std::nullopt;
+    if (Value == true && calls(&FD, "capture_begin"))
+      return CaptureFlags::Write::SetOnBegin;
+    if (Value == false && (Ctor || calls(&FD, "capture_end")))
+      return CaptureFlags::Write::ClearedOnEnd;
+    return CaptureFlags::Write::Other;
+  }
+
   void writesIn(const Stmt *S, const FunctionDecl &FD, bool Ctor) {
     if (!S)
       return;
     if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-      if (const ValueDecl *D = CaptureFlags::flagNamed(BO->getLHS())) {
-        std::optional<bool> Value = BO->getOpcode() == BO_Assign ? literalTruth(BO->getRHS()) : std::nullopt;
-        const bool Set = Value == true && calls(&FD, "capture_begin");
-        const bool Cleared = Value == false && (Ctor || calls(&FD, "capture_end"));
-        Flags.note(D, Set       ? CaptureFlags::Write::SetOnBegin
-                      : Cleared ? CaptureFlags::Write::ClearedOnEnd
-                                : CaptureFlags::Write::Other);
-      }
+      if (const ValueDecl *D = CaptureFlags::flagNamed(BO->getLHS());
+          D && !(BO->getOpcode() == BO_Assign && CaptureFlags::setFlag(&FD) == D)) // a setter's calls write
+        Flags.note(D, writeOf(BO->getOpcode() == BO_Assign ? BO->getRHS() : nullptr, FD, Ctor));
+    // `set_capturing(true)`: the write of the flag the setter sets; noted for every function of
+    // that shape, for the units that define the setter.
+    if (const auto *CE = dyn_cast<CallExpr>(S); CE && CE->getNumArgs() == 1 && setterShaped(CE->getDirectCallee(), Api)) {
+      CaptureFlags::Write W = writeOf(CE->getArg(0), FD, Ctor);
+      Flags.Calls[CE->getDirectCallee()->getCanonicalDecl()].join(
+          {W != CaptureFlags::Write::Other, W == CaptureFlags::Write::SetOnBegin});
+      if (const ValueDecl *D = CaptureFlags::setFlag(CE->getDirectCallee()))
+        Flags.note(D, W);
+    }
     if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
       if (const ValueDecl *D = CaptureFlags::flagNamed(UO->getSubExpr()))
         Flags.note(D, CaptureFlags::Write::Other);
@@ -171,15 +215,18 @@ private:
   }
 };
 
-CaptureFlags::CaptureFlags(const ApiResolver &Api, ASTContext &Ast) {
+CaptureFlags::CaptureFlags(const ApiResolver &Api, ASTContext &Ast, const SetterCalls *Imported) {
   CaptureFlagCollector Collector(Api, *this);
   Collector.TraverseDecl(Ast.getTranslationUnitDecl());
+  // The setters' calls in other units write their flags too.
+  for (const auto &[Setter, Flag] : Collector.Setters)
+    if (Imported)
+      if (auto It = Imported->find(Setter); It != Imported->end())
+        Records[Flag].join(It->second);
 }
 
 void CaptureFlags::note(const ValueDecl *D, Write W) {
-  Record &R = Records[D];
-  R.Fits = R.Fits && W != Write::Other;
-  R.SetSomewhere = R.SetSomewhere || W == Write::SetOnBegin;
+  Records[D].join({W != Write::Other, W == Write::SetOnBegin});
 }
 
 bool CaptureFlags::isFlag(const ValueDecl *D) const {

@@ -9,7 +9,11 @@
 /// capture status query. A flag may be a function's static local handed out by reference
 /// (`bool &capturing() { static bool f = false; return f; }`, set with `capturing() = true`).
 /// "Begins a capture" is a capture_begin call in the function's body or in
-/// the body of a function of the unit it calls; likewise for ends.
+/// the body of a function of the unit it calls; likewise for ends. A flag may be written through
+/// a setter, a function whose body assigns it its one bool parameter (`void set_capturing(bool
+/// on) { g_capturing = on; }`): each call of the setter is then the write, with the literal it
+/// passes (`set_capturing(true)` where a capture begins). In whole-program mode the calls may be
+/// in other units (`Imported`: what their calls of the setter did, ProgramFacts' `SetterCalls`).
 ///
 /// \code
 ///   CaptureFlags Flags(Api, Ast);
@@ -17,15 +21,19 @@
 /// \endcode
 
 #include "graphify/analyzer/ApiResolver.h"
+#include "graphify/analyzer/ProgramFacts.h"
 
 #include <clang/AST/ASTContext.h>
 #include <llvm/ADT/DenseMap.h>
 
 namespace graphify {
 
+/// Calls of setter-shaped functions (one bool parameter), by the callee's canonical declaration.
+using SetterCalls = llvm::DenseMap<const clang::FunctionDecl *, FlagWrites>;
+
 class CaptureFlags {
 public:
-  CaptureFlags(const ApiResolver &Api, clang::ASTContext &Ast);
+  CaptureFlags(const ApiResolver &Api, clang::ASTContext &Ast, const SetterCalls *Imported = nullptr);
 
   /// Whether `D` is such a flag.
   bool isFlag(const clang::ValueDecl *D) const;
@@ -38,13 +46,17 @@ public:
   /// constructor, or anything else.
   enum class Write { SetOnBegin, ClearedOnEnd, Other };
 
+  /// What this unit's calls of functions shaped as setters (one bool parameter, the project's)
+  /// did: exported for the units that define them.
+  const SetterCalls &setterCalls() const { return Calls; }
+
+  /// The flag `FD` sets from its one bool parameter, or null when it is no setter.
+  static const clang::ValueDecl *setFlag(const clang::FunctionDecl *FD);
+
 private:
   /// Per canonical declaration: whether every write seen so far fits, and whether one sets it.
-  struct Record {
-    bool Fits = true;
-    bool SetSomewhere = false;
-  };
-  llvm::DenseMap<const clang::ValueDecl *, Record> Records;
+  llvm::DenseMap<const clang::ValueDecl *, FlagWrites> Records;
+  SetterCalls Calls;
 
   void note(const clang::ValueDecl *D, Write W);
   friend class CaptureFlagCollector;

@@ -5,6 +5,7 @@
 #include "graphify/analyzer/GraphRegions.h"
 
 #include "CallTargets.h"
+#include "CaptureFlags.h"
 #include "DeadCode.h"
 #include "ObjectClasses.h"
 
@@ -607,9 +608,25 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
   Close(RelaxedWork, /*Relaxed=*/true);
   if (!Program)
     noteUnpairedCaptures(Functions, Regions);
-  else
+  else {
     importIdleHelpers(Functions, Regions);
+    importSetterCalls(Functions, Regions);
+  }
   return Regions;
+}
+
+void GraphRegionFinder::importSetterCalls(llvm::ArrayRef<const FunctionDecl *> Functions, GraphRegions &Regions) const {
+  for (const FunctionDecl *FD : Functions) {
+    if (!CaptureFlags::setFlag(FD))
+      continue;
+    std::string Usr = usrOf(FD);
+    if (Usr.empty())
+      continue;
+    if (Lookups)
+      Lookups->insert("A:" + Usr);
+    if (std::optional<FlagWrites> W = Program->setterCalls(Usr))
+      Regions.importSetterCalls(FD, *W);
+  }
 }
 
 void GraphRegionFinder::importIdleHelpers(llvm::ArrayRef<const FunctionDecl *> Functions, GraphRegions &Regions) const {

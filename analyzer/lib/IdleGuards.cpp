@@ -15,8 +15,9 @@ namespace graphify {
 
 using namespace clang;
 
-IdleGuards::IdleGuards(const ApiResolver &Api, const llvm::DenseMap<const FunctionDecl *, bool> *Imported)
-    : Api(Api), Imported(Imported) {
+IdleGuards::IdleGuards(const ApiResolver &Api, const llvm::DenseMap<const FunctionDecl *, bool> *Imported,
+                       const SetterCalls *ImportedSetters)
+    : Api(Api), Imported(Imported), ImportedSetters(ImportedSetters) {
   for (const ApiEntry &E : Api.rules().entries())
     if (E.hasTag("capture_status_query"))
       for (const std::string &S : E.IdleStatuses)
@@ -163,7 +164,7 @@ std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body, co
         return !*Captured; // `step(use_graph)`: true in every capture; `memcpy(..., false)`: false
   if (const ValueDecl *Flag = CaptureFlags::flagNamed(Cond)) { // the application's own "in graph" flag
     if (!Flags)
-      Flags = std::make_unique<CaptureFlags>(Api, Flag->getASTContext());
+      Flags = std::make_unique<CaptureFlags>(Api, Flag->getASTContext(), ImportedSetters);
     if (Flags->isFlag(Flag))
       return false;
   }

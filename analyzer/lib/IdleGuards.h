@@ -41,8 +41,10 @@ namespace graphify {
 class IdleGuards {
 public:
   /// `Imported`: what the helpers defined in other units mean, by canonical declaration.
+  /// `ImportedSetters`: what other units' calls of this unit's flag setters did.
   explicit IdleGuards(const ApiResolver &Api,
-                      const llvm::DenseMap<const clang::FunctionDecl *, bool> *Imported = nullptr);
+                      const llvm::DenseMap<const clang::FunctionDecl *, bool> *Imported = nullptr,
+                      const SetterCalls *ImportedSetters = nullptr);
 
   /// Whether `S` runs only when a capture status query said no capture is running.
   bool runsOnlyWhenIdle(const clang::Stmt &S, clang::ASTContext &Ast) const;
@@ -75,6 +77,7 @@ private:
   /// them (`cudaStreamCaptureStatusActive`).
   bool isBusyStatus(const clang::Expr *E) const;
   const llvm::DenseMap<const clang::FunctionDecl *, bool> *Imported;
+  const SetterCalls *ImportedSetters;
   /// helperMeansIdle from this unit's own body of `FD` only.
   std::optional<bool> localHelperMeansIdle(const clang::FunctionDecl *FD) const;
   mutable llvm::DenseMap<const clang::FunctionDecl *, std::optional<bool>> Helpers;

@@ -117,6 +117,9 @@ void ProgramFacts::merge(const FactTable &U) {
   // A helper's body is the same wherever it is defined: the first answer stands.
   for (const auto &[Usr, Idle] : U.IdleHelpers)
     IdleHelpers.emplace(Usr, Idle);
+  // Calls only add up (the same every round: joining again changes nothing).
+  for (const auto &[Usr, W] : U.SetterCalls)
+    SetterCalls[Usr].join(W);
 }
 
 void ProgramFacts::beginRound() {
@@ -167,6 +170,8 @@ bool ProgramFacts::sameOn(const ProgramFacts &Other, const std::set<std::string>
       Same = A && B ? *A == *B : A == B;
     } else if (Kind == "I:") {
       Same = idleHelper(Usr) == Other.idleHelper(Usr);
+    } else if (Kind == "A:") {
+      Same = setterCalls(Usr) == Other.setterCalls(Usr);
     }
     if (!Same)
       return false;
@@ -187,6 +192,7 @@ ProgramFacts ProgramFacts::snapshot() const {
   Copy.VirtualCaptures = VirtualCaptures;
   Copy.Callables = Callables;
   Copy.IdleHelpers = IdleHelpers;
+  Copy.SetterCalls = SetterCalls;
   return Copy;
 }
 
@@ -240,6 +246,9 @@ ProgramFacts ProgramFacts::slice(const std::set<std::string> &Lookups) const {
     } else if (Kind == "I:") {
       if (auto It = IdleHelpers.find(Key); It != IdleHelpers.end())
         Out.IdleHelpers[Key] = It->second;
+    } else if (Kind == "A:") {
+      if (auto It = SetterCalls.find(Key); It != SetterCalls.end())
+        Out.SetterCalls[Key] = It->second;
     }
   }
   return Out;
@@ -268,6 +277,11 @@ const HeldCallables *ProgramFacts::callables(const std::string &Key) const {
 std::optional<bool> ProgramFacts::idleHelper(const std::string &Usr) const {
   auto It = IdleHelpers.find(Usr);
   return It == IdleHelpers.end() ? std::nullopt : std::optional<bool>(It->second);
+}
+
+std::optional<FlagWrites> ProgramFacts::setterCalls(const std::string &Usr) const {
+  auto It = SetterCalls.find(Usr);
+  return It == SetterCalls.end() ? std::nullopt : std::optional<FlagWrites>(It->second);
 }
 
 std::string usrOf(const clang::Decl *D) {

@@ -486,12 +486,12 @@ TEST(Summaries, MalformedSummariesAreLocated) {
   EXPECT_FALSE(llvm::sys::fs::exists(D.Path + "/p.summary")) << "nothing is written on an error";
 
   D.file("bad.summary",
-         "{\"format\": \"graphify-unit-summary\", \"graphify\": \"" + Version + "\", \"version\": 3}");
+         "{\"format\": \"graphify-unit-summary\", \"graphify\": \"" + Version + "\", \"version\": 4}");
   R = link({"-o", D.Path + "/p.summary", Bad});
   EXPECT_EQ(R.Code, 2);
   EXPECT_NE(R.Err.find(Bad + ": error: missing value at summary.file"), std::string::npos) << R.Err;
 
-  D.file("bad.summary", "{\"format\": \"graphify-unit-summary\", \"graphify\": \"0.0.1-old\", \"version\": 3}");
+  D.file("bad.summary", "{\"format\": \"graphify-unit-summary\", \"graphify\": \"0.0.1-old\", \"version\": 4}");
   R = link({"-o", D.Path + "/p.summary", Bad});
   EXPECT_EQ(R.Code, 2);
   EXPECT_NE(R.Err.find("written by graphify 0.0.1-old, this is graphify " + Version + ": extract the summaries again"),
@@ -520,9 +520,9 @@ TEST(Summaries, MalformedSummariesAreLocated) {
   // The compact forms are checked as the objects are: a negative parameter count is no summary.
   std::string Facts = "{\"summaries\": {\"c:@F@f#\": -1}, \"param_entries\": {}, \"fields\": {}, "
                       "\"field_shapes\": {}, \"field_sizes\": {}, \"globals\": {}, \"regions\": {}, "
-                      "\"captures\": {}, \"virtual_captures\": {}, \"callables\": {}, \"idle_helpers\": {}}";
+                      "\"captures\": {}, \"virtual_captures\": {}, \"callables\": {}, \"idle_helpers\": {}, \"setter_calls\": {}}";
   std::string Program = D.file("program.summary", "{\"format\": \"graphify-program-summary\", \"graphify\": \"" +
-                                                      Version + "\", \"version\": 3, \"units\": [], \"sources\": {}, "
+                                                      Version + "\", \"version\": 4, \"units\": [], \"sources\": {}, "
                                                       "\"settled\": true, \"region_globs\": [], "
                                                       "\"static_bounds\": [], \"facts\": " + Facts + "}");
   L = lint({"--program-summary=" + Program, D.Path + "/a.cpp", "--", "-std=c++17"});

@@ -170,3 +170,19 @@ private:
   cudaGraph_t graph_ = nullptr;
   bool capturing_ = false;
 };
+
+// A flag written only through its setter: each call of the setter is the write, with the literal
+// it passes.
+static bool sampling = false;
+void setSampling(bool on) { sampling = on; }
+void syncUnlessSampling(cudaStream_t s) {
+  if (!sampling)
+    cudaStreamSynchronize(s);
+}
+void captureSample(cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  setSampling(true);
+  syncUnlessSampling(s);
+  setSampling(false);
+  cudaStreamEndCapture(s, g);
+}

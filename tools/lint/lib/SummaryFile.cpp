@@ -38,7 +38,7 @@ namespace json = llvm::json;
 
 namespace {
 
-constexpr int64_t kFormatVersion = 3; // 2: region_globs, static_bounds; 3: idle_helpers
+constexpr int64_t kFormatVersion = 4; // 2: region_globs, static_bounds; 3: idle_helpers; 4: setter_calls
 constexpr llvm::StringLiteral kUnitFormat = "graphify-unit-summary";
 constexpr llvm::StringLiteral kProgramFormat = "graphify-program-summary";
 
@@ -154,6 +154,10 @@ json::Value tableJson(const FactTable &T) {
       {"virtual_captures", mapJson(T.VirtualCaptures, effectJson)},
       {"callables", mapJson(T.Callables, callablesJson)},
       {"idle_helpers", mapJson(T.IdleHelpers, [](bool Idle) { return json::Value(Idle); })},
+      {"setter_calls", mapJson(T.SetterCalls,
+                               [](const FlagWrites &W) {
+                                 return json::Object{{"fits", W.Fits}, {"sets", W.SetSomewhere}};
+                               })},
   };
 }
 
@@ -350,6 +354,15 @@ bool readTable(const json::Value &V, FactTable &T, json::Path P) {
            if (!Idle)
              return EP.report("expected boolean"), false;
            T.IdleHelpers[K] = *Idle;
+           return true;
+         }) &&
+         readMap(*O, "setter_calls", P, [&](const json::Value &E, json::Path EP, std::string K) {
+           const json::Object *W = E.getAsObject();
+           std::optional<bool> Fits = W ? W->getBoolean("fits") : std::nullopt;
+           std::optional<bool> Sets = W ? W->getBoolean("sets") : std::nullopt;
+           if (!Fits || !Sets)
+             return EP.report("expected {\"fits\": boolean, \"sets\": boolean}"), false;
+           T.SetterCalls[K] = {*Fits, *Sets};
            return true;
          });
 }

@@ -92,6 +92,10 @@ public:
   /// by canonical declaration, with what their truth means (IdleGuards).
   const llvm::DenseMap<const clang::FunctionDecl *, bool> &importedIdleHelpers() const { return IdleHelpers; }
   void importIdleHelper(const clang::FunctionDecl *FD, bool Idle) { IdleHelpers[FD->getCanonicalDecl()] = Idle; }
+  /// Whole-program mode: what the program's calls of this unit's setter-shaped functions did,
+  /// by canonical declaration (a capture flag set through a setter called in another unit).
+  const llvm::DenseMap<const clang::FunctionDecl *, FlagWrites> &importedSetterCalls() const { return SetterCalls; }
+  void importSetterCalls(const clang::FunctionDecl *FD, FlagWrites W) { SetterCalls[FD->getCanonicalDecl()] = W; }
 
   /// Whether the regions were found in whole-program mode (other units may call this one's
   /// functions: a parameter's call sites here are not all of them).
@@ -102,6 +106,7 @@ private:
   bool WholeProgram = false;
   std::map<std::string, HeldCallables> Callables;
   llvm::DenseMap<const clang::FunctionDecl *, bool> IdleHelpers;
+  llvm::DenseMap<const clang::FunctionDecl *, FlagWrites> SetterCalls;
   std::vector<UncheckedNote> Unseen;
   CaptureEffects Effects;
   llvm::DenseSet<const clang::Decl *> Bodies;
@@ -159,6 +164,8 @@ private:
   /// Whole-program mode: what the bool functions `Functions` call without a body here mean as
   /// capture-status helpers, looked up in the program.
   void importIdleHelpers(llvm::ArrayRef<const clang::FunctionDecl *> Functions, GraphRegions &Regions) const;
+  /// What the program's calls of the unit's flag setters (CaptureFlags::setFlag) did.
+  void importSetterCalls(llvm::ArrayRef<const clang::FunctionDecl *> Functions, GraphRegions &Regions) const;
 
   bool isSeed(const clang::FunctionDecl *FD) const;
   /// Notes the captures a translation unit leaves unpaired: a function that returns with one open,

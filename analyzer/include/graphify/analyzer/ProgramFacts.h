@@ -73,6 +73,19 @@ struct PortableSummary {
 
 enum class RegionKind : uint8_t { None, Relaxed, Strict };
 
+/// What an application capture flag's writes (or its setter's calls, `set_capturing(true)`) did,
+/// joined: every one fits (true where a capture begins, false where one ends or in a
+/// constructor) and one of them sets it (CaptureFlags).
+struct FlagWrites {
+  bool Fits = true;
+  bool SetSomewhere = false;
+  void join(const FlagWrites &O) {
+    Fits = Fits && O.Fits;
+    SetSomewhere = SetSomewhere || O.SetSomewhere;
+  }
+  bool operator==(const FlagWrites &O) const { return Fits == O.Fits && SetSomewhere == O.SetSomewhere; }
+};
+
 /// What the program knows of one callable holder (a `std::function` or function-pointer field,
 /// a global, a function's parameter; see holderKey): whether region code calls it, and the
 /// callables assigned to it, by USR, in any unit. The unit that calls it and the units that
@@ -116,6 +129,10 @@ public:
   /// capture status they queried (IdleGuards::helperMeansIdle), true when they return true while
   /// no capture is running. A call of one in another unit guards like a status test there.
   std::map<std::string, bool> IdleHelpers;
+  /// Functions shaped as capture-flag setters (one bool parameter), by USR: what the calls of
+  /// them did, joined over the units. The unit that defines a setter joins them into the flag it
+  /// sets (`set_graph_capturing(true)` in one file, the flag and its test in another).
+  std::map<std::string, FlagWrites> SetterCalls;
 
   /// Stores a copy of `O` and returns its stable address (null stays null).
   const PortableOrigin *keep(const PortableOrigin *O);
@@ -163,6 +180,8 @@ public:
   const HeldCallables *callables(const std::string &Key) const;
   /// What the capture-status helper `Usr` returns while no capture runs, if it is one.
   std::optional<bool> idleHelper(const std::string &Usr) const;
+  /// What the program's calls of the setter-shaped function `Usr` did, if it has any.
+  std::optional<FlagWrites> setterCalls(const std::string &Usr) const;
 
 private:
   std::set<std::string> MaskSeen; ///< summaries merged in this round
