@@ -104,6 +104,9 @@ const ValueDecl *ownObject(const CallExpr *CE) {
 /// The key a reached first call is known by: its entry's name, with the object it is called on
 /// (a local is made unique by its declaration: two functions' `head` are different objects).
 std::string keyOf(const ApiEntry &E, const CallExpr *CE) {
+  // What several entries share (the cuBLAS handle of matmul, mm, linear): one for the process.
+  if (!E.LazyResource.empty())
+    return "resource:" + E.LazyResource;
   const ValueDecl *O = ownObject(CE);
   if (!O)
     return E.Name;
@@ -517,7 +520,13 @@ void reportUnwarmedFirstCalls(AnalysisContext &Ctx, const CheckInfo &Check,
     for (const CaptureWindow &W : Windows) {
       if (isEntryWindow(W, SM))
         continue;
-      for (const Reached &Hit : reachedFrom(W, R, SM)) {
+      llvm::StringSet<> KeysReported; // a shared resource: its first call in the window is the hazard
+      std::vector<Reached> Hits = reachedFrom(W, R, SM);
+      llvm::stable_sort(Hits, [&](const Reached &A, const Reached &B) {
+        return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.Call->getBeginLoc()),
+                                            SM.getExpansionLoc(B.Call->getBeginLoc()));
+      });
+      for (const Reached &Hit : Hits) {
         if (Hit.Lazy) {
           // Judged here, reported by the check with its own message unless every window that
           // reaches it ran a warm-up first.
@@ -526,9 +535,12 @@ void reportUnwarmedFirstCalls(AnalysisContext &Ctx, const CheckInfo &Check,
           (warmedUp(*FD, Hit.key(), W.Open, R, Ctx, nullptr, 2, Class, Hit.Root) ? Warmed : Unwarmed).insert(Hit.Call);
           continue;
         }
-        if (Reported.contains(Hit.Call) || warmedUp(*FD, Hit.key(), W.Open, R, Ctx, nullptr, 2, nullptr, Hit.Root))
+        if (Reported.contains(Hit.Call) || KeysReported.contains(Hit.key()) ||
+            warmedUp(*FD, Hit.key(), W.Open, R, Ctx, nullptr, 2, nullptr, Hit.Root))
           continue;
         Reported.insert(Hit.Call);
+        if (!Hit.Lazy && !Hit.Entry->LazyResource.empty())
+          KeysReported.insert(Hit.key());
         auto C = Ctx.api().resolve(Hit.Call);
         unsigned Line = SM.getExpansionLineNumber(W.Open);
         // A module's forward run through its holder (`lin(x)`) is named by the entry.

@@ -322,6 +322,11 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
         return yamlError(File, Item, "entry '" + E.Name + "' has an empty path in 'declared_in'");
       E.DeclaredIn = **Declared;
     }
+    auto Resource = M.takeString("lazy_resource");
+    if (!Resource)
+      return Resource.takeError();
+    if (*Resource)
+      E.LazyResource = **Resource;
     auto Shape = takePositions(M, "shape_args");
     if (!Shape)
       return Shape.takeError();
@@ -386,6 +391,8 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
       return yamlError(File, Item, "entry '" + E.Name + "' has 'fallback_shape_args' but no 'shape_args'");
     if (E.hasTag("bool_mask_index") && E.IndexArgs.empty())
       return yamlError(File, Item, "entry '" + E.Name + "' is tagged bool_mask_index but has no 'index_args'");
+    if (!E.LazyResource.empty() && !E.hasTag("first_call_allocates"))
+      return yamlError(File, Item, "entry '" + E.Name + "' has 'lazy_resource' but is not tagged first_call_allocates");
     Entries.push_back(std::move(E));
     index(Entries.size() - 1, Ns);
   }

@@ -274,6 +274,17 @@ TEST(RuleSetErrors, EmptyDeclaredInPathIsLocated) {
   EXPECT_NE(Msg.find("mine.yaml:4:5: error: entry 'nms' has an empty path in 'declared_in'"), std::string::npos) << Msg;
 }
 
+TEST(RuleSetErrors, LazyResourceNeedsFirstCallTag) {
+  std::string P = writeTemp("mine.yaml", "pack: mine\nnamespaces: [mylib]\n"
+                                         "entries:\n  - {name: gemm, kind: function, lazy_resource: blas, tags: [pure]}\n");
+  auto R = RuleSet::loadFromDirectory(GRAPHIFY_RULES_DIR, {P});
+  ASSERT_FALSE(bool(R));
+  std::string Msg = llvm::toString(R.takeError());
+  EXPECT_NE(Msg.find("mine.yaml:4:5: error: entry 'gemm' has 'lazy_resource' but is not tagged first_call_allocates"),
+            std::string::npos)
+      << Msg;
+}
+
 TEST(RuleSetErrors, MissingDirectoryIsClear) {
   auto R = RuleSet::loadFromDirectory("/nonexistent/rules");
   ASSERT_FALSE(bool(R));

@@ -65,3 +65,24 @@ struct SequentialImpl : Module {
   void forward() { cudnnDestroy(nullptr); } // the library's body, not checked
 };
 } // namespace torch::nn
+
+// The other math libraries' handles and generators, created in the window (a solver set up
+// lazily by the step it serves) or before it.
+typedef struct cusolverDnContext *cusolverDnHandle_t;
+typedef struct cusparseContext *cusparseHandle_t;
+typedef struct curandGenerator_st *curandGenerator_t;
+extern "C" int cusolverDnCreate(cusolverDnHandle_t *);
+extern "C" int cusparseCreate(cusparseHandle_t *);
+extern "C" int curandCreateGenerator(curandGenerator_t *, int);
+void captureSolverStep(cudaStream_t s, cudaGraph_t *g) {
+  cusparseHandle_t sparse;
+  cusparseCreate(&sparse); // before the capture
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cusolverDnHandle_t dense;
+  cusolverDnCreate(&dense);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cusolverDnCreate' creates a cuSOLVER handle, which allocates device memory; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  curandGenerator_t gen;
+  curandCreateGenerator(&gen, 100);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'curandCreateGenerator' creates a cuRAND generator, which allocates its state on the device; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  cudaStreamEndCapture(s, g);
+}

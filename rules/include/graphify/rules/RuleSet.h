@@ -61,6 +61,10 @@ struct ApiEntry {
   /// callee sits in a file whose path contains one of them; a project's own function of the
   /// same name, declared in its own files, is not the library's.
   std::vector<std::string> DeclaredIn;
+  /// What a first_call_allocates entry initialises lazily when it is shared by other entries
+  /// (`cublas_handle`: matmul, mm, linear, ...): a warm-up call of any of them initialises it for
+  /// all, and in a capture window only the first of them is the hazard. Empty: the entry's own.
+  std::string LazyResource;
   std::optional<unsigned> ModeArg;  ///< position of a capture_begin's capture-mode argument
   /// Enumerators of the mode argument that select relaxed capture (capture_relaxed_ok calls
   /// are then allowed in the window).
