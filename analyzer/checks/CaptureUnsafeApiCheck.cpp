@@ -87,7 +87,8 @@ void CaptureUnsafeApiCheck::run(AnalysisContext &Ctx) {
   // The configuration calls of the launches reported as launches (a <<<>>> launch is visited
   // before its configuration call, which is one of its children).
   llvm::DenseSet<const Stmt *> LaunchConfigs;
-  IdleGuards Guards(Ctx.api(), &Ctx.regions().importedIdleHelpers(), &Ctx.regions().importedSetterCalls());
+  IdleGuards Guards(Ctx.api(), &Ctx.regions().importedIdleHelpers(), &Ctx.regions().importedSetterCalls(),
+                    &Ctx.regions().importedFlagRecords());
   // The calls that may run in a capture: what a bool parameter is passed there decides its tests.
   llvm::DenseSet<const Stmt *> CapturedCalls;
   Ctx.forEachRegionStmt([&](const Stmt &S) {

@@ -172,7 +172,8 @@ public:
     // clang-tidy module, the rewriter) neither filter by check nor sort again.
     // Under the cuda-graph profile, code that runs only when a capture status query says no
     // capture is running is never captured, whichever check found it there.
-    IdleGuards Guards(Context.api(), &Regions.importedIdleHelpers(), &Regions.importedSetterCalls());
+    IdleGuards Guards(Context.api(), &Regions.importedIdleHelpers(), &Regions.importedSetterCalls(),
+                      &Regions.importedFlagRecords());
     const bool Capturing = Config.ProfileKind == Profile::CudaGraph;
     llvm::DenseSet<const Stmt *> CapturedCalls;
     if (Capturing) {
@@ -278,16 +279,20 @@ private:
       if (std::string Usr = usrOf(Base); !Usr.empty())
         Out.VirtualCaptures[Usr] = Effect;
     Out.Callables = Regions.callableFacts();
-    IdleGuards Guards(Facts->api(), nullptr, &Regions.importedSetterCalls());
+    IdleGuards Guards(Facts->api(), nullptr, &Regions.importedSetterCalls(), &Regions.importedFlagRecords());
     for (const FunctionDecl *FD : Functions)
       if (std::optional<bool> Idle = Guards.helperMeansIdle(FD))
         if (std::string Usr = usrOf(FD); !Usr.empty())
           Out.IdleHelpers[Usr] = *Idle;
     // The unit's calls of functions shaped as flag setters, for the units that define them.
-    const CaptureFlags Flags(Facts->api(), Ctx);
+    const CaptureFlags Flags(Facts->api(), Ctx, &Regions.importedSetterCalls());
     for (const auto &[FD, W] : Flags.setterCalls())
       if (std::string Usr = usrOf(FD); !Usr.empty())
         Out.SetterCalls[Usr].join(W);
+    // Its writes of flag candidates (its setters' calls elsewhere joined), for the units that test them.
+    for (const auto &[D, W] : Flags.records())
+      if (std::string Usr = usrOf(D); !Usr.empty())
+        Out.FlagRecords[Usr].join(W);
     // Wherever the callee is declared (a header beside the sources, or in the project's
     // include/ directory, which is not under the directory of the linted files): the unit that
     // defines it knows it by its USR. The tensor library and system headers define none.

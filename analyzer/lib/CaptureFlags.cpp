@@ -215,7 +215,8 @@ private:
   }
 };
 
-CaptureFlags::CaptureFlags(const ApiResolver &Api, ASTContext &Ast, const SetterCalls *Imported) {
+CaptureFlags::CaptureFlags(const ApiResolver &Api, ASTContext &Ast, const SetterCalls *Imported,
+                           const FlagRecords *ImportedFlags) {
   CaptureFlagCollector Collector(Api, *this);
   Collector.TraverseDecl(Ast.getTranslationUnitDecl());
   // The setters' calls in other units write their flags too.
@@ -223,6 +224,10 @@ CaptureFlags::CaptureFlags(const ApiResolver &Api, ASTContext &Ast, const Setter
     if (Imported)
       if (auto It = Imported->find(Setter); It != Imported->end())
         Records[Flag].join(It->second);
+  // And so do the other units' own writes (a flag defined, set or cleared in another file).
+  if (ImportedFlags)
+    for (const auto &[Flag, W] : *ImportedFlags)
+      Records[Flag].join(W);
 }
 
 void CaptureFlags::note(const ValueDecl *D, Write W) {

@@ -33,7 +33,11 @@ using SetterCalls = llvm::DenseMap<const clang::FunctionDecl *, FlagWrites>;
 
 class CaptureFlags {
 public:
-  CaptureFlags(const ApiResolver &Api, clang::ASTContext &Ast, const SetterCalls *Imported = nullptr);
+  /// What other units' writes of flag candidates did, by canonical declaration (whole-program).
+  using FlagRecords = llvm::DenseMap<const clang::ValueDecl *, FlagWrites>;
+
+  CaptureFlags(const ApiResolver &Api, clang::ASTContext &Ast, const SetterCalls *Imported = nullptr,
+               const FlagRecords *ImportedFlags = nullptr);
 
   /// Whether `D` is such a flag.
   bool isFlag(const clang::ValueDecl *D) const;
@@ -49,13 +53,15 @@ public:
   /// What this unit's calls of functions shaped as setters (one bool parameter, the project's)
   /// did: exported for the units that define them.
   const SetterCalls &setterCalls() const { return Calls; }
+  /// The unit's writes of flag candidates (its setters' calls in other units joined): exported.
+  const FlagRecords &records() const { return Records; }
 
   /// The flag `FD` sets from its one bool parameter, or null when it is no setter.
   static const clang::ValueDecl *setFlag(const clang::FunctionDecl *FD);
 
 private:
   /// Per canonical declaration: whether every write seen so far fits, and whether one sets it.
-  llvm::DenseMap<const clang::ValueDecl *, FlagWrites> Records;
+  FlagRecords Records;
   SetterCalls Calls;
 
   void note(const clang::ValueDecl *D, Write W);

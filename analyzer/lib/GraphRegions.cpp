@@ -611,8 +611,33 @@ GraphRegions GraphRegionFinder::find(llvm::ArrayRef<const FunctionDecl *> Functi
   else {
     importIdleHelpers(Functions, Regions);
     importSetterCalls(Functions, Regions);
+    importFlagRecords(Functions, Regions);
   }
   return Regions;
+}
+
+void GraphRegionFinder::importFlagRecords(llvm::ArrayRef<const FunctionDecl *> Functions, GraphRegions &Regions) const {
+  struct Names : RecursiveASTVisitor<Names> {
+    llvm::SmallPtrSet<const ValueDecl *, 8> Flags;
+    bool VisitDeclRefExpr(DeclRefExpr *E) { return note(E); }
+    bool VisitMemberExpr(MemberExpr *E) { return note(E); }
+    bool note(const Expr *E) {
+      if (const ValueDecl *D = CaptureFlags::flagNamed(E))
+        Flags.insert(D);
+      return true;
+    }
+  } Visitor;
+  for (const FunctionDecl *FD : Functions)
+    Visitor.TraverseStmt(FD->getBody());
+  for (const ValueDecl *D : Visitor.Flags) {
+    std::string Usr = usrOf(D);
+    if (Usr.empty())
+      continue;
+    if (Lookups)
+      Lookups->insert("B:" + Usr);
+    if (std::optional<FlagWrites> W = Program->flagRecord(Usr))
+      Regions.importFlagRecord(D, *W);
+  }
 }
 
 void GraphRegionFinder::importSetterCalls(llvm::ArrayRef<const FunctionDecl *> Functions, GraphRegions &Regions) const {

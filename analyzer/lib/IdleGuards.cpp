@@ -16,8 +16,8 @@ namespace graphify {
 using namespace clang;
 
 IdleGuards::IdleGuards(const ApiResolver &Api, const llvm::DenseMap<const FunctionDecl *, bool> *Imported,
-                       const SetterCalls *ImportedSetters)
-    : Api(Api), Imported(Imported), ImportedSetters(ImportedSetters) {
+                       const SetterCalls *ImportedSetters, const CaptureFlags::FlagRecords *ImportedFlags)
+    : Api(Api), Imported(Imported), ImportedSetters(ImportedSetters), ImportedFlags(ImportedFlags) {
   for (const ApiEntry &E : Api.rules().entries())
     if (E.hasTag("capture_status_query"))
       for (const std::string &S : E.IdleStatuses)
@@ -164,7 +164,7 @@ std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body, co
         return !*Captured; // `step(use_graph)`: true in every capture; `memcpy(..., false)`: false
   if (const ValueDecl *Flag = CaptureFlags::flagNamed(Cond)) { // the application's own "in graph" flag
     if (!Flags)
-      Flags = std::make_unique<CaptureFlags>(Api, Flag->getASTContext(), ImportedSetters);
+      Flags = std::make_unique<CaptureFlags>(Api, Flag->getASTContext(), ImportedSetters, ImportedFlags);
     if (Flags->isFlag(Flag))
       return false;
   }

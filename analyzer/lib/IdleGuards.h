@@ -41,10 +41,12 @@ namespace graphify {
 class IdleGuards {
 public:
   /// `Imported`: what the helpers defined in other units mean, by canonical declaration.
-  /// `ImportedSetters`: what other units' calls of this unit's flag setters did.
+  /// `ImportedSetters`: what other units' calls of this unit's flag setters did;
+  /// `ImportedFlags`: what other units' writes of the flags it names did.
   explicit IdleGuards(const ApiResolver &Api,
                       const llvm::DenseMap<const clang::FunctionDecl *, bool> *Imported = nullptr,
-                      const SetterCalls *ImportedSetters = nullptr);
+                      const SetterCalls *ImportedSetters = nullptr,
+                      const CaptureFlags::FlagRecords *ImportedFlags = nullptr);
 
   /// Whether `S` runs only when a capture status query said no capture is running.
   bool runsOnlyWhenIdle(const clang::Stmt &S, clang::ASTContext &Ast) const;
@@ -78,6 +80,7 @@ private:
   bool isBusyStatus(const clang::Expr *E) const;
   const llvm::DenseMap<const clang::FunctionDecl *, bool> *Imported;
   const SetterCalls *ImportedSetters;
+  const CaptureFlags::FlagRecords *ImportedFlags;
   /// helperMeansIdle from this unit's own body of `FD` only.
   std::optional<bool> localHelperMeansIdle(const clang::FunctionDecl *FD) const;
   mutable llvm::DenseMap<const clang::FunctionDecl *, std::optional<bool>> Helpers;

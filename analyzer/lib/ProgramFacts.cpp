@@ -120,6 +120,8 @@ void ProgramFacts::merge(const FactTable &U) {
   // Calls only add up (the same every round: joining again changes nothing).
   for (const auto &[Usr, W] : U.SetterCalls)
     SetterCalls[Usr].join(W);
+  for (const auto &[Usr, W] : U.FlagRecords)
+    FlagRecords[Usr].join(W);
 }
 
 void ProgramFacts::beginRound() {
@@ -172,6 +174,8 @@ bool ProgramFacts::sameOn(const ProgramFacts &Other, const std::set<std::string>
       Same = idleHelper(Usr) == Other.idleHelper(Usr);
     } else if (Kind == "A:") {
       Same = setterCalls(Usr) == Other.setterCalls(Usr);
+    } else if (Kind == "B:") {
+      Same = flagRecord(Usr) == Other.flagRecord(Usr);
     }
     if (!Same)
       return false;
@@ -193,6 +197,7 @@ ProgramFacts ProgramFacts::snapshot() const {
   Copy.Callables = Callables;
   Copy.IdleHelpers = IdleHelpers;
   Copy.SetterCalls = SetterCalls;
+  Copy.FlagRecords = FlagRecords;
   return Copy;
 }
 
@@ -249,6 +254,9 @@ ProgramFacts ProgramFacts::slice(const std::set<std::string> &Lookups) const {
     } else if (Kind == "A:") {
       if (auto It = SetterCalls.find(Key); It != SetterCalls.end())
         Out.SetterCalls[Key] = It->second;
+    } else if (Kind == "B:") {
+      if (auto It = FlagRecords.find(Key); It != FlagRecords.end())
+        Out.FlagRecords[Key] = It->second;
     }
   }
   return Out;
@@ -282,6 +290,11 @@ std::optional<bool> ProgramFacts::idleHelper(const std::string &Usr) const {
 std::optional<FlagWrites> ProgramFacts::setterCalls(const std::string &Usr) const {
   auto It = SetterCalls.find(Usr);
   return It == SetterCalls.end() ? std::nullopt : std::optional<FlagWrites>(It->second);
+}
+
+std::optional<FlagWrites> ProgramFacts::flagRecord(const std::string &Usr) const {
+  auto It = FlagRecords.find(Usr);
+  return It == FlagRecords.end() ? std::nullopt : std::optional<FlagWrites>(It->second);
 }
 
 std::string usrOf(const clang::Decl *D) {

@@ -520,7 +520,7 @@ TEST(Summaries, MalformedSummariesAreLocated) {
   // The compact forms are checked as the objects are: a negative parameter count is no summary.
   std::string Facts = "{\"summaries\": {\"c:@F@f#\": -1}, \"param_entries\": {}, \"fields\": {}, "
                       "\"field_shapes\": {}, \"field_sizes\": {}, \"globals\": {}, \"regions\": {}, "
-                      "\"captures\": {}, \"virtual_captures\": {}, \"callables\": {}, \"idle_helpers\": {}, \"setter_calls\": {}}";
+                      "\"captures\": {}, \"virtual_captures\": {}, \"callables\": {}, \"idle_helpers\": {}, \"setter_calls\": {}, \"flag_records\": {}}";
   std::string Program = D.file("program.summary", "{\"format\": \"graphify-program-summary\", \"graphify\": \"" +
                                                       Version + "\", \"version\": 4, \"units\": [], \"sources\": {}, "
                                                       "\"settled\": true, \"region_globs\": [], "

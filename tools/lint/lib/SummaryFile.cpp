@@ -38,7 +38,7 @@ namespace json = llvm::json;
 
 namespace {
 
-constexpr int64_t kFormatVersion = 4; // 2: region_globs, static_bounds; 3: idle_helpers; 4: setter_calls
+constexpr int64_t kFormatVersion = 4; // 2: region_globs, static_bounds; 3: idle_helpers; 4: setter_calls, flag_records
 constexpr llvm::StringLiteral kUnitFormat = "graphify-unit-summary";
 constexpr llvm::StringLiteral kProgramFormat = "graphify-program-summary";
 
@@ -128,6 +128,8 @@ json::Value callablesJson(const HeldCallables &H) {
   return json::Object{{"called", regionName(H.Called)}, {"bodies", std::move(Bodies)}, {"opaque", H.Opaque}};
 }
 
+json::Value flagWritesJson(const FlagWrites &W) { return json::Object{{"fits", W.Fits}, {"sets", W.SetSomewhere}}; }
+
 template <typename Map, typename Fn> json::Object mapJson(const Map &M, Fn Render) {
   json::Object O;
   for (const auto &[Key, Value] : M)
@@ -154,10 +156,8 @@ json::Value tableJson(const FactTable &T) {
       {"virtual_captures", mapJson(T.VirtualCaptures, effectJson)},
       {"callables", mapJson(T.Callables, callablesJson)},
       {"idle_helpers", mapJson(T.IdleHelpers, [](bool Idle) { return json::Value(Idle); })},
-      {"setter_calls", mapJson(T.SetterCalls,
-                               [](const FlagWrites &W) {
-                                 return json::Object{{"fits", W.Fits}, {"sets", W.SetSomewhere}};
-                               })},
+      {"setter_calls", mapJson(T.SetterCalls, flagWritesJson)},
+      {"flag_records", mapJson(T.FlagRecords, flagWritesJson)},
   };
 }
 
@@ -312,6 +312,16 @@ template <typename Fn> bool readMap(const json::Object &O, llvm::StringRef Key, 
   return true;
 }
 
+bool readFlagWrites(const json::Value &V, FlagWrites &Into, json::Path P) {
+  const json::Object *W = V.getAsObject();
+  std::optional<bool> Fits = W ? W->getBoolean("fits") : std::nullopt;
+  std::optional<bool> Sets = W ? W->getBoolean("sets") : std::nullopt;
+  if (!Fits || !Sets)
+    return P.report("expected {\"fits\": boolean, \"sets\": boolean}"), false;
+  Into = {*Fits, *Sets};
+  return true;
+}
+
 bool readTable(const json::Value &V, FactTable &T, json::Path P) {
   const json::Object *O = V.getAsObject();
   if (!O)
@@ -357,13 +367,10 @@ bool readTable(const json::Value &V, FactTable &T, json::Path P) {
            return true;
          }) &&
          readMap(*O, "setter_calls", P, [&](const json::Value &E, json::Path EP, std::string K) {
-           const json::Object *W = E.getAsObject();
-           std::optional<bool> Fits = W ? W->getBoolean("fits") : std::nullopt;
-           std::optional<bool> Sets = W ? W->getBoolean("sets") : std::nullopt;
-           if (!Fits || !Sets)
-             return EP.report("expected {\"fits\": boolean, \"sets\": boolean}"), false;
-           T.SetterCalls[K] = {*Fits, *Sets};
-           return true;
+           return readFlagWrites(E, T.SetterCalls[K], EP);
+         }) &&
+         readMap(*O, "flag_records", P, [&](const json::Value &E, json::Path EP, std::string K) {
+           return readFlagWrites(E, T.FlagRecords[K], EP);
          });
 }
 

@@ -96,6 +96,10 @@ public:
   /// by canonical declaration (a capture flag set through a setter called in another unit).
   const llvm::DenseMap<const clang::FunctionDecl *, FlagWrites> &importedSetterCalls() const { return SetterCalls; }
   void importSetterCalls(const clang::FunctionDecl *FD, FlagWrites W) { SetterCalls[FD->getCanonicalDecl()] = W; }
+  /// Whole-program mode: what the program's writes of the capture-flag candidates this unit
+  /// names did, by canonical declaration.
+  const llvm::DenseMap<const clang::ValueDecl *, FlagWrites> &importedFlagRecords() const { return FlagRecords; }
+  void importFlagRecord(const clang::ValueDecl *D, FlagWrites W) { FlagRecords[D] = W; }
 
   /// Whether the regions were found in whole-program mode (other units may call this one's
   /// functions: a parameter's call sites here are not all of them).
@@ -107,6 +111,7 @@ private:
   std::map<std::string, HeldCallables> Callables;
   llvm::DenseMap<const clang::FunctionDecl *, bool> IdleHelpers;
   llvm::DenseMap<const clang::FunctionDecl *, FlagWrites> SetterCalls;
+  llvm::DenseMap<const clang::ValueDecl *, FlagWrites> FlagRecords;
   std::vector<UncheckedNote> Unseen;
   CaptureEffects Effects;
   llvm::DenseSet<const clang::Decl *> Bodies;
@@ -166,6 +171,8 @@ private:
   void importIdleHelpers(llvm::ArrayRef<const clang::FunctionDecl *> Functions, GraphRegions &Regions) const;
   /// What the program's calls of the unit's flag setters (CaptureFlags::setFlag) did.
   void importSetterCalls(llvm::ArrayRef<const clang::FunctionDecl *> Functions, GraphRegions &Regions) const;
+  /// What the program's writes of the flag candidates the unit's functions name did.
+  void importFlagRecords(llvm::ArrayRef<const clang::FunctionDecl *> Functions, GraphRegions &Regions) const;
 
   bool isSeed(const clang::FunctionDecl *FD) const;
   /// Notes the captures a translation unit leaves unpaired: a function that returns with one open,

@@ -133,6 +133,10 @@ public:
   /// them did, joined over the units. The unit that defines a setter joins them into the flag it
   /// sets (`set_graph_capturing(true)` in one file, the flag and its test in another).
   std::map<std::string, FlagWrites> SetterCalls;
+  /// Capture-flag candidates (bool fields, bool globals), by USR: their writes in every unit,
+  /// joined (setter calls included where the setter is defined), so that a file testing a flag
+  /// written only elsewhere, or also written another way elsewhere, knows.
+  std::map<std::string, FlagWrites> FlagRecords;
 
   /// Stores a copy of `O` and returns its stable address (null stays null).
   const PortableOrigin *keep(const PortableOrigin *O);
@@ -182,6 +186,8 @@ public:
   std::optional<bool> idleHelper(const std::string &Usr) const;
   /// What the program's calls of the setter-shaped function `Usr` did, if it has any.
   std::optional<FlagWrites> setterCalls(const std::string &Usr) const;
+  /// What the program's writes of the flag candidate `Usr` did, if any unit writes it.
+  std::optional<FlagWrites> flagRecord(const std::string &Usr) const;
 
 private:
   std::set<std::string> MaskSeen; ///< summaries merged in this round

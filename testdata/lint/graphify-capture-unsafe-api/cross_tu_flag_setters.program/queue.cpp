@@ -6,9 +6,12 @@
 
 static bool graphCapturing = false;
 static bool recording = false;
+bool inGraph = false;
+bool tracing = false;
 
 void setGraphCapturing(bool on) { graphCapturing = on; }
 void setRecording(bool on) { recording = on; }
+void setInGraph(bool on) { inGraph = on; }
 
 void queueSynchronize(cudaStream_t s) {
   if (graphCapturing)

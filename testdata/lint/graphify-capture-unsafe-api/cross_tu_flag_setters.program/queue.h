@@ -13,3 +13,10 @@ void setGraphCapturing(bool on);
 void setRecording(bool on);
 void queueSynchronize(cudaStream_t s);
 void recorderSynchronize(cudaStream_t s);
+
+// Flags the solver tests and other files write: one through a setter defined beside it, one
+// directly.
+extern bool inGraph;
+extern bool tracing;
+void setInGraph(bool on);
+void solverStep(cudaStream_t s);
