@@ -171,29 +171,51 @@ private:
     return Found;
   }
 
-  /// Notes the writes of flag candidates in `S`, a part of `FD`'s body. Whether `FD` begins or
-  /// ends a capture is asked only at such a write (most bodies write none).
-  /// What writing the value `Written` (null: not a plain assignment) in `FD` is.
-  CaptureFlags::Write writeOf(const Expr *Written, const FunctionDecl &FD, bool Ctor) {
+  /// Whether `FD`'s body ends a capture (an end call, or a call of a function of the unit that
+  /// makes one) before `At` in source order: a flag raised after that is raised too late.
+  bool endsBefore(const FunctionDecl &FD, SourceLocation At) {
+    const SourceManager &SM = FD.getASTContext().getSourceManager();
+    bool Found = false;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S || Found || isa<LambdaExpr>(S))
+        return;
+      if (const auto *CE = dyn_cast<CallExpr>(S);
+          CE && SM.isBeforeInTranslationUnit(SM.getExpansionLoc(CE->getEndLoc()), SM.getExpansionLoc(At))) {
+        if (auto C = Api.resolve(CE); C && C->hasTag("capture_end"))
+          Found = true;
+        else if (CE->getDirectCallee() && !Api.isLibraryDecl(CE->getDirectCallee()))
+          Found = calls(CE->getDirectCallee(), "capture_end", 1);
+      }
+      for (const Stmt *Child : S->children())
+        Walk(Child);
+    };
+    Walk(FD.getBody());
+    return Found;
+  }
+
+  /// What writing the value `Written` (null: not a plain assignment) at `At` in `FD` is.
+  CaptureFlags::Write writeOf(const Expr *Written, SourceLocation At, const FunctionDecl &FD, bool Ctor) {
     std::optional<bool> Value = Written ? literalTruth(Written) : std::nullopt;
-    if (Value == true && calls(&FD, "capture_begin"))
+    if (Value == true && calls(&FD, "capture_begin") && !endsBefore(FD, At))
       return CaptureFlags::Write::SetOnBegin;
     if (Value == false && (Ctor || calls(&FD, "capture_end")))
       return CaptureFlags::Write::ClearedOnEnd;
     return CaptureFlags::Write::Other;
   }
 
+  /// Notes the writes of flag candidates in `S`, a part of `FD`'s body. Whether `FD` begins or
+  /// ends a capture is asked only at such a write (most bodies write none).
   void writesIn(const Stmt *S, const FunctionDecl &FD, bool Ctor) {
     if (!S)
       return;
     if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
       if (const ValueDecl *D = CaptureFlags::flagNamed(BO->getLHS());
           D && !(BO->getOpcode() == BO_Assign && CaptureFlags::setFlag(&FD) == D)) // a setter's calls write
-        Flags.note(D, writeOf(BO->getOpcode() == BO_Assign ? BO->getRHS() : nullptr, FD, Ctor));
+        Flags.note(D, writeOf(BO->getOpcode() == BO_Assign ? BO->getRHS() : nullptr, BO->getBeginLoc(), FD, Ctor));
     // `set_capturing(true)`: the write of the flag the setter sets; noted for every function of
     // that shape, for the units that define the setter.
     if (const auto *CE = dyn_cast<CallExpr>(S); CE && CE->getNumArgs() == 1 && setterShaped(CE->getDirectCallee(), Api)) {
-      CaptureFlags::Write W = writeOf(CE->getArg(0), FD, Ctor);
+      CaptureFlags::Write W = writeOf(CE->getArg(0), CE->getBeginLoc(), FD, Ctor);
       Flags.Calls[CE->getDirectCallee()->getCanonicalDecl()].join(
           {W != CaptureFlags::Write::Other, W == CaptureFlags::Write::SetOnBegin});
       if (const ValueDecl *D = CaptureFlags::setFlag(CE->getDirectCallee()))

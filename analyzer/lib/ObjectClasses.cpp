@@ -92,6 +92,13 @@ std::vector<const CXXMethodDecl *> ObjectClasses::mayRun(const CXXMemberCallExpr
   auto Possible = Called ? of(Call.getImplicitObjectArgument()) : std::nullopt;
   if (!Possible || Possible->empty())
     return All;
+  // An object's class is the called method's class or one derived from it; anything else (an
+  // iterator's class, read through the hidden variables of a range-based for) says nothing.
+  const CXXRecordDecl *Static = Called->getParent();
+  if (llvm::any_of(*Possible, [&](const CXXRecordDecl *K) {
+        return K->getCanonicalDecl() != Static->getCanonicalDecl() && !K->isDerivedFrom(Static);
+      }))
+    return All;
   std::vector<const CXXMethodDecl *> Out;
   for (const CXXMethodDecl *O : All) {
     const CXXRecordDecl *Owner = O->getParent();

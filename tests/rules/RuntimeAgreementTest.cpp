@@ -95,7 +95,7 @@ std::vector<Probe> probes() {
 const std::set<std::string> kNotInRuntime = {
     "const_data_ptr", "accessor", "_local_scalar_dense", "argwhere", "unique_dim",
     "bincount",       "print",    "torch::cuda::synchronize",
-    "vision::ops::nms", "repeat_interleave"};
+    "vision::ops::nms", "nms", "repeat_interleave"};
 
 bool needsHost(const ApiEntry &E, bool UsesMask) {
   return E.hasTag("host_sync") || E.hasTag("dynamic_output_shape") || (E.hasTag("bool_mask_index") && UsesMask);

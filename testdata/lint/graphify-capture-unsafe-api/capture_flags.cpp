@@ -186,3 +186,24 @@ void captureSample(cudaStream_t s, cudaGraph_t *g) {
   setSampling(false);
   cudaStreamEndCapture(s, g);
 }
+
+// A flag raised only after the capture ended, in the function that captured: while the capture
+// ran it was false, so it guards nothing (a search index's "graph mode").
+class IndexGraph {
+public:
+  void build(cudaStream_t s) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    searchImpl(s);
+    cudaStreamEndCapture(s, &graph_);
+    inGraphMode_ = true;
+  }
+  void searchImpl(cudaStream_t s) {
+    if (!inGraphMode_)
+      cudaStreamSynchronize(s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+  }
+
+private:
+  cudaGraph_t graph_ = nullptr;
+  bool inGraphMode_ = false;
+};

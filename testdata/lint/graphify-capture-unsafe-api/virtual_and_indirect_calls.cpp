@@ -389,3 +389,24 @@ void captureHead(cudaStream_t s, cudaGraph_t *g) {
   head(s);
   cudaStreamEndCapture(s, g);
 }
+
+// Stages held in a vector of owning pointers and run in a range-based for: the loop variable's
+// object is any stage the vector holds (the iterator Clang reads it through says nothing of its
+// class), so every overrider runs in the window.
+struct PipelineStage {
+  virtual ~PipelineStage() = default;
+  virtual void run(cudaStream_t s) = 0;
+};
+struct ReadbackStage : PipelineStage {
+  void run(cudaStream_t s) override { cudaStreamSynchronize(s); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: 'cudaStreamSynchronize' waits for a stream on the host; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+};
+struct StagePipeline {
+  std::vector<std::unique_ptr<PipelineStage>> stages;
+  void capture(cudaStream_t s, cudaGraph_t *g) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    for (auto &st : stages)
+      st->run(s);
+    cudaStreamEndCapture(s, g);
+  }
+};
