@@ -48,10 +48,15 @@ const ValueDecl *CaptureFlags::flagNamed(const Expr *E) {
   return isa<FieldDecl, VarDecl>(D) ? cast<ValueDecl>(D->getCanonicalDecl()) : nullptr;
 }
 
-/// A function the project may set a flag through: one bool parameter taken by value, declared
-/// outside the libraries.
+/// One bool parameter taken by value: the shape of a setter.
+static bool takesOneBool(const FunctionDecl *FD) {
+  return FD && FD->getNumParams() == 1 && FD->getParamDecl(0)->getType()->isBooleanType();
+}
+
+/// A function the project may set a flag through: one bool parameter, declared outside the
+/// libraries.
 static bool setterShaped(const FunctionDecl *FD, const ApiResolver &Api) {
-  if (!FD || FD->getNumParams() != 1 || !FD->getParamDecl(0)->getType()->isBooleanType() || Api.isLibraryDecl(FD))
+  if (!takesOneBool(FD) || Api.isLibraryDecl(FD))
     return false;
   const SourceManager &SM = FD->getASTContext().getSourceManager();
   return !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()));
@@ -59,7 +64,7 @@ static bool setterShaped(const FunctionDecl *FD, const ApiResolver &Api) {
 
 const ValueDecl *CaptureFlags::setFlag(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
-  if (!FD || FD->getNumParams() != 1 || !FD->getParamDecl(0)->getType()->isBooleanType() || !FD->hasBody(Def))
+  if (!takesOneBool(FD) || !FD->hasBody(Def))
     return nullptr;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
   if (!Body || Body->size() != 1)

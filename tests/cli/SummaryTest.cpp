@@ -518,16 +518,29 @@ TEST(Summaries, MalformedSummariesAreLocated) {
   EXPECT_NE(L.Err.find("missing.summary"), std::string::npos) << L.Err;
 
   // The compact forms are checked as the objects are: a negative parameter count is no summary.
-  std::string Facts = "{\"summaries\": {\"c:@F@f#\": -1}, \"param_entries\": {}, \"fields\": {}, "
-                      "\"field_shapes\": {}, \"field_sizes\": {}, \"globals\": {}, \"regions\": {}, "
-                      "\"captures\": {}, \"virtual_captures\": {}, \"callables\": {}, \"idle_helpers\": {}, \"setter_calls\": {}, \"flag_records\": {}}";
-  std::string Program = D.file("program.summary", "{\"format\": \"graphify-program-summary\", \"graphify\": \"" +
-                                                      Version + "\", \"version\": 4, \"units\": [], \"sources\": {}, "
-                                                      "\"settled\": true, \"region_globs\": [], "
-                                                      "\"static_bounds\": [], \"facts\": " + Facts + "}");
-  L = lint({"--program-summary=" + Program, D.Path + "/a.cpp", "--", "-std=c++17"});
+  auto FactsWith = [](const std::string &Summaries, const std::string &FlagRecords) {
+    return "{\"summaries\": " + Summaries + ", \"param_entries\": {}, \"fields\": {}, "
+           "\"field_shapes\": {}, \"field_sizes\": {}, \"globals\": {}, \"regions\": {}, "
+           "\"captures\": {}, \"virtual_captures\": {}, \"callables\": {}, \"idle_helpers\": {}, "
+           "\"setter_calls\": {}, \"flag_records\": " + FlagRecords + "}";
+  };
+  auto ProgramWith = [&](const std::string &Facts) {
+    return D.file("program.summary", "{\"format\": \"graphify-program-summary\", \"graphify\": \"" + Version +
+                                         "\", \"version\": 4, \"units\": [], \"sources\": {}, "
+                                         "\"settled\": true, \"region_globs\": [], "
+                                         "\"static_bounds\": [], \"facts\": " + Facts + "}");
+  };
+  L = lint({"--program-summary=" + ProgramWith(FactsWith("{\"c:@F@f#\": -1}", "{}")), D.Path + "/a.cpp", "--",
+            "-std=c++17"});
   EXPECT_EQ(L.Code, 2);
   EXPECT_NE(L.Err.find("expected an array or a count of parameters at summary.facts.summaries"), std::string::npos)
+      << L.Err;
+  // A capture flag's record must say both whether its writes fit and whether one sets it.
+  L = lint({"--program-summary=" + ProgramWith(FactsWith("{}", "{\"c:@flag\": {\"fits\": true}}")),
+            D.Path + "/a.cpp", "--", "-std=c++17"});
+  EXPECT_EQ(L.Code, 2);
+  EXPECT_NE(L.Err.find("expected {\"fits\": boolean, \"sets\": boolean} at summary.facts.flag_records"),
+            std::string::npos)
       << L.Err;
 }
 
