@@ -4,6 +4,8 @@
 // a host list of tensors sorted by values read from tensors chooses positions the same way.
 #include "DataDependentPositionCheck.h"
 
+#include "SortedListUses.h"
+
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 
@@ -139,7 +141,9 @@ bool DataDependentPositionCheck::reportHostListOrder(AnalysisContext &Ctx, const
   for (const Expr *A : Call.Args)
     if (!O)
       O = comparatorReads(Ctx.facts(), A);
-  if (!O)
+  // An order the region never takes a tensor by stays on the host: the reads of its keys are the
+  // blockers, reported where they are.
+  if (!O || !sortedListHandsOnTensors(Api, Ctx.ast(), List, Call.Call))
     return false;
   const std::string Name = listName(List);
   Ctx.report(info(), Call.NameLoc,

@@ -259,6 +259,10 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   if (const ApiEntry *Entry = C->entryWithTag("data_dependent_output"); Entry && !ResultTensor)
     return {source(*C, *Entry), 0};
 
+  // A compiled model's result: device tensors in a structure the model fixes, whatever host
+  // values were among its inputs (LibreASR's predictor state list, one entry per layer).
+  if (C->hasTag("model_result"))
+    return {};
   if (auto It = A.Summaries.find(key(Callee)); It != A.Summaries.end())
     return applySummary(*C, It->second, ArgV, First);
   if (const FunctionSummary *Imported = A.importedSummary(Callee))

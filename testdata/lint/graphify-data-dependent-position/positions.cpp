@@ -115,6 +115,40 @@ struct KeepBestTwo : torch::nn::Module {
   }
 };
 
+// A beam search that sorts its hypotheses by read scores and keeps only the best one's host token
+// list: the order never picks a tensor (the reads of the scores are the blockers, reported where
+// they are). Sorted again and its best state handed on, the order does pick one.
+struct Hypothesis {
+  std::vector<int64_t> tokens;
+  float score;
+  torch::Tensor state;
+};
+
+struct BestTokens : torch::nn::Module {
+  std::vector<int64_t> forward(torch::Tensor logprobs, torch::Tensor states) {
+    std::vector<Hypothesis> hyps;
+    for (int64_t k = 0; k < 4; ++k)
+      hyps.push_back({{k}, logprobs[k].item<float>(), states[k]});
+    auto sorted = hyps;
+    std::sort(sorted.begin(), sorted.end(), [](const Hypothesis &a, const Hypothesis &b) { return a.score > b.score; });
+    std::vector<int64_t> best = sorted.front().tokens;
+    for (const Hypothesis &h : sorted)
+      best.push_back(static_cast<int64_t>(h.score));
+    return best;
+  }
+};
+
+struct BestState : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor logprobs, torch::Tensor states) {
+    std::vector<Hypothesis> hyps;
+    for (int64_t k = 0; k < 4; ++k)
+      hyps.push_back({{k}, logprobs[k].item<float>(), states[k]});
+    std::sort(hyps.begin(), hyps.end(), [](const Hypothesis &a, const Hypothesis &b) { return a.score > b.score; });
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sort' orders the tensors of the host list 'hyps' by keys that depend on a tensor value read on the host{{.*}} [graphify-data-dependent-position]
+    return hyps.front().state;
+  }
+};
+
 // Orders that do not follow the data: tensors sorted by their static sizes, pairs keyed by
 // constants, and host numbers that hold no tensor.
 struct StaticOrders : torch::nn::Module {
