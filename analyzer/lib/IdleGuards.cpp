@@ -149,6 +149,31 @@ static bool sameStream(const Expr *Queried, const Expr *Stream) {
   return !A || !B || A->getCanonicalDecl() == B->getCanonicalDecl();
 }
 
+bool IdleGuards::namesStream(const Expr *E, const Stmt *Body) const {
+  const ValueDecl *D = streamName(E);
+  if (!D || !Body || !E->IgnoreParenImpCasts()->getType()->isPointerType())
+    return false;
+  std::vector<const CallExpr *> Calls;
+  callsIn(Body, Calls);
+  return llvm::any_of(Calls, [&](const CallExpr *CE) {
+    auto C = Api.resolve(CE);
+    return C && llvm::any_of(C->Entries, [&](const ApiEntry *Entry) {
+             return Entry->StreamArg && streamName(C->arg(*Entry->StreamArg)) == D;
+           });
+  });
+}
+
+/// The side of `L == R` (or `!=`) that names a variable or field compared with a null pointer
+/// constant (`0`, `NULL`, `nullptr`) on the other side, or null.
+static const Expr *testedForNull(const Expr *L, const Expr *R) {
+  for (auto [Named, Other] : {std::pair{L, R}, std::pair{R, L}})
+    if (const ValueDecl *D = streamName(Named);
+        D && Other->IgnoreParenImpCasts()->isNullPointerConstant(D->getASTContext(), Expr::NPC_ValueDependentIsNotNull) !=
+                 Expr::NPCK_NotNull)
+      return Named;
+  return nullptr;
+}
+
 std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body, const Expr *Stream) const {
   Cond = Cond->IgnoreParenImpCasts();
   if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot) {
@@ -156,6 +181,10 @@ std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body, co
       return !*Inner;
     return std::nullopt;
   }
+  // A stream tested for null (`if (stream)`, OpenCV's `if (stream == 0) cudaDeviceSynchronize();`):
+  // a capture never runs on the legacy NULL stream, so the work a null stream selects runs idle.
+  if (namesStream(Cond, Body))
+    return false;
   if (const auto *Call = dyn_cast<CallExpr>(Cond); Call && !isa<CXXOperatorCallExpr>(Call))
     return helperMeansIdle(Call->getDirectCallee());
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Cond))
@@ -188,6 +217,8 @@ std::optional<bool> IdleGuards::meansIdle(const Expr *Cond, const Stmt *Body, co
   }
   if (Op != BO_EQ && Op != BO_NE)
     return std::nullopt;
+  if (const Expr *S = testedForNull(L, R); S && namesStream(S, Body))
+    return Op == BO_EQ;
   const Expr *Status = isIdleStatus(L) ? R : isIdleStatus(R) ? L : nullptr;
   const Expr *Queried = nullptr;
   if (Status && isFresh(Status, Body, Queried) && sameStream(Queried, Stream))

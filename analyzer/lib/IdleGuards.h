@@ -9,7 +9,10 @@
 /// after the begin call guards nothing, and so does a status kept in a field or a global. The
 /// status of one stream guards no call that names another (`cudaStreamIsCapturing(copy_, &st);
 /// if (st == None) cudaStreamSynchronize(main_);`). A comparison with another enumerator of the
-/// same status type (`st == cudaStreamCaptureStatusActive`) means capturing when it holds, and a
+/// same status type (`st == cudaStreamCaptureStatusActive`) means capturing when it holds; a
+/// stream the function launches or copies on, tested for null (`if (stream == 0)
+/// cudaDeviceSynchronize();`, OpenCV's idiom), means idle when null: no capture runs on the
+/// legacy NULL stream, and the capturing caller passes its own stream; and a
 /// call of the project's bool function whose one return compares a fresh status
 /// (`bool capturing(s) { ...; return st != None; }`) means what that comparison means; in
 /// whole-program mode the helper may be defined in another unit (ProgramFacts' `IdleHelpers`,
@@ -102,6 +105,10 @@ private:
   /// a global may have been read anywhere, any time). `Queried` is set to the stream argument of
   /// the query that wrote it, when the query has one.
   bool isFresh(const clang::Expr *E, const clang::Stmt *Body, const clang::Expr *&Queried) const;
+  /// Whether `E` names a stream: a pointer variable or field that `Body` hands to a call at its
+  /// entry's `stream_arg` (a launch's configuration, an async copy) — the packs say what a
+  /// stream is.
+  bool namesStream(const clang::Expr *E, const clang::Stmt *Body) const;
 };
 
 } // namespace graphify
