@@ -1,6 +1,7 @@
 // Expressions: the transfer function of each kind, calls through summaries, the rule packs or
 // as opaque calls, and lambdas analysed in the state they capture.
 #include "BodyInterpreter.h"
+#include "ConstructedTables.h"
 
 #include "graphify/analyzer/HostOrigin.h"
 
@@ -256,8 +257,12 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
     for (const TaintValue &V : ArgV)
       use(V);
 
-  if (const ApiEntry *Entry = C->entryWithTag("data_dependent_output"); Entry && !ResultTensor)
+  if (const ApiEntry *Entry = C->entryWithTag("data_dependent_output"); Entry && !ResultTensor) {
+    // A table the object's constructor built on the host holds constants, not the region's data.
+    if (TensorObject && readsConstructedTable(C->Args[0], A.realHostOrigin(hostResident(C->Args[0])), *FD, Api, Ctx()))
+      return {};
     return {source(*C, *Entry), 0};
+  }
 
   // A compiled model's result: device tensors in a structure the model fixes, whatever host
   // values were among its inputs (LibreASR's predictor state list, one entry per layer).
