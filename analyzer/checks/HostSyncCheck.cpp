@@ -261,19 +261,17 @@ static bool inRegionCode(const Expr &E, const AnalysisContext &Ctx) {
 }
 
 /// Whether every tensor `Call` reads (its object, or its tensor arguments: `std::cout << t`) is
-/// in host memory (HostOrigin.h) that no region code put there: built by a factory, or copied to
-/// the host before the region or window ran. A copy in the region is a finding of its own, and
-/// the reads after it keep theirs (the host work they do is what the region must move out).
-/// False when it reads no tensor.
+/// in host memory (HostOrigin.h): built by a factory, copied to the host before the region or
+/// window ran, or copied there by the region itself. Such a read waits for no device; a copy the
+/// region makes is the finding (it carries the advice for the host work after it, which moves
+/// out with it), and the host values read from the copy stay tainted, so the branches, loops
+/// and sizes they decide keep theirs. False when it reads no tensor.
 static bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx, const TaintFacts &Facts) {
   const ApiResolver &Api = Ctx.api();
   auto OnHost = [&](const Expr *T) {
     const Expr *Origin =
         findHostResidentOrigin(T, Api, [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); });
-    if (!Origin)
-      return false;
-    auto Made = Api.resolve(Origin);
-    return (Made && Made->hasTag("host_factory")) || !inRegionCode(*Origin, Ctx);
+    return Origin != nullptr;
   };
   if (Call.IsMethod)
     return Call.arg(0) && OnHost(Call.arg(0));

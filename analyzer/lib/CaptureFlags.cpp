@@ -32,6 +32,12 @@ static const ValueDecl *accessedFlag(const CallExpr *CE) {
   return Ret ? CaptureFlags::flagNamed(Ret->getRetValue()) : nullptr;
 }
 
+/// A flag's type: a bool, or an integer the C way (`static int g_capturing = 0;`, set to 1 and 0).
+/// An integer written any other way (a count, `++`) is no flag: its writes say so.
+static bool isFlagType(QualType T) {
+  return T->isBooleanType() || (T->isIntegerType() && !T->isEnumeralType() && !T->isAnyCharacterType());
+}
+
 const ValueDecl *CaptureFlags::flagNamed(const Expr *E) {
   E = E ? E->IgnoreParenImpCasts() : nullptr;
   if (const auto *CE = dyn_cast_or_null<CallExpr>(E); CE && !isa<CXXOperatorCallExpr>(CE))
@@ -41,7 +47,7 @@ const ValueDecl *CaptureFlags::flagNamed(const Expr *E) {
     D = DRE->getDecl();
   else if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
     D = ME->getMemberDecl();
-  if (!D || !D->getType()->isBooleanType())
+  if (!D || !isFlagType(D->getType()))
     return nullptr;
   if (const auto *V = dyn_cast<VarDecl>(D); V && V->hasLocalStorage())
     return nullptr;
@@ -119,7 +125,7 @@ public:
     const bool Ctor = isa<CXXConstructorDecl>(FD);
     if (const auto *C = dyn_cast<CXXConstructorDecl>(FD))
       for (const CXXCtorInitializer *Init : C->inits())
-        if (const FieldDecl *F = Init->getMember(); F && F->getType()->isBooleanType())
+        if (const FieldDecl *F = Init->getMember(); F && isFlagType(F->getType()))
           Flags.note(cast<ValueDecl>(F->getCanonicalDecl()), literalTruth(Init->getInit()) == false
                                                                   ? CaptureFlags::Write::ClearedOnEnd
                                                                   : CaptureFlags::Write::Other);
@@ -128,14 +134,14 @@ public:
   }
 
   bool VisitFieldDecl(FieldDecl *F) {
-    if (const Expr *Init = F->getInClassInitializer(); Init && F->getType()->isBooleanType() &&
+    if (const Expr *Init = F->getInClassInitializer(); Init && isFlagType(F->getType()) &&
                                                        literalTruth(Init) != false)
       Flags.note(cast<ValueDecl>(F->getCanonicalDecl()), CaptureFlags::Write::Other);
     return true;
   }
 
   bool VisitVarDecl(VarDecl *V) {
-    if (!V->hasLocalStorage() && V->getType()->isBooleanType() && V->getInit() && literalTruth(V->getInit()) != false)
+    if (!V->hasLocalStorage() && isFlagType(V->getType()) && V->getInit() && literalTruth(V->getInit()) != false)
       Flags.note(cast<ValueDecl>(V->getCanonicalDecl()), CaptureFlags::Write::Other);
     return true;
   }
@@ -176,9 +182,10 @@ private:
     return Found;
   }
 
-  /// Whether `FD`'s body ends a capture (an end call, or a call of a function of the unit that
-  /// makes one) before `At` in source order: a flag raised after that is raised too late.
-  bool endsBefore(const FunctionDecl &FD, SourceLocation At) {
+  /// Whether `FD`'s body makes a call tagged `Tag` (`capture_begin`, `capture_end`; itself or
+  /// one call deep in the unit) before `At` in source order: a flag raised after an end is raised
+  /// too late, one cleared after a begin and before the end is cleared inside the window.
+  bool callsBefore(const FunctionDecl &FD, SourceLocation At, const char *Tag) {
     const SourceManager &SM = FD.getASTContext().getSourceManager();
     bool Found = false;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
@@ -186,10 +193,10 @@ private:
         return;
       if (const auto *CE = dyn_cast<CallExpr>(S);
           CE && SM.isBeforeInTranslationUnit(SM.getExpansionLoc(CE->getEndLoc()), SM.getExpansionLoc(At))) {
-        if (auto C = Api.resolve(CE); C && C->hasTag("capture_end"))
+        if (auto C = Api.resolve(CE); C && C->hasTag(Tag))
           Found = true;
         else if (CE->getDirectCallee() && !Api.isLibraryDecl(CE->getDirectCallee()))
-          Found = calls(CE->getDirectCallee(), "capture_end", 1);
+          Found = calls(CE->getDirectCallee(), Tag, 1);
       }
       for (const Stmt *Child : S->children())
         Walk(Child);
@@ -198,12 +205,44 @@ private:
     return Found;
   }
 
+  /// Whether `FD` calls something after `At` and before its first end call after `At`: code that
+  /// runs in the window after a flag was cleared there (none when no end call follows `At`).
+  bool runsBeforeEnd(const FunctionDecl &FD, SourceLocation At) {
+    const SourceManager &SM = FD.getASTContext().getSourceManager();
+    auto Before = [&](SourceLocation A, SourceLocation B) {
+      return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), SM.getExpansionLoc(B));
+    };
+    std::vector<const CallExpr *> After;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S || isa<LambdaExpr>(S))
+        return;
+      if (const auto *CE = dyn_cast<CallExpr>(S); CE && Before(At, CE->getBeginLoc()))
+        After.push_back(CE);
+      for (const Stmt *Child : S->children())
+        Walk(Child);
+    };
+    Walk(FD.getBody());
+    const CallExpr *End = nullptr;
+    for (const CallExpr *CE : After) {
+      auto C = Api.resolve(CE);
+      const bool Ends = (C && C->hasTag("capture_end")) ||
+                        (CE->getDirectCallee() && !Api.isLibraryDecl(CE->getDirectCallee()) &&
+                         calls(CE->getDirectCallee(), "capture_end", 1));
+      if (Ends && (!End || Before(CE->getBeginLoc(), End->getBeginLoc())))
+        End = CE;
+    }
+    return End && llvm::any_of(After, [&](const CallExpr *CE) { return Before(CE->getEndLoc(), End->getBeginLoc()); });
+  }
+
   /// What writing the value `Written` (null: not a plain assignment) at `At` in `FD` is.
   CaptureFlags::Write writeOf(const Expr *Written, SourceLocation At, const FunctionDecl &FD, bool Ctor) {
     std::optional<bool> Value = Written ? literalTruth(Written) : std::nullopt;
-    if (Value == true && calls(&FD, "capture_begin") && !endsBefore(FD, At))
+    if (Value == true && calls(&FD, "capture_begin") && !callsBefore(FD, At, "capture_end"))
       return CaptureFlags::Write::SetOnBegin;
-    if (Value == false && (Ctor || calls(&FD, "capture_end")))
+    // Cleared where the capture ends, not between a begin and the end of the same function
+    // (`capturing = false; sync(); cudaStreamEndCapture(...)`: the sync runs captured).
+    if (Value == false && (Ctor || (calls(&FD, "capture_end") &&
+                                    !(callsBefore(FD, At, "capture_begin") && runsBeforeEnd(FD, At)))))
       return CaptureFlags::Write::ClearedOnEnd;
     return CaptureFlags::Write::Other;
   }

@@ -479,15 +479,16 @@ static const CallExpr *hostSuppressionFor(const Stmt *Anchor, ASTContext &Ctx, c
   return nullptr;
 }
 
-static std::string hostSuppressionAdvice(const CallExpr *Nms, const FunctionDecl *Via, ASTContext &Ctx) {
+static std::string hostSuppressionAdvice(const CallExpr *Nms, const FunctionDecl *Via, ASTContext &Ctx,
+                                         const std::string &What = "the value is collected on the host") {
   const auto *Callee = Nms->getDirectCallee();
   const std::string Name = Callee ? Callee->getQualifiedNameAsString() : calleeName(Nms);
-  return "the value is collected on the host for '" + Name + "' (line " + lineOf(Nms, Ctx) +
+  return What + " for '" + Name + "' (line " + lineOf(Nms, Ctx) +
          (Via ? ", in '" + Via->getQualifiedNameAsString() + "', which calls this function" : std::string()) +
          "), a library's non-maximum suppression that runs on the host, which no graph runs: keep the boxes and "
          "scores as tensors and suppress on the device with torchvision::nms (which --fix turns into the "
-         "fixed-size greedy form: kept indices padded, with their count), or move the reads, the host containers "
-         "and the NMS out of the graph region, after the replay";
+         "fixed-size greedy form: kept indices padded, with their count), or move the copies and reads, the host "
+         "containers and the NMS out of the graph region, after the replay";
 }
 
 /// The check's own help as a recipe (lowercase, no final period), or empty.
@@ -606,9 +607,14 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   case Consumer::LoopCondition:
     return "the loop's trip count depends on tensor values: loop to a static bound and mask the updates of "
            "finished iterations (h = torch::where(done, h, h_new)), the static decoding form";
-  case Consumer::HostCopy:
+  case Consumer::HostCopy: {
+    // Copied out for a host library's NMS in the same function (or a caller): the NMS is what to replace.
+    const FunctionDecl *Via = nullptr;
+    if (const CallExpr *Nms = hostSuppressionFor(Anchor, Ctx, Api, Via))
+      return hostSuppressionAdvice(Nms, Via, Ctx, "the tensor is copied to host memory");
     return "the tensor is copied to host memory: move the copy, and the host code that uses it, out of the "
            "graph region";
+  }
   case Consumer::DeviceCopy:
     // A tensor the region copied to host memory (`to(kCPU)`) and copies back: both copies go.
     if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(Anchor); MC && Api.facts())

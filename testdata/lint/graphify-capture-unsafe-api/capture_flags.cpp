@@ -207,3 +207,37 @@ private:
   cudaGraph_t graph_ = nullptr;
   bool inGraphMode_ = false;
 };
+
+// A flag the C way: an int set to 1 before the capture and to 0 after it (Darknet's style).
+static int g_recording = 0;
+void syncUnlessRecording(cudaStream_t s) {
+  if (!g_recording)
+    cudaStreamSynchronize(s);
+}
+void recordForward(cudaStream_t s, cudaGraph_t *g) {
+  g_recording = 1;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  launchStep(s);
+  syncUnlessRecording(s);
+  cudaStreamEndCapture(s, g);
+  g_recording = 0;
+}
+
+// A flag cleared too early: between the clear and the end call the window still runs code, and
+// the guarded wait runs captured.
+struct EarlyClear {
+  bool capturing = false;
+  void syncIfEager(cudaStream_t s) {
+    if (!capturing)
+      cudaStreamSynchronize(s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaStreamSynchronize' waits for a stream on the host{{.*}} [graphify-capture-unsafe-api]
+  }
+  void update(cudaStream_t s, cudaGraph_t *g) {
+    capturing = true;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    syncIfEager(s);
+    capturing = false;
+    syncIfEager(s);
+    cudaStreamEndCapture(s, g);
+  }
+};

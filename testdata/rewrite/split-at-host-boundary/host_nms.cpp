@@ -1,6 +1,6 @@
 // split-at-host-boundary: post-processing that reads boxes and scores out of the prediction into
 // host vectors for OpenCV's NMS (cv::dnn::NMSBoxes, tag host_suppression). Nothing capturable comes
-// before the first copy, so there is no core; the reads' advice names the host NMS and the device
+// before the first copy, so there is no core; the copies' advice names the host NMS and the device
 // form that replaces it.
 #include <opencv2/dnn.hpp>
 #include <torch/torch.h>
@@ -8,12 +8,12 @@
 #include <vector>
 
 std::vector<int> keep_boxes(torch::Tensor pred, float conf, float iou) {
-  auto boxes = pred.slice(1, 0, 4).cpu();
-  auto scores = pred.select(1, 4).cpu();
+  auto boxes = pred.slice(1, 0, 4).cpu(); // EXPECT-RECIPE: copied to host memory for 'cv::dnn::NMSBoxes' \(line 22\), a library's non-maximum suppression that runs on the host.*torchvision::nms
+  auto scores = pred.select(1, 4).cpu(); // EXPECT-RECIPE: copied to host memory for 'cv::dnn::NMSBoxes' \(line 22\)
   std::vector<cv::Rect> rects;
   std::vector<float> confs;
-  auto b = boxes.accessor<float, 2>(); // EXPECT-RECIPE: collected on the host for 'cv::dnn::NMSBoxes' \(line 22\), a library's non-maximum suppression that runs on the host.*torchvision::nms
-  auto s = scores.accessor<float, 1>(); // EXPECT-RECIPE: collected on the host for 'cv::dnn::NMSBoxes' \(line 22\)
+  auto b = boxes.accessor<float, 2>();
+  auto s = scores.accessor<float, 1>();
   for (int64_t i = 0; i < boxes.size(0); ++i) {
     rects.emplace_back(int(b[i][0]), int(b[i][1]), int(b[i][2]), int(b[i][3]));
     confs.push_back(s[i]);
@@ -23,11 +23,11 @@ std::vector<int> keep_boxes(torch::Tensor pred, float conf, float iou) {
   return keep;
 }
 
-// Collected into a host vector with no NMS in the function: the plain advice.
+// Collected into a host vector with no NMS in the function: the plain advice of a copy.
 std::vector<float> scores_of(torch::Tensor pred) {
   auto scores = pred.select(1, 4).cpu();
   std::vector<float> out;
-  auto s = scores.accessor<float, 1>(); // EXPECT-RECIPE: the value is collected into a host container, which a graph cannot fill
+  auto s = scores.accessor<float, 1>();
   for (int64_t i = 0; i < scores.size(0); ++i)
     out.push_back(s[i]);
   return out;
@@ -39,13 +39,13 @@ struct Candidates {
   std::vector<int> classes;
 };
 
-// A helper fills the vectors and its caller runs the NMS: the advice names the caller's call.
+// A helper fills the vectors and its caller runs the NMS: the copy's advice names the caller's call.
 Candidates candidates(const torch::Tensor &pred) {
   Candidates out;
-  auto cpu = pred.cpu();
+  auto cpu = pred.cpu(); // EXPECT-RECIPE: copied to host memory for 'cv::dnn::NMSBoxesBatched' \(line 56, in 'batched_keep', which calls this function\)
   for (int64_t i = 0; i < cpu.size(0); ++i) {
-    out.scores.push_back(cpu[i][4].item<float>()); // EXPECT-RECIPE: collected on the host for 'cv::dnn::NMSBoxesBatched' \(line 56, in 'batched_keep', which calls this function\)
-    out.classes.push_back(static_cast<int>(cpu[i][5].item<float>())); // EXPECT-RECIPE: 'cv::dnn::NMSBoxesBatched' \(line 56, in 'batched_keep'
+    out.scores.push_back(cpu[i][4].item<float>());
+    out.classes.push_back(static_cast<int>(cpu[i][5].item<float>()));
   }
   return out;
 }
@@ -68,10 +68,10 @@ static void to_rects(const at::TensorAccessor<float, 2> &b, std::vector<cv::Rect
 }
 
 torch::Tensor kept_rows(torch::Tensor pred, float conf, float iou) {
-  auto cpu = pred.cpu();
+  auto cpu = pred.cpu(); // EXPECT-RECIPE: copied to host memory for 'cv::dnn::NMSBoxes' \(line [0-9]+\)
   std::vector<cv::Rect> rects;
   std::vector<float> confs;
-  to_rects(cpu.accessor<float, 2>(), rects, confs); // EXPECT-RECIPE: collected on the host for 'cv::dnn::NMSBoxes' \(line [0-9]+\)
+  to_rects(cpu.accessor<float, 2>(), rects, confs);
   std::vector<int> keep;
   cv::dnn::NMSBoxes(rects, confs, conf, iou, keep);
   auto idx = torch::tensor(keep).to(pred.device());
