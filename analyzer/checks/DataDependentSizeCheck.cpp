@@ -4,6 +4,8 @@
 // the size (`torch::tensor(keep)`).
 #include "DataDependentSizeCheck.h"
 
+#include "HostOnlyTensors.h"
+
 #include <clang/AST/ExprCXX.h>
 
 #include <set>
@@ -30,8 +32,14 @@ const CheckInfo &DataDependentSizeCheck::checkInfo() {
 void DataDependentSizeCheck::run(AnalysisContext &Ctx) {
   using Ctx_ = AnalysisContext;
   const TaintFacts &Facts = Ctx.facts();
+  // Host work after a copy to the host (the copy is the finding): its sizes move out with it. A
+  // trace freezes them too.
+  const std::optional<HostOnlyTensors> Host =
+      Ctx.profile() == Profile::Trace ? std::nullopt : std::optional<HostOnlyTensors>(std::in_place, Ctx);
   Ctx.forEachRegionApiCall(
       [&](const ApiCall &Call) {
+        if (Host && Host->staysOnHost(Call))
+          return;
         // `torch::tensor(keep)`: as many elements as `keep` holds.
         std::set<unsigned> Lengths;
         for (const ApiEntry *E : Call.Entries)

@@ -1,0 +1,66 @@
+// Which region calls work on tensors in host memory only, from the taint analysis's host-resident
+// facts and the host origins of the region's copies to a device.
+#include "HostOnlyTensors.h"
+
+#include "graphify/analyzer/HostOrigin.h"
+
+#include <functional>
+
+namespace graphify {
+
+using namespace clang;
+
+HostOnlyTensors::HostOnlyTensors(AnalysisContext &Ctx) : Ctx(Ctx) {
+  const ApiResolver &Api = Ctx.api();
+  Ctx.forEachRegionApiCall([&](const ApiCall &Call) {
+    if (!Call.hasTag("device_transfer") || !copiesToDevice(Call, Api) || !Call.arg(0))
+      return;
+    if (std::optional<HostOrigin> Origin = findHostOrigin(Call.arg(0), Api))
+      CopiedFactories.insert(Origin->Factory->IgnoreParenImpCasts());
+  });
+}
+
+bool HostOnlyTensors::inHostMemory(const Expr *Tensor) const {
+  const TaintFacts &Facts = Ctx.facts();
+  return findHostResidentOrigin(Tensor, Ctx.api(), [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); });
+}
+
+bool HostOnlyTensors::sizedByHostTensors(const ApiCall &Call) const {
+  const ApiResolver &Api = Ctx.api();
+  unsigned Queries = 0;
+  bool AllHost = true;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || !AllHost)
+      return;
+    if (const auto *E = dyn_cast<Expr>(S); E && isa<CallExpr>(E))
+      if (auto Query = Api.resolve(E); Query && Query->hasTag("shape_query") && Query->arg(0) &&
+                                       Api.isTensor(Query->arg(0)->getType())) {
+        ++Queries;
+        AllHost = inHostMemory(Query->arg(0));
+        return;
+      }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  for (const Expr *A : Call.Args)
+    if (A && !Api.isTensor(A->getType()))
+      Walk(A);
+  return Queries > 0 && AllHost;
+}
+
+bool HostOnlyTensors::staysOnHost(const ApiCall &Call) const {
+  const ApiResolver &Api = Ctx.api();
+  if (Call.hasTag("host_factory"))
+    return !placesOnDevice(Call, Api) && !CopiedFactories.contains(Call.Call->IgnoreParenImpCasts()) &&
+           sizedByHostTensors(Call);
+  bool Any = false;
+  for (const Expr *A : Call.Args)
+    if (A && Api.isTensor(A->getType())) {
+      if (!inHostMemory(A))
+        return false;
+      Any = true;
+    }
+  return Any;
+}
+
+} // namespace graphify
