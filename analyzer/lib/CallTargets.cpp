@@ -8,6 +8,7 @@
 #include <clang/AST/Attr.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
 #include <llvm/ADT/DenseSet.h>
 
 #include <functional>
@@ -144,6 +145,23 @@ const ValueDecl *returnedHolder(const FunctionDecl *FD, unsigned Depth) {
   return Agree ? Out : nullptr;
 }
 
+/// An accessor of a registry defined in another file (`std::vector<Hook> &Hooks();` declared
+/// here): it stands for the holder it returns a reference to, whose key (holderKey) is the
+/// accessor's in every unit, so whole-program mode joins what the defining file gives it.
+static const ValueDecl *accessorElsewhere(const FunctionDecl *FD) {
+  if (!FD || FD->getDefinition() || !FD->getReturnType()->isLValueReferenceType() || isa<CXXMethodDecl>(FD))
+    return nullptr;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  return SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())) ? nullptr : cast<ValueDecl>(FD->getCanonicalDecl());
+}
+
+/// The type of what a holder holds: a function's (an accessor's) is its return type's.
+static QualType heldTypeOf(const ValueDecl &H) {
+  if (const auto *FD = dyn_cast<FunctionDecl>(&H))
+    return FD->getReturnType().getNonReferenceType();
+  return H.getType();
+}
+
 /// The variable, field or parameter `E` names (through `*` and casts), or null. An element of an
 /// array or a container names the array or container (`table[op]`, `hooks[i]`, `hooks.front()`,
 /// the variable of `for (auto &h : hooks)`): it holds every callable it was given. So does an
@@ -177,8 +195,13 @@ const ValueDecl *namedHolder(const Expr *E, unsigned Depth) {
       return namedHolder(Object, Depth + 1);
     return holdsCallables(MC->getType()) ? returnedHolder(MC->getDirectCallee(), Depth) : nullptr;
   }
-  if (const auto *Call = dyn_cast<CallExpr>(E); Call && !isa<CXXOperatorCallExpr>(Call))
-    return holdsCallables(Call->getType()) ? returnedHolder(Call->getDirectCallee(), Depth) : nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(E); Call && !isa<CXXOperatorCallExpr>(Call)) {
+    if (!holdsCallables(Call->getType()))
+      return nullptr;
+    if (const ValueDecl *Returned = returnedHolder(Call->getDirectCallee(), Depth))
+      return Returned;
+    return accessorElsewhere(Call->getDirectCallee());
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
     // `it->second` of a map's element: the library pair's field stands for the container.
@@ -191,7 +214,8 @@ const ValueDecl *namedHolder(const Expr *E, unsigned Depth) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     // The variable of a range-based for, and the hidden range and iterator it is read through.
     if (VD && VD->getInit() && (VD->isCXXForRangeDecl() || VD->isImplicit()))
-      if (const ValueDecl *Range = namedHolder(VD->getInit(), Depth + 1); Range && CallTargets::isCallableContainer(Range->getType()))
+      if (const ValueDecl *Range = namedHolder(VD->getInit(), Depth + 1);
+          Range && CallTargets::isCallableContainer(heldTypeOf(*Range)))
         return Range;
     return VD;
   }
@@ -643,5 +667,17 @@ std::vector<const ValueDecl *> CallTargets::assignedHolders() const {
   llvm::sort(Out, [](const ValueDecl *A, const ValueDecl *B) { return A->getBeginLoc() < B->getBeginLoc(); });
   return Out;
 }
+
+std::string CallTargets::displayName(const ValueDecl &Holder) {
+  const auto *VD = dyn_cast<VarDecl>(&Holder);
+  if (!VD || !VD->isImplicit() || !VD->getInit())
+    return Holder.getNameAsString();
+  const ASTContext &Ast = VD->getASTContext();
+  StringRef Text = Lexer::getSourceText(CharSourceRange::getTokenRange(VD->getInit()->getSourceRange()),
+                                        Ast.getSourceManager(), Ast.getLangOpts());
+  return Text.empty() ? Holder.getNameAsString() : Text.str();
+}
+
+QualType CallTargets::heldType(const ValueDecl &Holder) { return calltargets::heldTypeOf(Holder); }
 
 } // namespace graphify

@@ -90,6 +90,14 @@ public:
   /// when `CE` is an indirect call at all, even one whose holder has no name.
   static const clang::ValueDecl *holderOf(const clang::CallExpr &CE, bool &Indirect);
 
+  /// How a message names a holder: its name, or for the hidden range of a range-based for the
+  /// range as written (`Hooks()` of `for (auto &h : Hooks())`, not `__range1`).
+  static std::string displayName(const clang::ValueDecl &Holder);
+
+  /// The type of what a holder holds: an accessor declared here and defined in another file
+  /// (`std::vector<Hook> &Hooks();`) stands for the registry it returns, of its return type.
+  static clang::QualType heldType(const clang::ValueDecl &Holder);
+
   /// The body a callable expression runs: a lambda, a function, `&f`, a variable holding a
   /// lambda, also converted to std::function; with `Api`, also through the packs' wrappers that
   /// make a callable of one (`wraps_callable`: `std::bind(&Pool::trim, &pool, n)` runs trim).

@@ -325,14 +325,14 @@ static std::string unseenCallMessage(const ValueDecl *Holder, llvm::StringRef Wh
   std::string Where = InWindow ? "in a capture window" : "in graph-region code";
   if (!Holder)
     return "an indirect call " + Where + " runs code graphify cannot see; it is not checked";
-  QualType T = Holder->getType().getNonReferenceType();
+  QualType T = CallTargets::heldType(*Holder).getNonReferenceType();
   std::string Through = "a function pointer";
   if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
     // A callable holder names itself (`std::function`); a container names what holds its elements.
     Through = (CallTargets::isCallableContainer(T) ? "an element of a '" : "a '") + RD->getQualifiedNameAsString() + "'";
   else if (T->isArrayType())
     Through = "an element of an array of function pointers";
-  return "'" + Holder->getNameAsString() + "' is called " + Where + " through " + Through +
+  return "'" + CallTargets::displayName(*Holder) + "' is called " + Where + " through " + Through +
          ", and graphify cannot tell what it runs (" + Why.str() + "); that code is not checked";
 }
 
