@@ -10,19 +10,37 @@ namespace graphify {
 
 using namespace clang;
 
-HostOnlyTensors::HostOnlyTensors(AnalysisContext &Ctx) : Ctx(Ctx) {
-  const ApiResolver &Api = Ctx.api();
-  Ctx.forEachRegionApiCall([&](const ApiCall &Call) {
-    if (!Call.hasTag("device_transfer") || !copiesToDevice(Call, Api) || !Call.arg(0))
-      return;
-    if (std::optional<HostOrigin> Origin = findHostOrigin(Call.arg(0), Api))
-      CopiedFactories.insert(Origin->Factory->IgnoreParenImpCasts());
-  });
+/// Whether the tensor `E` sits in host memory at this point, as the taint analysis followed it.
+static bool inHostMemory(const Expr *E, const AnalysisContext &Ctx) {
+  const TaintFacts &Facts = Ctx.facts();
+  return findHostResidentOrigin(E, Ctx.api(), [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); });
 }
 
-bool HostOnlyTensors::inHostMemory(const Expr *Tensor) const {
-  const TaintFacts &Facts = Ctx.facts();
-  return findHostResidentOrigin(Tensor, Ctx.api(), [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); });
+bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx) {
+  if (Call.IsMethod)
+    return Call.arg(0) && inHostMemory(Call.arg(0), Ctx);
+  bool Any = false;
+  for (const Expr *A : Call.Args)
+    if (A && Ctx.api().isTensor(A->getType())) {
+      if (!inHostMemory(A, Ctx))
+        return false;
+      Any = true;
+    }
+  return Any;
+}
+
+bool HostOnlyTensors::copiedToDevice(const Expr *Factory) const {
+  if (!CopiedFactories) {
+    CopiedFactories.emplace();
+    const ApiResolver &Api = Ctx.api();
+    Ctx.forEachRegionApiCall([&](const ApiCall &Call) {
+      if (!Call.hasTag("device_transfer") || !copiesToDevice(Call, Api) || !Call.arg(0))
+        return;
+      if (std::optional<HostOrigin> Origin = findHostOrigin(Call.arg(0), Api))
+        CopiedFactories->insert(Origin->Factory->IgnoreParenImpCasts());
+    });
+  }
+  return CopiedFactories->contains(Factory->IgnoreParenImpCasts());
 }
 
 bool HostOnlyTensors::sizedByHostTensors(const ApiCall &Call) const {
@@ -36,7 +54,7 @@ bool HostOnlyTensors::sizedByHostTensors(const ApiCall &Call) const {
       if (auto Query = Api.resolve(E); Query && Query->hasTag("shape_query") && Query->arg(0) &&
                                        Api.isTensor(Query->arg(0)->getType())) {
         ++Queries;
-        AllHost = inHostMemory(Query->arg(0));
+        AllHost = inHostMemory(Query->arg(0), Ctx);
         return;
       }
     for (const Stmt *Child : S->children())
@@ -49,18 +67,9 @@ bool HostOnlyTensors::sizedByHostTensors(const ApiCall &Call) const {
 }
 
 bool HostOnlyTensors::staysOnHost(const ApiCall &Call) const {
-  const ApiResolver &Api = Ctx.api();
   if (Call.hasTag("host_factory"))
-    return !placesOnDevice(Call, Api) && !CopiedFactories.contains(Call.Call->IgnoreParenImpCasts()) &&
-           sizedByHostTensors(Call);
-  bool Any = false;
-  for (const Expr *A : Call.Args)
-    if (A && Api.isTensor(A->getType())) {
-      if (!inHostMemory(A))
-        return false;
-      Any = true;
-    }
-  return Any;
+    return !placesOnDevice(Call, Ctx.api()) && sizedByHostTensors(Call) && !copiedToDevice(Call.Call);
+  return readsHostMemoryOnly(Call, Ctx);
 }
 
 } // namespace graphify

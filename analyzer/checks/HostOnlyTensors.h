@@ -14,25 +14,36 @@
 
 #include <llvm/ADT/SmallPtrSet.h>
 
+#include <optional>
+
 namespace graphify {
+
+/// Whether every tensor `Call` reads (a method's object; a function's tensor arguments: `std::cout
+/// << t`) is in host memory (HostOrigin.h): built by a factory, copied to the host before the
+/// region or window ran, or copied there by the region itself. Such a read waits for no device;
+/// a copy the region makes is the finding (graphify-host-sync), and the host values read from the
+/// copy stay tainted, so the branches, loops and sizes they decide keep theirs. False when it
+/// reads no tensor.
+bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx);
 
 class HostOnlyTensors {
 public:
-  /// Collects the host factories the region's copies to a device read.
-  explicit HostOnlyTensors(AnalysisContext &Ctx);
+  explicit HostOnlyTensors(AnalysisContext &Ctx) : Ctx(Ctx) {}
 
   /// Whether `Call` works on host memory only: a method of a tensor in host memory (a copy the
   /// region made with cpu(), a factory's result; `host.narrow(0, 0, n)`), an op whose tensor
-  /// operands all are, or a host factory given no device, sized by the shapes of tensors in host
+  /// operands all are (readsHostMemoryOnly), or a host factory given no device, sized by the shapes of tensors in host
   /// memory, whose result no copy to a device reads (`torch::ones({host.size(0), 1})`
   /// concatenated with the host copy, `torch::zeros(host.sizes())`).
   bool staysOnHost(const ApiCall &Call) const;
 
 private:
   AnalysisContext &Ctx;
-  llvm::SmallPtrSet<const clang::Expr *, 8> CopiedFactories;
+  /// The host factories the region's copies to a device read, collected at the first factory
+  /// that needs them (most regions size none from host tensors).
+  mutable std::optional<llvm::SmallPtrSet<const clang::Expr *, 8>> CopiedFactories;
 
-  bool inHostMemory(const clang::Expr *Tensor) const;
+  bool copiedToDevice(const clang::Expr *Factory) const;
   /// Whether the sizes `Call` is given read the shapes of tensors (one or more), all in host memory.
   bool sizedByHostTensors(const ApiCall &Call) const;
 };

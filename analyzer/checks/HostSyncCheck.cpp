@@ -4,6 +4,8 @@
 // there), which the taint facts answer with flowsIntoGraph().
 #include "HostSyncCheck.h"
 
+#include "HostOnlyTensors.h"
+
 #include "graphify/analyzer/ApiResolver.h"
 #include "graphify/analyzer/HostOrigin.h"
 
@@ -243,48 +245,6 @@ const CheckInfo &HostSyncCheck::checkInfo() {
   return Info;
 }
 
-/// Whether `E` is region code: in a graph region, or in a capture window of its function (any
-/// analysed code under --scope=all).
-static bool inRegionCode(const Expr &E, const AnalysisContext &Ctx) {
-  if (Ctx.config().ScopeKind == Scope::All)
-    return true;
-  DynTypedNodeList Parents = Ctx.ast().getParents(E);
-  for (unsigned Depth = 0; !Parents.empty() && Depth < 256; ++Depth) {
-    if (const auto *FD = Parents[0].get<FunctionDecl>()) {
-      const SourceManager &SM = Ctx.ast().getSourceManager();
-      return Ctx.regions().contains(FD) ||
-             llvm::any_of(Ctx.regions().windowsOf(FD), [&](const CaptureWindow &W) { return W.contains(E.getBeginLoc(), SM); });
-    }
-    Parents = Ctx.ast().getParents(Parents[0]);
-  }
-  return false;
-}
-
-/// Whether every tensor `Call` reads (its object, or its tensor arguments: `std::cout << t`) is
-/// in host memory (HostOrigin.h): built by a factory, copied to the host before the region or
-/// window ran, or copied there by the region itself. Such a read waits for no device; a copy the
-/// region makes is the finding (it carries the advice for the host work after it, which moves
-/// out with it), and the host values read from the copy stay tainted, so the branches, loops
-/// and sizes they decide keep theirs. False when it reads no tensor.
-static bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx, const TaintFacts &Facts) {
-  const ApiResolver &Api = Ctx.api();
-  auto OnHost = [&](const Expr *T) {
-    const Expr *Origin =
-        findHostResidentOrigin(T, Api, [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); });
-    return Origin != nullptr;
-  };
-  if (Call.IsMethod)
-    return Call.arg(0) && OnHost(Call.arg(0));
-  bool Any = false;
-  for (const Expr *A : Call.Args)
-    if (A && Api.isTensor(A->getType())) {
-      if (!OnHost(A))
-        return false;
-      Any = true;
-    }
-  return Any;
-}
-
 void HostSyncCheck::run(AnalysisContext &Ctx) {
   const TaintFacts &Facts = Ctx.facts();
   bool Trace = Ctx.profile() == Profile::Trace;
@@ -304,7 +264,7 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
     // on a device: `memcpy` into the data_ptr() of a fresh `torch::zeros`), whose copy to the
     // device is the finding, or one copied to the CPU before the region or window ran
     // (`lengths = t.to(kCPU); begin(); ... lengths[0].item()`).
-    if (!Trace && Call.hasTag("host_sync") && !Call.hasTag("device_transfer") && readsHostMemoryOnly(Call, Ctx, Facts))
+    if (!Trace && Call.hasTag("host_sync") && !Call.hasTag("device_transfer") && readsHostMemoryOnly(Call, Ctx))
       return;
     // `torch::tensor(values, x.options())`: host values built straight on the device the options
     // name, the copy of `torch::tensor(values).to(x.device())` in one call. A factory that wraps

@@ -20,8 +20,7 @@ public:
 
   /// Whether the use `Ref` of the list may take a tensor out of it.
   bool listUseHandsOn(const Expr *Ref) const {
-    const Expr *E = Ref;
-    const Stmt *P = parentPastWrappers(E);
+    const Stmt *P = parentPastWrappers(Ref);
     if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
       const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
       const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(parentPastWrappers(ME));

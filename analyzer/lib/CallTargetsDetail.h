@@ -21,6 +21,10 @@ const clang::Expr *declaredInit(const clang::Decl *H);
 /// The variable, field or parameter `E` names (through `*`, casts, elements and accessors), or null.
 const clang::ValueDecl *namedHolder(const clang::Expr *E, unsigned Depth = 0);
 
+/// The holder an accessor returns a reference to, or a copy of, when every return names the same
+/// one (`Registry &hooks() { static Registry h; return h; }`), or null.
+const clang::ValueDecl *returnedHolder(const clang::FunctionDecl *FD, unsigned Depth = 0);
+
 /// Whether `E` holds no callable (`nullptr`, `{}`, a default-constructed wrapper).
 bool isEmptyCallable(const clang::Expr *E);
 

@@ -182,56 +182,54 @@ private:
     return Found;
   }
 
-  /// Whether `FD`'s body makes a call tagged `Tag` (`capture_begin`, `capture_end`; itself or
-  /// one call deep in the unit) before `At` in source order: a flag raised after an end is raised
-  /// too late, one cleared after a begin and before the end is cleared inside the window.
-  bool callsBefore(const FunctionDecl &FD, SourceLocation At, const char *Tag) {
-    const SourceManager &SM = FD.getASTContext().getSourceManager();
-    bool Found = false;
+  /// Whether `CE` makes a call tagged `Tag`: it is one, or it calls a function of the unit whose
+  /// body makes one (calls, one call deep).
+  bool makes(const CallExpr *CE, const char *Tag) {
+    if (auto C = Api.resolve(CE); C && C->hasTag(Tag))
+      return true;
+    return CE->getDirectCallee() && !Api.isLibraryDecl(CE->getDirectCallee()) && calls(CE->getDirectCallee(), Tag, 1);
+  }
+
+  /// The calls in `FD`'s body (lambdas aside: they run elsewhere).
+  static std::vector<const CallExpr *> callsOf(const FunctionDecl &FD) {
+    std::vector<const CallExpr *> Out;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S || Found || isa<LambdaExpr>(S))
+      if (!S || isa<LambdaExpr>(S))
         return;
-      if (const auto *CE = dyn_cast<CallExpr>(S);
-          CE && SM.isBeforeInTranslationUnit(SM.getExpansionLoc(CE->getEndLoc()), SM.getExpansionLoc(At))) {
-        if (auto C = Api.resolve(CE); C && C->hasTag(Tag))
-          Found = true;
-        else if (CE->getDirectCallee() && !Api.isLibraryDecl(CE->getDirectCallee()))
-          Found = calls(CE->getDirectCallee(), Tag, 1);
-      }
+      if (const auto *CE = dyn_cast<CallExpr>(S))
+        Out.push_back(CE);
       for (const Stmt *Child : S->children())
         Walk(Child);
     };
     Walk(FD.getBody());
-    return Found;
+    return Out;
+  }
+
+  static bool before(const SourceManager &SM, SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), SM.getExpansionLoc(B));
+  }
+
+  /// Whether `FD`'s body makes a call tagged `Tag` (`capture_begin`, `capture_end`) before `At` in
+  /// source order: a flag raised after an end is raised too late, one cleared after a begin and
+  /// before the end is cleared inside the window.
+  bool callsBefore(const FunctionDecl &FD, SourceLocation At, const char *Tag) {
+    const SourceManager &SM = FD.getASTContext().getSourceManager();
+    return llvm::any_of(callsOf(FD), [&](const CallExpr *CE) { return before(SM, CE->getEndLoc(), At) && makes(CE, Tag); });
   }
 
   /// Whether `FD` calls something after `At` and before its first end call after `At`: code that
   /// runs in the window after a flag was cleared there (none when no end call follows `At`).
   bool runsBeforeEnd(const FunctionDecl &FD, SourceLocation At) {
     const SourceManager &SM = FD.getASTContext().getSourceManager();
-    auto Before = [&](SourceLocation A, SourceLocation B) {
-      return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), SM.getExpansionLoc(B));
-    };
     std::vector<const CallExpr *> After;
-    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S || isa<LambdaExpr>(S))
-        return;
-      if (const auto *CE = dyn_cast<CallExpr>(S); CE && Before(At, CE->getBeginLoc()))
+    for (const CallExpr *CE : callsOf(FD))
+      if (before(SM, At, CE->getBeginLoc()))
         After.push_back(CE);
-      for (const Stmt *Child : S->children())
-        Walk(Child);
-    };
-    Walk(FD.getBody());
     const CallExpr *End = nullptr;
-    for (const CallExpr *CE : After) {
-      auto C = Api.resolve(CE);
-      const bool Ends = (C && C->hasTag("capture_end")) ||
-                        (CE->getDirectCallee() && !Api.isLibraryDecl(CE->getDirectCallee()) &&
-                         calls(CE->getDirectCallee(), "capture_end", 1));
-      if (Ends && (!End || Before(CE->getBeginLoc(), End->getBeginLoc())))
+    for (const CallExpr *CE : After)
+      if (makes(CE, "capture_end") && (!End || before(SM, CE->getBeginLoc(), End->getBeginLoc())))
         End = CE;
-    }
-    return End && llvm::any_of(After, [&](const CallExpr *CE) { return Before(CE->getEndLoc(), End->getBeginLoc()); });
+    return End && llvm::any_of(After, [&](const CallExpr *CE) { return before(SM, CE->getEndLoc(), End->getBeginLoc()); });
   }
 
   /// What writing the value `Written` (null: not a plain assignment) at `At` in `FD` is.

@@ -153,9 +153,12 @@ bool IdleGuards::namesStream(const Expr *E, const Stmt *Body) const {
   const ValueDecl *D = streamName(E);
   if (!D || !Body || !E->IgnoreParenImpCasts()->getType()->isPointerType())
     return false;
+  auto [It, New] = Streams.try_emplace({D, Body}, false);
+  if (!New)
+    return It->second;
   std::vector<const CallExpr *> Calls;
   callsIn(Body, Calls);
-  return llvm::any_of(Calls, [&](const CallExpr *CE) {
+  return Streams[{D, Body}] = llvm::any_of(Calls, [&](const CallExpr *CE) {
     auto C = Api.resolve(CE);
     return C && llvm::any_of(C->Entries, [&](const ApiEntry *Entry) {
              return Entry->StreamArg && streamName(C->arg(*Entry->StreamArg)) == D;

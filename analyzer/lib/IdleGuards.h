@@ -109,6 +109,8 @@ private:
   /// entry's `stream_arg` (a launch's configuration, an async copy) — the packs say what a
   /// stream is.
   bool namesStream(const clang::Expr *E, const clang::Stmt *Body) const;
+  /// namesStream's answers, by variable and body (the same guard is asked once per call it guards).
+  mutable llvm::DenseMap<std::pair<const clang::ValueDecl *, const clang::Stmt *>, bool> Streams;
 };
 
 } // namespace graphify

@@ -4,14 +4,12 @@
 // driver fixes by merging in unit order.
 #include "graphify/analyzer/ProgramFacts.h"
 
+#include "CallTargetsDetail.h"
+
 #include <clang/AST/ASTContext.h>
-#include <clang/AST/ExprCXX.h>
-#include <clang/AST/Stmt.h>
 #include <clang/Index/USRGeneration.h>
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallString.h>
-
-#include <functional>
 
 namespace graphify {
 
@@ -318,26 +316,6 @@ std::string usrOf(const clang::Decl *D) {
   return std::string(Buf);
 }
 
-/// Whether every return of `F` names `V` and `F` returns a reference: an accessor of `V`.
-static bool returnsOnly(const clang::FunctionDecl &F, const clang::VarDecl *V) {
-  if (!F.getReturnType()->isLValueReferenceType() || !F.getBody())
-    return false;
-  bool Any = false, Only = true;
-  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
-    if (!S || llvm::isa<clang::LambdaExpr>(S))
-      return;
-    if (const auto *R = llvm::dyn_cast<clang::ReturnStmt>(S)) {
-      const auto *DRE = llvm::dyn_cast_or_null<clang::DeclRefExpr>(R->getRetValue() ? R->getRetValue()->IgnoreParenImpCasts() : nullptr);
-      Any = true;
-      Only = Only && DRE && DRE->getDecl() == V;
-    }
-    for (const clang::Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(F.getBody());
-  return Any && Only;
-}
-
 std::string holderKey(const clang::ValueDecl *Holder) {
   if (const auto *P = llvm::dyn_cast_or_null<clang::ParmVarDecl>(Holder)) {
     const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(P->getDeclContext());
@@ -352,7 +330,10 @@ std::string holderKey(const clang::ValueDecl *Holder) {
   }
   if (const auto *VD = llvm::dyn_cast_or_null<clang::VarDecl>(Holder); VD && VD->isLocalVarDecl()) {
     const auto *Accessor = llvm::dyn_cast<clang::FunctionDecl>(VD->getDeclContext());
-    return VD->isStaticLocal() && Accessor && returnsOnly(*Accessor, VD) ? holderKey(Accessor) : std::string();
+    return VD->isStaticLocal() && Accessor && Accessor->getReturnType()->isLValueReferenceType() &&
+                   calltargets::returnedHolder(Accessor) == VD->getCanonicalDecl()
+               ? holderKey(Accessor)
+               : std::string();
   }
   if (!llvm::isa_and_nonnull<clang::FieldDecl, clang::VarDecl>(Holder))
     return {};

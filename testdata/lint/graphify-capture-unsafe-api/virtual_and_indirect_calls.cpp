@@ -410,3 +410,21 @@ struct StagePipeline {
     cudaStreamEndCapture(s, g);
   }
 };
+
+// Hooks run through registries this file only declares: a function's (keyed by the function in
+// whole-program mode, cross_tu_registry.program) and a plugin object's method. The notes name
+// what the loop runs over as written, not the range-based for's hidden variable.
+std::vector<std::function<void(cudaStream_t)>> &externalHooks();
+struct PluginHooks {
+  std::vector<std::function<void(cudaStream_t)>> &all();
+};
+void runExternalHooks(PluginHooks &plugin, cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  for (auto &hook : externalHooks())
+    hook(s);
+  for (auto &hook : plugin.all())
+    hook(s);
+  cudaStreamEndCapture(s, g);
+}
+// CHECK-STDERR: graphify-lint: note: {{.*}}virtual_and_indirect_calls.cpp:{{[0-9]+}}:5: 'externalHooks' is called in a capture window through an element of a 'std::vector', and graphify cannot tell what it runs (no callable is assigned to it in the checked files); that code is not checked
+// CHECK-STDERR: graphify-lint: note: {{.*}}virtual_and_indirect_calls.cpp:{{[0-9]+}}:5: 'plugin.all()' is called in a capture window through an element of a 'std::vector', and graphify cannot tell what it runs (no callable is assigned to it in the checked files); that code is not checked
