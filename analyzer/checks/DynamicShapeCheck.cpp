@@ -2,6 +2,7 @@
 // also carries host_sync (`nonzero`): the shape is the deeper problem, and host-sync skips it.
 #include "DynamicShapeCheck.h"
 
+#include "HostOnlyTensors.h"
 #include "Selections.h"
 
 #include <clang/AST/ExprCXX.h>
@@ -29,9 +30,12 @@ const CheckInfo &DynamicShapeCheck::checkInfo() {
 static std::string describe(const ApiEntry &E) { return E.Doc.empty() ? "" : ": " + E.Doc; }
 
 void DynamicShapeCheck::run(AnalysisContext &Ctx) {
+  // A selection from a tensor copied to host memory is host work that moves out with the rest of
+  // what follows the copy (the copy is the finding). This check runs under the cuda-graph
+  // profile only.
   Ctx.forEachRegionApiCall([&](const ApiCall &Call) {
     const ApiEntry *E = Call.Entries.empty() ? nullptr : selectionEntry(Call, Ctx);
-    if (!E)
+    if (!E || readsHostCopiesOnly(Call, Ctx))
       return;
     std::string What = E->hasTag("dynamic_output_shape") ? "'" + Call.Name + "' has a data-dependent output shape"
                                                          : "'" + Call.Name + "' with a boolean mask has a "

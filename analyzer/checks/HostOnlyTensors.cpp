@@ -29,6 +29,27 @@ bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx) {
   return Any;
 }
 
+bool readsHostCopiesOnly(const ApiCall &Call, const AnalysisContext &Ctx) {
+  const TaintFacts &Facts = Ctx.facts();
+  const ApiResolver &Api = Ctx.api();
+  auto Copied = [&](const Expr *E) {
+    const Expr *Origin =
+        E ? findHostResidentOrigin(E, Api, [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); }) : nullptr;
+    auto Made = Origin ? Api.resolve(Origin) : std::nullopt;
+    return Origin && !(Made && Made->hasTag("host_factory"));
+  };
+  if (Call.IsMethod)
+    return Copied(Call.arg(0));
+  bool Any = false;
+  for (const Expr *A : Call.Args)
+    if (A && Api.isTensor(A->getType())) {
+      if (!Copied(A))
+        return false;
+      Any = true;
+    }
+  return Any;
+}
+
 bool HostOnlyTensors::copiedToDevice(const Expr *Factory) const {
   if (!CopiedFactories) {
     CopiedFactories.emplace();
@@ -67,8 +88,12 @@ bool HostOnlyTensors::sizedByHostTensors(const ApiCall &Call) const {
 }
 
 bool HostOnlyTensors::staysOnHost(const ApiCall &Call) const {
+  // A factory placed where a tensor in host memory is (`torch::zeros({n}, host.options())`)
+  // builds in host memory whatever sizes it; one given no placement, only when the shapes of
+  // host tensors size it (a read value may be a device's).
   if (Call.hasTag("host_factory"))
-    return !placesOnDevice(Call, Ctx.api()) && sizedByHostTensors(Call) && !copiedToDevice(Call.Call);
+    return (placesOnDevice(Call, Ctx.api()) ? inHostMemory(Call.Call, Ctx) : sizedByHostTensors(Call)) &&
+           !copiedToDevice(Call.Call);
   return readsHostMemoryOnly(Call, Ctx);
 }
 

@@ -26,6 +26,12 @@ namespace graphify {
 /// reads no tensor.
 bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx);
 
+/// Whether every tensor `Call` reads is in host memory because it was copied there (`cpu()`,
+/// `to(kCPU)`; an op or a helper of the file computed from such a copy), not built there by a
+/// factory: a factory given no device in graph code is more often device work written without
+/// its placement (graphify-host-sync advises the device) than host work.
+bool readsHostCopiesOnly(const ApiCall &Call, const AnalysisContext &Ctx);
+
 class HostOnlyTensors {
 public:
   explicit HostOnlyTensors(AnalysisContext &Ctx) : Ctx(Ctx) {}

@@ -8,6 +8,7 @@
 #include "ValueUses.h"
 #include "CaptureFlags.h"
 #include "IdleGuards.h"
+#include "checks/HostOnlyTensors.h"
 
 #include "graphify/analyzer/AnalysisContext.h"
 #include "graphify/analyzer/Check.h"
@@ -135,6 +136,28 @@ public:
     return Out;
   }
 
+  /// A project's function that writes out the NMS kernel is one finding where region code calls
+  /// it (graphify-dynamic-shape), and its body is not region code. Called on host copies only
+  /// (`nms(boxes.cpu(), ...)`, the copy is the finding), it is host work whose loops and
+  /// branches follow the data like the rest of what runs after the copy: its body joins the
+  /// regions, and reports them. The cuda-graph profile only: a trace reports the call.
+  void addHostSuppressionKernels(const AnalysisContext &Context) {
+    if (Config.ProfileKind == Profile::Trace)
+      return;
+    const ApiResolver &Api = Context.api();
+    llvm::DenseMap<const FunctionDecl *, bool> OnHostOnly;
+    Context.forEachRegionApiCall([&](const ApiCall &Call) {
+      const FunctionDecl *Def = nullptr;
+      if (!Call.Callee || !Call.Callee->hasBody(Def) || Api.isLibraryDecl(Def) || !Api.suppressionKernel(Def))
+        return;
+      auto [It, New] = OnHostOnly.try_emplace(Def, true);
+      It->second = It->second && readsHostCopiesOnly(Call, Context);
+    });
+    for (const auto &[Def, HostOnly] : OnHostOnly)
+      if (HostOnly && llvm::is_contained(Functions, Def))
+        Regions.insert(Def);
+  }
+
   const std::set<std::string> &matchedGlobs() const { return MatchedGlobs; }
 
   std::set<std::string> matchedBounds() const {
@@ -155,6 +178,7 @@ public:
     checkStaticBounds(Result);
     noteUncheckedCode(Result);
     AnalysisContext Context(Ctx, Config, *Facts, Regions, Functions, Result);
+    addHostSuppressionKernels(Context);
     for (const std::unique_ptr<Check> &C : createChecks()) {
       const CheckInfo &Info = C->info();
       if (Config.IsCheckEnabled && !Config.IsCheckEnabled(Info.Id))

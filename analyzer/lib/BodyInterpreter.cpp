@@ -26,7 +26,8 @@ void BodyInterpreter::seedParameters() {
     // when the caller's argument is.
     if (Api.isTensor(P->getType())) {
       S.DynamicShapes[P] = V;
-      S.HostTensors[P] = A.paramPlaceholder(P);
+      const Expr *Host = A.alwaysGivenHost(FD, I);
+      S.HostTensors[P] = Host ? Host : A.paramPlaceholder(P);
       if (A.alwaysGivenMask(FD, I))
         S.Masks.insert(P);
       continue;

@@ -323,6 +323,18 @@ private:
   /// starts as every function of the TU leaves it).
   const clang::Expr *heldInHost(const clang::Expr *Read);
 
+  /// Notes which tensor arguments of a call of the program's own function are in host memory
+  /// here, before the call may rebind them (alwaysGivenHost).
+  void noteHostArguments(const ApiCall &C, unsigned First);
+
+  /// A tensor is stored into the local list `List` here (`push_back`, `parts[i] = t`): the list
+  /// stays in host memory when it was (or was empty and every store is seen: storedOnlyVisibly)
+  /// and `Value` is too.
+  void storeIntoList(const clang::VarDecl *List, const clang::Expr *Value);
+
+  /// The stores of a method called on a local list (`parts.push_back(t)`), as storeIntoList.
+  void noteListMethodStores(const ApiCall &C);
+
   /// A tensor field of `*this` is given `Value` here.
   void rebindField(const clang::FieldDecl *F, const clang::Expr *Value);
 

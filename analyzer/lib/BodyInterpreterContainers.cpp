@@ -55,6 +55,28 @@ std::optional<TaintValue> BodyInterpreter::containerCall(const ApiCall &C, const
   return join(ArgV[0], Arguments);
 }
 
+void BodyInterpreter::storeIntoList(const VarDecl *List, const Expr *Value) {
+  auto It = S.HostTensors.find(List);
+  if (It == S.HostTensors.end())
+    return;
+  const Expr *Host = A.realHostOrigin(hostResident(Value));
+  if (!Host)
+    S.HostTensors.erase(It);
+  else if (!It->second)
+    It->second = Host;
+}
+
+void BodyInterpreter::noteListMethodStores(const ApiCall &C) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(C.Callee);
+  const auto *DRE = C.Args.empty() ? nullptr : dyn_cast<DeclRefExpr>(skipValueWrappers(C.Args[0]));
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!MD || MD->isConst() || !VD || !isLocal(VD))
+    return;
+  for (unsigned I = 1; I < C.Args.size(); ++I)
+    if (Api.isTensor(skipValueWrappers(C.Args[I])->getType()))
+      storeIntoList(VD, C.Args[I]);
+}
+
 void BodyInterpreter::emptyContainer(const Expr *Obj, SourceLocation Loc, const Stmt *At) {
   const auto *DRE = dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;

@@ -200,10 +200,13 @@ TaintValue BodyInterpreter::evalOverloadedAssignment(const CXXOperatorCallExpr *
         if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
           noteGrowth(VD, Op->getArg(1));
       }
-      else if (const auto *ME = dyn_cast<MemberExpr>(Target))
+      else if (const auto *ME = dyn_cast<MemberExpr>(Target)) {
         if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
             F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
           rebindField(F, Op->getArg(1));
+      } else if (const VarDecl *List = storingList(Target, Api)) {
+        storeIntoList(List, Op->getArg(1));
+      }
     }
     use(V);
     return {};
@@ -241,6 +244,7 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   llvm::SmallVector<TaintValue, 4> ArgV;
   for (const Expr *Arg : C->Args)
     ArgV.push_back(eval(Arg));
+  noteHostArguments(*C, First);
   notePassedForRebinding(*C, First);
   forgetFieldShapesCallMayRebind(&*C);
   dataLength(*C, E, /*Record=*/true);
@@ -293,6 +297,8 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   if (Instance && !TensorObject && C->hasTag("shape_query"))
     return viewedSize(*C, E);
   noteStoredShapes(*C, E);
+  if (Instance)
+    noteListMethodStores(*C);
   if (Instance && !C->Args.empty() && Api.isHostContainer(C->Args[0]->getType()))
     if (std::optional<TaintValue> V = containerCall(*C, E, ArgV))
       return ResultTensor ? TaintValue{} : *V;

@@ -44,6 +44,10 @@ void BodyInterpreter::declare(const VarDecl *VD) {
       It->second = hostFilledList(VD, Api);
     if (It->second)
       S.HostTensors[VD] = It->second;
+    // A list that starts empty and is only stored into where this walk sees it: in host memory
+    // until a store says otherwise (a null origin: it holds no tensor yet).
+    else if (A.visibleStores(VD))
+      S.HostTensors[VD] = nullptr;
   }
   if (Api.isTensor(VD->getType())) {
     rebindTensor(VD, Init);

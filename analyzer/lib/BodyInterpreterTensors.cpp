@@ -278,11 +278,18 @@ std::optional<TaintValue> BodyInterpreter::movedShape(const ApiCall &C, unsigned
     if (!Parts || !Api.isHostContainer(Parts->getType()))
       return std::nullopt;
     TaintValue Length = sizeOf(Parts, {});
-    if (!Length.tainted())
-      return std::nullopt;
     const Expr *DimArg = dimArgument(C, *Join, 0);
     std::optional<int64_t> D = DimArg ? constantDim(DimArg) : std::optional<int64_t>(0);
     TaintValue Elements = dynamicShape(Parts, Depth + 1);
+    // A list of a static length stacked (`torch::stack(per_image)` of one entry per batch row):
+    // dimension d is static, the parts' followed dimensions move past it.
+    if (!Length.tainted()) {
+      if (!C.hasTag("concatenates") && Valid(D) && Elements.tainted() && !Elements.AnyDim && !Elements.Params) {
+        const uint64_t Parted = Elements.Dims;
+        return withDims(Elements, (Parted & (Bit(*D) - 1)) | ((Parted >> *D) << (*D + 1)));
+      }
+      return std::nullopt;
+    }
     std::string Name = "the list";
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Parts->IgnoreParenImpCasts()))
       Name = "'" + nameOf(DRE->getDecl()) + "'";
@@ -523,111 +530,6 @@ void BodyInterpreter::rebindTensor(const Decl *D, const Expr *Init) {
     S.HostTensors[D] = Host;
   else
     S.HostTensors.erase(D);
-}
-
-const Expr *BodyInterpreter::hostResident(const Expr *E) {
-  return findHostResidentOrigin(E, Api, [&](const Expr *Read) { return heldInHost(Read); });
-}
-
-const Expr *BodyInterpreter::heldInHost(const Expr *Read) {
-  Read = Read->IgnoreParenImpCasts();
-  // A function defined in another TU whose summary says it returns a host tensor: the call
-  // stands for the factory (a body of this TU is followed to it instead).
-  if (const auto *CE = dyn_cast<CallExpr>(Read)) {
-    const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!A.Program || !Callee || Callee->hasBody() || Api.isLibraryDecl(Callee) ||
-        Ctx().getSourceManager().isInSystemHeader(Callee->getLocation()))
-      return nullptr;
-    const FunctionSummary *Sum = A.importedSummary(Callee);
-    return Sum && Sum->ReturnsHost ? CE : nullptr;
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Read))
-    return S.HostTensors.lookup(DRE->getDecl());
-  const auto *ME = dyn_cast<MemberExpr>(Read);
-  const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
-  if (!F || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-    return nullptr;
-  return S.HostTensors.lookup(F);
-}
-
-void BodyInterpreter::rebindField(const FieldDecl *F, const Expr *Value) {
-  WrittenFields.insert(F);
-  if (const Expr *Host = hostResident(Value))
-    S.HostTensors[F] = Host;
-  else
-    S.HostTensors.erase(F);
-}
-
-void BodyInterpreter::noteFieldAtExit(const FieldDecl *F, const Expr *HostOrigin) {
-  HostOrigin = A.realHostOrigin(HostOrigin);
-  if (!HostOrigin) {
-    A.FieldOtherWrites.insert(F);
-    return;
-  }
-  auto [It, New] = A.FieldHostWrites.try_emplace(F, HostOrigin);
-  // Across calls the field may hold any of its writes: keep one that holds elements (`reset()`
-  // making it `zeros({0, 0})` must not hide a later host tensor, as a copy of an empty one would
-  // move nothing).
-  if (!New && buildsNothing(It->second) && !buildsNothing(HostOrigin)) {
-    It->second = HostOrigin;
-    ++A.FieldHostUpgrades;
-  }
-}
-
-bool BodyInterpreter::buildsNothing(const Expr *HostOrigin) {
-  auto Call = Api.resolve(HostOrigin);
-  return Call && Call->hasTag("host_factory") && buildsNoElements(*Call, Ctx());
-}
-
-void BodyInterpreter::recordFieldExits() {
-  for (const FieldDecl *F : WrittenFields)
-    noteFieldAtExit(F, Exit.Unreachable ? nullptr : Exit.HostTensors.lookup(F));
-}
-
-void BodyInterpreter::forgetFieldsOthersRebind() {
-  llvm::SmallVector<const void *, 4> Gone;
-  for (const auto &KV : S.HostTensors)
-    if (const auto *F = dyn_cast<FieldDecl>(static_cast<const Decl *>(KV.first)); F && A.FieldOtherWrites.contains(F))
-      Gone.push_back(KV.first);
-  for (const void *K : Gone)
-    S.HostTensors.erase(K);
-}
-
-void BodyInterpreter::notePassedForRebinding(const ApiCall &C, unsigned First) {
-  if (!C.Callee || Api.isLibraryDecl(C.Callee))
-    return;
-  if (First == 1 && !C.Args.empty() && isa<CXXThisExpr>(C.Args[0]->IgnoreParenImpCasts()))
-    forgetFieldsOthersRebind();
-  auto Sum = A.Summaries.find(key(C.Callee));
-  llvm::SmallVector<std::pair<const VarDecl *, const Expr *>, 2> Left;
-  for (unsigned I = 0; I < C.Callee->getNumParams() && First + I < C.Args.size(); ++I) {
-    QualType T = C.Callee->getParamDecl(I)->getType();
-    if (!T->isLValueReferenceType() || T.getNonReferenceType().isConstQualified() || !Api.isTensor(T))
-      continue;
-    const Expr *Arg = C.Args[First + I]->IgnoreParenImpCasts();
-    if (const auto *ME = dyn_cast<MemberExpr>(Arg))
-      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
-        A.FieldOtherWrites.insert(F);
-        S.HostTensors.erase(F);
-        S.ThisFieldShapes.erase(F);
-        noteTensorFieldRebound(F);
-      }
-    const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
-    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!VD || !isLocal(VD))
-      continue;
-    const Expr *Host = Sum != A.Summaries.end() && I < Sum->second.OutHost.size() ? Sum->second.OutHost[I] : nullptr;
-    if (const ParmVarDecl *From = A.placeholderParam(Host))
-      Host = First + From->getFunctionScopeIndex() < C.Args.size()
-                 ? hostResident(C.Args[First + From->getFunctionScopeIndex()])
-                 : nullptr;
-    Left.push_back({VD, Host});
-  }
-  for (const auto &[VD, Host] : Left)
-    if (Host)
-      S.HostTensors[VD] = Host;
-    else
-      S.HostTensors.erase(VD);
 }
 
 void BodyInterpreter::noteGrowth(const VarDecl *VD, const Expr *Value) {

@@ -73,6 +73,21 @@ bool optionsMayNameDevice(const Expr *W, const ApiResolver &Api, unsigned Depth)
   return false;
 }
 
+/// Whether the placement argument `Arg` is a device named by a string written as `W`
+/// (`to(device_string)` with `"cuda:" + std::to_string(gpu)`, `to("cuda:0")`), converted to a
+/// Device on the way; one that names the CPU was answered before.
+bool namesDeviceByString(const Expr *Arg, const Expr *W, const ApiResolver &Api) {
+  if (!Api.isPlacementType(skipValueWrappers(Arg)->getType()))
+    return false;
+  QualType T = W->getType().getNonReferenceType();
+  if (T->isPointerType() || T->isArrayType()) {
+    QualType Element = T->isPointerType() ? T->getPointeeType() : QualType(T->getArrayElementTypeNoTypeQual(), 0);
+    return Element->isAnyCharacterType();
+  }
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && (RD->getName() == "basic_string" || RD->getName() == "basic_string_view");
+}
+
 /// Whether the argument may choose a device: a tensor (`to(other)` copies to other's device), a
 /// device that is not the CPU, or options that may carry one.
 bool mayNameDevice(const Expr *Arg, const ApiResolver &Api, unsigned Depth) {
@@ -82,10 +97,41 @@ bool mayNameDevice(const Expr *Arg, const ApiResolver &Api, unsigned Depth) {
   if (Api.isTensor(W->getType()))
     return true;
   if (!Api.isPlacementType(W->getType()))
-    return false;
+    return namesDeviceByString(Arg, W, Api);
   if (!hasDeviceGetter(W->getType()))
     return true; // a device itself
   return optionsMayNameDevice(W, Api, Depth);
+}
+
+/// The tensor whose placement `Arg` copies (`t.device()`, `t.options()`, options built from
+/// them by the library that name no other device: `t.options().dtype(torch::kLong)`), or null.
+const Expr *placementSource(const Expr *Arg, const ApiResolver &Api) {
+  const Expr *W = asWritten(Arg);
+  for (unsigned Depth = 0; W && Depth < 8; ++Depth) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(skipValueWrappers(W));
+    const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+    if (!MD || !Api.isPlacementType(MC->getType()) ||
+        !(Api.isLibraryDecl(MD) || MD->getASTContext().getSourceManager().isInSystemHeader(MD->getLocation())))
+      return nullptr;
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (Api.isTensor(Obj->getType()))
+      return MC->getNumArgs() == 0 ? Obj : nullptr;
+    for (const Expr *A : MC->arguments())
+      if (mayNameDevice(A, Api))
+        return nullptr;
+    W = Obj;
+  }
+  return nullptr;
+}
+
+/// The tuple `std::get<1>(t.sort(0))` takes an element of, or null: the element lives where
+/// the op that made the tuple ran.
+const Expr *tupleElementOf(const Expr *E) {
+  const auto *CE = dyn_cast<CallExpr>(E);
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  if (!FD || CE->getNumArgs() != 1 || !FD->getIdentifier() || FD->getName() != "get" || !FD->isInStdNamespace())
+    return nullptr;
+  return CE->getArg(0);
 }
 
 /// `std::vector<Tensor>`, `at::TensorList`: a class template over tensors (not a tensor).
@@ -94,8 +140,12 @@ bool isListOfTensors(QualType T, const ApiResolver &Api) {
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
   if (!Spec || Api.isTensor(T))
     return false;
-  return llvm::any_of(Spec->getTemplateArgs().asArray(), [&](const TemplateArgument &TA) {
+  // `std::tuple<Tensor, Tensor>` lists its types as one pack.
+  auto IsTensor = [&](const TemplateArgument &TA) {
     return TA.getKind() == TemplateArgument::Type && Api.isTensor(TA.getAsType());
+  };
+  return llvm::any_of(Spec->getTemplateArgs().asArray(), [&](const TemplateArgument &TA) {
+    return IsTensor(TA) || (TA.getKind() == TemplateArgument::Pack && llvm::any_of(TA.pack_elements(), IsTensor));
   });
 }
 
@@ -127,6 +177,8 @@ public:
     // where the list was made.
     if (const Expr *List = listIndexed(E, Api))
       return follow(List, Depth + 1, Self);
+    if (const Expr *Tuple = tupleElementOf(E))
+      return follow(Tuple, Depth + 1, Self);
     if (Known && (isa<DeclRefExpr>(E) || isa<MemberExpr>(E)))
       return (*Known)(E);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
@@ -147,10 +199,13 @@ public:
       return Known ? (*Known)(E) : nullptr;
     }
     if (Call->hasTag("host_factory")) {
+      // Placed where a host tensor is, it is where that tensor came from (a caller's tensor
+      // stands in for the caller's argument while a summary is made).
+      const Expr *Placed = nullptr;
       for (unsigned I = Call->IsMethod ? 1 : 0; I < Call->Args.size(); ++I)
-        if (mayNameDevice(Call->Args[I], Api))
+        if (mayNameDevice(Call->Args[I], Api) && !(Placed = placedWithHostTensor(Call->Args[I], Depth)))
           return nullptr;
-      return E;
+      return Placed ? Placed : E;
     }
     Path.Steps.push_back(E);
     // Pinned memory is not pageable; the factory path below says when its copy still blocks.
@@ -184,6 +239,18 @@ public:
 private:
   const ApiResolver &Api;
   HostOrigin &Path;
+
+  /// Where the tensor came from whose placement `Arg` takes, when the caller knows it is in host memory
+  /// (`torch::zeros({0, 6}, host.device())`, `host.options().dtype(torch::kLong)`): the factory
+  /// builds in host memory too. Only where the caller follows values in order; the
+  /// factory-to-device rewrite moves factories given no placement at all.
+  const Expr *placedWithHostTensor(const Expr *Arg, unsigned Depth) {
+    if (!Known)
+      return nullptr;
+    const Expr *From = placementSource(Arg, Api);
+    return From ? follow(From, Depth + 1) : nullptr;
+  }
+
   /// Set when the caller knows the values of locals and fields at the point of the read.
   std::optional<HostResidentLookup> Known;
 
@@ -367,29 +434,83 @@ std::optional<const Expr *> listUse(const DeclRefExpr *Use, const ApiResolver &A
 
 } // namespace
 
-const Expr *hostFilledList(const VarDecl *VD, const ApiResolver &Api) {
+namespace {
+
+/// Whether one use of a list of tensors reads it or stores one tensor into it where a
+/// flow-sensitive analysis sees the store (storedTensor); false when it may put tensors there
+/// unseen (handed to user code, `insert`, `swap`).
+bool readsOrStoresVisibly(const DeclRefExpr *Use, const ApiResolver &Api, ASTContext &Ctx) {
+  const Stmt *P = explicitParent(Use, Ctx);
+  if (const auto *Element = dyn_cast_or_null<Expr>(P); Element && listIndexed(Element, Api) &&
+                                                       skipValueWrappers(listIndexed(Element, Api)) == Use)
+    return true; // read, or assigned (`parts[i] = t`: storedTensor)
+  if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(P);
+      MC && skipValueWrappers(MC->getImplicitObjectArgument()) == Use) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (!MD || MD->isConst())
+      return true;
+    return llvm::all_of(MC->arguments(), [&](const Expr *Arg) {
+      return Arg->getType()->isIntegralOrEnumerationType() || Api.isTensor(skipValueWrappers(Arg)->getType());
+    });
+  }
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(P))
+    if (auto Resolved = Api.resolve(Call); Resolved && !Resolved->Entries.empty())
+      return true;
+  return false;
+}
+
+} // namespace
+
+/// Calls `Visit` on every use of the local list of tensors `VD` that starts empty, in its
+/// function, until it answers false; false when `VD` is not such a list or `Visit` said so.
+static bool forEachUseOfFreshList(const VarDecl *VD, llvm::function_ref<bool(const DeclRefExpr &)> Visit,
+                                  const ApiResolver &Api) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   const auto *Init = dyn_cast_or_null<CXXConstructExpr>(VD->getInit() ? skipValueWrappers(VD->getInit()) : nullptr);
   if (!FD || !FD->getBody() || !VD->isLocalVarDecl() || VD->getType()->isReferenceType() ||
       !isListOfTensors(VD->getType(), Api) || !Init || Init->getNumArgs() != 0)
-    return nullptr;
-  ASTContext &Ctx = VD->getASTContext();
-  const Expr *First = nullptr;
+    return false;
   llvm::SmallVector<const Stmt *, 64> Work{FD->getBody()};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
     if (!S)
       continue;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD) {
-      std::optional<const Expr *> Use = listUse(DRE, Api, Ctx);
-      if (!Use)
-        return nullptr;
-      First = First ? First : *Use;
+      if (!Visit(*DRE))
+        return false;
       continue;
     }
     Work.append(S->child_begin(), S->child_end());
   }
-  return First;
+  return true;
+}
+
+bool storedOnlyVisibly(const VarDecl *VD, const ApiResolver &Api) {
+  ASTContext &Ctx = VD->getASTContext();
+  return forEachUseOfFreshList(
+      VD, [&](const DeclRefExpr &Use) { return readsOrStoresVisibly(&Use, Api, Ctx); }, Api);
+}
+
+const VarDecl *storingList(const Expr *Target, const ApiResolver &Api) {
+  const Expr *List = listIndexed(skipValueWrappers(Target), Api);
+  const auto *DRE = List ? dyn_cast<DeclRefExpr>(skipValueWrappers(List)) : nullptr;
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+const Expr *hostFilledList(const VarDecl *VD, const ApiResolver &Api) {
+  ASTContext &Ctx = VD->getASTContext();
+  const Expr *First = nullptr;
+  bool Host = forEachUseOfFreshList(
+      VD,
+      [&](const DeclRefExpr &Use) {
+        std::optional<const Expr *> Added = listUse(&Use, Api, Ctx);
+        if (!Added)
+          return false;
+        First = First ? First : *Added;
+        return true;
+      },
+      Api);
+  return Host ? First : nullptr;
 }
 
 std::optional<HostOrigin> findHostOrigin(const Expr *E, const ApiResolver &Api) {

@@ -32,6 +32,13 @@ const Expr *TaintAnalysis::Impl::realHostOrigin(const Expr *Origin) const {
   return placeholderParam(Origin) ? nullptr : Origin;
 }
 
+bool TaintAnalysis::Impl::visibleStores(const VarDecl *VD) {
+  auto [It, New] = VisibleStoreLists.try_emplace(VD, false);
+  if (New)
+    It->second = storedOnlyVisibly(VD, Api);
+  return It->second;
+}
+
 unsigned TaintAnalysis::Impl::weight() const {
   unsigned W = FieldTaint.size() + GlobalTaint.size() + FieldShapes.size() + FieldSizes.size() +
                FieldHostWrites.size() + FieldOtherWrites.size() + FieldHostUpgrades;
@@ -42,7 +49,15 @@ unsigned TaintAnalysis::Impl::weight() const {
       W += llvm::count_if(KV.second, [](const TracedOrigin *O) { return O != nullptr; });
   for (const auto &KV : MaskArguments)
     W += KV.second.size();
+  for (const auto &KV : HostArguments)
+    W += KV.second.size();
   return W;
+}
+
+std::optional<llvm::ArrayRef<const CallExpr *>> TaintAnalysis::Impl::everyCallOf(const FunctionDecl *FD) {
+  if (!Sites)
+    Sites = std::make_unique<CallSites>(Ctx);
+  return Sites->allCallsOf(*FD, /*WholeProgram=*/Program != nullptr);
 }
 
 void TaintAnalysis::Impl::noteMaskArgument(const FunctionDecl *Callee, unsigned Index, const Expr *Call) {
@@ -53,11 +68,31 @@ bool TaintAnalysis::Impl::alwaysGivenMask(const FunctionDecl *FD, unsigned Index
   auto It = MaskArguments.find({key(FD), Index});
   if (It == MaskArguments.end())
     return false;
-  if (!Sites)
-    Sites = std::make_unique<CallSites>(Ctx);
-  auto Calls = Sites->allCallsOf(*FD, /*WholeProgram=*/Program != nullptr);
+  auto Calls = everyCallOf(FD);
   return Calls && !Calls->empty() &&
          llvm::all_of(*Calls, [&](const CallExpr *CE) { return It->second.contains(CE); });
+}
+
+void TaintAnalysis::Impl::noteHostArgument(const FunctionDecl *Callee, unsigned Index, const Expr *Call,
+                                           const Expr *Origin) {
+  HostArguments[{key(Callee), Index}].try_emplace(Call, Origin);
+}
+
+const Expr *TaintAnalysis::Impl::alwaysGivenHost(const FunctionDecl *FD, unsigned Index) {
+  auto It = HostArguments.find({key(FD), Index});
+  if (It == HostArguments.end())
+    return nullptr;
+  auto Calls = everyCallOf(FD);
+  if (!Calls || Calls->empty())
+    return nullptr;
+  const Expr *First = nullptr;
+  for (const CallExpr *CE : *Calls) {
+    const Expr *Origin = It->second.lookup(CE);
+    if (!Origin)
+      return nullptr;
+    First = First ? First : Origin;
+  }
+  return First;
 }
 
 void TaintAnalysis::Impl::noteParamEntry(const FunctionDecl *Callee, unsigned Index, const TracedOrigin *O, bool Size) {

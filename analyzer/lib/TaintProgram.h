@@ -58,6 +58,9 @@ class TaintAnalysis::Impl {public:
   /// on every round of a loop's fixpoint, and the answer walks the whole function.
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> HostFilledLists;
   llvm::DenseSet<const clang::FieldDecl *> FieldOtherWrites;
+  /// storedOnlyVisibly of each local list of tensors, computed once (as HostFilledLists).
+  llvm::DenseMap<const clang::VarDecl *, bool> VisibleStoreLists;
+  bool visibleStores(const clang::VarDecl *VD);
 
   /// A tensor parameter's stand-in origin while its function is summarised: "in host memory if
   /// the caller's argument was". It lets a summary say that a `Tensor&` parameter leaves with
@@ -80,7 +83,19 @@ class TaintAnalysis::Impl {public:
   /// (mask-ness of an argument only grows from round to round).
   llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>, llvm::SmallPtrSet<const clang::Expr *, 4>>
       MaskArguments;
+  /// Per function and tensor parameter: the calls that passed it a tensor in host memory, with
+  /// where it was put there (grows from round to round, as MaskArguments).
+  llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>, llvm::DenseMap<const clang::Expr *, const clang::Expr *>>
+      HostArguments;
+  void noteHostArgument(const clang::FunctionDecl *Callee, unsigned Index, const clang::Expr *Call,
+                        const clang::Expr *Origin);
+  /// Where the tensor parameter `Index` of `FD` is put in host memory when every call `FD` can
+  /// have (CallSites) passes it one (`parse(host_rows)` from the region's only call): the
+  /// first such call's origin; null otherwise.
+  const clang::Expr *alwaysGivenHost(const clang::FunctionDecl *FD, unsigned Index);
   std::unique_ptr<CallSites> Sites;
+  /// CallSites::allCallsOf, in whole-program mode when the analysis is.
+  std::optional<llvm::ArrayRef<const clang::CallExpr *>> everyCallOf(const clang::FunctionDecl *FD);
   void noteMaskArgument(const clang::FunctionDecl *Callee, unsigned Index, const clang::Expr *Call);
   /// Whether every call `FD` can have (CallSites) passed a boolean mask as parameter `Index`
   /// (`sample(logits, scores > t)` everywhere: the parameter is a mask in its body).

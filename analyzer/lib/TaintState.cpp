@@ -33,9 +33,11 @@ TaintState joinStates(const TaintState &A, const TaintState &B) {
   for (const void *V : A.NonEmpty)
     if (B.NonEmpty.contains(V))
       R.NonEmpty.insert(V);
+  // A null origin is a list that holds no tensor yet: joined with one in host memory, the list
+  // is in host memory.
   for (const auto &[Local, Origin] : A.HostTensors)
-    if (B.HostTensors.contains(Local))
-      R.HostTensors[Local] = Origin;
+    if (auto It = B.HostTensors.find(Local); It != B.HostTensors.end())
+      R.HostTensors[Local] = Origin ? Origin : It->second;
   // Emptied is a must-fact too, and the exits taken before the emptying must be the same ones
   // on both paths: otherwise the declaration is the safe place to count from.
   auto SameExits = [](const TaintValue &X, const TaintValue &Y) {
@@ -98,7 +100,7 @@ bool sameFacts(const TaintState &A, const TaintState &B) {
     if (auto It = B.ThisFieldShapes.find(Field); It == B.ThisFieldShapes.end() || !Shape.sameKind(It->second))
       return false;
   for (const auto &KV : A.HostTensors)
-    if (!B.HostTensors.contains(KV.first))
+    if (auto It = B.HostTensors.find(KV.first); It == B.HostTensors.end() || !KV.second != !It->second)
       return false;
   return true;
 }

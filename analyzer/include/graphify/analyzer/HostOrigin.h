@@ -60,6 +60,16 @@ bool elementsOnlyRead(const clang::VarDecl *VD, const ApiResolver &Api);
 /// (`parts.size()`, `parts[i]`, `torch::stack(parts)`); null otherwise.
 const clang::Expr *hostFilledList(const clang::VarDecl *VD, const ApiResolver &Api);
 
+/// Whether every use of the local list of tensors `VD`, which starts empty, reads it
+/// (`parts[i]`, `parts.size()`, `torch::stack(parts)`) or stores tensors into it where a
+/// flow-sensitive analysis sees each one (`push_back(t)`, `emplace_back(t)`, `parts[i] = t`):
+/// such an analysis knows where its tensors live by checking each store where it is made
+/// (`parts.push_back(torch::zeros({0, 6}, host.device()))`, `parts[b] = host.index({keep})`).
+bool storedOnlyVisibly(const clang::VarDecl *VD, const ApiResolver &Api);
+
+/// The list whose element `Target` is (`parts[i]`, `parts.at(i)`), when it is a variable.
+const clang::VarDecl *storingList(const clang::Expr *Target, const ApiResolver &Api);
+
 /// Whether the factory call is given a placement (options, a device) that may name a device:
 /// `torch::tensor(v, x.options())` builds on x's device, where a factory given none builds in
 /// host memory.

@@ -1,0 +1,138 @@
+// Host residency: which locals, fields and lists hold tensors in pageable host memory along
+// the path walked, what a call leaves in the tensors it is given by reference, and the host
+// tensors a call passes to the program's own functions (BodyInterpreter.h).
+#include "BodyInterpreter.h"
+
+#include "graphify/analyzer/HostOrigin.h"
+
+#include <clang/AST/ExprCXX.h>
+
+namespace graphify::taint {
+
+using namespace clang;
+
+const Expr *BodyInterpreter::hostResident(const Expr *E) {
+  return findHostResidentOrigin(E, Api, [&](const Expr *Read) { return heldInHost(Read); });
+}
+
+const Expr *BodyInterpreter::heldInHost(const Expr *Read) {
+  Read = Read->IgnoreParenImpCasts();
+  // A function whose summary says it returns a host tensor (every return is one where this
+  // analysis followed its body: `return torch::stack(kept)` of host rows), also one defined in
+  // another TU: the call stands for the factory.
+  if (const auto *CE = dyn_cast<CallExpr>(Read)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee || Api.isLibraryDecl(Callee) || Ctx().getSourceManager().isInSystemHeader(Callee->getLocation()))
+      return nullptr;
+    if (Callee->hasBody()) {
+      auto Mine = A.Summaries.find(key(Callee));
+      return Mine != A.Summaries.end() && Mine->second.ReturnsHost ? CE : nullptr;
+    }
+    const FunctionSummary *Sum = A.Program ? A.importedSummary(Callee) : nullptr;
+    return Sum && Sum->ReturnsHost ? CE : nullptr;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Read)) {
+    // `auto [conf, j] = host.max(1, true);`: a binding not given a value of its own is an
+    // element of the tuple its declaration holds.
+    if (const auto *B = dyn_cast<BindingDecl>(DRE->getDecl()); B && !S.HostTensors.count(B))
+      if (const ValueDecl *Whole = B->getDecomposedDecl())
+        return S.HostTensors.lookup(Whole);
+    return S.HostTensors.lookup(DRE->getDecl());
+  }
+  const auto *ME = dyn_cast<MemberExpr>(Read);
+  const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (!F || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return S.HostTensors.lookup(F);
+}
+
+void BodyInterpreter::rebindField(const FieldDecl *F, const Expr *Value) {
+  WrittenFields.insert(F);
+  if (const Expr *Host = hostResident(Value))
+    S.HostTensors[F] = Host;
+  else
+    S.HostTensors.erase(F);
+}
+
+void BodyInterpreter::noteFieldAtExit(const FieldDecl *F, const Expr *HostOrigin) {
+  HostOrigin = A.realHostOrigin(HostOrigin);
+  if (!HostOrigin) {
+    A.FieldOtherWrites.insert(F);
+    return;
+  }
+  auto [It, New] = A.FieldHostWrites.try_emplace(F, HostOrigin);
+  // Across calls the field may hold any of its writes: keep one that holds elements (`reset()`
+  // making it `zeros({0, 0})` must not hide a later host tensor, as a copy of an empty one would
+  // move nothing).
+  if (!New && buildsNothing(It->second) && !buildsNothing(HostOrigin)) {
+    It->second = HostOrigin;
+    ++A.FieldHostUpgrades;
+  }
+}
+
+bool BodyInterpreter::buildsNothing(const Expr *HostOrigin) {
+  auto Call = Api.resolve(HostOrigin);
+  return Call && Call->hasTag("host_factory") && buildsNoElements(*Call, Ctx());
+}
+
+void BodyInterpreter::recordFieldExits() {
+  for (const FieldDecl *F : WrittenFields)
+    noteFieldAtExit(F, Exit.Unreachable ? nullptr : Exit.HostTensors.lookup(F));
+}
+
+void BodyInterpreter::forgetFieldsOthersRebind() {
+  llvm::SmallVector<const void *, 4> Gone;
+  for (const auto &KV : S.HostTensors)
+    if (const auto *F = dyn_cast<FieldDecl>(static_cast<const Decl *>(KV.first)); F && A.FieldOtherWrites.contains(F))
+      Gone.push_back(KV.first);
+  for (const void *K : Gone)
+    S.HostTensors.erase(K);
+}
+
+void BodyInterpreter::noteHostArguments(const ApiCall &C, unsigned First) {
+  if (!C.Callee || Api.isLibraryDecl(C.Callee) || !C.Callee->hasBody())
+    return;
+  for (unsigned I = 0; I < C.Callee->getNumParams() && First + I < C.Args.size(); ++I)
+    if (Api.isTensor(C.Callee->getParamDecl(I)->getType()))
+      if (const Expr *Host = A.realHostOrigin(hostResident(C.Args[First + I])))
+        A.noteHostArgument(C.Callee, I, C.Call, Host);
+}
+
+void BodyInterpreter::notePassedForRebinding(const ApiCall &C, unsigned First) {
+  if (!C.Callee || Api.isLibraryDecl(C.Callee))
+    return;
+  if (First == 1 && !C.Args.empty() && isa<CXXThisExpr>(C.Args[0]->IgnoreParenImpCasts()))
+    forgetFieldsOthersRebind();
+  auto Sum = A.Summaries.find(key(C.Callee));
+  llvm::SmallVector<std::pair<const VarDecl *, const Expr *>, 2> Left;
+  for (unsigned I = 0; I < C.Callee->getNumParams() && First + I < C.Args.size(); ++I) {
+    QualType T = C.Callee->getParamDecl(I)->getType();
+    if (!T->isLValueReferenceType() || T.getNonReferenceType().isConstQualified() || !Api.isTensor(T))
+      continue;
+    const Expr *Arg = C.Args[First + I]->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(Arg))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+        A.FieldOtherWrites.insert(F);
+        S.HostTensors.erase(F);
+        S.ThisFieldShapes.erase(F);
+        noteTensorFieldRebound(F);
+      }
+    const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !isLocal(VD))
+      continue;
+    const Expr *Host = Sum != A.Summaries.end() && I < Sum->second.OutHost.size() ? Sum->second.OutHost[I] : nullptr;
+    if (const ParmVarDecl *From = A.placeholderParam(Host))
+      Host = First + From->getFunctionScopeIndex() < C.Args.size()
+                 ? hostResident(C.Args[First + From->getFunctionScopeIndex()])
+                 : nullptr;
+    Left.push_back({VD, Host});
+  }
+  for (const auto &[VD, Host] : Left)
+    if (Host)
+      S.HostTensors[VD] = Host;
+    else
+      S.HostTensors.erase(VD);
+}
+
+} // namespace graphify::taint
