@@ -327,6 +327,25 @@ private:
   /// here, before the call may rebind them (alwaysGivenHost).
   void noteHostArguments(const ApiCall &C, unsigned First);
 
+  /// `host += operand` (a compound tensor operator) with an operand not known to be in host
+  /// memory: on a GPU the two cannot meet, so a pipeline that runs this keeps `host` where the
+  /// operand is, as far as the analysis can tell (`symbols_added += no_blank` of a model's result
+  /// into a counter built by a factory given no device).
+  void forgetHostIfMixed(const clang::Expr *Target, const clang::Expr *Operand);
+
+  /// Which arm of an if the CPU device takes when its condition tests the device
+  /// (`device.is_cpu()`: the then-arm; `!t.is_cuda()`: the then-arm too; tags cpu_device_test and
+  /// accelerator_device_test), or nothing.
+  std::optional<bool> cpuDeviceTest(const clang::Expr *Cond);
+
+  /// After `if (!device.is_cpu()) t = t.cpu();`: a tensor the other arm leaves in host memory is
+  /// in host memory on the arm the CPU device takes as well, where the code needed no copy.
+  void holdCopiesOnCpuPath(TaintState &OnCpu, const TaintState &Elsewhere);
+
+  /// The local list `List` (storedOnlyVisibly) is declared: in host memory when every tensor it
+  /// starts with is (none: a null origin).
+  void startListOfStores(const clang::VarDecl *List);
+
   /// A tensor is stored into the local list `List` here (`push_back`, `parts[i] = t`): the list
   /// stays in host memory when it was (or was empty and every store is seen: storedOnlyVisibly)
   /// and `Value` is too.

@@ -70,7 +70,7 @@ void BodyInterpreter::noteListMethodStores(const ApiCall &C) {
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(C.Callee);
   const auto *DRE = C.Args.empty() ? nullptr : dyn_cast<DeclRefExpr>(skipValueWrappers(C.Args[0]));
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!MD || MD->isConst() || !VD || !isLocal(VD))
+  if (!MD || MD->isConst() || !VD || !isLocal(VD) || Api.isTensor(VD->getType()) || !Api.holdsTensors(VD->getType()))
     return;
   for (unsigned I = 1; I < C.Args.size(); ++I)
     if (Api.isTensor(skipValueWrappers(C.Args[I])->getType()))

@@ -207,6 +207,8 @@ TaintValue BodyInterpreter::evalOverloadedAssignment(const CXXOperatorCallExpr *
       } else if (const VarDecl *List = storingList(Target, Api)) {
         storeIntoList(List, Op->getArg(1));
       }
+    } else {
+      forgetHostIfMixed(LHS, Op->getArg(1));
     }
     use(V);
     return {};

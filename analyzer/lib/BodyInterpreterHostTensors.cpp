@@ -135,4 +135,52 @@ void BodyInterpreter::notePassedForRebinding(const ApiCall &C, unsigned First) {
       S.HostTensors.erase(VD);
 }
 
+void BodyInterpreter::forgetHostIfMixed(const Expr *Target, const Expr *Operand) {
+  if (!Api.isTensor(skipValueWrappers(Operand)->getType()) || A.realHostOrigin(hostResident(Operand)))
+    return;
+  Target = Target->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Target))
+    S.HostTensors.erase(DRE->getDecl());
+  else if (const auto *ME = dyn_cast<MemberExpr>(Target); ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    S.HostTensors.erase(ME->getMemberDecl());
+}
+
+std::optional<bool> BodyInterpreter::cpuDeviceTest(const Expr *Cond) {
+  bool Negated = false;
+  const Expr *E = Cond ? Cond->IgnoreParenImpCasts() : nullptr;
+  for (const auto *Not = dyn_cast_or_null<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot;
+       Not = dyn_cast<UnaryOperator>(E)) {
+    Negated = !Negated;
+    E = Not->getSubExpr()->IgnoreParenImpCasts();
+  }
+  auto Call = E ? Api.resolve(E) : std::nullopt;
+  if (Call && Call->hasTag("cpu_device_test"))
+    return !Negated;
+  if (Call && Call->hasTag("accelerator_device_test"))
+    return Negated;
+  return std::nullopt;
+}
+
+void BodyInterpreter::holdCopiesOnCpuPath(TaintState &OnCpu, const TaintState &Elsewhere) {
+  if (OnCpu.Unreachable || Elsewhere.Unreachable)
+    return;
+  for (const auto &[Key, Origin] : Elsewhere.HostTensors)
+    if (Origin && !OnCpu.HostTensors.count(Key))
+      OnCpu.HostTensors[Key] = Origin;
+}
+
+void BodyInterpreter::startListOfStores(const VarDecl *List) {
+  auto Initial = initialTensors(List, Api);
+  if (!Initial)
+    return;
+  const Expr *First = nullptr;
+  for (const Expr *E : *Initial) {
+    const Expr *Host = A.realHostOrigin(hostResident(E));
+    if (!Host)
+      return;
+    First = First ? First : Host;
+  }
+  S.HostTensors[List] = First;
+}
+
 } // namespace graphify::taint

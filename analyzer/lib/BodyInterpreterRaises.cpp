@@ -62,7 +62,7 @@ bool boundedByLoop(const Expr *Access, const Expr *Index, const Expr *Object, in
     return false;
   for (auto N = statementParent(DynTypedNode::create(*Access), Ast); N; N = statementParent(*N, Ast)) {
     const auto *For = N->get<ForStmt>();
-    const auto *Cond = For ? dyn_cast_or_null<BinaryOperator>(For->getCond()->IgnoreParenImpCasts()) : nullptr;
+    const auto *Cond = For && For->getCond() ? dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts()) : nullptr;
     if (!Cond)
       continue;
     const bool Less = Cond->getOpcode() == BO_LT, Greater = Cond->getOpcode() == BO_GT;

@@ -44,10 +44,10 @@ void BodyInterpreter::declare(const VarDecl *VD) {
       It->second = hostFilledList(VD, Api);
     if (It->second)
       S.HostTensors[VD] = It->second;
-    // A list that starts empty and is only stored into where this walk sees it: in host memory
-    // until a store says otherwise (a null origin: it holds no tensor yet).
+    // A list that starts empty (a null origin: it holds no tensor yet) or with host tensors, and
+    // is only stored into where this walk sees it: in host memory until a store says otherwise.
     else if (A.visibleStores(VD))
-      S.HostTensors[VD] = nullptr;
+      startListOfStores(VD);
   }
   if (Api.isTensor(VD->getType())) {
     rebindTensor(VD, Init);
@@ -255,6 +255,9 @@ void BodyInterpreter::stmt(const Stmt *St) {
     stmt(If->getElse());
     Control.pop_back();
     bool ThenLeaves = AfterThen.Unreachable, ElseLeaves = S.Unreachable;
+    // `if (!device.is_cpu()) t = t.cpu();`: on the other path the device is the CPU.
+    if (std::optional<bool> ThenOnCpu = cpuDeviceTest(If->getCond()))
+      holdCopiesOnCpuPath(*ThenOnCpu ? AfterThen : S, *ThenOnCpu ? S : AfterThen);
     S = joinStates(AfterThen, S);
     // `if (v.empty()) return;` (or `if (!v.empty()) ... else return;`): v holds an element after.
     if (ThenLeaves != ElseLeaves)

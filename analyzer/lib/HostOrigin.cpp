@@ -27,6 +27,8 @@ const Expr *asWritten(const Expr *E) {
   return E;
 }
 
+static const InitListExpr *bracedList(const Expr *Arg);
+
 namespace {
 
 bool mayNameDevice(const Expr *Arg, const ApiResolver &Api, unsigned Depth = 0);
@@ -464,11 +466,12 @@ bool readsOrStoresVisibly(const DeclRefExpr *Use, const ApiResolver &Api, ASTCon
 /// Calls `Visit` on every use of the local list of tensors `VD` that starts empty, in its
 /// function, until it answers false; false when `VD` is not such a list or `Visit` said so.
 static bool forEachUseOfFreshList(const VarDecl *VD, llvm::function_ref<bool(const DeclRefExpr &)> Visit,
-                                  const ApiResolver &Api) {
+                                  const ApiResolver &Api, bool Braced = false) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   const auto *Init = dyn_cast_or_null<CXXConstructExpr>(VD->getInit() ? skipValueWrappers(VD->getInit()) : nullptr);
   if (!FD || !FD->getBody() || !VD->isLocalVarDecl() || VD->getType()->isReferenceType() ||
-      !isListOfTensors(VD->getType(), Api) || !Init || Init->getNumArgs() != 0)
+      !isListOfTensors(VD->getType(), Api) || !Init ||
+      (Init->getNumArgs() != 0 && !(Braced && initialTensors(VD, Api))))
     return false;
   llvm::SmallVector<const Stmt *, 64> Work{FD->getBody()};
   while (!Work.empty()) {
@@ -488,7 +491,22 @@ static bool forEachUseOfFreshList(const VarDecl *VD, llvm::function_ref<bool(con
 bool storedOnlyVisibly(const VarDecl *VD, const ApiResolver &Api) {
   ASTContext &Ctx = VD->getASTContext();
   return forEachUseOfFreshList(
-      VD, [&](const DeclRefExpr &Use) { return readsOrStoresVisibly(&Use, Api, Ctx); }, Api);
+      VD, [&](const DeclRefExpr &Use) { return readsOrStoresVisibly(&Use, Api, Ctx); }, Api, /*Braced=*/true);
+}
+
+std::optional<llvm::ArrayRef<const Expr *>> initialTensors(const VarDecl *VD, const ApiResolver &Api) {
+  const auto *Init = dyn_cast_or_null<CXXConstructExpr>(VD->getInit() ? skipValueWrappers(VD->getInit()) : nullptr);
+  if (!Init || !isListOfTensors(VD->getType(), Api))
+    return std::nullopt;
+  if (Init->getNumArgs() == 0)
+    return llvm::ArrayRef<const Expr *>();
+  // The initializer_list constructor, its allocator left to its default.
+  const bool OneList = llvm::all_of(llvm::drop_begin(Init->arguments()),
+                                    [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); });
+  const InitListExpr *IL = OneList ? bracedList(Init->getArg(0)) : nullptr;
+  if (!IL || !llvm::all_of(IL->inits(), [&](const Expr *E) { return Api.isTensor(skipValueWrappers(E)->getType()); }))
+    return std::nullopt;
+  return llvm::ArrayRef<const Expr *>(IL->getInits(), IL->getNumInits());
 }
 
 const VarDecl *storingList(const Expr *Target, const ApiResolver &Api) {

@@ -17,6 +17,8 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/StmtCXX.h>
 
 using namespace clang;
 
@@ -99,6 +101,29 @@ static bool endsWithJump(const Stmt *S) {
   if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
     S = CS->body_empty() ? nullptr : CS->body_back();
   return isa_and_nonnull<ContinueStmt, BreakStmt, ReturnStmt, CXXThrowExpr>(S);
+}
+
+std::optional<std::string> loopExitObstacle(const Expr *Cond, ASTContext &Ctx) {
+  const IfStmt *If = Cond ? ifTesting(Cond, Ctx) : nullptr;
+  const Stmt *Then = If ? If->getThen() : nullptr;
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Then))
+    Then = CS->body_empty() ? nullptr : CS->body_back();
+  if (!isa_and_nonnull<BreakStmt>(Then))
+    return std::nullopt;
+  // The statement `break` leaves: the innermost loop or switch around the if.
+  for (DynTypedNodeList Parents = Ctx.getParents(*If); !Parents.empty(); Parents = Ctx.getParents(Parents[0])) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P || isa<SwitchStmt>(P) || isa<LambdaExpr>(P))
+      return std::nullopt;
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+      return "the branch leaves the loop at line " +
+             std::to_string(Ctx.getSourceManager().getExpansionLineNumber(P->getBeginLoc())) +
+             " early, which no select expresses and a graph, a fixed sequence of steps, cannot do: run the "
+             "loop to a static number of steps (its largest trip count) and mask the updates of the rows "
+             "that are done with a flag kept as a tensor, or capture one step as the graph and keep the loop "
+             "and its exit test on the host, reading the test once per replay";
+  }
+  return std::nullopt;
 }
 
 /// A branch that runs host code (writes a file, fills a host container), or that jumps past it,

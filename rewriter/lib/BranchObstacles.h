@@ -26,6 +26,12 @@ std::optional<std::string> conditionObstacle(const clang::Expr *Cond, const ApiM
 /// is advised with this reason: the branch, not the read, is what has to change.
 std::optional<std::string> branchObstacle(const clang::Expr *Cond, const ApiModel &Api, clang::ASTContext &Ctx);
 
+/// Why the branch `Cond` decides has no select form when it leaves the loop around it early
+/// (`if (torch::equal(t, eos)) break;` in a `while (true)` decode loop) and no rule bounded that
+/// loop: a graph runs a fixed sequence of steps. Null otherwise. Not a conditionObstacle: the
+/// early-exit rule masks such a loop when it has a static trip count.
+std::optional<std::string> loopExitObstacle(const clang::Expr *Cond, clang::ASTContext &Ctx);
+
 /// A value of class type that is neither a number nor a tensor: a container, a string, a struct.
 bool isHostObject(clang::QualType T, const ApiModel &Api);
 

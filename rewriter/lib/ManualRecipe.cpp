@@ -460,10 +460,16 @@ static std::vector<const FunctionDecl *> callersInMainFile(const FunctionDecl *T
 /// caller's NMS); null when neither has one. `Via` receives the caller.
 static const CallExpr *hostSuppressionFor(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api,
                                           const FunctionDecl *&Via) {
+  // A library's host NMS, or a project's copy of the CPU NMS kernel (greedy suppression with a
+  // body of its own: host loops over the copied boxes).
+  auto IsHostNms = [&](const Expr *E) {
+    const auto *CE = dyn_cast<CallExpr>(E);
+    const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
+    return CE && (Api.callHasTag(E, "host_suppression") ||
+                  (Api.callHasTag(E, "greedy_suppression") && Callee && Callee->hasBody() && !Api.isLibraryDecl(Callee)));
+  };
   auto InBody = [&](const Stmt *Body) -> const CallExpr * {
-    return Body ? dyn_cast_or_null<CallExpr>(findExpr(
-                      Body, [&](const Expr *E) { return isa<CallExpr>(E) && Api.callHasTag(E, "host_suppression"); }))
-                : nullptr;
+    return Body ? dyn_cast_or_null<CallExpr>(findExpr(Body, IsHostNms)) : nullptr;
   };
   const auto *F = Anchor ? dyn_cast_or_null<FunctionDecl>(enclosingFunction(Anchor, Ctx)) : nullptr;
   if (!F)
@@ -479,16 +485,18 @@ static const CallExpr *hostSuppressionFor(const Stmt *Anchor, ASTContext &Ctx, c
   return nullptr;
 }
 
-static std::string hostSuppressionAdvice(const CallExpr *Nms, const FunctionDecl *Via, ASTContext &Ctx,
+static std::string hostSuppressionAdvice(const CallExpr *Nms, const FunctionDecl *Via, ASTContext &Ctx, const ApiModel &Api,
                                          const std::string &What = "the value is collected on the host") {
   const auto *Callee = Nms->getDirectCallee();
   const std::string Name = Callee ? Callee->getQualifiedNameAsString() : calleeName(Nms);
+  const bool Project = !Api.callHasTag(Nms, "host_suppression"); // a project's kernel (hostSuppressionFor)
   return What + " for '" + Name + "' (line " + lineOf(Nms, Ctx) +
          (Via ? ", in '" + Via->getQualifiedNameAsString() + "', which calls this function" : std::string()) +
-         "), a library's non-maximum suppression that runs on the host, which no graph runs: keep the boxes and "
-         "scores as tensors and suppress on the device with torchvision::nms (which --fix turns into the "
-         "fixed-size greedy form: kept indices padded, with their count), or move the copies and reads, the host "
-         "containers and the NMS out of the graph region, after the replay";
+         (Project ? "), the project's copy of torchvision's CPU NMS kernel, whose host loops no graph runs"
+                  : "), a library's non-maximum suppression that runs on the host, which no graph runs") +
+         ": keep the boxes and scores as tensors and suppress on the device with torchvision::nms (which --fix "
+         "turns into the fixed-size greedy form: kept indices padded, with their count), or move the copies and "
+         "reads, the host containers and the NMS out of the graph region, after the replay";
 }
 
 /// The check's own help as a recipe (lowercase, no final period), or empty.
@@ -542,7 +550,7 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
       Use == Consumer::HostCall) {
     const FunctionDecl *Via = nullptr;
     if (const CallExpr *Nms = hostSuppressionFor(Anchor, Ctx, Api, Via))
-      return hostSuppressionAdvice(Nms, Via, Ctx);
+      return hostSuppressionAdvice(Nms, Via, Ctx, Api);
   }
   // A host read: what its value becomes decides the form (reported where it is used), unless the
   // read copies the whole tensor into a host buffer, whose code moves out with it.
@@ -562,9 +570,12 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   // A branch no rule took up (one in a function template, say) whose arms no select can express:
   // that is the obstacle, whatever its condition reads.
   if (F.CheckId == "graphify-data-dependent-branch")
-    if (const Expr *Cond = enclosingIfCondition(Anchor, Ctx))
+    if (const Expr *Cond = enclosingIfCondition(Anchor, Ctx)) {
       if (auto Why = branchObstacle(Cond, Api, Ctx))
         return *Why;
+      if (auto Why = loopExitObstacle(Cond, Ctx))
+        return *Why;
+    }
   // A body that changes objects picked from a host list, or does other host work: it leaves too.
   if (const Stmt *Body = loopBody(Anchor); Body && F.CheckId == "graphify-data-dependent-loop") {
     if (std::string Update = hostListElementUpdate(Body, Api, Ctx); !Update.empty())
@@ -611,7 +622,7 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
     // Copied out for a host library's NMS in the same function (or a caller): the NMS is what to replace.
     const FunctionDecl *Via = nullptr;
     if (const CallExpr *Nms = hostSuppressionFor(Anchor, Ctx, Api, Via))
-      return hostSuppressionAdvice(Nms, Via, Ctx, "the tensor is copied to host memory");
+      return hostSuppressionAdvice(Nms, Via, Ctx, Api, "the tensor is copied to host memory");
     return "the tensor is copied to host memory: move the copy, and the host code that uses it, out of the "
            "graph region";
   }

@@ -50,6 +50,8 @@ rewriter::BlockedBranches blockedBranches(const AnalysisResult &Result, const re
         If && Result.Findings[I].CheckId == "graphify-data-dependent-branch")
       if (auto Why = rewriter::branchObstacle(If->getCond(), Api, Ctx))
         Blocked.emplace(Result.Findings[I].Where.Line, *Why);
+      else if (auto Exit = rewriter::loopExitObstacle(If->getCond(), Ctx))
+        Blocked.emplace(Result.Findings[I].Where.Line, *Exit);
   return Blocked;
 }
 

@@ -169,7 +169,8 @@ struct M : torch::nn::Module {
 TEST(TaintAnalysis, TensorReferenceParametersCarryHostResidency) {
   // What a helper leaves in a `Tensor&` parameter: a host tensor it made (fill), what another
   // parameter held at the call (pass: host for `host`, not for the parameter `x`), or a device
-  // tensor (upload). The placeholder a parameter starts with is never reported inside a helper.
+  // tensor (upload). The placeholder a parameter starts with is never reported inside a helper;
+  // upload's only call gives it a host tensor (fill's), so its copy is reported there (4:36).
   auto A = analyze(R"cpp(
 void fill(at::Tensor &out) { out = at::zeros(4); }
 void pass(const at::Tensor &in, at::Tensor &out) { out = in * 2.0; }
@@ -190,7 +191,7 @@ struct M : torch::nn::Module {
   }
 };
 )cpp");
-  EXPECT_EQ(A.findings("graphify-host-sync"), (Lines{"13:19", "14:21"}));
+  EXPECT_EQ(A.findings("graphify-host-sync"), (Lines{"4:36", "13:19", "14:21"}));
 }
 
 } // namespace

@@ -2,8 +2,10 @@
 // every call passes a host copy, a helper's result built from one (a list filled with rows of
 // it, a factory placed with its options), an element of a tuple an op returns. The copy is the
 // finding; reads, selections and sizes of the host work after it are not. A helper also given a
-// device tensor, and a tensor a factory built with no placement, keep their findings.
-// RUN-ARGS: --checks=-*,graphify-host-sync,graphify-dynamic-shape,graphify-data-dependent-size --graph-region=Detector::run --graph-region=topClasses --graph-region=mixedCallers --graph-region=builtHere
+// device tensor, and a tensor a factory built with no placement, keep their findings; so does a
+// host counter the region adds device results into. A copy made only off the CPU device leaves
+// the tensor in host memory on both paths; a list that starts with host tensors keeps them.
+// RUN-ARGS: --checks=-*,graphify-host-sync,graphify-dynamic-shape,graphify-data-dependent-size --graph-region=Detector::run --graph-region=topClasses --graph-region=mixedCallers --graph-region=builtHere --graph-region=countKept --graph-region=hostOnEveryPath --graph-region=uploadParts
 #include <torch/torch.h>
 
 #include <tuple>
@@ -106,4 +108,37 @@ torch::Tensor builtHere(int64_t n) {
   auto r = torch::arange(n);
   return r.index({r > 3});
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+}
+
+// A counter a factory built with no device, into which the region adds a model's results: on a
+// GPU the two cannot meet, so it is taken to live where the results do and its read is reported.
+int64_t countKept(const torch::Tensor &logits) {
+  auto counts = torch::zeros({4}, torch::dtype(torch::kLong));
+  counts += logits.argmax(-1);
+  return counts[0].item<int64_t>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+}
+
+// `if (!device.is_cpu())` copies to the host: on the other path the device is the CPU and the
+// tensor is in host memory already, so the read after it waits for nothing.
+float hostOnEveryPath(const torch::Tensor &scores, torch::Device device) {
+  torch::Tensor s = scores;
+  if (!device.is_cpu())
+    s = s.cpu();
+  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: 'cpu' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  return s[0].item<float>();
+}
+
+// A list that starts with host tensors and only has its elements read or replaced: the copies of
+// its elements read pageable memory.
+torch::Tensor uploadParts(const float *a, const float *b, int64_t n, torch::Device device) {
+  std::vector<torch::Tensor> parts = {torch::from_blob(const_cast<float *>(a), {n}),
+                                      torch::from_blob(const_cast<float *>(b), {n})};
+  torch::Tensor out = torch::zeros({n}, torch::TensorOptions().device(device));
+  for (int i = 0; i < 2; ++i) {
+    parts[i] = parts[i].contiguous();
+    out = out + std::move(parts[i]).to(device);
+    // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: 'to' copies a tensor built in host memory ('from_blob', line 135) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+  }
+  return out;
 }

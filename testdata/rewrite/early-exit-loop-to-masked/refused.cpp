@@ -49,3 +49,14 @@ torch::Tensor guarded_stop(torch::Tensor h, torch::Tensor w, torch::Tensor stop)
   }
   return h;
 }
+
+// A decode loop with no bound leaves early on a read: a graph runs a fixed sequence of steps, so
+// neither the read nor the branch has a select form.
+torch::Tensor until_small(torch::Tensor h) {
+  while (true) {
+    h = h * 0.5;
+    if (h.max().item<float>() < 0.1f) // EXPECT-RECIPE: the branch leaves the loop at line 56 early
+      break;
+  }
+  return h;
+}

@@ -60,12 +60,18 @@ bool elementsOnlyRead(const clang::VarDecl *VD, const ApiResolver &Api);
 /// (`parts.size()`, `parts[i]`, `torch::stack(parts)`); null otherwise.
 const clang::Expr *hostFilledList(const clang::VarDecl *VD, const ApiResolver &Api);
 
-/// Whether every use of the local list of tensors `VD`, which starts empty, reads it
+/// Whether every use of the local list of tensors `VD`, which starts empty or with the tensors of a
+/// braced initialiser (initialTensors), reads it
 /// (`parts[i]`, `parts.size()`, `torch::stack(parts)`) or stores tensors into it where a
 /// flow-sensitive analysis sees each one (`push_back(t)`, `emplace_back(t)`, `parts[i] = t`):
 /// such an analysis knows where its tensors live by checking each store where it is made
 /// (`parts.push_back(torch::zeros({0, 6}, host.device()))`, `parts[b] = host.index({keep})`).
 bool storedOnlyVisibly(const clang::VarDecl *VD, const ApiResolver &Api);
+
+/// The tensors a local list of tensors starts with: none (`std::vector<Tensor> parts;`), or the
+/// elements of its braced initialiser (`std::vector<Tensor> parts = {a, b};`); nothing when it is
+/// initialised otherwise.
+std::optional<llvm::ArrayRef<const clang::Expr *>> initialTensors(const clang::VarDecl *VD, const ApiResolver &Api);
 
 /// The list whose element `Target` is (`parts[i]`, `parts.at(i)`), when it is a variable.
 const clang::VarDecl *storingList(const clang::Expr *Target, const ApiResolver &Api);
