@@ -10,44 +10,39 @@ namespace graphify {
 
 using namespace clang;
 
-/// Whether the tensor `E` sits in host memory at this point, as the taint analysis followed it.
-static bool inHostMemory(const Expr *E, const AnalysisContext &Ctx) {
+/// The call that put the tensor `E` in host memory at this point, as the taint analysis followed
+/// it, or null when it may live on a device.
+static const Expr *inHostMemory(const Expr *E, const AnalysisContext &Ctx) {
   const TaintFacts &Facts = Ctx.facts();
   return findHostResidentOrigin(E, Ctx.api(), [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); });
 }
 
-bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx) {
+/// Whether `InHost` holds for every tensor `Call` reads: a method's object, a function's tensor
+/// arguments. False when it reads no tensor.
+static bool everyTensorRead(const ApiCall &Call, const AnalysisContext &Ctx,
+                            llvm::function_ref<bool(const Expr *)> InHost) {
   if (Call.IsMethod)
-    return Call.arg(0) && inHostMemory(Call.arg(0), Ctx);
+    return Call.arg(0) && InHost(Call.arg(0));
   bool Any = false;
   for (const Expr *A : Call.Args)
     if (A && Ctx.api().isTensor(A->getType())) {
-      if (!inHostMemory(A, Ctx))
+      if (!InHost(A))
         return false;
       Any = true;
     }
   return Any;
 }
 
+bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx) {
+  return everyTensorRead(Call, Ctx, [&](const Expr *E) { return inHostMemory(E, Ctx) != nullptr; });
+}
+
 bool readsHostCopiesOnly(const ApiCall &Call, const AnalysisContext &Ctx) {
-  const TaintFacts &Facts = Ctx.facts();
-  const ApiResolver &Api = Ctx.api();
-  auto Copied = [&](const Expr *E) {
-    const Expr *Origin =
-        E ? findHostResidentOrigin(E, Api, [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); }) : nullptr;
-    auto Made = Origin ? Api.resolve(Origin) : std::nullopt;
+  return everyTensorRead(Call, Ctx, [&](const Expr *E) {
+    const Expr *Origin = inHostMemory(E, Ctx);
+    auto Made = Origin ? Ctx.api().resolve(Origin) : std::nullopt;
     return Origin && !(Made && Made->hasTag("host_factory"));
-  };
-  if (Call.IsMethod)
-    return Copied(Call.arg(0));
-  bool Any = false;
-  for (const Expr *A : Call.Args)
-    if (A && Api.isTensor(A->getType())) {
-      if (!Copied(A))
-        return false;
-      Any = true;
-    }
-  return Any;
+  });
 }
 
 bool HostOnlyTensors::copiedToDevice(const Expr *Factory) const {
@@ -75,7 +70,7 @@ bool HostOnlyTensors::sizedByHostTensors(const ApiCall &Call) const {
       if (auto Query = Api.resolve(E); Query && Query->hasTag("shape_query") && Query->arg(0) &&
                                        Api.isTensor(Query->arg(0)->getType())) {
         ++Queries;
-        AllHost = inHostMemory(Query->arg(0), Ctx);
+        AllHost = inHostMemory(Query->arg(0), Ctx) != nullptr;
         return;
       }
     for (const Stmt *Child : S->children())
@@ -92,7 +87,7 @@ bool HostOnlyTensors::staysOnHost(const ApiCall &Call) const {
   // builds in host memory whatever sizes it; one given no placement, only when the shapes of
   // host tensors size it (a read value may be a device's).
   if (Call.hasTag("host_factory"))
-    return (placesOnDevice(Call, Ctx.api()) ? inHostMemory(Call.Call, Ctx) : sizedByHostTensors(Call)) &&
+    return (placesOnDevice(Call, Ctx.api()) ? inHostMemory(Call.Call, Ctx) != nullptr : sizedByHostTensors(Call)) &&
            !copiedToDevice(Call.Call);
   return readsHostMemoryOnly(Call, Ctx);
 }

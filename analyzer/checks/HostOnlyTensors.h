@@ -38,9 +38,10 @@ public:
 
   /// Whether `Call` works on host memory only: a method of a tensor in host memory (a copy the
   /// region made with cpu(), a factory's result; `host.narrow(0, 0, n)`), an op whose tensor
-  /// operands all are (readsHostMemoryOnly), or a host factory given no device, sized by the shapes of tensors in host
-  /// memory, whose result no copy to a device reads (`torch::ones({host.size(0), 1})`
-  /// concatenated with the host copy, `torch::zeros(host.sizes())`).
+  /// operands all are (readsHostMemoryOnly), or a host factory whose result no copy to a device
+  /// reads: one placed with a host tensor's options or device (`torch::zeros({n},
+  /// host.options())`), or one given no device and sized by the shapes of tensors in host memory
+  /// (`torch::ones({host.size(0), 1})` concatenated with the host copy, `torch::zeros(host.sizes())`).
   bool staysOnHost(const ApiCall &Call) const;
 
 private:

@@ -97,3 +97,21 @@ float rows_read(const torch::Tensor &pred, const torch::Tensor &other, double t)
   }
   return total;
 }
+
+// A loop with no condition bounds nothing: its accesses are judged as any other.
+float until_large(const torch::Tensor &pred, double t) {
+  float total = 0;
+  try {
+    auto keep = pred.index({pred.select(1, 4) > t});
+    for (int64_t i = 0;; ++i) {
+      total += keep[i].sum().item<float>();
+      if (total > 10)
+      // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+        break;
+    }
+  } catch (const c10::Error &) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: whether this handler runs depends on the size of a value-dependent selection; a traced or captured graph records only one side [graphify-data-dependent-branch]
+    total = -3;
+  }
+  return total;
+}

@@ -120,3 +120,20 @@ int64_t draw_keypoints(torch::Tensor kpts) {
     ++n;
   return n;
 }
+
+// A transposed image over a tensor's memory, and the labels of an image, keep the shapes the code
+// gave: their rows are a fixed number of iterations, whatever the pixels.
+int64_t transposed_and_labelled(torch::Tensor scores) {
+  cv::Mat flat(84, 8400, CV_32F, scores.data_ptr<float>());
+  // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  cv::Mat rows = flat.t();
+  int64_t n = 0;
+  for (int r = 0; r < rows.rows; ++r)
+    n += r;
+  cv::Mat binary, labels;
+  cv::threshold(flat, binary, 0.5, 1.0, 0);
+  cv::connectedComponents(binary, labels, 4);
+  for (int r = 0; r < labels.rows; ++r)
+    n += r;
+  return n;
+}

@@ -5,7 +5,7 @@
 // device tensor, and a tensor a factory built with no placement, keep their findings; so does a
 // host counter the region adds device results into. A copy made only off the CPU device leaves
 // the tensor in host memory on both paths; a list that starts with host tensors keeps them.
-// RUN-ARGS: --checks=-*,graphify-host-sync,graphify-dynamic-shape,graphify-data-dependent-size --graph-region=Detector::run --graph-region=topClasses --graph-region=mixedCallers --graph-region=builtHere --graph-region=countKept --graph-region=hostOnEveryPath --graph-region=uploadParts
+// RUN-ARGS: --checks=-*,graphify-host-sync,graphify-dynamic-shape,graphify-data-dependent-size --graph-region=Detector::run --graph-region=topClasses --graph-region=mixedCallers --graph-region=builtHere --graph-region=countKept --graph-region=hostOnEveryPath --graph-region=uploadParts --graph-region=hostWhenNotCuda
 #include <torch/torch.h>
 
 #include <tuple>
@@ -142,3 +142,18 @@ torch::Tensor uploadParts(const float *a, const float *b, int64_t n, torch::Devi
   }
   return out;
 }
+
+// The same with the accelerator's test, and a list that is also given a device tensor: its rows
+// may live on the device, so reading the stack is reported.
+float hostWhenNotCuda(const torch::Tensor &scores, const torch::Tensor &extra) {
+  torch::Tensor s = scores;
+  if (s.is_cuda())
+    s = s.cpu();
+  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: 'cpu' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  std::vector<torch::Tensor> rows;
+  rows.push_back(s);
+  rows.push_back(extra);
+  return s[0].item<float>() + torch::stack(rows)[0][0].item<float>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+}
+

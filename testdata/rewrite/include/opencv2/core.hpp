@@ -78,6 +78,7 @@ public:
   Mat row(int y) const;
   Mat col(int x) const;
   Mat clone() const;
+  Mat t() const;
   void copyTo(OutputArray m) const;
   void convertTo(OutputArray m, int rtype, double alpha = 1, double beta = 0) const;
   Mat &setTo(InputArray value);

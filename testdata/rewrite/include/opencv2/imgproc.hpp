@@ -12,6 +12,8 @@ void cvtColor(InputArray src, OutputArray dst, int code, int dstCn = 0);
 void GaussianBlur(InputArray src, OutputArray dst, Size ksize, double sigmaX, double sigmaY = 0);
 double threshold(InputArray src, OutputArray dst, double thresh, double maxval, int type);
 void findNonZero(InputArray src, OutputArray idx);
+void split(const Mat &src, Mat *mvbegin);
+int connectedComponents(InputArray image, OutputArray labels, int connectivity = 8, int ltype = 4);
 void circle(InputOutputArray img, Point center, int radius, const Scalar &color,
             int thickness = 1);
 void rectangle(InputOutputArray img, Rect rec, const Scalar &color, int thickness = 1);
