@@ -4,6 +4,9 @@
 
 #include "graphify/analyzer/HostOrigin.h"
 
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/ParentMapContext.h>
+
 #include <functional>
 
 namespace graphify {
@@ -37,12 +40,15 @@ bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx) {
   return everyTensorRead(Call, Ctx, [&](const Expr *E) { return inHostMemory(E, Ctx) != nullptr; });
 }
 
+/// Whether the tensor `E` is in host memory because it was copied there, not built by a factory.
+static bool isHostCopy(const Expr *E, const AnalysisContext &Ctx) {
+  const Expr *Origin = inHostMemory(E, Ctx);
+  auto Made = Origin ? Ctx.api().resolve(Origin) : std::nullopt;
+  return Origin && !(Made && Made->hasTag("host_factory"));
+}
+
 bool readsHostCopiesOnly(const ApiCall &Call, const AnalysisContext &Ctx) {
-  return everyTensorRead(Call, Ctx, [&](const Expr *E) {
-    const Expr *Origin = inHostMemory(E, Ctx);
-    auto Made = Origin ? Ctx.api().resolve(Origin) : std::nullopt;
-    return Origin && !(Made && Made->hasTag("host_factory"));
-  });
+  return everyTensorRead(Call, Ctx, [&](const Expr *E) { return isHostCopy(E, Ctx); });
 }
 
 bool HostOnlyTensors::copiedToDevice(const Expr *Factory) const {
@@ -82,12 +88,69 @@ bool HostOnlyTensors::sizedByHostTensors(const ApiCall &Call) const {
   return Queries > 0 && AllHost;
 }
 
+/// The first node above `E` that is not a wrapper of its value (casts, temporaries, a copy or
+/// move into a variable), or an empty node.
+static DynTypedNode consumerOf(const Expr *E, ASTContext &Ast) {
+  DynTypedNodeList Parents = Ast.getParents(*E);
+  for (unsigned Depth = 0; !Parents.empty() && Depth < 8; ++Depth) {
+    const auto *P = Parents[0].get<Expr>();
+    const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(P);
+    if (!P || !(isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P) || isa<MaterializeTemporaryExpr>(P) ||
+                isa<CXXBindTemporaryExpr>(P) || isa<ExprWithCleanups>(P) ||
+                (Ctor && Ctor->getConstructor()->isCopyOrMoveConstructor())))
+      return Parents[0];
+    Parents = Ast.getParents(Parents[0]);
+  }
+  return DynTypedNode();
+}
+
+bool HostOnlyTensors::readOnHostOnly(const Expr *Factory) const {
+  const auto *VD = consumerOf(Factory, Ctx.ast()).get<VarDecl>();
+  const auto *FD = VD && VD->hasLocalStorage() ? dyn_cast<FunctionDecl>(VD->getDeclContext()) : nullptr;
+  if (!FD || !FD->getBody() || VD->getType()->isReferenceType())
+    return false;
+  unsigned Uses = 0;
+  bool AllOnHost = true;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || !AllOnHost)
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD) {
+      ++Uses;
+      // An operand of an op of the packs that copies nothing to a device, beside host copies
+      // only (and one at least: `ious <= 0.5` alone may feed a device op next); anything else (a
+      // return, a store, a project's function) may take it anywhere.
+      const auto *Use = consumerOf(DRE, Ctx.ast()).get<Expr>();
+      auto Call = Use ? Ctx.api().resolve(Use) : std::nullopt;
+      bool Named = false, BesideCopy = false;
+      if (Call && !Call->Entries.empty() && !Call->hasTag("device_transfer"))
+        for (const Expr *A : Call->Args) {
+          if (!A || !Ctx.api().isTensor(A->getType()))
+            continue;
+          if (skipValueWrappers(A) == DRE)
+            Named = true;
+          else if (isHostCopy(A, Ctx))
+            BesideCopy = true;
+          else
+            return void(AllOnHost = false);
+        }
+      AllOnHost = Named && BesideCopy;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(FD->getBody());
+  return Uses > 0 && AllOnHost;
+}
+
 bool HostOnlyTensors::staysOnHost(const ApiCall &Call) const {
   // A factory placed where a tensor in host memory is (`torch::zeros({n}, host.options())`)
   // builds in host memory whatever sizes it; one given no placement, only when the shapes of
-  // host tensors size it (a read value may be a device's).
+  // host tensors size it (a read value may be a device's) or when only host work reads what it
+  // builds (`torch::from_blob(picked.data(), {n}, kLong)` indexing a host copy).
   if (Call.hasTag("host_factory"))
-    return (placesOnDevice(Call, Ctx.api()) ? inHostMemory(Call.Call, Ctx) != nullptr : sizedByHostTensors(Call)) &&
+    return (placesOnDevice(Call, Ctx.api()) ? inHostMemory(Call.Call, Ctx) != nullptr
+                                            : sizedByHostTensors(Call) || readOnHostOnly(Call.Call)) &&
            !copiedToDevice(Call.Call);
   return readsHostMemoryOnly(Call, Ctx);
 }

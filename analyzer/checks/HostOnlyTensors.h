@@ -41,7 +41,8 @@ public:
   /// operands all are (readsHostMemoryOnly), or a host factory whose result no copy to a device
   /// reads: one placed with a host tensor's options or device (`torch::zeros({n},
   /// host.options())`), or one given no device and sized by the shapes of tensors in host memory
-  /// (`torch::ones({host.size(0), 1})` concatenated with the host copy, `torch::zeros(host.sizes())`).
+  /// (`torch::ones({host.size(0), 1})` concatenated with the host copy, `torch::zeros(host.sizes())`)
+  /// or read by host work only (readOnHostOnly).
   bool staysOnHost(const ApiCall &Call) const;
 
 private:
@@ -51,6 +52,10 @@ private:
   mutable std::optional<llvm::SmallPtrSet<const clang::Expr *, 8>> CopiedFactories;
 
   bool copiedToDevice(const clang::Expr *Factory) const;
+  /// Whether `Factory` initialises a local tensor that only ops of the packs read, each beside
+  /// tensors copied to host memory only and copying nothing to a device (`t.index_select(0,
+  /// picked)` on a host copy `t`).
+  bool readOnHostOnly(const clang::Expr *Factory) const;
   /// Whether the sizes `Call` is given read the shapes of tensors (one or more), all in host memory.
   bool sizedByHostTensors(const ApiCall &Call) const;
 };

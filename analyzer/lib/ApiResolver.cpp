@@ -67,7 +67,8 @@ std::optional<llvm::SmallVector<const Expr *, 4>> argumentParts(const Expr *Inne
 }
 
 // Entries named after operators describe tensor operators; a namespace-level overload for some
-// other type (c10's `operator<<(ostream&, Scalar)`) must not inherit their tags.
+// other type (c10's `operator<<(ostream&, Scalar)`) must not inherit their tags, unless the
+// entry is tied to the headers that declare it (declared_in: IValue's printer).
 static bool operatorNeedsTensor(llvm::StringRef Name) { return Name.starts_with("operator"); }
 
 // Whether a declaration of FD sits in a file whose path holds one of the fragments.
@@ -181,7 +182,7 @@ std::optional<ApiCall> ApiResolver::resolve(const Expr *E) const {
     });
   if (!C.Entries.empty() && operatorNeedsTensor(C.Name) &&
       llvm::none_of(C.Args, [&](const Expr *A) { return isTensor(A->getType()); }))
-    C.Entries.clear();
+    llvm::erase_if(C.Entries, [](const ApiEntry *E) { return E->DeclaredIn.empty(); });
   // A project's own function that writes out torchvision's NMS kernel means what the packs say
   // of greedy suppression (after the filter above: the entry's name is the library's).
   if (C.Entries.empty() && suppressionKernel(FD))
@@ -309,6 +310,21 @@ bool ApiResolver::isHostArray(QualType T) const {
 }
 
 bool ApiResolver::isHostContainer(QualType T) const { return isHostContainerType(T) || isHostArray(T); }
+
+bool ApiResolver::holdsHostArrays(QualType T) const {
+  if (T.isNull() || Rules.hostArrays().empty())
+    return false;
+  T = T.getNonReferenceType();
+  if (const auto *Array = dyn_cast<ConstantArrayType>(T.getCanonicalType()))
+    return isHostArray(Array->getElementType());
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !isHostContainerType(T) || isHostArray(T))
+    return false;
+  for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
+    if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
+      return isHostArray(TD->getUnderlyingType());
+  return false;
+}
 
 const ApiFlavor *ApiResolver::moduleFlavor(const CXXRecordDecl *RD) const {
   return recordFlavor(RD, /*Module=*/true, 0);
@@ -446,6 +462,12 @@ bool isElementAccess(const CXXMethodDecl &MD) {
     QualType T = P->getType();
     return !T->isReferenceType() && T->isIntegerType();
   });
+}
+
+bool isKeyedElementAccess(const CXXMethodDecl &MD) {
+  if (!MD.getReturnType()->isLValueReferenceType() || MD.getNumParams() != 1)
+    return false;
+  return MD.getOverloadedOperator() == OO_Subscript || (MD.getIdentifier() && MD.getName() == "at");
 }
 
 bool returnsIterator(const CXXMethodDecl &MD) {

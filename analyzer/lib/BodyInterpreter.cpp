@@ -152,8 +152,9 @@ void BodyInterpreter::use(TaintValue V) {
 
 TaintValue BodyInterpreter::readVar(const VarDecl *VD) {
   if (isLocal(VD))
-    return Api.isHostContainer(VD->getType()) ? join(S.get({VD, nullptr}), S.get(sizeKey(VD)))
-                                          : S.get({VD, nullptr});
+    return Api.isHostContainer(VD->getType()) || keepsElementShapes(VD)
+               ? join(S.get({VD, nullptr}), S.get(sizeKey(VD)))
+               : S.get({VD, nullptr});
   auto It = A.GlobalTaint.find(VD);
   return {It == A.GlobalTaint.end() ? A.importedGlobal(VD) : It->second, 0};
 }
@@ -219,7 +220,7 @@ void BodyInterpreter::setVar(const VarDecl *VD, TaintValue V, SourceLocation Loc
   // A whole container is replaced (or written by a call we cannot see): its number of
   // elements comes with the value, and with the conditions under which it is replaced
   // (`if (s > best) top = {i};`).
-  if (Api.isHostContainer(VD->getType()))
+  if (Api.isHostContainer(VD->getType()) || keepsElementShapes(VD))
     writeKey(sizeKey(VD), join(V, replacedUnder(VD)), Strong);
 }
 
@@ -255,6 +256,8 @@ void BodyInterpreter::storeElement(const VarDecl *VD, TaintValue V, SourceLocati
     return;
   }
   writeKey({VD, nullptr}, V, /*Strong=*/false);
+  if (keepsElementShapes(VD)) // an element replaced: its shape too
+    writeKey(sizeKey(VD), V, /*Strong=*/false);
 }
 
 void BodyInterpreter::growField(const FieldDecl *F, TaintValue V, SourceLocation Loc, const Stmt *At) {

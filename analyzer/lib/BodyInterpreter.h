@@ -513,8 +513,24 @@ private:
   /// false when `Target` is not one.
   bool writeHostArray(const clang::Expr *Target, TaintValue Elements, TaintValue Shape, const clang::Stmt *At,
                       clang::SourceLocation Loc, const std::string &Note);
-  /// `m.rows` of a local host array: its shape (a pointer field, `m.data`, is not).
+  /// `m.rows` of a local host array, or of an element of a local list of them (`planes[0].rows`):
+  /// its shape (a pointer field, `m.data`, is not).
   std::optional<TaintValue> hostArrayField(const clang::MemberExpr *ME);
+
+  // A list of host arrays (Api.holdsHostArrays: `cv::Mat planes[3]`, `std::vector<cv::Mat>`)
+  // keeps its elements' shapes under its length key: `planes[i].rows` reads that key, what is
+  // stored into an element writes it too.
+
+  /// The local list of host arrays `Element` is an element of (`planes[i]`, `mats.at(i)`,
+  /// `mats.back()`), or null.
+  const clang::VarDecl *hostArrayListOf(const clang::Expr *Element);
+  /// Whether the elements of `VD` have shapes of their own that its length key holds.
+  bool keepsElementShapes(const clang::VarDecl *VD) const;
+  /// A library call writes host arrays into the local list `Target` (`cv::split(m, planes)`
+  /// through a `cv::Mat*`, or under cv::OutputArrayOfArrays) with `Elements` and `Shape`; false
+  /// when `Target` is not one.
+  bool writeHostArrayList(const clang::Expr *Target, TaintValue Elements, TaintValue Shape, const clang::Stmt *At,
+                          clang::SourceLocation Loc, const std::string &Note);
 
   /// Gives the local container `VD` the value of `From` when its elements and length are known
   /// apart (`auto rows = helper(x);`); false when `From` is one value.
@@ -554,6 +570,11 @@ private:
   /// holds how often they held, or whether they did — an implicit flow. The enclosing loops'
   /// trip counts join when each loop ends (endLoop).
   TaintValue writtenUnderControl(const clang::Expr *Target, const clang::Stmt *At, const char *Verb);
+
+  /// `mask.at<uchar>(r, c) = 255`, `keep[i] = 1` under a condition that follows tensor data: the
+  /// elements of the host container or array (a local, or a parameter the caller passed) now say
+  /// whether it held, as a scalar does (writtenUnderControl); its length stays.
+  TaintValue elementWrittenUnderControl(const clang::Expr *Target, const clang::Stmt *At, const char *Verb);
 
   /// After a loop whose trip count `Trip` follows tensor data: the host scalars its body wrote
   /// that were declared before it (not those a loop head reads: stepsALoop) now depend on how

@@ -44,12 +44,16 @@ std::optional<TaintValue> BodyInterpreter::containerCall(const ApiCall &C, const
     return {};
   }
   TaintValue Stored, Count = countSince(Obj);
+  const VarDecl *Root = rootVariable(Obj);
   for (unsigned I = 1; I < C.Args.size(); ++I) {
     QualType T = I - 1 < MD->getNumParams() ? MD->getParamDecl(I - 1)->getType() : C.Args[I]->getType();
     if (!T->isReferenceType() && T->isIntegerType())
       Count = join(Count, ArgV[I]);
     else
       Stored = join(Stored, ArgV[I]);
+    // `mats.push_back(m)`: the list keeps m's shape with its length.
+    if (keepsElementShapes(Root) && Api.isHostArray(C.Args[I]->getType()))
+      Count = join(Count, shapeOfArgument(C.Args[I], ArgV[I]));
   }
   growContainer(Obj, Stored, Count, C.NameLoc, E);
   return join(ArgV[0], Arguments);
@@ -199,7 +203,7 @@ const Expr *BodyInterpreter::containerOfElement(const Expr *E) {
     Obj = MC->getImplicitObjectArgument();
     MD = MC->getMethodDecl();
   }
-  if (!Obj || !MD || !isElementAccess(*MD) || Api.isTensor(Obj->getType()) || !Api.holdsTensors(Obj->getType()))
+  if (!Obj || !MD || !isKeyedElementAccess(*MD) || Api.isTensor(Obj->getType()) || !Api.holdsTensors(Obj->getType()))
     return nullptr;
   return Obj;
 }
@@ -213,6 +217,8 @@ void BodyInterpreter::assignWeak(const Expr *LHS, TaintValue V, const Stmt *At, 
   // keeps its number of elements.
   if (!isa<DeclRefExpr>(LHS->IgnoreParenImpCasts()) && isLocal(Root) && Api.isHostContainer(Root->getType())) {
     writeKey({Root, nullptr}, step(V, Loc, At, Note), /*Strong=*/false);
+    if (keepsElementShapes(Root)) // an element's shape too
+      writeKey(sizeKey(Root), step(V, Loc, At, Note), /*Strong=*/false);
     return;
   }
   setVar(Root, V, Loc, At, /*Strong=*/false, std::move(Note));
@@ -223,10 +229,13 @@ void BodyInterpreter::writeElementsThrough(const Expr *Ptr, TaintValue V, const 
   const VarDecl *Root = rootVariable(Ptr->IgnoreParenCasts()); // `(void *)mat.data`
   if (!Root || Api.isTensor(Root->getType()))
     return;
-  if (isLocal(Root) && Api.isHostContainer(Root->getType()))
+  if (isLocal(Root) && Api.isHostContainer(Root->getType())) {
     writeKey({Root, nullptr}, step(V, Loc, At, Note), /*Strong=*/false);
-  else
+    if (keepsElementShapes(Root)) // an element's shape too
+      writeKey(sizeKey(Root), step(V, Loc, At, Note), /*Strong=*/false);
+  } else {
     setVar(Root, V, Loc, At, /*Strong=*/false, std::move(Note));
+  }
 }
 
 TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary &Sum, llvm::ArrayRef<TaintValue> ArgV,
@@ -320,6 +329,9 @@ std::optional<std::pair<TaintValue, TaintValue>> BodyInterpreter::containerParts
   if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD) && Api.isHostContainer(VD->getType()))
       return std::make_pair(S.get({VD, nullptr}), S.get(sizeKey(VD)));
+  // An element of a list of host arrays: the list's elements, and their shapes.
+  if (const VarDecl *List = hostArrayListOf(E))
+    return std::make_pair(S.get({List, nullptr}), S.get(sizeKey(List)));
   if (auto It = ReturnedContainers.find(E); E && It != ReturnedContainers.end())
     return It->second;
   // A container field of the object: its elements as read here, its length TU-wide.

@@ -115,6 +115,9 @@ TaintValue BodyInterpreter::evalMemberElements(const MemberExpr *ME) {
     auto It = S.Values.find({nullptr, F});
     return It != S.Values.end() ? It->second : fieldTaint(F);
   }
+  if (hostArrayListOf(Base)) // `planes[0].rows`
+    if (std::optional<TaintValue> Shape = hostArrayField(ME))
+      return *Shape;
   if (const auto *BD = dyn_cast<DeclRefExpr>(Base))
     if (const auto *VD = dyn_cast<VarDecl>(BD->getDecl()); VD && isLocal(VD)) {
       if (std::optional<TaintValue> Shape = hostArrayField(ME))
@@ -191,6 +194,14 @@ TaintValue BodyInterpreter::evalOverloadedAssignment(const CXXOperatorCallExpr *
   // of `out`, whose shape stays.
   if (Op->getOperator() == OO_Equal && Api.holdsTensors(LHS->getType()))
     setShape(LHS, Op->getArg(1), Op, /*Strong=*/true);
+  // `std::tie(scores, order) = s.sort(0)`: each tied tensor is rebound to an element of the
+  // tuple, whose shape (and residence) is the op's.
+  if (Op->getOperator() == OO_Equal)
+    for (const Expr *Tied : tiedReferences(LHS))
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(skipValueWrappers(Tied)); DRE && Api.isTensor(DRE->getType())) {
+        setShape(DRE, Op->getArg(1), Op, /*Strong=*/true);
+        rebindTensor(DRE->getDecl(), Op->getArg(1));
+      }
   if (Api.isTensor(LHS->getType())) {
     // Tensor `+=` is device math.
     if (Op->getOperator() == OO_Equal) {
@@ -345,6 +356,9 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
     const Expr *Wrapped = ByReference ? nullptr : wrappedForWriting(Arg);
     if (Shape && (ByReference || Wrapped) && writeHostArray(ByReference ? Arg : Wrapped, Written, *Shape, E,
                                                             C->NameLoc, Note))
+      continue;
+    if (Shape && (T->isPointerType() || Wrapped) &&
+        writeHostArrayList(T->isPointerType() ? Arg : Wrapped, Written, *Shape, E, C->NameLoc, Note))
       continue;
     if (Written.empty())
       continue;

@@ -5,6 +5,10 @@
 //
 // What gives the shape: a constructor's arguments other than pointers (a host array among them
 // its shape); a call the packs tag host_array_shape its shape_args; any other call every input.
+//
+// A list of host arrays (a C array of cv::Mat, a std::vector<cv::Mat>) keeps its elements'
+// shapes with its length, under the length key: `planes[0].rows` after `cv::split(m, planes)`
+// is m's shape, not a pixel. Every store into an element writes that key too.
 #include "BodyInterpreter.h"
 
 #include <clang/AST/ExprCXX.h>
@@ -103,12 +107,51 @@ bool BodyInterpreter::writeHostArray(const Expr *Target, TaintValue Elements, Ta
 
 std::optional<TaintValue> BodyInterpreter::hostArrayField(const MemberExpr *ME) {
   const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  // `m.rows`, `m.cols`, `m.size`, `m.step` describe the shape; `m.data` points at the elements.
+  if (!F || F->getType()->isPointerType())
+    return std::nullopt;
+  if (const VarDecl *List = hostArrayListOf(ME->getBase()))
+    return S.get(sizeKey(List));
   const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  // `m.rows`, `m.cols`, `m.size`, `m.step` describe the shape; `m.data` points at the elements.
-  if (!F || !VD || !isLocal(VD) || !Api.isHostArray(VD->getType()) || F->getType()->isPointerType())
+  if (!VD || !isLocal(VD) || !Api.isHostArray(VD->getType()))
     return std::nullopt;
   return S.get(sizeKey(VD));
+}
+
+const VarDecl *BodyInterpreter::hostArrayListOf(const Expr *Element) {
+  const Expr *E = skipValueWrappers(Element);
+  const Expr *Base = nullptr;
+  if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E)) {
+    Base = AS->getBase();
+  } else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E); Op && Op->getOperator() == OO_Subscript) {
+    Base = Op->getArg(0);
+  } else if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
+    // `at(i)`, `front()`, `back()`: a reference to an element, chosen by integer positions.
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (MD && MD->getReturnType()->isLValueReferenceType() &&
+        llvm::all_of(MD->parameters(), [](const ParmVarDecl *P) { return P->getType()->isIntegerType(); }))
+      Base = MC->getImplicitObjectArgument();
+  }
+  const auto *DRE = Base ? dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts()) : nullptr;
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && keepsElementShapes(VD) ? VD : nullptr;
+}
+
+bool BodyInterpreter::keepsElementShapes(const VarDecl *VD) const {
+  return VD && isLocal(VD) && Api.holdsHostArrays(VD->getType());
+}
+
+bool BodyInterpreter::writeHostArrayList(const Expr *Target, TaintValue Elements, TaintValue Shape, const Stmt *At,
+                                         SourceLocation Loc, const std::string &Note) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Target ? Target->IgnoreParenImpCasts() : nullptr);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!keepsElementShapes(VD))
+    return false;
+  // Some of the elements, or all: the others keep theirs.
+  writeKey({VD, nullptr}, step(Elements, Loc, At, Note), /*Strong=*/false);
+  writeKey(sizeKey(VD), step(Shape, Loc, At, Note), /*Strong=*/false);
+  return true;
 }
 
 } // namespace graphify::taint

@@ -99,6 +99,8 @@ TaintValue BodyInterpreter::writtenUnderControl(const Expr *Target, const Stmt *
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(Target);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!Field && !DRE)
+    return elementWrittenUnderControl(Target, At, Verb);
   // A field of `this` (or of an object behind a pointer or reference): the object outlives the
   // call, so every condition this body is under decides whether it is written.
   if (Field && (!VD || !isLocal(VD) || VD->getType()->isReferenceType())) {
@@ -118,6 +120,22 @@ TaintValue BodyInterpreter::writtenUnderControl(const Expr *Target, const Stmt *
     return {};
   return step(throughControl(Under, /*KeepSize=*/false), DRE->getLocation(), At,
               std::string(Verb) + " here when a condition that follows tensor data holds");
+}
+
+TaintValue BodyInterpreter::elementWrittenUnderControl(const Expr *Target, const Stmt *At, const char *Verb) {
+  const VarDecl *Root = rootVariable(Target);
+  if (!Root || !isLocal(Root) || (Root->getType()->isReferenceType() && !isa<ParmVarDecl>(Root)))
+    return {};
+  QualType T = Root->getType().getNonReferenceType();
+  if (Api.isTensor(T) || Api.holdsTensors(T) || !(Api.isHostContainer(T) || T->isConstantArrayType()))
+    return {};
+  if (!WrittenInLoop.empty())
+    WrittenInLoop.back().insert({Root, nullptr});
+  TaintValue Under = reachedSince(Root, /*SkipLoops=*/true);
+  if (Under.empty())
+    return {};
+  return step(throughControl(Under, /*KeepSize=*/false), Target->getBeginLoc(), At,
+              "an element of '" + nameOf(Root) + "' " + Verb + " here when a condition that follows tensor data holds");
 }
 
 void BodyInterpreter::endLoop(const llvm::SmallDenseSet<TaintKey, 4> &Counters, TaintValue Trip, size_t Depth,

@@ -129,4 +129,12 @@ std::string calleeName(const FunctionDecl *FD) {
   return "'" + FD->getNameAsString() + "'";
 }
 
+llvm::ArrayRef<const Expr *> tiedReferences(const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(skipValueWrappers(E));
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || FD->getName() != "tie" || !FD->isInStdNamespace())
+    return {};
+  return llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+}
+
 } // namespace graphify::taint

@@ -110,6 +110,9 @@ inline bool isLocal(const clang::VarDecl *VD) { return VD->hasLocalStorage() || 
 /// The variable an lvalue ultimately lives in (`v` for `v[i]`, `s.f`, `*p`, `v.at(i)`), or null.
 const clang::VarDecl *rootVariable(const clang::Expr *E);
 
+/// The variables `std::tie(a, b)` binds, in order; empty for any other expression.
+llvm::ArrayRef<const clang::Expr *> tiedReferences(const clang::Expr *E);
+
 /// The field of `*this` an lvalue ultimately lives in (`history_` for `history_[i]`,
 /// `this->boxes[i].score`), or null.
 const clang::FieldDecl *rootThisField(const clang::Expr *E);

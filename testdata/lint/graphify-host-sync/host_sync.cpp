@@ -80,6 +80,18 @@ struct ClippedStep : torch::nn::Module {
   }
 };
 
+// A model's outputs handed over as an IValue (a tensor, a tuple or a dict of tensors): printing one
+// prints its tensors' values.
+struct PrintsIValues : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    c10::IValue out(x * 2);
+    std::cout << out << std::endl;
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'operator<<' prints the values of the tensors an IValue holds from the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    std::cout << x.sizes() << x.device() << std::endl;
+    return x;
+  }
+};
+
 // Outside any graph region: a training loop may log values freely.
 void train(torch::nn::Module &model, torch::Tensor loss) {
   for (int epoch = 0; epoch < 3; ++epoch) {

@@ -77,6 +77,9 @@ public:
   /// A host container (isHostContainerType) or a host array: the taint analysis keeps what its
   /// elements hold apart from its length or shape.
   bool isHostContainer(clang::QualType T) const;
+  /// A C array or a host container of host arrays (`cv::Mat planes[3]`,
+  /// `std::vector<cv::Mat>`): the taint analysis keeps its elements' shapes with its length.
+  bool holdsHostArrays(clang::QualType T) const;
 
   /// The `kind: member` entries that name the method `MD` of a class that is not a tensor class
   /// (a method of a class template named without its arguments), called with `NumArgs`
@@ -153,6 +156,10 @@ bool isHostContainerType(clang::QualType T);
 /// (`operator[](size_type)`, `at(size_type)`): it selects an element and stores nothing, unlike
 /// `push_back(const T&)` or `emplace_back(Args&&...)`. Told by the signature, not by name.
 bool isElementAccess(const clang::CXXMethodDecl &MD);
+
+/// `m["boxes"]`, `m.at(key)`: a subscript or `at` that returns a reference to the element a key
+/// (of any type) names, as a std::map's or an unordered_map's does; isElementAccess's too.
+bool isKeyedElementAccess(const clang::CXXMethodDecl &MD);
 
 /// `v.begin()`, `v.end()`, `v.rbegin()`: a non-const method without parameters that returns an
 /// object by value. On a host container it hands out a position, not elements or a new length

@@ -4,9 +4,11 @@
 // converting constructor). Declarations only: the goldens are analysed, not linked.
 #pragma once
 #include <cstddef>
+#include <vector>
 
 #define CV_8U 0
 #define CV_32F 5
+#define CV_8UC1 0
 #define CV_8UC3 16
 
 namespace cv {
@@ -45,6 +47,7 @@ public:
 class _OutputArray : public _InputArray {
 public:
   _OutputArray(Mat &m);
+  template <typename T> _OutputArray(std::vector<T> &v);
 };
 class _InputOutputArray : public _OutputArray {
 public:
@@ -53,8 +56,10 @@ public:
 typedef const _InputArray &InputArray;
 typedef const _OutputArray &OutputArray;
 typedef const _InputOutputArray &InputOutputArray;
+typedef const _OutputArray &OutputArrayOfArrays;
 
 template <typename T> struct Point_ {
+  Point_() = default;
   Point_(T x, T y) : x(x), y(y) {}
   T x = 0, y = 0;
 };
@@ -68,6 +73,7 @@ class Mat {
 public:
   Mat();
   Mat(int rows, int cols, int type);
+  Mat(int rows, int cols, int type, const Scalar &s);
   Mat(int rows, int cols, int type, void *data, size_t step = 0);
   Mat(Size size, int type);
   Mat(const Mat &m);
