@@ -299,6 +299,10 @@ private:
   bool mayNameDtype(const clang::Expr *Arg);
 
   bool indexHasMask(const clang::Expr *E, unsigned Depth = 0);
+  /// The dimensions of the result that a boolean-mask index `Index` selects along: a mask after
+  /// k slices (`x.index({Slice(), mask})`) selects along dimension k; an integer removes its
+  /// dimension. Unknown items (an ellipsis, None, an index tensor) make it any dimension.
+  TaintValue maskedDims(TaintValue Selection, const clang::Expr *Index);
 
   llvm::DenseMap<const clang::Expr *, const TracedOrigin *> DynamicSources;
 
@@ -356,6 +360,9 @@ private:
 
   /// A tensor field of `*this` is given `Value` here.
   void rebindField(const clang::FieldDecl *F, const clang::Expr *Value);
+  /// `register_buffer("pe", pe_)` (the packs' module_state): the field now moves with the module,
+  /// wherever the tensor it holds was made.
+  void noteModuleState(const ApiCall &C);
 
   void noteFieldAtExit(const clang::FieldDecl *F, const clang::Expr *HostOrigin);
   /// Whether the host factory `HostOrigin` builds a tensor of no elements (`zeros({0})`).

@@ -103,8 +103,14 @@ TaintValue BodyInterpreter::countSince(const Expr *Obj) {
   for (const auto *ME = dyn_cast<MemberExpr>(Obj); ME && !ME->isArrow(); ME = dyn_cast<MemberExpr>(Obj))
     Obj = ME->getBase()->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD) && !VD->getType()->isReferenceType())
-      return reachedSince(VD);
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD) && !VD->getType()->isReferenceType()) {
+      // Grown once per iteration of a loop, it holds as many elements as iterations ran: inside
+      // the loop that is the iteration's number, whatever ends the loop (`caption.push_back(tok)`
+      // before `if (tok == eos) break;`); after it, the trip count (endLoop).
+      if (!WrittenInLoop.empty())
+        WrittenInLoop.back().insert(sizeKey(VD));
+      return reachedSince(VD, /*SkipLoops=*/true);
+    }
   return reached();
 }
 

@@ -312,6 +312,7 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   noteStoredShapes(*C, E);
   if (Instance)
     noteListMethodStores(*C);
+  noteModuleState(*C);
   if (Instance && !C->Args.empty() && Api.isHostContainer(C->Args[0]->getType()))
     if (std::optional<TaintValue> V = containerCall(*C, E, ArgV))
       return ResultTensor ? TaintValue{} : *V;
@@ -503,6 +504,10 @@ void BodyInterpreter::analyzeLambdaBody(const LambdaExpr *LE, const FunctionDecl
       if (V.tainted() && !S.get(K).tainted())
         S.Values[K] = join(S.get(K), V);
     }
+    // A tensor the lambda rebinds (`result = kernel(dets, t);` in AT_DISPATCH_FLOATING_TYPES) may
+    // now have the shape it was given there.
+    if (TaintValue Shape = End.DynamicShapes.lookup(VD); Shape.tainted() && !S.DynamicShapes.lookup(VD).tainted())
+      S.DynamicShapes[VD] = join(S.DynamicShapes.lookup(VD), Shape);
   }
 }
 

@@ -54,6 +54,19 @@ void BodyInterpreter::rebindField(const FieldDecl *F, const Expr *Value) {
     S.HostTensors.erase(F);
 }
 
+void BodyInterpreter::noteModuleState(const ApiCall &C) {
+  if (!C.hasTag("module_state"))
+    return;
+  for (const Expr *Arg : C.Args) {
+    const auto *ME = Arg ? dyn_cast<MemberExpr>(skipValueWrappers(Arg)) : nullptr;
+    const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    if (F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && Api.isTensor(F->getType())) {
+      WrittenFields.insert(F);
+      S.HostTensors.erase(F);
+    }
+  }
+}
+
 void BodyInterpreter::noteFieldAtExit(const FieldDecl *F, const Expr *HostOrigin) {
   HostOrigin = A.realHostOrigin(HostOrigin);
   if (!HostOrigin) {

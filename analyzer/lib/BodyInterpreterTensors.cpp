@@ -154,7 +154,10 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
       O->SizeOfSelection = O->FromSelection = true;
       It = DynamicSources.try_emplace(E, O).first;
     }
-    return {It->second, 0, nullptr};
+    TaintValue Selected{It->second, 0, nullptr};
+    if (Entry->hasTag("bool_mask_index") && !Entry->IndexArgs.empty())
+      return maskedDims(Selected, C->arg(Entry->IndexArgs.front()));
+    return Selected;
   }
   // Sizes read from tensor data are reported as sizes, and the result carries them (a loop over
   // its size(0) follows the data); host data brings its length.
@@ -519,6 +522,41 @@ bool BodyInterpreter::indexHasMask(const Expr *E, unsigned Depth) {
   if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
     return indexHasMask(ICE->getSubExpr(), Depth + 1);
   return false;
+}
+
+TaintValue BodyInterpreter::maskedDims(TaintValue Selection, const Expr *Index) {
+  const Expr *E = skipValueWrappers(Index);
+  for (unsigned Depth = 0; E && !isa<InitListExpr>(E) && Depth < 4; ++Depth)
+    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+      E = skipValueWrappers(SIL->getSubExpr());
+    else
+      break;
+  const auto *List = dyn_cast_or_null<InitListExpr>(E);
+  if (!List)
+    return Selection; // `x.index(mask)`, `x.index({mask})` built otherwise: the leading dimension
+  uint64_t Dims = 0;
+  unsigned Position = 0;
+  for (const Expr *Item : List->inits()) {
+    const Expr *Inner = skipValueWrappers(Item);
+    // The TensorIndex each item converts to holds the tensor, integer or slice written there.
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Inner);
+        Ctor && Ctor->getNumArgs() == 1 && !Api.isTensor(Ctor->getType()))
+      if (auto Wrapper = Api.resolve(Ctor); !Wrapper || Wrapper->Entries.empty())
+        Inner = skipValueWrappers(Ctor->getArg(0));
+    if (Inner->getType()->isIntegerType())
+      continue; // the dimension is gone
+    if (Api.isTensor(Inner->getType()) && isMask(Inner)) {
+      Dims |= uint64_t(1) << Position++;
+      continue;
+    }
+    if (auto Slice = Api.resolve(Inner); Slice && Slice->hasTag("range_slice")) {
+      ++Position;
+      continue;
+    }
+    Selection.AnyDim = true; // an ellipsis, None, an index tensor: the positions are not followed
+    return Selection;
+  }
+  return Dims ? withDims(Selection, Dims) : Selection;
 }
 
 void BodyInterpreter::rebindTensor(const Decl *D, const Expr *Init) {

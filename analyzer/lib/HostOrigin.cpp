@@ -209,6 +209,9 @@ public:
           return nullptr;
       return Placed ? Placed : E;
     }
+    // A parameter or buffer of a module lives where the module was moved, not where it was made.
+    if (Call->hasTag("module_state"))
+      return nullptr;
     Path.Steps.push_back(E);
     // Pinned memory is not pageable; the factory path below says when its copy still blocks.
     if (Known && Call->hasTag("pins_memory"))

@@ -59,7 +59,7 @@ struct CountedSteps : torch::nn::Module {
       out[j] = 1;
     for (size_t j = 0; j < kept.size(); ++j)
     // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: loop condition depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
-    // CHECK-NOTES: :[[@LINE-9]]:12: note: the length of 'kept' follows tensor data from here
+    // CHECK-NOTES: :[[@LINE-15]]:5: note: 'kept' is written in the loop at line 47, whose trip count follows tensor data
       out[kept[j]] = 2;
     return out;
   }

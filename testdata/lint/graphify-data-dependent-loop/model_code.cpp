@@ -112,7 +112,7 @@ struct Detector : torch::nn::Module {
     int k = std::min<int>(picked.size(), 10);
     auto top = torch::topk(s, k);
     // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: size argument of 'topk' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
-    // CHECK-NOTES: :[[@LINE-12]]:14: note: the length of 'picked' follows tensor data from here
+    // CHECK-NOTES: :[[@LINE-21]]:5: note: 'picked' is written in the loop at line 94, whose trip count follows tensor data
     return b.index_select(0, idx) + std::get<0>(top).sum();
   }
 };
