@@ -303,6 +303,10 @@ private:
   /// k slices (`x.index({Slice(), mask})`) selects along dimension k; an integer removes its
   /// dimension. Unknown items (an ellipsis, None, an index tensor) make it any dimension.
   TaintValue maskedDims(TaintValue Selection, const clang::Expr *Index);
+  /// `x.index({Slice(), idx})` with no mask: a slice keeps self's dimension where it stands, an
+  /// integer drops it, one index vector puts its length there (several, an ellipsis or None: not
+  /// followed, nullopt).
+  std::optional<TaintValue> indexedShape(const ApiCall &C, const clang::Expr *Index, unsigned Depth);
 
   llvm::DenseMap<const clang::Expr *, const TracedOrigin *> DynamicSources;
 

@@ -271,6 +271,10 @@ std::optional<TaintValue> BodyInterpreter::movedShape(const ApiCall &C, unsigned
     const uint64_t Dims = (Self.tainted() ? Self.Dims & ~Bit(*D) : 0) | (Idx.tainted() ? Bit(*D) : 0);
     return withDims(join(Self, Idx), Dims);
   }
+  // x.index({Slice(), idx}): dimensions by the items of the index list (indexedShape).
+  if (const ApiEntry *Index = C.entryWithTag("bool_mask_index");
+      Index && !Index->IndexArgs.empty() && !C.Args.empty() && isInstanceCall(C.Call, C.Callee))
+    return indexedShape(C, C.arg(Index->IndexArgs.front()), Depth);
   // torch::stack(parts, d), torch::cat(parts, d) of a host container whose length follows the
   // data: dimension d has one entry per part (stack) or the parts' sizes summed (cat).
   if (const ApiEntry *Join = C.entryWithTag("joins_inputs"); Join && !C.Args.empty()) {
@@ -524,25 +528,86 @@ bool BodyInterpreter::indexHasMask(const Expr *E, unsigned Depth) {
   return false;
 }
 
-TaintValue BodyInterpreter::maskedDims(TaintValue Selection, const Expr *Index) {
+/// The items of a braced index list (`{Slice(), idx}`), each under the TensorIndex it converts
+/// to, or empty when `Index` is no braced list.
+static llvm::SmallVector<const Expr *, 4> indexItems(const Expr *Index, const ApiResolver &Api) {
   const Expr *E = skipValueWrappers(Index);
-  for (unsigned Depth = 0; E && !isa<InitListExpr>(E) && Depth < 4; ++Depth)
-    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
-      E = skipValueWrappers(SIL->getSubExpr());
-    else
-      break;
+  if (const auto *SIL = dyn_cast_or_null<CXXStdInitializerListExpr>(E))
+    E = skipValueWrappers(SIL->getSubExpr());
+  llvm::SmallVector<const Expr *, 4> Items;
   const auto *List = dyn_cast_or_null<InitListExpr>(E);
   if (!List)
-    return Selection; // `x.index(mask)`, `x.index({mask})` built otherwise: the leading dimension
-  uint64_t Dims = 0;
-  unsigned Position = 0;
+    return Items;
   for (const Expr *Item : List->inits()) {
     const Expr *Inner = skipValueWrappers(Item);
-    // The TensorIndex each item converts to holds the tensor, integer or slice written there.
     if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Inner);
         Ctor && Ctor->getNumArgs() == 1 && !Api.isTensor(Ctor->getType()))
       if (auto Wrapper = Api.resolve(Ctor); !Wrapper || Wrapper->Entries.empty())
         Inner = skipValueWrappers(Ctor->getArg(0));
+    Items.push_back(Inner);
+  }
+  return Items;
+}
+
+std::optional<TaintValue> BodyInterpreter::indexedShape(const ApiCall &C, const Expr *Index, unsigned Depth) {
+  llvm::SmallVector<const Expr *, 4> Items = indexItems(Index, Api);
+  if (Items.empty())
+    return std::nullopt;
+  TaintValue Self = dynamicShape(C.Args[0], Depth + 1);
+  if (Self.tainted() && Self.AnyDim)
+    return std::nullopt;
+  TaintValue Result = Self;
+  uint64_t Dims = 0;
+  unsigned Out = 0, In = 0, Tensors = 0;
+  bool Moved = false;
+  for (const Expr *Item : Items) {
+    if (Item->getType()->isIntegerType()) { // the dimension is gone
+      ++In;
+      continue;
+    }
+    if (Api.isTensor(Item->getType())) {
+      // One index vector: its length stands where it is written (several broadcast together).
+      if (++Tensors > 1)
+        return std::nullopt;
+      TaintValue Idx = dynamicShape(Item, Depth + 1);
+      if (Idx.tainted()) {
+        Dims |= uint64_t(1) << Out;
+        Idx.AnyDim = false;
+        Result = join(Result, Idx);
+      }
+      ++Out, ++In;
+      continue;
+    }
+    auto Slice = Api.resolve(Item);
+    if (!Slice || !Slice->hasTag("range_slice"))
+      return std::nullopt; // an ellipsis, None: the positions are not followed
+    if (Self.tainted() && Self.followsDim(In)) {
+      Dims |= uint64_t(1) << Out;
+      Moved = Moved || Out != In;
+    }
+    ++Out, ++In;
+  }
+  // The dimensions past the list keep their sizes, moved by the integers that dropped some.
+  for (unsigned D = In; Self.tainted() && D < 8; ++D)
+    if ((Self.Dims >> D) & 1) {
+      if (Out + (D - In) >= 8)
+        return std::nullopt;
+      Dims |= uint64_t(1) << (Out + (D - In));
+      Moved = Moved || Out != In;
+    }
+  if (!Dims)
+    return TaintValue{};
+  Result.ParamDimsMoved = Result.ParamDimsMoved || (Moved && Result.Params);
+  return withDims(Result, Dims);
+}
+
+TaintValue BodyInterpreter::maskedDims(TaintValue Selection, const Expr *Index) {
+  llvm::SmallVector<const Expr *, 4> Items = indexItems(Index, Api);
+  if (Items.empty())
+    return Selection; // `x.index(mask)`, `x.index({mask})` built otherwise: the leading dimension
+  uint64_t Dims = 0;
+  unsigned Position = 0;
+  for (const Expr *Inner : Items) {
     if (Inner->getType()->isIntegerType())
       continue; // the dimension is gone
     if (Api.isTensor(Inner->getType()) && isMask(Inner)) {

@@ -89,10 +89,17 @@ const Expr *objectRead(const DeclRefExpr *Use, ASTContext &Ctx) {
 std::string untaintedObjectReason(const VarDecl *V, const DeclRefExpr *Use, ASTContext &Ctx) {
   const Expr *Read = objectRead(Use, Ctx);
   const std::string Text = sourceText(Read, Ctx);
-  return "the condition reads the host object '" + V->getNameAsString() + "'" +
-         (Read != Use && !Text.empty() ? " ('" + Text + "')" : std::string()) +
-         ", which has no tensor form: read the number it gives into a local before the loop or branch "
-         "(`const auto v = " + (Text.empty() ? V->getNameAsString() : Text) + ";`) and test that";
+  const std::string What = "the condition reads the host object '" + V->getNameAsString() + "'" +
+                           (Read != Use && !Text.empty() ? " ('" + Text + "')" : std::string());
+  // `vocab.idx_to_token(next) == "<eos>"`: what it gives is no number a local could hold for a
+  // tensor test; the values that pass the test are.
+  const QualType T = Read->getType();
+  if (Read != Use && !T->isArithmeticType() && !T->isEnumeralType())
+    return What + ", which has no tensor form and gives no number: find on the host, before the graph region, "
+                  "the values read from the tensor that pass the test (the id of the token it looks for), and "
+                  "compare the tensor with them on the device";
+  return What + ", which has no tensor form: read the number it gives into a local before the loop or branch "
+                "(`const auto v = " + (Text.empty() ? V->getNameAsString() : Text) + ";`) and test that";
 }
 
 /// Whether `S` ends by leaving its block: `continue`, `break`, `return`, `throw`, alone or last in

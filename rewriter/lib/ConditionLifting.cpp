@@ -69,6 +69,8 @@ private:
   llvm::Expected<Lifted> liftItem(const CXXMemberCallExpr *Call, const Expr *Whole);
   llvm::Expected<Lifted> liftHost(const Expr *E);
   llvm::Expected<Lifted> liftLocal(const VarDecl *V, const Expr *Use);
+  /// Why `V` cannot become a tensor because of its use `U` (`Where`: " outside a condition").
+  std::string hostUseReason(const VarDecl *V, const DeclRefExpr *U, const char *Where);
   llvm::Expected<Lifted> liftLogical(const BinaryOperator *BO);
   std::string deviceVariable(const Expr *Receiver);
   const Expr *computedHostOperand(const Expr *E) const;
@@ -199,6 +201,15 @@ llvm::Expected<Lifted> Lifter::liftItem(const CXXMemberCallExpr *Call, const Exp
   return L;
 }
 
+std::string Lifter::hostUseReason(const VarDecl *V, const DeclRefExpr *U, const char *Where) {
+  const unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(U->getBeginLoc());
+  // Collected into a host list (a decoder's tokens): that list is what must become a tensor.
+  if (const VarDecl *List = hostListStoring(U, Ctx))
+    return collectedValueAdvice(V->getNameAsString(), List->getNameAsString(), Line);
+  return "'" + V->getNameAsString() + "' is also used at line " + std::to_string(Line) + Where +
+         ", where it must stay a host value";
+}
+
 llvm::Expected<Lifted> Lifter::liftLocal(const VarDecl *V, const Expr *Use) {
   const Expr *Init = V->getInit();
   if (!Init || !isHostRead(Init, Api))
@@ -219,16 +230,13 @@ llvm::Expected<Lifted> Lifter::liftLocal(const VarDecl *V, const Expr *Use) {
     if ((SM.isBeforeInTranslationUnit(L, SM.getExpansionLoc(Owner.getBegin())) ||
          SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Owner.getEnd()), L)) &&
         !(FloatRead && isTensorArithmeticOperand(U, Api, Ctx)))
-      return refuse("'" + V->getNameAsString() + "' is also used at line " +
-                    std::to_string(SM.getExpansionLineNumber(L)) + ", where it must stay a host value");
+      return refuse(hostUseReason(V, U, ""));
   }
   // Inside the statement too, a use other than in a condition (which the rewrite lifts) must be
   // one that computes the same with the tensor (`torch::full({1}, next)` would not compile).
   for (const DeclRefExpr *U : usesOf(V, Scope.Owner))
     if (!inCondition(U, Ctx) && !(FloatRead && isTensorArithmeticOperand(U, Api, Ctx)))
-      return refuse("'" + V->getNameAsString() + "' is also used at line " +
-                    std::to_string(SM.getExpansionLineNumber(SM.getExpansionLoc(U->getBeginLoc()))) +
-                    " outside a condition, where it must stay a host value");
+      return refuse(hostUseReason(V, U, " outside a condition"));
   // Only single-variable declarations are rewritten (`float a = ..., b = ...;` would need a split).
   for (const DynTypedNode &P : Ctx.getParents(*V))
     if (const auto *DS = P.get<DeclStmt>(); DS && !DS->isSingleDecl())

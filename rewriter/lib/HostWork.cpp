@@ -11,6 +11,7 @@
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
 
@@ -263,6 +264,37 @@ bool handsValueToHostCode(const CallExpr &Call, const Expr *Arg, const ApiModel 
       return false;
   }
   return llvm::none_of(Callee->parameters(), [&](const ParmVarDecl *P) { return Api.isTensor(P->getType()); });
+}
+
+const VarDecl *hostListStoring(const DeclRefExpr *Use, ASTContext &Ctx) {
+  const Expr *Arg = Use;
+  for (unsigned Depth = 0; Depth < 6; ++Depth) {
+    const DynTypedNodeList Parents = Ctx.getParents(*Arg);
+    const Expr *Up = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!Up)
+      return nullptr;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Up)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      const Expr *Object = MC->getImplicitObjectArgument();
+      if (!MD || MD->isConst() || isElementAccess(*MD) || !Object || Object->IgnoreParenImpCasts() == Arg ||
+          !isHostContainerType(Object->getType()))
+        return nullptr;
+      const auto *DRE = dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts());
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      return VD && VD->hasLocalStorage() ? VD : nullptr;
+    }
+    if (!isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr>(Up))
+      return nullptr;
+    Arg = Up;
+  }
+  return nullptr;
+}
+
+std::string collectedValueAdvice(const std::string &Value, const std::string &List, unsigned Line) {
+  return "'" + Value + "' is also stored into the host list '" + List + "' at line " + std::to_string(Line) +
+         ": keep what the list collects in a preallocated device tensor written at the step's index (a "
+         "static buffer as long as the loop's bound, `buf.index_put_({step}, value)`; an end test becomes a "
+         "done flag kept on the device), and read the buffer once after the loop";
 }
 
 } // namespace graphify::rewriter

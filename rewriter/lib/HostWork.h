@@ -70,4 +70,12 @@ bool handsMemoryToHostCode(const clang::CallExpr &Call, const clang::Expr *Arg, 
 /// recipe's walk follows instead.
 bool handsValueToHostCode(const clang::CallExpr &Call, const clang::Expr *Arg, const ApiModel &Api);
 
+/// The local host list a use of a value is stored into (`seq.push_back(next)`,
+/// `tokens.emplace_back(t)`: a non-const method of a host container that is no element access,
+/// given the value), or null.
+const clang::VarDecl *hostListStoring(const clang::DeclRefExpr *Use, clang::ASTContext &Ctx);
+
+/// The advice for a value read from a tensor that a host list collects (hostListStoring).
+std::string collectedValueAdvice(const std::string &Value, const std::string &List, unsigned Line);
+
 } // namespace graphify::rewriter

@@ -95,7 +95,9 @@ std::vector<Probe> probes() {
 const std::set<std::string> kNotInRuntime = {
     "const_data_ptr", "accessor", "_local_scalar_dense", "argwhere", "unique_dim",
     "bincount",       "print",    "torch::cuda::synchronize",
-    "vision::ops::nms", "nms", "repeat_interleave"};
+    "vision::ops::nms", "nms", "repeat_interleave",
+    // The runtime has no IValue: printing a TorchScript model's outputs is LibTorch's alone.
+    "c10::operator<<"};
 
 bool needsHost(const ApiEntry &E, bool UsesMask) {
   return E.hasTag("host_sync") || E.hasTag("dynamic_output_shape") || (E.hasTag("bool_mask_index") && UsesMask);

@@ -1,4 +1,4 @@
-// RUN-ARGS: --graph-region=columns_kept
+// RUN-ARGS: --graph-region=columns_*
 // A boolean mask written after slices selects along the dimension it stands at
 // (`out.index({Slice(), keep})` keeps columns): that dimension follows the data, the others keep
 // their sizes. A branch on the number of kept columns is data-dependent; the rows of the selection,
@@ -29,4 +29,28 @@ std::vector<float> columns_kept(torch::Tensor output, float thr) {
     kept.clear();
   }
   return kept;
+}
+
+// Columns gathered by an index vector (`index({Slice(), idx})` with idx from nonzero): the rows
+// keep their number, the columns take the index's length; a fixed row cannot raise.
+std::vector<float> columns_gathered(torch::Tensor boxes, torch::Tensor dist, float radius) {
+  std::vector<float> out;
+  try {
+    auto idx = torch::nonzero(dist <= radius).squeeze(1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'nonzero' has a data-dependent output shape: returns one row per non-zero element; a static graph cannot hold it [graphify-dynamic-shape]
+    auto picked = boxes.index({torch::indexing::Slice(), idx});
+    auto rows = torch::zeros({picked.size(0)}, boxes.options());
+    auto cols = torch::zeros({picked.size(1)}, boxes.options());
+    // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: size argument of 'zeros' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+    auto first = picked.index({0});
+    auto again = torch::zeros({first.size(0)}, boxes.options());
+    // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: size argument of 'zeros' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+    out.push_back(rows.sum().item<float>() + cols.sum().item<float>() + again.sum().item<float>());
+    // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    // CHECK-MESSAGES: :[[@LINE-2]]:57: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    // CHECK-MESSAGES: :[[@LINE-3]]:85: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  } catch (const std::exception &e) {
+    out.clear();
+  }
+  return out;
 }
