@@ -304,8 +304,9 @@ private:
   /// dimension. Unknown items (an ellipsis, None, an index tensor) make it any dimension.
   TaintValue maskedDims(TaintValue Selection, const clang::Expr *Index);
   /// `x.index({Slice(), idx})` with no mask: a slice keeps self's dimension where it stands, an
-  /// integer drops it, one index vector puts its length there (several, an ellipsis or None: not
-  /// followed, nullopt).
+  /// integer drops it, one index tensor (taken as a vector) puts its length there. Not followed
+  /// (nullopt): several index tensors, a followed dimension of self after an index (whose rank
+  /// decides where it lands), an ellipsis, None.
   std::optional<TaintValue> indexedShape(const ApiCall &C, const clang::Expr *Index, unsigned Depth);
 
   llvm::DenseMap<const clang::Expr *, const TracedOrigin *> DynamicSources;

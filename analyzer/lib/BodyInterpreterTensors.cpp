@@ -569,6 +569,8 @@ std::optional<TaintValue> BodyInterpreter::indexedShape(const ApiCall &C, const 
       // One index vector: its length stands where it is written (several broadcast together).
       if (++Tensors > 1)
         return std::nullopt;
+      // Taken as a vector, as index_select's: an index of more dimensions would put them all
+      // there, so self's followed dimensions after it are not placed (below).
       TaintValue Idx = dynamicShape(Item, Depth + 1);
       if (Idx.tainted()) {
         Dims |= uint64_t(1) << Out;
@@ -582,6 +584,8 @@ std::optional<TaintValue> BodyInterpreter::indexedShape(const ApiCall &C, const 
     if (!Slice || !Slice->hasTag("range_slice"))
       return std::nullopt; // an ellipsis, None: the positions are not followed
     if (Self.tainted() && Self.followsDim(In)) {
+      if (Tensors) // after an index of unknown rank, where it lands is not known
+        return std::nullopt;
       Dims |= uint64_t(1) << Out;
       Moved = Moved || Out != In;
     }
@@ -590,7 +594,7 @@ std::optional<TaintValue> BodyInterpreter::indexedShape(const ApiCall &C, const 
   // The dimensions past the list keep their sizes, moved by the integers that dropped some.
   for (unsigned D = In; Self.tainted() && D < 8; ++D)
     if ((Self.Dims >> D) & 1) {
-      if (Out + (D - In) >= 8)
+      if (Tensors || Out + (D - In) >= 8)
         return std::nullopt;
       Dims |= uint64_t(1) << (Out + (D - In));
       Moved = Moved || Out != In;

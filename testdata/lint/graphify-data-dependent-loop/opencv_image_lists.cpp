@@ -43,6 +43,10 @@ int64_t detect_text(torch::Tensor score_maps, int h, int w) {
     kernels.push_back(bin);
   }
   int64_t n = 0;
+  std::vector<cv::Mat> channels;
+  cv::split(maps, channels);
+  for (int r = 0; r < channels[0].rows; ++r)
+    n += r;
   for (int r = 0; r < planes[0].rows; ++r)
     for (int c = 0; c < kernels.back().cols; ++c)
       n += c;

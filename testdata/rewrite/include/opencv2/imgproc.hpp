@@ -17,6 +17,7 @@ double threshold(InputArray src, OutputArray dst, double thresh, double maxval, 
 void findNonZero(InputArray src, OutputArray idx);
 void findContours(InputArray image, OutputArrayOfArrays contours, int mode, int method, Point offset = Point());
 void split(const Mat &src, Mat *mvbegin);
+void split(InputArray m, OutputArrayOfArrays mv);
 int connectedComponents(InputArray image, OutputArray labels, int connectivity = 8, int ltype = 4);
 void circle(InputOutputArray img, Point center, int radius, const Scalar &color,
             int thickness = 1);
