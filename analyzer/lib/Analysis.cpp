@@ -45,8 +45,14 @@ public:
         MD && MD->getParent()->isLambda() &&
         MD->getParent()->getDeclContext()->isFunctionOrMethod())
       return true;
-    if (FD->isDependentContext() && hasInstantiations(FD))
-      return true; // the instantiations stand for the pattern
+    if (FD->isDependentContext() && hasInstantiations(FD)) {
+      // The instantiations stand for the pattern. The traversal reaches them from the template's
+      // first declaration only, which may lie in a header that is not checked (a template
+      // declared there, defined and explicitly instantiated in this file): take them from the
+      // definition too (the collection keeps each body once).
+      addInstantiationsOf(FD);
+      return true;
+    }
     Out.push_back(FD);
     return true;
   }
@@ -62,6 +68,33 @@ public:
 
 private:
   std::vector<const FunctionDecl *> &Out;
+
+  /// The instantiated bodies whose pattern is the definition `FD`: the specializations of its
+  /// function template, the members instantiated from it in the specializations of the class
+  /// templates around it.
+  void addInstantiationsOf(const FunctionDecl *FD) {
+    auto Add = [&](const FunctionDecl *Spec) {
+      if (Spec && Spec->doesThisDeclarationHaveABody() && Spec->getTemplateInstantiationPattern() == FD)
+        Out.push_back(Spec);
+    };
+    if (const FunctionTemplateDecl *FT = FD->getDescribedFunctionTemplate()) {
+      for (const FunctionDecl *Spec : FT->specializations())
+        Add(Spec);
+      return;
+    }
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    const ClassTemplateDecl *CT = MD ? MD->getParent()->getDescribedClassTemplate() : nullptr;
+    if (!CT)
+      return;
+    for (const ClassTemplateSpecializationDecl *Spec : CT->specializations())
+      for (const Decl *Member : Spec->decls()) {
+        if (const auto *Method = dyn_cast<CXXMethodDecl>(Member))
+          Add(Method->getDefinition());
+        else if (const auto *MT = dyn_cast<FunctionTemplateDecl>(Member))
+          for (const FunctionDecl *S : MT->specializations())
+            Add(S);
+      }
+  }
 
   static bool hasInstantiations(const FunctionDecl *FD) {
     if (const FunctionTemplateDecl *FT = FD->getDescribedFunctionTemplate())

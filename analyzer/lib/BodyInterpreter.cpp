@@ -32,6 +32,10 @@ void BodyInterpreter::seedParameters() {
         S.Masks.insert(P);
       continue;
     }
+    // A host record (isTensorRecord) every call passes with its tensors in host memory.
+    if (isTensorRecord(P->getType()))
+      if (const Expr *Host = A.alwaysGivenHost(FD, I))
+        S.HostTensors[P] = Host;
     S.Values[{P, nullptr}] = V;
     if (Api.isHostContainer(P->getType()))
       S.Values[sizeKey(P)] = {nullptr, sizeBit(I), A.paramEntry(FD, I, /*Size=*/true)};

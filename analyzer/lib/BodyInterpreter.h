@@ -365,6 +365,19 @@ private:
 
   /// A tensor field of `*this` is given `Value` here.
   void rebindField(const clang::FieldDecl *F, const clang::Expr *Value);
+
+  /// Host records: a plain struct of the program's whose fields hold tensors
+  /// (`struct Outputs { Tensor boxes, scores; };`), and which has no method that could rebind
+  /// them. A local or parameter of such a type is in HostTensors when every tensor field of it
+  /// is in pageable host memory (built from host copies, returned so by a helper, passed so by
+  /// every call); `out.boxes` is then a host tensor.
+  bool isTensorRecord(clang::QualType T);
+  /// The call that put every tensor of the record value `E` in host memory, or null.
+  const clang::Expr *hostRecord(const clang::Expr *E);
+  /// The tensor field `Target` (`out.boxes = v`) of a local host record is given `Value`.
+  void rebindRecordField(const clang::MemberExpr *Target, const clang::Expr *Value);
+  /// A call may rebind the fields of the records it is given by non-const reference.
+  void forgetRecordsPassed(const ApiCall &C, unsigned First);
   /// `register_buffer("pe", pe_)` (the packs' module_state): the field now moves with the module,
   /// wherever the tensor it holds was made.
   void noteModuleState(const ApiCall &C);
@@ -510,6 +523,12 @@ private:
   void noteRaise(const ApiCall &C, const clang::Expr *E, llvm::ArrayRef<TaintValue> ArgV);
 
   // --- host arrays (BodyInterpreterHostArrays.cpp) -------------------------------------------
+  /// The local host array whose region of interest `E` is (`dst(roi)`, `dst(cv::Rect(...))`: a
+  /// view sharing dst's pixels), or null.
+  const clang::VarDecl *hostArrayViewed(const clang::Expr *E);
+  /// Whether a parameter of type `Param` is an output wrapper (cv::OutputArray: a class that
+  /// wraps a non-const host array), whatever constructor converted the argument.
+  bool writesThroughWrapper(clang::QualType Param) const;
 
   /// The shape of argument `Arg` when it is a host array whose parts are known (also handed
   /// over as cv::InputArray), else its whole value `Whole`.
@@ -576,6 +595,10 @@ private:
   /// A local struct of host values (`Beam b;` whose `b.width` counts): not a tensor, a container
   /// or anything holding tensors.
   bool isHostRecord(const clang::VarDecl *VD);
+  /// What the fields of the local record `E` names hold, joined: a struct returned whole
+  /// (`Step s; s.accepted++; ...; return s;`) carries them to its caller, which reads the
+  /// result's fields as the whole value (one summary value per return).
+  TaintValue recordFields(const clang::Expr *E);
 
   /// `++n`, `n += w`, `found = true` on a local host scalar `Target` (`Verb`: "advanced", "set"):
   /// after the data-dependent conditions around the write (since the variable was declared) it
@@ -595,6 +618,8 @@ private:
                const clang::Stmt *Loop);
 
   bool stepsALoop(const clang::VarDecl *VD) const;
+  /// Whether the innermost loop `VD` steps (stepsALoop) encloses the loop being walked.
+  bool steppedOutside(const clang::VarDecl *VD) const;
 
   static bool refersTo(const clang::Stmt *S, const clang::VarDecl *VD);
 

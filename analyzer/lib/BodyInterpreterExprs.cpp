@@ -202,6 +202,13 @@ TaintValue BodyInterpreter::evalOverloadedAssignment(const CXXOperatorCallExpr *
         setShape(DRE, Op->getArg(1), Op, /*Strong=*/true);
         rebindTensor(DRE->getDecl(), Op->getArg(1));
       }
+  if (Op->getOperator() == OO_Equal && isTensorRecord(LHS->getType()))
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts())) {
+      if (const Expr *Host = hostRecord(Op->getArg(1)))
+        S.HostTensors[DRE->getDecl()] = Host;
+      else
+        S.HostTensors.erase(DRE->getDecl());
+    }
   if (Api.isTensor(LHS->getType())) {
     // Tensor `+=` is device math.
     if (Op->getOperator() == OO_Equal) {
@@ -215,6 +222,8 @@ TaintValue BodyInterpreter::evalOverloadedAssignment(const CXXOperatorCallExpr *
         if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
             F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
           rebindField(F, Op->getArg(1));
+        else
+          rebindRecordField(ME, Op->getArg(1));
       } else if (const VarDecl *List = storingList(Target, Api)) {
         storeIntoList(List, Op->getArg(1));
       }
@@ -259,6 +268,7 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
     ArgV.push_back(eval(Arg));
   noteHostArguments(*C, First);
   notePassedForRebinding(*C, First);
+  forgetRecordsPassed(*C, First);
   forgetFieldShapesCallMayRebind(&*C);
   dataLength(*C, E, /*Record=*/true);
   noteRaise(*C, E, ArgV);
@@ -313,6 +323,8 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   if (Instance)
     noteListMethodStores(*C);
   noteModuleState(*C);
+  if (C->hasTag("metadata_query") && !ResultTensor)
+    return {}; // an image's element type (cv::Mat::type): neither its pixels nor its size decide it
   if (Instance && !C->Args.empty() && Api.isHostContainer(C->Args[0]->getType()))
     if (std::optional<TaintValue> V = containerCall(*C, E, ArgV))
       return ResultTensor ? TaintValue{} : *V;
@@ -363,6 +375,12 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
       continue;
     if (Written.empty())
       continue;
+    // `src.copyTo(dst(roi))`: the region of interest shares dst's pixels, which now hold src's too.
+    if (const VarDecl *Viewed = hostArrayViewed(ByReference ? Arg : Wrapped ? Wrapped
+                                                : writesThroughWrapper(T) ? Arg : nullptr)) {
+      writeKey({Viewed, nullptr}, join(S.get({Viewed, nullptr}), step(Written, C->NameLoc, E, Note)), /*Strong=*/true);
+      continue;
+    }
     if (ByReference)
       assignWeak(Arg, Written, E, C->NameLoc, Note);
     else if (T->isPointerType() && !T->getPointeeType().isConstQualified())

@@ -105,6 +105,28 @@ bool BodyInterpreter::writeHostArray(const Expr *Target, TaintValue Elements, Ta
   return true;
 }
 
+bool BodyInterpreter::writesThroughWrapper(QualType Param) const {
+  const CXXRecordDecl *RD = Param.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  return llvm::any_of(RD->ctors(), [&](const CXXConstructorDecl *Ctor) {
+    if (Ctor->getNumParams() != 1 || Ctor->isCopyOrMoveConstructor())
+      return false;
+    QualType T = Ctor->getParamDecl(0)->getType();
+    return T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
+           Api.isHostArray(T.getNonReferenceType());
+  });
+}
+
+const VarDecl *BodyInterpreter::hostArrayViewed(const Expr *E) {
+  const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E ? arrayUnderConversions(E, Api) : nullptr);
+  if (!Op || Op->getOperator() != OO_Call || Op->getNumArgs() < 2 || !Api.isHostArray(Op->getType()))
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && isLocal(VD) && Api.isHostArray(VD->getType()) && !VD->getType()->isReferenceType() ? VD : nullptr;
+}
+
 std::optional<TaintValue> BodyInterpreter::hostArrayField(const MemberExpr *ME) {
   const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
   // `m.rows`, `m.cols`, `m.size`, `m.step` describe the shape; `m.data` points at the elements.

@@ -41,9 +41,83 @@ const Expr *BodyInterpreter::heldInHost(const Expr *Read) {
   }
   const auto *ME = dyn_cast<MemberExpr>(Read);
   const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
-  if (!F || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+  if (!F)
+    return nullptr;
+  // `out.boxes` of a local host record (`Outputs out = predict(x);`): every tensor in it is.
+  if (const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return isTensorRecord(Base->getType()) && Api.isTensor(F->getType()) ? S.HostTensors.lookup(Base->getDecl())
+                                                                       : nullptr;
+  if (!isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
     return nullptr;
   return S.HostTensors.lookup(F);
+}
+
+bool BodyInterpreter::isTensorRecord(QualType T) {
+  T = T.getNonReferenceType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || Api.holdsTensors(T) || Api.isLibraryDecl(RD) || RD->getNumBases() != 0 ||
+      Ctx().getSourceManager().isInSystemHeader(RD->getLocation()))
+    return false;
+  // A method could store a device tensor in a field behind the analysis's back.
+  if (llvm::any_of(RD->methods(), [](const CXXMethodDecl *M) {
+        return !M->isImplicit() && !M->isStatic() && !M->isConst() && !isa<CXXConstructorDecl, CXXDestructorDecl>(M);
+      }))
+    return false;
+  bool AnyTensor = false;
+  for (const FieldDecl *F : RD->fields()) {
+    if (Api.isTensor(F->getType()))
+      AnyTensor = true;
+    else if (Api.holdsTensors(F->getType()) || isTensorRecord(F->getType()))
+      return false; // its tensors are not read as `out.f`
+  }
+  return AnyTensor;
+}
+
+const Expr *BodyInterpreter::hostRecord(const Expr *E) {
+  E = E ? skipValueWrappers(E) : nullptr;
+  while (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(E)) {
+    if (!Ctor->getConstructor()->isCopyOrMoveConstructor() || Ctor->getNumArgs() != 1)
+      break;
+    E = skipValueWrappers(Ctor->getArg(0));
+  }
+  if (!E || !isTensorRecord(E->getType()))
+    return nullptr;
+  // `Outputs{a.to(torch::kCPU), b.to(torch::kCPU)}`: every tensor given is in host memory.
+  if (const auto *List = dyn_cast<InitListExpr>(E)) {
+    const Expr *First = nullptr;
+    for (const Expr *Init : List->inits()) {
+      if (!Api.isTensor(Init->getType()))
+        continue;
+      const Expr *Host = A.realHostOrigin(hostResident(Init));
+      if (!Host)
+        return nullptr;
+      First = First ? First : Host;
+    }
+    return First;
+  }
+  if (isa<CallExpr>(E) && !isa<CXXOperatorCallExpr>(E))
+    return heldInHost(E); // a helper whose returns all are
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return S.HostTensors.lookup(DRE->getDecl());
+  return nullptr;
+}
+
+void BodyInterpreter::rebindRecordField(const MemberExpr *Target, const Expr *Value) {
+  const auto *Base = dyn_cast<DeclRefExpr>(Target->getBase()->IgnoreParenImpCasts());
+  if (Base && S.HostTensors.count(Base->getDecl()) && !A.realHostOrigin(hostResident(Value)))
+    S.HostTensors.erase(Base->getDecl());
+}
+
+void BodyInterpreter::forgetRecordsPassed(const ApiCall &C, unsigned First) {
+  if (!C.Callee || Api.isLibraryDecl(C.Callee))
+    return;
+  for (unsigned I = 0; I < C.Callee->getNumParams() && First + I < C.Args.size(); ++I) {
+    QualType T = C.Callee->getParamDecl(I)->getType();
+    if (!T->isLValueReferenceType() || T.getNonReferenceType().isConstQualified() || !isTensorRecord(T))
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(C.Args[First + I]->IgnoreParenImpCasts()))
+      S.HostTensors.erase(DRE->getDecl());
+  }
 }
 
 void BodyInterpreter::rebindField(const FieldDecl *F, const Expr *Value) {
@@ -105,10 +179,14 @@ void BodyInterpreter::forgetFieldsOthersRebind() {
 void BodyInterpreter::noteHostArguments(const ApiCall &C, unsigned First) {
   if (!C.Callee || Api.isLibraryDecl(C.Callee) || !C.Callee->hasBody())
     return;
-  for (unsigned I = 0; I < C.Callee->getNumParams() && First + I < C.Args.size(); ++I)
-    if (Api.isTensor(C.Callee->getParamDecl(I)->getType()))
-      if (const Expr *Host = A.realHostOrigin(hostResident(C.Args[First + I])))
-        A.noteHostArgument(C.Callee, I, C.Call, Host);
+  for (unsigned I = 0; I < C.Callee->getNumParams() && First + I < C.Args.size(); ++I) {
+    QualType T = C.Callee->getParamDecl(I)->getType();
+    const Expr *Host = Api.isTensor(T)         ? A.realHostOrigin(hostResident(C.Args[First + I]))
+                       : isTensorRecord(T) ? A.realHostOrigin(hostRecord(C.Args[First + I]))
+                                           : nullptr;
+    if (Host)
+      A.noteHostArgument(C.Callee, I, C.Call, Host);
+  }
 }
 
 void BodyInterpreter::notePassedForRebinding(const ApiCall &C, unsigned First) {

@@ -53,6 +53,12 @@ void BodyInterpreter::declare(const VarDecl *VD) {
     rebindTensor(VD, Init);
     return;
   }
+  if (isTensorRecord(VD->getType())) {
+    if (const Expr *Host = hostRecord(Init))
+      S.HostTensors[VD] = Host;
+    else
+      S.HostTensors.erase(VD);
+  }
   if (setContainer(VD, Init, VD->getLocation(), Init))
     return;
   setVar(VD, V, VD->getLocation(), Init, /*Strong=*/true);
@@ -76,6 +82,22 @@ bool BodyInterpreter::isHostScalar(const VarDecl *VD) {
     return false;
   QualType T = VD->getType();
   return T->isArithmeticType() || T->isEnumeralType();
+}
+
+TaintValue BodyInterpreter::recordFields(const Expr *E) {
+  E = skipValueWrappers(E);
+  if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(E); Ctor && Ctor->getNumArgs() == 1 &&
+                                                                Ctor->getConstructor()->isCopyOrMoveConstructor())
+    E = skipValueWrappers(Ctor->getArg(0));
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !isLocal(VD) || !isHostRecord(VD))
+    return {};
+  TaintValue All;
+  for (const auto &[Key, V] : S.Values)
+    if (Key.first == VD && Key.second)
+      All = join(All, V);
+  return All;
 }
 
 bool BodyInterpreter::isHostRecord(const VarDecl *VD) {
@@ -110,8 +132,16 @@ TaintValue BodyInterpreter::writtenUnderControl(const Expr *Target, const Stmt *
     return step(throughControl(Under, /*KeepSize=*/false), FieldLoc, At,
                 std::string(Verb) + " here when a condition that follows tensor data holds");
   }
-  if (!(Field ? isHostRecord(VD) : isHostScalar(VD)) || !isLocal(VD) || stepsALoop(VD))
+  if (!(Field ? isHostRecord(VD) : isHostScalar(VD)) || !isLocal(VD))
     return {};
+  if (stepsALoop(VD)) {
+    // What steps a loop follows its iterations, not a condition; but written in a loop nested in
+    // that one (`while (n < max) { for (auto tok : step_tokens) ++n; }`), how far it moves
+    // follows the nested loop's trip count (endLoop).
+    if (steppedOutside(VD) && !WrittenInLoop.empty())
+      WrittenInLoop.back().insert({VD, Field});
+    return {};
+  }
   if (!WrittenInLoop.empty())
     WrittenInLoop.back().insert({VD, Field});
   auto It = Declared.find(VD);
@@ -161,6 +191,13 @@ bool BodyInterpreter::stepsALoop(const VarDecl *VD) const {
   for (const auto &Head : LoopHeads)
     if (llvm::any_of(Head, [&](const Stmt *H) { return H && refersTo(H, VD); }))
       return true;
+  return false;
+}
+
+bool BodyInterpreter::steppedOutside(const VarDecl *VD) const {
+  for (size_t I = LoopHeads.size(); I-- > 0;)
+    if (llvm::any_of(LoopHeads[I], [&](const Stmt *H) { return H && refersTo(H, VD); }))
+      return I + 1 < LoopHeads.size();
   return false;
 }
 
@@ -398,7 +435,7 @@ void BodyInterpreter::stmt(const Stmt *St) {
   }
   if (const auto *R = dyn_cast<ReturnStmt>(St)) {
     if (const Expr *V = R->getRetValue()) {
-      TaintValue RV = eval(V);
+      TaintValue RV = join(eval(V), recordFields(V));
       if (InRegion)
         use(RV); // a region's result is the graph's output
       if (!Api.isHostContainer(FD->getReturnType())) {
@@ -412,7 +449,8 @@ void BodyInterpreter::stmt(const Stmt *St) {
       }
       RetShape = join(RetShape, dynamicShape(V));
       AllReturnsMask = AllReturnsMask && isMask(V);
-      AllReturnsHost = AllReturnsHost && Api.isTensor(V->getType()) && A.realHostOrigin(hostResident(V));
+      AllReturnsHost = AllReturnsHost && (Api.isTensor(V->getType()) ? A.realHostOrigin(hostResident(V))
+                                                                     : A.realHostOrigin(hostRecord(V)));
       SawReturn = true;
     }
     Exit = joinStates(Exit, S);

@@ -18,20 +18,31 @@ namespace {
 class CallIndex : public RecursiveASTVisitor<CallIndex> {
 public:
   CallIndex(llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> &Calls,
-            llvm::DenseMap<const FunctionDecl *, bool> &Escaped)
-      : Calls(Calls), Escaped(Escaped) {}
+            llvm::DenseMap<const FunctionDecl *, bool> &Escaped,
+            llvm::DenseMap<const CallExpr *, const FunctionDecl *> &Callers)
+      : Calls(Calls), Escaped(Escaped), Callers(Callers) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool TraverseDecl(Decl *D) {
     // The libraries' headers call none of the project's functions.
     if (D && !isa<TranslationUnitDecl>(D) && D->getASTContext().getSourceManager().isInSystemHeader(D->getLocation()))
       return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
+    // The function a call is written in; a lambda's calls are its enclosing function's.
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(D);
+    const bool Encloses = FD && FD->doesThisDeclarationHaveABody() && !(MD && MD->getParent()->isLambda());
+    if (Encloses)
+      Enclosing.push_back(FD);
+    bool Result = RecursiveASTVisitor::TraverseDecl(D);
+    if (Encloses)
+      Enclosing.pop_back();
+    return Result;
   }
 
   // A call is visited before the callee's reference in it, one of its children.
   bool VisitCallExpr(CallExpr *CE) {
     if (const FunctionDecl *FD = CE->getDirectCallee()) {
       Calls[FD->getCanonicalDecl()].push_back(CE);
+      Callers[CE] = Enclosing.empty() ? nullptr : Enclosing.back();
       if (const auto *Callee = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
         Callees.insert(Callee);
     }
@@ -46,7 +57,9 @@ public:
 private:
   llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> &Calls;
   llvm::DenseMap<const FunctionDecl *, bool> &Escaped;
+  llvm::DenseMap<const CallExpr *, const FunctionDecl *> &Callers;
   llvm::DenseSet<const DeclRefExpr *> Callees;
+  std::vector<const FunctionDecl *> Enclosing;
 };
 
 /// Whether every declaration of `F` (and, for a method, its class's definition) is in the main
@@ -59,13 +72,31 @@ bool declaredOnlyInMainFile(const FunctionDecl &F) {
   return llvm::all_of(F.redecls(), [&](const FunctionDecl *D) { return InMain(D->getLocation()); });
 }
 
+/// Whether the object of the member call `CE` is `this` (written or implicit).
+bool calledOnThis(const CallExpr &CE) {
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&CE))
+    return isa<CXXThisExpr>(Member->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  return isa<DeclRefExpr>(CE.getCallee()->IgnoreParenImpCasts()); // a static method named unqualified
+}
+
 } // namespace
+
+bool CallSites::helperOfItsClass(const FunctionDecl &FD, llvm::ArrayRef<const CallExpr *> Found) const {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+  if (!MD || Found.empty() || Ast.getSourceManager().isInSystemHeader(MD->getParent()->getLocation()))
+    return false;
+  const CXXRecordDecl *Class = MD->getParent()->getCanonicalDecl();
+  return llvm::all_of(Found, [&](const CallExpr *CE) {
+    const auto *Caller = dyn_cast_or_null<CXXMethodDecl>(Callers.lookup(CE));
+    return Caller && Caller->getParent()->getCanonicalDecl() == Class && calledOnThis(*CE);
+  });
+}
 
 void CallSites::index() const {
   if (Indexed)
     return;
   Indexed = true;
-  CallIndex Index(Calls, Escaped);
+  CallIndex Index(Calls, Escaped, Callers);
   // The whole unit, global initialisers included (a dispatch table takes addresses).
   Index.TraverseDecl(Ast.getTranslationUnitDecl());
 }
@@ -74,12 +105,15 @@ std::optional<llvm::ArrayRef<const CallExpr *>> CallSites::allCallsOf(const Func
                                                                       bool WholeProgram) const {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD); MD && MD->isVirtual())
     return std::nullopt; // called through its base's method too
-  if (FD.isExternallyVisible() && (WholeProgram || !declaredOnlyInMainFile(FD)))
-    return std::nullopt; // other files may call it
   index();
   const FunctionDecl *Key = FD.getCanonicalDecl();
   auto It = Calls.find(Key);
   if (Escaped.lookup(Key) || It == Calls.end())
+    return std::nullopt;
+  // Other files may call it. One file alone: a method that only its class's own methods call
+  // here is taken for the class's helper, whose calls are these (documented in CallSites.h).
+  if (FD.isExternallyVisible() &&
+      (WholeProgram || (!declaredOnlyInMainFile(FD) && !helperOfItsClass(FD, It->second))))
     return std::nullopt;
   return llvm::ArrayRef<const CallExpr *>(It->second);
 }

@@ -7,6 +7,12 @@
 /// parameters take from its callers (the classes of the objects passed, a flag that is true in
 /// every capture) hold only then.
 ///
+/// One file checked alone (not whole-program mode), a method declared in a project header whose
+/// every call in the unit is made on `this` by a method of its own class is taken for a helper of
+/// the class (`detect()` calling `nms(host_boxes)`, `postprocess(outputs)`): its calls here are
+/// taken to be all its calls. This is the one assumption of the list that another file could
+/// break (a caller elsewhere passing a device tensor); whole-program mode does not make it.
+///
 /// \code
 ///   CallSites Sites(Ast);
 ///   if (auto Calls = Sites.allCallsOf(FD, /*WholeProgram=*/false))
@@ -37,7 +43,12 @@ public:
   static const clang::Expr *argumentFor(const clang::CallExpr &CE, const clang::FunctionDecl &FD, unsigned Index);
 
 private:
+  /// Whether `Found`, the calls of the method `FD` in the unit, are all made on `this` by
+  /// methods of its class.
+  bool helperOfItsClass(const clang::FunctionDecl &FD, llvm::ArrayRef<const clang::CallExpr *> Found) const;
+
   clang::ASTContext &Ast;
+  mutable llvm::DenseMap<const clang::CallExpr *, const clang::FunctionDecl *> Callers;
   mutable llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> Calls;
   mutable llvm::DenseMap<const clang::FunctionDecl *, bool> Escaped;
   mutable bool Indexed = false;

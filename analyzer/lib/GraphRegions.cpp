@@ -71,6 +71,11 @@ bool GraphRegionFinder::matchesGlob(const FunctionDecl *FD) const {
   if (Globs.empty())
     return false;
   std::string Name = FD->getQualifiedNameAsString();
+  // A member of a class template's specialization is named with its arguments
+  // ('ns::Decoder<ns::Lm>::step'); users name the template's ('ns::Decoder::step'): both match.
+  std::string PatternName;
+  if (const FunctionDecl *Generic = FD->getTemplateInstantiationPattern(); Generic && Generic != FD)
+    PatternName = Generic->getQualifiedNameAsString();
   bool Any = false;
   for (const std::string &G : Globs) {
     auto Pattern = compileGlob(G);
@@ -78,7 +83,7 @@ bool GraphRegionFinder::matchesGlob(const FunctionDecl *FD) const {
       llvm::consumeError(Pattern.takeError());
       continue;
     }
-    if (Pattern->match(Name)) {
+    if (Pattern->match(Name) || (!PatternName.empty() && Pattern->match(PatternName))) {
       Matched.insert(G); // every glob that names it, for the report of globs that name nothing
       Any = true;
     }

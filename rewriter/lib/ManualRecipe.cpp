@@ -304,6 +304,16 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
       return Consumer::Printed;
     if (const auto *CO = dyn_cast<ConditionalOperator>(S); CO && CO->getCond() == Child && !Api.isTensorExpr(CO))
       return Consumer::HostSelect;
+    // `emb[k]`, `x.select(0, k)`: a position in a tensor. What the element it picks goes into
+    // (`hyp.push_back(ys[k].item<int>())`) is that element's use, not this value's.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Subscript &&
+                                                            OC->getNumArgs() == 2 && OC->getArg(1) == Child &&
+                                                            Api.isTensorExpr(OC->getArg(0)))
+      return Ends();
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
+        MC && MC->getImplicitObjectArgument() && Api.isTensorExpr(MC->getImplicitObjectArgument()) &&
+        llvm::is_contained(MC->arguments(), Child) && Api.callHasTag(MC, "position_argument"))
+      return Ends();
     // `boxes.push_back(x.item<float>())`, `v[i] = s.item<float>()`: collected on the host;
     // `names.at(k)`, `names[k]`: an entry of a host container picked by the value.
     // Only as an argument: a value type with a value_type (OpenCV's Point_, Rect_) converted by

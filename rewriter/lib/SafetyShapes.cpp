@@ -47,7 +47,21 @@ llvm::SmallVector<const DeclRefExpr *, 4> usesOf(const VarDecl *Var, const Stmt 
   return Out;
 }
 
-static bool namesVar(const Expr *E, const VarDecl *V) { return V && referencedVar(E) == V; }
+/// `std::get<I>(t)`: a reference into the tuple `t`, which the call itself does not change.
+static const Expr *tupleOfElement(const Expr *E) {
+  const auto *C = dyn_cast_or_null<CallExpr>(E ? stripAll(E) : nullptr);
+  const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr;
+  if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() || FD->getName() != "get" || C->getNumArgs() != 1)
+    return nullptr;
+  return C->getArg(0);
+}
+
+/// Whether `E` names `V`, or an element of the tuple `V` (`std::get<1>(V) = x` writes V).
+static bool namesVar(const Expr *E, const VarDecl *V) {
+  if (const Expr *Tuple = tupleOfElement(E))
+    return namesVar(Tuple, V);
+  return V && referencedVar(E) == V;
+}
 
 static bool reassignedIn(const Stmt *S, const VarDecl *V) {
   if (!S)
@@ -61,7 +75,7 @@ static bool reassignedIn(const Stmt *S, const VarDecl *V) {
       OC && (OC->isAssignmentOp() || OC->getOperator() == OO_Amp) && OC->getNumArgs() >= 1 &&
       namesVar(OC->getArg(0), V))
     return true;
-  if (const auto *C = dyn_cast<CallExpr>(S)) {
+  if (const auto *C = dyn_cast<CallExpr>(S); C && !tupleOfElement(C)) {
     if (const FunctionDecl *FD = C->getDirectCallee()) {
       unsigned Offset = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
       for (unsigned I = Offset; I < C->getNumArgs() && I - Offset < FD->getNumParams(); ++I) {
@@ -148,8 +162,13 @@ static bool integral(const Expr *E, const Stmt *Body, const ApiModel &Api, int D
     return Init && integral(Init, Body, Api, Depth + 1, LongOnly);
   }
   // The positions a sort, topk or max along a dimension returns beside the values are int64.
-  if (const Expr *Pair = indicesOf(E, Api); Pair && Api.callHasTag(Pair, "indices_second"))
-    return true;
+  if (const Expr *Pair = indicesOf(E, Api)) {
+    // `auto r = torch::topk(x, k); std::get<1>(r)`: the pair a local holds, given once.
+    if (const VarDecl *Tuple = referencedVar(Pair))
+      Pair = stableInit(Tuple, Body) ? stripAll(stableInit(Tuple, Body)) : nullptr;
+    if (Pair && Api.callHasTag(Pair, "indices_second"))
+      return true;
+  }
   if (Api.callHasTag(E, "long_output") || (!LongOnly && Api.callHasTag(E, "bool_output")))
     return true;
   // A sum of booleans counts them (a long); max, min and any reduction of integers stay integers;

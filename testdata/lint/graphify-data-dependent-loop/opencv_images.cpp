@@ -66,6 +66,9 @@ torch::Tensor crop_features(const cv::Mat &frame, torch::Tensor boxes) {
     // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: loop condition depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
     // CHECK-NOTES: :[[@LINE-3]]:5: note: written by 'resize' here
       half.row(r) *= 2.0;
+    // Its element type is the crop's, whatever its size (cv::Mat::type: metadata_query).
+    if (half.type() != CV_8UC3)
+      half.convertTo(half, CV_8UC3);
     cv::Mat rgb, f;
     cv::cvtColor(fixed, rgb, cv::COLOR_BGR2RGB);
     rgb.convertTo(f, CV_32F, mean / 255);
@@ -135,5 +138,25 @@ int64_t transposed_and_labelled(torch::Tensor scores) {
   cv::connectedComponents(binary, labels, 4);
   for (int r = 0; r < labels.rows; ++r)
     n += r;
+  return n;
+}
+
+// A crop pasted into a canvas through a region of interest (`chip.copyTo(canvas(roi))`): the
+// region shares the canvas's pixels, which now hold the crop's (tensor data), so the contours
+// found on it follow the data; the canvas's element type (`chip.type()`) is none of it.
+int64_t pasted_contours(torch::Tensor mask_logits, cv::Rect roi) {
+  torch::Tensor m = mask_logits.sigmoid().cpu();
+  // CHECK-MESSAGES: :[[@LINE-1]]:43: warning: 'cpu' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  cv::Mat chip(64, 64, CV_32F, m.data_ptr<float>());
+  cv::Mat canvas(cv::Size(256, 256), chip.type());
+  chip.copyTo(canvas(roi));
+  cv::Mat bin;
+  cv::threshold(canvas, bin, 0.5, 255, cv::THRESH_BINARY);
+  std::vector<std::vector<cv::Point>> contours;
+  cv::findContours(bin, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+  int64_t n = 0;
+  for (const auto &c : contours)
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: loop range depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+    n += static_cast<int64_t>(c.size());
   return n;
 }

@@ -1,6 +1,7 @@
 // host-position-to-device-index: the indices a sort, topk or max along a dimension returns beside
 // the values, and multinomial's draws, are int64, so a position read from them becomes a device
-// index (a floating tensor's item() could raise where a long index would not).
+// index (a floating tensor's item() could raise where a long index would not), also through a local
+// holding the pair.
 #include <torch/torch.h>
 
 #include <tuple>
@@ -19,6 +20,14 @@ torch::Tensor best_sorted(torch::Tensor emb, torch::Tensor scores) {
 torch::Tensor best_of_max(torch::Tensor emb, torch::Tensor scores) {
   int64_t j = std::get<1>(scores.max(0)).item<int64_t>();
   return emb[j];
+}
+
+// The pair a local holds (top-k sampling keeps the result whole, then takes its indices).
+torch::Tensor top_row(torch::Tensor emb, torch::Tensor logits) {
+  auto top = torch::topk(logits, 3);
+  auto idx = std::get<1>(top);
+  int64_t i = idx[0].item<int64_t>();
+  return emb[i];
 }
 
 // The values of the pair are what they were: a position read from them may be fractional.

@@ -1,6 +1,7 @@
 // host-position-to-device-index: the indices a sort, topk or max along a dimension returns beside
 // the values, and multinomial's draws, are int64, so a position read from them becomes a device
-// index (a floating tensor's item() could raise where a long index would not).
+// index (a floating tensor's item() could raise where a long index would not), also through a local
+// holding the pair.
 #include <torch/torch.h>
 
 #include <tuple>
@@ -19,6 +20,14 @@ torch::Tensor best_sorted(torch::Tensor emb, torch::Tensor scores) {
 torch::Tensor best_of_max(torch::Tensor emb, torch::Tensor scores) {
   auto j = std::get<1>(scores.max(0)).reshape({1});
   return emb.index({j}).squeeze(0);
+}
+
+// The pair a local holds (top-k sampling keeps the result whole, then takes its indices).
+torch::Tensor top_row(torch::Tensor emb, torch::Tensor logits) {
+  auto top = torch::topk(logits, 3);
+  auto idx = std::get<1>(top);
+  auto i = idx[0].reshape({1});
+  return emb.index({i}).squeeze(0);
 }
 
 // The values of the pair are what they were: a position read from them may be fractional.

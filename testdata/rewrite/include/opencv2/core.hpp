@@ -47,6 +47,7 @@ public:
 class _OutputArray : public _InputArray {
 public:
   _OutputArray(Mat &m);
+  _OutputArray(const Mat &m); // a region of interest, a temporary header over another image's pixels
   template <typename T> _OutputArray(std::vector<T> &v);
 };
 class _InputOutputArray : public _OutputArray {
