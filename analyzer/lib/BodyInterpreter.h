@@ -372,6 +372,8 @@ private:
   /// is in pageable host memory (built from host copies, returned so by a helper, passed so by
   /// every call); `out.boxes` is then a host tensor.
   bool isTensorRecord(clang::QualType T);
+  bool decideTensorRecord(clang::QualType T, const clang::CXXRecordDecl *RD);
+  llvm::DenseMap<const clang::CXXRecordDecl *, bool> TensorRecords;
   /// The call that put every tensor of the record value `E` in host memory, or null.
   const clang::Expr *hostRecord(const clang::Expr *E);
   /// The tensor field `Target` (`out.boxes = v`) of a local host record is given `Value`.

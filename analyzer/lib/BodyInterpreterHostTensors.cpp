@@ -55,7 +55,17 @@ const Expr *BodyInterpreter::heldInHost(const Expr *Read) {
 bool BodyInterpreter::isTensorRecord(QualType T) {
   T = T.getNonReferenceType();
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-  if (!RD || !RD->hasDefinition() || Api.holdsTensors(T) || Api.isLibraryDecl(RD) || RD->getNumBases() != 0 ||
+  if (!RD)
+    return false;
+  // Asked at every declaration, call argument and field read: decided once per class.
+  auto [It, New] = TensorRecords.try_emplace(RD->getCanonicalDecl(), false);
+  if (New)
+    It->second = decideTensorRecord(T, RD);
+  return It->second;
+}
+
+bool BodyInterpreter::decideTensorRecord(QualType T, const CXXRecordDecl *RD) {
+  if (!RD->hasDefinition() || Api.holdsTensors(T) || Api.isLibraryDecl(RD) || RD->getNumBases() != 0 ||
       Ctx().getSourceManager().isInSystemHeader(RD->getLocation()))
     return false;
   // A method could store a device tensor in a field behind the analysis's back.

@@ -2,8 +2,9 @@
 // checked file, where they are explicitly instantiated: the traversal reaches instantiations
 // from the template's first declaration, which is in the header, so their bodies were checked
 // nowhere (a generic speculative-decoding loop had no finding at all). They are checked where
-// they are defined, once per line however many instantiations there are.
-// RUN-ARGS: --graph-region=spec::generate --graph-region=spec::Drafter::accept
+// they are defined, once per line however many instantiations there are; a member of a class
+// template instantiated only by its use here (Scorer<TinyLm>::best) is checked too.
+// RUN-ARGS: --graph-region=spec::generate --graph-region=spec::Drafter::accept --graph-region=spec::rank
 #include "templated_decoders.h" // in testdata/rewrite/include: outside the checked file's project folder
 #include <torch/torch.h>
 
@@ -22,7 +23,7 @@ std::vector<int64_t> generate(Model &model, torch::Tensor prompt, int64_t max_ne
     // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
       break;
     ids = torch::cat({ids, torch::tensor({{next}}).to(ids.device())}, 1);
-    // CHECK-MESSAGES: :[[@LINE-1]]:52: warning: 'to' copies a tensor built in host memory ('tensor', line 24) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    // CHECK-MESSAGES: :[[@LINE-1]]:52: warning: 'to' copies a tensor built in host memory ('tensor', line 25) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
   }
   return out;
 }
@@ -35,6 +36,14 @@ template <typename Model> int64_t Drafter<Model>::accept(const torch::Tensor &dr
   // CHECK-MESSAGES: :[[@LINE-2]]:38: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
     ++n;
   return n;
+}
+
+template <typename Model> float Scorer<Model>::best(const torch::Tensor &logits) { return logits.max().item<float>(); }
+// CHECK-MESSAGES: :[[@LINE-1]]:104: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+
+float rank(const torch::Tensor &logits) {
+  Scorer<TinyLm> scorer;
+  return scorer.best(logits);
 }
 
 template std::vector<int64_t> generate<TinyLm>(TinyLm &, torch::Tensor, int64_t, int64_t);

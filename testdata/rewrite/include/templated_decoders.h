@@ -28,4 +28,9 @@ private:
   Model &model_;
 };
 
+/// Used, not explicitly instantiated: its member is instantiated implicitly where it is called.
+template <typename Model> struct Scorer {
+  float best(const torch::Tensor &logits);
+};
+
 } // namespace spec
