@@ -1,7 +1,7 @@
 // A size, shape, bound or k computed from a host value read from a tensor: the result's shape
 // follows the data, which a static graph cannot hold. Which arguments are sizes comes from the
 // `size_args` of the pack entries; `length_args` name host data whose number of elements is
-// the size (`torch::tensor(keep)`).
+// the size (`torch::tensor(keep)`, the parts of `torch::stack(parts)`).
 #include "DataDependentSizeCheck.h"
 
 #include "HostOnlyTensors.h"
@@ -21,7 +21,8 @@ const CheckInfo &DataDependentSizeCheck::checkInfo() {
       "Finds arguments at the size positions of tensor operations (zeros/arange/full sizes, "
       "view/reshape shapes, slice and narrow bounds, topk's k, Slice(a, b)) that depend on a "
       "tensor value copied to the host, and host data whose number of elements follows tensor "
-      "values where it becomes a tensor (torch::tensor(v)). The result's shape then changes with the data: a trace "
+      "values where it becomes a tensor (torch::tensor(v), torch::stack(parts) of a list filled "
+      "under a condition on tensor data). The result's shape then changes with the data: a trace "
       "freezes the size seen while tracing, and a CUDA graph needs every shape fixed at capture.",
       "Use sizes from tensor metadata (x.size(0)) or constants, and express value-dependent "
       "selections with masks (torch::where, masked_fill) over a fixed-size tensor.",
@@ -40,18 +41,20 @@ void DataDependentSizeCheck::run(AnalysisContext &Ctx) {
       [&](const ApiCall &Call) {
         if (Host && Host->staysOnHost(Call))
           return;
-        // `torch::tensor(keep)`: as many elements as `keep` holds.
+        // `torch::tensor(keep)`: as many elements as `keep` holds; `torch::stack(parts)`: as
+        // many slices as `parts` holds.
         std::set<unsigned> Lengths;
         for (const ApiEntry *E : Call.Entries)
-          if (E->hasTag("size_argument"))
-            Lengths.insert(E->LengthArgs.begin(), E->LengthArgs.end());
+          Lengths.insert(E->LengthArgs.begin(), E->LengthArgs.end());
         for (unsigned Pos : Lengths) {
           const Expr *Data = Call.arg(Pos);
           const TracedOrigin *O = Data ? Facts.lengthTaintOf(Data) : nullptr;
           if (!O)
             continue;
-          std::string Message = "'" + Call.Name + "' builds a tensor with one element per element of its host data, " +
-                                "whose number depends on " + dependenceOf(O) +
+          const std::string Parts = Call.hasTag("joins_inputs")
+                                        ? "' joins one part per element of its list, "
+                                        : "' builds a tensor with one element per element of its host data, ";
+          std::string Message = "'" + Call.Name + Parts + "whose number depends on " + dependenceOf(O) +
                                 "; the result's shape changes with the data, which a static graph cannot hold";
           Ctx.report(info(), Data->getBeginLoc(), Message, Call.Call, O, Data->getSourceRange());
           return;

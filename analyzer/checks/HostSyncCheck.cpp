@@ -269,10 +269,11 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
     // `torch::tensor(values, x.options())`: host values built straight on the device the options
     // name, the copy of `torch::tensor(values).to(x.device())` in one call. A factory that wraps
     // memory (`from_blob` given CUDA options wraps device memory) copies nothing; one that copies
-    // host values element by element says so with its length_args.
+    // host values element by element says so with its length_args. One number given so is
+    // filled on the device (`torch::tensor(0.f, torch::kCUDA)`), not copied.
     if (!Trace && Call.hasTag("host_data") && !inStaticInitializer(S, Ctx.ast()) &&
         llvm::any_of(Call.Entries, [](const ApiEntry *E) { return !E->LengthArgs.empty(); }) &&
-        placesOnDevice(Call, Ctx.api()) && !buildsNoElements(Call, Ctx.ast())) {
+        placesOnDevice(Call, Ctx.api()) && !buildsNoElements(Call, Ctx.ast()) && !buildsFromScalar(Call)) {
       Ctx.report(info(), Call.NameLoc,
                  "'" + Call.Name + "' builds a tensor from host values on the device its options name: a copy "
                  "from pageable memory, which synchronises with the host and cannot be captured in a CUDA graph",

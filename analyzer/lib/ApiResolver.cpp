@@ -496,13 +496,23 @@ const Expr *containerIteratedBy(const Expr *Arg) {
   return nullptr;
 }
 
+/// A record whose data members are all public numbers (`cv::Rect_`: x, y, width, height): its
+/// value_type names the type of its coordinates, not of elements it holds.
+static bool isNumberRecord(const CXXRecordDecl &RD) {
+  if (RD.field_empty())
+    return false;
+  return llvm::all_of(RD.fields(), [](const FieldDecl *F) {
+    return F->getAccess() == AS_public && F->getType()->isArithmeticType();
+  });
+}
+
 bool isHostContainerType(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition())
     return false;
   for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
     if (isa<TypedefNameDecl>(D))
-      return true;
+      return !isNumberRecord(*RD->getDefinition());
   return false;
 }
 

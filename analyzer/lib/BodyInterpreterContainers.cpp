@@ -19,6 +19,21 @@ namespace graphify::taint {
 
 using namespace clang;
 
+namespace {
+
+/// A standard container of integers or floating-point numbers (`std::vector<int>`).
+bool holdsNumbers(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !isHostContainerType(T))
+    return false;
+  for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
+    if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
+      return TD->getUnderlyingType()->isArithmeticType();
+  return false;
+}
+
+} // namespace
+
 std::optional<TaintValue> BodyInterpreter::containerCall(const ApiCall &C, const Expr *E,
                                                          llvm::ArrayRef<TaintValue> ArgV) {
   const auto *MD = dyn_cast<CXXMethodDecl>(C.Callee);
@@ -43,7 +58,11 @@ std::optional<TaintValue> BodyInterpreter::containerCall(const ApiCall &C, const
     emptyContainer(Obj, C.NameLoc, E);
     return {};
   }
-  TaintValue Stored, Count = countSince(Obj);
+  TaintValue Count = countSince(Obj);
+  // Numbers added under a condition on tensor data (`keep.push_back(b)` under `if (done[b])`):
+  // which numbers the list holds follows the data as much as how many, so a position read back
+  // from it (`for (int b : keep) out[b] = ...`) does too.
+  TaintValue Stored = holdsNumbers(Obj->getType()) ? Count : TaintValue{};
   const VarDecl *Root = rootVariable(Obj);
   for (unsigned I = 1; I < C.Args.size(); ++I) {
     QualType T = I - 1 < MD->getNumParams() ? MD->getParamDecl(I - 1)->getType() : C.Args[I]->getType();

@@ -61,6 +61,10 @@ void BodyInterpreter::declare(const VarDecl *VD) {
   }
   if (setContainer(VD, Init, VD->getLocation(), Init))
     return;
+  // A copy of a local struct whose fields were written one by one (`cv::Rect r; r.x = v;
+  // cv::Rect q = r;`): the copy holds what its fields do.
+  if (isHostRecord(VD))
+    V = join(V, recordFields(Init));
   setVar(VD, V, VD->getLocation(), Init, /*Strong=*/true);
   // `std::vector<float> wh = {w, h};`: as many elements as the list has, whatever they hold.
   if (isLocal(VD) && Api.isHostContainer(VD->getType()) && isBracedList(Init))

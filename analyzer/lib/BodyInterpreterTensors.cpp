@@ -412,7 +412,9 @@ TaintValue BodyInterpreter::dataLength(const ApiCall &C, const Expr *At, bool Re
       TaintValue L = sizeOf(Data, {});
       if (L.empty())
         continue;
-      L = step(L, Data->getBeginLoc(), At, "its number of elements is the size of the tensor '" + C.Name + "' builds");
+      L = step(L, Data->getBeginLoc(), At,
+               C.hasTag("joins_inputs") ? "its number of elements is the number of parts '" + C.Name + "' joins"
+                                        : "its number of elements is the size of the tensor '" + C.Name + "' builds");
       if (Record) {
         Facts.recordLength(C.arg(Pos), L.origin());
         use(L);

@@ -633,5 +633,13 @@ bool buildsNoElements(const ApiCall &Factory, ASTContext &Ast) {
   return false;
 }
 
+bool buildsFromScalar(const ApiCall &Factory) {
+  for (const ApiEntry *E : Factory.Entries)
+    for (unsigned Pos : E->LengthArgs)
+      if (const Expr *Data = Pos < Factory.Args.size() ? asWritten(Factory.Args[Pos]) : nullptr;
+          Data && Data->getType()->isArithmeticType())
+        return true;
+  return false;
+}
 
 } // namespace graphify

@@ -156,9 +156,15 @@ static std::optional<std::string> hostWorkObstacle(const Expr *Cond, const ApiMo
   if (After == Block->body_end())
     return std::nullopt;
   llvm::SmallVector<const Stmt *, 8> Rest(std::next(After), Block->body_end());
-  if (std::string Work = firstHostWork(Rest, Api, Ctx); !Work.empty())
+  if (std::string Work = firstHostWork(Rest, Api, Ctx); !Work.empty()) {
+    // `if (!active.any().item<bool>()) break;` ahead of host work: the early exit is what a graph
+    // cannot do; the host work after it leaves the region first.
+    if (auto Exit = loopExitObstacle(Cond, Ctx))
+      return *Exit + "; the host code the loop runs after the test (" + Work +
+             ") leaves the graph region first, since no graph holds it";
     return "the branch decides whether host code runs: " + Work + ", which no graph holds: move the test and that "
            "code out of the graph region, after the replay";
+  }
   return std::nullopt;
 }
 

@@ -113,10 +113,30 @@ bool SideEffectWalker::isOwnLocal(const VarDecl *V) const {
          V->getDeclContext() == Owner;
 }
 
+/// The local a write through element accesses lands in (`p[b][0] = v` writes into p), or null.
+static const VarDecl *elementWriteRoot(const Expr *Lhs, const ApiModel &Api) {
+  const Expr *E = stripAll(Lhs);
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+    if (!OC || OC->getOperator() != OO_Subscript || !Api.isTensor(OC->getArg(0)->getType()))
+      break;
+    E = stripAll(OC->getArg(0));
+  }
+  return E == stripAll(Lhs) ? nullptr : referencedVar(E);
+}
+
 std::optional<std::string> SideEffectWalker::checkAssignmentTarget(const Expr *Lhs) const {
   const VarDecl *V = referencedVar(Lhs);
   if (isOwnLocal(V))
     return std::nullopt;
+  // An element of a tensor the function made itself (`auto p = torch::zeros(...); p[b][0] = v;`):
+  // a tensor shares storage with what it was assigned from, so only a factory's that allocates
+  // (pure: not from_blob, which wraps the caller's memory) is its own.
+  if (const VarDecl *Root = elementWriteRoot(Lhs, Api); isOwnLocal(Root) && Root->getInit()) {
+    const Expr *Init = stripAll(Root->getInit());
+    if (Api.callHasTag(Init, "host_factory") && Api.callHasTag(Init, "pure"))
+      return std::nullopt;
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(stripAll(Lhs)))
     return "writes the field '" + ME->getMemberDecl()->getNameAsString() + "'";
   return "assigns to" + (V ? " '" + V->getNameAsString() + "'" : std::string(" a variable"));
@@ -162,14 +182,15 @@ std::optional<std::string> SideEffectWalker::checkCall(const CallExpr *C, const 
   // A read and the Scalar conversion that completes it (`x.item().toBool()`) are one host read.
   if (AllowHostReads && (Api.callHasTag(C, "data_dependent_output") || Api.callHasTag(C, "scalar_conversion")))
     return std::nullopt;
+  // A draw that runs where and as often as before draws the same numbers, and the check some
+  // draws read back first (`torch::multinomial(p, 1)`) fails where it failed before.
+  if (Ran == Evaluation::AsBefore && Api.callHasTag(C, "random"))
+    return std::nullopt;
   if (Api.callHasTag(C, "host_sync"))
     return "calls '" + Name + "', which reads the tensor on the host and may fail on the side not taken";
   if (Ran == Evaluation::Conditional)
     if (auto Why = valueHazard(C, Api))
       return Why;
-  // A draw that runs where and as often as before draws the same numbers.
-  if (Ran == Evaluation::AsBefore && Api.callHasTag(C, "random"))
-    return std::nullopt;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
     if (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator() ||
         MD->getOverloadedOperator() == OO_Equal)

@@ -8,10 +8,14 @@
 // and nothing between its declaration and the index_put_ has side effects (the mask is now
 // computed at the index_put_, not at the declaration); x is provably one-dimensional
 // (RankFacts.h), the only rank at which nonzero()'s positions and the mask fill the same elements.
+// A boolean mask whose shape is not known to be x's (a row mask over a matrix) is refused with the
+// recipe of a fill through it broadcast over the trailing dimensions.
 #include "lib/RankFacts.h"
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
 #include "lib/SingleUseLocal.h"
+
+#include "graphify/analyzer/Analysis.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
@@ -80,6 +84,15 @@ llvm::Expected<MaskedFill> analyse(const MatchResult &R, const ApiModel &Api) {
     F.ThroughNonzero = true;
   } else if (maskHasShapeOf(Index, F.Target, Body, Api)) {
     F.Mask = Index;
+  } else if ((Api.facts() && Api.facts()->isBoolMask(Index)) || isProvablyBoolean(Index, Api)) {
+    // A row mask (`logits.index_put_({~done}, v)` with done of [B] and logits of [B, V]) fills
+    // whole rows: the same as a fill through the mask given trailing dimensions of size 1,
+    // which this rule cannot prove the sizes for.
+    const std::string X = sourceText(F.Target, Ctx), M = sourceText(Index, Ctx);
+    return refuse("the mask '" + M + "' is not known to have the shape of '" + X +
+                  "'; if it covers its leading dimensions, fill through it broadcast, which reads nothing back: " +
+                  X + ".masked_fill_((" + M + ").view(<its sizes, then 1 per further dimension of " + X + ">), " +
+                  sourceText(F.Value, Ctx) + ") (TORCH_CHECK the sizes agree, a metadata test)");
   } else {
     return refuse("the index is neither nonzero() of a mask nor a mask with the shape of '" +
                   sourceText(F.Target, Ctx) + "'");

@@ -66,6 +66,7 @@ torch::Tensor stacked_tracks(const torch::Tensor &dets, std::vector<torch::Tenso
   // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: loop range depends on a tensor value read on the host; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
     boxes.push_back(t * 2);
   auto all = torch::stack(boxes, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: 'stack' joins one part per element of its list, whose number depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
   int64_t m = 0;
   for (int64_t j = 0; j < all.size(1); ++j)
     m += 1;

@@ -164,3 +164,26 @@ struct StaticOrders : torch::nn::Module {
     return parts[0] + weighted[0].second;
   }
 };
+
+// Rows kept under a test of tensor data, then written one by one: which rows the list holds
+// follows the data as much as how many, so each is a position read on the host. A list of every
+// row is not.
+struct KeptRows : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor done, torch::Tensor h) {
+    std::vector<int64_t> ended, every;
+    for (int64_t b = 0; b < h.size(0); ++b) {
+      every.push_back(b);
+      if (done[b].item<bool>())
+        ended.push_back(b);
+    }
+    auto saved = torch::zeros_like(h);
+    for (int64_t b : ended)
+      saved[b] = h[b];
+    // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: position argument of 'operator[]' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
+    // CHECK-MESSAGES: :[[@LINE-2]]:20: warning: position argument of 'operator[]' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
+    // CHECK-NOTES: :[[@LINE-7]]:15: note: added to 'ended' here
+    for (int64_t b : every)
+      saved[b] += 1;
+    return saved;
+  }
+};

@@ -3,7 +3,8 @@
 // size, a bound or a condition, it is data dependent. The variables a loop's head reads follow the
 // iteration, and counters declared inside a loop body start again each time: neither is reported.
 // Host data whose number of elements follows tensor values becomes a tensor of a data-dependent
-// shape (torch::tensor(keep)); sizes given to from_blob are sizes.
+// shape (torch::tensor(keep)), and so does a list of such a length joined (torch::stack(parts));
+// sizes given to from_blob are sizes.
 #include <graphify/annotations.h>
 #include <torch/torch.h>
 
@@ -19,7 +20,7 @@ GRAPHIFY_GRAPH_REGION torch::Tensor trim_to_kept(torch::Tensor order, const torc
   }
   return dets.slice(0, 0, kept);
   // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: size argument of 'slice' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
-  // CHECK-NOTES: :[[@LINE-8]]:3: note: 'kept' is written in the loop at line 14, whose trip count follows tensor data
+  // CHECK-NOTES: :[[@LINE-8]]:3: note: 'kept' is written in the loop at line 15, whose trip count follows tensor data
 }
 
 GRAPHIFY_GRAPH_REGION torch::Tensor count_confident(const torch::Tensor &scores, const torch::Tensor &boxes, float t) {
@@ -77,6 +78,23 @@ GRAPHIFY_GRAPH_REGION torch::Tensor gather_listed(const torch::Tensor &x, const 
   // CHECK-NOTES: :[[@LINE-4]]:12: note: the length of 'keep' follows tensor data from here
 }
 
+// The parts a loop keeps under a condition on tensor data, joined: one slice per part kept. A list
+// of one part per row is as long as the batch.
+GRAPHIFY_GRAPH_REGION torch::Tensor join_kept(const torch::Tensor &rows, const torch::Tensor &done) {
+  std::vector<torch::Tensor> live, every;
+  for (int64_t i = 0; i < rows.size(0); ++i) {
+    every.push_back(rows[i]);
+    if (!done[i].item<bool>())
+      // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+      // CHECK-MESSAGES: :[[@LINE-2]]:18: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+      live.push_back(rows[i]);
+  }
+  auto joined = torch::stack(live, 0) + torch::cat(every, 0).sum();
+  // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: 'stack' joins one part per element of its list, whose number depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
+  // CHECK-NOTES: :[[@LINE-2]]:30: note: its number of elements is the number of parts 'stack' joins
+  return joined;
+}
+
 GRAPHIFY_GRAPH_REGION torch::Tensor wrap_counted(const torch::Tensor &x, std::vector<float> &buf) {
   int64_t n = x.sum().item<int64_t>();
   // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
@@ -119,6 +137,6 @@ GRAPHIFY_GRAPH_REGION torch::Tensor half_extent(const torch::Tensor &box, torch:
   std::vector<float> wh = {w * 0.5f, h * 0.5f};
   std::vector<float> also{w, h, w};
   return torch::tensor(wh).to(dev) + torch::tensor(also).sum().to(dev);
-  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'to' copies a tensor built in host memory ('tensor', line 121) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
-  // CHECK-MESSAGES: :[[@LINE-2]]:64: warning: 'to' copies a tensor built in host memory ('tensor', line 121) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'to' copies a tensor built in host memory ('tensor', line 139) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+  // CHECK-MESSAGES: :[[@LINE-2]]:64: warning: 'to' copies a tensor built in host memory ('tensor', line 139) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
 }

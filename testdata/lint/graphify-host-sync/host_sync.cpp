@@ -92,6 +92,20 @@ struct PrintsIValues : torch::nn::Module {
   }
 };
 
+// multinomial checks its probabilities on the host before it draws one sample, or several without
+// replacement (its default); the exponential race it runs after the check reads nothing back.
+struct Sampler : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor logits) {
+    auto probs = logits.softmax(-1);
+    auto one = torch::multinomial(probs, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'multinomial' reads back whether its probabilities are valid, to raise on them; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto also = probs.multinomial(1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 'multinomial' reads back whether its probabilities are valid, to raise on them; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto raced = (probs / torch::empty_like(probs).exponential_(1)).argmax(-1, true);
+    return one + also + raced;
+  }
+};
+
 // Outside any graph region: a training loop may log values freely.
 void train(torch::nn::Module &model, torch::Tensor loss) {
   for (int epoch = 0; epoch < 3; ++epoch) {

@@ -139,3 +139,14 @@ struct OptionsPlacement : torch::nn::Module {
     return dets + offset + image.sum() + wrapped.sum();
   }
 };
+
+// One number given a device tensor's options is a 0-d tensor filled on that device (LibTorch's
+// scalar_tensor: an empty tensor and a fill), not a copy; a braced list of one is built in host
+// memory and copied.
+struct ScalarFill : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor logits, float floor) {
+    auto low = torch::tensor(floor, logits.options());
+    auto listed = torch::tensor({floor}, logits.options()); // CHECK-MESSAGES: :[[@LINE]]:19: warning: 'tensor' builds a tensor from host values on the device its options name: a copy from pageable memory, which synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    return torch::maximum(logits, low) + listed;
+  }
+};

@@ -35,7 +35,7 @@ torch::Tensor noisy(torch::Tensor x) {
 }
 
 torch::Tensor sampled(torch::Tensor p) {
-  if (p.min().item<float>() >= 0) // EXPECT-NO-FIX: ^the then branch calls 'multinomial', which draws random numbers
+  if (p.min().item<float>() >= 0) // EXPECT-NO-FIX: ^the then branch calls 'multinomial', which reads the tensor on the host and may fail on the side not taken
     return p.multinomial(1);
   return p;
 }

@@ -147,7 +147,8 @@ std::optional<llvm::SmallVector<const clang::Expr *, 4>> argumentParts(const cla
                                                                        const clang::CXXConstructExpr *&Constructed);
 
 /// Whether `T` is a host container: a class with a `value_type` member (the standard Container
-/// and optional interface: vector, string, map, deque, optional, span). The taint analysis keeps
+/// and optional interface: vector, string, map, deque, optional, span), unless its data members
+/// are all public numbers (cv::Rect_, cv::Point_, cv::Size_ are records). The taint analysis keeps
 /// its length apart from its elements; the recipes call a value stored into one "collected on the
 /// host".
 bool isHostContainerType(clang::QualType T);

@@ -85,6 +85,10 @@ bool placesOnDevice(const ApiCall &Factory, const ApiResolver &Api);
 /// a copy of it moves nothing and waits for nothing.
 bool buildsNoElements(const ApiCall &Factory, clang::ASTContext &Ast);
 
+/// Whether the host data the factory copies is one number (`torch::tensor(0.5f, opts)`): LibTorch
+/// makes that a 0-d tensor filled on the device it names (at::scalar_tensor), with no copy.
+bool buildsFromScalar(const ApiCall &Factory);
+
 /// Whether the `device_transfer` call copies self to host memory: `cpu()` (tagged host_sync), or
 /// a destination that names the CPU.
 bool copiesToHost(const ApiCall &Call);

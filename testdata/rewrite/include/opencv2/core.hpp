@@ -1,7 +1,8 @@
 // A stand-in for OpenCV's core module in the goldens: the image class and the array wrappers its
 // functions take, declared as OpenCV declares them (cv::Mat holds host pixels and a shape; a
 // function takes cv::InputArray and writes cv::OutputArray, both built from a cv::Mat by a
-// converting constructor). Declarations only: the goldens are analysed, not linked.
+// converting constructor; Rect_, Point_ and Size_ name their coordinates' type value_type; m.t()
+// is a cv::MatExpr). Declarations only: the goldens are analysed, not linked.
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -15,6 +16,7 @@ namespace cv {
 typedef unsigned char uchar;
 
 template <typename T> struct Size_ {
+  typedef T value_type;
   Size_() = default;
   Size_(T width, T height) : width(width), height(height) {}
   T width = 0, height = 0;
@@ -22,6 +24,7 @@ template <typename T> struct Size_ {
 using Size = Size_<int>;
 
 template <typename T> struct Rect_ {
+  typedef T value_type;
   Rect_() = default;
   Rect_(T x, T y, T width, T height) : x(x), y(y), width(width), height(height) {}
   T x = 0, y = 0, width = 0, height = 0;
@@ -40,6 +43,7 @@ struct MatSize {
 };
 
 class Mat;
+class MatExpr;
 class _InputArray {
 public:
   _InputArray(const Mat &m);
@@ -60,6 +64,7 @@ typedef const _InputOutputArray &InputOutputArray;
 typedef const _OutputArray &OutputArrayOfArrays;
 
 template <typename T> struct Point_ {
+  typedef T value_type;
   Point_() = default;
   Point_(T x, T y) : x(x), y(y) {}
   T x = 0, y = 0;
@@ -85,7 +90,7 @@ public:
   Mat row(int y) const;
   Mat col(int x) const;
   Mat clone() const;
-  Mat t() const;
+  MatExpr t() const;
   void copyTo(OutputArray m) const;
   void convertTo(OutputArray m, int rtype, double alpha = 1, double beta = 0) const;
   Mat &setTo(InputArray value);
@@ -104,6 +109,12 @@ public:
   int cols = 0;
   uchar *data = nullptr;
   MatSize size;
+};
+
+// The lazy result of matrix arithmetic (`m.t()`), made into a cv::Mat by its conversion.
+class MatExpr {
+public:
+  operator Mat() const;
 };
 
 Mat operator*(const Mat &a, double s);
