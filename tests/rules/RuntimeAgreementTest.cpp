@@ -64,6 +64,8 @@ std::vector<Probe> probes() {
       {"inverse", 0, false, [](Inputs &) { (void)gfy::eye(2).inverse(); }},
       {"torch::linalg::inv", 0, false, [](Inputs &) { (void)gfy::linalg::inv(gfy::eye(2)); }},
       {"torch::nn::utils::clip_grad_norm_", 0, false, [](Inputs &I) { gfy::nn::utils::clip_grad_norm_(I.Params, 1.0); }},
+      // One sample: the probabilities' check is read back first, as LibTorch's is.
+      {"multinomial", 2, false, [](Inputs &I) { (void)gfy::multinomial(gfy::softmax(I.X, 0), 1); }},
       {"where", 1, false, [](Inputs &I) { (void)gfy::where(I.Mask); }},
       {"index", 0, true, [](Inputs &I) { (void)I.X.index({I.Mask}); }},
       {"index_put_", 0, true, [](Inputs &I) { I.X.index_put_({I.Mask}, 0.0); }},

@@ -14,7 +14,7 @@ Tensor Tensor::masked_select(const Tensor &mask, SL loc) const { return gfy::mas
 Tensor Tensor::nonzero(SL loc) const { return gfy::nonzero(*this, loc); }
 Tensor Tensor::bernoulli() const { return gfy::bernoulli(*this); }
 Tensor Tensor::bernoulli(double p) const { return gfy::bernoulli(*this, p); }
-Tensor Tensor::multinomial(int64_t num_samples, bool replacement) const { return gfy::multinomial(*this, num_samples, replacement); }
+Tensor Tensor::multinomial(int64_t num_samples, bool replacement, SL loc) const { return gfy::multinomial(*this, num_samples, replacement, loc); }
 Tensor Tensor::add(const Tensor &other, const Scalar &alpha) const { return gfy::add(*this, other, alpha); }
 Tensor Tensor::add(const Scalar &other, const Scalar &alpha) const { return gfy::add(*this, other, alpha); }
 Tensor Tensor::sub(const Tensor &other, const Scalar &alpha) const { return gfy::sub(*this, other, alpha); }

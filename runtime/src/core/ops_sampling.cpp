@@ -21,13 +21,13 @@ Tensor exponential_draws(IntArrayRef sizes, const TensorOptions &options) {
 // Multinomial with replacement, as LibTorch's CPU kernel: per row the normalised cumulative
 // distribution (its last entry set to 1), and each uniform draw u takes the first category
 // whose cumulative probability is >= u.
-Tensor multinomial_with_replacement(const Tensor &rows, int64_t n_sample) {
+Tensor multinomial_with_replacement(const Tensor &rows, int64_t n_sample, SL loc) {
   Tensor p = rows.to(kDouble);
-  GFY_CHECK(p.ge(0).all().item<bool>(), "invalid multinomial distribution (encountering probability entry < 0)");
-  GFY_CHECK(isfinite(p).all().item<bool>(),
+  GFY_CHECK(p.ge(0).all().item<bool>(loc), "invalid multinomial distribution (encountering probability entry < 0)");
+  GFY_CHECK(isfinite(p).all().item<bool>(loc),
             "invalid multinomial distribution (encountering probability entry = infinity or NaN)");
   Tensor total = p.sum(-1, /*keepdim=*/true);
-  GFY_CHECK(total.gt(0).all().item<bool>(), "invalid multinomial distribution (sum of probabilities <= 0)");
+  GFY_CHECK(total.gt(0).all().item<bool>(loc), "invalid multinomial distribution (sum of probabilities <= 0)");
   const int64_t categories = p.size(-1);
   Tensor cdf = cumsum(p, -1).div(total).narrow(-1, 0, categories - 1);
   cdf = cat({cdf, ones({p.size(0), 1}, p.options())}, -1);
@@ -37,7 +37,9 @@ Tensor multinomial_with_replacement(const Tensor &rows, int64_t n_sample) {
 
 } // namespace
 
-Tensor multinomial(const Tensor &self, int64_t num_samples, bool replacement) {
+// The checks read the probabilities back, as LibTorch's do: under capture the refusal names the
+// caller's line (`loc`), not this file's.
+Tensor multinomial(const Tensor &self, int64_t num_samples, bool replacement, SL loc) {
   check_defined(self, "self");
   GFY_CHECK(self.dim() > 0 && self.dim() <= 2, "prob_dist must be 1 or 2 dim");
   GFY_CHECK(self.is_floating_point(), "multinomial only supports floating-point dtypes for input, got: ",
@@ -55,13 +57,13 @@ Tensor multinomial(const Tensor &self, int64_t num_samples, bool replacement) {
     result = empty({rows.size(0), num_samples}, TensorOptions(kLong).device(self.device()));
   } else if (!replacement || num_samples == 1) {
     // LibTorch's fast path (the Gumbel-max trick with exponential draws): argmax / top-k of p / q.
-    GFY_CHECK((self.max().lt(INFINITY) & self.min().ge(0)).item<bool>(),
+    GFY_CHECK((self.max().lt(INFINITY) & self.min().ge(0)).item<bool>(loc),
               "probability tensor contains either `inf`, `nan` or element < 0");
-    GFY_CHECK(!rows.sum(1).eq(0).any().item<bool>(), "invalid multinomial distribution (sum of probabilities <= 0)");
+    GFY_CHECK(!rows.sum(1).eq(0).any().item<bool>(loc), "invalid multinomial distribution (sum of probabilities <= 0)");
     Tensor q = rows.div(exponential_draws(rows.sizes(), rows.options()));
     result = num_samples == 1 ? q.argmax(-1, /*keepdim=*/true) : std::get<1>(q.topk(num_samples, -1));
   } else {
-    result = multinomial_with_replacement(rows, num_samples);
+    result = multinomial_with_replacement(rows, num_samples, loc);
   }
   return one_row ? result.squeeze(0) : result;
 }

@@ -48,7 +48,7 @@ Tensor randperm(int64_t n, const TensorOptions &options = kLong);
 Tensor randn(IntArrayRef size, const TensorOptions &options = {});
 /// Category indices drawn from each row of `probs` (1-d or 2-d, unnormalised, floating); without
 /// replacement every index of a row is distinct. LibTorch's checks and messages.
-Tensor multinomial(const Tensor &probs, int64_t num_samples, bool replacement = false);
+Tensor multinomial(const Tensor &probs, int64_t num_samples, bool replacement = false, SL loc = SL::current());
 /// 0 or 1 per element, 1 with the probability `p` holds (floating), or with probability `prob`.
 Tensor bernoulli(const Tensor &p);
 /// Normal draws: mean and std as tensors (broadcast) or numbers; the last form takes a size.
