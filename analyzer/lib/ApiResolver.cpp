@@ -3,6 +3,7 @@
 // names come from the packs, and only the call *form* (method, function, operator, constructor)
 // is decided in C++.
 #include "graphify/analyzer/ApiResolver.h"
+#include "graphify/analyzer/ContainerElement.h"
 
 #include "graphify/analyzer/SuppressionKernel.h"
 
@@ -320,10 +321,8 @@ bool ApiResolver::holdsHostArrays(QualType T) const {
   const auto *RD = T->getAsCXXRecordDecl();
   if (!RD || !isHostContainerType(T) || isHostArray(T))
     return false;
-  for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
-    if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
-      return isHostArray(TD->getUnderlyingType());
-  return false;
+  const QualType Element = containerValueType(T);
+  return !Element.isNull() && isHostArray(Element);
 }
 
 const ApiFlavor *ApiResolver::moduleFlavor(const CXXRecordDecl *RD) const {
@@ -510,10 +509,7 @@ bool isHostContainerType(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition())
     return false;
-  for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
-    if (isa<TypedefNameDecl>(D))
-      return !isNumberRecord(*RD->getDefinition());
-  return false;
+  return !containerValueType(T).isNull() && !isNumberRecord(*RD->getDefinition());
 }
 
 } // namespace graphify

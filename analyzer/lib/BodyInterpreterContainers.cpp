@@ -3,6 +3,7 @@
 // to what the caller passed.
 #include "BodyInterpreter.h"
 
+#include "graphify/analyzer/ContainerElement.h"
 #include "graphify/analyzer/HostOrigin.h"
 
 #include <clang/AST/DeclTemplate.h>
@@ -23,13 +24,7 @@ namespace {
 
 /// A standard container of integers or floating-point numbers (`std::vector<int>`).
 bool holdsNumbers(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !isHostContainerType(T))
-    return false;
-  for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
-    if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
-      return TD->getUnderlyingType()->isArithmeticType();
-  return false;
+  return isHostContainerType(T) && containerValueType(T)->isArithmeticType();
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "CallTargetsDetail.h"
 
 #include "graphify/analyzer/ApiResolver.h"
+#include "graphify/analyzer/ContainerElement.h"
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -51,19 +52,16 @@ bool CallTargets::isCallableContainer(QualType T) {
   const SourceManager &SM = RD->getASTContext().getSourceManager();
   if (!SM.isInSystemHeader(SM.getFileLoc(RD->getLocation())))
     return false;
-  for (const NamedDecl *ND : RD->lookup(&RD->getASTContext().Idents.get("value_type"))) {
-    const auto *TD = dyn_cast<TypedefNameDecl>(ND);
-    if (!TD)
-      continue;
-    QualType V = TD->getUnderlyingType().getCanonicalType();
-    if (isCallableHolder(V))
-      return true;
-    if (const auto *Pair = dyn_cast_or_null<ClassTemplateSpecializationDecl>(V->getAsCXXRecordDecl()))
-      if (Pair->getTemplateArgs().size() == 2 && Pair->getTemplateArgs()[1].getKind() == TemplateArgument::Type &&
-          isCallableHolder(Pair->getTemplateArgs()[1].getAsType()))
-        return true;
-  }
-  return false;
+  const QualType Element = containerValueType(T);
+  if (Element.isNull())
+    return false;
+  const QualType V = Element.getCanonicalType();
+  if (isCallableHolder(V))
+    return true;
+  // A map's element is a pair whose second holds the callable.
+  const auto *Pair = dyn_cast_or_null<ClassTemplateSpecializationDecl>(V->getAsCXXRecordDecl());
+  return Pair && Pair->getTemplateArgs().size() == 2 && Pair->getTemplateArgs()[1].getKind() == TemplateArgument::Type &&
+         isCallableHolder(Pair->getTemplateArgs()[1].getAsType());
 }
 
 namespace calltargets {

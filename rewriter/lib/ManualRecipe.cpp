@@ -9,9 +9,11 @@
 #include "ExprUtil.h"
 #include "HostWork.h"
 #include "Safety.h"
+#include "UseRecipe.h"
 
 #include "graphify/analyzer/Analysis.h"
 #include "graphify/analyzer/ApiResolver.h"
+#include "graphify/analyzer/ContainerElement.h"
 #include "graphify/analyzer/Check.h"
 #include "graphify/analyzer/HostOrigin.h"
 
@@ -101,17 +103,13 @@ bool storesElements(const CXXMethodDecl *MD, QualType Container) {
   if (const FunctionDecl *Pattern = MD->getTemplateInstantiationPattern())
     if (llvm::any_of(Pattern->parameters(), [](const ParmVarDecl *P) { return P->isParameterPack(); }))
       return true;
-  const auto *RD = Container.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD)
+  const QualType Element = containerValueType(Container);
+  if (Element.isNull())
     return false;
-  for (const NamedDecl *D : RD->lookup(&RD->getASTContext().Idents.get("value_type")))
-    if (const auto *TD = dyn_cast<TypedefNameDecl>(D)) {
-      const QualType Element = TD->getUnderlyingType().getCanonicalType().getUnqualifiedType();
-      return llvm::any_of(MD->parameters(), [&](const ParmVarDecl *P) {
-        return P->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType() == Element;
-      });
-    }
-  return false;
+  const QualType Unqualified = Element.getCanonicalType().getUnqualifiedType();
+  return llvm::any_of(MD->parameters(), [&](const ParmVarDecl *P) {
+    return P->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType() == Unqualified;
+  });
 }
 
 /// An element access: `a[i]` on an array or pointer, or an overloaded operator[] (an accessor).
@@ -376,43 +374,6 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
   return Ends();
 }
 
-/// The recipe for a host read whose value the findings `Uses` (check id, line) report: the most
-/// constraining use first — a branch no select can express, a size, a position, a trip count, a
-/// branch.
-std::string recipeForUse(const std::vector<std::pair<std::string, unsigned>> &Uses, const BlockedBranches &Blocked) {
-  auto LineOf = [&](llvm::StringRef Check) -> unsigned {
-    for (const auto &[Id, Line] : Uses)
-      if (Id == Check)
-        return Line;
-    return 0;
-  };
-  // A branch no select can express blocks first: what the value decides through it (a count
-  // the branch advances, then used as a size) cannot be graphed either.
-  for (const auto &[Id, L] : Uses)
-    if (Id == "graphify-data-dependent-branch" && Blocked.count(L))
-      return "the value read here decides a branch (line " + std::to_string(L) + ") that no select can express: " +
-             Blocked.at(L);
-  if (unsigned L = LineOf("graphify-data-dependent-size"))
-    return "the value read here becomes a size (line " + std::to_string(L) +
-           "): a static graph cannot take a size from the data; allocate to a static upper bound, keep the "
-           "count as a 0-d tensor and mask the entries past it (the padded form), instead of reading it";
-  if (unsigned L = LineOf("graphify-data-dependent-position"))
-    return "the value read here becomes a position (line " + std::to_string(L) +
-           "): index on the device with the tensor itself (index_select, gather, index_put_ with a long "
-           "tensor) instead of reading it to the host";
-  if (unsigned L = LineOf("graphify-data-dependent-loop"))
-    return "the value read here decides how many times a loop runs (line " + std::to_string(L) +
-           "): loop to a static bound and mask the updates of finished iterations, keeping the value a "
-           "0-d tensor";
-  if (unsigned L = LineOf("host-code"))
-    return "the value read here is used by host code (the loop at line " + std::to_string(L) +
-           " holds no tensor): move the read, and that code, out of the graph region, after the replay";
-  if (unsigned L = LineOf("graphify-data-dependent-branch"))
-    return "the value read here decides a branch (line " + std::to_string(L) +
-           "): keep it a 0-d tensor, compute both sides and select with torch::where(cond, a, b)";
-  return "";
-}
-
 /// The condition of the `if` whose condition holds `Anchor` (or is it), or null.
 const Expr *enclosingIfCondition(const Stmt *Anchor, ASTContext &Ctx) {
   if (const auto *If = dyn_cast_or_null<IfStmt>(Anchor))
@@ -565,7 +526,7 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   // A host read: what its value becomes decides the form (reported where it is used), unless the
   // read copies the whole tensor into a host buffer, whose code moves out with it.
   if (!F.ValueUses.empty() && Use != Consumer::MemoryCopy)
-    if (std::string R = recipeForUse(F.ValueUses, Blocked); !R.empty())
+    if (std::string R = recipeForUse(F.ValueUses, Blocked, Use == Consumer::HostBuffer || Use == Consumer::HostObject); !R.empty())
       return R;
   // A position stays a position wherever the element it picks goes: the fix is the device index.
   if (F.CheckId == "graphify-data-dependent-position")

@@ -264,3 +264,22 @@ void dump_scores(const torch::Tensor &scores, ScoreWriter &writer) {
   auto c = scores.contiguous();
   writer.write(c.data_ptr<float>(), 4); // EXPECT-RECIPE: the tensor's memory is handed to host code
 }
+
+// A tracker that scores on the host: the reads go into a host vector, a host argmax over it moves
+// the centre, and a later method tests the centre. The vector is the first thing to change, not
+// the branch the argmax reaches (the twenty-first set's tracker).
+struct CentreTracker {
+  float cx = 0;
+  int cols = 8;
+  void clamp_centre() {
+    if (cx > cols - 1) // EXPECT-NO-FIX: the branch runs host code
+      printf("clamped\n");
+  }
+  void update(const torch::Tensor &response, const std::vector<float> &penalty) {
+    std::vector<float> scored;
+    for (size_t i = 0; i < penalty.size(); ++i)
+      scored.push_back(response[i].item<float>() * penalty[i]); // EXPECT-RECIPE: the value is collected into a host container
+    cx += static_cast<float>(std::max_element(scored.begin(), scored.end()) - scored.begin());
+    clamp_centre();
+  }
+};
