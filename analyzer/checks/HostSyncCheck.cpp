@@ -21,14 +21,51 @@ using namespace clang;
 
 namespace {
 
-/// The taint of the host data a host-built tensor is made of (`keep` in `torch::tensor(keep)`,
-/// `ids.data()` in `from_blob(ids.data(), ...)`) when it holds values read from tensors: the copy
-/// is then half of a round trip, device to host and back. Sizes of selections are not values.
-const TracedOrigin *hostDataTaint(const Expr *Origin, const TaintFacts &Facts) {
-  llvm::SmallVector<const Stmt *, 16> Work{Origin};
+/// The function whose body holds `S` (a lambda's call operator for code in a lambda), or null.
+const FunctionDecl *functionHolding(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    if (const auto *FD = Parents[0].get<FunctionDecl>())
+      return FD;
+    if (const auto *L = Parents[0].get<LambdaExpr>())
+      return L->getCallOperator();
+    Parents = Ctx.getParents(Parents[0]);
+  }
+  return nullptr;
+}
+
+/// Whether the variables `S` names are all parameters of `Helper` (and it names one): `v`,
+/// `v.data()`, the ArrayRef built from `v`.
+bool madeOfParameters(const Stmt *S, const FunctionDecl *Helper) {
+  bool Any = false;
+  llvm::SmallVector<const Stmt *, 8> Work{S};
+  while (!Work.empty()) {
+    const Stmt *C = Work.pop_back_val();
+    if (!C)
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(C); DRE && isa<VarDecl>(DRE->getDecl())) {
+      const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+      if (!P || P->getDeclContext() != Helper)
+        return false;
+      Any = true;
+    }
+    if (isa<CXXThisExpr>(C))
+      return false;
+    for (const Stmt *Child : C->children())
+      Work.push_back(Child);
+  }
+  return Any;
+}
+
+/// The first traced taint in `Root` that is a value (not a selection's size). A parameter of
+/// `Helper` is skipped: its fact joins every call site's argument, and only this site's matters.
+const TracedOrigin *valueTaintIn(const Stmt *Root, const TaintFacts &Facts, const FunctionDecl *Helper) {
+  llvm::SmallVector<const Stmt *, 16> Work{Root};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
     if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (Helper && isa<Expr>(S) && madeOfParameters(S, Helper))
       continue;
     if (const auto *E = dyn_cast<Expr>(S))
       if (const TracedOrigin *O = Facts.tracedTaintOf(E); O && !O->SizeOfSelection)
@@ -37,6 +74,22 @@ const TracedOrigin *hostDataTaint(const Expr *Origin, const TaintFacts &Facts) {
       Work.push_back(C);
   }
   return nullptr;
+}
+
+/// The taint of the host data a host-built tensor is made of (`keep` in `torch::tensor(keep)`,
+/// `ids.data()` in `from_blob(ids.data(), ...)`) when it holds values read from tensors: the copy
+/// is then half of a round trip, device to host and back. Sizes of selections are not values.
+/// Built in a helper (`to_tensor(v).to(device)`), the data is what this call site hands it: the
+/// helper's own reads, and the arguments of the copy's receiver.
+const TracedOrigin *hostDataTaint(const Expr *Origin, const ApiCall &Copy, const TaintFacts &Facts,
+                                  ASTContext &Ctx) {
+  const FunctionDecl *Helper = functionHolding(Origin, Ctx);
+  if (!Helper || Helper == functionHolding(Copy.Call, Ctx))
+    return valueTaintIn(Origin, Facts, nullptr);
+  if (const TracedOrigin *Own = valueTaintIn(Origin, Facts, Helper))
+    return Own;
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Copy.Call);
+  return MC ? valueTaintIn(MC->getImplicitObjectArgument(), Facts, nullptr) : nullptr;
 }
 
 /// Whether a `true` is among the call's boolean arguments (non_blocking in to() and cuda()).
@@ -314,7 +367,7 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
                        (RoundTrip ? "back " : "") +
                        "to the device; a copy from pageable memory synchronises with the host and cannot "
                        "be captured in a CUDA graph",
-                   &S, hostDataTaint(Origin, Facts));
+                   &S, hostDataTaint(Origin, Call, Facts, Ctx.ast()));
         return;
       }
       What = "'" + Call.Name + "' copies the tensor to host memory";

@@ -276,9 +276,12 @@ void BodyInterpreter::writeField(const VarDecl *Base, const FieldDecl *F, TaintV
   if (F->getType()->isArithmeticType() || F->getType()->isEnumeralType())
     noteFieldWritten(F);
   V = step(V, Loc, At, std::string(Verb) + " '" + nameOf(F) + "' here");
-  if (V.tainted() && !A.FieldTaint.count(F))
+  // Only region code's writes make the TU-wide fact: what code outside the regions leaves in a
+  // field (a tracker's other method, a setup step) is there when a region starts, an input of
+  // the captured call like a host parameter, fixed for its replay.
+  if (V.tainted() && InRegion && !A.FieldTaint.count(F))
     A.FieldTaint[F] = V.origin();
-  if (Whole && Api.isHostContainer(F->getType()) && V.tainted() && !A.FieldSizes.count(F))
+  if (Whole && InRegion && Api.isHostContainer(F->getType()) && V.tainted() && !A.FieldSizes.count(F))
     A.FieldSizes[F] = V.origin();
   if (Base && !isLocal(Base))
     return;

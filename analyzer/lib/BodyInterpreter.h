@@ -372,6 +372,9 @@ private:
   /// is in pageable host memory (built from host copies, returned so by a helper, passed so by
   /// every call); `out.boxes` is then a host tensor.
   bool isTensorRecord(clang::QualType T);
+  /// Whether `Callee`, defined in no unit the analysis sees, returns a tensor it can only have
+  /// built in host memory (given host data, no tensor and no placement).
+  bool buildsFromHostDataElsewhere(const clang::FunctionDecl *Callee);
   bool decideTensorRecord(clang::QualType T, const clang::CXXRecordDecl *RD);
   llvm::DenseMap<const clang::CXXRecordDecl *, bool> TensorRecords;
   /// The call that put every tensor of the record value `E` in host memory, or null.
@@ -528,6 +531,9 @@ private:
   /// The local host array whose region of interest `E` is (`dst(roi)`, `dst(cv::Rect(...))`: a
   /// view sharing dst's pixels), or null.
   const clang::VarDecl *hostArrayViewed(const clang::Expr *E);
+  /// Whether a parameter of type `Param` is a plain non-const reference to a host array (`Mat&`),
+  /// which a call the packs shape (host_array_shape) only writes.
+  bool isOutputArrayParam(clang::QualType Param) const;
   /// Whether a parameter of type `Param` is an output wrapper (cv::OutputArray: a class that
   /// wraps a non-const host array), whatever constructor converted the argument.
   bool writesThroughWrapper(clang::QualType Param) const;

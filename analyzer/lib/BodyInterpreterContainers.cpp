@@ -282,10 +282,11 @@ TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary
                               : std::to_string(Param);
       std::string Note = "passed to " + Name + " as '" + PName + "' here";
       auto Entry = [&](TaintValue V) { return step(V, C.Args[I]->getBeginLoc(), C.Call, Note).origin(); };
-      // A container passed whole (a local, a field of the object), also by value (a copy keeps
-      // the length apart too); not a helper's result, which is a value of this call alone.
+      // A container passed whole (a local, a field of the object, a helper's result: `to_tensor(
+      // window_of(best, 4))`), also by value (a copy keeps the length apart too).
       const Expr *Whole = skipValueWrappers(C.Args[I]);
-      auto Parts = isa<DeclRefExpr>(Whole) || isa<MemberExpr>(Whole) ? containerParts(Whole) : std::nullopt;
+      auto Parts = isa<DeclRefExpr>(Whole) || isa<MemberExpr>(Whole) || isa<CallExpr>(Whole) ? containerParts(Whole)
+                                                                                          : std::nullopt;
       if (!Parts && viewedTensor(C.Args[I])) // a host view: its elements, and its tensor's rows
         Parts = std::make_pair(Value[I], viewedLength(C.Args[I]));
       if (Parts) {
@@ -349,6 +350,20 @@ std::optional<std::pair<TaintValue, TaintValue>> BodyInterpreter::containerParts
   if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD) && Api.isHostContainer(VD->getType()))
       return std::make_pair(S.get({VD, nullptr}), S.get(sizeKey(VD)));
+  // `std::vector<uint8_t> flags(n, 0)`: n elements, each the value given (told by the
+  // constructor's signature: a count, then an element of the container's value_type).
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E); CE && CE->getNumArgs() >= 1 && Api.isHostContainer(CE->getType())) {
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    const QualType Element = containerValueType(CE->getType());
+    auto IsElement = [&](unsigned I) {
+      return I < Ctor->getNumParams() && !Element.isNull() &&
+             Ctor->getParamDecl(I)->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType() ==
+                 Element.getCanonicalType().getUnqualifiedType();
+    };
+    if (Ctor->getNumParams() >= 1 && Ctor->getParamDecl(0)->getType()->isIntegerType() &&
+        (CE->getNumArgs() == 1 || IsElement(1)))
+      return std::make_pair(CE->getNumArgs() > 1 ? eval(CE->getArg(1)) : TaintValue{}, eval(CE->getArg(0)));
+  }
   // An element of a list of host arrays: the list's elements, and their shapes.
   if (const VarDecl *List = hostArrayListOf(E))
     return std::make_pair(S.get({List, nullptr}), S.get(sizeKey(List)));

@@ -242,6 +242,8 @@ TaintValue BodyInterpreter::evalOverloadedAssignment(const CXXOperatorCallExpr *
         return V;
   if (Op->getOperator() == OO_Equal && setContainerField(LHS, Op->getArg(1), Op))
     return V;
+  // `flags[i] = true` through a proxy (std::vector<bool>) under a test of tensor data.
+  V = join(V, writtenUnderControl(LHS, Op, "set"));
   assign(LHS, V, Op);
   return V;
 }
@@ -335,15 +337,24 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   TaintValue All;
   for (const TaintValue &V : ArgV)
     All = join(All, V);
-  TaintValue Inputs;
-  for (unsigned I = First; I < ArgV.size(); ++I)
-    Inputs = join(Inputs, ArgV[I]);
-  // What the call writes through its outputs may come from its object too (`src.copyTo(dst)`).
-  const TaintValue Written = All;
   // A host array the packs say how the call shapes (cv::resize to a constant cv::Size) is
   // replaced whole, however clean or tainted the inputs; one it makes (clone) or constructs
   // keeps its shape apart too.
   std::optional<TaintValue> Shape = writtenShape(*C, ArgV);
+  // What the call writes through its outputs may come from its object too (`src.copyTo(dst)`),
+  // not from an array it only writes (`cap >> frame`: a plain `Mat&` of such a call, where an
+  // array it also reads comes as an InputArray or InputOutputArray).
+  auto OnlyWritten = [&](unsigned I) {
+    return Shape && I >= First && I - First < Callee->getNumParams() &&
+           isOutputArrayParam(Callee->getParamDecl(I - First)->getType());
+  };
+  TaintValue Inputs, Written;
+  for (unsigned I = 0; I < ArgV.size(); ++I)
+    if (!OnlyWritten(I)) {
+      Written = join(Written, ArgV[I]);
+      if (I >= First)
+        Inputs = join(Inputs, ArgV[I]);
+    }
   if (Shape && Api.isHostArray(E->getType()))
     ReturnedContainers[E] = {All, *Shape};
   noteConstructedArray(*C, E, ArgV, All);
@@ -462,8 +473,17 @@ void BodyInterpreter::taintObject(const Expr *Obj, TaintValue V, SourceLocation 
         writeField(Root, F, V, Loc, At, /*Strong=*/false, /*Whole=*/false, "added to");
       return;
     }
-  if (const VarDecl *Root = rootVariable(O))
-    setVar(Root, V, Loc, At, /*Strong=*/false, "added to '" + nameOf(Root) + "' here");
+  const VarDecl *Root = rootVariable(O);
+  if (!Root)
+    return;
+  // A method called on an element (`promises[i].set_value(v)`): the elements hold the value, the
+  // container's length does not follow it.
+  const auto *Whole = dyn_cast<DeclRefExpr>(O);
+  if (!(Whole && Whole->getDecl() == Root) && isLocal(Root) && Api.isHostContainer(Root->getType())) {
+    writeKey({Root, nullptr}, step(V, Loc, At, "added to an element of '" + nameOf(Root) + "' here"), /*Strong=*/false);
+    return;
+  }
+  setVar(Root, V, Loc, At, /*Strong=*/false, "added to '" + nameOf(Root) + "' here");
 }
 
 void BodyInterpreter::analyzeLambda(const LambdaExpr *LE) {

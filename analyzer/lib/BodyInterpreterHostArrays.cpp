@@ -105,6 +105,11 @@ bool BodyInterpreter::writeHostArray(const Expr *Target, TaintValue Elements, Ta
   return true;
 }
 
+bool BodyInterpreter::isOutputArrayParam(QualType Param) const {
+  return Param->isLValueReferenceType() && !Param.getNonReferenceType().isConstQualified() &&
+         Api.isHostArray(Param.getNonReferenceType());
+}
+
 bool BodyInterpreter::writesThroughWrapper(QualType Param) const {
   const CXXRecordDecl *RD = Param.getNonReferenceType()->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition())

@@ -28,7 +28,9 @@ const Expr *BodyInterpreter::heldInHost(const Expr *Read) {
       auto Mine = A.Summaries.find(key(Callee));
       return Mine != A.Summaries.end() && Mine->second.ReturnsHost ? CE : nullptr;
     }
-    const FunctionSummary *Sum = A.Program ? A.importedSummary(Callee) : nullptr;
+    if (!A.Program)
+      return buildsFromHostDataElsewhere(Callee) ? CE : nullptr;
+    const FunctionSummary *Sum = A.importedSummary(Callee);
     return Sum && Sum->ReturnsHost ? CE : nullptr;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Read)) {
@@ -50,6 +52,24 @@ const Expr *BodyInterpreter::heldInHost(const Expr *Read) {
   if (!isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
     return nullptr;
   return S.HostTensors.lookup(F);
+}
+
+bool BodyInterpreter::buildsFromHostDataElsewhere(const FunctionDecl *Callee) {
+  // A free function of the project defined in another file (`torch::Tensor image_to_tensor(const
+  // cv::Mat &)`), outside whole-program mode: given host data and no tensor, device or options,
+  // the tensor it returns can only come from a factory that names no device, in host memory.
+  if (isa<CXXMethodDecl>(Callee) && !cast<CXXMethodDecl>(Callee)->isStatic())
+    return false;
+  if (!Api.isTensor(Callee->getReturnType()))
+    return false;
+  bool HostData = false;
+  for (const ParmVarDecl *P : Callee->parameters()) {
+    QualType T = P->getType();
+    if (Api.isTensor(T) || Api.holdsTensors(T) || Api.isPlacementType(T) || isTensorRecord(T))
+      return false;
+    HostData = HostData || Api.isHostContainer(T) || T->isPointerType();
+  }
+  return HostData;
 }
 
 bool BodyInterpreter::isTensorRecord(QualType T) {
@@ -205,6 +225,10 @@ void BodyInterpreter::notePassedForRebinding(const ApiCall &C, unsigned First) {
   if (First == 1 && !C.Args.empty() && isa<CXXThisExpr>(C.Args[0]->IgnoreParenImpCasts()))
     forgetFieldsOthersRebind();
   auto Sum = A.Summaries.find(key(C.Callee));
+  // A function whose body no unit shows (`scale_boxes(boxes, ...)` defined in another file,
+  // outside whole-program mode) is taken to work on the tensor in place, where it is: rebinding
+  // a caller's tensor to another device is what project helpers rarely do.
+  const bool Unseen = !C.Callee->hasBody() && !(A.Program && A.importedSummary(C.Callee));
   llvm::SmallVector<std::pair<const VarDecl *, const Expr *>, 2> Left;
   for (unsigned I = 0; I < C.Callee->getNumParams() && First + I < C.Args.size(); ++I) {
     QualType T = C.Callee->getParamDecl(I)->getType();
@@ -222,7 +246,9 @@ void BodyInterpreter::notePassedForRebinding(const ApiCall &C, unsigned First) {
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     if (!VD || !isLocal(VD))
       continue;
-    const Expr *Host = Sum != A.Summaries.end() && I < Sum->second.OutHost.size() ? Sum->second.OutHost[I] : nullptr;
+    const Expr *Host = Unseen                                                       ? S.HostTensors.lookup(VD)
+                       : Sum != A.Summaries.end() && I < Sum->second.OutHost.size() ? Sum->second.OutHost[I]
+                                                                                    : nullptr;
     if (const ParmVarDecl *From = A.placeholderParam(Host))
       Host = First + From->getFunctionScopeIndex() < C.Args.size()
                  ? hostResident(C.Args[First + From->getFunctionScopeIndex()])

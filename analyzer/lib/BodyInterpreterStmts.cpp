@@ -161,7 +161,10 @@ TaintValue BodyInterpreter::elementWrittenUnderControl(const Expr *Target, const
   if (!Root || !isLocal(Root) || (Root->getType()->isReferenceType() && !isa<ParmVarDecl>(Root)))
     return {};
   QualType T = Root->getType().getNonReferenceType();
-  if (Api.isTensor(T) || Api.holdsTensors(T) || !(Api.isHostContainer(T) || T->isConstantArrayType()))
+  // `sup[j] = 1` through a pointer to host numbers (a buffer's data() handed to a helper) writes
+  // the caller's elements as well.
+  const bool NumberPointer = T->isPointerType() && T->getPointeeType()->isArithmeticType();
+  if (Api.isTensor(T) || Api.holdsTensors(T) || !(Api.isHostContainer(T) || T->isConstantArrayType() || NumberPointer))
     return {};
   if (!WrittenInLoop.empty())
     WrittenInLoop.back().insert({Root, nullptr});

@@ -635,8 +635,13 @@ void BodyInterpreter::rebindTensor(const Decl *D, const Expr *Init) {
     S.Masks.insert(D);
   else
     S.Masks.erase(D);
+  // `at::Tensor tok;` holds no tensor yet: joined with a host tensor (given in a loop that may
+  // not run), it is that tensor.
+  const auto *Empty = dyn_cast_or_null<CXXConstructExpr>(Init);
   if (const Expr *Host = Init ? hostResident(Init) : nullptr)
     S.HostTensors[D] = Host;
+  else if (Empty && Empty->getNumArgs() == 0)
+    S.HostTensors[D] = nullptr;
   else
     S.HostTensors.erase(D);
 }

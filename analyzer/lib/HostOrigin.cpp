@@ -355,12 +355,13 @@ bool elementsOnlyRead(const VarDecl *VD, const ApiResolver &Api) {
     if (!S)
       continue;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD) {
-      // Read: `grid[i]` or `grid.at(i)`, not assigned to (`grid[0] = x.cuda()` moves it).
+      // Read: `grid[i]`, `grid.at(i)` or `std::get<0>(best)`, not assigned to (`grid[0] =
+      // x.cuda()` moves it).
       const auto *Element = dyn_cast_or_null<Expr>(Parent);
       if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(Element); MC && MC->getMethodDecl() &&
                                                                         MC->getMethodDecl()->isConst())
         continue; // size(), empty()
-      if (!Element || listIndexed(Element, Api) == nullptr)
+      if (!Element || (listIndexed(Element, Api) == nullptr && tupleElementOf(Element) == nullptr))
         return false;
       if (const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(GrandParent);
           Assign && Assign->isAssignmentOp() && Assign->getArg(0)->IgnoreImplicit() == Element)

@@ -82,7 +82,8 @@ bool isSizeQuery(const CXXMethodDecl &MD) {
 
 bool isElementRead(const CXXMethodDecl &MD) {
   QualType R = MD.getReturnType();
-  return (R->isLValueReferenceType() || R->isPointerType()) &&
+  // A subscript may return a proxy by value (std::vector<bool>'s bit reference).
+  return (R->isLValueReferenceType() || R->isPointerType() || MD.getOverloadedOperator() == OO_Subscript) &&
          llvm::all_of(MD.parameters(), [](const ParmVarDecl *P) {
            return !P->getType()->isReferenceType() && P->getType()->isIntegerType();
          });

@@ -73,6 +73,15 @@ bool isPlainValue(const Expr *E, const ApiModel &Api) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
     return MC->getNumArgs() == 0 && MC->getMethodDecl() && Api.isLibraryDecl(MC->getMethodDecl()) &&
            isPlainValue(MC->getImplicitObjectArgument(), Api);
+  // `*m_device` through a pointer or a standard smart pointer (a const operator of the standard
+  // library, which runs no user code): the object pointed at.
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
+    return isPlainValue(U->getSubExpr(), Api);
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && (OC->getOperator() == OO_Star || OC->getOperator() == OO_Arrow) && OC->getNumArgs() == 1) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+    return MD && MD->isConst() && MD->getParent()->isInStdNamespace() && isPlainValue(OC->getArg(0), Api);
+  }
   return false;
 }
 

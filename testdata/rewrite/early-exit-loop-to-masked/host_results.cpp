@@ -283,3 +283,25 @@ struct CentreTracker {
     clamp_centre();
   }
 };
+
+// A helper that builds the tensor from what each call site hands it: an upload of values the code
+// computes is a plain copy, one of values read from a tensor a round trip (the other call site's
+// data is not this one's).
+static torch::Tensor as_tensor(const std::vector<float> &v) { return torch::tensor(v); }
+
+static std::vector<float> ramp(int n) {
+  std::vector<float> r;
+  for (int i = 0; i < n; ++i)
+    r.push_back(0.5f * static_cast<float>(i));
+  return r;
+}
+
+torch::Tensor uploads(const torch::Tensor &score, std::vector<float> &log) {
+  auto a = as_tensor(ramp(4)).to(torch::kCUDA); // EXPECT-RECIPE: the tensor is built in pageable host memory and copied to the device
+  std::vector<float> crop;
+  const float s = score.max().item<float>();
+  for (int i = 0; i < 4; ++i)
+    crop.push_back(s * static_cast<float>(i));
+  log.push_back(s);
+  return a + as_tensor(crop).to(torch::kCUDA); // EXPECT-RECIPE: the host data copied here holds values read from tensors \(line 302\), a round trip
+}
