@@ -79,6 +79,7 @@ struct Detector : torch::nn::Module {
     // CHECK-NOTES: :[[@LINE-8]]:38: note: selection whose length depends on the values made here
       total += scores[confident[k]].item<float>();
       // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+      // CHECK-MESSAGES: :[[@LINE-2]]:16: warning: 'operator[]' reads its 0-d index tensor back to the host (LibTorch's operator[](Tensor) calls item()); the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
       ++k;
     }
     return kept.sum() + picked.sum() + total;

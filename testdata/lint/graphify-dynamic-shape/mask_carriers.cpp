@@ -1,6 +1,7 @@
 // Masks stay masks through layout and device changes, through concatenation and through
 // selections of their elements (a row of a batch of masks), and indexing with operator[] is
-// indexing: each use below has a data-dependent output shape.
+// indexing: each use below has a data-dependent output shape. LibTorch's operator[] given a tensor
+// also reads it back with item() (a 0-d position; a mask of more elements throws there).
 #include <torch/torch.h>
 
 struct Carriers : torch::nn::Module {
@@ -13,11 +14,13 @@ struct Carriers : torch::nn::Module {
     // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
     auto c = x[x > 0];
     // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'operator[]' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+    // CHECK-MESSAGES: :[[@LINE-2]]:14: warning: 'operator[]' reads its 0-d index tensor back to the host (LibTorch's operator[](Tensor) calls item()); the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
     auto both = torch::cat({keep, scores < 0.1});
     auto d = torch::cat({x, x}).index({both});
     // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
     auto e = x[keep.clone()];
     // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'operator[]' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+    // CHECK-MESSAGES: :[[@LINE-2]]:14: warning: 'operator[]' reads its 0-d index tensor back to the host (LibTorch's operator[](Tensor) calls item()); the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
     auto batch = scores.unsqueeze(0) > 0.5;
     auto r = x.index({batch[0]});
     // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
@@ -29,6 +32,7 @@ struct Carriers : torch::nn::Module {
     auto f = x.index({keep.to(torch::kLong)});
     auto g = x.index({torch::cat({keep, scores})});
     auto h = x[scores.argmax()];
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'operator[]' reads its 0-d index tensor back to the host (LibTorch's operator[](Tensor) calls item()); the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
     return r.sum() + s.sum() + l.sum() + a.sum() + b.sum() + c.sum() + d.sum() + e.sum() + f.sum() + g.sum() + h.sum();
   }
 };

@@ -4,8 +4,9 @@
 // the tensor from what its call site hands it (another site's data is not this one's), a field a
 // method outside the regions writes (it is there when a region starts, an input), a helper
 // defined in another file given an image, and results of host copies taken from a tuple or
-// handed to a helper defined elsewhere that works in place.
-// RUN-ARGS: --graph-region=stream --graph-region=Tracker::init --graph-region=Tracker::track --graph-region=decode --graph-region=upload
+// handed to a helper defined elsewhere that works in place; and a top-p cutoff whose tensor index
+// LibTorch's operator[] reads back.
+// RUN-ARGS: --graph-region=stream --graph-region=Tracker::init --graph-region=Tracker::track --graph-region=decode --graph-region=upload --graph-region=top_p_cutoff
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 #include <torch/torch.h>
@@ -20,7 +21,7 @@ void stream(cv::VideoCapture &cap, torch::Tensor prev_mask) {
     cap >> frame;
     cv::resize(frame, frame, cv::Size(640, 640));
     auto x = torch::from_blob(frame.data, {1, frame.rows, frame.cols, 3}, torch::kByte).to(torch::kCUDA);
-    // CHECK-MESSAGES: :[[@LINE-1]]:89: warning: 'to' copies a tensor built in host memory ('from_blob', line 22) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    // CHECK-MESSAGES: :[[@LINE-1]]:89: warning: 'to' copies a tensor built in host memory ('from_blob', line 23) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
     auto mask = (x.sum(-1) > prev_mask).to(torch::kU8).to(torch::kCPU);
     // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: 'to' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
     cv::Mat m(640, 640, CV_8UC1);
@@ -58,9 +59,9 @@ struct Tracker {
   void init(const Box &roi) {
     target = roi;
     anchors = to_tensor(ratios(5)).to(torch::kCUDA);
-    // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: 'to' copies a tensor built in host memory ('tensor', line 43) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: 'to' copies a tensor built in host memory ('tensor', line 44) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
     window = to_tensor(window_of(target, 4)).to(torch::kCUDA);
-    // CHECK-MESSAGES: :[[@LINE-1]]:46: warning: 'to' copies a tensor built in host memory ('tensor', line 43) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    // CHECK-MESSAGES: :[[@LINE-1]]:46: warning: 'to' copies a tensor built in host memory ('tensor', line 44) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
   }
 
   void recenter(const torch::Tensor &score) {
@@ -77,7 +78,7 @@ struct Tracker {
     for (int i = 0; i < 4; ++i)
       crop.push_back(shift * static_cast<float>(i));
     return to_tensor(crop).to(torch::kCUDA);
-    // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'to' copies a tensor built in host memory ('tensor', line 43) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'to' copies a tensor built in host memory ('tensor', line 44) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
   }
 };
 
@@ -89,7 +90,7 @@ void scale_boxes(torch::Tensor &boxes, float gain);
 
 torch::Tensor upload(const cv::Mat &img, const torch::Tensor &x) {
   auto a = image_to_tensor(img).unsqueeze(0).to(torch::kCUDA);
-  // CHECK-MESSAGES: :[[@LINE-1]]:46: warning: 'to' copies a tensor that 'image_to_tensor' (line 91) returns in host memory to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+  // CHECK-MESSAGES: :[[@LINE-1]]:46: warning: 'to' copies a tensor that 'image_to_tensor' (line 92) returns in host memory to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
   auto b = normalized(x).to(torch::kCUDA);
   return a + b;
 }
@@ -111,4 +112,12 @@ float decode(const torch::Tensor &pred, float thresh) {
   scale_boxes(top, 2.f);
   auto a_top = top.accessor<float, 2>();
   return a_conf[a_order[0]] + static_cast<float>(a_cls[0]) + a_top[0][0] + (thresh > 0 ? 1.f : 0.f);
+}
+
+// A top-p cutoff picked with a tensor index: LibTorch's operator[](Tensor) reads the index back
+// with item(); an integer position reads nothing.
+torch::Tensor top_p_cutoff(const torch::Tensor &sorted_probs, const torch::Tensor &cumulative, int64_t first) {
+  auto cutoff = sorted_probs[torch::argmax(cumulative)];
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'operator[]' reads its 0-d index tensor back to the host (LibTorch's operator[](Tensor) calls item()); the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  return cutoff + sorted_probs[first];
 }
