@@ -21,22 +21,22 @@ using namespace clang;
 
 namespace {
 
-/// The function whose body holds `S` (a lambda's call operator for code in a lambda), or null.
-const FunctionDecl *functionHolding(const Stmt *S, ASTContext &Ctx) {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  while (!Parents.empty()) {
+/// The body of the function or lambda that holds `S`, or null.
+const Stmt *enclosingBody(const Stmt &S, ASTContext &Ast) {
+  DynTypedNodeList Parents = Ast.getParents(S);
+  for (unsigned Depth = 0; Depth < 256 && !Parents.empty(); ++Depth) {
     if (const auto *FD = Parents[0].get<FunctionDecl>())
-      return FD;
+      return FD->getBody();
     if (const auto *L = Parents[0].get<LambdaExpr>())
-      return L->getCallOperator();
-    Parents = Ctx.getParents(Parents[0]);
+      return L->getBody();
+    Parents = Ast.getParents(Parents[0]);
   }
   return nullptr;
 }
 
-/// Whether the variables `S` names are all parameters of `Helper` (and it names one): `v`,
-/// `v.data()`, the ArrayRef built from `v`.
-bool madeOfParameters(const Stmt *S, const FunctionDecl *Helper) {
+/// Whether the variables `S` names are all parameters of the function whose body is `Helper` (and
+/// it names one): `v`, `v.data()`, the ArrayRef built from `v`.
+bool madeOfParameters(const Stmt *S, const Stmt *Helper) {
   bool Any = false;
   llvm::SmallVector<const Stmt *, 8> Work{S};
   while (!Work.empty()) {
@@ -45,7 +45,8 @@ bool madeOfParameters(const Stmt *S, const FunctionDecl *Helper) {
       continue;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(C); DRE && isa<VarDecl>(DRE->getDecl())) {
       const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
-      if (!P || P->getDeclContext() != Helper)
+      const auto *Owner = P ? dyn_cast<FunctionDecl>(P->getDeclContext()) : nullptr;
+      if (!Owner || Owner->getBody() != Helper)
         return false;
       Any = true;
     }
@@ -58,8 +59,9 @@ bool madeOfParameters(const Stmt *S, const FunctionDecl *Helper) {
 }
 
 /// The first traced taint in `Root` that is a value (not a selection's size). A parameter of
-/// `Helper` is skipped: its fact joins every call site's argument, and only this site's matters.
-const TracedOrigin *valueTaintIn(const Stmt *Root, const TaintFacts &Facts, const FunctionDecl *Helper) {
+/// the function whose body is `Helper` is skipped: its fact joins every call site's argument, and
+/// only this site's matters.
+const TracedOrigin *valueTaintIn(const Stmt *Root, const TaintFacts &Facts, const Stmt *Helper) {
   llvm::SmallVector<const Stmt *, 16> Work{Root};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
@@ -83,8 +85,8 @@ const TracedOrigin *valueTaintIn(const Stmt *Root, const TaintFacts &Facts, cons
 /// helper's own reads, and the arguments of the copy's receiver.
 const TracedOrigin *hostDataTaint(const Expr *Origin, const ApiCall &Copy, const TaintFacts &Facts,
                                   ASTContext &Ctx) {
-  const FunctionDecl *Helper = functionHolding(Origin, Ctx);
-  if (!Helper || Helper == functionHolding(Copy.Call, Ctx))
+  const Stmt *Helper = enclosingBody(*Origin, Ctx);
+  if (!Helper || Helper == enclosingBody(*Copy.Call, Ctx))
     return valueTaintIn(Origin, Facts, nullptr);
   if (const TracedOrigin *Own = valueTaintIn(Origin, Facts, Helper))
     return Own;
@@ -136,19 +138,6 @@ bool inStaticInitializer(const Stmt &S, ASTContext &Ast) {
     Parents = Ast.getParents(Parents[0]);
   }
   return false;
-}
-
-/// The body of the function or lambda that holds `S`, or null.
-const Stmt *enclosingBody(const Stmt &S, ASTContext &Ast) {
-  DynTypedNodeList Parents = Ast.getParents(S);
-  for (unsigned Depth = 0; Depth < 256 && !Parents.empty(); ++Depth) {
-    if (const auto *FD = Parents[0].get<FunctionDecl>())
-      return FD->getBody();
-    if (const auto *L = Parents[0].get<LambdaExpr>())
-      return L->getBody();
-    Parents = Ast.getParents(Parents[0]);
-  }
-  return nullptr;
 }
 
 /// Every reference to `V` in `Body`.

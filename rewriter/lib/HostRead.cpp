@@ -16,21 +16,14 @@ namespace graphify::rewriter {
 
 namespace {
 
-/// Whether the call is a method on a tensor the analysis knows is in host memory (`data_ptr()`
-/// of a CPU tensor a helper fills with memcpy): nothing leaves the device there.
-bool inHostMemory(const ApiCall &Call, const ApiModel &Api) {
-  return Call.IsMethod && Call.arg(0) && Api.facts() && Api.facts()->hostMemoryOrigin(Call.arg(0));
-}
-
 std::optional<HostRead> search(const Stmt *S, const FunctionDecl *Self, const ApiModel &Api, ASTContext &Ctx,
                                int Depth) {
   if (!S || Depth > 3)
     return std::nullopt;
   if (const auto *E = dyn_cast<Expr>(S))
     if (auto Call = Api.resolver().resolve(E))
-      if ((Call->hasTag("host_sync") || Call->hasTag("data_dependent_output") ||
-           (Call->hasTag("device_transfer") && copiesToHost(*Call))) &&
-          !inHostMemory(*Call, Api))
+      if (Call->hasTag("host_sync") || Call->hasTag("data_dependent_output") ||
+          (Call->hasTag("device_transfer") && copiesToHost(*Call)))
         return HostRead{E, E};
   if (const auto *CE = dyn_cast<CallExpr>(S))
     if (const FunctionDecl *Callee = CE->getDirectCallee();

@@ -136,21 +136,6 @@ public:
     return findExpr(S, [&](const Expr *E) { return !Api.isTensorExpr(E) && Api.facts()->taintOf(E); });
   }
 
-  /// Whether the value `E` in the body's statement `St` follows a read that this function makes
-  /// only after `St` (a field a later call of the function's own code writes, as the analysis
-  /// keeps fields for the whole unit): when `St` runs, nothing has been read yet.
-  bool readOnlyLater(const Expr *E, const Stmt *St) const {
-    const TaintOrigin *O = Api.facts() ? Api.facts()->taintOf(E) : nullptr;
-    const SourceManager &SM = Ctx.getSourceManager();
-    if (!O || !O->Source || !F.getBody())
-      return false;
-    const SourceLocation Read = SM.getExpansionLoc(O->Source->getBeginLoc());
-    const SourceRange Body = F.getBody()->getSourceRange();
-    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Body.getBegin()), Read) &&
-           SM.isBeforeInTranslationUnit(Read, SM.getExpansionLoc(Body.getEnd())) &&
-           SM.isBeforeInTranslationUnit(SM.getExpansionLoc(St->getEndLoc()), Read);
-  }
-
   /// Whether `S` computes new values with the tensor API: not only metadata (`numel()`), layout
   /// and views (`contiguous()`, `view`, `select`) or a dtype or device change (`to(kInt)`) — a
   /// core of those alone captures nothing worth a graph.
@@ -264,7 +249,7 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
     }
     // A value that follows tensor data, read where this file does not show it (a helper of
     // another file that returns `argmax(s).item().toInt()`, known from its summary): a scalar read.
-    if (const Expr *E = S.taintedValue(Stmts[I]); E && !S.readOnlyLater(E, Stmts[I])) {
+    if (const Expr *E = S.taintedValue(Stmts[I])) {
       Read = HostReadAt{E, false};
       Cut = I;
       break;

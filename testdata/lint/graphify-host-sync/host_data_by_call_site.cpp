@@ -1,12 +1,12 @@
 // Where the data of a host-to-device copy comes from, and where a host tensor stays, as the
 // twenty-second held-out set's detectors and trackers write it: a camera frame grabbed into an
-// image that last iteration's mask was blended into (the grab replaces it), a helper that builds
-// the tensor from what its call site hands it (another site's data is not this one's), a field a
-// method outside the regions writes (it is there when a region starts, an input), a helper
-// defined in another file given an image, and results of host copies taken from a tuple or
-// handed to a helper defined elsewhere that works in place; and a top-p cutoff whose tensor index
-// LibTorch's operator[] reads back.
-// RUN-ARGS: --graph-region=stream --graph-region=Tracker::init --graph-region=Tracker::track --graph-region=decode --graph-region=upload --graph-region=top_p_cutoff
+// image last iteration's mask was blended into (the grab replaces its pixels and shape), a helper
+// that builds the tensor from what its call site hands it (not what another site does), a field
+// a method outside the regions writes (there when a region starts: an input), a helper defined
+// in another file given an image, results of host copies taken from a tuple or handed to a
+// helper defined elsewhere that works in place, a helper's returned list handed to another, and
+// a top-p cutoff whose tensor index LibTorch's operator[] reads back.
+// RUN-ARGS: --graph-region=stream --graph-region=Tracker::init --graph-region=Tracker::track --graph-region=decode --graph-region=upload --graph-region=top_p_cutoff --graph-region=shifted_window
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 #include <torch/torch.h>
@@ -19,7 +19,7 @@ void stream(cv::VideoCapture &cap, torch::Tensor prev_mask) {
   cv::Mat frame;
   for (int step = 0; step < 8; ++step) {
     cap >> frame;
-    cv::resize(frame, frame, cv::Size(640, 640));
+    cv::GaussianBlur(frame, frame, cv::Size(3, 3), 0);
     auto x = torch::from_blob(frame.data, {1, frame.rows, frame.cols, 3}, torch::kByte).to(torch::kCUDA);
     // CHECK-MESSAGES: :[[@LINE-1]]:89: warning: 'to' copies a tensor built in host memory ('from_blob', line 23) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
     auto mask = (x.sum(-1) > prev_mask).to(torch::kU8).to(torch::kCPU);
@@ -120,4 +120,19 @@ torch::Tensor top_p_cutoff(const torch::Tensor &sorted_probs, const torch::Tenso
   auto cutoff = sorted_probs[torch::argmax(cumulative)];
   // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'operator[]' reads its 0-d index tensor back to the host (LibTorch's operator[](Tensor) calls item()); the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
   return cutoff + sorted_probs[first];
+}
+
+// A helper's list handed straight to another helper: values read from the score, in a number of
+// elements the code fixes, so the tensor to_tensor builds has a static size.
+static std::vector<float> steps_of(float s, int n) {
+  std::vector<float> out;
+  for (int i = 0; i < n; ++i)
+    out.push_back(s * static_cast<float>(i));
+  return out;
+}
+
+torch::Tensor shifted_window(const torch::Tensor &score) {
+  return to_tensor(steps_of(score.max().item<float>(), 4)).to(torch::kCUDA);
+  // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+  // CHECK-MESSAGES: :[[@LINE-2]]:60: warning: 'to' copies a tensor built in host memory ('tensor', line 44) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
 }
