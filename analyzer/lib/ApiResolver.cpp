@@ -83,6 +83,16 @@ static bool declaredIn(const FunctionDecl *FD, llvm::ArrayRef<std::string> Fragm
   return false;
 }
 
+// The argument's value when the compiler can fold it to an integer (`1`, `true`, a constexpr).
+static std::optional<int64_t> integerConstant(const Expr *Arg, const ASTContext &Ctx) {
+  if (!Arg || Arg->isValueDependent() || !Arg->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!Arg->EvaluateAsInt(R, Ctx, Expr::SE_NoSideEffects))
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
 void ApiResolver::dropUntypedForms(ApiCall &C) const {
   const bool ReturnsPointer = C.Callee && C.Callee->getReturnType()->isPointerType();
   llvm::erase_if(C.Entries, [&](const ApiEntry *E) {
@@ -90,6 +100,9 @@ void ApiResolver::dropUntypedForms(ApiCall &C) const {
            (!E->DeclaredIn.empty() && (!C.Callee || !declaredIn(C.Callee, E->DeclaredIn))) ||
            llvm::any_of(E->TensorArgs, [&](unsigned P) {
              return P >= C.Args.size() || !isTensor(skipValueWrappers(C.Args[P])->getType());
+           }) ||
+           llvm::any_of(E->ArgEquals, [&](const std::pair<unsigned, int64_t> &PV) {
+             return PV.first >= C.Args.size() || !C.Callee || integerConstant(C.Args[PV.first], C.Callee->getASTContext()) != PV.second;
            });
   });
 }

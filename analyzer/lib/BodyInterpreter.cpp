@@ -71,9 +71,18 @@ void BodyInterpreter::seedFields() {
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   if (!MD || !MD->getParent())
     return;
-  for (const FieldDecl *F : MD->getParent()->fields())
+  for (const FieldDecl *F : MD->getParent()->fields()) {
     if (Api.isTensor(F->getType()) && F->hasInClassInitializer() && F->getInClassInitializer())
       noteFieldAtExit(F, hostResident(F->getInClassInitializer()));
+    // A list field every method fills with host tensors: its elements are, whenever a method starts.
+    if (!Api.isTensor(F->getType()) && Api.holdsTensors(F->getType())) {
+      auto [It, New] = A.HostFilledFieldLists.try_emplace(F, nullptr);
+      if (New)
+        It->second = hostFilledFieldList(F, Api);
+      if (It->second)
+        S.HostTensors[F] = It->second;
+    }
+  }
   for (const auto &[F, Origin] : A.FieldHostWrites)
     if (!A.FieldOtherWrites.contains(F))
       S.HostTensors[F] = Origin;

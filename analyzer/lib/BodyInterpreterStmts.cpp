@@ -136,7 +136,12 @@ TaintValue BodyInterpreter::writtenUnderControl(const Expr *Target, const Stmt *
     return step(throughControl(Under, /*KeepSize=*/false), FieldLoc, At,
                 std::string(Verb) + " here when a condition that follows tensor data holds");
   }
-  if (!(Field ? isHostRecord(VD) : isHostScalar(VD)) || !isLocal(VD))
+  // A number handed back through `int &count` (an NMS helper's kept count) is the caller's
+  // variable: written under a condition or in a loop that follows tensor data, it leaves so.
+  const bool ScalarOut = isa<ParmVarDecl>(VD) && VD->getType()->isLValueReferenceType() &&
+                         !VD->getType().getNonReferenceType().isConstQualified() &&
+                         VD->getType().getNonReferenceType()->isArithmeticType();
+  if (!(Field ? isHostRecord(VD) : (isHostScalar(VD) || ScalarOut)) || !isLocal(VD))
     return {};
   if (stepsALoop(VD)) {
     // What steps a loop follows its iterations, not a condition; but written in a loop nested in

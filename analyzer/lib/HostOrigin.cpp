@@ -399,7 +399,7 @@ const Stmt *explicitParent(const Expr *E, ASTContext &Ctx) {
 
 /// How one use of a list of tensors treats it: reads it, adds a tensor built in host memory
 /// (`Added`), or may put anything in it (nullopt).
-std::optional<const Expr *> listUse(const DeclRefExpr *Use, const ApiResolver &Api, ASTContext &Ctx) {
+std::optional<const Expr *> listUse(const Expr *Use, const ApiResolver &Api, ASTContext &Ctx) {
   const Stmt *P = explicitParent(Use, Ctx);
   // `parts[i]`, `parts.at(i)` read, not assigned to (`parts[0] = x.cuda()` moves it).
   if (const auto *Element = dyn_cast_or_null<Expr>(P); Element && listIndexed(Element, Api) &&
@@ -421,9 +421,13 @@ std::optional<const Expr *> listUse(const DeclRefExpr *Use, const ApiResolver &A
     for (const Expr *Arg : MC->arguments()) {
       if (Api.isTensor(skipValueWrappers(Arg)->getType())) {
         auto Origin = findHostOrigin(Arg, Api);
-        if (!Origin || Origin->Pinned)
+        // Or a copy to the CPU stored as it is made (`dets.emplace_back(kept.to(torch::kCPU))`).
+        const Expr *Copied = Origin ? nullptr : findHostResidentOrigin(Arg, Api, [](const Expr *) -> const Expr * {
+          return nullptr;
+        });
+        if ((!Origin || Origin->Pinned) && !Copied)
           return std::nullopt;
-        Added = Added ? Added : Origin->Factory;
+        Added = Added ? Added : (Copied ? Copied : Origin->Factory);
       } else if (!Arg->getType()->isIntegralOrEnumerationType()) {
         return std::nullopt;
       }
@@ -533,6 +537,46 @@ const Expr *hostFilledList(const VarDecl *VD, const ApiResolver &Api) {
       },
       Api);
   return Host ? First : nullptr;
+}
+
+const Expr *hostFilledFieldList(const FieldDecl *F, const ApiResolver &Api) {
+  const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
+  if (!RD || F->getAccess() == AS_public || !isListOfTensors(F->getType(), Api))
+    return nullptr;
+  ASTContext &Ctx = F->getASTContext();
+  const Expr *First = nullptr;
+  bool Host = true;
+  for (const CXXMethodDecl *MD : RD->methods()) {
+    const FunctionDecl *Def = nullptr;
+    if (!MD->hasBody(Def))
+      continue;
+    llvm::SmallVector<const Stmt *, 64> Work{Def->getBody()};
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->getMember() == F && Init->isWritten())
+          return nullptr; // initialised with tensors this walk does not classify (not the implicit empty list)
+    while (Host && !Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->getMemberDecl() == F) {
+        std::optional<const Expr *> Added;
+        if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+          Added = listUse(ME, Api, Ctx);
+        Host = Added.has_value();
+        First = First ? First : (Added ? *Added : nullptr);
+        continue;
+      }
+      if (isa<LambdaExpr>(S)) {
+        Host = false; // a closure may run elsewhere, after the method returned
+        break;
+      }
+      Work.append(S->child_begin(), S->child_end());
+    }
+    if (!Host)
+      return nullptr;
+  }
+  return First;
 }
 
 std::optional<HostOrigin> findHostOrigin(const Expr *E, const ApiResolver &Api) {

@@ -57,6 +57,8 @@ class TaintAnalysis::Impl {public:
   /// hostFilledList of each local list of tensors, computed once: a declaration is visited again
   /// on every round of a loop's fixpoint, and the answer walks the whole function.
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> HostFilledLists;
+  /// hostFilledFieldList of each list-of-tensors field, computed once.
+  llvm::DenseMap<const clang::FieldDecl *, const clang::Expr *> HostFilledFieldLists;
   llvm::DenseSet<const clang::FieldDecl *> FieldOtherWrites;
   /// storedOnlyVisibly of each local list of tensors, computed once (as HostFilledLists).
   llvm::DenseMap<const clang::VarDecl *, bool> VisibleStoreLists;

@@ -217,6 +217,46 @@ bool localFeedsOnlyTensorWork(const VarDecl *V, const Expr *Skip, ASTContext &Ct
 /// h.slice(0, 0, n) = h.slice(0, 0, n) * m;`): then it only moves device work to the host, and
 /// dropping it keeps everything on the device. The copy's own operand (`h` of
 /// `h = h.index_select(0, order).cpu()`) goes into the copy and is not a use.
+/// Whether `E` is returned as it is (through conversions and the copy a return makes).
+static bool returnedAsIs(const Expr *E, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  for (int Depth = 0; Depth < 6; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return false;
+    N = Parents[0];
+    if (N.get<ReturnStmt>())
+      return true;
+    const Expr *P = N.get<Expr>();
+    if (!P || !(isa<ImplicitCastExpr>(P) || isa<MaterializeTemporaryExpr>(P) || isa<CXXBindTemporaryExpr>(P) ||
+                isa<ParenExpr>(P) || isa<CXXConstructExpr>(P) || isa<ExprWithCleanups>(P)))
+      return false;
+  }
+  return false;
+}
+
+/// Whether the host copy is what the function hands back: returned as it is made, or held by a
+/// local that is only returned after it (`out = out.cpu(); return out;`). The caller then reads a
+/// host tensor, so the copy is not dropped but moved to the caller.
+bool copyIsReturned(const Expr *Copy, ASTContext &Ctx) {
+  if (returnedAsIs(Copy, Ctx))
+    return true;
+  const VarDecl *V = localHoldingCopy(Copy, Ctx);
+  const Stmt *Body = V ? functionBody(enclosingFunction(Copy, Ctx)) : nullptr;
+  if (!Body)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool Returned = false;
+  for (const DeclRefExpr *U : usesOf(V, Body)) {
+    if (!SM.isBeforeInTranslationUnit(Copy->getEndLoc(), U->getBeginLoc()))
+      continue; // the copy's own target, or uses before it
+    if (!returnedAsIs(U, Ctx))
+      return false;
+    Returned = true;
+  }
+  return Returned;
+}
+
 bool copyFeedsOnlyTensorWork(const Expr *Copy, ASTContext &Ctx, const ApiModel &Api) {
   const VarDecl *V = localHoldingCopy(Copy, Ctx);
   llvm::SmallPtrSet<const VarDecl *, 8> Seen;
@@ -579,6 +619,9 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
            "came from (a mask over N rows selects at most N) with the mask as validity (torch::where(mask, x, "
            "0); a stable argsort of the inverted mask moves the kept rows first), and count with mask.sum() "
            "(numel() > 0 becomes mask.any())";
+  if (Use == Consumer::HostCopy && isa_and_nonnull<Expr>(Anchor) && copyIsReturned(cast<Expr>(Anchor), Ctx))
+    return "the host copy is what the function returns: return the tensor on the device and copy it to the "
+           "host where the caller reads it, after the replay (a captured graph's outputs stay in device memory)";
   if (Use == Consumer::HostCopy && isa_and_nonnull<Expr>(Anchor) && copyFeedsOnlyTensorWork(cast<Expr>(Anchor), Ctx, Api))
     return "the host copy is used only by tensor ops (and size queries), which run on the device as well: drop "
            "the copy and keep the tensors on the device";

@@ -178,6 +178,8 @@ private:
                                              bool MayReturn, const std::string &Where);
   llvm::Error declare(const DeclStmt *DS, Env &E, const std::string &Where);
   llvm::Error assign(const Expr *Lhs, const Expr *Rhs, Env &E, const std::string &Where);
+  llvm::Error partialWrite(const Expr *Lhs, const std::string &Where);
+  const Expr *partialWriteIn(const Stmt *S) const;
   std::string nameFor(const VarDecl *V);
   bool nameUsedOutside(llvm::StringRef Name, const VarDecl *V) const;
 
@@ -333,21 +335,59 @@ llvm::Error Predicator::declare(const DeclStmt *DS, Env &E, const std::string &W
   return llvm::Error::success();
 }
 
+/// The integer local a position advances as it writes (`out[n++] = v`: a compaction), or null.
+static const VarDecl *advancedCounter(const Expr *Position) {
+  if (!Position)
+    return nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(Position->IgnoreParenImpCasts()); U && U->isIncrementDecrementOp())
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->getType()->isIntegerType())
+        return V;
+  for (const Stmt *Child : Position->children())
+    if (const VarDecl *V = advancedCounter(dyn_cast_or_null<Expr>(Child)))
+      return V;
+  return nullptr;
+}
+
+llvm::Error Predicator::partialWrite(const Expr *Lhs, const std::string &Where) {
+  // `boxes[i] = b`, `t.index({m}) = v`: a write into part of a tensor, which selecting whole
+  // values cannot express; what can is selecting the whole updated tensor.
+  const Expr *Base = stripAll(Lhs);
+  while (const Expr *Object = isa_and_nonnull<CallExpr>(Base) ? callObject(Base) : nullptr)
+    Base = stripAll(Object);
+  const VarDecl *Whole = referencedVar(Base);
+  const std::string Name = Whole ? "'" + Whole->getNameAsString() + "'" : "a tensor";
+  // `out[k++] = row` under a test keeps the rows that pass, packed: a selection, not a choice
+  // between two values, whatever the test reads.
+  if (const VarDecl *Counter = advancedCounter(Lhs))
+    return refuse(Where + " compacts rows into " + Name + " at the host counter '" + Counter->getNameAsString() +
+                  "'" + line(Lhs) + ", which it advances: the rows kept are a selection; keep the test as a mask on "
+                  "the device and select with it (stable argsort of the mask + index_select, padded, with the "
+                  "count as a 0-d tensor)");
+  return refuse(Where + " writes into part of " + Name + line(Lhs) + ", which selecting whole values cannot " +
+                "express: compute the updated tensor on both paths (a clone written with index_put_, " +
+                "positions kept as long tensors) and select it whole with torch::where on the condition " +
+                "kept on the device");
+}
+
+/// The target of the first assignment into part of a tensor among `S`'s statements (not in a
+/// nested loop or lambda), or null.
+const Expr *Predicator::partialWriteIn(const Stmt *S) const {
+  if (!S || isa<LambdaExpr>(S) || isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S))
+    return nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+    if (!referencedVar(Op->getArg(0)) && Api.isTensorExpr(Op->getArg(0)))
+      return Op->getArg(0);
+  for (const Stmt *Child : S->children())
+    if (const Expr *Found = partialWriteIn(Child))
+      return Found;
+  return nullptr;
+}
+
 llvm::Error Predicator::assign(const Expr *Lhs, const Expr *Rhs, Env &E, const std::string &Where) {
   const VarDecl *V = referencedVar(Lhs);
-  if (!V && Api.isTensorExpr(Lhs)) {
-    // `boxes[i] = b`, `t.index({m}) = v`: a write into part of a tensor, which selecting whole
-    // values cannot express; what can is selecting the whole updated tensor.
-    const Expr *Base = stripAll(Lhs);
-    while (const Expr *Object = isa_and_nonnull<CallExpr>(Base) ? callObject(Base) : nullptr)
-      Base = stripAll(Object);
-    const VarDecl *Whole = referencedVar(Base);
-    const std::string Name = Whole ? "'" + Whole->getNameAsString() + "'" : "a tensor";
-    return refuse(Where + " writes into part of " + Name + line(Lhs) + ", which selecting whole values cannot " +
-                  "express: compute the updated tensor on both paths (a clone written with index_put_, " +
-                  "positions kept as long tensors) and select it whole with torch::where on the condition " +
-                  "kept on the device");
-  }
+  if (!V && Api.isTensorExpr(Lhs))
+    return partialWrite(Lhs, Where);
   if (!V)
     return refuse(Where + " assigns to something other than a variable" + line(Lhs));
   if (!V->hasLocalStorage() || V->getType()->isReferenceType())
@@ -435,6 +475,11 @@ llvm::Expected<std::optional<Value>> Predicator::runIf(const IfStmt *If, llvm::A
   for (size_t I = 0; I <= Chain.Branches.size(); ++I)
     if (const Stmt *Throw = findThrow(I < Chain.Branches.size() ? Chain.Branches[I].Body : Chain.Else))
       return refuse("the " + Chain.armName(I) + " branch throws an exception" + line(Throw));
+  // So has an arm that writes into part of a tensor (`out[k++] = row`, `feat[i] = other[i]`):
+  // converting the condition would not make it expressible.
+  for (size_t I = 0; I <= Chain.Branches.size(); ++I)
+    if (const Expr *Part = partialWriteIn(I < Chain.Branches.size() ? Chain.Branches[I].Body : Chain.Else))
+      return partialWrite(Part, "the " + Chain.armName(I) + " branch");
   // Conditions: lifted to tensors; they read the values before the if.
   std::vector<std::string> Conds;
   for (size_t I = 0; I < Chain.Branches.size(); ++I) {

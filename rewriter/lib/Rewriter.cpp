@@ -132,6 +132,10 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
       // apply, the findings keep their advice (whySplitRefused adds its reason to host reads').
       if (!C.Fix && C.RuleName == "split-at-host-boundary")
         continue;
+      // Building a factory on the device removes a copy, not a size that follows the data
+      // (`torch::zeros({sel.size(0)}).to(dev)`: the size finding keeps its own advice).
+      if (C.RuleName == "host-factory-to-device" && Result.Findings[I].CheckId != "graphify-host-sync")
+        continue;
       unsigned Width = ~0u;
       if (C.Root == Anchor)
         Width = 0;
@@ -149,6 +153,16 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
       }
     }
     Finding &F = Result.Findings[I];
+    // A call whose pack entry says how to do without its read (multinomial's exponential race)
+    // keeps that advice unless a rewrite replaces the call itself: an enclosing one fixes
+    // something else (`multinomial(p, 1).item()`'s item, while multinomial still reads back).
+    if (F.CheckId == "graphify-host-sync" && isa_and_nonnull<Expr>(Anchor) && (!Best || Best->Root != Anchor))
+      if (std::string Pack = Api.packRecipe(cast<Expr>(Anchor)); !Pack.empty()) {
+        F.Fix.reset();
+        F.NoFixReason.clear();
+        F.Recipe = Pack;
+        continue;
+      }
     // A construct's recipe says what the whole construct becomes; a refusal of one rewrite
     // inside it would name something narrower.
     if (!Best || (F.Construct != Finding::ConstructKind::None && !Best->Fix)) {
@@ -169,6 +183,11 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
     if (Best->Fix) {
       F.Fix = Best->Fix;
       F.NoFixReason.clear();
+      // The split keeps the function's callers working by running this construct on the host,
+      // after the graph; how to keep the construct itself in the graph is still the advice a user
+      // wants (pad the selection, a static trip count, the exponential race for multinomial).
+      if (Best->RuleName == "split-at-host-boundary")
+        F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api, Blocked);
     } else {
       F.Fix.reset();
       F.NoFixReason = Best->NoFixReason;

@@ -92,6 +92,25 @@ static llvm::Expected<std::vector<unsigned>> takePositions(StrictMap &M, llvm::S
   return Out;
 }
 
+// `arg_equals: [position, value, ...]`: pairs, flattened so that a flow sequence holds them.
+static llvm::Expected<std::vector<std::pair<unsigned, int64_t>>> takeArgEquals(StrictMap &M) {
+  auto List = M.takeIntList("arg_equals");
+  if (!List)
+    return List.takeError();
+  std::vector<std::pair<unsigned, int64_t>> Out;
+  if (!*List)
+    return Out;
+  if ((*List)->empty() || (*List)->size() % 2)
+    return yamlError(M.path(), M.node()["arg_equals"], "'arg_equals' must hold (position, value) pairs");
+  for (size_t I = 0; I < (*List)->size(); I += 2) {
+    int64_t P = (**List)[I];
+    if (P < 0 || P > 64)
+      return yamlError(M.path(), M.node()["arg_equals"], "'arg_equals' positions must be between 0 and 64");
+    Out.emplace_back(static_cast<unsigned>(P), (**List)[I + 1]);
+  }
+  return Out;
+}
+
 static llvm::Expected<std::optional<unsigned>> takePosition(StrictMap &M, llvm::StringRef Key) {
   auto V = M.takeInt(Key);
   if (!V)
@@ -260,6 +279,10 @@ llvm::Error RuleSet::loadPack(llvm::StringRef File) {
     if (!Tensors)
       return Tensors.takeError();
     E.TensorArgs = *Tensors;
+    auto Equals = takeArgEquals(M);
+    if (!Equals)
+      return Equals.takeError();
+    E.ArgEquals = *Equals;
     auto Pointer = M.takeBool("returns_pointer");
     if (!Pointer)
       return Pointer.takeError();

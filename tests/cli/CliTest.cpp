@@ -402,6 +402,27 @@ TEST(Cli, HeaderFilterAndTraceProfile) {
   EXPECT_EQ(Trace.Code, 0) << Trace.Out;
 }
 
+// A helper in a header of another folder of the same checkout is the project's: followed from the
+// region, and its finding shown (region code); outside a checkout the file's folder is the project.
+TEST(Cli, CheckoutHeadersAreTheProjects) {
+  REQUIRE_CHECKS();
+  ScratchDir D;
+  D.file("private/sync.hpp", "void cudaDeviceSynchronize();\ninline void helper() {\n  cudaDeviceSynchronize();\n}\n");
+  std::string Src = D.file("public/main.cpp", "#include \"../private/sync.hpp\"\nvoid step() { helper(); }\n");
+  RunResult Alone = lint({"--graph-region=step", Src, "--", "-std=c++17"});
+  EXPECT_EQ(Alone.Code, 0) << Alone.Out << Alone.Err;
+  ASSERT_FALSE(llvm::sys::fs::create_directory(D.Path + "/.git"));
+  RunResult Checkout = lint({"--graph-region=step", Src, "--", "-std=c++17"});
+  EXPECT_EQ(Checkout.Code, 1) << Checkout.Out << Checkout.Err;
+  EXPECT_NE(Checkout.Out.find("private/sync.hpp:3:3: warning: "), std::string::npos) << Checkout.Out;
+  // Every function is checked under --scope=all: the header's own code is counted, not shown.
+  RunResult All = lint({"--scope=all", Src, "--", "-std=c++17"});
+  EXPECT_NE(All.Err.find("1 finding in headers not shown"), std::string::npos) << All.Out << All.Err;
+  // --project-root still names the project.
+  RunResult Named = lint({"--graph-region=step", "--project-root=" + D.Path + "/public", Src, "--", "-std=c++17"});
+  EXPECT_EQ(Named.Code, 0) << Named.Out << Named.Err;
+}
+
 // A header reached as `./sync.hpp` (through -I.) by one unit and by its absolute name (beside
 // the including file) by another is one file: its finding is printed once.
 TEST(Cli, HeaderUnderTwoSpellingsReportedOnce) {

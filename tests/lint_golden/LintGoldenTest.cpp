@@ -232,6 +232,8 @@ void prepareProgramCase(const std::string &Dir, ProgramCase &Case) {
                    graphify::testing::testPchDir().empty()
                        ? std::string("--pch=off")
                        : "--pch-cache-dir=" + graphify::testing::testPchDir()};
+  // The case's folder is its project (see the single-file cases), as a checkout's root would be.
+  Case.LintArgs.push_back("--project-root=" + Dir);
   Case.LintArgs.insert(Case.LintArgs.end(), RunArgs.begin(), RunArgs.end());
 }
 
@@ -404,6 +406,10 @@ TEST_P(LintGolden, MatchesAnnotations) {
   Unit.CommandLine = syntaxOnlyCommand(Commands.front(), GRAPHIFY_CLANG_RESOURCE_DIR);
   Unit.WorkingDir = Commands.front().Directory;
   Unit.File = Path;
+  // Each case is a small project of its own folder; the checkout holding testdata (graphify's, a
+  // repository the default root would find) is not its project, and its stand-ins for third-party
+  // headers are not the case's code. A RUN-ARGS --project-root still wins.
+  Unit.ProjectRoot = Options->ProjectRoot.empty() ? llvm::sys::path::parent_path(Path).str() : Options->ProjectRoot;
   Unit.Config = std::move(*Config);
   Unit.Rules = *Rules;
   Unit.Pch = graphify::testing::sharedTestPch(Unit.CommandLine, Unit.WorkingDir, Path, Source);

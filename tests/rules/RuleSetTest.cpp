@@ -290,3 +290,23 @@ TEST(RuleSetErrors, MissingDirectoryIsClear) {
   ASSERT_FALSE(bool(R));
   EXPECT_NE(llvm::toString(R.takeError()).find("has no tags.yaml"), std::string::npos);
 }
+
+TEST(RuleSetErrors, ArgEqualsNeedsPairs) {
+  std::string P = writeTemp("mine.yaml", "pack: mine\nnamespaces: [mylib]\n"
+                                         "entries:\n  - {name: draw, kind: function, arg_equals: [1], tags: [host_sync]}\n");
+  auto R = RuleSet::loadFromDirectory(GRAPHIFY_RULES_DIR, {P});
+  ASSERT_FALSE(bool(R));
+  std::string Msg = llvm::toString(R.takeError());
+  EXPECT_NE(Msg.find("mine.yaml:4:46: error: 'arg_equals' must hold (position, value) pairs"), std::string::npos) << Msg;
+}
+
+TEST(RuleSet, ArgEqualsKeepsItsPairs) {
+  std::string P = writeTemp("mine.yaml", "pack: mine\nnamespaces: [mylib]\n"
+                                         "entries:\n  - {name: draw, kind: function, arg_equals: [1, 1, 2, 0], tags: [host_sync]}\n");
+  auto R = RuleSet::loadFromDirectory(GRAPHIFY_RULES_DIR, {P});
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  auto Found = R->lookupFunction("mylib::draw", 3);
+  ASSERT_EQ(Found.size(), 1u);
+  std::vector<std::pair<unsigned, int64_t>> Want = {{1, 1}, {2, 0}};
+  EXPECT_EQ(Found.front()->ArgEquals, Want);
+}

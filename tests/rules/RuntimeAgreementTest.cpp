@@ -69,7 +69,11 @@ std::vector<Probe> probes() {
       {"torch::nn::utils::clip_grad_norm_", 0, false, [](Inputs &I) { gfy::nn::utils::clip_grad_norm_(I.Params, 1.0); }},
       // One sample: the probabilities' check is read back first, as LibTorch's is.
       {"multinomial", 2, false, [](Inputs &I) { (void)gfy::multinomial(gfy::softmax(I.X, 0), 1); }},
+      // With replacement given, one sample takes the same checked path (the arg_equals entry).
+      {"multinomial", 3, false, [](Inputs &I) { (void)gfy::multinomial(gfy::softmax(I.X, 0), 1, true); }},
       {"where", 1, false, [](Inputs &I) { (void)gfy::where(I.Mask); }},
+      // Refused before the file is opened: the path is never written.
+      {"torch::save", 0, false, [](Inputs &I) { gfy::save(I.X, "/nonexistent-dir/x.gfy"); }},
       {"index", 0, true, [](Inputs &I) { (void)I.X.index({I.Mask}); }},
       {"index_put_", 0, true, [](Inputs &I) { I.X.index_put_({I.Mask}, 0.0); }},
       // Not host-needing: must be recorded, not refused.

@@ -133,8 +133,8 @@ void GraphifyCheck::report(const SourceManager &SM, const Finding &F, bool Carri
     Note(F.Where, "fix: " + F.Fix->Explanation);
   if (!F.NoFixReason.empty())
     Note(F.Where, "no fix offered: " + F.NoFixReason);
-  else if (!F.Fix && !F.Recipe.empty())
-    Note(F.Where, "by hand: " + F.Recipe);
+  else if (!F.Recipe.empty())
+    Note(F.Where, (F.Fix ? "or by hand: " : "by hand: ") + F.Recipe);
 }
 
 void GraphifyCheck::onEndOfTranslationUnit() { UnitFindings::forget(); }

@@ -3,6 +3,7 @@
 //   (u8, ScalarType), rank (u64), sizes (i64 each), data (contiguous, native little-endian).
 // Reading never trusts the file: every length is checked against what is left before memory is
 // allocated, so a truncated or foreign file is a gfy::Error naming the file, never a crash.
+#include <graphify/graph/Graph.h>
 #include <graphify/nn/Serialize.h>
 
 #include <cstring>
@@ -30,6 +31,10 @@ uint64_t get_u64(std::istream &in, const std::string &source) {
 }
 
 } // namespace
+
+// A file holds values: writing one reads every tensor on the host, reading one writes them from
+// it. Refused up front, at the caller's line, rather than at the first data_ptr inside.
+void on_file_io(const char *op, const std::source_location &loc) { detail::on_host_read(op, loc); }
 
 void write_records(std::ostream &out, const Records &records) {
   out.write(kMagic, sizeof kMagic - 1);
@@ -199,18 +204,24 @@ std::vector<std::string> InputArchive::keys() const {
 
 namespace gfy {
 
-void save(const Tensor &tensor, const std::string &path) { serialize::write_file(path, {{"0", tensor}}); }
-void save(const std::vector<Tensor> &tensors, const std::string &path) {
+void save(const Tensor &tensor, const std::string &path, SL loc) {
+  serialize::on_file_io("save", loc);
+  serialize::write_file(path, {{"0", tensor}});
+}
+void save(const std::vector<Tensor> &tensors, const std::string &path, SL loc) {
+  serialize::on_file_io("save", loc);
   serialize::Records records;
   for (size_t i = 0; i < tensors.size(); ++i) records.emplace_back(std::to_string(i), tensors[i]);
   serialize::write_file(path, records);
 }
-void load(Tensor &tensor, const std::string &path) {
+void load(Tensor &tensor, const std::string &path, SL loc) {
+  serialize::on_file_io("load", loc);
   auto records = serialize::read_file(path);
   GFY_CHECK(records.size() == 1, "load: ", path, " holds ", records.size(), " tensors, not one");
   tensor = records[0].second;
 }
-void load(std::vector<Tensor> &tensors, const std::string &path) {
+void load(std::vector<Tensor> &tensors, const std::string &path, SL loc) {
+  serialize::on_file_io("load", loc);
   tensors.clear();
   for (auto &r : serialize::read_file(path)) tensors.push_back(r.second);
 }

@@ -106,7 +106,7 @@ std::string projectRoot(const std::vector<LintJob> &Jobs) {
     while (!Root.empty() && !(Dir.starts_with(Root) && (Dir.size() == Root.size() || Dir[Root.size()] == '/')))
       Root = llvm::sys::path::parent_path(Root).str();
   }
-  return Root == "/" ? std::string() : Root;
+  return Root == "/" ? std::string() : repositoryRoot(Root);
 }
 
 /// The order the units' facts are merged in (SummaryFile.h's, so that both whole-program modes

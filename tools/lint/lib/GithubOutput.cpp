@@ -33,8 +33,8 @@ void writeGithub(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings
                  ": note: " + N.Message;
     if (!F.NoFixReason.empty())
       Message += "\nno fix offered: " + F.NoFixReason;
-    else if (!F.Fix && !F.Recipe.empty())
-      Message += "\nby hand: " + F.Recipe;
+    else if (!F.Recipe.empty())
+      Message += (F.Fix ? "\nor by hand: " : "\nby hand: ") + F.Recipe;
     OS << "::" << (R.Level == Severity::Error ? "error" : "warning") << " file=" << escapeGithub(File, true)
        << ",line=" << F.Where.Line << ",col=" << F.Where.Column
        << ",endColumn=" << F.Where.Column + std::max(F.RangeLength, 1u) << ",title=" << escapeGithub(F.CheckId, true)

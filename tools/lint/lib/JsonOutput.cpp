@@ -53,7 +53,7 @@ void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings, 
                          {"fix", std::move(Fix)}};
     if (!F.NoFixReason.empty())
       O["noFixReason"] = F.NoFixReason;
-    else if (!F.Fix && !F.Recipe.empty())
+    else if (!F.Recipe.empty())
       O["recipe"] = F.Recipe;
     All.push_back(std::move(O));
   }

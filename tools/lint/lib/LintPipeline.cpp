@@ -289,7 +289,7 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     }
     return It->second;
   };
-  ProjectFiles Project(U.ProjectRoot.empty() ? parentDirectory(absoluteIn(U.File, U.WorkingDir)) : U.ProjectRoot,
+  ProjectFiles Project(U.ProjectRoot.empty() ? repositoryRoot(parentDirectory(absoluteIn(U.File, U.WorkingDir))) : U.ProjectRoot,
                        U.WorkingDir);
   std::function<bool(llvm::StringRef)> IsFileAnalysed = [&](llvm::StringRef File) {
     return Project.contains(File) || IsFileReported(File);
@@ -407,11 +407,15 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     Reported.emplace(reportedPath(File, U.WorkingDir, Cwd), std::move(Text));
   Reported[MainFile] = std::move(MainText);
   NolintCache Nolint(Reported);
+  // Under --scope=graph every finding is region code: in a project header, it is a blocker of a
+  // region the user named (a helper the region calls), so it is shown whatever --header-filter
+  // says; the filter still decides which headers --fix may edit.
+  const bool RegionCodeShown = Config.ScopeKind == Scope::Graph;
   std::vector<Finding> Kept;
   for (Finding &F : Raw) { // in source order, of enabled checks only (the analysis's)
     const NolintMap *N = Nolint.forFile(F.Where.File);
     bool Silenced = N && N->suppresses(F.Where.Line, F.CheckId);
-    if (!IsFileReported(F.Where.File)) {
+    if (!IsFileReported(F.Where.File) && !(RegionCodeShown && Project.contains(F.Where.File))) {
       if (!Silenced)
         R.HiddenInHeaders.push_back(std::move(F));
       continue;

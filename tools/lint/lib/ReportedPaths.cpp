@@ -40,6 +40,17 @@ std::string absoluteIn(llvm::StringRef File, llvm::StringRef WorkingDir) {
   return std::string(Path);
 }
 
+std::string repositoryRoot(llvm::StringRef Dir) {
+  for (llvm::StringRef D = Dir; !D.empty(); D = llvm::sys::path::parent_path(D))
+    for (const char *Marker : {".git", ".hg", ".svn", ".graphify.yaml"}) {
+      llvm::SmallString<256> Candidate(D);
+      llvm::sys::path::append(Candidate, Marker);
+      if (llvm::sys::fs::exists(Candidate))
+        return D == "/" ? Dir.str() : D.str();
+    }
+  return Dir.str();
+}
+
 bool ProjectFiles::contains(llvm::StringRef File) {
   auto [It, New] = Known.try_emplace(File, false);
   if (New && !Root.empty()) {

@@ -76,7 +76,7 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
         {"level", R.Level == Severity::Error ? "error" : "warning"},
         {"message", llvm::json::Object{{"text", !F.NoFixReason.empty()
                                                     ? F.Message + " (no fix offered: " + F.NoFixReason + ")"
-                                                : !F.Fix && !F.Recipe.empty() ? F.Message + " (by hand: " + F.Recipe + ")"
+                                                : !F.Recipe.empty() ? F.Message + (F.Fix ? " (or by hand: " : " (by hand: ") + F.Recipe + ")"
                                                                               : F.Message}}},
         {"locations", llvm::json::Array{physicalLocation(F.Where, F.RangeLength, Ctx)}},
     };

@@ -47,8 +47,8 @@ public:
       header(F.Where, "note", BoldBlack, "fix: " + F.Fix->Explanation);
     if (!F.NoFixReason.empty())
       header(F.Where, "note", BoldBlack, "no fix offered: " + F.NoFixReason);
-    else if (!F.Fix && !F.Recipe.empty())
-      header(F.Where, "note", BoldBlack, "by hand: " + F.Recipe);
+    else if (!F.Recipe.empty()) // beside a fix that moves the construct out of the graph, how to keep it in
+      header(F.Where, "note", BoldBlack, (F.Fix ? "or by hand: " : "by hand: ") + F.Recipe);
   }
 
 private:

@@ -60,6 +60,13 @@ bool elementsOnlyRead(const clang::VarDecl *VD, const ApiResolver &Api);
 /// (`parts.size()`, `parts[i]`, `torch::stack(parts)`); null otherwise.
 const clang::Expr *hostFilledList(const clang::VarDecl *VD, const ApiResolver &Api);
 
+/// As hostFilledList, for a list of tensors kept in a private or protected field of a class
+/// (`std::vector<Tensor> dets_;` filled with `dets_.emplace_back(kept.to(torch::kCPU))` in one
+/// method and read as `dets_[0]` in another): every use in the class's methods defined here is on
+/// `this` and reads it or adds a tensor in host memory, none is in a lambda, and no constructor
+/// initialises it; the first tensor added, or null.
+const clang::Expr *hostFilledFieldList(const clang::FieldDecl *F, const ApiResolver &Api);
+
 /// Whether every use of the local list of tensors `VD`, which starts empty or with the tensors of a
 /// braced initialiser (initialTensors), reads it
 /// (`parts[i]`, `parts.size()`, `torch::stack(parts)`) or stores tensors into it where a

@@ -46,6 +46,9 @@ struct ApiEntry {
   /// forms differ by an argument's type (`repeat_interleave(2)` repeats statically,
   /// `repeat_interleave(counts)` as the data says).
   std::vector<unsigned> TensorArgs;
+  /// (position, value) pairs: the entry describes a call only when the argument at each position
+  /// is that integer constant (`multinomial(p, 1, true)` reads back; `(p, 5, true)` does not).
+  std::vector<std::pair<unsigned, int64_t>> ArgEquals;
   /// Matches only a form that returns a pointer: `t.data<float>()` (the old spelling of
   /// `data_ptr<float>()`) beside `t.data()`, which returns a tensor.
   bool ReturnsPointer = false;

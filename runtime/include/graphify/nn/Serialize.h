@@ -6,7 +6,9 @@
 /// line, a version, then named records of dtype, shape and little-endian contiguous data. A
 /// module is saved as its parameters and buffers by dotted name; loading copies each record into
 /// the module's tensor of that name and fails, naming it, on a missing record, a shape or dtype
-/// mismatch, a truncated file or a file that is not one of these archives.
+/// mismatch, a truncated file or a file that is not one of these archives. Saving or loading
+/// reads tensor values on the host (or writes them from it), so inside `gfy::capture` each
+/// throws `CaptureError` naming the caller's line, as `item()` does.
 ///
 /// \code
 ///   torch::save(net, "net.gfy");
@@ -20,6 +22,7 @@
 #include <functional>
 #include <iosfwd>
 #include <optional>
+#include <source_location>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,40 +88,52 @@ private:
 };
 } // namespace serialize
 
-void save(const Tensor &tensor, const std::string &path);
-void save(const std::vector<Tensor> &tensors, const std::string &path);
-void load(Tensor &tensor, const std::string &path);
-void load(std::vector<Tensor> &tensors, const std::string &path);
+namespace serialize {
+/// Refuses file I/O of tensors inside a capture (`op` at the caller's `loc`); warns under trace.
+void on_file_io(const char *op, const std::source_location &loc);
+} // namespace serialize
 
-template <class Impl> void save(const std::shared_ptr<Impl> &module, const std::string &path) {
+void save(const Tensor &tensor, const std::string &path, SL loc = SL::current());
+void save(const std::vector<Tensor> &tensors, const std::string &path, SL loc = SL::current());
+void load(Tensor &tensor, const std::string &path, SL loc = SL::current());
+void load(std::vector<Tensor> &tensors, const std::string &path, SL loc = SL::current());
+
+template <class Impl> void save(const std::shared_ptr<Impl> &module, const std::string &path, SL loc = SL::current()) {
+  serialize::on_file_io("save", loc);
   serialize::write_file(path, serialize::module_records(*module));
 }
-template <class Impl> void save(const nn::ModuleHolder<Impl> &module, const std::string &path) {
+template <class Impl> void save(const nn::ModuleHolder<Impl> &module, const std::string &path, SL loc = SL::current()) {
+  serialize::on_file_io("save", loc);
   serialize::write_file(path, serialize::module_records(*module));
 }
-template <class Impl> void load(std::shared_ptr<Impl> &module, const std::string &path) {
+template <class Impl> void load(std::shared_ptr<Impl> &module, const std::string &path, SL loc = SL::current()) {
+  serialize::on_file_io("load", loc);
   serialize::load_into(*module, serialize::read_file(path), path);
 }
-template <class Impl> void load(nn::ModuleHolder<Impl> &module, const std::string &path) {
+template <class Impl> void load(nn::ModuleHolder<Impl> &module, const std::string &path, SL loc = SL::current()) {
+  serialize::on_file_io("load", loc);
   serialize::load_into(*module, serialize::read_file(path), path);
 }
 
 /// `torch::load(model, path, device)`: loads, then places what was loaded on `device` (LibTorch
 /// maps the archive's tensors there; the module's parameters then live on it).
-template <class Impl> void load(std::shared_ptr<Impl> &module, const std::string &path, std::optional<Device> device) {
-  load(module, path);
+template <class Impl>
+void load(std::shared_ptr<Impl> &module, const std::string &path, std::optional<Device> device, SL loc = SL::current()) {
+  load(module, path, loc);
   if (device) module->to(*device);
 }
-template <class Impl> void load(nn::ModuleHolder<Impl> &module, const std::string &path, std::optional<Device> device) {
-  load(module, path);
+template <class Impl>
+void load(nn::ModuleHolder<Impl> &module, const std::string &path, std::optional<Device> device, SL loc = SL::current()) {
+  load(module, path, loc);
   if (device) module->to(*device);
 }
-inline void load(Tensor &tensor, const std::string &path, std::optional<Device> device) {
-  load(tensor, path);
+inline void load(Tensor &tensor, const std::string &path, std::optional<Device> device, SL loc = SL::current()) {
+  load(tensor, path, loc);
   if (device) tensor = tensor.to(*device);
 }
-inline void load(std::vector<Tensor> &tensors, const std::string &path, std::optional<Device> device) {
-  load(tensors, path);
+inline void load(std::vector<Tensor> &tensors, const std::string &path, std::optional<Device> device,
+                 SL loc = SL::current()) {
+  load(tensors, path, loc);
   if (device)
     for (auto &t : tensors) t = t.to(*device);
 }

@@ -1,7 +1,6 @@
 // Declarations shared by the program, and a module written in the header. Its forward is
-// analysed in every translation unit that includes it; without --header-filter its findings
-// are not shown, only counted once in a closing note:
-// CHECK-STDERR: graphify-lint: note: 2 findings in headers not shown; use --header-filter
+// analysed in every translation unit that includes it; a graph region (forward, by default), its
+// findings are shown without --header-filter, once however many units include the header.
 #pragma once
 #include <graphify/annotations.h>
 #include <torch/torch.h>
@@ -21,6 +20,8 @@ struct Calibration {
 struct HeaderNet : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     if (x.max().item<float>() > 0)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+    // CHECK-MESSAGES: :[[@LINE-2]]:17: warning: 'item' copies one element to the host; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
       return x;
     return -x;
   }

@@ -31,6 +31,11 @@ std::string currentDirectory();
 /// process's).
 std::string absoluteIn(llvm::StringRef File, llvm::StringRef WorkingDir);
 
+/// The directory a project's headers are found under when the user names none: the nearest of
+/// `Dir` and its ancestors that holds a version-control checkout (`.git`, `.hg`, `.svn`) or a
+/// `.graphify.yaml`, else `Dir` itself. A file in `src/public/` calls helpers of `src/private/`.
+std::string repositoryRoot(llvm::StringRef Dir);
+
 /// The files under a project's root, asked once per file name: the analysis asks per
 /// declaration, and LibTorch has tens of thousands. An empty root contains nothing.
 class ProjectFiles {
