@@ -204,10 +204,7 @@ std::optional<std::string> branchObstacle(const Expr *Cond, const ApiModel &Api,
     const Stmt *Arms[] = {If->getThen(), If->getElse()};
     // Writes at a count of the iterations that passed: each position depends on the earlier tests.
     if (std::string Write = compactionIn(Arms, Ctx); !Write.empty())
-      return "the branch compacts: " + Write + ", so each position counts the earlier iterations that passed "
-             "the test, which no select keeps: compute the test for every element at once as a mask (comparing "
-             "with a shifted copy for the previous element), move the kept elements first in order with a "
-             "stable argsort of the negated mask, and keep the count as mask.sum() (a 0-d tensor)";
+      return compactionRefusal(Write);
   }
   if (std::string Function = hostOnlyFunction(Cond, Api, Ctx); !Function.empty())
     return hostFunctionAdvice(Function);

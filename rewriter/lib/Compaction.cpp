@@ -91,6 +91,13 @@ const VarDecl *indexedBy(const Expr *E, const llvm::SmallPtrSetImpl<const VarDec
 
 } // namespace
 
+std::string compactionRefusal(const std::string &Write) {
+  return "the branch compacts: " + Write + ", so each position counts the earlier iterations that passed "
+         "the test, which no select keeps: compute the test for every element at once as a mask (comparing "
+         "with a shifted copy for the previous element), move the kept elements first in order with a "
+         "stable argsort of the negated mask, and keep the count as mask.sum() (a 0-d tensor)";
+}
+
 std::string compactionIn(llvm::ArrayRef<const Stmt *> Arms, ASTContext &Ctx) {
   // A counter lives across iterations: one the arms declare starts again each time.
   llvm::SmallPtrSet<const VarDecl *, 4> Counters, Declared;

@@ -30,4 +30,8 @@ namespace graphify::rewriter {
 /// branch advances"; empty when there is none.
 std::string compactionIn(llvm::ArrayRef<const clang::Stmt *> Arms, clang::ASTContext &Ctx);
 
+/// Why a branch that compacts (`Write`, as compactionIn says it) has no select form, and its
+/// graph form: the refusal of every rule that meets one.
+std::string compactionRefusal(const std::string &Write);
+
 } // namespace graphify::rewriter

@@ -235,9 +235,8 @@ static bool returnedAsIs(const Expr *E, ASTContext &Ctx) {
   return false;
 }
 
-/// Whether the host copy is what the function hands back: returned as it is made, or held by a
-/// local that is only returned after it (`out = out.cpu(); return out;`). The caller then reads a
-/// host tensor, so the copy is not dropped but moved to the caller.
+/// Whether the host copy is what the function hands back (`out = out.cpu(); return out;`): the
+/// caller reads a host tensor, so the copy moves to the caller rather than going away.
 bool copyIsReturned(const Expr *Copy, ASTContext &Ctx) {
   if (returnedAsIs(Copy, Ctx))
     return true;
@@ -247,13 +246,9 @@ bool copyIsReturned(const Expr *Copy, ASTContext &Ctx) {
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
   bool Returned = false;
-  for (const DeclRefExpr *U : usesOf(V, Body)) {
-    if (!SM.isBeforeInTranslationUnit(Copy->getEndLoc(), U->getBeginLoc()))
-      continue; // the copy's own target, or uses before it
-    if (!returnedAsIs(U, Ctx))
+  for (const DeclRefExpr *U : usesOf(V, Body)) // after the copy (not its own target): returns only
+    if (SM.isBeforeInTranslationUnit(Copy->getEndLoc(), U->getBeginLoc()) && !(Returned = returnedAsIs(U, Ctx)))
       return false;
-    Returned = true;
-  }
   return Returned;
 }
 

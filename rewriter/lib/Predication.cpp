@@ -7,6 +7,8 @@
 // declared under a fresh name the first time something reads it).
 #include "Predication.h"
 
+#include "Compaction.h"
+
 #include "ConditionLifting.h"
 #include "DomainGuard.h"
 #include "ExprUtil.h"
@@ -335,20 +337,6 @@ llvm::Error Predicator::declare(const DeclStmt *DS, Env &E, const std::string &W
   return llvm::Error::success();
 }
 
-/// The integer local a position advances as it writes (`out[n++] = v`: a compaction), or null.
-static const VarDecl *advancedCounter(const Expr *Position) {
-  if (!Position)
-    return nullptr;
-  if (const auto *U = dyn_cast<UnaryOperator>(Position->IgnoreParenImpCasts()); U && U->isIncrementDecrementOp())
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
-      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->getType()->isIntegerType())
-        return V;
-  for (const Stmt *Child : Position->children())
-    if (const VarDecl *V = advancedCounter(dyn_cast_or_null<Expr>(Child)))
-      return V;
-  return nullptr;
-}
-
 llvm::Error Predicator::partialWrite(const Expr *Lhs, const std::string &Where) {
   // `boxes[i] = b`, `t.index({m}) = v`: a write into part of a tensor, which selecting whole
   // values cannot express; what can is selecting the whole updated tensor.
@@ -357,13 +345,6 @@ llvm::Error Predicator::partialWrite(const Expr *Lhs, const std::string &Where) 
     Base = stripAll(Object);
   const VarDecl *Whole = referencedVar(Base);
   const std::string Name = Whole ? "'" + Whole->getNameAsString() + "'" : "a tensor";
-  // `out[k++] = row` under a test keeps the rows that pass, packed: a selection, not a choice
-  // between two values, whatever the test reads.
-  if (const VarDecl *Counter = advancedCounter(Lhs))
-    return refuse(Where + " compacts rows into " + Name + " at the host counter '" + Counter->getNameAsString() +
-                  "'" + line(Lhs) + ", which it advances: the rows kept are a selection; keep the test as a mask on "
-                  "the device and select with it (stable argsort of the mask + index_select, padded, with the "
-                  "count as a 0-d tensor)");
   return refuse(Where + " writes into part of " + Name + line(Lhs) + ", which selecting whole values cannot " +
                 "express: compute the updated tensor on both paths (a clone written with index_put_, " +
                 "positions kept as long tensors) and select it whole with torch::where on the condition " +
@@ -477,9 +458,14 @@ llvm::Expected<std::optional<Value>> Predicator::runIf(const IfStmt *If, llvm::A
       return refuse("the " + Chain.armName(I) + " branch throws an exception" + line(Throw));
   // So has an arm that writes into part of a tensor (`out[k++] = row`, `feat[i] = other[i]`):
   // converting the condition would not make it expressible.
-  for (size_t I = 0; I <= Chain.Branches.size(); ++I)
-    if (const Expr *Part = partialWriteIn(I < Chain.Branches.size() ? Chain.Branches[I].Body : Chain.Else))
+  // `out[k++] = row` under a test keeps the rows that pass, packed: a selection (Compaction.h).
+  for (size_t I = 0; I <= Chain.Branches.size(); ++I) {
+    const Stmt *Arm = I < Chain.Branches.size() ? Chain.Branches[I].Body : Chain.Else;
+    if (std::string Packed = Arm ? compactionIn({Arm}, Ctx) : ""; !Packed.empty())
+      return refuse(compactionRefusal(Packed));
+    if (const Expr *Part = partialWriteIn(Arm))
       return partialWrite(Part, "the " + Chain.armName(I) + " branch");
+  }
   // Conditions: lifted to tensors; they read the values before the if.
   std::vector<std::string> Conds;
   for (size_t I = 0; I < Chain.Branches.size(); ++I) {

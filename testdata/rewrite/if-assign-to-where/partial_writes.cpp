@@ -8,7 +8,7 @@ torch::Tensor keep_marked(torch::Tensor rows, torch::Tensor marks) {
   torch::Tensor out = torch::zeros({n, rows.size(1)}, rows.options());
   int64_t kept = 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (marks[i].item().toInt()) { // EXPECT-NO-FIX: the then branch compacts rows into 'out' at the host counter 'kept' \(line 12\), which it advances: the rows kept are a selection
+    if (marks[i].item().toInt()) { // EXPECT-NO-FIX: the branch compacts: 'out\[kept\+\+\]' \(line 12\) is written at 'kept', which the branch advances, so each position counts the earlier iterations
       out[kept++] = rows[i];
     }
   }
