@@ -138,7 +138,7 @@ TaintValue BodyInterpreter::writtenUnderControl(const Expr *Target, const Stmt *
   }
   // A number handed back through `int &count` (an NMS helper's kept count) is the caller's
   // variable: written under a condition or in a loop that follows tensor data, it leaves so.
-  const bool ScalarOut = isa<ParmVarDecl>(VD) && VD->getType()->isLValueReferenceType() &&
+  const bool ScalarOut = VD && isa<ParmVarDecl>(VD) && VD->getType()->isLValueReferenceType() &&
                          !VD->getType().getNonReferenceType().isConstQualified() &&
                          VD->getType().getNonReferenceType()->isArithmeticType();
   if (!(Field ? isHostRecord(VD) : (isHostScalar(VD) || ScalarOut)) || !isLocal(VD))

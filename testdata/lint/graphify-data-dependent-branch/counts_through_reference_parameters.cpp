@@ -36,3 +36,14 @@ torch::Tensor detect_class(const torch::Tensor &boxes, const torch::Tensor &scor
   return keep.slice(0, 0, count);
   // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: size argument of 'slice' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
 }
+
+// A structured binding advanced under such a condition names no variable of its own (the
+// interpreter once dereferenced it as one and crashed on the twenty-second set's PPO trainer).
+int count_high(const torch::Tensor &scores) {
+  std::pair<int, int> hits{0, 0};
+  auto &[high, low] = hits;
+  for (int64_t i = 0; i < scores.size(0); ++i)
+    if (scores[i].item<float>() > 0.5f)
+      high += 1;
+  return high + low;
+}
