@@ -4,6 +4,7 @@
 // a host list of tensors sorted by values read from tensors chooses positions the same way.
 #include "DataDependentPositionCheck.h"
 
+#include "HostOnlyTensors.h"
 #include "SortedListUses.h"
 
 #include <clang/AST/DeclTemplate.h>
@@ -158,6 +159,10 @@ void DataDependentPositionCheck::run(AnalysisContext &Ctx) {
   using Ctx_ = AnalysisContext;
   Ctx.forEachRegionApiCall([&](const ApiCall &Call) {
     if (reportHostListPick(Ctx, Call) || reportHostListOrder(Ctx, Call))
+      return;
+    // `priors.index({j})` of a copy the region made to the host: host work after the copy, which is
+    // the finding (a trace still freezes the position).
+    if (Ctx.profile() != Profile::Trace && readsHostCopiesOnly(Call, Ctx))
       return;
     // The finding stands for the position itself: the host value is what moves to the device.
     Ctx.forEachTaintedArgument(Call, Ctx_::ArgumentSlot::Position, [&](const Ctx_::TaintedArgument &Arg) {

@@ -5,6 +5,7 @@
 #include "DataDependentSizeCheck.h"
 
 #include "HostOnlyTensors.h"
+#include "HostSizeReads.h"
 
 #include <clang/AST/ExprCXX.h>
 
@@ -41,6 +42,19 @@ void DataDependentSizeCheck::run(AnalysisContext &Ctx) {
       [&](const ApiCall &Call) {
         if (Host && Host->staysOnHost(Call))
           return;
+        // `std::cout << sel.size(0)`, `int n = sel.sizes()[0];`: the size of a selection read into
+        // host code, a number that exists only once the data is on the host.
+        if (Host && Call.hasTag("shape_query")) {
+          const Expr *Read = sizeReadOf(Call.Call, Ctx.ast());
+          const TracedOrigin *O = Facts.tracedTaintOf(Read);
+          if (O && O->SizeOfSelection)
+            if (std::string Sink = hostSinkOfSize(Read, Ctx.api(), Ctx.ast()); !Sink.empty())
+              Ctx.report(info(), Call.NameLoc,
+                         "the size of a value-dependent selection read here " + Sink +
+                             " on the host; a static graph cannot hold a size that changes with the data",
+                         Read, O, Read->getSourceRange());
+          return;
+        }
         // `torch::tensor(keep)`: as many elements as `keep` holds; `torch::stack(parts)`: as
         // many slices as `parts` holds.
         std::set<unsigned> Lengths;

@@ -2,6 +2,8 @@
 // positions device data) or host values only (the order stays on the host).
 #include "SortedListUses.h"
 
+#include "lib/RangeForLists.h"
+
 #include "lib/StatementParents.h"
 
 #include <clang/AST/ExprCXX.h>
@@ -32,9 +34,9 @@ public:
       return R->getAsCXXRecordDecl() != nullptr; // begin()/end() hand out iterators; size(), push_back() do not
     }
     if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P);
-        Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 && contains(Op->getArg(0), Ref))
+        Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 && containsStmt(Op->getArg(0), Ref))
       return elementUseHandsOn(Op);
-    if (const auto *For = dyn_cast_or_null<CXXForRangeStmt>(rangeForOf(Ref)))
+    if (const auto *For = rangeForOver(Ref, Ast))
       return variableHandsOn(For->getLoopVariable(), For->getBody());
     return true;
   }
@@ -68,15 +70,6 @@ public:
       forEachRef(Child, V, F);
   }
 
-  static bool contains(const Stmt *Outer, const Stmt *Inner) {
-    if (Outer == Inner)
-      return true;
-    for (const Stmt *Child : Outer ? Outer->children() : Stmt::const_child_range(nullptr, nullptr))
-      if (Child && contains(Child, Inner))
-        return true;
-    return false;
-  }
-
 private:
   /// The first parent of `E` that is not an implicit cast, parenthesis or temporary.
   const Stmt *parentPastWrappers(const Expr *E) const {
@@ -94,19 +87,6 @@ private:
     return nullptr;
   }
 
-  /// The range-based for whose range `Ref` is (its hidden `__range` variable's initialiser).
-  const Stmt *rangeForOf(const Expr *Ref) const {
-    DynTypedNode N = DynTypedNode::create(*Ref);
-    for (unsigned Depth = 0; Depth < 6; ++Depth) {
-      DynTypedNodeList Parents = Ast.getParents(N);
-      if (Parents.empty())
-        return nullptr;
-      if (const auto *For = Parents[0].get<CXXForRangeStmt>())
-        return For->getRangeInit() && contains(For->getRangeInit(), Ref) ? For : nullptr;
-      N = Parents[0];
-    }
-    return nullptr;
-  }
 
   const ApiResolver &Api;
   ASTContext &Ast;
@@ -137,14 +117,14 @@ bool sortedListHandsOnTensors(const ApiResolver &Api, ASTContext &Ast, const Exp
   ListUses Uses(Api, Ast);
   bool HandsOn = false;
   ListUses::forEachRef(Loop ? Loop : Body, V, [&](const DeclRefExpr *R) {
-    if (!HandsOn && !ListUses::contains(Sort, R) &&
+    if (!HandsOn && !containsStmt(Sort, R) &&
         (Loop || SM.isBeforeInTranslationUnit(Sort->getEndLoc(), R->getBeginLoc())))
       HandsOn = Uses.listUseHandsOn(R);
   });
   if (!Loop)
     return HandsOn;
   ListUses::forEachRef(Body, V, [&](const DeclRefExpr *R) {
-    if (!HandsOn && !ListUses::contains(Loop, R) && SM.isBeforeInTranslationUnit(Sort->getEndLoc(), R->getBeginLoc()))
+    if (!HandsOn && !containsStmt(Loop, R) && SM.isBeforeInTranslationUnit(Sort->getEndLoc(), R->getBeginLoc()))
       HandsOn = Uses.listUseHandsOn(R);
   });
   return HandsOn;

@@ -401,6 +401,9 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
     else if (Wrapped)
       assignWeak(Wrapped, Written, E, C->NameLoc, Note);
   }
+  // A status code says whether the call worked, not what the memory it moved holds.
+  if (C->hasTag("status_result"))
+    return {};
   return computedFromObjects(*C, E, ArgV, All);
 }
 

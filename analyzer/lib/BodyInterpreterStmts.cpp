@@ -396,6 +396,11 @@ void BodyInterpreter::stmt(const Stmt *St) {
             setVar(LoopVar, Range, LoopVar->getLocation(), RF->getRangeInit(), true);
           else if (LoopVar)
             S.Masks.erase(LoopVar);
+          // Each element of a list of host tensors (`for (const auto &d : per_image)`) is one.
+          if (const Expr *Host = LoopVar && Api.isTensor(LoopVar->getType()) ? heldInHost(RangeInit) : nullptr)
+            S.HostTensors[LoopVar] = Host;
+          else if (LoopVar)
+            S.HostTensors.erase(LoopVar);
           return Trip;
         },
         [&] { stmt(RF->getBody()); }, [] { return TaintValue{}; }, /*BodyFirst=*/false, RF, {});

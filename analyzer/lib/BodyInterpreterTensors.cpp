@@ -61,11 +61,15 @@ bool BodyInterpreter::isMask(const Expr *E) {
     if (llvm::none_of(llvm::drop_begin(C->Args), [&](const Expr *A) { return mayNameDtype(A); }))
       return isMask(C->arg(0));
   }
-  // `torch::ones({n, v}, torch::kBool)`: a factory whose arguments name the Bool dtype.
-  if (C->hasTag("host_factory") && llvm::any_of(C->Args, [](const Expr *Arg) {
-        return ApiResolver::mentionsConstant(Arg, "Bool", "");
-      }))
+  // `torch::ones({n, v}, torch::kBool)`, `zeros_like(x, torch::kBool)`: a factory naming the Bool dtype;
+  // `torch::zeros_like(m)`: self's dtype, unless the options name another.
+  const bool Like = C->hasTag("like_factory") && !C->Args.empty();
+  if ((Like || C->hasTag("host_factory")) &&
+      llvm::any_of(C->Args, [](const Expr *Arg) { return ApiResolver::mentionsConstant(Arg, "Bool", ""); }))
     return true;
+  if (Like)
+    return llvm::none_of(llvm::drop_begin(C->Args), [&](const Expr *A) { return mayNameDtype(A); }) &&
+           isMask(C->arg(0));
   if (auto It = A.Summaries.find(key(C->Callee)); It != A.Summaries.end())
     return It->second.ReturnsMask;
   if (const FunctionSummary *Imported = A.importedSummary(C->Callee))

@@ -4,6 +4,8 @@
 // conversions and pin_memory(), and into the returns of the file's own helpers.
 #include "graphify/analyzer/HostOrigin.h"
 
+#include "RangeForLists.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/Basic/SourceManager.h>
@@ -400,6 +402,9 @@ const Stmt *explicitParent(const Expr *E, ASTContext &Ctx) {
 /// How one use of a list of tensors treats it: reads it, adds a tensor built in host memory
 /// (`Added`), or may put anything in it (nullopt).
 std::optional<const Expr *> listUse(const Expr *Use, const ApiResolver &Api, ASTContext &Ctx) {
+  // `for (const auto &d : parts)` reads each element; a loop variable that rebinds one may not.
+  if (const CXXForRangeStmt *For = rangeForOver(Use, Ctx); For && skipValueWrappers(For->getRangeInit()) == Use)
+    return loopVariableKeepsElements(*For) ? std::optional<const Expr *>(nullptr) : std::nullopt;
   const Stmt *P = explicitParent(Use, Ctx);
   // `parts[i]`, `parts.at(i)` read, not assigned to (`parts[0] = x.cuda()` moves it).
   if (const auto *Element = dyn_cast_or_null<Expr>(P); Element && listIndexed(Element, Api) &&
@@ -450,6 +455,8 @@ namespace {
 /// flow-sensitive analysis sees the store (storedTensor); false when it may put tensors there
 /// unseen (handed to user code, `insert`, `swap`).
 bool readsOrStoresVisibly(const DeclRefExpr *Use, const ApiResolver &Api, ASTContext &Ctx) {
+  if (const CXXForRangeStmt *For = rangeForOver(Use, Ctx); For && skipValueWrappers(For->getRangeInit()) == Use)
+    return loopVariableKeepsElements(*For);
   const Stmt *P = explicitParent(Use, Ctx);
   if (const auto *Element = dyn_cast_or_null<Expr>(P); Element && listIndexed(Element, Api) &&
                                                        skipValueWrappers(listIndexed(Element, Api)) == Use)

@@ -39,4 +39,14 @@ inline const clang::Stmt *enclosingBody(const clang::Stmt &S, clang::ASTContext 
   return Body;
 }
 
+/// Whether `Inner` is `Outer` or a statement nested in it (the other way up: down the children).
+inline bool containsStmt(const clang::Stmt *Outer, const clang::Stmt *Inner) {
+  if (Outer == Inner)
+    return true;
+  for (const clang::Stmt *Child : Outer ? Outer->children() : clang::Stmt::const_child_range(nullptr, nullptr))
+    if (Child && containsStmt(Child, Inner))
+      return true;
+  return false;
+}
+
 } // namespace graphify

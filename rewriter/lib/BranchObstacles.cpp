@@ -206,8 +206,16 @@ std::optional<std::string> branchObstacle(const Expr *Cond, const ApiModel &Api,
     if (std::string Write = compactionIn(Arms, Ctx); !Write.empty())
       return compactionRefusal(Write);
   }
-  if (std::string Function = hostOnlyFunction(Cond, Api, Ctx); !Function.empty())
+  if (std::string Function = hostOnlyFunction(Cond, Api, Ctx); !Function.empty()) {
+    // `if (GetWinner() != Player::NONE) return true;`: the host value comes from a function that
+    // reads tensors, whose result can be a tensor instead.
+    if (std::string Call = hostValueCallIn(Cond, Api, Ctx); !Call.empty())
+      return "the condition tests what " + Call + " returns, a host value it computes from tensor data: return "
+             "it as a 0-d tensor instead (its own findings say how) and test it here with tensor ops "
+             "(torch::ne, torch::logical_or), returning the test as a bool tensor; or move the call and the "
+             "test out of the graph region, after the replay";
     return hostFunctionAdvice(Function);
+  }
   // A host object computed from tensor values (a string looked up from an id, a struct a host
   // library computed from copied data) tested by the condition.
   llvm::SmallVector<const Stmt *, 16> Work{Cond};

@@ -226,6 +226,29 @@ const Stmt *functionBody(const Decl *D) {
   return nullptr;
 }
 
+bool isOutputStreamType(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  const std::string N = RD->getQualifiedNameAsString();
+  return llvm::StringRef(N).contains("ostream") || llvm::StringRef(N).contains("basic_ios");
+}
+
+DynTypedNode userPastValueWrappers(const Expr *E, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  for (int Depth = 0; Depth < 6; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return DynTypedNode();
+    N = Parents[0];
+    const Expr *P = N.get<Expr>();
+    if (!P || !(isa<ImplicitCastExpr>(P) || isa<MaterializeTemporaryExpr>(P) || isa<CXXBindTemporaryExpr>(P) ||
+                isa<ParenExpr>(P) || isa<CXXConstructExpr>(P) || isa<ExprWithCleanups>(P)))
+      return N;
+  }
+  return DynTypedNode();
+}
+
 const VarDecl *localInitialisedBy(const Expr *E, ASTContext &Ctx) {
   DynTypedNode N = DynTypedNode::create(*E);
   for (int Depth = 0; Depth < 8; ++Depth) {

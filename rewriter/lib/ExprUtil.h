@@ -7,6 +7,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
 #include <llvm/ADT/SmallVector.h>
 
 #include <llvm/ADT/STLFunctionalExtras.h>
@@ -64,6 +65,14 @@ llvm::SmallVector<const clang::Expr *, 4> callArgs(const clang::Expr *E);
 
 /// The operands of an element-wise call: its object (callObject), if any, then callArgs.
 llvm::SmallVector<const clang::Expr *, 4> callOperands(const clang::Expr *E);
+
+/// An output stream (std::ostream, std::ostringstream, their basic_ios base): what `<<` prints to.
+bool isOutputStreamType(clang::QualType T);
+
+/// The first ancestor of `E` that is not a wrapper its value passes through unchanged (implicit
+/// conversions, temporaries, parentheses, copies, cleanups): the return, declaration, assignment
+/// or call that uses the value. Empty when there is none within a few levels.
+clang::DynTypedNode userPastValueWrappers(const clang::Expr *E, clang::ASTContext &Ctx);
 
 /// The local variable whose initialiser is `E` (through implicit conversions, parentheses and
 /// static_casts: `int64_t i = t.item<int64_t>();`), or null; parameters are not locals here.

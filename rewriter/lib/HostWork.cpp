@@ -85,6 +85,23 @@ std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Ap
           return "'" + sourceText(Element->getCallee(), Ctx) + "' (line " + std::to_string(Line) +
                  ") writes into a host object";
         }
+      // `std::cerr << "no detections" << std::endl;`: a print, written as an operator. With
+      // `TensorFills` false, one given a tensor is that tensor's read, a finding of its own.
+      if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Call);
+          Op && Discarded && Op->getOperator() == OO_LessLess && isOutputStreamType(Op->getType())) {
+        const Expr *Stream = Op;
+        bool PrintsTensor = false;
+        while (const auto *Inner = dyn_cast<CXXOperatorCallExpr>(Stream->IgnoreImplicit()))
+          if (Inner->getOperator() == OO_LessLess && Inner->getNumArgs() == 2) {
+            PrintsTensor |= Api.isTensorExpr(Inner->getArg(1));
+            Stream = Inner->getArg(0);
+          } else {
+            break;
+          }
+        unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(Op->getBeginLoc());
+        if (TensorFills || !PrintsTensor)
+          return "'" + sourceText(Stream, Ctx) + " <<' (line " + std::to_string(Line) + ") prints on the host";
+      }
       if (Callee && !isa<CXXOperatorCallExpr>(Call)) {
         const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
         const Expr *Object = MC ? MC->getImplicitObjectArgument() : nullptr;
@@ -195,6 +212,20 @@ std::string hostOnlyFunction(const Stmt *S, const ApiModel &Api, ASTContext &Ctx
     return "the lambda at line " +
            std::to_string(Ctx.getSourceManager().getExpansionLineNumber(MD->getParent()->getBeginLoc()));
   return "'" + FD->getQualifiedNameAsString() + "'";
+}
+
+std::string hostValueCallIn(const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
+  const Expr *Found = findExpr(Cond, [&](const Expr *E) {
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+    return Def && Def->getBody() && Api.entriesFor(Call).empty() && !Api.isTensorExpr(Call) &&
+           !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) && !runsOnHostOnly(*Def, Api);
+  });
+  if (!Found)
+    return "";
+  return "'" + cast<CallExpr>(Found)->getDirectCallee()->getNameAsString() + "' (line " +
+         std::to_string(Ctx.getSourceManager().getExpansionLineNumber(Found->getBeginLoc())) + ")";
 }
 
 std::string hostFunctionAdvice(const std::string &Function) {

@@ -55,6 +55,10 @@ std::string hostListElementUpdate(const clang::Stmt *Body, const ApiModel &Api, 
 /// The advice for a loop whose body makes such a change, described by hostListElementUpdate.
 std::string hostListUpdateAdvice(const std::string &Update);
 
+/// A call in `Cond` of a function of the project that reads tensor data and returns a host value
+/// (`GetWinner() != Player::NONE`), named with its line; empty when there is none.
+std::string hostValueCallIn(const clang::Expr *Cond, const ApiModel &Api, clang::ASTContext &Ctx);
+
 /// The advice for code in such a function, named by hostOnlyFunction.
 std::string hostFunctionAdvice(const std::string &Function);
 

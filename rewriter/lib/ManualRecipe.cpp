@@ -29,11 +29,6 @@ namespace graphify::rewriter {
 
 namespace {
 
-bool isOutputStream(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && llvm::StringRef(RD->getQualifiedNameAsString()).contains("ostream");
-}
-
 enum class Consumer { None, Printed, LoopCondition, HostCopy, DeviceCopy, HostSelect, HostBuffer, HostLookup, MemoryCopy, ElementWrite, HostObject, HostCall, HostFunction };
 
 /// `memcpy(buf.data(), t.data_ptr(), n)`: the pointer `Arg` is handed to a function of no tensor
@@ -123,23 +118,13 @@ bool isSubscript(const Stmt *S) {
 /// The local the host copy `Copy` is stored in: initialised with it (`auto h = x.cpu();`) or
 /// given it (`h = h.index_select(0, order).cpu();`); null otherwise.
 const VarDecl *localHoldingCopy(const Expr *Copy, ASTContext &Ctx) {
-  DynTypedNode N = DynTypedNode::create(*Copy);
-  for (int Depth = 0; Depth < 6; ++Depth) {
-    auto Parents = Ctx.getParents(N);
-    if (Parents.empty())
-      return nullptr;
-    N = Parents[0];
-    if (const auto *V = N.get<VarDecl>())
-      return V->isLocalVarDecl() && !V->getType()->isReferenceType() ? V : nullptr;
-    if (const auto *OC = N.get<CXXOperatorCallExpr>(); OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
-      const auto *DR = dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts());
-      const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-      return V && V->isLocalVarDecl() ? V : nullptr;
-    }
-    const Expr *E = N.get<Expr>();
-    if (!E || !(isa<ImplicitCastExpr>(E) || isa<MaterializeTemporaryExpr>(E) || isa<CXXBindTemporaryExpr>(E) ||
-                isa<ParenExpr>(E) || isa<CXXConstructExpr>(E) || isa<ExprWithCleanups>(E)))
-      return nullptr;
+  DynTypedNode N = userPastValueWrappers(Copy, Ctx);
+  if (const auto *V = N.get<VarDecl>())
+    return V->isLocalVarDecl() && !V->getType()->isReferenceType() ? V : nullptr;
+  if (const auto *OC = N.get<CXXOperatorCallExpr>(); OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+    const auto *DR = dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts());
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    return V && V->isLocalVarDecl() ? V : nullptr;
   }
   return nullptr;
 }
@@ -213,26 +198,9 @@ bool localFeedsOnlyTensorWork(const VarDecl *V, const Expr *Skip, ASTContext &Ct
   return Any;
 }
 
-/// Whether the host copy `Copy` feeds tensor work only (`h = x.cpu(); iou = box_iou(h[0], h);
-/// h.slice(0, 0, n) = h.slice(0, 0, n) * m;`): then it only moves device work to the host, and
-/// dropping it keeps everything on the device. The copy's own operand (`h` of
-/// `h = h.index_select(0, order).cpu()`) goes into the copy and is not a use.
 /// Whether `E` is returned as it is (through conversions and the copy a return makes).
 static bool returnedAsIs(const Expr *E, ASTContext &Ctx) {
-  DynTypedNode N = DynTypedNode::create(*E);
-  for (int Depth = 0; Depth < 6; ++Depth) {
-    auto Parents = Ctx.getParents(N);
-    if (Parents.empty())
-      return false;
-    N = Parents[0];
-    if (N.get<ReturnStmt>())
-      return true;
-    const Expr *P = N.get<Expr>();
-    if (!P || !(isa<ImplicitCastExpr>(P) || isa<MaterializeTemporaryExpr>(P) || isa<CXXBindTemporaryExpr>(P) ||
-                isa<ParenExpr>(P) || isa<CXXConstructExpr>(P) || isa<ExprWithCleanups>(P)))
-      return false;
-  }
-  return false;
+  return userPastValueWrappers(E, Ctx).get<ReturnStmt>() != nullptr;
 }
 
 /// Whether the host copy is what the function hands back (`out = out.cpu(); return out;`): the
@@ -252,6 +220,10 @@ bool copyIsReturned(const Expr *Copy, ASTContext &Ctx) {
   return Returned;
 }
 
+/// Whether the host copy `Copy` feeds tensor work only (`h = x.cpu(); iou = box_iou(h[0], h);
+/// h.slice(0, 0, n) = h.slice(0, 0, n) * m;`): then it only moves device work to the host, and
+/// dropping it keeps everything on the device. The copy's own operand (`h` of
+/// `h = h.index_select(0, order).cpu()`) goes into the copy and is not a use.
 bool copyFeedsOnlyTensorWork(const Expr *Copy, ASTContext &Ctx, const ApiModel &Api) {
   const VarDecl *V = localHoldingCopy(Copy, Ctx);
   llvm::SmallPtrSet<const VarDecl *, 8> Seen;
@@ -333,7 +305,7 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
         !Api.isTensorExpr(MC->getImplicitObjectArgument()) && Api.callHasTag(MC, "shape_query"))
       return Ends();
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
-        OC && OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 && isOutputStream(OC->getArg(0)->getType()))
+        OC && OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 && isOutputStreamType(OC->getArg(0)->getType()))
       return Consumer::Printed;
     if (const auto *CO = dyn_cast<ConditionalOperator>(S); CO && CO->getCond() == Child && !Api.isTensorExpr(CO))
       return Consumer::HostSelect;
@@ -615,8 +587,9 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
            "0); a stable argsort of the inverted mask moves the kept rows first), and count with mask.sum() "
            "(numel() > 0 becomes mask.any())";
   if (Use == Consumer::HostCopy && isa_and_nonnull<Expr>(Anchor) && copyIsReturned(cast<Expr>(Anchor), Ctx))
-    return "the host copy is what the function returns: return the tensor on the device and copy it to the "
-           "host where the caller reads it, after the replay (a captured graph's outputs stay in device memory)";
+    return "the host copy is what the function returns: return the tensor on the device; a caller that hands it "
+           "to device code (a copy into device memory, a kernel) then uses it where it is, and one that reads it "
+           "on the host copies it after the replay (a captured graph's outputs stay in device memory)";
   if (Use == Consumer::HostCopy && isa_and_nonnull<Expr>(Anchor) && copyFeedsOnlyTensorWork(cast<Expr>(Anchor), Ctx, Api))
     return "the host copy is used only by tensor ops (and size queries), which run on the device as well: drop "
            "the copy and keep the tensors on the device";

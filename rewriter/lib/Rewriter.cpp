@@ -64,7 +64,7 @@ std::string whySplitRefused(const Finding &F, const Stmt *Anchor, const std::vec
     return "";
   const Stmt *Body = rewriter::functionBody(rewriter::enclosingFunction(Anchor, Ctx));
   for (const RewriteCandidate &C : Candidates)
-    if (C.Root == Body && C.RuleName == "split-at-host-boundary" && !C.Fix && !C.OutOfScope &&
+    if (C.Root == Body && C.Traits.MovesOutOfGraph && !C.Fix && !C.OutOfScope &&
         !C.NoFixReason.empty())
       return " (not split automatically: " + C.NoFixReason + ")";
   return "";
@@ -128,13 +128,11 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
     for (const RewriteCandidate &C : Candidates) {
       if (C.Where.File != File || CaptureCall)
         continue;
-      // The split of a function at its host part is no finding's own rewrite: where it does not
-      // apply, the findings keep their advice (whySplitRefused adds its reason to host reads').
-      if (!C.Fix && C.RuleName == "split-at-host-boundary")
-        continue;
-      // Building a factory on the device removes a copy, not a size that follows the data
-      // (`torch::zeros({sel.size(0)}).to(dev)`: the size finding keeps its own advice).
-      if (C.RuleName == "host-factory-to-device" && Result.Findings[I].CheckId != "graphify-host-sync")
+      // A function split at its host part is no finding's own rewrite: where it does not apply,
+      // the findings keep their advice (whySplitRefused adds its reason to host reads'). A rewrite
+      // that removes another check's findings does not touch this one (`torch::zeros({sel.size(0)})
+      // .to(dev)` built on the device still has a size that follows the data).
+      if ((!C.Fix && C.Traits.MovesOutOfGraph) || !C.Traits.addresses(Result.Findings[I].CheckId))
         continue;
       unsigned Width = ~0u;
       if (C.Root == Anchor)
@@ -186,7 +184,7 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
       // The split keeps the function's callers working by running this construct on the host,
       // after the graph; how to keep the construct itself in the graph is still the advice a user
       // wants (pad the selection, a static trip count, the exponential race for multinomial).
-      if (Best->RuleName == "split-at-host-boundary")
+      if (Best->Traits.MovesOutOfGraph)
         F.Recipe = rewriter::manualRecipe(F, Anchor, Ctx, Api, Blocked);
     } else {
       F.Fix.reset();

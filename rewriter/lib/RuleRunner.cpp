@@ -220,6 +220,7 @@ public:
     rewriter::FreshNameRegistry::Owner NamesOwnedBy(Root);
     RewriteCandidate C;
     C.RuleName = Rule.Name;
+    C.Traits = Rule.Traits;
     C.Root = Root;
     C.Where = pointOf(Root->getBeginLoc(), SM);
     C.TouchesDataDependentApi = touchesDataDependentApi(Root, Api);

@@ -11,6 +11,8 @@
 #include "IfChain.h"
 #include "Refusal.h"
 
+#include "graphify/rewriter/RewriteCandidates.h"
+
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <clang/Tooling/Transformer/RangeSelector.h>
 #include <clang/Tooling/Transformer/RewriteRule.h>
@@ -26,6 +28,7 @@ namespace graphify::rewriter {
 struct NamedRewriteRule {
   std::string Name;
   clang::transformer::RewriteRuleWith<std::string> Rule;
+  RewriteRuleTraits Traits = {};
 };
 
 /// Every rule, in the order they are tried (the registry, rewriter/lib/RuleRegistry.cpp).

@@ -19,14 +19,6 @@ using namespace clang;
 
 namespace graphify::rewriter {
 
-static bool isOstream(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD)
-    return false;
-  std::string N = RD->getQualifiedNameAsString();
-  return llvm::StringRef(N).contains("ostream") || llvm::StringRef(N).contains("basic_ios");
-}
-
 static bool inNamespace(const Decl *D, llvm::StringRef NS) {
   for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
     if (const auto *N = dyn_cast<NamespaceDecl>(DC))
@@ -173,7 +165,7 @@ std::optional<std::string> SideEffectWalker::checkCall(const CallExpr *C, const 
     return std::string("calls a function through a pointer, which is not known to be pure");
   std::string Name = FD->getNameAsString();
   for (unsigned I = 0; I < C->getNumArgs(); ++I)
-    if (isOstream(C->getArg(I)->getType()))
+    if (isOutputStreamType(C->getArg(I)->getType()))
       return std::string("writes output");
   if (Name == "printf" || Name == "puts" || Name == "fprintf" || Name == "putchar" || Name == "print")
     return std::string("writes output");

@@ -344,7 +344,8 @@ NamedRewriteRule makeHostFactoryToDeviceRule(const ApiModel &Api) {
   return {"host-factory-to-device",
           makeRule(Matcher, GiveDevice,
                    cat("the tensor is created on the device it was copied to, with the same values, so no copy "
-                       "from host memory is left in the region"))};
+                       "from host memory is left in the region")),
+          RewriteRuleTraits{{"graphify-host-sync"}}};
 }
 
 } // namespace graphify::rewriter

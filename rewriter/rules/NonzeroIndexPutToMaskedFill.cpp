@@ -49,6 +49,14 @@ const Expr *nonzeroOperand(const Expr *E, const ApiModel &Api) {
   return Args.size() == 1 ? Args[0] : nullptr;
 }
 
+/// The value text for every row: its selections by the mask (`.index({m})`) dropped.
+std::string everyRowForm(std::string Value, const std::string &Mask) {
+  const std::string Selection = ".index({" + Mask + "})";
+  for (size_t At = Value.find(Selection); At != std::string::npos; At = Value.find(Selection, At))
+    Value.erase(At, Selection.size());
+  return Value;
+}
+
 llvm::Expected<MaskedFill> analyse(const MatchResult &R, const ApiModel &Api) {
   ASTContext &Ctx = *R.Context;
   const auto *Call = R.Nodes.getNodeAs<CXXMemberCallExpr>("put");
@@ -89,10 +97,19 @@ llvm::Expected<MaskedFill> analyse(const MatchResult &R, const ApiModel &Api) {
     // whole rows: the same as a fill through the mask given trailing dimensions of size 1,
     // which this rule cannot prove the sizes for.
     const std::string X = sourceText(F.Target, Ctx), M = sourceText(Index, Ctx);
-    return refuse("the mask '" + M + "' is not known to have the shape of '" + X +
-                  "'; if it covers its leading dimensions, fill through it broadcast, which reads nothing back: " +
-                  X + ".masked_fill_((" + M + ").view(<its sizes, then 1 per further dimension of " + X + ">), " +
-                  sourceText(F.Value, Ctx) + ") (TORCH_CHECK the sizes agree, a metadata test)");
+    const std::string Broadcast = "(" + M + ").view(<its sizes, then 1 per further dimension of " + X + ">)";
+    const std::string Refusal = "the mask '" + M + "' is not known to have the shape of '" + X +
+                                "'; if it covers its leading dimensions, ";
+    // masked_fill_ takes one value; values for the selected rows only are given for every row
+    // and selected (`v.index({m})` becomes `v`, a factory sized by the count takes X's sizes).
+    if (Api.isTensorExpr(F.Value) && !isProvablySingleElement(F.Value, Body, Api))
+      return refuse(Refusal + "select through it broadcast, which reads nothing back: " + X + " = torch::where(" +
+                    Broadcast + ", " + everyRowForm(sourceText(F.Value, Ctx), M) + ", " + X +
+                    ") with the value computed on every row of " + X + " (each selection by the mask dropped, a "
+                    "factory sized by its count given " + X + "'s sizes; TORCH_CHECK the sizes agree, a metadata "
+                    "test)");
+    return refuse(Refusal + "fill through it broadcast, which reads nothing back: " + X + ".masked_fill_(" +
+                  Broadcast + ", " + sourceText(F.Value, Ctx) + ") (TORCH_CHECK the sizes agree, a metadata test)");
   } else {
     return refuse("the index is neither nonzero() of a mask nor a mask with the shape of '" +
                   sourceText(F.Target, Ctx) + "'");

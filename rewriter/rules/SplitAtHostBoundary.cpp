@@ -139,12 +139,13 @@ public:
   /// Whether `S` computes new values with the tensor API: not only metadata (`numel()`), layout
   /// and views (`contiguous()`, `view`, `select`) or a dtype or device change (`to(kInt)`) — a
   /// core of those alone captures nothing worth a graph.
-  bool hasTensorWork(const Stmt *S) const {
+  bool hasTensorWork(const Stmt *S, bool BuildingFromHostData = true) const {
     return findExpr(S, [&](const Expr *E) {
       return isa<CallExpr, CXXConstructExpr>(E) && (Api.isTensorExpr(E) || isTensorTuple(E->getType())) &&
              !Api.entriesFor(E).empty() &&
              !Api.callHasTag(E, "same_elements") && !Api.callHasTag(E, "shares_storage") &&
-             !Api.callHasTag(E, "device_transfer");
+             !Api.callHasTag(E, "device_transfer") &&
+             (BuildingFromHostData || (!Api.callHasTag(E, "host_factory") && !Api.callHasTag(E, "host_data")));
     });
   }
 
@@ -306,6 +307,14 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
   llvm::ArrayRef<const Stmt *> Core = All.slice(Start, Cut - Start), After = All.drop_front(Cut);
   if (Core.empty() || llvm::none_of(Core, [&](const Stmt *St) { return S.hasTensorWork(St); }))
     return refuseOutOfScope("no tensor is computed between the copies to the device and the host part");
+  // `auto x = torch::tensor(tokens); for (...) { logits = model.forward(x); ... item() ... }`: a
+  // core that only stages the inputs would leave all the device work to the host part.
+  if (llvm::none_of(Core, [&](const Stmt *St) { return S.hasTensorWork(St, /*BuildingFromHostData=*/false); }) &&
+      isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(First) && S.hasTensorWork(First, false))
+    return refuse("the device work is inside the loop at line " + lineOf(First, Ctx) +
+                  " that reads tensor data on the host, and the code before it only builds tensors from host "
+                  "data: capture one step of the loop as the graph (its tensor work, with the value read kept as "
+                  "a tensor) and keep the loop and its host work on the host, replaying the graph once per step");
   if (std::string Work = firstHostWork(Core, S.Api, Ctx, /*TensorFills=*/false); !Work.empty())
     return refuse("the device work before the host part is mixed with host work (" + Work +
                   "), which a replay of the core would not repeat");
@@ -429,7 +438,8 @@ NamedRewriteRule makeSplitAtHostBoundaryRule(const ApiModel &Api) {
   return {"split-at-host-boundary",
           makeRule(Matcher, Edits, computed([Explanation](const MatchResult &) -> llvm::Expected<std::string> {
                      return *Explanation;
-                   }))};
+                   })),
+          RewriteRuleTraits{{}, /*MovesOutOfGraph=*/true}};
 }
 
 } // namespace graphify::rewriter

@@ -982,7 +982,7 @@ GRAPHIFY_GRAPH_REGION gfy::Tensor f(gfy::Tensor x) {
   RunResult R = lint({Src, "--", "-std=c++20", "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include"});
   EXPECT_EQ(R.Code, 1) << R.Err;
   auto NoteOn = [&](int Line) { return adviceNotesOn(R.Out, Line); };
-  EXPECT_NE(NoteOn(5).find("no fix offered: the then branch writes output (line 6)"), std::string::npos) << R.Out;
+  EXPECT_NE(NoteOn(5).find("no fix offered: the branch runs host code: 'std::cout <<' (line 6) prints on the host"), std::string::npos) << R.Out;
   EXPECT_NE(NoteOn(6).find("by hand: the value is printed on the host"), std::string::npos) << R.Out;
   EXPECT_EQ(NoteOn(6).find("no fix offered"), std::string::npos) << R.Out;
   EXPECT_NE(NoteOn(7).find("by hand: "), std::string::npos) << R.Out;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 
@@ -140,3 +141,35 @@ TEST(Serialize, ModuleMismatchesAreNamed) {
 }
 
 } // namespace
+
+// A file holds values in host memory: reading or writing one inside a capture would copy between
+// pageable memory and the tensors. Every form refuses before touching the file, and the error
+// names the caller's line (the torch::save entry of the rule packs reports that line too).
+TEST(Serialize, FileIoUnderCaptureIsRefusedAtTheCallersLine) {
+  const std::string path = temp_path("captured");
+  save(randn({2, 2}), path);
+  Tensor t = zeros({2, 2});
+  std::vector<Tensor> list;
+  TinyNet net;
+  auto expect_refused = [](const std::function<void()> &call, const char *op, unsigned line) {
+    try {
+      (void)capture(call);
+      ADD_FAILURE() << op << " at line " << line << " was recorded under capture";
+    } catch (const CaptureError &e) {
+      EXPECT_EQ(e.op(), op);
+      EXPECT_NE(e.file().find("test_serialize.cpp"), std::string::npos) << e.what();
+      EXPECT_EQ(e.line(), line) << e.what();
+    }
+  };
+  expect_refused([&] { load(t, path); }, "load", __LINE__);
+  expect_refused([&] { load(list, path); }, "load", __LINE__);
+  expect_refused([&] { load(t, path, kCPU); }, "load", __LINE__);
+  expect_refused([&] { load(net, path); }, "load", __LINE__);
+  expect_refused([&] { save(t, temp_path("never_written")); }, "save", __LINE__);
+  expect_refused([&] { save(net, temp_path("never_written")); }, "save", __LINE__);
+  std::ifstream never(temp_path("never_written"));
+  EXPECT_FALSE(never.good()) << "a refused save wrote its file";
+  // The refused load left the tensor as it was.
+  EXPECT_TRUE(equal(t, zeros({2, 2})));
+  std::remove(path.c_str());
+}

@@ -5,6 +5,8 @@
 
 #include "UnitFindings.h"
 
+#include "graphify/analyzer/Advice.h"
+
 #include <clang/ASTMatchers/ASTMatchFinder.h>
 #include <clang/Basic/SourceManager.h>
 
@@ -131,10 +133,8 @@ void GraphifyCheck::report(const SourceManager &SM, const Finding &F, bool Carri
     Note(N.Where, N.Message);
   if (F.Fix && !F.Fix->Explanation.empty())
     Note(F.Where, "fix: " + F.Fix->Explanation);
-  if (!F.NoFixReason.empty())
-    Note(F.Where, "no fix offered: " + F.NoFixReason);
-  else if (!F.Recipe.empty())
-    Note(F.Where, (F.Fix ? "or by hand: " : "by hand: ") + F.Recipe);
+  if (std::string Advice = adviceLine(F); !Advice.empty())
+    Note(F.Where, Advice);
 }
 
 void GraphifyCheck::onEndOfTranslationUnit() { UnitFindings::forget(); }

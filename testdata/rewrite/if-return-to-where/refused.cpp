@@ -12,7 +12,7 @@ torch::Tensor in_place_arm(torch::Tensor x) {
 }
 
 torch::Tensor prints(torch::Tensor x) {
-  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: ^the then branch writes output \(line 16\)$
+  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: ^the branch runs host code: 'std::cout <<' \(line 16\) prints on the host
     std::cout << "positive\n";
     return x * 2;
   }

@@ -28,3 +28,11 @@ torch::Tensor ended_rows(torch::Tensor logits, torch::Tensor lengths) {
   logits.index_put_({~done}, -1e9f); // EXPECT-NO-FIX: ^the mask '~done' is not known to have the shape of 'logits'; if it covers its leading dimensions, fill through it broadcast, which reads nothing back: logits.masked_fill_\(\(~done\).view\(
   return logits;
 }
+
+// Values given for the selected rows only (a rejection sampler redrawing the rejected proposals):
+// masked_fill_ takes one value, so the recipe computes the value on every row and selects.
+torch::Tensor redraw(torch::Tensor v, torch::Tensor x, torch::Tensor c, torch::Tensor rejected_rows) {
+  auto rejected = rejected_rows > 0;
+  v.index_put_({rejected}, c.index({rejected}) * x.index({rejected}) + 1); // EXPECT-NO-FIX: ^the mask 'rejected' is not known to have the shape of 'v'; if it covers its leading dimensions, select through it broadcast, which reads nothing back: v = torch::where\(\(rejected\).view\(<its sizes, then 1 per further dimension of v>\), c \* x \+ 1, v\)
+  return v;
+}

@@ -74,7 +74,7 @@ std::vector<float> copies_first(torch::Tensor x) {
 torch::Tensor scalar_first(torch::Tensor x) {
   auto y = x.exp();
   int peak = y.item<int>(); // EXPECT-NO-FIX: ^'y.item<int>\(\)' converts to an integer on the host
-  auto host = (y / peak).cpu(); // EXPECT-RECIPE: ^the host copy is what the function returns: return the tensor on the device and copy it to the host where the caller reads it
+  auto host = (y / peak).cpu(); // EXPECT-RECIPE: ^the host copy is what the function returns: return the tensor on the device; a caller that hands it to device code
   return host;
 }
 

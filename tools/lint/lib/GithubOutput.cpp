@@ -1,6 +1,7 @@
 // GitHub Actions workflow commands. Invariant: whatever a message contains, it stays one command
 // on one line: data is escaped for `%`, CR and LF, property values also for `:` and `,`, as the
 // runner's parser requires.
+#include "graphify/analyzer/Advice.h"
 #include "graphify/lint/Output.h"
 
 namespace graphify {
@@ -31,10 +32,8 @@ void writeGithub(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings
     for (const FindingNote &N : F.Notes)
       Message += "\n" + N.Where.File + ":" + std::to_string(N.Where.Line) + ":" + std::to_string(N.Where.Column) +
                  ": note: " + N.Message;
-    if (!F.NoFixReason.empty())
-      Message += "\nno fix offered: " + F.NoFixReason;
-    else if (!F.Recipe.empty())
-      Message += (F.Fix ? "\nor by hand: " : "\nby hand: ") + F.Recipe;
+    if (std::string Advice = adviceLine(F); !Advice.empty())
+      Message += "\n" + Advice;
     OS << "::" << (R.Level == Severity::Error ? "error" : "warning") << " file=" << escapeGithub(File, true)
        << ",line=" << F.Where.Line << ",col=" << F.Where.Column
        << ",endColumn=" << F.Where.Column + std::max(F.RangeLength, 1u) << ",title=" << escapeGithub(F.CheckId, true)

@@ -2,6 +2,7 @@
 // point at an entry of tool.driver.rules, regions are 1-based, and file URIs are relative to
 // %SRCROOT% (the working directory) when the file lies beneath it, so uploads from CI map onto
 // the repository.
+#include "graphify/analyzer/Advice.h"
 #include "graphify/lint/Output.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -74,10 +75,8 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
         {"ruleId", F.CheckId},
         {"ruleIndex", RuleIndex[F.CheckId]},
         {"level", R.Level == Severity::Error ? "error" : "warning"},
-        {"message", llvm::json::Object{{"text", !F.NoFixReason.empty()
-                                                    ? F.Message + " (no fix offered: " + F.NoFixReason + ")"
-                                                : !F.Recipe.empty() ? F.Message + (F.Fix ? " (or by hand: " : " (by hand: ") + F.Recipe + ")"
-                                                                              : F.Message}}},
+        {"message", llvm::json::Object{{"text", adviceLine(F).empty() ? F.Message
+                                                                             : F.Message + " (" + adviceLine(F) + ")"}}},
         {"locations", llvm::json::Array{physicalLocation(F.Where, F.RangeLength, Ctx)}},
     };
     if (!F.Notes.empty()) {

@@ -2,6 +2,7 @@
 // a `  N | source` line, a `    | ^~~~` caret line, the fix-it text under it), so editors and CI
 // log parsers that understand clang-tidy understand us; colors only change escape codes around
 // the same characters.
+#include "graphify/analyzer/Advice.h"
 #include "graphify/lint/Output.h"
 
 #include <llvm/Support/Format.h>
@@ -45,10 +46,8 @@ public:
     }
     if (F.Fix && !F.Fix->Explanation.empty())
       header(F.Where, "note", BoldBlack, "fix: " + F.Fix->Explanation);
-    if (!F.NoFixReason.empty())
-      header(F.Where, "note", BoldBlack, "no fix offered: " + F.NoFixReason);
-    else if (!F.Recipe.empty()) // beside a fix that moves the construct out of the graph, how to keep it in
-      header(F.Where, "note", BoldBlack, (F.Fix ? "or by hand: " : "by hand: ") + F.Recipe);
+    if (std::string Advice = adviceLine(F); !Advice.empty())
+      header(F.Where, "note", BoldBlack, Advice);
   }
 
 private:

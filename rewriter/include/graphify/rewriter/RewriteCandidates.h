@@ -16,15 +16,33 @@
 
 #include <clang/AST/ASTContext.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace graphify {
 
+/// What a rule's rewrite does to the findings it covers, declared by the rule (its factory in
+/// rewriter/rules/) so that attaching fixes to findings asks the rule instead of naming it.
+struct RewriteRuleTraits {
+  /// The checks whose findings the rewrite removes; empty: any. Building a factory on the device
+  /// removes a copy from host memory, not a size that follows the data on the same line.
+  std::vector<std::string> Addresses;
+  /// The rewrite moves the construct out of the graph (after it, on the host) instead of making it
+  /// capturable: a finding it fixes keeps the by-hand advice for keeping the construct in the
+  /// graph, and its refusal is no finding's reason (it covers a function, not a construct).
+  bool MovesOutOfGraph = false;
+
+  bool addresses(const std::string &CheckId) const {
+    return Addresses.empty() || std::find(Addresses.begin(), Addresses.end(), CheckId) != Addresses.end();
+  }
+};
+
 /// One match of one rewrite rule.
 struct RewriteCandidate {
   std::string RuleName;
+  RewriteRuleTraits Traits;
   const clang::Stmt *Root = nullptr;      ///< the matched node
   SourcePoint Where;                      ///< start of the matched node
   /// Byte ranges [Begin, End) in `Where.File` that the candidate is about: for a select (if,

@@ -1,0 +1,34 @@
+// Detection post-processing that logs how many boxes survive each filter, as instance
+// segmentation and YOLO decoders do between their steps. The number of kept rows exists only once
+// the mask is read on the host: printing it or handing it to a logger, also formatted first, is a
+// read a static graph cannot hold. A size kept in a local is reported where it is used (here as a
+// scale, tensor math: not at all); sizes of fixed-shape tensors and a count computed on the device
+// are not reads of the data.
+// RUN-ARGS: --graph-region=filter_boxes
+#include <torch/torch.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+template <typename... Args> void DebugLog(const std::string &format, Args &&...args) {
+  std::printf("%s\n", format.c_str());
+  ((std::cout << args << ' '), ...);
+}
+
+torch::Tensor filter_boxes(const torch::Tensor &boxes, const torch::Tensor &scores, double threshold) {
+  DebugLog("candidates: {}", boxes.size(0));
+  auto keep = scores > threshold;
+  auto kept = boxes.index({keep});
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'index' with a boolean mask has a data-dependent output shape: indexing with a boolean mask keeps as many elements as the mask has true values; a static graph cannot hold it [graphify-dynamic-shape]
+  std::cout << "kept " << kept.size(0) << " boxes" << std::endl;
+  // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: the size of a value-dependent selection read here is printed on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
+  DebugLog("after the score filter: {}", kept.sizes()[0]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:47: warning: the size of a value-dependent selection read here is handed to 'DebugLog' on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
+  DebugLog("kept shape: {}", c10::str(kept.sizes()));
+  // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: the size of a value-dependent selection read here is handed to 'DebugLog' on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
+  const int64_t rows = kept.size(0);
+  auto count = keep.sum();
+  std::cout << "columns " << kept.size(1) << std::endl;
+  return torch::cat({kept.flatten(), count.unsqueeze(0).to(kept.dtype())}) * rows;
+}
