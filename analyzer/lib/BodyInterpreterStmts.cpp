@@ -397,7 +397,8 @@ void BodyInterpreter::stmt(const Stmt *St) {
           else if (LoopVar)
             S.Masks.erase(LoopVar);
           // Each element of a list of host tensors (`for (const auto &d : per_image)`) is one.
-          if (const Expr *Host = LoopVar && Api.isTensor(LoopVar->getType()) ? heldInHost(RangeInit) : nullptr)
+          const bool TensorVar = LoopVar && RangeInit && Api.isTensor(LoopVar->getType());
+          if (const Expr *Host = TensorVar ? heldInHost(RangeInit) : nullptr)
             S.HostTensors[LoopVar] = Host;
           else if (LoopVar)
             S.HostTensors.erase(LoopVar);
