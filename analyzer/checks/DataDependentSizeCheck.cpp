@@ -42,8 +42,8 @@ void DataDependentSizeCheck::run(AnalysisContext &Ctx) {
       [&](const ApiCall &Call) {
         if (Host && Host->staysOnHost(Call))
           return;
-        // `std::cout << sel.size(0)`, `int n = sel.sizes()[0];`: the size of a selection read into
-        // host code, a number that exists only once the data is on the host.
+        // `std::cout << sel.size(0)`, `DebugLog("{}", sel.sizes()[0])`: the size of a selection
+        // read into host code, a number that exists only once the data is on the host.
         if (Host && Call.hasTag("shape_query")) {
           const Expr *Read = sizeReadOf(Call.Call, Ctx.ast());
           const TracedOrigin *O = Facts.tracedTaintOf(Read);

@@ -1,7 +1,10 @@
-// Where a size read goes on the host (HostSizeReads.h). The walk climbs only through what keeps
-// the number as it is (conversions, parentheses, casts), so `n - 1` or `n > 0` is left to the
-// checks of what consumes it.
+// Where a size read goes on the host (HostSizeReads.h). The walk climbs through what keeps the
+// number or computes a host value from it (conversions, arithmetic, a host function whose value is
+// used) and stops at the first consumer: a print or a host function called for its effect is a
+// sink; a variable, a tensor op, a condition or a return is left to the checks of those uses.
 #include "HostSizeReads.h"
+
+#include "graphify/analyzer/OutputStreams.h"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
@@ -15,11 +18,6 @@ namespace {
 const Stmt *parentOf(const Stmt *S, ASTContext &Ast) {
   DynTypedNodeList Parents = Ast.getParents(*S);
   return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-}
-
-bool isOutputStream(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && llvm::StringRef(RD->getQualifiedNameAsString()).contains("ostream");
 }
 
 } // namespace
@@ -49,7 +47,7 @@ std::string hostSinkOfSize(const Expr *Read, const ApiResolver &Api, ASTContext 
     }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P)) {
       if (Op->getOperator() == OO_LessLess && Op->getNumArgs() == 2 && Op->getArg(1) == Node &&
-          isOutputStream(Op->getType()))
+          isOutputStreamType(Op->getType()))
         return "is printed";
       return "";
     }

@@ -403,7 +403,7 @@ const Stmt *explicitParent(const Expr *E, ASTContext &Ctx) {
 /// (`Added`), or may put anything in it (nullopt).
 std::optional<const Expr *> listUse(const Expr *Use, const ApiResolver &Api, ASTContext &Ctx) {
   // `for (const auto &d : parts)` reads each element; a loop variable that rebinds one may not.
-  if (const CXXForRangeStmt *For = rangeForOver(Use, Ctx); For && skipValueWrappers(For->getRangeInit()) == Use)
+  if (const CXXForRangeStmt *For = rangeForWalking(Use, Ctx))
     return loopVariableKeepsElements(*For) ? std::optional<const Expr *>(nullptr) : std::nullopt;
   const Stmt *P = explicitParent(Use, Ctx);
   // `parts[i]`, `parts.at(i)` read, not assigned to (`parts[0] = x.cuda()` moves it).
@@ -455,7 +455,7 @@ namespace {
 /// flow-sensitive analysis sees the store (storedTensor); false when it may put tensors there
 /// unseen (handed to user code, `insert`, `swap`).
 bool readsOrStoresVisibly(const DeclRefExpr *Use, const ApiResolver &Api, ASTContext &Ctx) {
-  if (const CXXForRangeStmt *For = rangeForOver(Use, Ctx); For && skipValueWrappers(For->getRangeInit()) == Use)
+  if (const CXXForRangeStmt *For = rangeForWalking(Use, Ctx))
     return loopVariableKeepsElements(*For);
   const Stmt *P = explicitParent(Use, Ctx);
   if (const auto *Element = dyn_cast_or_null<Expr>(P); Element && listIndexed(Element, Api) &&

@@ -4,6 +4,8 @@
 
 #include "StatementParents.h"
 
+#include "graphify/analyzer/ApiResolver.h"
+
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -64,6 +66,11 @@ const CXXForRangeStmt *rangeForOver(const Expr *Use, ASTContext &Ctx) {
     N = Parents[0];
   }
   return nullptr;
+}
+
+const CXXForRangeStmt *rangeForWalking(const Expr *List, ASTContext &Ctx) {
+  const CXXForRangeStmt *For = rangeForOver(List, Ctx);
+  return For && skipValueWrappers(For->getRangeInit()) == List ? For : nullptr;
 }
 
 bool loopVariableKeepsElements(const CXXForRangeStmt &For) {

@@ -14,6 +14,9 @@ namespace graphify {
 /// The range-based for whose range expression contains `Use`, or null.
 const clang::CXXForRangeStmt *rangeForOver(const clang::Expr *Use, clang::ASTContext &Ctx);
 
+/// The range-based for that walks `List` itself (`for (auto &d : parts)`, not `: f(parts)`), or null.
+const clang::CXXForRangeStmt *rangeForWalking(const clang::Expr *List, clang::ASTContext &Ctx);
+
 /// Whether the loop variable of `For` never rebinds an element of the range: it is a copy (a
 /// tensor handle), a const reference, or a reference the body never assigns to (`d = d.cuda()`
 /// would move that element of the list). In-place ops on it keep the element where it is.

@@ -6,6 +6,7 @@
 #include "Refusal.h"
 
 #include "graphify/analyzer/ApiResolver.h"
+#include "graphify/analyzer/OutputStreams.h"
 
 #include <clang/Basic/SourceManager.h>
 #include <clang/AST/DeclCXX.h>
@@ -226,13 +227,7 @@ const Stmt *functionBody(const Decl *D) {
   return nullptr;
 }
 
-bool isOutputStreamType(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD)
-    return false;
-  const std::string N = RD->getQualifiedNameAsString();
-  return llvm::StringRef(N).contains("ostream") || llvm::StringRef(N).contains("basic_ios");
-}
+bool isOutputStreamType(QualType T) { return graphify::isOutputStreamType(T); }
 
 DynTypedNode userPastValueWrappers(const Expr *E, ASTContext &Ctx) {
   DynTypedNode N = DynTypedNode::create(*E);
