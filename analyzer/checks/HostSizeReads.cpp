@@ -1,7 +1,8 @@
 // Where a size read goes on the host (HostSizeReads.h). The walk climbs through what keeps the
-// number or computes a host value from it (conversions, arithmetic, a host function whose value is
-// used) and stops at the first consumer: a print or a host function called for its effect is a
-// sink; a variable, a tensor op, a condition or a return is left to the checks of those uses.
+// number or computes a host value from it (conversions, arithmetic, a host object built from it, a
+// host function whose value is used) and stops at the first consumer: a print or a host function
+// called for its effect is a sink; a variable, a tensor op, a condition or a return is left to the
+// checks of those uses.
 #include "HostSizeReads.h"
 
 #include "graphify/analyzer/OutputStreams.h"
@@ -43,6 +44,13 @@ std::string hostSinkOfSize(const Expr *Read, const ApiResolver &Api, ASTContext 
             UnaryOperator, ConditionalOperator>(P) ||
         (BO && !BO->isAssignmentOp())) {
       Node = cast<Expr>(P);
+      continue;
+    }
+    // A host value built from it (`std::string(...)`, the copy of an IntArrayRef handed on).
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) {
+      if (CE->getNumArgs() != 1 || Api.isTensor(CE->getType()))
+        return "";
+      Node = CE;
       continue;
     }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P)) {

@@ -32,6 +32,10 @@
 
 namespace graphify::taint {
 
+/// `E` without the copies and moves that construct it from a value (`return output;` of a local
+/// list is a move construction of it).
+const clang::Expr *withoutCopy(const clang::Expr *E);
+
 class BodyInterpreter {public:
   BodyInterpreter(TaintAnalysis::Impl &A, const clang::FunctionDecl *FD, TaintState Init)
       : A(A), Facts(A.Facts), Api(A.Api), FD(FD), S(std::move(Init)) {
@@ -473,6 +477,9 @@ private:
 
   /// How many elements the container `Obj` holds (`ObjV`: its value as a whole).
   TaintValue sizeOf(const clang::Expr *Obj, TaintValue ObjV);
+  /// Whether `E` is a shape query's list (`x.sizes()`, `x.strides()`): as many elements as the
+  /// tensor has dimensions, which no data changes, whatever sizes it holds.
+  bool isRankLong(const clang::Expr *E) const;
   /// What a local struct, replaced or filled whole, holds: the length of its container fields.
   TaintValue wholeLocalObject(const clang::MemberExpr *ME);
 

@@ -136,7 +136,14 @@ TaintValue BodyInterpreter::sizeOf(const Expr *Obj, TaintValue ObjV) {
   if (const auto *ME = dyn_cast<MemberExpr>(Obj))
     if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
       return join(wholeLocalObject(ME), fieldSize(F));
+  if (isRankLong(Obj))
+    return {};
   return ObjV;
+}
+
+bool BodyInterpreter::isRankLong(const Expr *E) const {
+  auto C = Api.resolve(skipValueWrappers(E));
+  return C && C->hasTag("shape_query") && Api.isHostContainer(E->getType());
 }
 
 TaintValue BodyInterpreter::wholeLocalObject(const MemberExpr *ME) {
@@ -289,6 +296,8 @@ TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary
                                                                                           : std::nullopt;
       if (!Parts && viewedTensor(C.Args[I])) // a host view: its elements, and its tensor's rows
         Parts = std::make_pair(Value[I], viewedLength(C.Args[I]));
+      if (!Parts && isRankLong(C.Args[I])) // `Dims2Str(sel.sizes())`: data-dependent sizes, a static rank
+        Parts = std::make_pair(Value[I], TaintValue{});
       if (Parts) {
         A.noteParamEntry(Callee, Param, Entry(Parts->first));
         A.noteParamEntry(Callee, Param, Entry(Parts->second), /*Size=*/true);
@@ -305,6 +314,8 @@ TaintValue BodyInterpreter::applySummary(const ApiCall &C, const FunctionSummary
       return Parts->second;
     if (viewedTensor(C.Args[K]))
       return viewedLength(C.Args[K]);
+    if (isRankLong(C.Args[K]))
+      return TaintValue{};
     return Value[K];
   };
   auto Through = [&](TaintValue V) {

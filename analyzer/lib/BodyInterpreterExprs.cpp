@@ -343,10 +343,13 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
   std::optional<TaintValue> Shape = writtenShape(*C, ArgV);
   // What the call writes through its outputs may come from its object too (`src.copyTo(dst)`),
   // not from an array it only writes (`cap >> frame`: a plain `Mat&` of such a call, where an
-  // array it also reads comes as an InputArray or InputOutputArray).
+  // array it also reads comes as an InputArray or InputOutputArray; `cap.read(frame)`, whose
+  // OutputArray the pack says it only writes).
   auto OnlyWritten = [&](unsigned I) {
-    return Shape && I >= First && I - First < Callee->getNumParams() &&
-           isOutputArrayParam(Callee->getParamDecl(I - First)->getType());
+    if (!Shape || I < First || I - First >= Callee->getNumParams())
+      return false;
+    QualType T = Callee->getParamDecl(I - First)->getType();
+    return isOutputArrayParam(T) || (C->hasTag("writes_arrays_only") && writesThroughWrapper(T));
   };
   TaintValue Inputs, Written;
   for (unsigned I = 0; I < ArgV.size(); ++I)

@@ -103,13 +103,18 @@ bool BodyInterpreter::decideTensorRecord(QualType T, const CXXRecordDecl *RD) {
   return AnyTensor;
 }
 
-const Expr *BodyInterpreter::hostRecord(const Expr *E) {
+const Expr *withoutCopy(const Expr *E) {
   E = E ? skipValueWrappers(E) : nullptr;
   while (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(E)) {
     if (!Ctor->getConstructor()->isCopyOrMoveConstructor() || Ctor->getNumArgs() != 1)
       break;
     E = skipValueWrappers(Ctor->getArg(0));
   }
+  return E;
+}
+
+const Expr *BodyInterpreter::hostRecord(const Expr *E) {
+  E = withoutCopy(E);
   if (!E || !isTensorRecord(E->getType()))
     return nullptr;
   // `Outputs{a.to(torch::kCPU), b.to(torch::kCPU)}`: every tensor given is in host memory.

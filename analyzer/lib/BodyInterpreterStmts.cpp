@@ -467,8 +467,11 @@ void BodyInterpreter::stmt(const Stmt *St) {
       }
       RetShape = join(RetShape, dynamicShape(V));
       AllReturnsMask = AllReturnsMask && isMask(V);
-      AllReturnsHost = AllReturnsHost && (Api.isTensor(V->getType()) ? A.realHostOrigin(hostResident(V))
-                                                                     : A.realHostOrigin(hostRecord(V)));
+      // A tensor, or a list of tensors (`return output;` of rows copied to the host one by one),
+      // as the walk knows it here; a record of tensors, field by field.
+      const bool TensorOrList =
+          Api.isTensor(V->getType()) || (Api.isHostContainer(V->getType()) && Api.holdsTensors(V->getType()));
+      AllReturnsHost = AllReturnsHost && A.realHostOrigin(TensorOrList ? hostResident(withoutCopy(V)) : hostRecord(V));
       SawReturn = true;
     }
     Exit = joinStates(Exit, S);

@@ -141,7 +141,7 @@ static std::optional<std::string> hostWorkObstacle(const Expr *Cond, const ApiMo
   if (!If)
     return std::nullopt;
   const Stmt *Arms[] = {If->getThen(), If->getElse()};
-  if (std::string Work = firstHostWork(Arms, Api, Ctx); !Work.empty())
+  if (std::string Work = firstHostWork(Arms, Api, Ctx, /*TensorFills=*/true, /*CalleeDepth=*/2); !Work.empty())
     return "the branch runs host code: " + Work + ", which no graph holds: move the test and that code out of "
            "the graph region, after the replay";
   // `if (s < t) continue;` decides whether the rest of the loop body runs: its host work (a

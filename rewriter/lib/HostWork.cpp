@@ -14,6 +14,7 @@
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/SmallPtrSet.h>
 
 using namespace clang;
 
@@ -54,8 +55,49 @@ bool holdsNoTensor(QualType T, const ApiModel &Api) {
   return !Tensor;
 }
 
+/// A function of the project `Call` runs (a body the packs do not describe, outside system
+/// headers), or null.
+static const FunctionDecl *projectCallee(const CallExpr *Call, const ApiModel &Api, ASTContext &Ctx) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def || !Api.entriesFor(Call).empty() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return nullptr;
+  return Def;
+}
+
+static std::string firstHostWorkFrom(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Api, ASTContext &Ctx,
+                                     bool TensorFills, unsigned CalleeDepth,
+                                     llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen);
+
+/// The host work of a function of the project called among the statements, as "'f' (line N),
+/// where <its first host work>", or empty.
+static std::string hostWorkOfCallee(const CallExpr *Call, const ApiModel &Api, ASTContext &Ctx, bool TensorFills,
+                                    unsigned CalleeDepth, llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  const FunctionDecl *Def = CalleeDepth ? projectCallee(Call, Api, Ctx) : nullptr;
+  if (!Def || !Seen.insert(Def).second)
+    return "";
+  const Stmt *Body = Def->getBody();
+  std::string Inner = firstHostWorkFrom({Body}, Api, Ctx, TensorFills, CalleeDepth - 1, Seen);
+  if (Inner.empty())
+    return "";
+  unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(Call->getBeginLoc());
+  return "'" + Def->getNameAsString() + "' (line " + std::to_string(Line) + "), where " + Inner + ",";
+}
+
 std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Api, ASTContext &Ctx,
-                          bool TensorFills) {
+                          bool TensorFills, unsigned CalleeDepth) {
+  llvm::SmallPtrSet<const FunctionDecl *, 4> Seen;
+  std::string Work = firstHostWorkFrom(Stmts, Api, Ctx, TensorFills, CalleeDepth, Seen);
+  // "'f' (line 3), where 'v.push_back' (line 9) fills a host container," reads on with ", which".
+  if (!Work.empty() && Work.back() == ',')
+    Work.pop_back();
+  return Work;
+}
+
+static std::string firstHostWorkFrom(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Api, ASTContext &Ctx,
+                                     bool TensorFills, unsigned CalleeDepth,
+                                     llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
   for (const Stmt *Top : Stmts) {
     // (statement, whether it is a statement of its own: its value, if any, is discarded)
     llvm::SmallVector<std::pair<const Stmt *, bool>, 16> Work{{Top, true}};
@@ -126,6 +168,10 @@ std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Ap
                  (HostContainer ? " fills a host container" : " is host code");
         }
       }
+      // `process_terminals(terminals)`: the host work is inside the helper the branch calls.
+      if (Call)
+        if (std::string Inner = hostWorkOfCallee(Call, Api, Ctx, TensorFills, CalleeDepth, Seen); !Inner.empty())
+          return Inner;
       // In source order: the children are popped in reverse of their push.
       llvm::SmallVector<const Stmt *, 8> Children(S->child_begin(), S->child_end());
       for (auto It = Children.rbegin(); It != Children.rend(); ++It)

@@ -22,9 +22,11 @@ namespace graphify::rewriter {
 /// The first host work among `Stmts`, as "'name' (line N) fills a host container" or "'name'
 /// (line N) is host code"; empty when there is none.
 /// With `TensorFills` false, a container given a tensor (`inputs.push_back(x)`, a module's
-/// argument list) is not host work: what it holds stays on the device.
+/// argument list) is not host work: what it holds stays on the device. With `CalleeDepth` above
+/// zero, the bodies of the project's functions called there are searched too, that many calls
+/// deep: "'process_terminals' (line 12), where 'queue.push' (line 40) fills a host container".
 std::string firstHostWork(llvm::ArrayRef<const clang::Stmt *> Stmts, const ApiModel &Api, clang::ASTContext &Ctx,
-                          bool TensorFills = true);
+                          bool TensorFills = true, unsigned CalleeDepth = 0);
 
 /// Whether values of `T` (a class, or a pointer to one) are objects without a tensor among their
 /// fields or their bases' (a logger, a writer, an image): a method of one called on no tensor is

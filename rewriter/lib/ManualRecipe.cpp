@@ -7,6 +7,7 @@
 #include "BranchObstacles.h"
 #include "ConditionLifting.h"
 #include "ExprUtil.h"
+#include "HostCopyUses.h"
 #include "HostWork.h"
 #include "Safety.h"
 #include "UseRecipe.h"
@@ -59,7 +60,10 @@ bool copiesToHost(const Expr *E, const ApiModel &Api) {
   return false;
 }
 
-Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth = 0);
+/// What the value of `Anchor` flows into; `AsValue`: a host ternary there is followed on to where
+/// its result goes instead of being the consumer.
+Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth = 0,
+                    bool AsValue = false);
 
 /// A host object built from the value: a constructor of a class outside the tensor API
 /// (`cv::Rect(left, top, w, h)`, `std::pair(a, b)`) or a braced aggregate (`Box{x, y, s}`); not a
@@ -115,121 +119,6 @@ bool isSubscript(const Stmt *S) {
   return OC && OC->getOperator() == OO_Subscript;
 }
 
-/// The local the host copy `Copy` is stored in: initialised with it (`auto h = x.cpu();`) or
-/// given it (`h = h.index_select(0, order).cpu();`); null otherwise.
-const VarDecl *localHoldingCopy(const Expr *Copy, ASTContext &Ctx) {
-  DynTypedNode N = userPastValueWrappers(Copy, Ctx);
-  if (const auto *V = N.get<VarDecl>())
-    return V->isLocalVarDecl() && !V->getType()->isReferenceType() ? V : nullptr;
-  if (const auto *OC = N.get<CXXOperatorCallExpr>(); OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
-    const auto *DR = dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts());
-    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-    return V && V->isLocalVarDecl() ? V : nullptr;
-  }
-  return nullptr;
-}
-
-bool localFeedsOnlyTensorWork(const VarDecl *V, const Expr *Skip, ASTContext &Ctx, const ApiModel &Api,
-                              llvm::SmallPtrSetImpl<const VarDecl *> &Seen);
-
-/// Whether the use `U` of a host tensor ends in tensor work: it climbs through tensor-valued
-/// expressions (ops, lists of operands) into a discarded statement, a return, a size or rank
-/// query, or a tensor local whose own uses do the same. A host read, a copy or a host value
-/// computed otherwise do not.
-bool endsInTensorWork(const DeclRefExpr *U, ASTContext &Ctx, const ApiModel &Api,
-                      llvm::SmallPtrSetImpl<const VarDecl *> &Seen) {
-  DynTypedNode N = DynTypedNode::create(*U);
-  const Stmt *Child = U;
-  for (int Depth = 0; Depth < 32; ++Depth) {
-    auto Parents = Ctx.getParents(N);
-    if (Parents.empty())
-      return false;
-    N = Parents[0];
-    if (const auto *V = N.get<VarDecl>())
-      return Api.isTensor(V->getType()) && localFeedsOnlyTensorWork(V, nullptr, Ctx, Api, Seen);
-    // A statement of its own, or the tensors the function returns (the region's outputs).
-    const Stmt *S = N.get<Stmt>();
-    if (S && (isa<CompoundStmt>(S) || isa<ReturnStmt>(S)))
-      return true;
-    const auto *E = dyn_cast_or_null<Expr>(S);
-    if (!E)
-      return false;
-    if (Api.callHasTag(E, "host_sync") || Api.callHasTag(E, "device_transfer") ||
-        Api.callHasTag(E, "data_dependent_output"))
-      return false;
-    if (Api.callHasTag(E, "shape_query") || Api.callHasTag(E, "rank_query"))
-      return true;
-    // `out = torch::cat({h, rows}, 1)`: what `out` is used for next.
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
-        OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && OC->getArg(1) == Child)
-      if (const auto *DR = dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
-        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->isLocalVarDecl())
-          return localFeedsOnlyTensorWork(V, OC, Ctx, Api, Seen);
-    if (!(Api.isTensorExpr(E) || isa<ImplicitCastExpr>(E) || isa<ParenExpr>(E) || isa<MaterializeTemporaryExpr>(E) ||
-          isa<CXXBindTemporaryExpr>(E) || isa<ExprWithCleanups>(E) || isa<MemberExpr>(E) || isa<InitListExpr>(E) ||
-          isa<CXXStdInitializerListExpr>(E) || isa<CXXConstructExpr>(E)))
-      return false;
-    Child = E;
-  }
-  return false;
-}
-
-/// Whether every use of the tensor local `V` (but those inside `Skip`, the expression that gives
-/// it this value) ends in tensor work. A local already being checked counts as tensor work: the
-/// other uses decide.
-bool localFeedsOnlyTensorWork(const VarDecl *V, const Expr *Skip, ASTContext &Ctx, const ApiModel &Api,
-                              llvm::SmallPtrSetImpl<const VarDecl *> &Seen) {
-  if (!Seen.insert(V).second)
-    return true;
-  if (Seen.size() > 16)
-    return false;
-  const Stmt *Inside = V->getInit() ? static_cast<const Stmt *>(V->getInit()) : Skip;
-  const Stmt *Body = Inside ? functionBody(enclosingFunction(Inside, Ctx)) : nullptr;
-  if (!Body)
-    return false;
-  bool Any = false;
-  for (const DeclRefExpr *U : usesOf(V, Body)) {
-    if (Skip && Skip->getSourceRange().fullyContains(U->getSourceRange()))
-      continue;
-    Any = true;
-    if (!endsInTensorWork(U, Ctx, Api, Seen))
-      return false;
-  }
-  return Any;
-}
-
-/// Whether `E` is returned as it is (through conversions and the copy a return makes).
-static bool returnedAsIs(const Expr *E, ASTContext &Ctx) {
-  return userPastValueWrappers(E, Ctx).get<ReturnStmt>() != nullptr;
-}
-
-/// Whether the host copy is what the function hands back (`out = out.cpu(); return out;`): the
-/// caller reads a host tensor, so the copy moves to the caller rather than going away.
-bool copyIsReturned(const Expr *Copy, ASTContext &Ctx) {
-  if (returnedAsIs(Copy, Ctx))
-    return true;
-  const VarDecl *V = localHoldingCopy(Copy, Ctx);
-  const Stmt *Body = V ? functionBody(enclosingFunction(Copy, Ctx)) : nullptr;
-  if (!Body)
-    return false;
-  const SourceManager &SM = Ctx.getSourceManager();
-  bool Returned = false;
-  for (const DeclRefExpr *U : usesOf(V, Body)) // after the copy (not its own target): returns only
-    if (SM.isBeforeInTranslationUnit(Copy->getEndLoc(), U->getBeginLoc()) && !(Returned = returnedAsIs(U, Ctx)))
-      return false;
-  return Returned;
-}
-
-/// Whether the host copy `Copy` feeds tensor work only (`h = x.cpu(); iou = box_iou(h[0], h);
-/// h.slice(0, 0, n) = h.slice(0, 0, n) * m;`): then it only moves device work to the host, and
-/// dropping it keeps everything on the device. The copy's own operand (`h` of
-/// `h = h.index_select(0, order).cpu()`) goes into the copy and is not a use.
-bool copyFeedsOnlyTensorWork(const Expr *Copy, ASTContext &Ctx, const ApiModel &Api) {
-  const VarDecl *V = localHoldingCopy(Copy, Ctx);
-  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
-  return V && localFeedsOnlyTensorWork(V, Copy, Ctx, Api, Seen);
-}
-
 /// What a local given the value (initialised with it, or assigned it by `Inside`) consumes it
 /// for: the most constraining use of its uses in the function (`int k = x.argmax().item<int>();
 /// name = names[k];` is a host lookup).
@@ -261,13 +150,13 @@ Consumer consumerOfLocal(const VarDecl *V, const Stmt *Inside, ASTContext &Ctx, 
 
 /// What the value of `Anchor` flows into, looking up through its enclosing expressions (and,
 /// for a local initialised with it, through the local's uses).
-Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth) {
+Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, unsigned LocalDepth, bool AsValue) {
   if (const auto *E = dyn_cast<Expr>(Anchor); E && Api.callHasTag(E, "device_transfer"))
     return copiesToHost(E, Api) ? Consumer::HostCopy : Consumer::DeviceCopy;
   if (const auto *E = dyn_cast<Expr>(Anchor); E && Api.callHasTag(E, "host_data"))
     if (auto Factory = Api.resolver().resolve(E); Factory && placesOnDevice(*Factory, Api.resolver()))
       return Consumer::DeviceCopy; // torch::tensor(values, x.options())
-  if (const auto *CO = dyn_cast<ConditionalOperator>(Anchor); CO && !Api.isTensorExpr(CO))
+  if (const auto *CO = dyn_cast<ConditionalOperator>(Anchor); CO && !Api.isTensorExpr(CO) && !AsValue)
     return Consumer::HostSelect;
   DynTypedNode N = DynTypedNode::create(*Anchor);
   const Stmt *Child = Anchor;
@@ -382,6 +271,35 @@ Consumer consumerOf(const Stmt *Anchor, ASTContext &Ctx, const ApiModel &Api, un
 }
 
 /// The condition of the `if` whose condition holds `Anchor` (or is it), or null.
+/// The innermost loop whose body holds `Anchor`, or null.
+static const Stmt *loopHolding(const Stmt *Anchor, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*Anchor);
+  for (unsigned Depth = 0; Depth < 32; ++Depth) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty() || Parents[0].get<FunctionDecl>())
+      return nullptr;
+    if (const Stmt *P = Parents[0].get<Stmt>(); P && loopBody(P) && N.get<Stmt>() == loopBody(P))
+      return P;
+    N = Parents[0];
+  }
+  return nullptr;
+}
+
+/// The host ternary `Anchor` is, or whose condition it is (`c > 0 ? a / c : 0.f`), or null.
+static const ConditionalOperator *ternaryTesting(const Stmt *Anchor, ASTContext &Ctx) {
+  if (const auto *CO = dyn_cast_or_null<ConditionalOperator>(Anchor)) // a branch finding anchors the select
+    return CO;
+  const Stmt *Child = Anchor;
+  for (unsigned Depth = 0; Child && Depth < 6; ++Depth) {
+    auto Parents = Ctx.getParents(*Child);
+    const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+    if (const auto *CO = dyn_cast_or_null<ConditionalOperator>(P))
+      return CO->getCond() == Child ? CO : nullptr;
+    Child = isa_and_nonnull<ImplicitCastExpr, ParenExpr, UnaryOperator, BinaryOperator>(P) ? P : nullptr;
+  }
+  return nullptr;
+}
+
 const Expr *enclosingIfCondition(const Stmt *Anchor, ASTContext &Ctx) {
   if (const auto *If = dyn_cast_or_null<IfStmt>(Anchor))
     return If->getCond();
@@ -568,8 +486,31 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
   // call moves out.
   if (std::string Function = hostOnlyFunction(Anchor, Api, Ctx); !Function.empty())
     return hostFunctionAdvice(Function);
-  // A number counted or a flag set under conditions on tensor data (an implicit flow): the
-  // conditions become a mask, the count its sum.
+  // Inside a loop whose body holds no tensor (logging per child, a host tree walk): the loop leaves
+  // the region whole, and what it decides with it.
+  if (const Stmt *Loop = F.ThroughControl ? loopHolding(Anchor, Ctx) : nullptr;
+      Loop && worksOnHostOnly(loopBody(Loop), Api))
+    return "the code is in a loop whose body works on host values only (line " + lineOf(Loop, Ctx) + "), which no "
+           "graph runs: move the loop, and the reads that decide it, out of the graph region, after the replay";
+  // A value set under conditions on tensor data (an implicit flow). A position chosen so (the
+  // best child's index) is an argmax on the device; one that host code takes (a log, a host
+  // object built from it, also through a ternary) leaves with that code.
+  if (F.ThroughControl && !F.SizeOfSelection && F.CheckId == "graphify-data-dependent-position")
+    return "the position is chosen under conditions on tensor data (set where a comparison of values read from "
+           "tensors held, an implicit flow): compute it on the device, as the argmax (or argmin) of the compared "
+           "values or the first true entry of the condition's mask, and index with that long tensor (index_put_, "
+           "index_select, scatter_)";
+  const ConditionalOperator *Ternary = Use == Consumer::HostSelect ? ternaryTesting(Anchor, Ctx) : nullptr;
+  const Consumer Decided = Ternary ? consumerOf(Ternary, Ctx, Api, 0, /*AsValue=*/true) : Use;
+  if (F.ThroughControl && !F.SizeOfSelection && F.CheckId != "graphify-host-sync" &&
+      llvm::is_contained({Consumer::HostObject, Consumer::HostBuffer, Consumer::HostFunction, Consumer::HostCall,
+                          Consumer::Printed},
+                         Decided))
+    return "the value is decided under conditions on tensor data (an implicit flow) and goes into host code (a "
+           "print, a host function, a host object or container built from it), which no graph runs: move the "
+           "code that decides it, and the host code it feeds, out of the graph region, after the replay";
+  // A number counted or a flag set under conditions on tensor data: the conditions become a mask,
+  // the count its sum.
   if (F.ThroughControl && !F.SizeOfSelection && F.CheckId != "graphify-host-sync")
     return "the value counts or records how often a condition on tensor data held (it is set or advanced "
            "under that condition, an implicit flow): compute the condition for every element as a mask on "

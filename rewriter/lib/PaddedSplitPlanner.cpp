@@ -165,6 +165,8 @@ llvm::Expected<Plan> Planner::plan() {
   }
   if (auto Err = checkCountAliases())
     return std::move(Err);
+  if (auto Err = checkCoreStaysOnDevice(P))
+    return std::move(Err);
   if (!P.TailBegin && !P.Loop)
     if (auto Err = checkReturnType())
       return std::move(Err);
@@ -233,6 +235,30 @@ llvm::Error Planner::checkCountAliases() const {
         return refuse("'" + D->getNameAsString() + "' holds the row count of a value-dependent selection, which "
                       "the padded form reads only in the test of a return or a 'continue'; line " +
                       lineOf(Use, Ctx) + " reads it otherwise");
+  return llvm::Error::success();
+}
+
+llvm::Error Planner::checkCoreStaysOnDevice(const Plan &P) const {
+  const std::set<const Stmt *> Stay = stayInMethod(P);
+  llvm::SmallVector<const Stmt *, 16> Core;
+  for (const Stmt *S : cast<CompoundStmt>(Body)->body())
+    if (P.Loop && S == P.Loop->For)
+      llvm::append_range(Core, cast<CompoundStmt>(P.Loop->For->getBody())->body());
+    else
+      Core.push_back(S);
+  for (const Stmt *S : Core) {
+    if (Stay.count(S))
+      continue;
+    const Expr *Copy = findExpr(S, [&](const Expr *E) {
+      auto Call = Api.resolver().resolve(E);
+      return Call && Call->hasTag("device_transfer") && copiesToHost(*Call);
+    });
+    if (Copy)
+      return refuse("the core would still copy a tensor to the host ('" + sourceText(Copy, Ctx) + "', line " +
+                    lineOf(Copy, Ctx) + "), which waits for the device and which no capture holds: keep the "
+                    "tensor on the device (drop the copy, the selections then run there padded), or run the "
+                    "function after the replay");
+  }
   return llvm::Error::success();
 }
 

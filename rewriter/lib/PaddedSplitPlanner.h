@@ -84,6 +84,10 @@ private:
   /// Every read of a row-count variable is in a guard's condition.
   llvm::Error checkCountAliases() const;
 
+  /// The statements the core runs copy no tensor to the host (`pred = pred.to(torch::kCPU)`
+  /// before a selection): such a core would wait for the device, which no capture holds.
+  llvm::Error checkCoreStaysOnDevice(const Plan &P) const;
+
   llvm::Error checkSignature();
 
   /// A tensor parameter taken by non-const reference that the body assigns is the caller's

@@ -3,7 +3,9 @@
 // the mask is read on the host: printing it or handing it to a logger, also formatted first, is a
 // read a static graph cannot hold. A size kept in a local is reported where it is used (here as a
 // scale, tensor math: not at all); sizes of fixed-shape tensors and a count computed on the device
-// are not reads of the data.
+// are not reads of the data. A formatting helper that walks the sizes with a range-based for
+// runs as many times as the tensor has dimensions: that loop is static, the log of its result is
+// the read.
 // RUN-ARGS: --graph-region=filter_boxes
 #include <torch/torch.h>
 
@@ -14,6 +16,13 @@
 template <typename... Args> void DebugLog(const std::string &format, Args &&...args) {
   std::printf("%s\n", format.c_str());
   ((std::cout << args << ' '), ...);
+}
+
+template <typename T> static std::string DimsToString(torch::ArrayRef<T> dims) {
+  std::string text = "[";
+  for (auto d : dims)
+    text += std::to_string(d) + " ";
+  return text + "]";
 }
 
 torch::Tensor filter_boxes(const torch::Tensor &boxes, const torch::Tensor &scores, double threshold) {
@@ -27,6 +36,8 @@ torch::Tensor filter_boxes(const torch::Tensor &boxes, const torch::Tensor &scor
   // CHECK-MESSAGES: :[[@LINE-1]]:47: warning: the size of a value-dependent selection read here is handed to 'DebugLog' on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
   DebugLog("kept shape: {}", c10::str(kept.sizes()));
   // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: the size of a value-dependent selection read here is handed to 'DebugLog' on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
+  DebugLog("kept dims: {}", DimsToString(kept.sizes()));
+  // CHECK-MESSAGES: :[[@LINE-1]]:47: warning: the size of a value-dependent selection read here is handed to 'DebugLog' on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
   const int64_t rows = kept.size(0);
   auto count = keep.sum();
   std::cout << "columns " << kept.size(1) << std::endl;

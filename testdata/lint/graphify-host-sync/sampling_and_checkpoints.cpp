@@ -1,7 +1,8 @@
 // A policy's sampling step and a training loop that checkpoints, in the style of LibTorch PPO
 // agents. multinomial reads its probabilities back when it draws one sample, also with
 // replacement written out, or any number without replacement; several samples with replacement
-// are checked in the kernel. torch::save moves every tensor through host memory.
+// are checked in the kernel. torch::save moves every tensor through host memory, torch::load
+// copies every parameter in from pageable memory (restore() is outside the regions).
 // RUN-ARGS: --graph-region=Agent::act --graph-region=Agent::train_epoch
 #include <torch/torch.h>
 
@@ -37,7 +38,8 @@ struct Agent {
     loss.backward();
     optimizer.step();
     if (epoch == 0)
-      torch::load(policy, checkpoint); // not listed in the packs (docs/checks.md)
+      torch::load(policy, checkpoint);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'load' reads tensor values from a file into the tensors (a module's parameters), copying them from pageable host memory; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
     if (epoch % 10 == 0) {
       torch::save(policy, checkpoint);
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'save' writes tensor values to a file, copying each tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]

@@ -305,3 +305,10 @@ torch::Tensor uploads(const torch::Tensor &score, std::vector<float> &log) {
   log.push_back(s);
   return a + as_tensor(crop).to(torch::kCUDA); // EXPECT-RECIPE: the host data copied here holds values read from tensors \(line 302\), a round trip
 }
+
+// A host copy stored into a map the caller keeps (an MCTS node's priors): read where this function
+// does not look, so the copy moves out with those reads.
+void cache_priors(const torch::Tensor &out, std::map<int, torch::Tensor> &cache, int key) {
+  auto h = out.detach().to(torch::kCPU); // EXPECT-RECIPE: ^the tensor is copied to host memory: move the copy, and the host code that uses it, out
+  cache[key] = h;
+}
