@@ -55,20 +55,29 @@ bool holdsNoTensor(QualType T, const ApiModel &Api) {
   return !Tensor;
 }
 
-/// A function of the project `Call` runs (a body the packs do not describe, outside system
-/// headers), or null.
+/// A function of the project `Call` runs (a body the packs do not describe, outside the tensor
+/// libraries, the bundled runtime's headers included, and outside system headers), or null.
 static const FunctionDecl *projectCallee(const CallExpr *Call, const ApiModel &Api, ASTContext &Ctx) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   const FunctionDecl *Def = nullptr;
-  if (!Callee || !Callee->hasBody(Def) || !Def || !Api.entriesFor(Call).empty() ||
-      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+  if (!Callee || !Callee->hasBody(Def) || !Def || !Api.entriesFor(Call).empty() || Api.isLibraryDecl(Callee) ||
+      Api.isLibraryDecl(Def) || Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
     return nullptr;
   return Def;
 }
 
 static std::string firstHostWorkFrom(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Api, ASTContext &Ctx,
                                      bool TensorFills, unsigned CalleeDepth,
-                                     llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen);
+                                     llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen,
+                                     const FunctionDecl *Within = nullptr);
+
+/// Whether `Object` is a local variable of `Within` (a callee searched for host work): a container
+/// it fills there (a shape built up, parts gathered for a cat) is gone when it returns.
+static bool localOf(const Expr *Object, const FunctionDecl *Within) {
+  const auto *DRE = Within && Object ? dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts()) : nullptr;
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && VD->isLocalVarDecl() && VD->getDeclContext() == Within;
+}
 
 /// The host work of a function of the project called among the statements, as "'f' (line N),
 /// where <its first host work>", or empty.
@@ -78,26 +87,22 @@ static std::string hostWorkOfCallee(const CallExpr *Call, const ApiModel &Api, A
   if (!Def || !Seen.insert(Def).second)
     return "";
   const Stmt *Body = Def->getBody();
-  std::string Inner = firstHostWorkFrom({Body}, Api, Ctx, TensorFills, CalleeDepth - 1, Seen);
+  std::string Inner = firstHostWorkFrom({Body}, Api, Ctx, TensorFills, CalleeDepth - 1, Seen, Def);
   if (Inner.empty())
     return "";
   unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(Call->getBeginLoc());
-  return "'" + Def->getNameAsString() + "' (line " + std::to_string(Line) + "), where " + Inner + ",";
+  return "'" + Def->getNameAsString() + "' (line " + std::to_string(Line) + "), where " + Inner;
 }
 
 std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Api, ASTContext &Ctx,
                           bool TensorFills, unsigned CalleeDepth) {
   llvm::SmallPtrSet<const FunctionDecl *, 4> Seen;
-  std::string Work = firstHostWorkFrom(Stmts, Api, Ctx, TensorFills, CalleeDepth, Seen);
-  // "'f' (line 3), where 'v.push_back' (line 9) fills a host container," reads on with ", which".
-  if (!Work.empty() && Work.back() == ',')
-    Work.pop_back();
-  return Work;
+  return firstHostWorkFrom(Stmts, Api, Ctx, TensorFills, CalleeDepth, Seen);
 }
 
 static std::string firstHostWorkFrom(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Api, ASTContext &Ctx,
                                      bool TensorFills, unsigned CalleeDepth,
-                                     llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+                                     llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen, const FunctionDecl *Within) {
   for (const Stmt *Top : Stmts) {
     // (statement, whether it is a statement of its own: its value, if any, is discarded)
     llvm::SmallVector<std::pair<const Stmt *, bool>, 16> Work{{Top, true}};
@@ -112,7 +117,8 @@ static std::string firstHostWorkFrom(llvm::ArrayRef<const Stmt *> Stmts, const A
       // `text += c` on a string or another host container: an append, written as an operator.
       if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Call);
           Op && Op->isAssignmentOp() && Op->getOperator() != OO_Equal && Op->getNumArgs() == 2 &&
-          isHostContainerType(Op->getArg(0)->getType()) && !Api.isTensorExpr(Op->getArg(0))) {
+          isHostContainerType(Op->getArg(0)->getType()) && !Api.isTensorExpr(Op->getArg(0)) &&
+          !localOf(Op->getArg(0), Within)) {
         unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(Op->getBeginLoc());
         return "'" + sourceText(Op->getArg(0), Ctx) + " " + getOperatorSpelling(Op->getOperator()) + "' (line " +
                std::to_string(Line) + ") fills a host container";
@@ -122,7 +128,8 @@ static std::string firstHostWorkFrom(llvm::ArrayRef<const Stmt *> Stmts, const A
       if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Discarded)
         if (const auto *Element = dyn_cast<CXXMemberCallExpr>(BO->getLHS()->IgnoreParenImpCasts());
             Element && Element->isLValue() && Element->getMethodDecl() && !Element->getMethodDecl()->isConst() &&
-            !Api.isTensorExpr(Element->getImplicitObjectArgument()) && !Api.isTensorExpr(BO->getRHS())) {
+            !Api.isTensorExpr(Element->getImplicitObjectArgument()) && !Api.isTensorExpr(BO->getRHS()) &&
+            !localOf(Element->getImplicitObjectArgument(), Within)) {
           unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(BO->getBeginLoc());
           return "'" + sourceText(Element->getCallee(), Ctx) + "' (line " + std::to_string(Line) +
                  ") writes into a host object";
@@ -154,7 +161,7 @@ static std::string firstHostWorkFrom(llvm::ArrayRef<const Stmt *> Stmts, const A
         bool TensorArg = Object && Api.isTensorExpr(Object);
         for (const Expr *A : Call->arguments())
           TensorArg |= Api.isTensorExpr(A);
-        HostContainer &= TensorFills || !TensorArg;
+        HostContainer &= (TensorFills || !TensorArg) && !localOf(Object, Within);
         // A free function called for its effect (its value discarded) on no tensor: writing a
         // file, drawing, logging. A value computed on the host (std::max(a, b)) is not work. So is
         // a method of an object that holds no tensor (`logger->debug(...)`, `writer.write(...)`).

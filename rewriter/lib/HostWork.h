@@ -24,7 +24,9 @@ namespace graphify::rewriter {
 /// With `TensorFills` false, a container given a tensor (`inputs.push_back(x)`, a module's
 /// argument list) is not host work: what it holds stays on the device. With `CalleeDepth` above
 /// zero, the bodies of the project's functions called there are searched too, that many calls
-/// deep: "'process_terminals' (line 12), where 'queue.push' (line 40) fills a host container".
+/// deep: "'process_terminals' (line 12), where 'queue.push' (line 40) fills a host container";
+/// there a container local to the callee (a shape built up, parts gathered for a cat) is not
+/// work, as it is gone when the callee returns.
 std::string firstHostWork(llvm::ArrayRef<const clang::Stmt *> Stmts, const ApiModel &Api, clang::ASTContext &Ctx,
                           bool TensorFills = true, unsigned CalleeDepth = 0);
 
