@@ -83,7 +83,10 @@ void DataDependentLoopCheck::run(AnalysisContext &Ctx) {
       }
       Check(F->getInc(), F, CondMessage);
     } else if (const auto *RF = dyn_cast<CXXForRangeStmt>(&S)) {
-      Check(RF->getRangeInit(), RF, RangeMessage);
+      // `for (auto d : kept.sizes())`: one iteration per dimension, whatever the sizes hold.
+      auto Range = RF->getRangeInit() ? Ctx.api().resolve(skipValueWrappers(RF->getRangeInit())) : std::nullopt;
+      if (!Range || !Range->hasTag("shape_query"))
+        Check(RF->getRangeInit(), RF, RangeMessage);
     }
   });
 }

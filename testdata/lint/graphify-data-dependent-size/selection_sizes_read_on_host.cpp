@@ -5,7 +5,7 @@
 // scale, tensor math: not at all); sizes of fixed-shape tensors and a count computed on the device
 // are not reads of the data. A formatting helper that walks the sizes with a range-based for
 // runs as many times as the tensor has dimensions: that loop is static, the log of its result is
-// the read.
+// the read; so is a range-based for over the sizes in the region itself.
 // RUN-ARGS: --graph-region=filter_boxes
 #include <torch/torch.h>
 
@@ -38,8 +38,11 @@ torch::Tensor filter_boxes(const torch::Tensor &boxes, const torch::Tensor &scor
   // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: the size of a value-dependent selection read here is handed to 'DebugLog' on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
   DebugLog("kept dims: {}", DimsToString(kept.sizes()));
   // CHECK-MESSAGES: :[[@LINE-1]]:47: warning: the size of a value-dependent selection read here is handed to 'DebugLog' on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
+  int64_t volume = 1;
+  for (int64_t d : kept.sizes())
+    volume *= d;
   const int64_t rows = kept.size(0);
   auto count = keep.sum();
   std::cout << "columns " << kept.size(1) << std::endl;
-  return torch::cat({kept.flatten(), count.unsqueeze(0).to(kept.dtype())}) * rows;
+  return torch::cat({kept.flatten(), count.unsqueeze(0).to(kept.dtype())}) * rows * volume;
 }
