@@ -15,7 +15,8 @@ const CheckInfo &DataDependentLoopCheck::checkInfo() {
       "graphify-data-dependent-loop",
       "loop bound depends on a value read from a tensor",
       "Finds while, do-while and for loops whose condition, initial value or increment depends "
-      "on a tensor value copied to the host, and range-for loops over host containers filled "
+      "on a tensor value copied to the host, and range-for loops and range algorithms "
+      "(std::accumulate, std::for_each: rule packs' iterates_range) over host containers filled "
       "from tensor values. A trace unrolls the number of iterations seen while tracing; a CUDA "
       "graph cannot decide on the host whether to run another iteration.",
       "Bound the loop by a static size (x.size(0), a constant) and mask the extra iterations "
@@ -29,12 +30,12 @@ static const char *const RangeMessage = "loop range";
 
 void DataDependentLoopCheck::run(AnalysisContext &Ctx) {
   const TaintFacts &Facts = Ctx.facts();
-  auto Check = [&](const Expr *E, const Stmt *Anchor, const char *Message) {
+  auto Check = [&](const Expr *E, const Stmt *Anchor, llvm::StringRef Message) {
     if (!E)
       return false;
     if (const TracedOrigin *O = Facts.tracedTaintOf(E)) {
       Ctx.report(info(), E->getBeginLoc(),
-                 std::string(Message) + " depends on " + dependenceOf(O) +
+                 Message.str() + " depends on " + dependenceOf(O) +
                      "; a traced or captured graph records a fixed number of iterations",
                  Anchor, O, E->getSourceRange());
       return true;
@@ -87,6 +88,11 @@ void DataDependentLoopCheck::run(AnalysisContext &Ctx) {
       auto Range = RF->getRangeInit() ? Ctx.api().resolve(skipValueWrappers(RF->getRangeInit())) : std::nullopt;
       if (!Range || !Range->hasTag("shape_query"))
         Check(RF->getRangeInit(), RF, RangeMessage);
+    } else if (const auto *Call = dyn_cast<CallExpr>(&S)) {
+      // `std::accumulate(v.begin(), v.end(), 0.f)`: a loop over v written as a call (iterates_range).
+      auto Walk = Ctx.api().resolve(Call);
+      if (Walk && Walk->hasTag("iterates_range") && !Walk->Args.empty() && containerIteratedBy(Walk->Args.front()))
+        Check(Walk->Args.front(), Call, std::string(RangeMessage) + " of '" + Walk->Name + "'");
     }
   });
 }

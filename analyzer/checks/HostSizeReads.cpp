@@ -46,9 +46,11 @@ std::string hostSinkOfSize(const Expr *Read, const ApiResolver &Api, ASTContext 
       Node = cast<Expr>(P);
       continue;
     }
-    // A host value built from it (`std::string(...)`, the copy of an IntArrayRef handed on).
+    // A host value built from it (`std::string(n, '*')`, `std::vector<float>(n)`, the copy of an
+    // IntArrayRef handed on); not a tensor, nor one built with tensors.
     if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) {
-      if (CE->getNumArgs() != 1 || Api.isTensor(CE->getType()))
+      if (Api.isTensor(CE->getType()) ||
+          llvm::any_of(CE->arguments(), [&](const Expr *A) { return Api.isTensor(A->getType()); }))
         return "";
       Node = CE;
       continue;

@@ -192,18 +192,51 @@ private:
   }
 };
 
+/// Whether `E` is a local pointer that a call of the body tagged device_allocation made point at
+/// device memory (`float *d_out; cudaMalloc(&d_out, n);`).
+bool isDeviceAllocation(const Expr *E, const Stmt *Body, const ApiResolver &Api) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !Body || !V->hasLocalStorage() || !V->getType()->isPointerType())
+    return false;
+  for (const DeclRefExpr *Use : referencesTo(V, Body)) {
+    // `&d_out`, perhaps cast to `void **`, given as the allocation's pointer argument.
+    for (const Stmt *S = Use; S;) {
+      DynTypedNodeList Parents = V->getASTContext().getParents(*S);
+      const auto *Up = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(Up)) {
+        auto Alloc = Api.resolve(Call);
+        if (Alloc && Alloc->hasTag("device_allocation"))
+          for (const ApiEntry *Entry : Alloc->Entries)
+            if (!Entry->PointerArgs.empty() && Alloc->arg(Entry->PointerArgs.front()) == S)
+              return true;
+        break;
+      }
+      const auto *U = dyn_cast_or_null<UnaryOperator>(Up);
+      if (!Up || !(isa<CastExpr, ParenExpr>(Up) || (U && U->getOpcode() == UO_AddrOf)))
+        break;
+      S = Up;
+    }
+  }
+  return false;
+}
+
 /// Whether the argument `Arg` of `Call` is a device pointer of it: an argument of a kernel
 /// launch, or one of the call's pointer_args (for a copy, under a direction that keeps both
 /// pointers in device memory, or the destination of a copy to the device), or an argument of a
 /// function the packs do not describe that is given a stream (`launchAllReduce(t.data_ptr(),
 /// n, stream)`: a launcher, which enqueues device work on the memory; a host function could not
-/// dereference a device address).
-bool isDevicePointerArgument(const Expr *Arg, const CallExpr &Call, const ApiResolver &Api, const StreamTypes &Streams) {
+/// dereference a device address), or given memory the body allocated on the device
+/// (`launchFlow(t.data_ptr<float>(), n, d_out)` after `cudaMalloc(&d_out, ...)`: the same).
+bool isDevicePointerArgument(const Expr *Arg, const CallExpr &Call, const ApiResolver &Api, const StreamTypes &Streams,
+                             ASTContext &Ast) {
   if (isa<CUDAKernelCallExpr>(Call))
     return true;
   auto Resolved = Api.resolve(&Call);
   if ((!Resolved || Resolved->Entries.empty()) && Call.getDirectCallee() &&
-      llvm::any_of(Call.arguments(), [&](const Expr *A) { return A != Arg && Streams.contains(A->getType()); }))
+      llvm::any_of(Call.arguments(), [&](const Expr *A) {
+        return A != Arg && (Streams.contains(A->getType()) || isDeviceAllocation(A, enclosingBody(Call, Ast), Api));
+      }))
     return true;
   if (!Resolved)
     return false;
@@ -254,7 +287,7 @@ bool reachesDeviceOnly(const Expr &E, ASTContext &Ast, const ApiResolver &Api, c
       return true; // discarded: nothing dereferences it
 
     if (const auto *Call = dyn_cast<CallExpr>(Up))
-      return llvm::is_contained(Call->arguments(), Node) && isDevicePointerArgument(Node, *Call, Api, Streams);
+      return llvm::is_contained(Call->arguments(), Node) && isDevicePointerArgument(Node, *Call, Api, Streams, Ast);
     // `p + offset`, `(CUdeviceptr)p`: the same memory.
     const auto *BO = dyn_cast<BinaryOperator>(Up);
     if (!(isa<CastExpr>(Up) || isa<ParenExpr>(Up) ||

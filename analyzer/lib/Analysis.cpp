@@ -122,9 +122,32 @@ bool acceptedFile(const SourceManager &SM, const AnalysisConfig &Config, SourceL
   return Config.IsFileReported(SM.getFilename(FileLoc));
 }
 
+/// Whether `N` is the top-level namespace of a library the rule packs model (`at`, `torch`,
+/// `c10` of a flavor's tensor types, `cv` of the host arrays): its code is the library's, known
+/// from the packs, not the project's to interpret. A header filter that selects its headers (a
+/// `-I` folder of OpenCV, `--header-filter='.*'`) shows findings there; it must not replace the
+/// packs' model of the library with the library's inline bodies (cv::Mat's constructors and
+/// `at<T>()`, which lost the pixels a host copy wrote).
+bool isModelledLibraryNamespace(const NamespaceDecl &N, const RuleSet &Rules) {
+  if (!isa<TranslationUnitDecl>(N.getDeclContext()->getRedeclContext()) || !N.getIdentifier())
+    return false;
+  auto Outermost = [](llvm::StringRef Qualified) { return Qualified.ltrim(':').split("::").first; };
+  llvm::StringRef Name = N.getName();
+  for (const std::string &Array : Rules.hostArrays())
+    if (Outermost(Array) == Name)
+      return true;
+  for (const ApiFlavor &F : Rules.flavors())
+    for (const std::string &T : F.TensorTypes)
+      if (Outermost(T) == Name)
+        return true;
+  return false;
+}
+
 void collect(const DeclContext *DC, const SourceManager &SM, const AnalysisConfig &Config,
              std::vector<const FunctionDecl *> &Out) {
   for (const Decl *D : DC->decls()) {
+    if (const auto *N = dyn_cast<NamespaceDecl>(D); N && Config.Rules && isModelledLibraryNamespace(*N, *Config.Rules))
+      continue;
     // Namespaces and extern blocks span files; their members are filtered one by one, so
     // that the (large) tensor library headers are never traversed.
     if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D)) {

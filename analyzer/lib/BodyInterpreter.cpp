@@ -350,7 +350,7 @@ void BodyInterpreter::fieldsWrittenUnderControl(const ApiCall &C, const Function
                             calleeName(C.Callee) + " is called here when a condition that follows tensor data holds");
   // A method of a local object writes that object's fields; anything else, fields TU-wide.
   const VarDecl *Object = nullptr;
-  if (isInstanceCall(C.Call, C.Callee) && !C.Args.empty())
+  if (passesObject(C))
     if (const auto *DRE = dyn_cast<DeclRefExpr>(C.Args[0]->IgnoreParenImpCasts()))
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD) && !VD->getType()->isReferenceType())
         Object = VD;

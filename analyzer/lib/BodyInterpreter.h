@@ -427,7 +427,12 @@ private:
 
   TaintValue evalOverloadedAssignment(const clang::CXXOperatorCallExpr *Op);
 
-  static bool isInstanceCall(const clang::Expr *E, const clang::FunctionDecl *Callee);
+  /// Whether `C.Args` begins with the object of an instance method's call (the callee's
+  /// parameters are then matched from the second argument on).
+  static bool passesObject(const ApiCall &C);
+  /// Whether the keyed subscript `Subscript` (`Obj[KeyArg]`) runs only where an enclosing if has
+  /// found the key in the container: it reads an element then, it does not insert one.
+  bool lookedUpBefore(const clang::Expr *Subscript, const clang::Expr *Obj, const clang::Expr *KeyArg);
 
   TaintValue evalCall(const clang::Expr *E);
 

@@ -7,6 +7,7 @@
 #include "graphify/analyzer/HostOrigin.h"
 
 #include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/StmtCXX.h>
 #include <llvm/ADT/STLExtras.h>
@@ -22,12 +23,87 @@ using namespace clang;
 
 namespace {
 
+/// Whether the class of `MD` declares a const method of the same name and parameters: then `MD`
+/// differs only in the access it gives (`std::map::find(key)` on a non-const map, `lower_bound`,
+/// `equal_range`), and looks up without changing the container, while a method with no const
+/// twin may grow it (`std::map::operator[]`, `insert`, `emplace`).
+bool hasConstTwin(const CXXMethodDecl &MD) {
+  if (!MD.getDeclName().isIdentifier() && MD.getOverloadedOperator() == OO_None)
+    return false;
+  for (const NamedDecl *D : MD.getParent()->lookup(MD.getDeclName())) {
+    const auto *Other = dyn_cast<CXXMethodDecl>(D->getUnderlyingDecl());
+    if (!Other || Other == &MD || !Other->isConst() || Other->getNumParams() != MD.getNumParams())
+      continue;
+    bool Same = true;
+    for (unsigned I = 0; I < MD.getNumParams() && Same; ++I)
+      Same = Other->getParamDecl(I)->getType().getCanonicalType() == MD.getParamDecl(I)->getType().getCanonicalType();
+    if (Same)
+      return true;
+  }
+  return false;
+}
+
 /// A standard container of integers or floating-point numbers (`std::vector<int>`).
 bool holdsNumbers(QualType T) {
   return isHostContainerType(T) && containerValueType(T)->isArithmeticType();
 }
 
+/// The declaration `E` names: a local's, a parameter's or a field's (`labelsMap`, `this->m`).
+const ValueDecl *namedDecl(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return DRE->getDecl();
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->getMemberDecl();
+  return nullptr;
+}
+
+/// Whether `Cond` tests that the container `Obj` holds the key `Key`: `m.find(k) != m.end()`,
+/// `m.count(k)`, `m.contains(k)`.
+bool testsKeyPresent(const Expr *Cond, const ValueDecl *Obj, const ValueDecl *Key) {
+  llvm::SmallVector<const Stmt *, 16> Work{Cond};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S); MC && MC->getMethodDecl() && MC->getNumArgs() == 1 &&
+                                                        MC->getMethodDecl()->getIdentifier()) {
+      llvm::StringRef Name = MC->getMethodDecl()->getName();
+      if ((Name == "find" || Name == "count" || Name == "contains") &&
+          namedDecl(MC->getImplicitObjectArgument()) == Obj && namedDecl(MC->getArg(0)) == Key)
+        return true;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_LNot)
+      continue; // `!m.count(k)`: absent
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_EqualEqual)
+      continue; // `m.find(k) == m.end()`: absent
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
 } // namespace
+
+bool BodyInterpreter::lookedUpBefore(const Expr *Subscript, const Expr *Obj, const Expr *KeyArg) {
+  const ValueDecl *Container = namedDecl(Obj);
+  const ValueDecl *Key = namedDecl(KeyArg);
+  if (!Container || !Key)
+    return false;
+  // `if (m.find(k) != m.end()) use(m[k]);`: the subscript runs only where k is there, so it
+  // reads, it does not insert.
+  const Stmt *Node = Subscript;
+  for (unsigned Depth = 0; Depth < 32; ++Depth) {
+    DynTypedNodeList Parents = Ctx().getParents(*Node);
+    const Stmt *Up = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+    if (!Up)
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(Up); If && If->getThen() == Node && testsKeyPresent(If->getCond(), Container, Key))
+      return true;
+    Node = Up;
+  }
+  return false;
+}
 
 std::optional<TaintValue> BodyInterpreter::containerCall(const ApiCall &C, const Expr *E,
                                                          llvm::ArrayRef<TaintValue> ArgV) {
@@ -47,8 +123,10 @@ std::optional<TaintValue> BodyInterpreter::containerCall(const ApiCall &C, const
   }
   if (isElementRead(*MD))
     return join(elementsOf(Obj, ArgV[0]), Arguments);
-  if (MD->isConst() || returnsIterator(*MD))
+  if (MD->isConst() || returnsIterator(*MD) || hasConstTwin(*MD))
     return std::nullopt;
+  if (MD->getOverloadedOperator() == OO_Subscript && C.Args.size() == 2 && lookedUpBefore(E, Obj, C.Args[1]))
+    return join(elementsOf(Obj, ArgV[0]), Arguments);
   if (C.hasTag("empties_container")) {
     emptyContainer(Obj, C.NameLoc, E);
     return {};
@@ -199,7 +277,7 @@ void BodyInterpreter::growContainer(const Expr *Obj, TaintValue Stored, TaintVal
 
 void BodyInterpreter::noteStoredShapes(const ApiCall &C, const Expr *E) {
   const auto *MD = dyn_cast<CXXMethodDecl>(C.Callee);
-  if (!MD || !isInstanceCall(E, C.Callee) || MD->isConst() || isElementAccess(*MD) || C.Args.empty() ||
+  if (!MD || !passesObject(C) || MD->isConst() || isElementAccess(*MD) || C.Args.empty() ||
       Api.isTensor(C.Args[0]->getType()) || !Api.holdsTensors(C.Args[0]->getType()))
     return;
   TaintValue V;

@@ -248,9 +248,14 @@ TaintValue BodyInterpreter::evalOverloadedAssignment(const CXXOperatorCallExpr *
   return V;
 }
 
-bool BodyInterpreter::isInstanceCall(const Expr *E, const FunctionDecl *Callee) {
-  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
-  return MD && MD->isInstance() && !isa<CXXConstructExpr>(E);
+bool BodyInterpreter::passesObject(const ApiCall &C) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(C.Callee);
+  if (!MD || !MD->isInstance() || isa<CXXConstructExpr>(C.Call) || C.Args.empty())
+    return false;
+  // A method recognised as the NMS kernel is given its arguments without its object
+  // (ApiResolver::resolve): its first parameter is then the first argument.
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(C.Call);
+  return !MC || C.Args.front() == MC->getImplicitObjectArgument();
 }
 
 TaintValue BodyInterpreter::evalCall(const Expr *E) {
@@ -262,12 +267,17 @@ TaintValue BodyInterpreter::evalCall(const Expr *E) {
     return V;
   }
   const FunctionDecl *Callee = C->Callee;
-  bool Instance = isInstanceCall(E, Callee);
+  bool Instance = passesObject(*C);
   unsigned First = Instance ? 1 : 0;
 
   llvm::SmallVector<TaintValue, 4> ArgV;
   for (const Expr *Arg : C->Args)
     ArgV.push_back(eval(Arg));
+  // `std::accumulate(v.begin(), v.end(), 0.f)` walks v: its trip count is v's length, kept on the
+  // range's first argument for the loop check, as a range-based for keeps it on its range.
+  if (C->hasTag("iterates_range") && !C->Args.empty())
+    if (const Expr *Container = containerIteratedBy(C->Args.front()))
+      Facts.replaceTaint(C->Args.front(), sizeOf(Container, eval(Container)).origin());
   noteHostArguments(*C, First);
   notePassedForRebinding(*C, First);
   forgetRecordsPassed(*C, First);

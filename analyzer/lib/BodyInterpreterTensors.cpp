@@ -173,7 +173,7 @@ TaintValue BodyInterpreter::dynamicShape(const Expr *E, unsigned Depth) {
     return dataLength(*C, E, /*Record=*/false);
   if (C->hasTag("full_reduction") && C->Args.size() == 1)
     return {}; // a single element
-  const bool Instance = isInstanceCall(E, C->Callee);
+  const bool Instance = passesObject(*C);
   const unsigned First = Instance ? 1 : 0;
   const FunctionSummary *Sum = nullptr;
   if (auto It = A.Summaries.find(key(C->Callee)); It != A.Summaries.end())
@@ -277,7 +277,7 @@ std::optional<TaintValue> BodyInterpreter::movedShape(const ApiCall &C, unsigned
   }
   // x.index({Slice(), idx}): dimensions by the items of the index list (indexedShape).
   if (const ApiEntry *Index = C.entryWithTag("bool_mask_index");
-      Index && !Index->IndexArgs.empty() && !C.Args.empty() && isInstanceCall(C.Call, C.Callee))
+      Index && !Index->IndexArgs.empty() && passesObject(C))
     return indexedShape(C, C.arg(Index->IndexArgs.front()), Depth);
   // torch::stack(parts, d), torch::cat(parts, d) of a host container whose length follows the
   // data: dimension d has one entry per part (stack) or the parts' sizes summed (cat).

@@ -24,7 +24,7 @@ const Expr *BodyInterpreter::viewedTensor(const Expr *View, unsigned Depth) {
   // A view is what a tensor's method returns that the packs say reads its data and whose
   // sizes the packs query as metadata (the caller's shape_query member).
   auto C = Api.resolve(E);
-  if (!C || C->Args.empty() || !isInstanceCall(E, C->Callee) || !Api.isTensor(C->Args[0]->getType()) ||
+  if (!C || C->Args.empty() || !passesObject(*C) || !Api.isTensor(C->Args[0]->getType()) ||
       !C->hasTag("data_dependent_output"))
     return nullptr;
   return C->Args[0];

@@ -134,6 +134,10 @@ void attachFixes(ASTContext &Ctx, AnalysisResult &Result, const RuleSet &Rules) 
       // .to(dev)` built on the device still has a size that follows the data).
       if ((!C.Fix && C.Traits.MovesOutOfGraph) || !C.Traits.addresses(Result.Findings[I].CheckId))
         continue;
+      // A rule that found its shape missing (the sum of an integer gather, no selection) says
+      // nothing about the finding: its own advice stays. Whole-function rules keep theirs below.
+      if (!C.Fix && C.OutOfScope && !isa<CompoundStmt>(C.Root))
+        continue;
       unsigned Width = ~0u;
       if (C.Root == Anchor)
         Width = 0;

@@ -68,8 +68,12 @@ std::optional<Selection> asSelection(const Expr *E, const ApiModel &Api) {
     const Expr *Obj = callObject(E);
     auto Args = callArgs(E);
     if (Obj && Args.size() == 1) {
+      // Only a boolean mask selects: an index tensor of integers (`x.index({ids})`, a gather of
+      // fixed length) reduced is already a static reduction, not this rule's.
       auto Elements = bracedListElements(Args[0]);
-      if (Elements.size() == 1 && Api.isTensorExpr(Elements[0]))
+      const DataFacts *Facts = Api.facts();
+      if (Elements.size() == 1 && Api.isTensorExpr(Elements[0]) &&
+          ((Facts && Facts->isBoolMask(Elements[0])) || isProvablyBoolean(Elements[0], Api)))
         return Selection{Obj, Elements[0], true, nullptr};
     }
   }
@@ -87,7 +91,7 @@ llvm::Expected<Selection> selectionOf(const CXXMemberCallExpr *Reduce, const Stm
   const VarDecl *V = referencedVar(Receiver);
   auto Sel = V && V->getInit() ? asSelection(throughSameElements(V->getInit(), Api), Api) : std::nullopt;
   if (!Sel)
-    return refuse("the reduced tensor is not a boolean selection 'x.masked_select(m)' or 'x.index({m})'");
+    return refuseOutOfScope("the reduced tensor is not a boolean selection 'x.masked_select(m)' or 'x.index({m})'");
   auto Decl = singleUseLocal(V, Reduce, Body, Api, Ctx, "the selection");
   if (!Decl)
     return Decl.takeError();

@@ -423,6 +423,45 @@ TEST(Cli, CheckoutHeadersAreTheProjects) {
   EXPECT_EQ(Named.Code, 0) << Named.Out << Named.Err;
 }
 
+// A region written in a project header is shown with its advice without --header-filter (the
+// recipe and the refusals, as in the main file); a rewrite that would edit the header is not
+// offered until the filter selects it, and the finding says so.
+TEST(Cli, RegionCodeInProjectHeadersCarriesItsAdvice) {
+  ScratchDir D;
+  ASSERT_FALSE(llvm::sys::fs::create_directory(D.Path + "/.git"));
+  D.file("post.hpp", R"(#include <graphify/annotations.h>
+#include <graphify/graphify.h>
+#include <iostream>
+GRAPHIFY_GRAPH_REGION inline gfy::Tensor post(gfy::Tensor x) {
+  if (x.sum().item<float>() > 0)
+    std::cout << x.max().item<float>() << "\n";
+  if (x.mean().item<float>() > 1)
+    return x * 2;
+  return x;
+}
+)");
+  std::string Src = D.file("main.cpp", "#include \"post.hpp\"\ngfy::Tensor run(gfy::Tensor x) { return post(x); }\n");
+  const std::vector<std::string> Compile = {"--", "-std=c++20", "-I" + std::string(GRAPHIFY_SOURCE_DIR) + "/runtime/include"};
+  auto Lint = [&](std::vector<std::string> Args) {
+    Args.push_back(Src);
+    Args.insert(Args.end(), Compile.begin(), Compile.end());
+    return lint(Args);
+  };
+  RunResult R = Lint({});
+  EXPECT_EQ(R.Code, 1) << R.Out << R.Err;
+  auto NoteOn = [&](int Line) { return adviceNotesOn(R.Out, Line); };
+  EXPECT_NE(NoteOn(5).find("no fix offered: the branch runs host code: 'std::cout <<' (line 6)"), std::string::npos)
+      << R.Out;
+  EXPECT_NE(NoteOn(6).find("by hand: the value is printed on the host"), std::string::npos) << R.Out;
+  EXPECT_NE(NoteOn(7).find("no fix offered: the rewrite 'if-return-to-where'"), std::string::npos) << R.Out;
+  EXPECT_NE(NoteOn(7).find("would edit 'post.hpp', which --header-filter does not select"), std::string::npos)
+      << R.Out;
+  EXPECT_EQ(R.Out.find("note: fix: "), std::string::npos) << R.Out;
+  RunResult Selected = Lint({"--header-filter=post\\.hpp$"});
+  EXPECT_EQ(Selected.Code, 1) << Selected.Out << Selected.Err;
+  EXPECT_NE(Selected.Out.find("post.hpp:7:7: note: fix: "), std::string::npos) << Selected.Out;
+}
+
 // A header reached as `./sync.hpp` (through -I.) by one unit and by its absolute name (beside
 // the including file) by another is one file: its finding is printed once.
 TEST(Cli, HeaderUnderTwoSpellingsReportedOnce) {

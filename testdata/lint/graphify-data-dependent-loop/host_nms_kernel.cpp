@@ -4,7 +4,9 @@
 // call is not, and the loops and branches of its body follow the data as the region's own
 // would. Called on device tensors anywhere in the regions, it stays one finding at each such call
 // and its body stays out of them, also where a region calls it on host copies.
-// A device named by a string is a device: the copy to it is reported.
+// A device named by a string is a device: the copy to it is reported. The kernel written out as
+// a method (YoloNms::suppress) is matched to its parameters from the first argument on: its
+// object is not among them, so the scores it sorts are the host copy's too.
 // RUN-ARGS: --graph-region=*::postprocess --graph-region=*::onDevice --graph-region=*::upload
 #include <torch/torch.h>
 
@@ -113,6 +115,60 @@ struct Detector {
 
   torch::Tensor upload(const float *pixels, int64_t n) {
     return torch::from_blob(const_cast<float *>(pixels), {n}).to(device_name);
-    // CHECK-MESSAGES: :[[@LINE-1]]:63: warning: 'to' copies a tensor built in host memory ('from_blob', line 115) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+    // CHECK-MESSAGES: :[[@LINE-1]]:63: warning: 'to' copies a tensor built in host memory ('from_blob', line 117) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+  }
+};
+
+struct YoloNms {
+  float iou = 0.45f;
+
+  torch::Tensor suppress(const torch::Tensor &boxes, const torch::Tensor &scores, float t) {
+    auto x1_t = boxes.select(1, 0).contiguous();
+    auto y1_t = boxes.select(1, 1).contiguous();
+    auto x2_t = boxes.select(1, 2).contiguous();
+    auto y2_t = boxes.select(1, 3).contiguous();
+    auto order_t = std::get<1>(scores.sort(/*stable=*/true, 0, /*descending=*/true));
+    auto n = boxes.size(0);
+    auto dead_t = torch::zeros({n}, boxes.options().dtype(torch::kByte));
+    auto keep_t = torch::zeros({n}, boxes.options().dtype(torch::kLong));
+    auto dead = dead_t.data_ptr<uint8_t>();
+    auto keep = keep_t.data_ptr<int64_t>();
+    auto order = order_t.data_ptr<int64_t>();
+    auto x1 = x1_t.data_ptr<float>(), y1 = y1_t.data_ptr<float>();
+    auto x2 = x2_t.data_ptr<float>(), y2 = y2_t.data_ptr<float>();
+    int64_t kept = 0;
+    for (int64_t a = 0; a < n; a++) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: loop condition depends on the size of a value-dependent selection; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+      auto i = order[a];
+      if (dead[i] == 1)
+      // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+        continue;
+      keep[kept++] = i;
+      float area_i = (x2[i] - x1[i]) * (y2[i] - y1[i]);
+      for (int64_t b = a + 1; b < n; b++) {
+      // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: loop condition depends on the size of a value-dependent selection; a traced or captured graph records a fixed number of iterations [graphify-data-dependent-loop]
+        auto j = order[b];
+        if (dead[j] == 1)
+        // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+          continue;
+        float w = std::max(0.f, std::min(x2[i], x2[j]) - std::max(x1[i], x1[j]));
+        float h = std::max(0.f, std::min(y2[i], y2[j]) - std::max(y1[i], y1[j]));
+        float inter = w * h;
+        float area_j = (x2[j] - x1[j]) * (y2[j] - y1[j]);
+        if (inter / (area_i + area_j - inter) > t)
+        // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: branch condition depends on a tensor value read on the host; a traced or captured graph records only one side [graphify-data-dependent-branch]
+          dead[j] = 1;
+      }
+    }
+    return keep_t.narrow(0, 0, kept);
+  }
+
+  torch::Tensor postprocess(const torch::Tensor &pred) {
+    auto host = pred.cpu();
+    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'cpu' copies the tensor to host memory; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    auto x = host.index({host.select(1, 4) > 0.25f});
+    auto boxes = x.index({torch::indexing::Slice(), torch::indexing::Slice(torch::indexing::None, 4)});
+    auto scores = x.index({torch::indexing::Slice(), 4});
+    return x.index_select(0, suppress(boxes, scores, iou));
   }
 };

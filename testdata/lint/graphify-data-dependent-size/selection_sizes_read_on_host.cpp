@@ -5,13 +5,24 @@
 // scale, tensor math: not at all); sizes of fixed-shape tensors and a count computed on the device
 // are not reads of the data. A formatting helper that walks the sizes with a range-based for
 // runs as many times as the tensor has dimensions: that loop is static, the log of its result is
-// the read; so is a range-based for over the sizes in the region itself.
+// the read; so is a range-based for over the sizes in the region itself. A host object built
+// from the size (a shape record, a string, a buffer) and handed to a host function carries it
+// there.
 // RUN-ARGS: --graph-region=filter_boxes
 #include <torch/torch.h>
 
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <vector>
+
+struct ShapeRecord {
+  ShapeRecord(c10::IntArrayRef s) : dims(s.vec()) {}
+  std::vector<int64_t> dims;
+};
+void LogShape(ShapeRecord shape);
+void LogBar(const std::string &bar);
+void LogScratch(std::vector<float> scratch);
 
 template <typename... Args> void DebugLog(const std::string &format, Args &&...args) {
   std::printf("%s\n", format.c_str());
@@ -38,6 +49,12 @@ torch::Tensor filter_boxes(const torch::Tensor &boxes, const torch::Tensor &scor
   // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: the size of a value-dependent selection read here is handed to 'DebugLog' on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
   DebugLog("kept dims: {}", DimsToString(kept.sizes()));
   // CHECK-MESSAGES: :[[@LINE-1]]:47: warning: the size of a value-dependent selection read here is handed to 'DebugLog' on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
+  LogShape(kept.sizes());
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: the size of a value-dependent selection read here is handed to 'LogShape' on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
+  LogBar(std::string(kept.size(0), '#'));
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: the size of a value-dependent selection read here is handed to 'LogBar' on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
+  LogScratch(std::vector<float>(kept.size(0)));
+  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: the size of a value-dependent selection read here is handed to 'LogScratch' on the host; a static graph cannot hold a size that changes with the data [graphify-data-dependent-size]
   int64_t volume = 1;
   for (int64_t d : kept.sizes())
     volume *= d;

@@ -49,3 +49,21 @@ struct Collective : torch::nn::Module {
     return t;
   }
 };
+
+// A launcher given no stream but memory the body allocated on the device (cudaMalloc, the packs'
+// device_allocation) beside the tensors' addresses (a project's flow-following kernel): it
+// enqueues device work on all of them, and reads none on the host.
+void launchFlow(const float *flow, const float *mask, int64_t n, float *out);
+struct Flow : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor flow, torch::Tensor mask) {
+    auto *d_flow = flow.data_ptr<float>();
+    auto *d_mask = mask.data_ptr<float>();
+    float *d_out;
+    cudaMalloc(&d_out, sizeof(float) * flow.numel());
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMalloc' allocates outside the graph's memory pool; it is illegal or unsafe during CUDA stream capture [graphify-capture-unsafe-api]
+    launchFlow(d_flow, d_mask, flow.numel(), d_out);
+    dumpValues(mask.data_ptr<float>(), mask.numel());
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'data_ptr' exposes the tensor's memory to host reads; the device-to-host sync cannot be captured in a CUDA graph [graphify-host-sync]
+    return flow;
+  }
+};

@@ -194,23 +194,46 @@ AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisConfig &Config, con
 
 } // namespace
 
-// Fixes are only sought for findings, which lie in the main file or in headers the filter
-// reports; matching the rewrite rules over every declaration of torch/torch.h as well cost more
-// than the analysis (about 15% of a parse). So the traversal is narrowed to the top-level
-// declarations of those files (as clangd does) while the rules run. `IsHeaderReported` is null
-// without a header filter, which spares a file comparison per declaration of the headers.
+// Fixes are only sought for findings, which lie in the main file, in headers the filter
+// reports, or in the project's headers that hold region code; matching the rewrite rules over
+// every declaration of torch/torch.h as well cost more than the analysis (about 15% of a parse).
+// So the traversal is narrowed to the top-level declarations of those files (as clangd does)
+// while the rules run: the parent map, which finds a finding's function, covers no more. The
+// predicates are null when they select nothing, which spares a file comparison per declaration
+// of the headers.
 void attachFixesInReportedFiles(clang::ASTContext &Ctx, AnalysisResult &A, const RuleSet &Rules,
-                                const std::function<bool(llvm::StringRef)> *IsHeaderReported) {
+                                const std::function<bool(llvm::StringRef)> *IsHeaderReported,
+                                const std::function<bool(llvm::StringRef)> *IsHeaderShown) {
   const clang::SourceManager &SM = Ctx.getSourceManager();
+  auto Selects = [](const std::function<bool(llvm::StringRef)> *P, llvm::StringRef File) { return P && (*P)(File); };
   std::vector<clang::Decl *> Scope;
   for (clang::Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
     clang::SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
-    if (Loc.isValid() && (SM.isInMainFile(Loc) || (IsHeaderReported && (*IsHeaderReported)(SM.getFilename(Loc)))))
+    if (Loc.isValid() && (SM.isInMainFile(Loc) || Selects(IsHeaderReported, SM.getFilename(Loc)) ||
+                          Selects(IsHeaderShown, SM.getFilename(Loc))))
       Scope.push_back(D);
   }
   Ctx.setTraversalScope(Scope);
   attachFixes(Ctx, A, Rules);
   Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
+  if (!IsHeaderShown)
+    return;
+  // A header shown for its region code but not selected by the filter is not --fix's to edit.
+  const std::string MainFile =
+      SM.getFileEntryRefForID(SM.getMainFileID()) ? SM.getFileEntryRefForID(SM.getMainFileID())->getName().str() : "";
+  for (Finding &F : A.Findings) {
+    if (!F.Fix)
+      continue;
+    auto Outside = llvm::find_if(F.Fix->Replacements, [&](const Replacement &R) {
+      return R.File != MainFile && !Selects(IsHeaderReported, R.File);
+    });
+    if (Outside == F.Fix->Replacements.end())
+      continue;
+    F.NoFixReason = "the rewrite '" + F.Fix->RuleName + "' (" + F.Fix->Explanation + ") would edit '" +
+                    llvm::sys::path::filename(Outside->File).str() +
+                    "', which --header-filter does not select: select it to have --fix apply the rewrite";
+    F.Fix.reset();
+  }
 }
 
 /// Hands the memory of a freed AST back to the system. glibc keeps freed blocks in the arena of
@@ -295,6 +318,12 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     return Project.contains(File) || IsFileReported(File);
   };
 
+  // Under --scope=graph every finding is region code: in a project header, it is a blocker of a
+  // region the user named (a helper the region calls), so it is shown, with its advice, whatever
+  // --header-filter says; the filter still decides which headers --fix may edit.
+  const bool RegionCodeShown = Config.ScopeKind == Scope::Graph;
+  std::function<bool(llvm::StringRef)> IsRegionHeader = [&](llvm::StringRef File) { return Project.contains(File); };
+
   std::vector<Finding> Raw;
   std::map<std::string, std::string> Texts; // of the files Raw points into, by analysed path
   std::string MainText;                     // the main file's, for its NOLINT regions
@@ -358,7 +387,8 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     }();
     llvm::TimeRecord Analysed = Timing ? llvm::TimeRecord::getCurrentTime(true) : llvm::TimeRecord();
     if (U.Rules && !A.Findings.empty())
-      attachFixesInReportedFiles(Ctx, A, *U.Rules, HeaderFilter ? &IsFileReported : nullptr);
+      attachFixesInReportedFiles(Ctx, A, *U.Rules, HeaderFilter ? &IsFileReported : nullptr,
+                                 RegionCodeShown ? &IsRegionHeader : nullptr);
     if (Timing) {
       llvm::TimeRecord Fixed = llvm::TimeRecord::getCurrentTime(false);
       llvm::errs() << llvm::formatv("graphify-lint: timing: {0}: analysis {1:f2} s, fixes {2:f2} s (CPU)\n",
@@ -407,10 +437,6 @@ LintUnitResult lintTranslationUnit(const LintUnit &U) {
     Reported.emplace(reportedPath(File, U.WorkingDir, Cwd), std::move(Text));
   Reported[MainFile] = std::move(MainText);
   NolintCache Nolint(Reported);
-  // Under --scope=graph every finding is region code: in a project header, it is a blocker of a
-  // region the user named (a helper the region calls), so it is shown whatever --header-filter
-  // says; the filter still decides which headers --fix may edit.
-  const bool RegionCodeShown = Config.ScopeKind == Scope::Graph;
   std::vector<Finding> Kept;
   for (Finding &F : Raw) { // in source order, of enabled checks only (the analysis's)
     const NolintMap *N = Nolint.forFile(F.Where.File);

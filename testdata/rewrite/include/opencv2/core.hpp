@@ -78,7 +78,9 @@ struct Scalar {
 class Mat {
 public:
   Mat();
-  Mat(int rows, int cols, int type);
+  // Inline as in OpenCV, whose headers define much of cv::Mat: a header filter selecting them
+  // must not make these bodies the project's (graphify-host-sync/library_headers_selected.cpp).
+  Mat(int rows, int cols, int type) : rows(rows), cols(cols) { create(rows, cols, type); }
   Mat(int rows, int cols, int type, const Scalar &s);
   Mat(int rows, int cols, int type, void *data, size_t step = 0);
   Mat(Size size, int type);
@@ -99,7 +101,7 @@ public:
   bool empty() const;
   int channels() const;
   int type() const;
-  template <typename T> T &at(int i0, int i1);
+  template <typename T> T &at(int i0, int i1) { return reinterpret_cast<T *>(data)[i0 * cols + i1]; }
   template <typename T> T *ptr(int i0 = 0);
   Mat &operator*=(double s);
 

@@ -100,11 +100,15 @@ struct LintUnitResult {
 /// Lints one translation unit (see the file comment for the steps, in order).
 LintUnitResult lintTranslationUnit(const LintUnit &Unit);
 
-/// The fix search of the pipeline: rewrites for the findings of `A`, matched only over the
-/// top-level declarations of the main file and of the headers `IsHeaderReported` selects (null:
-/// the main file alone). The clang-tidy module runs it on clang-tidy's AST.
+/// The fix search of the pipeline: rewrites and advice for the findings of `A`, matched only over
+/// the top-level declarations of the main file, of the headers `IsHeaderReported` selects (the
+/// header filter: --fix may edit them) and of those `IsHeaderShown` selects (region code in the
+/// project's headers, shown whatever the filter says); null: none. A rewrite that would edit a
+/// shown header the filter does not select is not offered: the finding says so instead. The
+/// clang-tidy module runs it on clang-tidy's AST.
 void attachFixesInReportedFiles(clang::ASTContext &Ctx, AnalysisResult &A, const RuleSet &Rules,
-                                const std::function<bool(llvm::StringRef)> *IsHeaderReported);
+                                const std::function<bool(llvm::StringRef)> *IsHeaderReported,
+                                const std::function<bool(llvm::StringRef)> *IsHeaderShown = nullptr);
 
 /// Runs `Work` on a thread with a 1 GiB stack (reserved, not committed) and waits for it: the
 /// analysis recurses along expressions as deep as Clang accepts.
