@@ -233,11 +233,13 @@ bool isDevicePointerArgument(const Expr *Arg, const CallExpr &Call, const ApiRes
   if (isa<CUDAKernelCallExpr>(Call))
     return true;
   auto Resolved = Api.resolve(&Call);
-  if ((!Resolved || Resolved->Entries.empty()) && Call.getDirectCallee() &&
-      llvm::any_of(Call.arguments(), [&](const Expr *A) {
-        return A != Arg && (Streams.contains(A->getType()) || isDeviceAllocation(A, enclosingBody(Call, Ast), Api));
-      }))
-    return true;
+  if ((!Resolved || Resolved->Entries.empty()) && Call.getDirectCallee()) {
+    const Stmt *Body = enclosingBody(Call, Ast);
+    if (llvm::any_of(Call.arguments(), [&](const Expr *A) {
+          return A != Arg && (Streams.contains(A->getType()) || isDeviceAllocation(A, Body, Api));
+        }))
+      return true;
+  }
   if (!Resolved)
     return false;
   for (const ApiEntry *E : Resolved->Entries)
