@@ -299,6 +299,50 @@ bool reachesDeviceOnly(const Expr &E, ASTContext &Ast, const ApiResolver &Api, c
   }
 }
 
+/// The index tensors in `Arg` (`{rows, cols}` of `x.index(...)`) that a factory given no device
+/// built in pageable host memory (`torch::arange(n)`), each with that factory. Indexing copies
+/// them to the indexed tensor's device first.
+void hostIndices(const Expr *Arg, const ApiResolver &Api, llvm::SmallVectorImpl<std::pair<const Expr *, const Expr *>> &Out,
+                 unsigned Depth = 0) {
+  if (!Arg || Depth > 6)
+    return;
+  const Expr *Inner = skipValueWrappers(Arg);
+  const CXXConstructExpr *Constructed = nullptr;
+  if (auto Parts = argumentParts(Inner, Constructed)) {
+    for (const Expr *Part : *Parts)
+      hostIndices(Part, Api, Out, Depth + 1);
+    return;
+  }
+  if (!Api.isTensor(Inner->getType()))
+    return;
+  if (auto Path = findHostOrigin(Inner, Api); Path && !Path->Pinned)
+    Out.push_back({Inner, Path->Factory});
+}
+
+/// `boxes.index({torch::arange(b).view({-1, 1}), order})` of a device tensor: the host-built
+/// indices are copied to the device as it is indexed, an implicit copy from pageable memory.
+void reportHostIndices(const ApiCall &Call, AnalysisContext &Ctx, const CheckInfo &Info) {
+  const ApiEntry *Index = nullptr;
+  for (const ApiEntry *E : Call.Entries)
+    if (!E->IndexArgs.empty())
+      Index = E;
+  if (!Index || Call.Args.empty() || readsHostMemoryOnly(Call, Ctx))
+    return;
+  llvm::SmallVector<std::pair<const Expr *, const Expr *>, 2> Found;
+  hostIndices(Call.arg(Index->IndexArgs.front()), Ctx.api(), Found);
+  if (Found.empty())
+    return;
+  const Expr *Factory = Found.front().second;
+  auto Made = Ctx.api().resolve(Factory);
+  if (Ctx.report(Info, Call.NameLoc,
+             "'" + Call.Name + "' takes indices built in host memory ('" + (Made ? Made->Name : std::string("tensor")) +
+                 "', " + whereInSource(Factory->getBeginLoc(), Call.NameLoc, Ctx.ast().getSourceManager()) +
+                 "), which it copies to the device first; a copy from pageable memory synchronises with the host and "
+                 "cannot be captured in a CUDA graph",
+             Call.Call))
+    Ctx.lastFinding().Tag = "host_indices";
+}
+
 } // namespace
 
 const CheckInfo &HostSyncCheck::checkInfo() {
@@ -329,6 +373,8 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
   Ctx.forEachRegionApiCall([&](const ApiCall &Call) {
     if (Call.Entries.empty())
       return;
+    if (!Trace)
+      reportHostIndices(Call, Ctx, info());
     const Stmt &S = *Call.Call;
     // One finding per call: these entries belong to the dynamic-shape and capture checks.
     if (Call.hasTag("dynamic_output_shape") || Call.hasTag("capture_unsafe"))

@@ -4,6 +4,7 @@
 // only read facts; nothing a check does changes what another check sees.
 #include "graphify/analyzer/Analysis.h"
 
+#include "CallerConstants.h"
 #include "FoldConstructs.h"
 #include "ValueUses.h"
 #include "CaptureFlags.h"
@@ -177,6 +178,8 @@ public:
     UnitFacts Out;
     if (!Config.Rules)
       return Out;
+    WholeProgram = Program != nullptr;
+    CallerConstantsScope Constants(Ctx, WholeProgram);
     Facts = std::make_shared<TaintFacts>(*Config.Rules);
     Facts->setStaticBounds(Config.StaticBounds);
     GraphRegionFinder Finder(Facts->api(), Config.GraphRegionGlobs);
@@ -229,6 +232,7 @@ public:
     AnalysisResult Result;
     if (!Facts)
       return Result;
+    CallerConstantsScope Constants(Ctx, WholeProgram);
     Result.Facts = Facts;
     Result.MatchedRegionGlobs = MatchedGlobs;
     checkStaticBounds(Result);
@@ -335,6 +339,8 @@ private:
   }
   std::vector<const FunctionDecl *> Functions;
   std::shared_ptr<TaintFacts> Facts;
+  /// Whether analyze() was given the program's facts (CallSites' whole-program mode).
+  bool WholeProgram = false;
   GraphRegions Regions;
   std::set<std::string> MatchedGlobs;
 

@@ -3,6 +3,8 @@
 // names come from the packs, and only the call *form* (method, function, operator, constructor)
 // is decided in C++.
 #include "graphify/analyzer/ApiResolver.h"
+
+#include "CallerConstants.h"
 #include "graphify/analyzer/ContainerElement.h"
 
 #include "graphify/analyzer/SuppressionKernel.h"
@@ -402,6 +404,13 @@ static bool mentionsConstantImpl(const Stmt *S, llvm::StringRef Enumerator,
         if (const Expr *Init = VD->getInit())
           return mentionsConstantImpl(Init, Enumerator, StringPrefix, Depth + 1);
     }
+    // A helper's parameter names it when every call passes it (`postprocess(pred, torch::kCPU)`
+    // for `pred.to(device)`); only while a unit's analysis shows its calls (CallerConstants.h).
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+      if (auto Passed = callerArguments(*P))
+        return llvm::all_of(*Passed, [&](const Expr *Arg) {
+          return mentionsConstantImpl(Arg, Enumerator, StringPrefix, Depth + 1);
+        });
     return false;
   }
   if (const auto *SL = dyn_cast<StringLiteral>(S))

@@ -43,6 +43,13 @@ bool hasConstTwin(const CXXMethodDecl &MD) {
   return false;
 }
 
+/// Whether `RD` keeps its elements by key (it declares `key_type`: `std::map`, `std::set`, the
+/// unordered ones): inserting a key it already holds adds nothing, so how many elements it
+/// holds follows the keys stored (`counts[label]++`, `labels.insert(c)`).
+bool isKeyed(const CXXRecordDecl &RD) {
+  return !RD.lookup(&RD.getASTContext().Idents.get("key_type")).empty();
+}
+
 /// A standard container of integers or floating-point numbers (`std::vector<int>`).
 bool holdsNumbers(QualType T) {
   return isHostContainerType(T) && containerValueType(T)->isArithmeticType();
@@ -137,12 +144,15 @@ std::optional<TaintValue> BodyInterpreter::containerCall(const ApiCall &C, const
   // from it (`for (int b : keep) out[b] = ...`) does too.
   TaintValue Stored = holdsNumbers(Obj->getType()) ? Count : TaintValue{};
   const VarDecl *Root = rootVariable(Obj);
+  const bool Keyed = isKeyed(*MD->getParent());
   for (unsigned I = 1; I < C.Args.size(); ++I) {
     QualType T = I - 1 < MD->getNumParams() ? MD->getParamDecl(I - 1)->getType() : C.Args[I]->getType();
     if (!T->isReferenceType() && T->isIntegerType())
       Count = join(Count, ArgV[I]);
     else
       Stored = join(Stored, ArgV[I]);
+    if (Keyed)
+      Count = join(Count, ArgV[I]);
     // `mats.push_back(m)`: the list keeps m's shape with its length.
     if (keepsElementShapes(Root) && Api.isHostArray(C.Args[I]->getType()))
       Count = join(Count, shapeOfArgument(C.Args[I], ArgV[I]));

@@ -97,6 +97,12 @@ static std::string hostWorkOfCallee(const CallExpr *Call, const ApiModel &Api, A
 std::string firstHostWork(llvm::ArrayRef<const Stmt *> Stmts, const ApiModel &Api, ASTContext &Ctx,
                           bool TensorFills, unsigned CalleeDepth) {
   llvm::SmallPtrSet<const FunctionDecl *, 4> Seen;
+  // The statements' own host work first (`storage.set(id, "eos", 1)`), what a helper they call
+  // does inside (a value computed by `any_cast`, which resets a holder) only when they have none:
+  // the call a reader would move out is the one written here.
+  if (CalleeDepth > 0)
+    if (std::string Own = firstHostWorkFrom(Stmts, Api, Ctx, TensorFills, 0, Seen); !Own.empty())
+      return Own;
   return firstHostWorkFrom(Stmts, Api, Ctx, TensorFills, CalleeDepth, Seen);
 }
 
@@ -108,7 +114,8 @@ static std::string firstHostWorkFrom(llvm::ArrayRef<const Stmt *> Stmts, const A
     llvm::SmallVector<std::pair<const Stmt *, bool>, 16> Work{{Top, true}};
     while (!Work.empty()) {
       auto [S, Discarded] = Work.pop_back_val();
-      if (!S || isa<LambdaExpr>(S))
+      // A throw's message is no host work of its own: the throw is the exit the rewrites name.
+      if (!S || isa<LambdaExpr>(S) || isa<CXXThrowExpr>(S))
         continue;
       if (const auto *E = dyn_cast<Expr>(S); E && Discarded)
         S = E->IgnoreImplicit();

@@ -428,6 +428,12 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
              "with cudaFreeAsync on the capturing stream";
     return checkHelp(F.CheckId);
   }
+  // Indices built on the host and copied as a device tensor is indexed: where they are built.
+  if (F.Tag == "host_indices")
+    return "the indices are built in pageable host memory and copied to the device as the tensor is indexed, "
+           "which waits for the host: build them on the device (a factory given the indexed tensor's device or "
+           "x.options(): torch::arange(n, x.options().dtype(torch::kLong))), or once before the graph region (a "
+           "constant the region reads)";
   if (F.Construct == Finding::ConstructKind::GreedySelection)
     return GreedyFixedForm;
   if (const auto *E = dyn_cast_or_null<Expr>(Anchor); E && Api.callHasTag(E, "greedy_suppression"))

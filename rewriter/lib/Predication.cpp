@@ -7,6 +7,7 @@
 // declared under a fresh name the first time something reads it).
 #include "Predication.h"
 
+#include "BranchObstacles.h"
 #include "Compaction.h"
 
 #include "ConditionLifting.h"
@@ -453,9 +454,14 @@ llvm::Expected<std::optional<Value>> Predicator::runIf(const IfStmt *If, llvm::A
   IfChain Chain = decomposeIfChain(If);
   // An arm that throws has no select form whatever its condition (`if (!torch::isfinite(loss)
   // .item<bool>()) throw ...;`): that is the obstacle to name, before any of the condition's.
+  // Host work beside the throw (an assertion in a branch that also stores a flag or logs) blocks
+  // as well and stays when the throw goes: that is named first.
   for (size_t I = 0; I <= Chain.Branches.size(); ++I)
-    if (const Stmt *Throw = findThrow(I < Chain.Branches.size() ? Chain.Branches[I].Body : Chain.Else))
+    if (const Stmt *Throw = findThrow(I < Chain.Branches.size() ? Chain.Branches[I].Body : Chain.Else)) {
+      if (auto Why = branchObstacle(If->getCond(), Api, Ctx))
+        return refuse(*Why);
       return refuse("the " + Chain.armName(I) + " branch throws an exception" + line(Throw));
+    }
   // So has an arm that writes into part of a tensor (`out[k++] = row`, `feat[i] = other[i]`):
   // converting the condition would not make it expressible.
   // `out[k++] = row` under a test keeps the rows that pass, packed: a selection (Compaction.h).

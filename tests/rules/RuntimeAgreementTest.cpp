@@ -107,6 +107,9 @@ const std::set<std::string> kNotInRuntime = {
     "const_data_ptr", "accessor", "_local_scalar_dense", "argwhere", "unique_dim",
     "bincount",       "print",    "torch::cuda::synchronize",
     "vision::ops::nms", "nms", "repeat_interleave",
+    // Factorisations beyond the inverse: the runtime has none.
+    "linalg_cholesky", "cholesky", "torch::linalg::cholesky", "linalg_solve", "torch::linalg::solve",
+    "linalg_lu_factor", "torch::linalg::lu_factor",
     // The runtime has no IValue: printing a TorchScript model's outputs is LibTorch's alone.
     "c10::operator<<"};
 

@@ -110,3 +110,19 @@ void swap_rows(torch::Tensor boxes, torch::Tensor scores, int64_t i, int64_t j) 
     boxes[j] = a;
   }
 }
+
+// An assertion in a branch that also records a flag on a host object (a decoder's end-of-sequence
+// store): removing the throw would leave the host call, so the host call is what the refusal names.
+struct EosFlags {
+  void set(const char *key, int v);
+};
+
+torch::Tensor asserts_and_records(torch::Tensor x, torch::Tensor y, EosFlags &flags) {
+  if (x.sum().item<float>() > 0) { // EXPECT-NO-FIX: ^the branch runs host code: 'EosFlags::set' \(line [0-9]+\) is host code
+    if (y.dim() != 1)
+      throw std::runtime_error("not a sequence");
+    flags.set("eos", 1);
+    y = x * 2;
+  }
+  return y;
+}
