@@ -168,14 +168,35 @@ static std::optional<std::string> hostWorkObstacle(const Expr *Cond, const ApiMo
   return std::nullopt;
 }
 
+/// The innermost loop around `S` in its function, or null.
+static const Stmt *enclosingLoop(const Stmt *S, ASTContext &Ctx) {
+  for (DynTypedNodeList Parents = Ctx.getParents(*S); !Parents.empty(); Parents = Ctx.getParents(Parents[0])) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P || isa<LambdaExpr>(P))
+      return nullptr;
+    if (loopBody(P))
+      return P;
+  }
+  return nullptr;
+}
+
 std::optional<std::string> conditionObstacle(const Expr *Cond, const ApiModel &Api, ASTContext &Ctx) {
   if (!Cond)
     return std::nullopt;
   // The size of a selection blocks the condition whatever else it holds (a host flag, a bitwise
   // '&' of two tests): the selection must become padded first, so that is the reason given,
-  // with the host work of the branch it decides (selectionSizeAdvice).
-  if (const Expr *Size = selectionSizeIn(Cond, Api))
+  // with the host work of the branch it decides (selectionSizeAdvice) — unless the test is in a
+  // loop that works on host values only (a host NMS over a grid drawn from the points read out:
+  // `if (grid.at<char>(v, u) != 1) continue;`), which leaves the region whole: padding the
+  // selection and dropping the `continue` would change which points the grid keeps.
+  if (const Expr *Size = selectionSizeIn(Cond, Api)) {
+    if (const Stmt *Loop = enclosingLoop(Cond, Ctx); Loop && worksOnHostOnly(loopBody(Loop), Api))
+      return "the test is in a loop whose body works on host values only (line " +
+             std::to_string(Ctx.getSourceManager().getExpansionLineNumber(Loop->getBeginLoc())) +
+             "), which no graph runs: move the loop, and the reads that decide it, out of the graph region, after "
+             "the replay (the region returns the tensors they read)";
     return selectionSizeAdvice(Size, Api, Ctx);
+  }
   return branchObstacle(Cond, Api, Ctx);
 }
 

@@ -176,6 +176,16 @@ bool mayWrite(const DeclRefExpr *Use, ASTContext &Ctx) {
   auto BindsMutableReference = [](QualType T) {
     return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
   };
+  // `slice(1, iniX, maxX)` converts `iniX` to `c10::optional<int64_t>`, whose constructor takes
+  // `U&&` (an lvalue binds `int&`) to copy it: a library's forwarding reference does not write.
+  auto Forwards = [&](const FunctionDecl *Callee, unsigned I) {
+    const FunctionDecl *Pattern = Callee ? Callee->getTemplateInstantiationPattern() : nullptr;
+    if (!Pattern || I >= Pattern->getNumParams() ||
+        !Ctx.getSourceManager().isInSystemHeader(Ctx.getSourceManager().getExpansionLoc(Pattern->getLocation())))
+      return false;
+    const auto *R = Pattern->getParamDecl(I)->getType()->getAs<RValueReferenceType>();
+    return R && !R->getPointeeType().hasQualifiers() && R->getPointeeType()->getAs<TemplateTypeParmType>();
+  };
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(P))
     return IC->getCastKind() != CK_LValueToRValue;
   if (const auto *BO = dyn_cast<BinaryOperator>(P))
@@ -195,13 +205,14 @@ bool mayWrite(const DeclRefExpr *Use, ASTContext &Ctx) {
     for (unsigned I = Shift; I < Call->getNumArgs(); ++I)
       if (IsUse(Call->getArg(I)))
         return !Callee || I - Shift >= Callee->getNumParams() ||
-               BindsMutableReference(Callee->getParamDecl(I - Shift)->getType());
+               (BindsMutableReference(Callee->getParamDecl(I - Shift)->getType()) && !Forwards(Callee, I - Shift));
   }
   if (const auto *Ctor = dyn_cast<CXXConstructExpr>(P))
     for (unsigned I = 0; I < Ctor->getNumArgs(); ++I)
       if (IsUse(Ctor->getArg(I)))
         return I >= Ctor->getConstructor()->getNumParams() ||
-               BindsMutableReference(Ctor->getConstructor()->getParamDecl(I)->getType());
+               (BindsMutableReference(Ctor->getConstructor()->getParamDecl(I)->getType()) &&
+                !Forwards(Ctor->getConstructor(), I));
   return false;
 }
 

@@ -454,8 +454,7 @@ llvm::Expected<std::optional<Value>> Predicator::runIf(const IfStmt *If, llvm::A
   IfChain Chain = decomposeIfChain(If);
   // An arm that throws has no select form whatever its condition (`if (!torch::isfinite(loss)
   // .item<bool>()) throw ...;`): that is the obstacle to name, before any of the condition's.
-  // Host work beside the throw (an assertion in a branch that also stores a flag or logs) blocks
-  // as well and stays when the throw goes: that is named first.
+  // Host work beside the throw (an assertion beside a stored flag) stays when it goes: named first.
   for (size_t I = 0; I <= Chain.Branches.size(); ++I)
     if (const Stmt *Throw = findThrow(I < Chain.Branches.size() ? Chain.Branches[I].Body : Chain.Else)) {
       if (auto Why = branchObstacle(If->getCond(), Api, Ctx))

@@ -171,6 +171,20 @@ static bool integral(const Expr *E, const Stmt *Body, const ApiModel &Api, int D
   }
   if (Api.callHasTag(E, "long_output") || (!LongOnly && Api.callHasTag(E, "bool_output")))
     return true;
+  // Integer arithmetic of integers (`torch::div(order, k, "floor")`, `row * width + col`): every
+  // tensor operand integral, every host number an integer, a string (the rounding mode) aside.
+  if (Api.callHasTag(E, "integer_closed") && !Api.callHasTag(E, "floating_output")) {
+    auto Operands = callOperands(E);
+    return !Operands.empty() && llvm::all_of(Operands, [&](const Expr *Op) {
+      const Expr *Inner = stripAll(Op);
+      if (!Inner)
+        return false;
+      if (Api.isTensorExpr(Inner))
+        return integral(Inner, Body, Api, Depth + 1, LongOnly);
+      QualType T = Inner->getType();
+      return isa<StringLiteral>(Inner->IgnoreParenImpCasts()) || (T->isIntegerType() && !T->isBooleanType());
+    });
+  }
   // A sum of booleans counts them (a long); max, min and any reduction of integers stay integers;
   // so do some of self's elements (`order[0]`, `idx.index_select(0, i)`: keeps_dtype).
   const Expr *Self = callObject(E);

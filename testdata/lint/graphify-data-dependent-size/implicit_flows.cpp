@@ -76,6 +76,8 @@ GRAPHIFY_GRAPH_REGION torch::Tensor gather_listed(const torch::Tensor &x, const 
   return x.index({torch::tensor(keep)}) + x.index({torch::tensor(corners)}).sum();
   // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'tensor' builds a tensor with one element per element of its host data, whose number depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
   // CHECK-NOTES: :[[@LINE-4]]:12: note: the length of 'keep' follows tensor data from here
+  // CHECK-MESSAGES: :[[@LINE-3]]:12: warning: 'index' takes indices built in host memory ('tensor', line 76), which it copies to the device first; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+  // CHECK-MESSAGES: :[[@LINE-4]]:45: warning: 'index' takes indices built in host memory ('tensor', line 76), which it copies to the device first; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
 }
 
 // The parts a loop keeps under a condition on tensor data, joined: one slice per part kept. A list
@@ -137,6 +139,6 @@ GRAPHIFY_GRAPH_REGION torch::Tensor half_extent(const torch::Tensor &box, torch:
   std::vector<float> wh = {w * 0.5f, h * 0.5f};
   std::vector<float> also{w, h, w};
   return torch::tensor(wh).to(dev) + torch::tensor(also).sum().to(dev);
-  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'to' copies a tensor built in host memory ('tensor', line 139) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
-  // CHECK-MESSAGES: :[[@LINE-2]]:64: warning: 'to' copies a tensor built in host memory ('tensor', line 139) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'to' copies a tensor built in host memory ('tensor', line 141) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
+  // CHECK-MESSAGES: :[[@LINE-2]]:64: warning: 'to' copies a tensor built in host memory ('tensor', line 141) to the device; a copy from pageable memory synchronises with the host and cannot be captured in a CUDA graph [graphify-host-sync]
 }
