@@ -666,22 +666,31 @@ TEST(E2EErrors, NonTensorReturnIsAClearError) {
   EXPECT_EQ(Fine.ExitCode, 0) << Fine.Stdout << Fine.Stderr;
 }
 
-TEST(E2EModels, TruncatedCachedHarnessIsRebuilt) {
+TEST(E2EModels, TruncatedCachedHarnessAndPrefixAreRebuilt) {
   const std::string Cache = graphify::testing::scratchDirectory("graphify-validate-cache");
   const std::vector<std::string> Args = {GRAPHIFY_VALIDATE_EXE, Models + "/scalar_read.cpp", "--quiet", "--trials=2",
                                          "--cache-dir=" + std::string(Cache)};
   RunResult First = runIsolated(Args, 1500);
   ASSERT_EQ(First.ExitCode, 0) << First.Stdout << First.Stderr;
   unsigned Truncated = 0;
+  std::string Prefix; // the precompiled <torch/torch.h> every harness was compiled with
   std::error_code EC;
-  for (llvm::sys::fs::directory_iterator I(Cache, EC), E; I != E && !EC; I.increment(EC))
+  for (llvm::sys::fs::recursive_directory_iterator I(Cache, EC), E; I != E && !EC; I.increment(EC)) {
     if (llvm::StringRef(I->path()).ends_with(".harness")) {
       ASSERT_EQ(::truncate(I->path().c_str(), 4096), 0);
       ++Truncated;
     }
+    if (llvm::StringRef(I->path()).ends_with("/torch-prefix.h.gch"))
+      Prefix = I->path();
+  }
   ASSERT_GT(Truncated, 0u);
+  ASSERT_FALSE(Prefix.empty()) << "no precompiled harness prefix in the cache";
+  ASSERT_EQ(::truncate(Prefix.c_str(), 4096), 0);
   RunResult Second = runIsolated(Args, 1500);
   EXPECT_EQ(Second.ExitCode, 0) << Second.Stdout << Second.Stderr;
+  uint64_t Rebuilt = 0;
+  EXPECT_FALSE(llvm::sys::fs::file_size(Prefix, Rebuilt));
+  EXPECT_GT(Rebuilt, 4096u) << "a damaged prefix must be rebuilt, never given to the compiler";
   llvm::sys::fs::remove_directories(Cache);
 }
 
