@@ -132,18 +132,18 @@ bool isIncludeDirectory(llvm::StringRef A) { return A.starts_with("-I") || A.sta
 std::string harnessPrefixPch(const Toolchain &TC, const std::vector<std::string> &Flags, const std::string &CacheDir,
                              unsigned TimeoutSeconds) {
   static std::mutex Building;
-  static std::map<std::string, std::string> Built; // key -> header, "" when it failed
+  static std::map<std::string, std::string> Built; // prefix directory -> header, "" when it failed
   llvm::SHA256 H;
   H.update(TC.Fingerprint);
   for (const std::string &F : Flags)
     if (!isIncludeDirectory(F))
       H.update(F + "\x1f");
-  const std::string Key = hexDigest(H);
+  // The directory, not the key alone: one process may build into several caches (the tests do).
+  const std::string Dir = CacheDir + "/prefix-" + hexDigest(H), Header = Dir + "/torch-prefix.h", Pch = Header + ".gch";
   std::lock_guard<std::mutex> Lock(Building); // one build per process; the others wait for it
-  if (auto It = Built.find(Key); It != Built.end())
+  if (auto It = Built.find(Dir); It != Built.end())
     return It->second;
-  std::string &Result = Built[Key];
-  const std::string Dir = CacheDir + "/prefix-" + Key, Header = Dir + "/torch-prefix.h", Pch = Header + ".gch";
+  std::string &Result = Built[Dir];
   if (exists(Pch) && cachedExecutableIsWhole(Pch))
     return Result = Header;
   if (llvm::sys::fs::create_directories(Dir))
