@@ -13,9 +13,7 @@ namespace graphify {
 
 using namespace clang;
 
-/// The call that put the tensor `E` in host memory at this point, as the taint analysis followed
-/// it, or null when it may live on a device.
-static const Expr *inHostMemory(const Expr *E, const AnalysisContext &Ctx) {
+const Expr *hostMemoryOrigin(const Expr *E, const AnalysisContext &Ctx) {
   const TaintFacts &Facts = Ctx.facts();
   return findHostResidentOrigin(E, Ctx.api(), [&](const Expr *Read) { return Facts.hostResidentOrigin(Read); });
 }
@@ -37,12 +35,12 @@ static bool everyTensorRead(const ApiCall &Call, const AnalysisContext &Ctx,
 }
 
 bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx) {
-  return everyTensorRead(Call, Ctx, [&](const Expr *E) { return inHostMemory(E, Ctx) != nullptr; });
+  return everyTensorRead(Call, Ctx, [&](const Expr *E) { return hostMemoryOrigin(E, Ctx) != nullptr; });
 }
 
 /// Whether the tensor `E` is in host memory because it was copied there, not built by a factory.
 static bool isHostCopy(const Expr *E, const AnalysisContext &Ctx) {
-  const Expr *Origin = inHostMemory(E, Ctx);
+  const Expr *Origin = hostMemoryOrigin(E, Ctx);
   auto Made = Origin ? Ctx.api().resolve(Origin) : std::nullopt;
   return Origin && !(Made && Made->hasTag("host_factory"));
 }
@@ -76,7 +74,7 @@ bool HostOnlyTensors::sizedByHostTensors(const ApiCall &Call) const {
       if (auto Query = Api.resolve(E); Query && Query->hasTag("shape_query") && Query->arg(0) &&
                                        Api.isTensor(Query->arg(0)->getType())) {
         ++Queries;
-        AllHost = inHostMemory(Query->arg(0), Ctx) != nullptr;
+        AllHost = hostMemoryOrigin(Query->arg(0), Ctx) != nullptr;
         return;
       }
     for (const Stmt *Child : S->children())
@@ -149,7 +147,7 @@ bool HostOnlyTensors::staysOnHost(const ApiCall &Call) const {
   // host tensors size it (a read value may be a device's) or when only host work reads what it
   // builds (`torch::from_blob(picked.data(), {n}, kLong)` indexing a host copy).
   if (Call.hasTag("host_factory"))
-    return (placesOnDevice(Call, Ctx.api()) ? inHostMemory(Call.Call, Ctx) != nullptr
+    return (placesOnDevice(Call, Ctx.api()) ? hostMemoryOrigin(Call.Call, Ctx) != nullptr
                                             : sizedByHostTensors(Call) || readOnHostOnly(Call.Call)) &&
            !copiedToDevice(Call.Call);
   return readsHostMemoryOnly(Call, Ctx);

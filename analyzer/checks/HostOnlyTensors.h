@@ -26,6 +26,10 @@ namespace graphify {
 /// reads no tensor.
 bool readsHostMemoryOnly(const ApiCall &Call, const AnalysisContext &Ctx);
 
+/// The call that put the tensor `E` in pageable host memory at this point, as the taint analysis
+/// followed it (HostOrigin.h: findHostResidentOrigin), or null when it may live on a device.
+const clang::Expr *hostMemoryOrigin(const clang::Expr *E, const AnalysisContext &Ctx);
+
 /// Whether every tensor `Call` reads is in host memory because it was copied there (`cpu()`,
 /// `to(kCPU)`; an op or a helper of the file computed from such a copy), not built there by a
 /// factory: a factory given no device in graph code is more often device work written without

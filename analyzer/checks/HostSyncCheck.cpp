@@ -343,6 +343,40 @@ void reportHostIndices(const ApiCall &Call, AnalysisContext &Ctx, const CheckInf
     Ctx.lastFinding().Tag = "host_indices";
 }
 
+/// `host.copy_(x)`, `host.index_put_({i}, x[j])` with `host` in pageable host memory and `x` a
+/// tensor that may live on a device: the write copies device values into host memory, which
+/// waits for the device. True when reported.
+bool reportDeviceToHostWrite(const ApiCall &Call, AnalysisContext &Ctx, const CheckInfo &Info) {
+  // A field written (`token_ids.index_put_({i}, out.token_ids)` in a struct's setter) is left
+  // out: its sources are most often other objects' fields, which hold host tensors as often as
+  // device ones, and which objects flow here is not followed (the twenty-eighth #27 set: 2 of 5).
+  if (!Call.hasTag("writes_self_from_args") || !Call.IsMethod || !Call.arg(0) ||
+      isa<MemberExpr>(Call.arg(0)->IgnoreParenImpCasts()))
+    return false;
+  const Expr *Host = hostMemoryOrigin(Call.arg(0), Ctx);
+  if (!Host)
+    return false;
+  // The values written are the last tensor argument (index_put_'s values after its indices,
+  // scatter_'s src after its index); a number written (`fill_`, `index_put_({i}, 0)`) is no copy.
+  const Expr *Source = nullptr;
+  for (unsigned Pos = 1; Pos < Call.Args.size(); ++Pos)
+    if (Call.arg(Pos) && Ctx.api().isTensor(Call.arg(Pos)->getType()))
+      Source = Call.arg(Pos);
+  if (!Source || hostMemoryOrigin(Source, Ctx))
+    return false;
+  auto Made = Ctx.api().resolve(Host);
+  const SourceManager &SM = Ctx.ast().getSourceManager();
+  Ctx.report(Info, Call.NameLoc,
+             "'" + Call.Name + "' writes a tensor that may live on a device into a tensor in host memory ('" +
+                 (Made ? Made->Name : std::string("tensor")) + "', " +
+                 whereInSource(Host->getBeginLoc(), Call.NameLoc, SM) +
+                 "): a copy from the device to pageable memory, which waits for the device and cannot be "
+                 "captured in a CUDA graph (make it on the device, with the written tensor's options, or copy "
+                 "the results to the host once after the region)",
+             Call.Call);
+  return true;
+}
+
 } // namespace
 
 const CheckInfo &HostSyncCheck::checkInfo() {
@@ -353,7 +387,8 @@ const CheckInfo &HostSyncCheck::checkInfo() {
       "is_nonzero(), equal(), allclose(), data_ptr()/accessor() reads, cpu() and to(kCPU), "
       "printing a tensor (entries tagged host_sync, and device_transfer entries whose "
       "destination argument is the CPU), and copies to the device of tensors built in pageable "
-      "host memory (host_factory results moved with to(device) or cuda()). Each one synchronizes the host with the device, which "
+      "host memory (host_factory results moved with to(device) or cuda()), and writes of tensors that may live on a "
+      "device into tensors in host memory (copy_, index_put_: entries tagged writes_self_from_args). Each one synchronizes the host with the device, which "
       "CUDA-graph capture forbids; under --profile=trace only reads whose value flows into the "
       "graph are reported, because a trace freezes them into constants.",
       "Keep the value on the device as a 0-d tensor (x * y.max() instead of "
@@ -373,8 +408,11 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
   Ctx.forEachRegionApiCall([&](const ApiCall &Call) {
     if (Call.Entries.empty())
       return;
-    if (!Trace)
+    if (!Trace) {
       reportHostIndices(Call, Ctx, info());
+      if (reportDeviceToHostWrite(Call, Ctx, info()))
+        return;
+    }
     const Stmt &S = *Call.Call;
     // One finding per call: these entries belong to the dynamic-shape and capture checks.
     if (Call.hasTag("dynamic_output_shape") || Call.hasTag("capture_unsafe"))

@@ -63,9 +63,8 @@ static bool namesVar(const Expr *E, const VarDecl *V) {
   return V && referencedVar(E) == V;
 }
 
-static bool reassignedIn(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
+/// Whether `S` itself, not counting its children, may write `V`.
+static bool writesDirectly(const Stmt *S, const VarDecl *V) {
   if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && namesVar(BO->getLHS(), V))
     return true;
   if (const auto *UO = dyn_cast<UnaryOperator>(S);
@@ -89,6 +88,14 @@ static bool reassignedIn(const Stmt *S, const VarDecl *V) {
     for (const LambdaCapture &Cap : L->captures())
       if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef && Cap.getCapturedVar() == V)
         return true;
+  return false;
+}
+
+static bool reassignedIn(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (writesDirectly(S, V))
+    return true;
   for (const Stmt *C : S->children())
     if (reassignedIn(C, V))
       return true;
@@ -152,23 +159,84 @@ static const Expr *indicesOf(const Expr *E, const ApiModel &Api) {
   return stripAll(callArgs(E).front());
 }
 
+/// Whether the tuple `Pair` computes is (values, int64 positions): a sort, topk or max along a
+/// dimension, or a local given one once (`auto r = torch::topk(x, k); std::get<1>(r)`).
+static bool isValuesAndIndices(const Expr *Pair, const Stmt *Body, const ApiModel &Api) {
+  Pair = stripAll(Pair);
+  if (const VarDecl *Tuple = referencedVar(Pair))
+    Pair = stableInit(Tuple, Body) ? stripAll(stableInit(Tuple, Body)) : nullptr;
+  return Pair && Api.callHasTag(Pair, "indices_second");
+}
+
+namespace {
+/// A value a local is given: `Value` itself, or (Element >= 0) that element of the tuple it is.
+struct GivenValue {
+  const Expr *Value;
+  int Element;
+};
+} // namespace
+
+/// The place of `V` among the references a `std::tie(a, b)` call binds, or -1.
+static int tiedPlace(const Expr *Tie, const VarDecl *V, const ApiModel &Api) {
+  const auto *C = dyn_cast_or_null<CallExpr>(Tie ? stripAll(Tie) : nullptr);
+  if (!C || !Api.callHasTag(C, "tuple_binder"))
+    return -1;
+  for (unsigned I = 0; I < C->getNumArgs(); ++I)
+    if (referencedVar(C->getArg(I)) == V)
+      return static_cast<int>(I);
+  return -1;
+}
+
+/// Each value `V` is given inside `S` — `V = e`, and `std::tie(..., V, ...) = e` as the element
+/// of e at V's place — or false when something else may write it (a compound assignment, a call
+/// taking it by non-const reference, a capture by reference). Wherever the writes stand, `V`
+/// only ever holds one of these values or its initialiser.
+static bool givenValues(const Stmt *S, const VarDecl *V, const ApiModel &Api, llvm::SmallVectorImpl<GivenValue> &Out) {
+  if (!S)
+    return true;
+  if (auto Assign = asAssignment(S)) {
+    int Place = referencedVar(Assign->first) == V ? -1 : tiedPlace(Assign->first, V, Api);
+    if (Place >= 0 || referencedVar(Assign->first) == V) {
+      Out.push_back({Assign->second, Place});
+      return givenValues(Assign->second, V, Api, Out);
+    }
+  }
+  if (writesDirectly(S, V))
+    return false;
+  for (const Stmt *C : S->children())
+    if (!givenValues(C, V, Api, Out))
+      return false;
+  return true;
+}
+
+/// Every value the local `V` may hold in `Body`, or false when that is not known (a parameter,
+/// a write of another kind). A default-constructed tensor holds no value: reading it raises.
+static bool everyValueOf(const VarDecl *V, const Stmt *Body, const ApiModel &Api, llvm::SmallVectorImpl<GivenValue> &Out) {
+  if (isa<ParmVarDecl>(V) || !V->hasLocalStorage() || V->getType()->isReferenceType())
+    return false;
+  const auto *Default = dyn_cast_or_null<CXXConstructExpr>(V->getInit());
+  if (V->getInit() && !(Default && Default->getNumArgs() == 0))
+    Out.push_back({V->getInit(), -1});
+  return givenValues(Body, V, Api, Out) && !Out.empty();
+}
+
 /// Whether `E` holds integers (`LongOnly`: int64 positions) whatever its inputs' values.
 static bool integral(const Expr *E, const Stmt *Body, const ApiModel &Api, int Depth, bool LongOnly) {
   E = stripAll(E);
   if (!E || Depth > 16 || !Api.isTensorExpr(E))
     return false;
+  // A local holds integers when every value it is given does, wherever it is given: no in-place
+  // call changes a tensor's dtype (`src.unsqueeze_(0)` keeps it; `idx.add_(0.5)` raises).
   if (const VarDecl *V = referencedVar(E)) {
-    const Expr *Init = stableInit(V, Body);
-    return Init && integral(Init, Body, Api, Depth + 1, LongOnly);
+    llvm::SmallVector<GivenValue, 2> Values;
+    return everyValueOf(V, Body, Api, Values) && llvm::all_of(Values, [&](const GivenValue &G) {
+             return G.Element < 0 ? integral(G.Value, Body, Api, Depth + 1, LongOnly)
+                                  : G.Element == 1 && isValuesAndIndices(G.Value, Body, Api);
+           });
   }
   // The positions a sort, topk or max along a dimension returns beside the values are int64.
-  if (const Expr *Pair = indicesOf(E, Api)) {
-    // `auto r = torch::topk(x, k); std::get<1>(r)`: the pair a local holds, given once.
-    if (const VarDecl *Tuple = referencedVar(Pair))
-      Pair = stableInit(Tuple, Body) ? stripAll(stableInit(Tuple, Body)) : nullptr;
-    if (Pair && Api.callHasTag(Pair, "indices_second"))
-      return true;
-  }
+  if (const Expr *Pair = indicesOf(E, Api); Pair && isValuesAndIndices(Pair, Body, Api))
+    return true;
   if (Api.callHasTag(E, "long_output") || (!LongOnly && Api.callHasTag(E, "bool_output")))
     return true;
   // Integer arithmetic of integers (`torch::div(order, k, "floor")`, `row * width + col`): every

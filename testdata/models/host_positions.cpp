@@ -23,4 +23,19 @@ struct ConvertedPositions : torch::nn::Module {
     return x[best] * x.select(0, scores.argmin().item().toLong());
   }
 };
+
+// A beam search's source beams: topk's flat positions given through std::tie, divided by the
+// vocabulary with floor rounding (integers stay integers), then made 1-d in place.
+// graphify-entry: logp: f32[3,4], tokens: i64[3,6]@0:9
+struct BeamSources : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor logp, torch::Tensor tokens) {
+    torch::Tensor best, flat;
+    std::tie(best, flat) = logp.flatten().topk(3);
+    auto src = torch::div(flat, logp.size(1), "floor").squeeze();
+    if (src.sizes().empty())
+      src.unsqueeze_(0);
+    int64_t beam = src[0].item<int64_t>();
+    return tokens[beam] + best.sum().to(torch::kLong);
+  }
+};
 // graphify-expect-fix: fixed

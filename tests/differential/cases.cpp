@@ -440,6 +440,21 @@ DIFF_CASE(math_floor_divide_specials) {
   auto x = specials();
   return {torch::floor_divide(x, x.flip({0})), torch::floor_divide(x, 3), torch::floor_divide(x, -0.0)};
 }
+DIFF_CASE(math_div_rounding_modes) {
+  // trunc rounds toward zero, floor toward -inf; integers stay integers, floats are rounded.
+  auto a = ramp({13}, torch::kLong);
+  auto b = nonzero_divisor({13}, torch::kLong, 4);
+  auto f = ramp({13});
+  auto g = ramp({13}, torch::kFloat, 0.75, 5);
+  return {torch::div(a, b, "trunc"), torch::div(a, b, "floor"), torch::div(a, -3, "trunc"),
+          a.div(3, "floor"), torch::div(ramp({13}, torch::kInt), b, "trunc"), torch::div(a, 2.5, "trunc"),
+          torch::div(f, g, "trunc"), f.div(g, "floor"), torch::div(f, -0.75, "trunc"),
+          torch::div(specials(), 3, "trunc"), torch::div(a, b, c10::nullopt)};
+}
+DIFF_CASE(math_div_trunc_int_by_zero_errors) {
+  return torch::div(ramp({5}, torch::kLong), torch::zeros({5}, torch::kLong), "trunc");
+}
+DIFF_CASE(math_div_unknown_rounding_mode_errors) { return torch::div(ramp({5}), 2, "round"); }
 DIFF_CASE(math_floor_divide_int_by_zero_errors) {
   return torch::floor_divide(ramp({5}, torch::kLong), torch::zeros({5}, torch::kLong));
 }

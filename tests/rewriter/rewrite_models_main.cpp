@@ -51,11 +51,13 @@ std::vector<std::string> splitTopLevel(llvm::StringRef S) {
   return Out;
 }
 
-std::vector<Entry> parseEntries(llvm::StringRef Code, int &Unnamed) {
+std::vector<Entry> parseEntries(llvm::StringRef Code, int &Malformed) {
   std::vector<Entry> Entries;
   llvm::SmallVector<llvm::StringRef, 64> Lines;
   Code.split(Lines, '\n');
-  llvm::Regex InputRe("^([A-Za-z_][A-Za-z0-9_]*): *(f32|f64|i32|i64|bool)\\[([0-9, ]*)\\]( *in *\\[ *(-?[0-9.]+) *, *(-?[0-9.]+) *\\])?$");
+  // The value range as graphify-validate spells it: `in [lo, hi]` or `@lo:hi`.
+  llvm::Regex InputRe("^([A-Za-z_][A-Za-z0-9_]*): *(f32|f64|i32|i64|bool)\\[([0-9, ]*)\\]"
+                      "( *in *\\[ *(-?[0-9.]+) *, *(-?[0-9.]+) *\\]| *@(-?[0-9.]+):(-?[0-9.]+))?$");
   llvm::Regex StructRe("^ *struct +([A-Za-z_][A-Za-z0-9_]*)");
   llvm::Regex FuncRe("([A-Za-z_][A-Za-z0-9_]*) *\\($");
   for (size_t I = 0; I < Lines.size(); ++I) {
@@ -65,9 +67,15 @@ std::vector<Entry> parseEntries(llvm::StringRef Code, int &Unnamed) {
     Entry E;
     for (const std::string &Part : splitTopLevel(Lines[I].substr(P + strlen("// graphify-entry:")))) {
       llvm::SmallVector<llvm::StringRef, 8> M;
-      if (!InputRe.match(Part, &M))
+      if (!InputRe.match(Part, &M)) {
+        // An input left out would build the call with too few arguments, far from the cause.
+        llvm::errs() << "error: graphify-entry input '" << Part << "' is not 'name: dtype[dims]' with an optional "
+                     << "'in [lo, hi]' or '@lo:hi'\n";
+        ++Malformed;
         continue;
-      Input In{M[1].str(), M[2].str(), {}, M[5].str(), M[6].str()};
+      }
+      bool At = !M[7].empty();
+      Input In{M[1].str(), M[2].str(), {}, (At ? M[7] : M[5]).str(), (At ? M[8] : M[6]).str()};
       llvm::SmallVector<llvm::StringRef, 4> Dims;
       M[3].split(Dims, ',', -1, false);
       for (llvm::StringRef D : Dims)
@@ -95,7 +103,7 @@ std::vector<Entry> parseEntries(llvm::StringRef Code, int &Unnamed) {
     }
     if (E.Name.empty())
       llvm::errs() << "error: a graphify-entry comment is not followed by a function or struct: " << Lines[I + 1]
-                   << "\n", ++Unnamed;
+                   << "\n", ++Malformed;
     else
       Entries.push_back(E);
   }

@@ -66,7 +66,8 @@ struct PadBatch : torch::nn::Module {
       // CHECK-MESSAGES: :[[@LINE-1]]:58: warning: position argument of 'narrow' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
       // CHECK-MESSAGES: :[[@LINE-2]]:66: warning: size argument of 'narrow' depends on a tensor value read on the host; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
       // CHECK-NOTES: :[[@LINE-10]]:39: note: value read from tensor here
-      // CHECK-MESSAGES: :[[@LINE-4]]:26: warning: position argument of 'index_put_' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
+      // CHECK-MESSAGES: :[[@LINE-4]]:14: warning: 'index_put_' writes a tensor that may live on a device into a tensor in host memory ('zeros', line 46): a copy from the device to pageable memory, which waits for the device and cannot be captured in a CUDA graph (make it on the device, with the written tensor's options, or copy the results to the host once after the region) [graphify-host-sync]
+      // CHECK-MESSAGES: :[[@LINE-5]]:26: warning: position argument of 'index_put_' depends on a tensor value read on the host; keep the index on the device as a long tensor instead of reading it [graphify-data-dependent-position]
       offset += l;
     }
     int64_t pos = countPositive(x);
@@ -112,7 +113,7 @@ struct Detector : torch::nn::Module {
     int k = std::min<int>(picked.size(), 10);
     auto top = torch::topk(s, k);
     // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: size argument of 'topk' depends on the size of a value-dependent selection; the result's shape changes with the data, which a static graph cannot hold [graphify-data-dependent-size]
-    // CHECK-NOTES: :[[@LINE-21]]:5: note: 'picked' is written in the loop at line 94, whose trip count follows tensor data
+    // CHECK-NOTES: :[[@LINE-21]]:5: note: 'picked' is written in the loop at line 95, whose trip count follows tensor data
     return b.index_select(0, idx) + std::get<0>(top).sum();
   }
 };

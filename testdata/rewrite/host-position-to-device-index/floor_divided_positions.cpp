@@ -1,7 +1,8 @@
 // host-position-to-device-index against the real LibTorch headers: a beam search's source beams,
 // topk's flat positions divided by the beam width with a rounding mode ("floor" keeps integers
 // integer), are integer tensors, so reading one as a position cannot raise on NaN; true division
-// gives floats and stays refused.
+// gives floats and stays refused. Positions given through std::tie are the tuple's second element
+// wherever they are assigned; the values beside them stay refused.
 #include <torch/torch.h>
 
 torch::Tensor source_tokens(torch::Tensor logp, torch::Tensor tokens, int64_t beams) {
@@ -23,4 +24,21 @@ torch::Tensor true_division(torch::Tensor scores, torch::Tensor rows, int64_t wi
   auto r = order / width;
   int64_t i = r[0].item<int64_t>(); // EXPECT-NO-FIX: may be a floating tensor
   return rows[i]; // EXPECT-NO-FIX: ^'r\[0\]' may be a floating tensor
+}
+
+torch::Tensor tied_positions(torch::Tensor logp, torch::Tensor tokens, int64_t beams) {
+  torch::Tensor values, flat;
+  std::tie(values, flat) = logp.flatten().topk(beams);
+  auto src = torch::div(flat, beams, "floor").squeeze();
+  if (src.sizes().empty())
+    src.unsqueeze_(0);
+  int64_t b = src[0].item<int64_t>();
+  return tokens[b];
+}
+
+torch::Tensor tied_values(torch::Tensor logp, torch::Tensor tokens, int64_t beams) {
+  torch::Tensor values, flat;
+  std::tie(values, flat) = logp.flatten().topk(beams);
+  int64_t b = values[0].item<int64_t>(); // EXPECT-NO-FIX: may be a floating tensor
+  return tokens[b]; // EXPECT-NO-FIX: ^'values\[0\]' may be a floating tensor
 }

@@ -110,6 +110,16 @@ Tensor mul(const Tensor &a, const Tensor &b);
 Tensor mul(const Tensor &a, const Scalar &b);
 Tensor div(const Tensor &a, const Tensor &b);
 Tensor div(const Tensor &a, const Scalar &b);
+/// Division rounded as `rounding_mode` says, as LibTorch: "trunc" toward zero, "floor" toward -inf
+/// (floor_divide); integer operands then give an integer result and an integer zero divisor
+/// throws; floating ones give the true quotient rounded. No mode: true division. Any other mode
+/// throws.
+/// \code
+///   gfy::div(gfy::tensor({-7, 7}), 2, "trunc");   // -3, 3 (long)
+///   gfy::div(gfy::tensor({-7, 7}), 2, "floor");   // -4, 3 (long)
+/// \endcode
+Tensor div(const Tensor &a, const Tensor &b, std::optional<std::string_view> rounding_mode);
+Tensor div(const Tensor &a, const Scalar &b, std::optional<std::string_view> rounding_mode);
 Tensor pow(const Tensor &a, const Tensor &b);
 Tensor pow(const Tensor &a, const Scalar &b);
 Tensor pow(const Scalar &a, const Tensor &b);

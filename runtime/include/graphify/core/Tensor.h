@@ -19,6 +19,7 @@
 #include <optional>
 #include <source_location>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
