@@ -16,7 +16,8 @@
 // getter of one, a constant) that has the same value where the factory is, and the factory takes
 // tensor options as its last parameter. Factories of host data (torch::tensor, from_blob: tag
 // host_data) are not matched: their data must be copied once before the region, the recipe the
-// check gives.
+// check gives. One number is no data to copy: `torch::tensor(score)` given the device fills its
+// element there (LibTorch's scalar_tensor: empty, then fill_ with the number), exactly.
 #include "lib/RuleSupport.h"
 #include "lib/Safety.h"
 
@@ -40,6 +41,8 @@ struct HostCopy {
   ApiCall Transfer;
   HostOrigin Origin;
   ApiCall Factory;
+  /// A factory of host data given one number (`torch::tensor(x)`), which it fills in exactly.
+  bool OneNumber = false;
 };
 
 /// A device_transfer call that copies a tensor built by a factory of sizes (not of host data)
@@ -53,9 +56,12 @@ std::optional<HostCopy> hostCopyOf(const Expr *E, const ApiModel &Api) {
   if (!Origin)
     return std::nullopt;
   auto Factory = Resolver.resolve(Origin->Factory);
-  if (!Factory || !Factory->hasTag("size_argument") || Factory->hasTag("host_data"))
+  if (!Factory)
     return std::nullopt;
-  return HostCopy{*Transfer, *Origin, *Factory};
+  bool OneNumber = Factory->hasTag("host_data") && buildsFromScalar(*Factory);
+  if (!OneNumber && (!Factory->hasTag("size_argument") || Factory->hasTag("host_data")))
+    return std::nullopt;
+  return HostCopy{*Transfer, *Origin, *Factory, OneNumber};
 }
 
 /// Whether the destination can be written a second time at the factory: variables, fields,
@@ -306,7 +312,7 @@ llvm::Expected<Edit> analyse(const MatchResult &R, const ApiModel &Api) {
   if (C->Factory.hasTag("random"))
     return refuse(Factory + " draws from the host's random generator; on the device it would draw other "
                   "numbers");
-  if (!C->Factory.hasTag("device_invariant"))
+  if (!C->OneNumber && !C->Factory.hasTag("device_invariant"))
     return refuse(Factory + " may compute its values with a different rounding on the device (only factories "
                   "tagged device_invariant give the same values everywhere): create the tensor on the device by "
                   "hand where its values are exact (integers: arange(n, options))");

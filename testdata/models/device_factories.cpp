@@ -14,4 +14,15 @@ GRAPHIFY_GRAPH_REGION torch::Tensor causal_scores(torch::Tensor scores) {
   auto positions = torch::arange(len).to(scores);
   return scores.masked_fill(mask.to(torch::kBool).to(scores.device()), -1e9) + positions;
 }
+
+// One-number tensors of host values (a threshold, an offset) copied to the scores' device: each
+// is filled on the device instead (torch::tensor given the device's options), the same number.
+// graphify-entry: scores: f32[2,5,5]
+GRAPHIFY_GRAPH_REGION torch::Tensor offset_scores(torch::Tensor scores) {
+  float conf = 0.25f;
+  int64_t pad = scores.size(2) / 2;
+  auto threshold = torch::tensor(conf).to(scores.device());
+  auto offset = torch::tensor(pad, torch::kFloat32).to(scores.device());
+  return torch::where(scores > threshold, scores - offset, torch::zeros_like(scores));
+}
 // graphify-expect-fix: fixed

@@ -64,7 +64,9 @@ ScalarType result_type(std::initializer_list<const Tensor *> tensors) {
 
 
 Tensor scalar_to_tensor(const Scalar &s, ScalarType dtype, Device device) {
-  Tensor out = make_tensor({}, dtype, Device(kCPU));
+  // On the CPU the device is kept as given: a factory's default (`torch::tensor(conf)` in a
+  // region) is pageable host memory, whose copy to a device capture refuses, as LibTorch's would sync.
+  Tensor out = make_tensor({}, dtype, device.is_cpu() ? device : Device(kCPU));
   char *p = out.unsafeGetTensorImpl()->data();
   switch (dtype) {
   case kBool: *reinterpret_cast<bool *>(p) = s.toBool(); break;

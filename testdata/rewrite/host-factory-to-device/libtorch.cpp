@@ -66,3 +66,12 @@ torch::Tensor refused(const torch::Tensor &x, torch::Device device, int64_t n) {
 torch::Tensor host_data(const std::vector<float> &strides, torch::Device device) {
   return torch::tensor(strides).to(device); // EXPECT-RECIPE: once before the graph region
 }
+
+// One number is no host data: torch::tensor given the device fills it there, exactly (a
+// threshold, a count, a start token), through the conversions on the way.
+torch::Tensor thresholds(const torch::Tensor &scores, float conf, int64_t start) {
+  auto t = torch::tensor(conf).to(scores.device());
+  auto first = torch::tensor(start).toType(torch::kLong).to(torch::kCUDA);
+  auto both = torch::tensor({conf, 0.5f}).to(scores.device()); // EXPECT-RECIPE: once before the graph region
+  return (scores > t).sum() + first + both.sum();
+}

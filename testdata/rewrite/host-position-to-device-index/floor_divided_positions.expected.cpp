@@ -42,3 +42,11 @@ torch::Tensor tied_values(torch::Tensor logp, torch::Tensor tokens, int64_t beam
   int64_t b = values[0].item<int64_t>(); // EXPECT-NO-FIX: may be a floating tensor
   return tokens[b]; // EXPECT-NO-FIX: ^'values\[0\]' may be a floating tensor
 }
+
+// No rounding mode spelled as an empty optional is true division: floats, refused.
+torch::Tensor empty_mode(torch::Tensor logp, torch::Tensor tokens, int64_t beams) {
+  auto flat = std::get<1>(logp.flatten().topk(beams));
+  auto src = torch::div(flat, beams, c10::nullopt);
+  int64_t b = src[0].item<int64_t>(); // EXPECT-NO-FIX: may be a floating tensor
+  return tokens[b]; // EXPECT-NO-FIX: ^'src\[0\]' may be a floating tensor
+}
