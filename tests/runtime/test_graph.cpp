@@ -188,6 +188,21 @@ TEST(Capture, HostToDeviceCopiesOfRegionFactoriesAreLocatedErrors) {
   EXPECT_VALUES(ones({2}).to(x.device()), {1, 1});
 }
 
+// One number a factory made in host memory (gfy::tensor(0.5)) is host memory too: copied to the
+// device it is refused; joined with a device tensor it stays a CPU 0-d operand, as in LibTorch, so
+// what the op computes is on the device and reading it is a host read.
+TEST(Capture, OneNumberTensorsAreHostMemory) {
+  Tensor x = ones({2, 3});
+  expect_capture_error([&] { (void)tensor(0.5f).to(x.device()); }, "to(device)", __LINE__);
+  expect_capture_error([&] { (void)scalar_tensor(2).to(x.options()); }, "to(device)", __LINE__);
+  expect_capture_error([&] { (void)(tensor(2.f) * x).sum().item<float>(); }, "item()", __LINE__);
+  Tensor y;
+  Graph g = capture([&] { y = tensor(2.f, TensorOptions().device(x.device())) * x + (tensor(1.f) * x); });
+  x.fill_(2);
+  g.replay();
+  EXPECT_VALUES(y, {6, 6, 6, 6, 6, 6});
+}
+
 TEST(Capture, CaptureErrorMessageNamesTheCheck) {
   Tensor x = ones({3});
   try {

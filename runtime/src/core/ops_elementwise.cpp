@@ -15,11 +15,19 @@ void check_defined(const Tensor &t, const char *what) {
 
 Device common_device(std::initializer_list<const Tensor *> tensors) {
   std::optional<Device> dev;
+  bool dev_is_host_scalar = false;
   for (const Tensor *t : tensors) {
     if (!t->defined()) continue;
     const Device d = t->device();
-    if (!dev) dev = d;
-    else if (d.type() != dev->type()) {
+    if (!dev) {
+      dev = d;
+      dev_is_host_scalar = t->dim() == 0 && d.pageable_host_;
+    } else if (dev_is_host_scalar && d.type() == dev->type() && !d.pageable_host_) {
+      // A 0-d tensor a factory made in host memory joins an op on the device the graph runs on,
+      // as LibTorch's CPU 0-d joins a CUDA op: the result is on that device (Types.h, Device).
+      dev = d;
+      dev_is_host_scalar = false;
+    } else if (d.type() != dev->type()) {
       // LibTorch lets a CPU 0-d tensor join a CUDA op; anything else is an error.
       if (t->dim() == 0 && d.is_cpu()) continue;
       throw Error(str_cat("Expected all tensors to be on the same device, but found at least two devices, ",
