@@ -23,6 +23,8 @@ Tensor Tensor::mul(const Tensor &other) const { return gfy::mul(*this, other); }
 Tensor Tensor::mul(const Scalar &other) const { return gfy::mul(*this, other); }
 Tensor Tensor::div(const Tensor &other) const { return gfy::div(*this, other); }
 Tensor Tensor::div(const Scalar &other) const { return gfy::div(*this, other); }
+Tensor Tensor::div(const Tensor &other, std::optional<std::string_view> rounding_mode) const { return gfy::div(*this, other, rounding_mode); }
+Tensor Tensor::div(const Scalar &other, std::optional<std::string_view> rounding_mode) const { return gfy::div(*this, other, rounding_mode); }
 Tensor Tensor::pow(const Tensor &exponent) const { return gfy::pow(*this, exponent); }
 Tensor Tensor::pow(const Scalar &exponent) const { return gfy::pow(*this, exponent); }
 Tensor Tensor::neg() const { return gfy::neg(*this); }

@@ -50,11 +50,5 @@ Tensor div(const Tensor &a, const Tensor &b, std::optional<std::string_view> rou
 Tensor div(const Tensor &a, const Scalar &b, std::optional<std::string_view> rounding_mode) {
   return roundedDivide(a, b, rounding_mode);
 }
-Tensor Tensor::div(const Tensor &other, std::optional<std::string_view> rounding_mode) const {
-  return gfy::div(*this, other, rounding_mode);
-}
-Tensor Tensor::div(const Scalar &other, std::optional<std::string_view> rounding_mode) const {
-  return gfy::div(*this, other, rounding_mode);
-}
 
 } // namespace gfy
