@@ -366,14 +366,15 @@ bool reportDeviceToHostWrite(const ApiCall &Call, AnalysisContext &Ctx, const Ch
     return false;
   auto Made = Ctx.api().resolve(Host);
   const SourceManager &SM = Ctx.ast().getSourceManager();
-  Ctx.report(Info, Call.NameLoc,
+  if (Ctx.report(Info, Call.NameLoc,
              "'" + Call.Name + "' writes a tensor that may live on a device into a tensor in host memory ('" +
                  (Made ? Made->Name : std::string("tensor")) + "', " +
                  whereInSource(Host->getBeginLoc(), Call.NameLoc, SM) +
                  "): a copy from the device to pageable memory, which waits for the device and cannot be "
                  "captured in a CUDA graph (make it on the device, with the written tensor's options, or copy "
                  "the results to the host once after the region)",
-             Call.Call);
+             Call.Call))
+    Ctx.lastFinding().Tag = "device_to_host_write";
   return true;
 }
 

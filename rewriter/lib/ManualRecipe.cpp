@@ -434,6 +434,11 @@ std::string manualRecipe(const Finding &F, const Stmt *Anchor, ASTContext &Ctx, 
            "which waits for the host: build them on the device (a factory given the indexed tensor's device or "
            "x.options(): torch::arange(n, x.options().dtype(torch::kLong))), or once before the graph region (a "
            "constant the region reads)";
+  // Device values written into a tensor in host memory: where the results are kept.
+  if (F.Tag == "device_to_host_write")
+    return "the results are written into a tensor in pageable host memory, which waits for the device: keep "
+           "them in a tensor on the device (made with the written tensor's options) and copy it to the host "
+           "once, after the graph region or the replay";
   if (F.Construct == Finding::ConstructKind::GreedySelection)
     return GreedyFixedForm;
   if (const auto *E = dyn_cast_or_null<Expr>(Anchor); E && Api.callHasTag(E, "greedy_suppression"))
