@@ -50,3 +50,29 @@ torch::Tensor empty_mode(torch::Tensor logp, torch::Tensor tokens, int64_t beams
   int64_t b = src[0].item<int64_t>(); // EXPECT-NO-FIX: may be a floating tensor
   return tokens[b]; // EXPECT-NO-FIX: ^'src\[0\]' may be a floating tensor
 }
+
+// A local given integer positions on every path (an initialiser and an assignment in a branch)
+// holds integers wherever it is read; one assignment of floats, or a compound assignment, and it
+// may not.
+torch::Tensor either_order(torch::Tensor scores, torch::Tensor rows, bool descending) {
+  torch::Tensor order = std::get<1>(scores.sort(0, false));
+  if (descending)
+    order = std::get<1>(scores.sort(0, true));
+  int64_t i = order[0].item<int64_t>();
+  return rows[i];
+}
+
+torch::Tensor halved_order(torch::Tensor scores, torch::Tensor rows, bool halve) {
+  torch::Tensor order = std::get<1>(scores.sort(0, false));
+  if (halve)
+    order = order / 2;
+  int64_t i = order[0].item<int64_t>(); // EXPECT-NO-FIX: may be a floating tensor
+  return rows[i]; // EXPECT-NO-FIX: ^'order\[0\]' may be a floating tensor
+}
+
+torch::Tensor shifted_order(torch::Tensor scores, torch::Tensor rows) {
+  torch::Tensor order = std::get<1>(scores.sort(0, false));
+  order += 1;
+  int64_t i = order[0].item<int64_t>(); // EXPECT-NO-FIX: may be a floating tensor
+  return rows[i]; // EXPECT-NO-FIX: ^'order\[0\]' may be a floating tensor
+}
