@@ -62,7 +62,8 @@ bool GraphRegionFinder::isHostEpilogue(const Decl *D) {
   const ASTContext &Ctx = D->getASTContext();
   for (const Decl *R : D->redecls())
     if (const RawComment *C = Ctx.getRawCommentForDeclNoCache(R))
-      if (llvm::StringRef(C->getRawText(Ctx.getSourceManager())).ltrim("/*! \t").starts_with("graphify: host epilogue"))
+      if (llvm::StringRef Text = llvm::StringRef(C->getRawText(Ctx.getSourceManager())).ltrim("/*! \t");
+          Text.starts_with("graphify: host epilogue") || Text.starts_with("graphify: host prologue"))
         return true;
   return false;
 }

@@ -45,7 +45,9 @@ const NamedDecl *classScopeName(QualType T, const CXXRecordDecl *C, const ASTCon
   for (int Step = 0; Step < 16 && !T.isNull(); ++Step) {
     if (const auto *TT = T->getAs<TypedefType>(); TT && declaredIn(TT->getDecl(), C))
       return TT->getDecl();
-    if (const TagDecl *Tag = T->getAsTagDecl(); Tag && declaredIn(Tag, C))
+    // A lambda's closure type is declared where the lambda is written, which moves with it.
+    if (const TagDecl *Tag = T->getAsTagDecl();
+        Tag && declaredIn(Tag, C) && !(isa<CXXRecordDecl>(Tag) && cast<CXXRecordDecl>(Tag)->isLambda()))
       return Tag;
     QualType Next = T.getSingleStepDesugaredType(Ctx);
     if (Next == T)
@@ -136,7 +138,7 @@ public:
       // A lambda's captures are read where it is written; its body where it is called.
       for (const LambdaCapture &C : L->captures())
         if (C.capturesThis())
-          return refuse("a lambda before the host part captures 'this' (line " + lineOf(S, Ctx) + ")");
+          return refuse(Subject + " hold a lambda that captures 'this' (line " + lineOf(S, Ctx) + ")");
       return walk(L->getBody(), true);
     }
     for (const Stmt *C : S->children())
@@ -302,9 +304,10 @@ std::string nameableType(QualType T, const ASTContext &Ctx, const FunctionDecl *
 
 llvm::Expected<OutlinedBlock> outlineBlock(const FunctionDecl &F, llvm::ArrayRef<const Stmt *> Block,
                                            llvm::ArrayRef<const Stmt *> After, ASTContext &Ctx,
-                                           std::vector<const ParmVarDecl *> *AssignedParams) {
+                                           std::vector<const ParmVarDecl *> *AssignedParams,
+                                           const OutlineOptions &Options) {
   OutlinedBlock Out;
-  BlockWalker Walker(F, Ctx, Out, "the statements before the host part", false);
+  BlockWalker Walker(F, Ctx, Out, Options.Subject, Options.EndsFunction);
   for (const Stmt *S : Block)
     if (auto Err = Walker.walk(S, false))
       return std::move(Err);
@@ -316,16 +319,16 @@ llvm::Expected<OutlinedBlock> outlineBlock(const FunctionDecl &F, llvm::ArrayRef
         AssignedParams->push_back(P);
         continue;
       }
-      return refuse("the statements before the host part assign the parameter '" + P->getNameAsString() +
+      return refuse(Options.Subject + " assign the parameter '" + P->getNameAsString() +
                     "', which the host part reads after them");
     }
   for (const VarDecl *V : Out.Locals)
     if (nameableType(V->getType(), Ctx).empty())
-      return refuse("the statements before the host part use '" + V->getNameAsString() + "', whose type '" +
+      return refuse(Options.Subject + " use '" + V->getNameAsString() + "', whose type '" +
                     V->getType().getAsString() + "' cannot be named outside the function");
   for (const FieldDecl *Field : Out.Fields)
     if (nameableType(Field->getType(), Ctx).empty())
-      return refuse("the statements before the host part use the field '" + Field->getNameAsString() +
+      return refuse(Options.Subject + " use the field '" + Field->getNameAsString() +
                     "', whose type cannot be named outside the class");
   for (const Stmt *S : Block) {
     const auto *DS = dyn_cast<DeclStmt>(S);
@@ -336,7 +339,7 @@ llvm::Expected<OutlinedBlock> outlineBlock(const FunctionDecl &F, llvm::ArrayRef
         for (const BindingDecl *B : DD->bindings())
           if (names(After, B))
             return refuse("the structured binding '" + B->getNameAsString() + "' (line " + lineOf(S, Ctx) +
-                          ") is read after the statements before the host part (name the values one by one)");
+                          ") is read after " + Options.Subject + " (name the values one by one)");
         continue;
       }
       const auto *V = dyn_cast<VarDecl>(D);

@@ -48,6 +48,15 @@ struct OutlinedBlock {
   std::map<const clang::Stmt *, std::string> FieldUses;
 };
 
+/// How outlineBlock words its refusals and where the block ends.
+struct OutlineOptions {
+  /// Names the block in refusals.
+  std::string Subject = "the statements before the host part";
+  /// The block runs to the end of the function, so its returns are the core's own: the caller
+  /// returns what the core returns. Otherwise a return in the block is refused.
+  bool EndsFunction = false;
+};
+
 /// What `Block` (consecutive top-level statements of `F`'s body, followed by `After`) exchanges with the code around it; refuses, naming the construct, what a free function
 /// placed before `F` cannot hold (a return inside it, `this` other than its fields, names of the
 /// class scope, values of types it cannot name).
@@ -55,7 +64,8 @@ struct OutlinedBlock {
 /// listed there instead of refused: the caller returns the core's copy and assigns the wrapper's.
 llvm::Expected<OutlinedBlock> outlineBlock(const clang::FunctionDecl &F, llvm::ArrayRef<const clang::Stmt *> Block,
                                            llvm::ArrayRef<const clang::Stmt *> After, clang::ASTContext &Ctx,
-                                           std::vector<const clang::ParmVarDecl *> *AssignedParams = nullptr);
+                                           std::vector<const clang::ParmVarDecl *> *AssignedParams = nullptr,
+                                           const OutlineOptions &Options = {});
 
 /// Why a core outlined from `F` cannot be a function placed where `F` is defined (a static
 /// member when `F` is defined in its class, else a static function beside it): `F` is a

@@ -118,15 +118,41 @@ public:
     });
   }
 
-  /// A copy of host memory to the device under `S` (`from_blob(...).to(kCUDA)`), or null.
+  /// A copy of host memory to the device under `S` (`from_blob(...).to(kCUDA)`, host values built
+  /// on the device their options name: `torch::tensor({w, h}, x.options())`), or null.
   const Expr *hostToDevice(const Stmt *S) const {
+    return findExpr(S, [&](const Expr *E) { return copyOfHostMemory(E).has_value(); });
+  }
+
+  /// A copy under `S` of host data to the device that no factory on the device could make
+  /// instead (`from_blob(image.data, ...)`, `torch::tensor(token_ids)`, a tensor filled or read
+  /// back on the host), or null: host-factory-to-device rebuilds the others where they are used.
+  const Expr *hostDataToDevice(const Stmt *S) const {
+    return findExpr(S, [&](const Expr *E) { return copyOfHostMemory(E).value_or(false); });
+  }
+
+  /// Whether `E` copies host memory to the device (nullopt: it does not), and if so whether what
+  /// it copies is host data that no factory on the device could build instead.
+  std::optional<bool> copyOfHostMemory(const Expr *E) const {
     if (!Api.facts())
-      return nullptr;
-    return findExpr(S, [&](const Expr *E) {
-      auto Call = Api.resolver().resolve(E);
-      return Call && Call->IsMethod && Call->hasTag("device_transfer") && copiesToDevice(*Call, Api.resolver()) &&
-             Api.facts()->hostMemoryOrigin(Call->arg(0));
-    });
+      return std::nullopt;
+    auto Call = Api.resolver().resolve(E);
+    if (!Call)
+      return std::nullopt;
+    // Host values given a placement on the device: the factory copies them element by element.
+    if (Call->hasTag("host_data") &&
+        llvm::any_of(Call->Entries, [](const ApiEntry *Entry) { return !Entry->LengthArgs.empty(); }) &&
+        placesOnDevice(*Call, Api.resolver()) && !buildsNoElements(*Call, Ctx) && !buildsFromScalar(*Call))
+      return true;
+    if (!Call->IsMethod || !Call->hasTag("device_transfer") || !copiesToDevice(*Call, Api.resolver()))
+      return std::nullopt;
+    const Expr *Origin = Api.facts()->hostMemoryOrigin(Call->arg(0));
+    if (!Origin)
+      return std::nullopt;
+    auto Factory = Api.resolver().resolve(Origin);
+    if (!Factory)
+      return true;
+    return Factory->hasTag("host_data") ? !buildsFromScalar(*Factory) : !Factory->hasTag("size_argument");
   }
 
   /// A tensor parameter read under `S` that every call hands in host memory (the caller copied it
@@ -247,8 +273,36 @@ public:
   ASTContext &Ctx;
 };
 
+llvm::Expected<std::string> outlineCore(const Splitter &S, const CompoundStmt &Body, size_t Start, size_t Cut,
+                                        const Stmt *First, std::string &Explanation);
+
+/// Where the core starts among the first `Cut` statements: after the last that copies host
+/// memory to the device (`from_blob(...).to(device)`: the copy into the graph's input, done
+/// before a replay) and the host statements that open the function (`rec = "";`, `out.clear();`),
+/// which stay in the wrapper, where they run first as before: a replay would not repeat them.
+size_t prologueEnd(const Splitter &S, llvm::ArrayRef<const Stmt *> Stmts, size_t Cut) {
+  size_t Start = 0;
+  for (size_t I = 0; I < Cut; ++I)
+    if (S.hostToDevice(Stmts[I]))
+      Start = I + 1;
+  while (Start < Cut && worksOnHostOnly(Stmts[Start], S.Api))
+    ++Start;
+  return Start;
+}
+
+/// A function with no host part whose copies of host data to the device are its only obstacle
+/// (an inference entry that copies the image or the token ids, then runs the model): the core
+/// holds everything after the copies, its return included, and the function makes the copies
+/// and calls it. Copies of what a factory on the device can build (`arange(n).to(dev)`) are
+/// host-factory-to-device's, which keeps them in the graph; the split is for host data.
+llvm::Expected<std::string> splitAfterCopies(const Splitter &S, const CompoundStmt &Body, std::string &Explanation) {
+  llvm::SmallVector<const Stmt *, 32> Stmts(Body.body_begin(), Body.body_end());
+  if (llvm::none_of(Stmts, [&](const Stmt *St) { return S.hostDataToDevice(St); }))
+    return refuseOutOfScope("no statement reads tensor data on the host or copies host data to the device");
+  return outlineCore(S, Body, prologueEnd(S, Stmts, Stmts.size()), Stmts.size(), nullptr, Explanation);
+}
+
 llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, std::string &Explanation) {
-  const FunctionDecl &F = S.F;
   ASTContext &Ctx = S.Ctx;
   if (auto Err = S.checkFunction())
     return std::move(Err);
@@ -272,7 +326,7 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
                               lineOf(E, Ctx) + "), is no host read; it keeps its own form");
   }
   if (!Read)
-    return refuseOutOfScope("no statement reads tensor data on the host");
+    return splitAfterCopies(S, Body, Explanation);
   const Stmt *First = Stmts[Cut];
   // Host control flow around scalar reads starts the host part when it does host work (fills a
   // container, calls a host function); without it, a loop to mask or a branch to select keeps
@@ -307,33 +361,40 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
   if (!Read->AsData && !HostControl && S.hostResult(llvm::ArrayRef<const Stmt *>(Stmts).drop_front(Cut)).empty())
     return refuseOutOfScope("the host part would start with a scalar read (line " + lineOf(Read->Call, Ctx) +
                             "), which keeps its own rewrite or recipe");
-  size_t Start = 0;
-  for (size_t I = 0; I < Cut; ++I)
-    if (S.hostToDevice(Stmts[I]))
-      Start = I + 1;
-  // Host statements that open the function (`rec = "";`, `out.clear();`) stay in the wrapper's
-  // prologue, where they run first as before: a replay of the core would not repeat them.
-  while (Start < Cut && worksOnHostOnly(Stmts[Start], S.Api))
-    ++Start;
+  return outlineCore(S, Body, prologueEnd(S, Stmts, Cut), Cut, First, Explanation);
+}
+
+/// Splits `Body` into the wrapper's prologue (its statements before `Start`), a capturable core
+/// (those in [Start, Cut)) and, when `First` (the statement at `Cut`) is not null, the host part
+/// the wrapper runs on the core's results. Without a host part the core runs to the end of the
+/// function and returns what it returns: the wrapper only copies host data to the device first.
+llvm::Expected<std::string> outlineCore(const Splitter &S, const CompoundStmt &Body, size_t Start, size_t Cut,
+                                        const Stmt *First, std::string &Explanation) {
+  const FunctionDecl &F = S.F;
+  ASTContext &Ctx = S.Ctx;
+  llvm::SmallVector<const Stmt *, 32> Stmts(Body.body_begin(), Body.body_end());
+  const bool HostPart = First != nullptr;
   llvm::ArrayRef<const Stmt *> All(Stmts);
   llvm::ArrayRef<const Stmt *> Core = All.slice(Start, Cut - Start), After = All.drop_front(Cut);
   if (Core.empty() || llvm::none_of(Core, [&](const Stmt *St) { return S.hasTensorWork(St); }))
-    return refuseOutOfScope("no tensor is computed between the copies to the device and the host part");
+    return refuseOutOfScope(HostPart ? "no tensor is computed between the copies to the device and the host part"
+                                     : "no tensor is computed after the copies to the device");
   // `auto x = torch::tensor(tokens); for (...) { logits = model.forward(x); ... item() ... }`: a
   // core that only stages the inputs would leave all the device work to the host part.
-  if (llvm::none_of(Core, [&](const Stmt *St) { return S.hasTensorWork(St, /*BuildingFromHostData=*/false); }) &&
+  if (HostPart &&
+      llvm::none_of(Core, [&](const Stmt *St) { return S.hasTensorWork(St, /*BuildingFromHostData=*/false); }) &&
       isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(First) && S.hasTensorWork(First, false))
     return refuse("the device work is inside the loop at line " + lineOf(First, Ctx) +
                   " that reads tensor data on the host, and the code before it only builds tensors from host "
                   "data: capture one step of the loop as the graph (its tensor work, with the value read kept as "
                   "a tensor) and keep the loop and its host work on the host, replaying the graph once per step");
   if (std::string Work = firstHostWork(Core, S.Api, Ctx, /*TensorFills=*/false); !Work.empty())
-    return refuse("the device work before the host part is mixed with host work (" + Work +
-                  "), which a replay of the core would not repeat");
+    return refuse(std::string(HostPart ? "the device work before the host part" : "the device work after the copies") +
+                  " is mixed with host work (" + Work + "), which a replay of the core would not repeat");
   for (const Stmt *St : Core)
     if (const Expr *E = S.taintedValue(St))
-      return refuseOutOfScope("'" + sourceText(E, Ctx) + "' (line " + lineOf(E, Ctx) +
-                              ") before the host part follows tensor data");
+      return refuseOutOfScope("'" + sourceText(E, Ctx) + "' (line " + lineOf(E, Ctx) + ") " +
+                              (HostPart ? "before the host part " : "") + "follows tensor data");
   // The twenty-sixth set's judge read an offered core that ran on tensors its caller had copied
   // to the CPU: nothing of it would be captured.
   for (const Stmt *St : Core)
@@ -346,7 +407,10 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
   std::vector<const Stmt *> Device, HostDecls;
   for (size_t I = 0; I < Core.size(); ++I)
     (S.isIdleHostDecl(Core[I], Core.drop_front(I + 1)) ? HostDecls : Device).push_back(Core[I]);
-  auto Outlined = outlineBlock(F, Device, After, Ctx);
+  OutlineOptions Options;
+  if (!HostPart)
+    Options = {"the statements after the copies to the device", /*EndsFunction=*/true};
+  auto Outlined = outlineBlock(F, Device, After, Ctx, nullptr, Options);
   if (!Outlined)
     return Outlined.takeError();
 
@@ -372,7 +436,12 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
   auto Add = [](std::string &List, const std::string &Item) { List += (List.empty() ? "" : ", ") + Item; };
   std::string Result = "void", Returned;
   const auto &Outputs = Outlined->Outputs;
-  if (Outputs.size() == 1) {
+  if (!HostPart) {
+    // The core ends as the function does: it returns the function's own result.
+    Result = nameableType(F.getReturnType().getUnqualifiedType(), Ctx, &F);
+    if (Result.empty())
+      return refuse("the function's return type cannot be named outside it, so the core cannot return its result");
+  } else if (Outputs.size() == 1) {
     Result = nameableType(Outputs[0]->getType().getUnqualifiedType(), Ctx, &F);
     Returned = "return " + Outputs[0]->getNameAsString() + ";\n";
   } else if (Outputs.size() > 1) {
@@ -387,7 +456,7 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
 
   unsigned CoreBegin, CoreEnd, Unused;
   if (!statementOffsets(Core.front(), Ctx, CoreBegin, Unused) || !statementOffsets(Core.back(), Ctx, Unused, CoreEnd))
-    return refuse("the statements before the host part come from a macro expansion");
+    return refuse("the statements of the core come from a macro expansion");
   const SourceManager &SM = Ctx.getSourceManager();
   unsigned BodyBegin = SM.getFileOffset(SM.getExpansionLoc(Body.getLBracLoc())) + 1;
   unsigned BodyEnd = SM.getFileOffset(SM.getExpansionLoc(Body.getRBracLoc()));
@@ -395,17 +464,22 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
     return refuse("the function is not written in the main file");
   const unsigned FunctionBegin = SM.getFileOffset(SM.getExpansionLoc(F.getBeginLoc()));
   const std::string Signature = SM.getBufferData(SM.getMainFileID()).slice(FunctionBegin, BodyBegin - 1).str();
-  const std::string Line = lineOf(First, Ctx);
+  const std::string Line = lineOf(HostPart ? First : Core.front(), Ctx);
   // The core takes the function's place, and so any annotation written before it
   // (GRAPHIFY_GRAPH_REGION): it is the capturable part; the epilogue's comment names it.
   std::string Text = "static " + Result + " " + CoreName + "(" + Interface->Params + ") {\n" +
                      splicedText(CoreBegin, CoreEnd, Replaced, Ctx) + "\n" + Returned + "}\n\n";
-  Text += "/// graphify: host epilogue of '" + CoreName + "' (runs the host part, from line " + Line +
-          ", on the core's results; not a graph region)\n" + Signature + "{" +
-          SM.getBufferData(SM.getMainFileID()).slice(BodyBegin, CoreBegin).str();
+  Text += (HostPart ? "/// graphify: host epilogue of '" + CoreName + "' (runs the host part, from line " + Line +
+                         ", on the core's results; not a graph region)\n"
+                   : "/// graphify: host prologue of '" + CoreName +
+                         "' (copies host data to the device, then runs the core, the function's work from line " +
+                         Line + "; not a graph region)\n") +
+          Signature + "{" + SM.getBufferData(SM.getMainFileID()).slice(BodyBegin, CoreBegin).str();
   Text += HostDeclText;
   const std::string Call = CoreName + "(" + Interface->Args + ")";
-  if (Outputs.empty()) {
+  if (!HostPart) {
+    Text += (F.getReturnType()->isVoidType() ? "" : "return ") + Call + ";";
+  } else if (Outputs.empty()) {
     Text += Call + ";";
   } else if (Outputs.size() == 1) {
     Text += nameableType(Outputs[0]->getType(), Ctx, &F) + " " + Outputs[0]->getNameAsString() + " = " + Call + ";";
@@ -420,10 +494,14 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
               Outputs[I]->getNameAsString() + " = std::move(std::get<" + std::to_string(I) + ">(" + Results + "));";
   }
   Text += SM.getBufferData(SM.getMainFileID()).slice(CoreEnd, BodyEnd).str() + "}";
-  Explanation = "the function is split at its host part (line " + Line +
-                ", which reads tensor data on the host): a capturable core '" + CoreName +
-                "' holds the device work before it, and the function, now a host epilogue, calls the core and runs "
-                "the rest on its results after the replay";
+  Explanation = HostPart ? "the function is split at its host part (line " + Line +
+                              ", which reads tensor data on the host): a capturable core '" + CoreName +
+                              "' holds the device work before it, and the function, now a host epilogue, calls the "
+                              "core and runs the rest on its results after the replay"
+                        : "the function is split after its copies of host data to the device: a capturable core '" +
+                              CoreName + "' holds its work from line " + Line +
+                              ", and the function, now a host prologue, makes the copies (into the graph's "
+                              "inputs, before a replay) and calls the core";
   return Text;
 }
 

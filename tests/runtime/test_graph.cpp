@@ -2,6 +2,8 @@
 // trace's silent divergence (seed 002) versus the where() form, and cond / while_loop.
 #include "TestUtil.h"
 
+#include <functional>
+
 using namespace gfy;
 using namespace gfy::testing;
 using namespace gfy::indexing;
@@ -201,6 +203,36 @@ TEST(Capture, OneNumberTensorsAreHostMemory) {
   x.fill_(2);
   g.replay();
   EXPECT_VALUES(y, {6, 6, 6, 6, 6, 6});
+}
+
+// Lists of host values are copied element by element into host memory: their copy to the device
+// a graph runs on is refused, given by to() or by the factory's options, as LibTorch's would sync.
+TEST(Capture, ListTensorsAreHostMemory) {
+  Tensor x = ones({2});
+  expect_capture_error([&] { (void)tensor({0.5f, 0.25f}).to(x.device()); }, "to(device)", __LINE__);
+  expect_capture_error([&] { (void)tensor({{1.f, 2.f}, {3.f, 4.f}}).to(x.device()); }, "to(device)", __LINE__);
+  // Given the device in its options, the factory makes the copy itself (located in the runtime:
+  // the factories take no source location).
+  for (auto build : {std::function<void()>([&] { (void)tensor({1, 2}, x.options()); }),
+                     std::function<void()>([&] { (void)tensor(std::vector<float>{1.f, 2.f}, x.options()); })}) {
+    try {
+      capture(build);
+      ADD_FAILURE() << "capture did not throw";
+    } catch (const CaptureError &e) {
+      EXPECT_EQ(e.op(), "to(device)");
+    }
+  }
+  // Built before the capture, a list is an input the graph reads; on the host it may stay.
+  Tensor scale = tensor({2.f, 3.f}).to(x.device());
+  Tensor y, host;
+  Graph g = capture([&] {
+    y = x * scale;
+    host = tensor({1.f, 2.f}) * 2;
+  });
+  x.fill_(2);
+  g.replay();
+  EXPECT_VALUES(y, {4, 6});
+  EXPECT_VALUES(host, {2, 4});
 }
 
 TEST(Capture, CaptureErrorMessageNamesTheCheck) {

@@ -77,3 +77,58 @@ TEST(Harness, TensorsTravelAsBinaryPayloads) {
 }
 
 } // namespace
+
+namespace {
+
+// A wrapper as split-at-host-boundary writes it when the copies of host data are the function's
+// only host work: the stage is its text, renamed, returning the core's arguments.
+const char *const PrologueFile = R"cpp(#include <torch/torch.h>
+namespace det {
+static at::Tensor scale_graph(torch::Tensor x, at::Tensor &mean) {
+  return (x - mean).relu();
+}
+
+/// graphify: host prologue of 'scale_graph' (copies host data to the device, then runs the core, the function's work from line 4; not a graph region)
+GRAPHIFY_GRAPH_REGION torch::Tensor scale(torch::Tensor x) {
+  auto mean = torch::tensor({0.5f, 0.25f}).to(x.device()); // a '}' in a comment
+  return scale_graph(x, mean);
+}
+} // namespace det
+)cpp";
+
+TEST(PrologueStage, TheWrappersTextReturnsTheCoresArguments) {
+  auto Stage = prologueStageOf("det::scale", PrologueFile);
+  ASSERT_TRUE(Stage.has_value());
+  EXPECT_EQ(Stage->Core, "det::scale_graph");
+  EXPECT_EQ(Stage->Function, "det::scale__graphify_stage");
+  EXPECT_NE(Stage->Text.find("namespace det {\nstatic auto scale__graphify_stage(torch::Tensor x) {\n"
+                             "  auto mean = torch::tensor({0.5f, 0.25f}).to(x.device()); // a '}' in a comment\n"
+                             "  return std::make_tuple(x, mean);\n}"),
+            std::string::npos)
+      << Stage->Text;
+}
+
+TEST(PrologueStage, OnlyAHostPrologueOfTheEntryHasOne) {
+  EXPECT_FALSE(prologueStageOf("det::other", PrologueFile).has_value()) << "another entry's wrapper";
+  std::string Epilogue = PrologueFile;
+  Epilogue.replace(Epilogue.find("host prologue"), 13, "host epilogue");
+  EXPECT_FALSE(prologueStageOf("det::scale", Epilogue).has_value()) << "an epilogue is captured by its core alone";
+}
+
+TEST(Harness, AHostProloguesCoreIsCapturedAfterItsCopies) {
+  HarnessSpec Spec{"det::scale", EntryKind::Function, 1, "/m.cpp", "rewritten"};
+  Spec.CaptureName = "det::scale_graph";
+  Spec.StageFunction = "det::scale__graphify_stage";
+  Spec.StageText = "static auto scale__graphify_stage(torch::Tensor x) { return std::make_tuple(x); }";
+  std::string S = generateHarness(Spec);
+  EXPECT_NE(S.find(Spec.StageText), std::string::npos);
+  const size_t Stage = S.find("staged.emplace(stage(in));"), Capture = S.find("g = gfy::capture(");
+  ASSERT_NE(Stage, std::string::npos) << S;
+  EXPECT_LT(Stage, Capture) << "the copies run before the capture";
+  EXPECT_NE(S.find("return std::apply([&](auto &...a) { return det::scale_graph(a...); }, *staged);"),
+            std::string::npos);
+  EXPECT_NE(S.find("return det::scale(in[0]);"), std::string::npos) << "the entry itself is still compared";
+  EXPECT_EQ(S.find('@'), std::string::npos) << "every placeholder is filled";
+}
+
+} // namespace

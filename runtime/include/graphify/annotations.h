@@ -20,7 +20,9 @@
 /// Marks a function as the host epilogue of a graph region: it reads counts on the host and
 /// slices fixed-size outputs (what `--fix` writes when it splits a function into a padded core
 /// and an epilogue). graphify-lint does not check its body, and checks what it calls as region
-/// code. A documentation comment starting with `graphify: host epilogue` means the same.
+/// code. A documentation comment starting with `graphify: host epilogue` means the same, as does
+/// one starting with `graphify: host prologue` (a wrapper that copies host data to the device,
+/// then calls its core: what `--fix` writes when the copies are a function's only host work).
 #if defined(__clang__)
 #define GRAPHIFY_HOST_EPILOGUE [[clang::annotate("graphify.host_epilogue")]]
 #else

@@ -73,7 +73,9 @@ Tensor TensorDataContainer::convert_to_tensor(TensorOptions options) const {
   } else if (is_tensor()) {
     out = tensor_.to(dtype);
   } else {
-    out = gfy::empty(sizes_, cpu);
+    // In the factory's default place, as LibTorch builds a list: pageable host memory while a
+    // graph is captured, so that a copy of it to the device is refused there as on a GPU.
+    out = gfy::empty(sizes_, TensorOptions(dtype));
     fill_tensor(out);
   }
   return options.has_device() ? out.to(options.device()) : out;

@@ -246,11 +246,14 @@ Tensor scalar_tensor(const Scalar &s, const TensorOptions &o) {
 
 namespace {
 template <class T> Tensor tensor_from(const T *data, size_t n, ScalarType natural, const TensorOptions &o) {
-  Tensor host = make_tensor({int64_t(n)}, natural, Device(kCPU));
+  // Host values are copied element by element into host memory (pageable while a graph is
+  // captured: a copy to the device the graph runs on is refused there, as LibTorch's would sync),
+  // then to the device the options name.
+  Tensor host = make_tensor({int64_t(n)}, natural, detail::factory_default_device());
   T *p = reinterpret_cast<T *>(host.unsafeGetTensorImpl()->data());
   for (size_t i = 0; i < n; ++i) p[i] = data[i];
   Tensor r = o.has_dtype() ? cast(host, o.dtype()) : host;
-  return leaf(o.has_device() && !o.device().is_cpu() ? r.to(o.device()) : r, o);
+  return leaf(o.has_device() ? r.to(o.device()) : r, o);
 }
 } // namespace
 Tensor tensor(std::initializer_list<float> v, const TensorOptions &o) { return tensor_from(v.begin(), v.size(), kFloat, o); }

@@ -194,7 +194,12 @@ void compareCaptures(const Planned &P, const std::string &RewrittenPath, const V
                            : CaptureVerdict{CaptureVerdict::State::Error, "", "", 0, "not built"};
   E.ReplayChecked = true;
   E.ReplayTrials = Opts.Trials - 1;
-  if (!P.CaptureName.empty())
+  if (P.CaptureStaged)
+    E.Notes.push_back("rewritten capture: the core '" + P.CaptureName +
+                      "' (the entry is now its host prologue, which copies host data to the device: the copies run "
+                      "once before the capture, the core is captured on them); its replays are compared with the "
+                      "core run eagerly");
+  else if (!P.CaptureName.empty())
     E.Notes.push_back(std::string("rewritten capture: the ") +
                       (llvm::StringRef(P.CaptureName).contains("_padded") ? "padded " : "") + "core '" +
                       P.CaptureName + "' (the entry is now its host epilogue, which " +

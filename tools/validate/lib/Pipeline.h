@@ -61,6 +61,7 @@ struct Planned {
   std::string InputsPath;
   bool FileRewritten = false; ///< the rewritten copy of its file differs (maybe only in another entry)
   std::string CaptureName;    ///< the padded core captured for the rewritten entry, when it was split
+  bool CaptureStaged = false; ///< the core is captured after the host prologue's copies (prologueStageOf)
   std::string HarnessPath[2];
   BuildOutcome Build[2];
   bool CheckGradients = false;

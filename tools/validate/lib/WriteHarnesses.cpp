@@ -160,6 +160,12 @@ llvm::Error writeHarnesses(std::vector<Planned> &Plan, const std::vector<std::st
         }
       } else if (V == Rewritten) {
         H.CaptureName = P.CaptureName = paddedCoreOf(P.Decl->CallName, P.Model->RewrittenText);
+        if (auto Stage = prologueStageOf(P.Decl->CallName, P.Model->RewrittenText); Stage && H.CaptureName.empty()) {
+          H.CaptureName = P.CaptureName = Stage->Core;
+          H.StageFunction = Stage->Function;
+          H.StageText = Stage->Text;
+          P.CaptureStaged = true;
+        }
       }
       P.HarnessPath[V] = Stem + "." + versionName(V) + ".cpp";
       if (!writeFile(P.HarnessPath[V], generateHarness(H)))

@@ -145,7 +145,8 @@ public:
 
   /// Whether `D` is a host epilogue: annotated `graphify.host_epilogue`, or documented by a
   /// comment that starts with `graphify: host epilogue` (what selection-to-padded writes above
-  /// the function it splits). An epilogue reached from a region is host code — not checked —
+  /// the function it splits) or `graphify: host prologue` (a wrapper that copies host data to the
+  /// device before calling its core, what split-at-host-boundary writes). An epilogue reached from a region is host code — not checked —
   /// while what it calls (the padded core) stays in the region.
   static bool isHostEpilogue(const clang::Decl *D);
 

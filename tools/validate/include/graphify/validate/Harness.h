@@ -33,6 +33,9 @@
 ///   std::string Source = graphify::validate::generateHarness(H);
 /// \endcode
 
+#include <llvm/ADT/StringRef.h>
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,7 +62,23 @@ struct HarnessSpec {
   /// the inputs (by reference, named after them); CaptureName is then the core's unqualified name,
   /// a static member of the module's class.
   std::vector<std::string> CaptureFields;
+  /// For an entry split into a host prologue and a core: a function (StageText defines it after
+  /// the model's include) that makes the prologue's copies and returns the core's arguments as a
+  /// tuple. Capture mode runs it once before capturing CaptureName on them.
+  std::string StageFunction, StageText;
 };
+
+/// How the harness captures the core of an entry split into a host prologue and a core.
+struct PrologueStage {
+  std::string Core;     ///< the core's name, qualified as the entry's
+  std::string Function; ///< the stage function's name, qualified as the entry's
+  std::string Text;     ///< its definition: the prologue's text, returning the core's arguments
+};
+
+/// The stage of the free-function entry `CallName` when the rewrite made it a host prologue
+/// (`/// graphify: host prologue of 'f_graph' ...` above it in `Rewritten`), else nothing: the
+/// wrapper's text renamed, with its call of the core replaced by a tuple of the call's arguments.
+std::optional<PrologueStage> prologueStageOf(llvm::StringRef CallName, llvm::StringRef Rewritten);
 
 /// Process exit codes of a harness (besides 0 and crashes).
 enum HarnessExit { HarnessNoDevice = 3, HarnessUsage = 64, HarnessFatal = 70 };
