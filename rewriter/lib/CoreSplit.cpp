@@ -93,7 +93,10 @@ llvm::Expected<CoreInterface> coreInterface(const FunctionDecl &F, const Stmt &B
     Add(I.Args, P->getNameAsString());
   }
   for (const VarDecl *V : Outlined.Locals) {
-    Add(I.Params, nameableType(V->getType(), Ctx, &F) + " &" + V->getNameAsString());
+    // A structured binding's variable (implicit) is declared as `std::tuple_element<...>::type &`:
+    // the element's own type says it plainly.
+    QualType T = V->isImplicit() ? V->getType().getNonReferenceType().getCanonicalType() : V->getType();
+    Add(I.Params, nameableType(T, Ctx, &F) + " &" + V->getNameAsString());
     Add(I.Args, V->getNameAsString());
   }
   for (const FieldDecl *Field : Outlined.Fields) {

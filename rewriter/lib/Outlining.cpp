@@ -73,6 +73,7 @@ public:
         Subject(std::move(Subject)), ReturnsAllowed(ReturnsAllowed) {}
 
   std::set<const VarDecl *> Declared; ///< variables declared anywhere in the block
+  std::set<const BindingDecl *> Bindings; ///< structured bindings declared in the block
   std::set<const ParmVarDecl *> Params;
   /// Statements the outlined code does not run (they stay in the method), not walked.
   const std::set<const Stmt *> *Skip = nullptr;
@@ -116,6 +117,16 @@ public:
       } else if (memberOf(D, Class) && !isa<FieldDecl>(D)) {
         return refuse(Subject + " name '" + D->getNameAsString() + "' (line " +
                       lineOf(S, Ctx) + "), a member of the class, which a function outside the class cannot");
+      } else if (const auto *B = dyn_cast<BindingDecl>(D); B && !Bindings.count(B)) {
+        // A binding of a tuple-like object (what `max(dim)` and `topk` return) is a variable of
+        // its own, which the core takes by reference as it takes a local; a binding of a
+        // struct's field names a part of an object, which no parameter can.
+        const VarDecl *Holding = B->getHoldingVar();
+        if (!Holding)
+          return refuse(Subject + " use the structured binding '" + B->getNameAsString() + "' (line " +
+                        lineOf(S, Ctx) + ") declared before them (name the values one by one)");
+        if (!llvm::is_contained(Out.Locals, Holding))
+          Out.Locals.push_back(Holding);
       }
     }
     if (const auto *DS = dyn_cast<DeclStmt>(S))
@@ -126,9 +137,11 @@ public:
             return classScope(N, S);
         }
         if (const auto *DD = dyn_cast<DecompositionDecl>(D))
-          for (const BindingDecl *B : DD->bindings())
+          for (const BindingDecl *B : DD->bindings()) {
+            Bindings.insert(B);
             if (const auto *Holding = B->getHoldingVar())
               Declared.insert(Holding);
+          }
       }
     if (isa<CXXConstructExpr>(S) || isa<ExplicitCastExpr>(S) || isa<CXXUnresolvedConstructExpr>(S))
       if (const NamedDecl *N = classScopeName(cast<Expr>(S)->getType(), Class, Ctx))

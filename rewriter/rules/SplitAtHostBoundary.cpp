@@ -364,6 +364,23 @@ llvm::Expected<std::string> split(const Splitter &S, const CompoundStmt &Body, s
   return outlineCore(S, Body, prologueEnd(S, Stmts, Cut), Cut, First, Explanation);
 }
 
+/// Refuses a split after copies of host data that come after most of the device work (`Prologue`
+/// holds more statements computing tensors than `Core`): that work would stay outside the graph,
+/// a core in name only. Copies that need only host values can be made first by hand.
+llvm::Error checkCopiesComeFirst(const Splitter &S, llvm::ArrayRef<const Stmt *> Prologue,
+                                 llvm::ArrayRef<const Stmt *> Core) {
+  auto Computes = [&](const Stmt *St) { return !S.hostToDevice(St) && S.hasTensorWork(St, false); };
+  const auto Before = llvm::count_if(Prologue, Computes);
+  if (Before <= llvm::count_if(Core, Computes))
+    return llvm::Error::success();
+  const Stmt *FirstWork = *llvm::find_if(Prologue, Computes);
+  const Stmt *LastCopy = *llvm::find_if(llvm::reverse(Prologue), [&](const Stmt *St) { return S.hostToDevice(St); });
+  return refuse("the last copy of host data to the device (line " + lineOf(LastCopy, S.Ctx) +
+                ") comes after most of the device work (" + std::to_string(Before) + " statements from line " +
+                lineOf(FirstWork, S.Ctx) + "), which would stay outside the graph: make the copies first, from the "
+                "host values alone, and the work after them becomes a capturable core");
+}
+
 /// Splits `Body` into the wrapper's prologue (its statements before `Start`), a capturable core
 /// (those in [Start, Cut)) and, when `First` (the statement at `Cut`) is not null, the host part
 /// the wrapper runs on the core's results. Without a host part the core runs to the end of the
@@ -379,6 +396,9 @@ llvm::Expected<std::string> outlineCore(const Splitter &S, const CompoundStmt &B
   if (Core.empty() || llvm::none_of(Core, [&](const Stmt *St) { return S.hasTensorWork(St); }))
     return refuseOutOfScope(HostPart ? "no tensor is computed between the copies to the device and the host part"
                                      : "no tensor is computed after the copies to the device");
+  if (!HostPart)
+    if (auto Err = checkCopiesComeFirst(S, All.take_front(Start), Core))
+      return std::move(Err);
   // `auto x = torch::tensor(tokens); for (...) { logits = model.forward(x); ... item() ... }`: a
   // core that only stages the inputs would leave all the device work to the host part.
   if (HostPart &&

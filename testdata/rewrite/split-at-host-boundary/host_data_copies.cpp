@@ -85,3 +85,32 @@ struct Scorer {
     return scaled(s).sigmoid();
   }
 };
+
+// Structured bindings before the copy, read after it: the core takes the tuple's elements by
+// reference, as locals; a struct's field bound by name is no variable of its own.
+torch::Tensor peaks(const torch::Tensor &heat, const std::vector<float> &offset) {
+  auto [vals, idx] = heat.max(-1);
+  auto shift = torch::from_blob(const_cast<float *>(offset.data()), {2}).to(heat.device());
+  auto scaled = vals * 2 + shift.sum();
+  return scaled + idx.to(torch::kFloat);
+}
+
+struct Pair {
+  torch::Tensor lo, hi;
+};
+
+torch::Tensor spread(const Pair &p, const std::vector<float> &offset) {
+  auto [lo, hi] = p;
+  auto shift = torch::from_blob(const_cast<float *>(offset.data()), {2}).to(hi.device()); // EXPECT-RECIPE: \(not split automatically: the statements after the copies to the device use the structured binding 'hi' \(line 105\)
+  auto width = hi - lo + shift.sum();
+  return width.relu();
+}
+
+// The copy comes after most of the device work, which would stay outside the graph.
+torch::Tensor late_copy(const torch::Tensor &x, const std::vector<float> &scale) {
+  auto y = x.relu();
+  auto z = y * 2 + 1;
+  auto w = z.softmax(-1);
+  auto s = torch::from_blob(const_cast<float *>(scale.data()), {4}).to(x.device()); // EXPECT-RECIPE: \(not split automatically: the last copy of host data to the device \(line 114\) comes after most of the device work \(3 statements from line 111\)
+  return w * s;
+}

@@ -141,3 +141,43 @@ struct Scorer {
     return scaled(s).sigmoid();
   }
 };
+
+// Structured bindings before the copy, read after it: the core takes the tuple's elements by
+// reference, as locals; a struct's field bound by name is no variable of its own.
+static at::Tensor peaks_graph(const torch::Tensor &heat,
+                              const std::vector<float> &offset,
+                              at::Tensor &vals, at::Tensor &shift,
+                              at::Tensor &idx) {
+  auto scaled = vals * 2 + shift.sum();
+  return scaled + idx.to(torch::kFloat);
+}
+
+/// graphify: host prologue of 'peaks_graph' (copies host data to the device,
+/// then runs the core, the function's work from line 94; not a graph region)
+torch::Tensor peaks(const torch::Tensor &heat,
+                    const std::vector<float> &offset) {
+  auto [vals, idx] = heat.max(-1);
+  auto shift = torch::from_blob(const_cast<float *>(offset.data()), {2})
+                   .to(heat.device());
+  return peaks_graph(heat, offset, vals, shift, idx);
+}
+
+struct Pair {
+  torch::Tensor lo, hi;
+};
+
+torch::Tensor spread(const Pair &p, const std::vector<float> &offset) {
+  auto [lo, hi] = p;
+  auto shift = torch::from_blob(const_cast<float *>(offset.data()), {2}).to(hi.device()); // EXPECT-RECIPE: \(not split automatically: the statements after the copies to the device use the structured binding 'hi' \(line 105\)
+  auto width = hi - lo + shift.sum();
+  return width.relu();
+}
+
+// The copy comes after most of the device work, which would stay outside the graph.
+torch::Tensor late_copy(const torch::Tensor &x, const std::vector<float> &scale) {
+  auto y = x.relu();
+  auto z = y * 2 + 1;
+  auto w = z.softmax(-1);
+  auto s = torch::from_blob(const_cast<float *>(scale.data()), {4}).to(x.device()); // EXPECT-RECIPE: \(not split automatically: the last copy of host data to the device \(line 114\) comes after most of the device work \(3 statements from line 111\)
+  return w * s;
+}
