@@ -433,9 +433,7 @@ void HostSyncCheck::run(AnalysisContext &Ctx) {
     // memory (`from_blob` given CUDA options wraps device memory) copies nothing; one that copies
     // host values element by element says so with its length_args. One number given so is
     // filled on the device (`torch::tensor(0.f, torch::kCUDA)`), not copied.
-    if (!Trace && Call.hasTag("host_data") && !inStaticInitializer(S, Ctx.ast()) &&
-        llvm::any_of(Call.Entries, [](const ApiEntry *E) { return !E->LengthArgs.empty(); }) &&
-        placesOnDevice(Call, Ctx.api()) && !buildsNoElements(Call, Ctx.ast()) && !buildsFromScalar(Call)) {
+    if (!Trace && !inStaticInitializer(S, Ctx.ast()) && buildsHostValuesOnDevice(Call, Ctx.api(), Ctx.ast())) {
       Ctx.report(info(), Call.NameLoc,
                  "'" + Call.Name + "' builds a tensor from host values on the device its options name: a copy "
                  "from pageable memory, which synchronises with the host and cannot be captured in a CUDA graph",

@@ -451,4 +451,10 @@ bool buildsFromScalar(const ApiCall &Factory) {
   return false;
 }
 
+bool buildsHostValuesOnDevice(const ApiCall &Factory, const ApiResolver &Api, clang::ASTContext &Ast) {
+  return Factory.hasTag("host_data") &&
+         llvm::any_of(Factory.Entries, [](const ApiEntry *E) { return !E->LengthArgs.empty(); }) &&
+         placesOnDevice(Factory, Api) && !buildsNoElements(Factory, Ast) && !buildsFromScalar(Factory);
+}
+
 } // namespace graphify

@@ -140,9 +140,7 @@ public:
     if (!Call)
       return std::nullopt;
     // Host values given a placement on the device: the factory copies them element by element.
-    if (Call->hasTag("host_data") &&
-        llvm::any_of(Call->Entries, [](const ApiEntry *Entry) { return !Entry->LengthArgs.empty(); }) &&
-        placesOnDevice(*Call, Api.resolver()) && !buildsNoElements(*Call, Ctx) && !buildsFromScalar(*Call))
+    if (buildsHostValuesOnDevice(*Call, Api.resolver(), Ctx))
       return true;
     if (!Call->IsMethod || !Call->hasTag("device_transfer") || !copiesToDevice(*Call, Api.resolver()))
       return std::nullopt;

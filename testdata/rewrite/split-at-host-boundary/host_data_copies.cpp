@@ -40,6 +40,13 @@ void fill_scores(const std::vector<float> &raw, torch::Tensor &out) {
   out.copy_(torch::sigmoid(s));
 }
 
+// Host values given the device in their options: the factory's copy is the prologue.
+torch::Tensor normalized_boxes(const torch::Tensor &boxes, float w, float h) {
+  auto size = torch::tensor({w, h, w, h}, boxes.options());
+  auto scaled = boxes / size;
+  return scaled.clamp(0, 1);
+}
+
 // A copy of values a factory on the device makes alike is host-factory-to-device's: it stays in
 // the graph, built on the device.
 torch::Tensor shifted(const torch::Tensor &x) {
@@ -80,7 +87,7 @@ torch::Tensor early(const std::vector<float> &raw, torch::Device device, bool sk
 struct Scorer {
   float scale_ = 2.0f;
   torch::Tensor score(const std::vector<float> &raw, torch::Device device) {
-    auto s = torch::from_blob(const_cast<float *>(raw.data()), {4}).to(device); // EXPECT-RECIPE: \(not split automatically: the statements after the copies to the device hold a lambda that captures 'this' \(line 84\)
+    auto s = torch::from_blob(const_cast<float *>(raw.data()), {4}).to(device); // EXPECT-RECIPE: \(not split automatically: the statements after the copies to the device hold a lambda that captures 'this' \(line 91\)
     auto scaled = [this](const torch::Tensor &t) { return t * scale_; };
     return scaled(s).sigmoid();
   }
@@ -101,7 +108,7 @@ struct Pair {
 
 torch::Tensor spread(const Pair &p, const std::vector<float> &offset) {
   auto [lo, hi] = p;
-  auto shift = torch::from_blob(const_cast<float *>(offset.data()), {2}).to(hi.device()); // EXPECT-RECIPE: \(not split automatically: the statements after the copies to the device use the structured binding 'hi' \(line 105\)
+  auto shift = torch::from_blob(const_cast<float *>(offset.data()), {2}).to(hi.device()); // EXPECT-RECIPE: \(not split automatically: the statements after the copies to the device use the structured binding 'hi' \(line 112\)
   auto width = hi - lo + shift.sum();
   return width.relu();
 }
@@ -111,6 +118,6 @@ torch::Tensor late_copy(const torch::Tensor &x, const std::vector<float> &scale)
   auto y = x.relu();
   auto z = y * 2 + 1;
   auto w = z.softmax(-1);
-  auto s = torch::from_blob(const_cast<float *>(scale.data()), {4}).to(x.device()); // EXPECT-RECIPE: \(not split automatically: the last copy of host data to the device \(line 114\) comes after most of the device work \(3 statements from line 111\)
+  auto s = torch::from_blob(const_cast<float *>(scale.data()), {4}).to(x.device()); // EXPECT-RECIPE: \(not split automatically: the last copy of host data to the device \(line 121\) comes after most of the device work \(3 statements from line 118\)
   return w * s;
 }

@@ -80,6 +80,21 @@ void fill_scores(const std::vector<float> &raw, torch::Tensor &out) {
   fill_scores_graph(raw, out, s);
 }
 
+// Host values given the device in their options: the factory's copy is the prologue.
+static at::Tensor normalized_boxes_graph(const torch::Tensor &boxes, float w,
+                                         float h, at::Tensor &size) {
+  auto scaled = boxes / size;
+  return scaled.clamp(0, 1);
+}
+
+/// graphify: host prologue of 'normalized_boxes_graph' (copies host data to the
+/// device, then runs the core, the function's work from line 46; not a graph
+/// region)
+torch::Tensor normalized_boxes(const torch::Tensor &boxes, float w, float h) {
+  auto size = torch::tensor({w, h, w, h}, boxes.options());
+  return normalized_boxes_graph(boxes, w, h, size);
+}
+
 // A copy of values a factory on the device makes alike is host-factory-to-device's: it stays in
 // the graph, built on the device.
 torch::Tensor shifted(const torch::Tensor &x) {
@@ -100,7 +115,7 @@ static at::Tensor announced_graph(const std::vector<float> &raw,
 }
 
 /// graphify: host prologue of 'announced_graph' (copies host data to the
-/// device, then runs the core, the function's work from line 60; not a graph
+/// device, then runs the core, the function's work from line 67; not a graph
 /// region)
 torch::Tensor announced(const std::vector<float> &raw, torch::Device device) {
   auto s = torch::from_blob(const_cast<float *>(raw.data()), {4}).to(device);
@@ -125,7 +140,7 @@ static at::Tensor early_graph(const std::vector<float> &raw,
 }
 
 /// graphify: host prologue of 'early_graph' (copies host data to the device,
-/// then runs the core, the function's work from line 74; not a graph region)
+/// then runs the core, the function's work from line 81; not a graph region)
 torch::Tensor early(const std::vector<float> &raw, torch::Device device,
                     bool skip) {
   auto s = torch::from_blob(const_cast<float *>(raw.data()), {4}).to(device);
@@ -136,7 +151,7 @@ torch::Tensor early(const std::vector<float> &raw, torch::Device device,
 struct Scorer {
   float scale_ = 2.0f;
   torch::Tensor score(const std::vector<float> &raw, torch::Device device) {
-    auto s = torch::from_blob(const_cast<float *>(raw.data()), {4}).to(device); // EXPECT-RECIPE: \(not split automatically: the statements after the copies to the device hold a lambda that captures 'this' \(line 84\)
+    auto s = torch::from_blob(const_cast<float *>(raw.data()), {4}).to(device); // EXPECT-RECIPE: \(not split automatically: the statements after the copies to the device hold a lambda that captures 'this' \(line 91\)
     auto scaled = [this](const torch::Tensor &t) { return t * scale_; };
     return scaled(s).sigmoid();
   }
@@ -153,7 +168,7 @@ static at::Tensor peaks_graph(const torch::Tensor &heat,
 }
 
 /// graphify: host prologue of 'peaks_graph' (copies host data to the device,
-/// then runs the core, the function's work from line 94; not a graph region)
+/// then runs the core, the function's work from line 101; not a graph region)
 torch::Tensor peaks(const torch::Tensor &heat,
                     const std::vector<float> &offset) {
   auto [vals, idx] = heat.max(-1);
@@ -168,7 +183,7 @@ struct Pair {
 
 torch::Tensor spread(const Pair &p, const std::vector<float> &offset) {
   auto [lo, hi] = p;
-  auto shift = torch::from_blob(const_cast<float *>(offset.data()), {2}).to(hi.device()); // EXPECT-RECIPE: \(not split automatically: the statements after the copies to the device use the structured binding 'hi' \(line 105\)
+  auto shift = torch::from_blob(const_cast<float *>(offset.data()), {2}).to(hi.device()); // EXPECT-RECIPE: \(not split automatically: the statements after the copies to the device use the structured binding 'hi' \(line 112\)
   auto width = hi - lo + shift.sum();
   return width.relu();
 }
@@ -178,6 +193,6 @@ torch::Tensor late_copy(const torch::Tensor &x, const std::vector<float> &scale)
   auto y = x.relu();
   auto z = y * 2 + 1;
   auto w = z.softmax(-1);
-  auto s = torch::from_blob(const_cast<float *>(scale.data()), {4}).to(x.device()); // EXPECT-RECIPE: \(not split automatically: the last copy of host data to the device \(line 114\) comes after most of the device work \(3 statements from line 111\)
+  auto s = torch::from_blob(const_cast<float *>(scale.data()), {4}).to(x.device()); // EXPECT-RECIPE: \(not split automatically: the last copy of host data to the device \(line 121\) comes after most of the device work \(3 statements from line 118\)
   return w * s;
 }

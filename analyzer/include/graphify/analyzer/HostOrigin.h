@@ -96,6 +96,12 @@ bool buildsNoElements(const ApiCall &Factory, clang::ASTContext &Ast);
 /// makes that a 0-d tensor filled on the device it names (at::scalar_tensor), with no copy.
 bool buildsFromScalar(const ApiCall &Factory);
 
+/// Whether `Factory` copies host values to a device as it builds the tensor: a factory of host
+/// data that copies element by element (its entry lists `length_args`), given a placement that
+/// may name a device, with some elements and more than one number (`torch::tensor({w, h},
+/// x.options())`, the copy of `torch::tensor({w, h}).to(x.device())` in one call).
+bool buildsHostValuesOnDevice(const ApiCall &Factory, const ApiResolver &Api, clang::ASTContext &Ast);
+
 /// Whether the `device_transfer` call copies self to host memory: `cpu()` (tagged host_sync), or
 /// a destination that names the CPU.
 bool copiesToHost(const ApiCall &Call);
